@@ -1,0 +1,3 @@
+from smemlab.cli import main
+
+raise SystemExit(main())

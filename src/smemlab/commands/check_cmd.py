@@ -1,0 +1,44 @@
+"""`smemlab check`: every variant under compute-sanitizer's four tools."""
+
+from __future__ import annotations
+
+from smemlab.commands.common import add_device
+
+
+def register(sub) -> None:
+    p = sub.add_parser("check", help="run every variant under compute-sanitizer (memcheck, racecheck, synccheck, initcheck)",
+                       description="Run each experiment's variants once, at a small size, under compute-sanitizer's "
+                                   "memcheck, racecheck, synccheck and initcheck, and print one table: clean, or the "
+                                   "finding. Variants kept on purpose to show a hazard are marked as expected.")
+    p.add_argument("experiment", nargs="*", help="experiments to check (default: all)")
+    add_device(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from smemlab.gpu import read_facts
+    from smemlab.sanitize import TOOLS, sanitize_all, sanitizer_path
+
+    read_facts(args.device)  # a clear NoGPU error before starting child processes
+    if not sanitizer_path():
+        print("compute-sanitizer not found on PATH (it ships with the CUDA toolkit); nothing checked")
+        return 1
+    rows = sanitize_all(args.device, args.experiment)
+    t = Table(title="compute-sanitizer", title_justify="left")
+    for col in ("experiment", "variant", *TOOLS, "expected"):
+        t.add_column(col, overflow="fold")
+    unexpected = 0
+    for row in rows:
+        cells = []
+        for tool in TOOLS:
+            value = row.get(tool, "-")
+            bad = value != "clean"
+            if bad and not row["expected"]:
+                unexpected += 1
+            cells.append(f"[red]{value}[/]" if bad and not row["expected"] else value)
+        t.add_row(row["experiment"], row["variant"], *cells, row["expected"] or "")
+    Console().print(t)
+    return 1 if unexpected else 0

@@ -1,0 +1,44 @@
+"""`smemlab profile`: hardware counters (Nsight Compute) beside the bank model's predictions."""
+
+from __future__ import annotations
+
+import argparse
+
+from smemlab.commands.common import add_device, int_list, runtime
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "profile", help="hardware counters from Nsight Compute, joined with the bank model",
+        description="Run an experiment's variants once each (verified) under `ncu --clock-control none` and show "
+                    "shared-memory wavefronts per request, measured and predicted by the bank model (a mismatch is "
+                    "flagged in red), and global sectors per request: the seeds' nvprof tables for today's GPUs.",
+        epilog="example:\n  smemlab profile layout\n  smemlab profile transpose --variant transposeSmem --variant transposeSmemPad",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("experiment", help="the experiment (see `smemlab list`)")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME", help="only this variant (repeatable)")
+    p.add_argument("--size", type=int_list, metavar="N[,M]", help="problem size")
+    p.add_argument("--json", metavar="FILE", help="write the record, counters included, as JSON")
+    add_device(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from smemlab import experiments, report
+    from smemlab.profile import attach
+    from smemlab.runner import run_suite
+
+    exp = experiments.get(args.experiment)
+    rt = runtime(args.device)
+    sizes = {exp.name: args.size} if args.size else None
+    record = run_suite(rt, [exp], sizes, args.variant or None, reps=0, progress=False)
+    attach(record, args.device)
+    report.print_terminal(record)
+    if args.json:
+        record.save(args.json)
+    mismatches = [v.variant for e in record.experiments for v in e.variants
+                  if report.bank_mismatch(v, "load") or report.bank_mismatch(v, "store")]
+    if mismatches:
+        print(f"bank model and counters disagree for: {', '.join(mismatches)}")
+    return 1 if mismatches else 0

@@ -1,0 +1,96 @@
+"""What an experiment is: variants (the seeds' kernels), and cases (a variant ready to run).
+
+An experiment module builds its cases on a `Runtime` (smemlab.gpu): it allocates seeded random
+inputs with CuPy, compiles its kernels/NAME.cu, and hands the runner one `Case` per variant. The
+runner (smemlab.runner) does the rest the same way for every experiment: poison the outputs,
+launch once, check, then time; it never needs to know what the kernel computes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from smemlab.gpu import Runtime
+
+
+@dataclass(frozen=True)
+class SmemAccess:
+    """One shared-memory instruction of a kernel, declared for the bank model.
+
+    `expr`, `shape`, `dtype`, `op` and `active` mean what they mean to `smemlab bank`; the block
+    is the variant's. `per_warp` is how many times each warp executes this instruction per
+    launch of one block (a loop runs it several times); the profiler multiplies by it.
+    """
+
+    label: str
+    expr: str
+    shape: tuple[int, ...]
+    dtype: str
+    op: str = "load"
+    active: str | None = None
+    per_warp: int = 1
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One kernel (or baseline) of an experiment, named as the seeds name it."""
+
+    name: str
+    summary: str
+    kernel: str | None = None  # the symbol in kernels/<experiment>.cu; None for CPU/library baselines
+    block: tuple[int, int, int] = (1, 1, 1)
+    smem: tuple[SmemAccess, ...] = ()
+    hazard: str | None = None  # kept on purpose to show a hazard; the sanitizer finding expected
+    on_gpu: bool = True  # False: a host baseline, timed with the host clock
+
+
+@dataclass
+class Check:
+    """The verdict of comparing a variant's output with the reference."""
+
+    ok: bool
+    detail: str = ""  # what was compared, or the first wrong element
+    error: float | None = None  # relative error where the result is floating point
+
+
+@dataclass
+class Case:
+    """A variant ready to run: its inputs are on the GPU, its reference is computed."""
+
+    variant: Variant
+    launch: Callable[[], Any]  # enqueues the work on the runtime's stream (or runs it on the host)
+    check: Callable[[], Check]  # compares the outputs of the last launch with the reference
+    outputs: Sequence[Any] = ()  # CuPy arrays the runner poisons before the checked launch
+    bytes_moved: int = 0  # bytes read + bytes written, each counted once
+    flops: int = 0
+    launch_shape: str = ""  # "grid (128,128,1) block (32,32,1) smem 4224 B", for errors and reports
+    extra: dict[str, Any] = field(default_factory=dict)  # experiment-specific columns
+
+
+class Experiment:
+    """Base class of the experiments. Subclasses fill in the class attributes and `cases`."""
+
+    name: str = ""
+    title: str = ""
+    seed: str = ""  # which seed section it reproduces
+    source: str = ""  # kernels/<source> holding its kernels
+    size_help: str = ""  # how --size is read, e.g. "N (elements)" or "ROWS,COLS"
+    default_size: tuple[int, ...] = ()
+    small_sizes: tuple[tuple[int, ...], ...] = ()  # odd sizes the GPU tests verify
+    columns: tuple[str, ...] = ()  # extra report columns taken from Case.extra
+
+    def variants(self) -> list[Variant]:
+        raise NotImplementedError
+
+    def parse_size(self, values: Sequence[int]) -> tuple[int, ...]:
+        """Validate a --size; raise UserError naming what is accepted."""
+        raise NotImplementedError
+
+    def cases(self, rt: "Runtime", size: tuple[int, ...], variants: Sequence[Variant]) -> Iterator[Case]:
+        raise NotImplementedError
+
+    def notes(self, records: Sequence[Any]) -> list[str]:
+        """Lines for the report under the table: what the numbers show (from measured records)."""
+        return []

@@ -1,0 +1,163 @@
+"""Hardware counters from Nsight Compute, joined with the bank model's predictions.
+
+The book's `nvprof --metrics shared_load_transactions_per_request` has no direct successor; per
+request is now wavefronts / instructions (DESIGN.md). We re-run an experiment's variants, once
+each and verified, in a child process under `ncu --clock-control none --csv --page raw`, limited
+to our own kernels. The child logs which kernels each variant launched, in order; ncu reports
+them in the same order, so each row of counters belongs to exactly one variant.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Sequence
+
+from smemlab import report as R
+
+METRICS = [
+    R.SHARED_LD_WAVEFRONTS,
+    R.SHARED_ST_WAVEFRONTS,
+    R.SHARED_LD_INST,
+    R.SHARED_ST_INST,
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    R.GLOBAL_LD_SECTORS,
+    R.GLOBAL_LD_REQUESTS,
+    R.GLOBAL_ST_SECTORS,
+    R.GLOBAL_ST_REQUESTS,
+    "dram__bytes_read.sum",
+    "dram__bytes_write.sum",
+    # distributed shared memory (thread block clusters): instructions reaching another block's smem
+    "smsp__sass_inst_executed_op_dshared_atom.sum",
+    "smsp__sass_inst_executed_op_dshared_ld.sum",
+    "smsp__sass_inst_executed_op_dshared_st.sum",
+]
+
+
+def ncu_path() -> str | None:
+    return shutil.which("ncu") or next(
+        (str(p) for p in sorted(Path("/usr/local").glob("cuda*/bin/ncu"), reverse=True) if p.exists()), None
+    )
+
+
+def parse_raw_csv(text: str) -> list[dict[str, object]]:
+    """Rows of `ncu --csv --page raw`: one dict per profiled kernel launch, in launch order.
+
+    The first row names the columns, the second gives units; values may carry thousands
+    separators. Metric values become floats; 'n/a' becomes None.
+    """
+    lines = [ln for ln in text.splitlines() if ln.startswith('"')]  # ncu's own log lines start with ==
+    reader = list(csv.reader(io.StringIO("\n".join(lines))))
+    if len(reader) < 2:
+        return []
+    header, body = reader[0], reader[2:] if len(reader) > 1 and reader[1] and reader[1][0] == "" else reader[1:]
+    out = []
+    for row in body:
+        rec: dict[str, object] = {}
+        for name, value in zip(header, row):
+            if name in METRICS or "__" in name:
+                v = value.replace(",", "").strip()
+                try:
+                    rec[name] = float(v)
+                except ValueError:
+                    rec[name] = None
+            else:
+                rec[name] = value
+        out.append(rec)
+    return out
+
+
+def assign(rows: list[dict], launches: list[tuple[str, list[str]]]) -> dict[str, dict[str, float]]:
+    """Sum the counters of each variant's launches: `launches` is [(variant, [kernel, ...]), ...]
+    in the order the child ran them; `rows` are ncu's, in the same order."""
+    out: dict[str, dict[str, float]] = {}
+    i = 0
+    for variant, kernels in launches:
+        total: dict[str, float] = {}
+        for kernel in kernels:
+            if i >= len(rows):
+                raise ValueError(f"ncu reported {len(rows)} launches, fewer than the {sum(len(k) for _, k in launches)} logged")
+            row = rows[i]
+            name = str(row.get("Kernel Name", ""))
+            if name.split("(")[0] != kernel:
+                raise ValueError(f"launch {i}: ncu profiled {name!r} where {kernel!r} was logged")
+            for metric in METRICS:
+                value = row.get(metric)
+                if isinstance(value, float):
+                    total[metric] = total.get(metric, 0.0) + value
+            i += 1
+        out[variant] = total
+    return out
+
+
+def profile_experiment(exp_name: str, size: Sequence[int] | None, variants: Sequence[str] | None, device: int,
+                       kernels: Sequence[str], timeout: int = 900) -> tuple[dict[str, dict[str, float]] | None, str]:
+    """Counters per variant, or (None, why not)."""
+    ncu = ncu_path()
+    if not ncu:
+        return None, "ncu (Nsight Compute) not found on PATH"
+    if not kernels:
+        return {}, "no kernels to profile"
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "launches.json"
+        cmd = [ncu, "--clock-control", "none", "--csv", "--page", "raw", "--metrics", ",".join(METRICS),
+               "--kernel-name-base", "function", "--kernel-name", "regex:^(" + "|".join(sorted(set(kernels))) + ")$",
+               sys.executable, "-m", "smemlab", "run", exp_name, "--reps", "0", "--device", str(device),
+               "--launch-log", str(log), "--quiet"]
+        if size:
+            cmd += ["--size", ",".join(map(str, size))]
+        for v in variants or ():
+            cmd += ["--variant", v]
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+        except subprocess.TimeoutExpired:
+            return None, f"ncu took longer than {timeout} s"
+        text = proc.stdout
+        if "ERR_NVGPUCTRPERM" in text + proc.stderr:
+            return None, "ncu cannot read the GPU's counters here (ERR_NVGPUCTRPERM: profiling not permitted)"
+        if proc.returncode != 0 or not log.exists():
+            tail = (proc.stderr or text).strip().splitlines()[-3:]
+            return None, f"ncu failed (exit {proc.returncode}): {' / '.join(tail)}"
+        wanted = set(kernels)
+        launches = [(v, [k for k in ks if k in wanted]) for v, ks in json.loads(log.read_text())]
+    try:
+        return assign(parse_raw_csv(text), launches), "Nsight Compute, --clock-control none"
+    except ValueError as exc:
+        return None, f"could not match ncu's rows to variants: {exc}"
+
+
+def attach(run, device: int = 0, only: Sequence[str] | None = None) -> None:
+    """Profile every experiment of a RunRecord and store the counters in its variant records."""
+    from smemlab import experiments
+
+    statuses = []
+    for exp_rec in run.experiments:
+        exp = experiments.get(exp_rec.name)
+        names = [v.variant for v in exp_rec.variants if v.ok]
+        chosen = [v for v in exp.variants() if v.name in names and v.kernel and (not only or v.name in only)]
+        counters, status = profile_experiment(exp_rec.name, exp_rec.size, [v.name for v in chosen], device,
+                                              kernel_symbols(exp.source))
+        if counters is None:
+            statuses.append(f"{exp_rec.name}: {status}")
+            continue
+        for v in exp_rec.variants:
+            if v.variant in counters:
+                v.counters = counters[v.variant]
+    run.profile_status = "; ".join(statuses) if statuses else "Nsight Compute, --clock-control none"
+
+
+def kernel_symbols(source: str) -> list[str]:
+    """Every kernel defined in kernels/<source>: the names ncu is told to profile."""
+    from smemlab.compiler import compile_cubin
+    from smemlab.cubin import static_shared_bytes
+
+    return sorted(static_shared_bytes(compile_cubin(source)))

@@ -1,0 +1,110 @@
+"""What a run records: plain dataclasses that round-trip through JSON.
+
+A `RunRecord` is one invocation of `smemlab run` (or `make run`): its provenance, the copy
+bandwidth measured in that run, one `ExperimentRecord` per experiment, and the profile where
+Nsight Compute could read the counters.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+
+@dataclass
+class AccessRecord:
+    """One declared shared-memory access: the bank model's prediction, and the counters where profiled."""
+
+    label: str
+    expr: str
+    op: str
+    predicted_wavefronts_per_request: float
+    ideal_wavefronts_per_request: float
+    predicted_requests: int = 0  # per launch, all blocks
+    predicted_wavefronts: int = 0
+
+
+@dataclass
+class VariantRecord:
+    variant: str
+    summary: str
+    ok: bool
+    check: str = ""
+    error: float | None = None  # relative error where floating point
+    median_ms: float | None = None
+    min_ms: float | None = None
+    max_ms: float | None = None
+    reps: int = 0
+    bytes_moved: int = 0
+    flops: int = 0
+    gbps: float | None = None
+    pct_copy: float | None = None
+    pct_peak: float | None = None
+    gflops: float | None = None
+    launch_shape: str = ""
+    hazard: str | None = None
+    failure: str | None = None  # why it did not run or verify
+    accesses: list[AccessRecord] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+    counters: dict[str, float] = field(default_factory=dict)  # Nsight Compute, where profiled
+
+
+@dataclass
+class ExperimentRecord:
+    name: str
+    title: str
+    seed: str
+    size: list[int]
+    columns: list[str]
+    variants: list[VariantRecord]
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class RunRecord:
+    provenance: dict[str, Any]
+    copy_gbps: float | None
+    experiments: list[ExperimentRecord]
+    profile_status: str = "not profiled"
+    sanitizer: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=1, default=_jsonable)
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.to_json() + "\n")
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "RunRecord":
+        exps = []
+        for e in data.get("experiments", []):
+            variants = []
+            for v in e["variants"]:
+                v = dict(v)
+                v["accesses"] = [AccessRecord(**a) for a in v.get("accesses", [])]
+                variants.append(VariantRecord(**_known(VariantRecord, v)))
+            e = dict(e, variants=variants)
+            exps.append(ExperimentRecord(**_known(ExperimentRecord, e)))
+        return cls(**_known(cls, dict(data, experiments=exps)))
+
+    @classmethod
+    def load(cls, path: str | Path) -> "RunRecord":
+        return cls.from_dict(json.loads(Path(path).read_text()))
+
+
+def _known(cls, data: dict) -> dict:
+    """Only the fields `cls` has, so a record written by a newer version still loads."""
+    names = {f.name for f in fields(cls)}
+    return {k: v for k, v in data.items() if k in names}
+
+
+def _jsonable(value: Any) -> Any:
+    import numpy as np
+
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    raise TypeError(f"cannot record {type(value).__name__} in JSON")

@@ -1,0 +1,234 @@
+"""Reports from a RunRecord: terminal tables, Markdown, CSV and bar charts.
+
+Every figure comes from the record; nothing here measures or invents a number. A table follows
+the seeds' tables (time, and the counters that explain it), plus GB/s and % of the copy kernel.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import Any
+
+from smemlab.records import ExperimentRecord, RunRecord, VariantRecord
+
+# Nsight Compute metric names (DESIGN.md); profile.py collects these
+SHARED_LD_WAVEFRONTS = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
+SHARED_ST_WAVEFRONTS = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
+SHARED_LD_INST = "smsp__sass_inst_executed_op_shared_ld.sum"
+SHARED_ST_INST = "smsp__sass_inst_executed_op_shared_st.sum"
+GLOBAL_LD_SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+GLOBAL_LD_REQUESTS = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
+GLOBAL_ST_SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
+GLOBAL_ST_REQUESTS = "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"
+
+
+def _fmt(value: Any, digits: int = 3) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        if value == 0:
+            return "0"
+        if abs(value) >= 100:
+            return f"{value:,.0f}"
+        if abs(value) >= 0.01:
+            return f"{value:.{digits}g}"
+        return f"{value:.2e}"
+    if isinstance(value, (list, tuple)):
+        return " ".join(_fmt(v) for v in value)
+    return str(value)
+
+
+def _ratio(num: float | None, den: float | None) -> float | None:
+    if num is None or not den:
+        return None
+    return num / den
+
+
+def predicted_per_request(v: VariantRecord, op: str) -> float | None:
+    """Shared wavefronts per request the bank model predicts for all declared accesses of `op`."""
+    accs = [a for a in v.accesses if a.op == op]
+    requests = sum(a.predicted_requests for a in accs)
+    return sum(a.predicted_wavefronts for a in accs) / requests if requests else None
+
+
+def measured_per_request(v: VariantRecord, op: str) -> float | None:
+    wave, inst = (SHARED_LD_WAVEFRONTS, SHARED_LD_INST) if op == "load" else (SHARED_ST_WAVEFRONTS, SHARED_ST_INST)
+    return _ratio(v.counters.get(wave), v.counters.get(inst))
+
+
+def bank_mismatch(v: VariantRecord, op: str) -> bool:
+    """True where the profiler measured shared wavefronts that the declared accesses do not predict."""
+    measured, predicted = measured_per_request(v, op), predicted_per_request(v, op)
+    if measured is None:
+        return False
+    if predicted is None:
+        return v.counters.get(SHARED_LD_INST if op == "load" else SHARED_ST_INST, 0) > 0 and bool(v.accesses)
+    return abs(measured - predicted) > 1e-6
+
+
+def rows(exp: ExperimentRecord) -> tuple[list[str], list[list[str]], list[list[bool]]]:
+    """Header, formatted cells, and which cells to flag (a bank-model mismatch, a failure)."""
+    profiled = any(v.counters for v in exp.variants)
+    header = ["variant", "verified", "time ms (min-max)", "GB/s", "% copy", "% peak"]
+    if any(v.gflops for v in exp.variants):
+        header.append("GFLOP/s")
+    header += ["smem ld wf/req pred", "smem st wf/req pred"]
+    if profiled:
+        header += ["smem ld meas", "smem st meas", "gld sectors/req", "gst sectors/req"]
+    header += list(exp.columns)
+    table, flags = [], []
+    for v in exp.variants:
+        time = "-" if v.median_ms is None else f"{v.median_ms:.4g} ({v.min_ms:.3g}-{v.max_ms:.3g})"
+        verified = "yes" if v.ok else ("FAILED" if not v.failure or "verification" in v.failure else "error")
+        cells = [v.variant, verified, time, _fmt(v.gbps), _fmt(v.pct_copy), _fmt(v.pct_peak)]
+        flag = [False, not v.ok, False, False, False, False]
+        if "GFLOP/s" in header:
+            cells.append(_fmt(v.gflops))
+            flag.append(False)
+        cells += [_fmt(predicted_per_request(v, "load")), _fmt(predicted_per_request(v, "store"))]
+        flag += [False, False]
+        if profiled:
+            cells += [
+                _fmt(measured_per_request(v, "load")),
+                _fmt(measured_per_request(v, "store")),
+                _fmt(_ratio(v.counters.get(GLOBAL_LD_SECTORS), v.counters.get(GLOBAL_LD_REQUESTS))),
+                _fmt(_ratio(v.counters.get(GLOBAL_ST_SECTORS), v.counters.get(GLOBAL_ST_REQUESTS))),
+            ]
+            flag += [bank_mismatch(v, "load"), bank_mismatch(v, "store"), False, False]
+        for col in exp.columns:
+            cells.append(_fmt(v.extra.get(col)))
+            flag.append(False)
+        table.append(cells)
+        flags.append(flag)
+    return header, table, flags
+
+
+def failures(exp: ExperimentRecord) -> list[str]:
+    return [f"{v.variant}: {v.failure}" for v in exp.variants if v.failure]
+
+
+def print_terminal(run: RunRecord, console=None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = console or Console()
+    gpu = run.provenance.get("gpu", {})
+    console.print(f"[bold]{gpu.get('name', 'GPU')}[/] (CC {gpu.get('compute_capability', '?')}, driver {gpu.get('driver', '?')})"
+                  + (f"; copy kernel {run.copy_gbps:,.0f} GB/s" if run.copy_gbps else ""))
+    for exp in run.experiments:
+        header, table, flags = rows(exp)
+        t = Table(title=f"{exp.name}: {exp.title}  (size {'x'.join(map(str, exp.size))})", title_justify="left")
+        for h in header:
+            t.add_column(h, overflow="fold")
+        for cells, flag in zip(table, flags):
+            t.add_row(*[f"[bold red]{c}[/]" if f else c for c, f in zip(cells, flag)])
+        console.print(t)
+        for line in exp.notes:
+            console.print(f"  {line}")
+        for line in failures(exp):
+            console.print(f"  [red]{line}[/]")
+        for v in exp.variants:
+            if v.extra.get("lanes_in") is not None:
+                console.print(f"  {v.variant}: in  {_fmt(v.extra['lanes_in'])}\n  {' ' * len(v.variant)}  out {_fmt(v.extra['lanes_out'])}")
+    console.print(f"profile: {run.profile_status}")
+
+
+def markdown(run: RunRecord, plots: dict[str, str] | None = None) -> str:
+    """The whole report as Markdown: provenance, then one table (and plot) per experiment."""
+    p = run.provenance
+    gpu = p.get("gpu", {})
+    out = [
+        "# smemlab: recorded run",
+        "",
+        f"- GPU: {gpu.get('name', '?')} (compute capability {gpu.get('compute_capability', '?')}, "
+        f"{gpu.get('sms', '?')} SMs), driver {gpu.get('driver', '?')}",
+        f"- date: {p.get('date', '?')}; smemlab {p.get('smemlab', '?')}; Python {p.get('python', '?')}",
+        "- packages: " + ", ".join(f"{k} {v}" for k, v in p.get("packages", {}).items() if v),
+        f"- kernel sources SHA-256: `{p.get('kernel_sources_sha256', '?')}`",
+        f"- copy kernel in this run: {run.copy_gbps:,.0f} GB/s (bytes read + written)" if run.copy_gbps else "- copy kernel: not measured",
+        f"- hardware counters: {run.profile_status}",
+        "",
+    ]
+    for exp in run.experiments:
+        header, table, flags = rows(exp)
+        out += [f"## {exp.name}: {exp.title}", "", f"Seed: {exp.seed}. Size: {' x '.join(map(str, exp.size))}.", ""]
+        out.append("| " + " | ".join(header) + " |")
+        out.append("|" + "---|" * len(header))
+        for cells, flag in zip(table, flags):
+            out.append("| " + " | ".join(f"**{c} (!)**" if f else c for c, f in zip(cells, flag)) + " |")
+        out.append("")
+        for line in exp.notes + failures(exp):
+            out.append(f"- {line}")
+        for v in exp.variants:
+            if v.extra.get("lanes_in") is not None:
+                out.append(f"- `{v.variant}`: in `{_fmt(v.extra['lanes_in'])}` → out `{_fmt(v.extra['lanes_out'])}`")
+        if plots and exp.name in plots:
+            out += ["", f"![{exp.name}]({plots[exp.name]})"]
+        out.append("")
+    if run.sanitizer:
+        out += ["## compute-sanitizer", "", "| variant | memcheck | racecheck | synccheck | initcheck |", "|---|---|---|---|---|"]
+        for row in run.sanitizer:
+            out.append(f"| {row['variant']} | " + " | ".join(row.get(t, '-') for t in ("memcheck", "racecheck", "synccheck", "initcheck")) + " |")
+        out.append("")
+    return "\n".join(out)
+
+
+def to_csv(run: RunRecord) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["experiment", "variant", "ok", "median_ms", "min_ms", "max_ms", "gbps", "pct_copy", "pct_peak", "gflops",
+                "error", "smem_ld_pred", "smem_st_pred", "smem_ld_meas", "smem_st_meas"])
+    for exp in run.experiments:
+        for v in exp.variants:
+            w.writerow([exp.name, v.variant, v.ok, v.median_ms, v.min_ms, v.max_ms, v.gbps, v.pct_copy, v.pct_peak, v.gflops,
+                        v.error, predicted_per_request(v, "load"), predicted_per_request(v, "store"),
+                        measured_per_request(v, "load"), measured_per_request(v, "store")])
+    return buf.getvalue()
+
+
+def plot_bandwidth(exp: ExperimentRecord, path: str | Path, copy_gbps: float | None = None) -> bool:
+    """A bar chart of GB/s (or GFLOP/s where the experiment counts FLOPs) per variant; False if nothing to draw."""
+    use_flops = any(v.gflops for v in exp.variants)
+    values = [(v.variant, v.gflops if use_flops else v.gbps) for v in exp.variants]
+    values = [(n, x) for n, x in values if x]
+    if not values:
+        return False
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(max(6, 0.6 * len(values) + 2), 4))
+    ax.bar([n for n, _ in values], [x for _, x in values], color="#4477aa")
+    if copy_gbps and not use_flops:
+        ax.axhline(copy_gbps, color="#cc3311", linestyle="--", label=f"copy kernel {copy_gbps:,.0f} GB/s")
+        ax.legend()
+    ax.set_ylabel("GFLOP/s" if use_flops else "effective GB/s (read + write)")
+    ax.set_title(f"{exp.name}: {exp.title}")
+    ax.tick_params(axis="x", rotation=45)
+    for label in ax.get_xticklabels():
+        label.set_horizontalalignment("right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def write_all(run: RunRecord, folder: str | Path) -> Path:
+    """results/-style output: run.json, run.csv, one PNG per experiment, and report.md."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    run.save(folder / "run.json")
+    (folder / "run.csv").write_text(to_csv(run))
+    plots = {}
+    for exp in run.experiments:
+        name = f"{exp.name}.png"
+        if plot_bandwidth(exp, folder / name, run.copy_gbps):
+            plots[exp.name] = name
+    report = folder / "report.md"
+    report.write_text(markdown(run, plots))
+    return report

@@ -1,0 +1,247 @@
+"""The runner: for every case, poison the outputs, launch once, verify, then time.
+
+It is the same for every experiment (DESIGN.md, "Measurement rules"): a variant that does not
+verify is never timed; timings are the median of many launches between CUDA events, with min and
+max; bandwidth counts the bytes read and written once each, in decimal GB/s, and is compared with
+a plain copy kernel measured in the same run and with the datasheet peak.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import platform
+import sys
+from contextlib import nullcontext
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+
+from smemlab.errors import KernelError, UserError
+from smemlab.experiments.base import Case, Experiment, Variant
+from smemlab.records import AccessRecord, ExperimentRecord, RunRecord, VariantRecord
+
+DEFAULT_REPS = 20
+POISON_INT = 0xDEADBEEF
+
+
+def poison(array) -> None:
+    """Fill an output so that any element the kernel fails to write cannot pass the check."""
+    if array.dtype.kind == "f":
+        array.fill(np.nan)
+    else:  # the 0xDEADBEEF pattern, wrapped to the dtype's width
+        array.fill(np.array(POISON_INT, dtype=np.uint64).astype(array.dtype))
+
+
+def select_variants(exp: Experiment, names: Sequence[str] | None) -> list[Variant]:
+    variants = exp.variants()
+    if not names:
+        return variants
+    by_name = {v.name: v for v in variants}
+    unknown = [n for n in names if n not in by_name]
+    if unknown:
+        raise UserError(f"{exp.name} has no variant {', '.join(map(repr, unknown))}; variants: {', '.join(by_name)}")
+    return [by_name[n] for n in names]
+
+
+def predict_accesses(variant: Variant) -> list[AccessRecord]:
+    """The bank model's prediction for each declared shared-memory access, per request."""
+    if not variant.smem:
+        return []
+    from smemlab.banks import analyze
+
+    out = []
+    for acc in variant.smem:
+        a = analyze(acc.expr, acc.shape, acc.dtype, variant.block, op=acc.op, active=acc.active)
+        out.append(
+            AccessRecord(
+                label=acc.label,
+                expr=acc.expr,
+                op=acc.op,
+                predicted_wavefronts_per_request=a.wavefronts_per_request,
+                ideal_wavefronts_per_request=a.ideal_wavefronts / max(a.requests, 1),
+                predicted_requests=a.requests * acc.per_warp,
+                predicted_wavefronts=a.wavefronts * acc.per_warp,
+            )
+        )
+    return out
+
+
+def measure_copy(rt, reps: int = DEFAULT_REPS) -> float:
+    """GB/s of the plain copy kernel over a buffer 8x the L2 (bytes read + written)."""
+    import cupy
+
+    nbytes = min(max(8 * rt.facts.l2_bytes, 256 << 20), rt.facts.global_bytes // 8)
+    n4 = nbytes // 16
+    src = cupy.random.default_rng(1).random(n4 * 4, dtype=cupy.float32)
+    dst = cupy.empty_like(src)
+    poison(dst)
+    kernel = rt.kernel("copy.cu", "copyKernel")
+    grid = rt.facts.sms * 8
+
+    def launch():
+        rt.launch(kernel, grid, 256, dst, src, np.uint64(n4))
+
+    launch()
+    rt.sync("copyKernel")
+    if not bool(cupy.array_equal(dst, src)):
+        raise RuntimeError("the copy kernel did not copy: the GPU is not behaving")
+    t = rt.time(launch, reps=reps)
+    return 2 * nbytes / (t.median_ms * 1e-3) / 1e9
+
+
+def _context_alive(rt) -> bool:
+    import cupy
+
+    try:
+        cupy.arange(4).sum().item()
+        rt.sync()
+        return True
+    except Exception:
+        return False
+
+
+class ContextLost(RuntimeError):
+    """A kernel broke the CUDA context: nothing more can run in this process."""
+
+
+def run_case(rt, case: Case, reps: int, copy_gbps: float | None) -> VariantRecord:
+    v = case.variant
+    rec = VariantRecord(variant=v.name, summary=v.summary, ok=False, launch_shape=case.launch_shape, hazard=v.hazard,
+                        bytes_moved=case.bytes_moved, flops=case.flops)
+    try:
+        rec.accesses = predict_accesses(v)
+    except Exception as exc:  # a bad declaration is a bug to show, not a reason to skip the run
+        rec.extra["prediction_error"] = str(exc)
+    try:
+        for out in case.outputs:
+            poison(out)
+        mark = len(rt.launch_log) if rt.launch_log is not None else None
+        case.launch()
+        rt.sync(v.kernel or v.name, case.launch_shape)
+        if mark is not None:
+            rt.variant_launches.append((v.name, rt.launch_log[mark:]))
+        verdict = case.check()
+    except KernelError as exc:
+        rec.failure = str(exc)
+        if not _context_alive(rt):
+            raise ContextLost(f"{v.name}: {exc}; the CUDA context did not survive, stopping") from exc
+        return rec
+    rec.ok, rec.check, rec.error = verdict.ok, verdict.detail, verdict.error
+    rec.extra.update(case.extra)
+    if not verdict.ok:
+        rec.failure = f"verification failed: {verdict.detail}"
+        return rec
+    if reps <= 0:
+        return rec
+    t = rt.time(case.launch, reps=reps, host=not v.on_gpu)
+    rec.median_ms, rec.min_ms, rec.max_ms, rec.reps = t.median_ms, t.min_ms, t.max_ms, t.reps
+    seconds = t.median_ms * 1e-3
+    if case.bytes_moved and seconds > 0:
+        rec.gbps = case.bytes_moved / seconds / 1e9
+        if copy_gbps:
+            rec.pct_copy = 100 * rec.gbps / copy_gbps
+        if rt.facts.peak_gbps:
+            rec.pct_peak = 100 * rec.gbps / rt.facts.peak_gbps
+    if case.flops and seconds > 0:
+        rec.gflops = case.flops / seconds / 1e9
+    return rec
+
+
+def run_experiment(
+    rt,
+    exp: Experiment,
+    size: Sequence[int] | None = None,
+    variant_names: Sequence[str] | None = None,
+    reps: int = DEFAULT_REPS,
+    copy_gbps: float | None = None,
+    on_variant: Callable[[str], None] | None = None,
+) -> ExperimentRecord:
+    """Run the chosen variants of one experiment; a failing variant is recorded and the rest go on."""
+    size = tuple(exp.parse_size(size)) if size else tuple(exp.default_size)
+    variants = select_variants(exp, variant_names)
+    records = []
+    for case in exp.cases(rt, size, variants):
+        if on_variant:
+            on_variant(case.variant.name)
+        records.append(run_case(rt, case, reps, copy_gbps))
+    return ExperimentRecord(
+        name=exp.name, title=exp.title, seed=exp.seed, size=list(size), columns=list(exp.columns),
+        variants=records, notes=exp.notes(records),
+    )
+
+
+def provenance(rt=None) -> dict:
+    """Where and with what a run was made: enough to tell two recorded runs apart."""
+    from importlib import metadata
+
+    from smemlab import __version__
+    from smemlab.compiler import sources_hash
+
+    def version(pkg: str) -> str | None:
+        try:
+            return metadata.version(pkg)
+        except metadata.PackageNotFoundError:
+            return None
+
+    packages = {p: version(p) for p in ("cupy-cuda13x", "cuda-core", "cuda-bindings", "nvidia-cuda-nvrtc", "numpy", "torch")}
+    try:
+        from cuda.bindings import nvrtc
+
+        _, major, minor = nvrtc.nvrtcVersion()
+        packages["nvrtc"] = f"{major}.{minor}"
+    except Exception:
+        pass
+    prov = {
+        "smemlab": __version__,
+        "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "packages": packages,
+        "kernel_sources_sha256": sources_hash(),
+    }
+    if rt is not None:
+        prov["gpu"] = rt.facts.to_dict()
+    return prov
+
+
+def run_suite(
+    rt,
+    experiments: Iterable[Experiment],
+    sizes: dict[str, Sequence[int]] | None = None,
+    variant_names: Sequence[str] | None = None,
+    reps: int = DEFAULT_REPS,
+    progress: bool = True,
+) -> RunRecord:
+    """Measure the copy kernel once, then every experiment, with a progress bar."""
+    experiments = list(experiments)
+    sizes = sizes or {}
+    bar = _progress(progress)
+    copy_gbps = measure_copy(rt, reps=reps) if reps > 0 else None
+    results = []
+    with bar or nullcontext():
+        task = bar.add_task("experiments", total=len(experiments)) if bar else None
+        for exp in experiments:
+            if bar:
+                bar.update(task, description=f"{exp.name}")
+            def on_variant(name, exp=exp):
+                if bar:
+                    bar.update(task, description=f"{exp.name}: {name}")
+            try:
+                results.append(run_experiment(rt, exp, sizes.get(exp.name), variant_names, reps, copy_gbps, on_variant))
+            except ContextLost as exc:
+                results.append(ExperimentRecord(exp.name, exp.title, exp.seed, list(sizes.get(exp.name) or exp.default_size),
+                                                list(exp.columns), [], [f"stopped: {exc}"]))
+                break
+            if bar:
+                bar.advance(task)
+    return RunRecord(provenance=provenance(rt), copy_gbps=copy_gbps, experiments=results)
+
+
+def _progress(enabled: bool):
+    if not enabled or not sys.stderr.isatty():
+        return None
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                    TimeElapsedColumn(), console=Console(stderr=True), transient=True)

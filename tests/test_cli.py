@@ -1,0 +1,99 @@
+"""The command line: help, errors for bad input, and the no-GPU paths that CI can run."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from smemlab.cli import COMMAND_MODULES, main
+from smemlab.gpu import no_gpu_reason
+
+NO_GPU = no_gpu_reason() is not None
+
+
+def smemlab(*args, check=None):
+    proc = subprocess.run([sys.executable, "-m", "smemlab", *args], capture_output=True, text=True, timeout=600)
+    if check is not None:
+        assert proc.returncode == check, proc.stdout + proc.stderr
+    return proc
+
+
+def test_help_lists_every_command():
+    out = smemlab("--help", check=0).stdout
+    for module in COMMAND_MODULES:
+        command = module.rsplit(".", 1)[1].removesuffix("_cmd")
+        assert command in out
+
+
+@pytest.mark.parametrize("command", ["list", "run", "bank", "profile", "check", "info", "bench", "suite"])
+def test_every_command_has_help(command):
+    proc = smemlab(command, "--help")
+    if proc.returncode == 2 and "invalid choice" in proc.stderr:
+        pytest.skip(f"{command} is not registered yet")
+    assert proc.returncode == 0
+    assert "usage: smemlab" in proc.stdout
+
+
+def test_no_command_prints_help_and_fails():
+    proc = smemlab()
+    assert proc.returncode == 2
+    assert "COMMAND" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["run", "nosuchexperiment"], "unknown experiment"),
+        (["run", "transpose", "--size", "0"], "positive"),
+        (["run", "transpose", "--size", "-5"], "positive"),
+        (["run", "transpose", "--size", "abc"], "not an integer"),
+        (["run", "transpose", "--size", "1" + "0" * 15], "far larger"),
+        (["run", "--size", "64"], "one experiment"),
+        (["run", "--reps", "-1"], "0 or more"),
+        (["info", "--device", "-1"], "0 or more"),
+        (["profile"], "required"),
+    ],
+)
+def test_bad_input_is_one_clear_line(args, message):
+    proc = smemlab(*args)
+    assert proc.returncode != 0
+    assert message in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.skipif(not NO_GPU, reason="this machine has a GPU; the no-GPU path is for CI")
+def test_info_without_gpu_explains_and_exits_1():
+    proc = smemlab("info")
+    assert proc.returncode == 1
+    assert "no CUDA GPU" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.skipif(not NO_GPU, reason="this machine has a GPU; the no-GPU path is for CI")
+def test_suite_without_gpu_prints_bank_analysis_and_notice():
+    proc = smemlab("suite", check=0)
+    assert "bank analysis" in proc.stdout
+    assert "No GPU" in proc.stdout
+
+
+@pytest.mark.skipif(NO_GPU, reason="needs a CUDA GPU")
+def test_info_json_on_gpu():
+    facts = json.loads(smemlab("info", "--json", check=0).stdout)
+    assert facts["banks"] == 32 and facts["shared_per_block_optin"] >= facts["shared_per_block"]
+
+
+@pytest.mark.skipif(NO_GPU, reason="needs a CUDA GPU")
+def test_device_that_does_not_exist():
+    proc = smemlab("info", "--device", "99")
+    assert proc.returncode == 1
+    assert "no GPU with index 99" in proc.stderr
+
+
+def test_list_names_experiments_and_variants(capsys):
+    from smemlab.experiments import available
+
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    for name in available():
+        assert name in out

@@ -1,0 +1,52 @@
+"""Every kernel source compiles to an sm_90 cubin with NVRTC, with no GPU (CI checks this)."""
+
+import pytest
+
+from smemlab.compiler import KERNEL_DIR, compile_cubin, kernel_sources, sources_hash
+from smemlab.cubin import static_shared_bytes
+
+SOURCES = [p.name for p in kernel_sources() if p.suffix == ".cu"]
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_every_kernel_compiles_for_sm90(source):
+    cubin = compile_cubin(source, "sm_90")
+    assert cubin[:4] == b"\x7fELF"
+    kernels = static_shared_bytes(cubin)
+    assert kernels, f"{source} defines no kernel"
+    text = (KERNEL_DIR / source).read_text()
+    for name in kernels:  # every kernel is extern "C", so its symbol is the name in the source
+        assert name in text
+
+
+def test_copy_kernel_declares_no_shared_memory():
+    assert static_shared_bytes(compile_cubin("copy.cu")) == {"copyKernel": 0}
+
+
+def test_compile_cache_returns_the_same_cubin(tmp_path, monkeypatch):
+    monkeypatch.setenv("SMEMLAB_CACHE", str(tmp_path))
+    first = compile_cubin("copy.cu", defines={"UNUSED": 1})
+    cached = list((tmp_path / "cubin").iterdir())
+    assert len(cached) == 1
+    assert compile_cubin("copy.cu", defines={"UNUSED": 1}) == first
+    compile_cubin("copy.cu", defines={"UNUSED": 2})  # other macros, other entry
+    assert len(list((tmp_path / "cubin").iterdir())) == 2
+
+
+def test_compile_error_names_the_source(tmp_path, monkeypatch):
+    from smemlab import compiler
+
+    monkeypatch.setattr(compiler, "KERNEL_DIR", tmp_path)
+    (tmp_path / "broken.cu").write_text('extern "C" __global__ void k() { this is not C++; }')
+    with pytest.raises(compiler.CompileError, match="broken.cu"):
+        compile_cubin("broken.cu")
+
+
+def test_sources_hash_changes_with_a_kernel(tmp_path, monkeypatch):
+    from smemlab import compiler
+
+    monkeypatch.setattr(compiler, "KERNEL_DIR", tmp_path)
+    (tmp_path / "a.cu").write_text("// one")
+    h1 = sources_hash()
+    (tmp_path / "a.cu").write_text("// two")
+    assert sources_hash() != h1
