@@ -19,7 +19,9 @@ run: venv
 
 # pytest exits 5 when it collected nothing to run; that is a failure of the suite, not a pass.
 test: venv
-	$(PY) -m pytest -q -rs
+	@$(PY) -m pytest -q -rs; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests; that is a broken suite, not a pass"; exit 1; fi; \
+	exit $$rc
 
 clean:
 	rm -rf $(VENV) .pytest_cache

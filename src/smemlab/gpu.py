@@ -88,7 +88,11 @@ def no_gpu_reason() -> str | None:
 
         n = cupy.cuda.runtime.getDeviceCount()
     except Exception as exc:
-        return f"no CUDA GPU found ({type(exc).__name__}: {exc})"
+        import ctypes.util
+
+        if not ctypes.util.find_library("cuda"):
+            return "no CUDA GPU found (no NVIDIA driver, libcuda, on this machine)"
+        return f"no CUDA GPU found ({exc})"
     return None if n else "no CUDA GPU found (the driver reports 0 devices)"
 
 

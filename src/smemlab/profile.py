@@ -122,6 +122,12 @@ def profile_experiment(exp_name: str, size: Sequence[int] | None, variants: Sequ
         except subprocess.TimeoutExpired:
             return None, f"ncu took longer than {timeout} s"
         text = proc.stdout
+        keep = os.environ.get("SMEMLAB_NCU_KEEP")  # a folder: keep ncu's raw CSV (test fixtures come from it)
+        if keep:
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            (Path(keep) / f"ncu_{exp_name}.csv").write_text(text)
+            if log.exists():
+                (Path(keep) / f"ncu_{exp_name}_launches.json").write_text(log.read_text())
         if "ERR_NVGPUCTRPERM" in text + proc.stderr:
             return None, "ncu cannot read the GPU's counters here (ERR_NVGPUCTRPERM: profiling not permitted)"
         if proc.returncode != 0 or not log.exists():

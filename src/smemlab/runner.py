@@ -226,6 +226,8 @@ def run_suite(
             def on_variant(name, exp=exp):
                 if bar:
                     bar.update(task, description=f"{exp.name}: {name}")
+                elif progress:  # not a terminal (a log, CI): one line a variant still shows progress
+                    print(f"[{exp.name}] {name}", file=sys.stderr, flush=True)
             try:
                 results.append(run_experiment(rt, exp, sizes.get(exp.name), variant_names, reps, copy_gbps, on_variant))
             except ContextLost as exc:

@@ -1,0 +1,96 @@
+"""Records round-trip through JSON; reports render from records (a constructed one, and the
+recorded GPU run in results/ where it exists); the ncu CSV parser reads a recorded CSV."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from smemlab import report
+from smemlab.profile import METRICS, assign, parse_raw_csv
+from smemlab.records import AccessRecord, ExperimentRecord, RunRecord, VariantRecord
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = Path(__file__).parent / "data"
+
+
+def make_run() -> RunRecord:
+    conflict = VariantRecord(
+        variant="setColReadCol", summary="column access", ok=True, median_ms=2.0, min_ms=1.9, max_ms=2.5, reps=20,
+        bytes_moved=4_000_000, gbps=2.0, pct_copy=0.1, accesses=[
+            AccessRecord("store", "tile[tx][ty]", "store", 32.0, 1.0, predicted_requests=32, predicted_wavefronts=1024),
+            AccessRecord("load", "tile[tx][ty]", "load", 32.0, 1.0, predicted_requests=32, predicted_wavefronts=1024)],
+        counters={report.SHARED_LD_WAVEFRONTS: 1024.0, report.SHARED_LD_INST: 32.0,
+                  report.SHARED_ST_WAVEFRONTS: 992.0, report.SHARED_ST_INST: 32.0},
+    )
+    broken = VariantRecord(variant="broken", summary="does not verify", ok=False, failure="verification failed: x[3]")
+    exp = ExperimentRecord("layout", "Shared memory layouts", "seed 000", [1], ["note"], [conflict, broken], ["a note"])
+    return RunRecord(provenance={"gpu": {"name": "Test GPU"}, "date": "2026-11-22"}, copy_gbps=2000.0, experiments=[exp])
+
+
+def test_run_record_round_trips_through_json(tmp_path):
+    run = make_run()
+    path = tmp_path / "run.json"
+    run.save(path)
+    again = RunRecord.load(path)
+    assert again == run
+    assert json.loads(path.read_text())["experiments"][0]["variants"][0]["accesses"][0]["expr"] == "tile[tx][ty]"
+
+
+def test_table_flags_a_bank_model_mismatch_and_a_failure():
+    exp = make_run().experiments[0]
+    header, table, flags = report.rows(exp)
+    ld, st = header.index("smem ld meas"), header.index("smem st meas")
+    assert table[0][ld] == "32" and not flags[0][ld]  # 1024/32 measured = predicted
+    assert table[0][st] == "31" and flags[0][st]  # 992/32 measured, 32 predicted: flagged
+    assert table[1][1] == "FAILED" and flags[1][1]
+
+
+def test_markdown_and_csv_hold_every_variant(tmp_path):
+    run = make_run()
+    md = report.markdown(run)
+    assert "| setColReadCol |" in md and "verification failed" in md and "Test GPU" in md
+    csv_text = report.to_csv(run)
+    assert csv_text.count("\n") == 3  # header + two variants
+
+
+def test_write_all_writes_json_csv_plot_and_report(tmp_path):
+    path = report.write_all(make_run(), tmp_path)
+    assert path.read_text().startswith("# smemlab")
+    assert (tmp_path / "run.json").exists() and (tmp_path / "layout.png").exists()
+
+
+RECORDED = ROOT / "results" / "run.json"
+
+
+@pytest.mark.skipif(not RECORDED.exists(), reason="no recorded GPU run in results/ yet")
+def test_recorded_run_renders_with_its_own_figures():
+    run = RunRecord.load(RECORDED)
+    assert run.provenance["kernel_sources_sha256"] and run.provenance["gpu"]["name"]
+    md = report.markdown(run)
+    for exp in run.experiments:
+        assert f"## {exp.name}" in md
+        for v in exp.variants:
+            assert f"| {v.variant} |" in md
+            if v.median_ms is not None:  # the median the report prints is the recorded one
+                assert f"{v.median_ms:.4g} (" in md
+
+
+NCU_CSV = DATA / "ncu_layout.csv"
+
+
+@pytest.mark.skipif(not NCU_CSV.exists(), reason="no recorded ncu CSV yet")
+def test_parse_recorded_ncu_csv_and_assign_to_variants():
+    rows = parse_raw_csv(NCU_CSV.read_text())
+    assert rows and all(isinstance(r[METRICS[0]], float) for r in rows)
+    launches = json.loads((DATA / "ncu_layout_launches.json").read_text())
+    counters = assign(rows, [(v, k) for v, k in launches])
+    assert set(counters) == {v for v, _ in launches}
+    for variant, c in counters.items():
+        assert c[report.SHARED_LD_INST] > 0 or c[report.SHARED_ST_INST] > 0, variant
+
+
+def test_assign_refuses_rows_that_do_not_match_the_log():
+    rows = [{"Kernel Name": "other", METRICS[0]: 1.0}]
+    with pytest.raises(ValueError, match="other"):
+        assign(rows, [("v", ["mine"])])
