@@ -1,0 +1,194 @@
+"""From a subscript expression, a declared shape, a dtype and a block to wavefronts per warp.
+
+`analyze` evaluates the expression for every thread of one block, turns each index tuple into a
+byte address (row-major, padding included) and runs the measured model in `model.py` on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from smemlab.banks import expr as E
+from smemlab.banks.model import WARP, normalize_op, simulate
+from smemlab.errors import UserError
+
+MAX_THREADS = 1024
+MAX_BLOCK = (1024, 1024, 64)
+MAX_SHARED_BYTES = 227 * 1024  # the most one block can have on Hopper (opt-in)
+
+_C_TYPES = {
+    1: "char signed_char unsigned_char uchar int8_t uint8_t bool char1 uchar1",
+    2: "short unsigned_short ushort short_int unsigned_short_int half __half bfloat16 __nv_bfloat16 int16_t "
+       "uint16_t short1 ushort1 char2 uchar2",
+    4: "int unsigned unsigned_int uint signed signed_int float int32_t uint32_t int1 uint1 float1 short2 ushort2 "
+       "char4 uchar4 half2 __half2 __nv_bfloat162",
+    8: "double long long_long longlong unsigned_long ulong unsigned_long_long ulonglong long_int long_long_int "
+       "unsigned_long_long_int int64_t uint64_t size_t longlong1 ulonglong1 double1 int2 uint2 float2 short4 "
+       "ushort4 long1 ulong1",
+    16: "int4 uint4 float4 double2 longlong2 ulonglong2 long2 ulong2",
+}
+_NUMPY_TYPES = {
+    1: "int8 uint8 bool_", 2: "int16 uint16 float16 bfloat16", 4: "int32 uint32 float32",
+    8: "int64 uint64 float64 complex64", 16: "complex128",
+}
+# NumPy names -> the C type a declaration would use
+C_NAME = {"int8": "signed char", "uint8": "unsigned char", "bool_": "bool", "int16": "short",
+          "uint16": "unsigned short", "float16": "half", "bfloat16": "__nv_bfloat16", "int32": "int",
+          "uint32": "unsigned int", "float32": "float", "int64": "long long", "uint64": "unsigned long long",
+          "float64": "double", "complex64": "float2", "complex128": "double2"}
+DTYPE_SIZES = {name: size for table in (_C_TYPES, _NUMPY_TYPES) for size, names in table.items()
+               for name in names.split()}
+
+
+def dtype_size(dtype: str) -> int:
+    """Bytes of one element: C names ('unsigned int', 'float4', 'long long') or NumPy names."""
+    key = "_".join(str(dtype).replace("np.", "").replace("numpy.", "").split())
+    if key in DTYPE_SIZES:
+        return DTYPE_SIZES[key]
+    raise UserError(f"unknown dtype {dtype!r}; use a C name (char short int float double half long long, "
+                    f"int2 float2 int4 float4 double2) or a NumPy name (int8 ... float64)")
+
+
+def normalize_block(block) -> tuple[int, int, int]:
+    try:
+        dims = tuple(int(b) for b in block)
+    except (TypeError, ValueError):
+        raise UserError(f"block must be 1 to 3 positive integers, got {block!r}") from None
+    if not 1 <= len(dims) <= 3 or any(d <= 0 for d in dims):
+        raise UserError(f"block must be 1 to 3 positive integers, got {block!r}")
+    dims = dims + (1,) * (3 - len(dims))
+    for d, lim, axis in zip(dims, MAX_BLOCK, "xyz"):
+        if d > lim:
+            raise UserError(f"block {axis} = {d} is over the limit of {lim}")
+    n = dims[0] * dims[1] * dims[2]
+    if n > MAX_THREADS:
+        raise UserError(f"block {dims[0]}x{dims[1]}x{dims[2]} has {n} threads; a block holds at most {MAX_THREADS}")
+    return dims
+
+
+def normalize_shape(shape, pad: int, size: int) -> tuple[int, ...]:
+    try:
+        dims = tuple(int(s) for s in (shape if not isinstance(shape, int) else (shape,)))
+    except (TypeError, ValueError):
+        raise UserError(f"shape must be positive integers, got {shape!r}") from None
+    if not dims or any(d <= 0 for d in dims):
+        raise UserError(f"shape must be one or more positive integers, got {shape!r}")
+    if int(pad) < 0:
+        raise UserError(f"pad must be 0 or more, got {pad}")
+    dims = dims[:-1] + (dims[-1] + int(pad),)
+    total = int(np.prod(dims, dtype=object)) * size
+    if total > MAX_SHARED_BYTES:
+        raise UserError(f"shape {'x'.join(map(str, dims))} of {size}-byte elements is {total} bytes; "
+                        f"one block has at most {MAX_SHARED_BYTES} bytes of shared memory")
+    return dims
+
+
+@dataclass
+class WarpRecord:
+    warp: int
+    active_threads: int
+    wavefronts: int
+    ideal_wavefronts: int
+    conflict_degree: int  # the worst phase's distinct words in one bank (1: conflict-free)
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+@dataclass
+class Analysis:
+    expr: str
+    array: str
+    shape: tuple[int, ...]  # declared, padding included
+    dtype: str
+    element_bytes: int
+    block: tuple[int, int, int]
+    op: str
+    pad: int
+    active: str | None
+    bank_width: int
+    requests: int
+    wavefronts: int
+    wavefronts_per_request: float
+    ideal_wavefronts: int
+    per_warp: list[WarpRecord]
+    addresses: np.ndarray = field(repr=False)  # byte address per thread, -1 = no access
+    indices: np.ndarray = field(repr=False)  # (threads, dims) index tuples, -1 rows = no access
+
+    @property
+    def bank_conflicts(self) -> int:
+        """Wavefronts over the ideal: what Nsight Compute's l1tex__data_bank_conflicts_* counts."""
+        return self.wavefronts - self.ideal_wavefronts
+
+    def declaration(self, shape: tuple[int, ...] | None = None) -> str:
+        """The C declaration of the array (with another shape if given)."""
+        ctype = C_NAME.get(self.dtype, self.dtype)
+        return f"__shared__ {ctype} {self.array}{''.join(f'[{d}]' for d in (shape or self.shape))};"
+
+    def to_dict(self) -> dict:
+        return {
+            "expr": self.expr, "array": self.array, "shape": list(self.shape), "dtype": self.dtype,
+            "element_bytes": self.element_bytes, "block": list(self.block), "op": self.op, "pad": self.pad,
+            "active": self.active, "bank_width": self.bank_width,
+            "requests": self.requests, "wavefronts": self.wavefronts,
+            "wavefronts_per_request": self.wavefronts_per_request,
+            "ideal_wavefronts": self.ideal_wavefronts, "bank_conflicts": self.bank_conflicts,
+            "per_warp": [w.to_dict() for w in self.per_warp],
+        }
+
+
+def thread_env(block: tuple[int, int, int]) -> dict[str, np.ndarray]:
+    bx, by, bz = block
+    t = np.arange(bx * by * bz, dtype=np.int64)
+    full = lambda v: np.full(t.size, v, dtype=np.int64)  # noqa: E731
+    return {"tx": t % bx, "ty": (t // bx) % by, "tz": t // (bx * by), "bdx": full(bx), "bdy": full(by),
+            "bdz": full(bz), "lane": t % WARP, "warp": t // WARP}
+
+
+def analyze(expr: str, shape, dtype: str, block, op: str = "load", pad: int = 0, active: str | None = None,
+            bank_width: int = 4) -> Analysis:
+    """Wavefronts of one shared-memory access by every warp of one block (see model.py for the rule)."""
+    op = normalize_op(op)
+    size = dtype_size(dtype)
+    block = normalize_block(block)
+    dims = normalize_shape(shape, pad, size)
+    access = E.parse_access(expr)
+    if len(access.indices) != len(dims):
+        raise UserError(f"{expr!r} has {len(access.indices)} subscript(s) but the shape "
+                        f"{'x'.join(map(str, dims))} has {len(dims)} dimension(s)")
+    env = thread_env(block)
+
+    def describe(i: int) -> str:
+        return f"thread {i} (tx={env['tx'][i]}, ty={env['ty'][i]}, tz={env['tz'][i]})"
+
+    everyone = np.ones(env["tx"].size, dtype=bool)
+    mask = everyone
+    if active is not None:
+        mask = E.Evaluator(active, env, describe).eval(E.parse_condition(active), everyone) != 0
+    ev = E.Evaluator(expr, env, describe)
+    flat = np.zeros(mask.size, dtype=np.int64)
+    idx = np.full((mask.size, len(dims)), -1, dtype=np.int64)
+    for k, (node, text, n) in enumerate(zip(access.indices, access.texts, dims)):
+        v = np.broadcast_to(ev.eval(node, mask), mask.shape)
+        bad = mask & ((v < 0) | (v >= n))
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise UserError(f"{expr!r}: index {k} ({text}) is {int(v[i])} for {describe(i)}, "
+                            f"outside 0..{n - 1} of the shape {'x'.join(map(str, dims))}")
+        flat = flat * n + v
+        idx[:, k] = np.where(mask, v, -1)
+    addresses = np.where(mask, flat * size, -1)
+    costs = simulate(addresses, size, op, bank_width)
+
+    requests = int((costs.active > 0).sum())
+    wavefronts = int(costs.wavefronts.sum())
+    per_warp = [WarpRecord(w, int(costs.active[w]), int(costs.wavefronts[w]), int(costs.ideal[w]),
+                           int(costs.degree[w])) for w in range(costs.active.size)]
+    return Analysis(
+        expr=expr, array=access.array, shape=dims, dtype=str(dtype), element_bytes=size, block=block, op=op,
+        pad=int(pad), active=active, bank_width=bank_width, requests=requests, wavefronts=wavefronts,
+        wavefronts_per_request=wavefronts / requests if requests else 0.0,
+        ideal_wavefronts=int(costs.ideal.sum()), per_warp=per_warp, addresses=addresses, indices=idx,
+    )
