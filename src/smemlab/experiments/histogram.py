@@ -1,0 +1,285 @@
+"""Histograms in global memory, in one block's shared memory, and in a cluster's distributed
+shared memory (Programming Guide "Distributed Shared Memory"; seed 001 "分布式共享内存").
+
+clusterHist_kernel is the seed's kernel: the cluster size is chosen at run time from the number of
+bins (the smallest power of two whose blocks' shared memory holds them; 1 means block-local shared
+memory only) and the kernel is launched with clusters. It is compared with global atomics, with a
+per-block shared-memory histogram (only where all the bins fit one block), and with the libraries
+(cupy.bincount; torch.bincount where torch is installed), for bins from 256 to 2^18 and uniform and
+skewed (Zipf) keys, verified against numpy.bincount. The bins are zeroed inside every launch (a
+memset on the stream, counted in the time). On a GPU without clusters (before sm_90) the cluster
+variants are skipped and say so.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Sequence
+
+import numpy as np
+
+from smemlab.errors import UserError
+from smemlab.experiments.base import Case, Check, Experiment, Variant
+
+SOURCE = "histogram.cu"
+THREADS = 512
+DEFAULT_BINS = (256, 4096, 65536, 1 << 18)
+DISTRIBUTIONS = ("uniform", "skewed")
+PORTABLE_CLUSTER = 8
+MAX_CLUSTER = 16  # with the non-portable cluster size attribute
+MAX_BINS = 1 << 24
+
+
+def choose_cluster_size(nbins: int, smem_per_block: int, max_cluster: int = MAX_CLUSTER) -> tuple[int, int] | None:
+    """(cluster size, bins per block): the smallest power-of-two cluster whose blocks hold `nbins`
+    int counters in `smem_per_block` bytes each (the seed: 'the cluster size depends on the
+    histogram size'); 1 means one block's shared memory is enough. None where even `max_cluster`
+    blocks cannot hold them (then only global atomics can count them)."""
+    if nbins < 1:
+        raise ValueError("nbins must be at least 1")
+    c = 1
+    while c <= max_cluster:
+        per_block = -(-nbins // c)
+        if per_block * 4 <= smem_per_block:
+            return c, per_block
+        c *= 2
+    return None
+
+
+def make_keys(n: int, nbins: int, distribution: str, seed: int = 11) -> np.ndarray:
+    """int32 keys in [0, nbins): uniform, or skewed (Zipf with a = 1.3, folded into the bins: about
+    a quarter of the keys land in bin 0, so atomics on it collide)."""
+    rng = np.random.default_rng(seed)
+    if distribution == "uniform":
+        return rng.integers(0, nbins, n, dtype=np.int32)
+    if distribution == "skewed":
+        return ((rng.zipf(1.3, n) - 1) % nbins).astype(np.int32)
+    raise ValueError(f"unknown distribution {distribution!r}")
+
+
+def reference(keys: np.ndarray, nbins: int) -> np.ndarray:
+    """numpy.bincount with the seed's clamping (keys below 0 in bin 0, at or above nbins in the last)."""
+    return np.bincount(np.clip(keys, 0, nbins - 1), minlength=nbins)
+
+
+def allow_nonportable_cluster(kernel) -> None:
+    """cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1): clusters of
+    more than 8 blocks (16 on H100/H200)."""
+    from cuda.bindings import driver
+
+    attr = driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED
+    handle = kernel.handle.handle
+    if isinstance(handle, driver.CUkernel):
+        import cupy
+
+        (err,) = driver.cuKernelSetAttribute(attr, 1, handle, cupy.cuda.Device().id)
+    else:
+        (err,) = driver.cuFuncSetAttribute(handle, attr, 1)
+    if err != driver.CUresult.CUDA_SUCCESS:
+        raise UserError(f"kernel {kernel.name}: cannot allow non-portable cluster sizes ({err.name})")
+
+
+def _torch():
+    try:
+        import torch  # noqa: F401
+
+        return torch if torch.cuda.is_available() else None
+    except Exception:
+        return None
+
+
+def _skipped(v: Variant, reason: str, extra: dict) -> Case:
+    extra = dict(extra, skipped=reason)
+    return Case(v, lambda: None, lambda: Check(False, f"skipped: {reason}"), (), 0, 0, "skipped", extra)
+
+
+class HistogramExperiment(Experiment):
+    name = "histogram"
+    title = "Histogram: global atomics vs block shared memory vs cluster distributed shared memory"
+    seed = "001 分布式共享内存 (clusterHist_kernel)"
+    source = SOURCE
+    size_help = "KEYS[,BINS] (int32 keys; without BINS: 256, 4096, 65536 and 262144 bins)"
+    default_size = (1 << 26,)
+    small_sizes = ((10007, 300), (4099,), (1, 1), (100003, 70001))
+    columns = ("bins", "keys", "dist", "cluster", "smem_per_block")
+
+    def variants(self) -> list[Variant]:
+        b = (THREADS, 1, 1)
+        return [
+            Variant("histGlobal", "every key an atomicAdd on the bins in global memory; bins zeroed in the launch "
+                    "(memset, timed)", "histGlobal", b),
+            Variant("histSmem", "block-private histogram of all bins in dynamic shared memory, then global atomics; "
+                    "only where the bins fit one block (shared atomics: data-dependent, not declared)", "histSmem", b),
+            Variant("clusterHist_kernel", "the seed's kernel: bins spread over a cluster's shared memories, cluster "
+                    "size chosen from the bins (1 = block-local), atomics into distributed shared memory "
+                    "(data-dependent, not declared)", "clusterHist_kernel", b),
+            Variant("clusterHist_kernel_2x", "the same with twice the chosen cluster size (at least 2): more of the "
+                    "atomics cross to other blocks' shared memory", "clusterHist_kernel", b),
+            Variant("cupy_bincount", "cupy.bincount(keys, minlength=bins)", None),
+            Variant("torch_bincount", "torch.bincount(keys, minlength=bins) on the same stream (where torch is "
+                    "installed)", None),
+        ]
+
+    def parse_size(self, values: Sequence[int]) -> tuple[int, ...]:
+        values = tuple(int(v) for v in values)
+        if len(values) not in (1, 2):
+            raise UserError(f"histogram --size takes KEYS or KEYS,BINS; got {len(values)} numbers")
+        if not 1 <= values[0] <= (1 << 32):
+            raise UserError(f"histogram --size: KEYS must be in 1..{1 << 32}; got {values[0]}")
+        if len(values) == 2 and not 1 <= values[1] <= MAX_BINS:
+            raise UserError(f"histogram --size: BINS must be in 1..{MAX_BINS}; got {values[1]}")
+        return values
+
+    def cases(self, rt, size: tuple[int, ...], variants: Sequence[Variant]) -> Iterator[Case]:
+        import cupy
+
+        from smemlab.gpu import launch_shape
+
+        size = self.parse_size(size)
+        n = size[0]
+        bins_list = (size[1],) if len(size) == 2 else DEFAULT_BINS
+        facts = rt.facts
+        major = int(facts.compute_capability.split(".")[0])
+        clusters_ok = facts.cluster_launch and major >= 9
+        no_cluster = (f"this GPU ({facts.name}, compute capability {facts.compute_capability}) has no "
+                      "thread-block clusters (they need 9.0 or later)")
+        torch = _torch()
+        for dist in DISTRIBUTIONS:
+            host_keys = make_keys(n, max(bins_list), dist)
+            for nbins in bins_list:
+                keys_np = host_keys % np.int32(nbins) if nbins != max(bins_list) else host_keys
+                keys = cupy.asarray(keys_np)
+                ref = reference(keys_np, nbins)
+                bins = cupy.empty(nbins, dtype=cupy.int32)
+                moved = 4 * n + 4 * nbins
+                base_extra = {"bins": nbins, "keys": n, "dist": dist}
+
+                def verdict(result, ref=ref) -> Check:
+                    got = cupy.asnumpy(result).astype(np.int64)
+                    if got.shape == ref.shape and np.array_equal(got, ref):
+                        return Check(True, f"{ref.size} bins of {n} keys equal numpy.bincount")
+                    if got.shape != ref.shape:
+                        return Check(False, f"{got.size} bins, numpy.bincount has {ref.size}")
+                    bad = int(np.argmax(got != ref))
+                    return Check(False, f"bin {bad}: got {got[bad]}, numpy.bincount {ref[bad]}")
+
+                for v in variants:
+                    extra = dict(base_extra)
+                    if v.name == "cupy_bincount":
+                        box: dict[str, Any] = {}
+
+                        def launch(box=box, keys=keys, nbins=nbins):
+                            box["b"] = cupy.bincount(keys, minlength=nbins)
+
+                        yield Case(v, launch, lambda box=box, verdict=verdict: verdict(box["b"]), (), moved, 0,
+                                   "cupy.bincount", extra)
+                        continue
+                    if v.name == "torch_bincount":
+                        if torch is None:
+                            yield _skipped(v, "torch with CUDA is not installed", extra)
+                            continue
+                        tkeys = torch.from_dlpack(keys)
+                        tstream = torch.cuda.ExternalStream(rt.cupy_stream.ptr)
+                        box = {}
+
+                        def launch(box=box, tkeys=tkeys, tstream=tstream, nbins=nbins):
+                            with torch.cuda.stream(tstream):
+                                box["b"] = torch.bincount(tkeys, minlength=nbins)
+
+                        yield Case(v, launch, lambda box=box, verdict=verdict: verdict(cupy.from_dlpack(box["b"])),
+                                   (), moved, 0, "torch.bincount", extra)
+                        continue
+
+                    kernel = rt.kernel(SOURCE, v.kernel)
+                    if v.name == "histGlobal":
+                        grid = _persistent_grid(rt, kernel, 0, n, 1)
+                        extra.update(cluster="-", smem_per_block=0)
+
+                        def launch(kernel=kernel, grid=grid, bins=bins, keys=keys, nbins=nbins):
+                            bins.fill(0)
+                            rt.launch(kernel, grid, THREADS, bins, np.int32(nbins), keys, np.uint64(n))
+
+                        yield Case(v, launch, lambda bins=bins, verdict=verdict: verdict(bins), (bins,), moved, 0,
+                                   launch_shape(grid, THREADS) + " + memset", extra)
+                        continue
+                    if v.name == "histSmem":
+                        need = 4 * nbins
+                        limit = facts.shared_per_block_optin - kernel.static_smem
+                        if need > limit:
+                            yield _skipped(v, f"{nbins} bins need {need} B of shared memory, one block can have {limit} B "
+                                              "(that is what the cluster is for)", extra)
+                            continue
+                        grid = _persistent_grid(rt, kernel, need, n, 1)
+                        extra.update(cluster="-", smem_per_block=need)
+
+                        def launch(kernel=kernel, grid=grid, bins=bins, keys=keys, nbins=nbins, need=need):
+                            bins.fill(0)
+                            rt.launch(kernel, grid, THREADS, bins, np.int32(nbins), keys, np.uint64(n), shmem=need)
+
+                        yield Case(v, launch, lambda bins=bins, verdict=verdict: verdict(bins), (bins,), moved, 0,
+                                   launch_shape(grid, THREADS, need) + " + memset", extra)
+                        continue
+                    # the cluster kernel
+                    if not clusters_ok:
+                        yield _skipped(v, no_cluster, extra)
+                        continue
+                    limit = facts.shared_per_block_optin - kernel.static_smem
+                    chosen = choose_cluster_size(nbins, limit)
+                    if chosen is None:
+                        yield _skipped(v, f"{nbins} bins do not fit {MAX_CLUSTER} blocks of {limit} B", extra)
+                        continue
+                    c, per_block = chosen
+                    if v.name.endswith("_2x"):
+                        c = max(2, 2 * c)
+                        if c > MAX_CLUSTER:
+                            yield _skipped(v, f"twice the chosen cluster size is more than {MAX_CLUSTER}", extra)
+                            continue
+                        per_block = -(-nbins // c)
+                    if c > PORTABLE_CLUSTER:
+                        allow_nonportable_cluster(kernel)
+                    shmem = 4 * per_block
+                    grid = _persistent_grid(rt, kernel, shmem, n, c)
+                    extra.update(cluster=c, smem_per_block=shmem)
+
+                    def launch(kernel=kernel, grid=grid, bins=bins, keys=keys, nbins=nbins, c=c, per_block=per_block,
+                               shmem=shmem):
+                        bins.fill(0)
+                        rt.launch(kernel, grid, THREADS, bins, np.int32(nbins), np.int32(per_block), keys,
+                                  np.uint64(n), shmem=shmem, cluster=(c, 1, 1))
+
+                    yield Case(v, launch, lambda bins=bins, verdict=verdict: verdict(bins), (bins,), moved, 0,
+                               launch_shape(grid, THREADS, shmem, (c, 1, 1)) + " + memset", extra)
+
+    def notes(self, records: Sequence[Any]) -> list[str]:
+        out = []
+        ok = [r for r in records if getattr(r, "ok", False) and r.median_ms]
+        groups: dict[tuple, list] = {}
+        for r in ok:
+            groups.setdefault((r.extra.get("dist"), r.extra.get("bins")), []).append(r)
+        for (dist, nbins), rs in sorted(groups.items(), key=lambda kv: (str(kv[0][0]), kv[0][1] or 0)):
+            best = min(rs, key=lambda r: r.median_ms)
+            keys = best.extra.get("keys") or 0
+            rate = keys / (best.median_ms * 1e-3) / 1e9
+            line = f"{dist} keys, {nbins} bins: fastest {best.variant}"
+            if best.extra.get("cluster") not in (None, "-"):
+                line += f" (cluster {best.extra['cluster']})"
+            line += f", {rate:.1f} Gkeys/s"
+            others = [f"{r.variant} {keys / (r.median_ms * 1e-3) / 1e9:.1f}" for r in rs if r is not best]
+            if others:
+                line += "; " + ", ".join(others)
+            out.append(line)
+        skipped = {r.extra.get("skipped") for r in records if r.extra.get("skipped")}
+        out += [f"skipped: {s}" for s in sorted(skipped)]
+        return out
+
+
+def _persistent_grid(rt, kernel, shmem: int, n: int, cluster: int) -> int:
+    """Blocks for the grid-stride loop: what fits on the GPU at once (occupancy API), no more than
+    the keys need, a multiple of the cluster size."""
+    kernel.allow_dynamic_smem(shmem)
+    try:
+        per_sm = int(kernel.handle.occupancy.max_active_blocks_per_multiprocessor(THREADS, shmem))
+    except Exception:
+        per_sm = 1
+    grid = max(1, per_sm) * rt.facts.sms
+    grid = min(grid, -(-n // THREADS))
+    return max(cluster, (grid // cluster) * cluster)

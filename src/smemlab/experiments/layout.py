@@ -1,0 +1,235 @@
+"""Shared-memory data layout (seeds 000 and 002, book section 5.2): row- and column-major access to an
+int tile, static and dynamic, with and without padding, on a square 32x32 block and a 32x16 rectangle.
+
+Every kernel writes each thread's global index into the tile in one order and reads it back in another,
+so `out` is a known permutation; the reference simulates the kernel's index maths in NumPy from the very
+expressions declared for the bank model, so a declaration that does not match the kernel fails the check.
+--size is the number of blocks: the seeds launch one; each block writes its own slice of `out`, and
+thousands of them make the time measurable.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Iterator, Sequence
+
+import numpy as np
+
+from smemlab.errors import UserError
+from smemlab.experiments.base import Case, Check, Experiment, SmemAccess, Variant
+
+SQUARE = {"BDIMX": 32, "BDIMY": 32, "IPAD": 1}
+RECT = {"BDIMX": 32, "BDIMY": 16, "IPAD": 2}
+RECT_PAD1 = {"BDIMX": 32, "BDIMY": 16, "IPAD": 1}  # one column of padding is not enough for 32x16
+MAX_BLOCKS = 1 << 20  # out stays below 2^31 ints, as the kernels store unsigned int indices into int
+
+
+@dataclass(frozen=True)
+class _Spec:
+    """How to launch one variant and what its shared-memory accesses are (index expressions)."""
+
+    kernel: str
+    defines: dict
+    shape: tuple[int, ...]  # the tile as declared (1-D for dynamic shared memory)
+    store: str  # "tile[...]..." in the bank model's language (tx, ty, C operators)
+    load: str
+    dynamic: bool = False
+
+    @property
+    def block(self) -> tuple[int, int, int]:
+        return (self.defines["BDIMX"], self.defines["BDIMY"], 1)
+
+    @property
+    def threads(self) -> int:
+        return self.defines["BDIMX"] * self.defines["BDIMY"]
+
+    @property
+    def smem_bytes(self) -> int:
+        return int(np.prod(self.shape)) * 4
+
+
+def _specs() -> dict[str, tuple[str, _Spec]]:
+    """name -> (summary, spec), in the seeds' order: the square kernels, then the rectangle's."""
+    out: dict[str, tuple[str, _Spec]] = {}
+
+    def add(name, summary, kernel, d, shape, store, load, dynamic=False):
+        out[name] = (summary, _Spec(kernel, d, shape, store, load, dynamic))
+
+    for suffix, d in (("", SQUARE), ("_rect", RECT)):
+        bx, by, pad = d["BDIMX"], d["BDIMY"], d["IPAD"]
+        shape = f"{bx}x{by}"
+        idx = f"(ty*{bx}+tx)"
+        irow, icol = f"({idx}/{by})", f"({idx}%{by})"  # transposed coordinates, as in layout.cu
+        add(f"setRowReadRow{suffix}", f"{shape}: write rows, read rows (no conflict)", "setRowReadRow", d,
+            (by, bx), "tile[ty][tx]", "tile[ty][tx]")
+        if suffix:
+            add(f"setRowReadRow2{suffix}", f"{shape}: rows through the linear index (seed 002)", "setRowReadRow2", d,
+                (by, bx), f"tile[({idx}/{bx})][({idx}%{bx})]", f"tile[({idx}/{bx})][({idx}%{bx})]")
+        add(f"setColReadCol{suffix}", f"{shape}: write columns, read columns (tile[{bx}][{by}])", "setColReadCol", d,
+            (bx, by), "tile[tx][ty]", "tile[tx][ty]")
+        if suffix:
+            add(f"setColReadCol2{suffix}", f"{shape}: columns of a [{by}][{bx}] tile (seed 002)", "setColReadCol2", d,
+                (by, bx), f"tile[{icol}][{irow}]", f"tile[{icol}][{irow}]")
+        add(f"setColReadRow{suffix}", f"{shape}: write columns, read rows", "setColReadRow", d,
+            (by, bx), f"tile[{icol}][{irow}]", "tile[ty][tx]")
+        add(f"setRowReadCol{suffix}", f"{shape}: write rows, read columns (a transpose)", "setRowReadCol", d,
+            (by, bx), "tile[ty][tx]", f"tile[{icol}][{irow}]")
+        add(f"setRowReadColDyn{suffix}", f"{shape}: setRowReadCol in dynamic shared memory", "setRowReadColDyn", d,
+            (by * bx,), f"tile[{idx}]", f"tile[{icol}*{bx}+{irow}]", dynamic=True)
+        pads = [(pad, "")] if not suffix else [(2, ""), (1, "1")]
+        for p, tag in pads:
+            dp = dict(d, IPAD=p)
+            why = "" if not suffix else (" (enough for 32x16)" if p == 2 else " (not enough for 32x16)")
+            add(f"setRowReadColPad{tag}{suffix}", f"{shape}: read columns, rows padded by {p}{why}", "setRowReadColPad", dp,
+                (by, bx + p), "tile[ty][tx]", f"tile[{icol}][{irow}]")
+            add(f"setRowReadColDynPad{tag}{suffix}", f"{shape}: padded by {p} by hand in dynamic shared memory{why}",
+                "setRowReadColDynPad", dp, (by * (bx + p),), f"tile[ty*{bx + p}+tx]", f"tile[{icol}*{bx + p}+{irow}]",
+                dynamic=True)
+    return out
+
+
+_SPECS = _specs()
+_ACCESS = re.compile(r"^(\w+)((?:\[[^\[\]]+\])+)$")
+
+
+def flat_index(expr: str, shape: Sequence[int], env: dict[str, Any], mask: np.ndarray | None = None) -> np.ndarray:
+    """Evaluate an access like 'tile[(ty*32+tx)%16][(ty*32+tx)/16]' for every thread (`env` maps tx, ty,
+    lane, ... to arrays): the flat element index into an array of `shape`. Non-negative integers and
+    + - * / % only, where C's / and % equal Python's // and %. Threads outside `mask` (those that do
+    not execute the access) get index 0 and are not bounds-checked."""
+    m = _ACCESS.match(expr.replace(" ", ""))
+    if not m:
+        raise ValueError(f"not an array access: {expr!r}")
+    subs = re.findall(r"\[([^\[\]]+)\]", m.group(2))
+    if len(subs) != len(shape):
+        raise ValueError(f"{expr!r} has {len(subs)} subscripts for shape {tuple(shape)}")
+    like = next(iter(env.values()))
+    scope = dict(env, __builtins__={})
+    parts = [np.broadcast_to(np.asarray(eval(s.replace("/", "//"), scope), dtype=np.int64), np.shape(like)) for s in subs]
+    if mask is not None:
+        parts = [np.where(mask, p, 0) for p in parts]
+    for p, n in zip(parts, shape):
+        if p.min() < 0 or p.max() >= n:
+            raise ValueError(f"{expr!r} indexes outside {tuple(shape)}")
+    return np.ravel_multi_index(parts, tuple(shape))
+
+
+def permutation(spec: _Spec) -> np.ndarray:
+    """What one block writes to out[idx], idx = threadIdx.y * BDIMX + threadIdx.x: simulate the store
+    of each thread's idx into the tile, then the load (block 0; block b adds b * BDIMX * BDIMY)."""
+    bx, by, _ = spec.block
+    ty, tx = np.divmod(np.arange(bx * by, dtype=np.int64), bx)
+    tile = np.full(int(np.prod(spec.shape)), -1, dtype=np.int64)
+    env = {"tx": tx, "ty": ty}
+    stores = flat_index(spec.store, spec.shape, env)
+    if len(np.unique(stores)) != stores.size:
+        raise ValueError(f"{spec.kernel}: two threads store to the same element")
+    tile[stores] = ty * bx + tx
+    out = tile[flat_index(spec.load, spec.shape, env)]
+    if (out < 0).any():
+        raise ValueError(f"{spec.kernel}: a thread reads an element nobody wrote")
+    return out
+
+
+class LayoutExperiment(Experiment):
+    name = "layout"
+    title = "shared-memory layout: row/column access, dynamic allocation, padding"
+    seed = "seeds 000/002: 5.2 square and rectangular shared memory"
+    source = "layout.cu"
+    size_help = "BLOCKS (each a 32x32 or 32x16 tile; the seeds launch 1)"
+    default_size = (4096,)
+    small_sizes = ((1,), (3,), (13,), (127,))
+    columns = ()
+
+    def variants(self) -> list[Variant]:
+        out = []
+        for name, (summary, spec) in _SPECS.items():
+            smem = (
+                SmemAccess("store tile", spec.store, spec.shape, "int", op="store"),
+                SmemAccess("load tile", spec.load, spec.shape, "int", op="load"),
+            )
+            out.append(Variant(name, summary, kernel=spec.kernel, block=spec.block, smem=smem))
+        return out
+
+    def spec(self, name: str) -> _Spec:
+        return _SPECS[name][1]
+
+    def parse_size(self, values: Sequence[int]) -> tuple[int, ...]:
+        values = list(values)
+        if len(values) != 1:
+            raise UserError(f"layout --size takes one number, the blocks to launch (1 to {MAX_BLOCKS}); got {values}")
+        blocks = int(values[0])
+        if not 1 <= blocks <= MAX_BLOCKS:
+            raise UserError(f"layout --size {blocks}: the number of blocks must be 1 to {MAX_BLOCKS}")
+        return (blocks,)
+
+    def cases(self, rt, size: tuple[int, ...], variants: Sequence[Variant]) -> Iterator[Case]:
+        import cupy
+
+        from smemlab.gpu import launch_shape
+
+        (blocks,) = self.parse_size(size)
+        biggest = max(self.spec(v.name).threads for v in variants) if variants else 0
+        need = blocks * biggest * 4
+        if need > rt.facts.global_bytes // 2:
+            raise UserError(f"layout --size {blocks}: {need / 1e9:.1f} GB of output does not fit in this GPU's "
+                            f"{rt.facts.global_bytes / 1e9:.1f} GB")
+        for v in variants:
+            spec = self.spec(v.name)
+            nt = spec.threads
+            perm = permutation(spec)
+            expected = (np.arange(blocks, dtype=np.int64)[:, None] * nt + perm[None, :]).astype(np.int32).ravel()
+            out = cupy.empty(blocks * nt, dtype=cupy.int32)
+            kernel = rt.kernel(self.source, spec.kernel, spec.defines)
+            shmem = spec.smem_bytes if spec.dynamic else 0
+
+            def launch(kernel=kernel, out=out, spec=spec, shmem=shmem):
+                rt.launch(kernel, blocks, spec.block, out, shmem=shmem)
+
+            def check(out=out, expected=expected) -> Check:
+                got = cupy.asnumpy(out)
+                bad = np.flatnonzero(got != expected)
+                if bad.size:
+                    i = int(bad[0])
+                    return Check(False, f"{bad.size} of {got.size} wrong; out[{i}] = {got[i]}, expected {expected[i]}")
+                return Check(True, f"all {got.size} elements are the expected permutation")
+
+            yield Case(
+                variant=v, launch=launch, check=check, outputs=(out,), bytes_moved=blocks * nt * 4,
+                launch_shape=launch_shape(blocks, spec.block, shmem) + (f"; tile {'x'.join(map(str, spec.shape))} int"),
+            )
+
+    def notes(self, records: Sequence[Any]) -> list[str]:
+        from smemlab.report import measured_per_request, predicted_per_request
+
+        by = {r.variant: r for r in records if getattr(r, "ok", False)}
+
+        def ms(name):
+            r = by.get(name)
+            return r.median_ms if r is not None and r.median_ms else None
+
+        def wf(name, op):
+            r = by.get(name)
+            if r is None:
+                return None
+            measured = measured_per_request(r, op)
+            return measured if measured is not None else predicted_per_request(r, op)
+
+        lines = []
+        for suffix, shape in (("", "32x32"), ("_rect", "32x16")):
+            slow, fast = ms(f"setColReadCol{suffix}"), ms(f"setRowReadRow{suffix}")
+            if slow and fast:
+                lines.append(f"{shape}: setColReadCol takes {slow / fast:.2f}x the time of setRowReadRow")
+            col, pad = ms(f"setRowReadCol{suffix}"), ms(f"setRowReadColPad{suffix}")
+            if col and pad:
+                lines.append(f"{shape}: padding makes the column read {col / pad:.2f}x faster (setRowReadCol / setRowReadColPad)")
+            dyn = ms(f"setRowReadColDyn{suffix}")
+            if col and dyn:
+                lines.append(f"{shape}: dynamic shared memory costs {dyn / col:.2f}x the static version (setRowReadColDyn / setRowReadCol)")
+        one, two = wf("setRowReadColPad1_rect", "load"), wf("setRowReadColPad_rect", "load")
+        if one is not None and two is not None:
+            source = "measured" if by["setRowReadColPad_rect"].counters else "predicted"
+            lines.append(f"32x16: the column read takes {one:.3g} shared wavefronts per request with IPAD 1 and {two:.3g} "
+                         f"with IPAD 2 ({source}): one pad column is not enough when a warp spans two tile rows")
+        return lines

@@ -1,0 +1,179 @@
+"""Matrix multiplication with and without shared memory (Programming Guide "Shared Memory"; seed 001 "共享内存").
+
+The seed's two MatMulKernels in float32 for any M, N, K: one thread per element of C reading A and
+B from global memory, and the tiled version (GetElement / SetElement / GetSubMatrix, BLOCK_SIZE 16
+and 32) that stages tiles in shared memory, so A is read ceil(N / BLOCK_SIZE) times instead of N
+times. cuBLAS (CuPy `matmul`, TF32 off) is measured in the same run. Every result is compared with
+a float64 NumPy product by relative error (Frobenius norm).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Iterator, Sequence
+
+import numpy as np
+
+from smemlab.errors import UserError
+from smemlab.experiments.base import Case, Check, Experiment, SmemAccess, Variant
+
+SOURCE = "matmul.cu"
+# float32 accumulating K products: the norm-wise relative error grows like sqrt(K) * 6e-8; TF32
+# (10-bit mantissa) would give ~1e-4 to 1e-3 and fail this
+TOLERANCE = 5e-5
+MAX_DIM = 1 << 16
+
+
+def reference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A @ B in float64."""
+    return a.astype(np.float64) @ b.astype(np.float64)
+
+
+def relative_error(c: np.ndarray, ref: np.ndarray) -> float:
+    """Norm-wise relative error ||C - ref||_F / ||ref||_F (NaN where C has a NaN)."""
+    c = np.asarray(c, dtype=np.float64)
+    if not np.all(np.isfinite(c)):
+        return float("nan")
+    denom = float(np.linalg.norm(ref)) or 1.0
+    return float(np.linalg.norm(c - ref) / denom)
+
+
+def global_reads(m: int, n: int, k: int, block_size: int | None) -> tuple[int, int]:
+    """How many times the kernel reads each element of A and of B from global memory:
+    N and M without shared memory, ceil(N / BS) and ceil(M / BS) with BS x BS tiles."""
+    if block_size is None:
+        return n, m
+    return -(-n // block_size), -(-m // block_size)
+
+
+def tiled_smem(block_size: int, k: int) -> tuple[SmemAccess, ...]:
+    """The shared-memory accesses of the tiled MatMulKernel, per warp per launch of one block."""
+    tiles = -(-k // block_size)
+    shape = (block_size, block_size)
+    return (
+        SmemAccess("As store", "As[ty][tx]", shape, "float", "store", per_warp=tiles),
+        SmemAccess("Bs store", "Bs[ty][tx]", shape, "float", "store", per_warp=tiles),
+        # As[row][e]: e is the same in every lane (a broadcast within each row); the compiler may
+        # merge four e into one 128-bit load, which the profiler would show as fewer requests
+        SmemAccess("As[row][e] load", "As[ty][0]", shape, "float", "load", per_warp=tiles * block_size),
+        SmemAccess("Bs[e][col] load", "Bs[0][tx]", shape, "float", "load", per_warp=tiles * block_size),
+    )
+
+
+def _set_tf32_off() -> str:
+    """Make CuPy's float32 matmul use CUBLAS_COMPUTE_32F (no TF32) whatever CUPY_TF32 says;
+    returns the compute type now in force, for the record."""
+    from cupy._core import _routines_linalg as linalg
+
+    fp32 = getattr(linalg, "COMPUTE_TYPE_FP32", None)
+    if fp32 is not None:
+        linalg.set_compute_type(np.dtype(np.float32), fp32)
+    try:
+        return str(linalg.compute_type_to_str(linalg.get_compute_type(np.dtype(np.float32))))
+    except Exception:  # pragma: no cover - older CuPy
+        return "FP32" if fp32 is not None else "unknown"
+
+
+class MatmulExperiment(Experiment):
+    name = "matmul"
+    title = "Matrix multiplication: global memory vs shared-memory tiles vs cuBLAS (float32)"
+    seed = "001 共享内存 (MatMulKernel, GetElement/SetElement/GetSubMatrix)"
+    source = SOURCE
+    size_help = "N (square) or M,N,K (C is M x N, A is M x K)"
+    default_size = (4096, 4096, 4096)
+    small_sizes = ((77, 45, 33), (128, 96, 64), (129, 257, 100))
+    columns = ("M", "N", "K", "A_reads", "B_reads", "model_global_load_MB")
+
+    def variants(self) -> list[Variant]:
+        m, n, k = self.default_size
+        return [
+            Variant("MatMulKernelNaive", "no shared memory: each thread reads a row of A and a column of B "
+                    "from global memory (A read N times, B read M times)", "MatMulKernelNaive", (16, 16, 1)),
+            Variant("MatMulKernel16", "shared-memory tiles, BLOCK_SIZE 16 (A read N/16 times, B M/16 times)",
+                    "MatMulKernel", (16, 16, 1), tiled_smem(16, k)),
+            Variant("MatMulKernel32", "shared-memory tiles, BLOCK_SIZE 32 (A read N/32 times, B M/32 times)",
+                    "MatMulKernel", (32, 32, 1), tiled_smem(32, k)),
+            Variant("cublas", "cuBLAS SGEMM through cupy.matmul, compute type FP32 (TF32 off)", None, on_gpu=True),
+        ]
+
+    def parse_size(self, values: Sequence[int]) -> tuple[int, ...]:
+        values = tuple(int(v) for v in values)
+        if len(values) == 1:
+            values = values * 3
+        if len(values) != 3:
+            raise UserError(f"matmul --size takes N or M,N,K; got {len(values)} numbers")
+        for v in values:
+            if not 1 <= v <= MAX_DIM:
+                raise UserError(f"matmul --size: each of M, N, K must be in 1..{MAX_DIM}; got {v}")
+        return values
+
+    def cases(self, rt, size: tuple[int, ...], variants: Sequence[Variant]) -> Iterator[Case]:
+        import cupy
+
+        m, n, k = self.parse_size(size)
+        rng = cupy.random.default_rng(20240220)
+        a = rng.uniform(-1.0, 1.0, (m, k), dtype=cupy.float32)
+        b = rng.uniform(-1.0, 1.0, (k, n), dtype=cupy.float32)
+        c = cupy.empty((m, n), dtype=cupy.float32)
+        ref = reference(cupy.asnumpy(a), cupy.asnumpy(b))
+        flops = 2 * m * n * k
+        once = 4 * (m * k + k * n + m * n)
+
+        def verdict(result) -> Check:
+            err = relative_error(cupy.asnumpy(result), ref)
+            ok = err <= TOLERANCE  # False for NaN (an unwritten element)
+            return Check(ok, f"||C - C64|| / ||C64|| = {err:.3g} (float64 NumPy; tolerance {TOLERANCE:g})", err)
+
+        for v in variants:
+            extra: dict[str, Any] = {"M": m, "N": n, "K": k}
+            if v.kernel is None:
+                compute = _set_tf32_off()
+                box: dict[str, Any] = {}
+
+                def launch(box=box):
+                    box["c"] = cupy.matmul(a, b)  # CuPy's current stream is the runtime's
+
+                extra["compute_type"] = compute
+                yield Case(v, launch, lambda box=box: verdict(box["c"]), (), once, flops,
+                           f"cupy.matmul {m}x{k} @ {k}x{n}, compute type {compute}", extra)
+                continue
+            bs = v.block[0]
+            tiled = v.kernel == "MatMulKernel"
+            kernel = rt.kernel(SOURCE, v.kernel, {"BLOCK_SIZE": bs})
+            grid = (-(-n // bs), -(-m // bs), 1)
+            ar, br = global_reads(m, n, k, bs if tiled else None)
+            extra.update(A_reads=ar, B_reads=br, model_global_load_MB=round(4 * (m * k * ar + k * n * br) / 1e6, 3))
+            if tiled:
+                v = dataclasses.replace(v, smem=tiled_smem(bs, k))
+
+            def launch(kernel=kernel, grid=grid, bs=bs):
+                rt.launch(kernel, grid, (bs, bs, 1), a, b, c, np.int32(m), np.int32(n), np.int32(k))
+
+            from smemlab.gpu import launch_shape
+
+            yield Case(v, launch, lambda: verdict(c), (c,), once, flops, launch_shape(grid, (bs, bs, 1)), extra)
+
+    def notes(self, records: Sequence[Any]) -> list[str]:
+        by = {r.variant: r for r in records if getattr(r, "ok", False) and r.gflops}
+        out = []
+        base = by.get("cublas")
+        for name in ("MatMulKernelNaive", "MatMulKernel16", "MatMulKernel32"):
+            r = by.get(name)
+            if r is None:
+                continue
+            line = f"{name}: {r.gflops:.0f} GFLOP/s"
+            if base:
+                line += f", {100 * r.gflops / base.gflops:.1f}% of cuBLAS ({base.gflops:.0f} GFLOP/s, TF32 off)"
+            reads = r.extra.get("A_reads")
+            if reads:
+                line += f"; reads each element of A {reads} times"
+            out.append(line)
+        naive, tiled = by.get("MatMulKernelNaive"), by.get("MatMulKernel32") or by.get("MatMulKernel16")
+        if naive and tiled:
+            out.append(f"tiles in shared memory: {tiled.gflops / naive.gflops:.1f}x the naive kernel ({tiled.variant})")
+        for r in records:
+            loaded = getattr(r, "counters", {}).get("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")
+            if loaded and r.extra.get("model_global_load_MB"):
+                out.append(f"{r.variant}: {loaded * 32 / 1e6:.0f} MB requested from global memory (ncu), "
+                           f"model {r.extra['model_global_load_MB']:.0f} MB")
+        return out
