@@ -1,0 +1,291 @@
+"""histogram(keys, bins): count int32 keys into `bins` counters, in shared memory.
+
+    counts = histogram(keys, bins)
+
+- `keys`: a 1-D, contiguous int32 CuPy array or CUDA torch tensor (at most 2^31 - 1 keys).
+- `bins`: an int >= 1 (at most 2^30).
+- Returns int32 counts of length `bins`, of the caller's array type, on the keys' device, computed
+  on the caller's current stream (CuPy's current stream, or torch.cuda.current_stream()).
+  counts[b] is the number of keys equal to b: what `torch.bincount(keys, minlength=bins)` and
+  `cupy.bincount(keys, minlength=bins)` give for keys in [0, bins), except that the counts are
+  int32 (they cannot overflow: there are fewer than 2^31 keys) where those return int64.
+- Keys outside [0, bins), negative ones included, are ignored (as `torch.histc` ignores values
+  outside its range); the output never grows past `bins`, where bincount would grow or raise.
+
+How (`method="auto"` picks by the number of bins and the device's shared memory; see `plan`):
+- "smem": bins that fit one block's shared memory (up to ~58 K int32 counters on Hopper) are counted
+  in block-private histograms, several copies per block for few bins (lane l of each warp adds into
+  copy l % copies, so with 32 copies no two lanes of a warp share a word or a bank, however skewed
+  the keys), merged into the output at the end; persistent grid, 16-byte key loads.
+- more bins than one block holds are spread over the shared memories of a thread-block cluster
+  (Hopper; 2^18 bins = 1 MB over 8 blocks of 128 KB), block r of the cluster owning bins
+  [r*per, (r+1)*per). Three ways to get each key to its owner:
+  "cluster_rep" (auto): every block of the cluster reads the cluster's keys and counts the ones it
+  owns with local shared atomics; the blocks are co-scheduled and kept in step, so DRAM is read once
+  and L2 serves the other reads.
+  "cluster_share": each block stages 1/CS of a chunk of keys in its shared memory and reads its
+  peers' stages through distributed shared memory (16-byte ld.shared::cluster), double-buffered.
+  "cluster": each key is an atomic add into the owner's shared memory through distributed shared
+  memory (red.shared::cluster), warp-aggregated (`__match_any_sync`) by default. Simple, but remote
+  atomics run at a fraction of a key per clock per SM.
+- "multipass" (single-block smem, one pass over the keys per bin range that fits a block) and
+  "global" (atomics on the output in L2) are kept for comparison, and "global" is the fallback for
+  bins no cluster holds (and GPUs without clusters).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from smemlab.ops import _common as C
+
+SOURCE = "ops_histogram.cu"
+METHODS = ("auto", "smem", "cluster_rep", "cluster_share", "cluster", "multipass", "global")
+UNROLL = 2  # int4 loads in flight per thread (the kernels' default)
+MAX_BINS = 1 << 30
+MAX_KEYS = (1 << 31) - 1
+PORTABLE_CLUSTER = 8
+MAX_CLUSTER = 16  # with the non-portable cluster size attribute (Hopper)
+
+
+# ---- devices, kernels, launches (argument checks, conversion and streams: smemlab.ops._common) ----------
+@functools.lru_cache(maxsize=None)
+def device_facts(device: int) -> dict:
+    import cupy
+
+    p = cupy.cuda.runtime.getDeviceProperties(device)
+    return {
+        "sms": p["multiProcessorCount"],
+        "smem_optin": p["sharedMemPerBlockOptin"],
+        "smem_per_sm": p["sharedMemPerMultiprocessor"],
+        "cc": (p["major"], p["minor"]),
+        "name": p["name"].decode() if isinstance(p["name"], bytes) else str(p["name"]),
+    }
+
+
+def _func_attribute(kernel, device: int, attr, value: int) -> None:
+    from cuda.bindings import driver
+
+    handle = kernel.handle.handle
+    if isinstance(handle, driver.CUkernel):
+        (err,) = driver.cuKernelSetAttribute(attr, value, handle, device)
+    else:
+        (err,) = driver.cuFuncSetAttribute(handle, attr, value)
+    if err != driver.CUresult.CUDA_SUCCESS:
+        raise RuntimeError(f"kernel {kernel.name}: cannot set {attr.name} = {value} ({err.name})")
+
+
+def allow_nonportable_cluster(kernel, device: int) -> None:
+    """Let `kernel` launch with clusters of more than 8 blocks (up to 16 on Hopper)."""
+    if getattr(kernel, "_nonportable", False):
+        return
+    from cuda.bindings import driver
+
+    _func_attribute(kernel, device, driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)
+    kernel._nonportable = True
+
+
+def launch(kernel, grid, block, *args, shmem: int = 0, cluster: int | None = None) -> None:
+    """Enqueue `kernel` on CuPy's current stream (the caller's, inside _common.caller_stream);
+    with `cluster`, `grid` counts blocks (as in CUDA C) and must be a multiple of it."""
+    from cuda.core import LaunchConfig
+    from cuda.core import launch as core_launch
+
+    from smemlab.errors import KernelError
+    from smemlab.gpu import launch_shape
+
+    C._ensure_core_device(C._device_id())
+    kernel.allow_dynamic_smem(shmem)
+    if cluster:
+        if cluster > PORTABLE_CLUSTER:
+            allow_nonportable_cluster(kernel, C._device_id())
+        config = LaunchConfig(grid=grid // cluster, cluster=cluster, block=block, shmem_size=shmem)
+    else:
+        config = LaunchConfig(grid=grid, block=block, shmem_size=shmem)
+    try:
+        core_launch(C.current_stream(), config, kernel.handle, *(C._arg(a) for a in args))
+    except Exception as exc:
+        raise KernelError(kernel.name, launch_shape(grid, block, shmem, cluster), exc) from exc
+
+
+def blocks_per_sm(kernel, block: int, shmem: int, facts: dict) -> int:
+    kernel.allow_dynamic_smem(shmem)
+    try:
+        return max(1, int(kernel.handle.occupancy.max_active_blocks_per_multiprocessor(block, shmem)))
+    except Exception:  # older cuda.core: count it from shared memory and threads
+        return max(1, min(2048 // block, facts["smem_per_sm"] // (shmem + 1024)))
+
+
+def max_active_clusters(kernel, device: int, block: int, shmem: int, cluster: int, facts: dict) -> int:
+    """How many clusters of `cluster` blocks the GPU runs at once (so a persistent grid is one wave)."""
+    from cuda.core import LaunchConfig
+
+    kernel.allow_dynamic_smem(shmem)
+    if cluster > PORTABLE_CLUSTER:
+        allow_nonportable_cluster(kernel, device)
+    config = LaunchConfig(grid=cluster, cluster=cluster, block=block, shmem_size=shmem)
+    try:
+        n = int(kernel.handle.occupancy.max_active_clusters(config, stream=C.current_stream()))
+    except TypeError:
+        n = int(kernel.handle.occupancy.max_active_clusters(config))
+    except Exception:
+        n = 0
+    if n <= 0:  # unknown: stay well inside one wave (GPCs rarely fill with clusters)
+        per_sm = max(1, min(2048 // block, facts["smem_per_sm"] // (shmem + 1024)))
+        n = max(1, facts["sms"] * per_sm // cluster * 3 // 4)
+    return n
+
+
+# ---- the plan (pure Python: no GPU needed) --------------------------------------------------------------
+@dataclass(frozen=True)
+class Plan:
+    method: str  # smem | multipass | cluster | global
+    block: int
+    copies: int = 1  # smem: copies of the histogram per block
+    cluster: int = 0  # cluster: blocks per cluster
+    smem: int = 0  # dynamic shared memory per block, bytes
+    passes: int = 1  # multipass: passes over the keys
+    bins_per_pass: int = 0
+    agg: int = 0  # warp-aggregated atomics
+
+
+def choose_copies(bins: int, budget: int) -> int:
+    """Copies of the histogram per block: as many as fit `budget` bytes, at most 32 (one per lane)."""
+    copies = 32
+    while copies > 1 and bins * copies * 4 > budget:
+        copies //= 2
+    return copies
+
+
+def choose_cluster_size(bins: int, smem_optin: int, nonportable: bool = True, target: int = 128 * 1024) -> int:
+    """Blocks per cluster for `bins` int32 counters spread over the cluster's shared memories:
+    the smallest power of two whose share per block is at most `target` bytes (and fits the
+    block's opt-in limit); 0 where no cluster holds them (more than 8 blocks need the
+    non-portable size, at most 16)."""
+    limit = MAX_CLUSTER if nonportable else PORTABLE_CLUSTER
+    cap = min(target, smem_optin)
+    cs = 2
+    while cs <= limit:
+        if -(-bins // cs) * 4 <= cap:
+            return cs
+        cs *= 2
+    # the target was too tight: take any size that fits the hardware limit
+    cs = 2
+    while cs <= limit:
+        if -(-bins // cs) * 4 <= smem_optin:
+            return cs
+        cs *= 2
+    return 0
+
+
+def plan(bins: int, facts: dict, method: str = "auto", *, copies: int | None = None, cluster: int | None = None,
+         agg: int | None = None, block: int | None = None) -> Plan:
+    """How `histogram` counts `bins` bins on a device with `facts` (sms, smem_optin, cc)."""
+    if method not in METHODS:
+        raise ValueError(f"method {method!r}: one of {', '.join(METHODS)} is accepted")
+    optin = facts["smem_optin"]
+    has_cluster = tuple(facts["cc"]) >= (9, 0)
+    if method == "auto":
+        if bins * 4 <= optin:
+            method = "smem"
+        elif has_cluster and choose_cluster_size(bins, optin):
+            method = "cluster_rep"
+        else:
+            method = "global"
+    if method == "smem":
+        if bins * 4 > optin:
+            raise ValueError(f"method 'smem': {bins} bins need {bins * 4} bytes, more than one block's {optin} bytes of shared memory")
+        c = copies or choose_copies(bins, 64 * 1024 if bins > 256 else 32 * 1024)
+        if c & (c - 1) or not 1 <= c <= 32:
+            raise ValueError(f"copies={c}: a power of two from 1 to 32 is accepted")
+        c = min(c, choose_copies(bins, optin))
+        smem = bins * c * 4
+        b = block or (1024 if smem > optin // 2 else 512)
+        return Plan("smem", b, copies=c, smem=smem, agg=0 if agg is None else agg)
+    if method == "multipass":
+        c = copies or 1
+        per = min(bins, optin // (4 * c))
+        passes = -(-bins // per)
+        per = -(-bins // passes)  # balance the passes
+        return Plan("multipass", block or 1024, copies=c, smem=per * c * 4, passes=passes, bins_per_pass=per, agg=0 if agg is None else agg)
+    if method in ("cluster_rep", "cluster_share"):
+        if not has_cluster:
+            raise ValueError(f"method {method!r}: thread-block clusters need compute capability 9.0 or newer, this GPU is {facts['cc'][0]}.{facts['cc'][1]}")
+        for b in ((block,) if block else (1024, 512)):
+            staging = 2 * b * UNROLL * 16 if method == "cluster_share" else 0
+            cs = cluster or choose_cluster_size(bins, optin - staging, target=min(128 * 1024, optin - staging))
+            if cs and not cs & (cs - 1) and 2 <= cs <= MAX_CLUSTER:
+                per = -(-bins // cs)
+                smem = -(-per // 4) * 16 + staging  # the counters (rounded to 16 bytes), then the stages
+                if smem <= optin:
+                    if not block and method == "cluster_rep" and smem <= optin // 2:
+                        b = 512
+                    return Plan(method, b, cluster=cs, smem=smem, agg=0)
+        raise ValueError(f"method {method!r}: {bins} bins do not fit a cluster of at most {MAX_CLUSTER} blocks (cluster={cluster}, block={block})")
+    if method == "cluster":
+        if not has_cluster:
+            raise ValueError(f"method 'cluster': thread-block clusters need compute capability 9.0 or newer, this GPU is {facts['cc'][0]}.{facts['cc'][1]}")
+        cs = cluster or choose_cluster_size(bins, optin)
+        if not cs or cs & (cs - 1) or not 2 <= cs <= MAX_CLUSTER:
+            raise ValueError(f"method 'cluster': {bins} bins do not fit a cluster of at most {MAX_CLUSTER} blocks (cluster={cluster})")
+        smem = -(-bins // cs) * 4
+        if smem > optin:
+            raise ValueError(f"method 'cluster': {bins} bins over {cs} blocks need {smem} bytes per block, more than {optin}")
+        b = block or (1024 if smem > optin // 2 else 512)
+        return Plan("cluster", b, cluster=cs, smem=smem, agg=1 if agg is None else agg)
+    return Plan("global", block or 512, agg=1 if agg is None else agg)
+
+
+# ---- the op ----------------------------------------------------------------------------------------------
+def _check_bins(bins: Any) -> int:
+    if isinstance(bins, bool) or not isinstance(bins, (int, np.integer)):
+        raise TypeError(f"bins: {type(bins).__name__} {bins!r} was given; an int from 1 to {MAX_BINS} is accepted")
+    bins = int(bins)
+    if not 1 <= bins <= MAX_BINS:
+        raise ValueError(f"bins: {bins} was given; an int from 1 to {MAX_BINS} is accepted")
+    return bins
+
+
+def histogram(keys: Any, bins: int, *, method: str = "auto", **options: Any) -> Any:
+    """Counts of the int32 `keys` in [0, bins), int32, of the caller's array type (module doc)."""
+    bins = _check_bins(bins)
+    view, back = C.as_cupy(keys, "keys", ("int32",), (1,))
+    if view.size > MAX_KEYS:
+        raise ValueError(f"keys: {view.size} keys were given; at most {MAX_KEYS} are accepted (int32 counts)")
+    import cupy
+
+    with cupy.cuda.Device(view.device.id), C.caller_stream(keys):
+        p = plan(bins, device_facts(view.device.id), method, **options)
+        out = cupy.zeros(bins, dtype=cupy.int32)
+        run_plan(view, out, bins, p)
+        return back(out)
+
+
+def run_plan(view, out, bins: int, p: Plan) -> None:
+    """Enqueue the kernels of plan `p` on CuPy's current stream: the counts of `view` (a CuPy
+    int32 array) added into `out` (int32, zeroed by the caller)."""
+    dev = view.device.id
+    facts = device_facts(dev)
+    n = np.int64(view.size)
+    defines = {"AGG": p.agg, "COPIES": p.copies, "CS": p.cluster or 2}
+    if p.method == "global":
+        k = C.kernel(SOURCE, "hist_global", defines)
+        grid = facts["sms"] * blocks_per_sm(k, p.block, 0, facts)
+        launch(k, grid, p.block, view, n, out, np.int32(bins))
+    elif p.method in ("smem", "multipass"):
+        k = C.kernel(SOURCE, "hist_smem", defines)
+        grid = facts["sms"] * blocks_per_sm(k, p.block, p.smem, facts)
+        per = p.bins_per_pass or bins
+        for lo in range(0, bins, per):
+            nlocal = min(per, bins - lo)
+            launch(k, grid, p.block, view, n, out, np.int32(lo), np.int32(nlocal), shmem=p.smem)
+    elif p.method in ("cluster", "cluster_rep", "cluster_share"):
+        k = C.kernel(SOURCE, {"cluster": "hist_cluster", "cluster_rep": "hist_cluster_rep", "cluster_share": "hist_cluster_share"}[p.method], defines)
+        clusters = max_active_clusters(k, dev, p.block, p.smem, p.cluster, facts)
+        launch(k, clusters * p.cluster, p.block, view, n, out, np.int32(bins), shmem=p.smem, cluster=p.cluster)
+    else:  # pragma: no cover - plan() never returns another
+        raise AssertionError(p.method)

@@ -1,0 +1,69 @@
+"""smemlab.ops.stencil1d: a 1-D stencil (correlation) with coefficients in constant memory.
+
+    out[i] = sum_{k=0}^{2r} coef[k] * x[i + k - r],   r = (len(coef) - 1) / 2,
+
+with x taken as 0 outside [0, n): the output has x's length ('same', zero padded), exactly
+`cupyx.scipy.ndimage.correlate1d(x, coef, mode='constant', cval=0.0)` and
+`numpy.correlate(numpy.pad(x, r), coef, 'valid')`. Note: correlation, not convolution (no flip).
+
+`coef` may be a sequence of numbers, a NumPy array, or a GPU array (copied to the host: it is
+tiny); odd length 1..65 (radius 0..32). It is written into the kernel's `__constant__` array on
+the caller's stream before the launch (skipped when unchanged), so successive calls with different
+coefficients on one stream are ordered; calls from several streams are ordered by an event.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from smemlab.ops import _common as C
+
+SOURCE = "ops_stencil.cu"
+MAX_RADIUS = 32
+TILE = 256 * 4 * 4
+
+
+def _coefficients(coef: Any) -> np.ndarray:
+    if hasattr(coef, "__cuda_array_interface__") or C.kind_of(coef) in ("cupy", "torch"):
+        if C.kind_of(coef) == "torch":
+            coef = coef.detach().cpu().numpy()
+        else:
+            import cupy
+
+            coef = cupy.asnumpy(cupy.asarray(coef))
+    if isinstance(coef, (str, bytes)) or np.ndim(coef) != 1:
+        raise ValueError(f"coef: expected a 1-D sequence of numbers (odd length, 1 to {2 * MAX_RADIUS + 1}), got {coef!r:.80}")
+    try:
+        c = np.asarray(coef, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"coef: expected numbers, got {coef!r:.80}") from None
+    if c.size % 2 == 0 or c.size > 2 * MAX_RADIUS + 1:
+        raise ValueError(f"coef: expected an odd length from 1 to {2 * MAX_RADIUS + 1} (radius 0..{MAX_RADIUS}), got length {c.size}")
+    if not np.all(np.isfinite(c)):
+        raise ValueError("coef: every coefficient must be finite")
+    return c.astype(np.float32)
+
+
+def stencil1d(x: Any, coef: Any) -> Any:
+    """The 1-D stencil of float32 `x` (1-D, contiguous, on the GPU) with the odd-length `coef`:
+    a new float32 array of x's length and the caller's type, computed on the caller's stream.
+    Boundary: zero padding (see the module doc)."""
+    c = _coefficients(coef)
+    a, back = C.as_cupy(x, "x", ("float32",), (1,), allow_empty=True)
+    import cupy
+
+    radius = (c.size - 1) // 2
+    defines = {"RADIUS": radius}
+    with C.caller_stream(x):
+        out = cupy.empty_like(a)
+        n = int(a.size)
+        if n:
+            k = C.kernel(SOURCE, "stencil1d_f32", defines)
+            C.set_constant(SOURCE, "c_coef", c, defines)
+            tiles = -(-n // TILE)
+            aligned = np.int32(a.data.ptr % 16 == 0)
+            C.launch(k, min(tiles, 2**31 - 1), 256, out, a, np.int64(n), aligned)
+            C.constant_used(SOURCE, "c_coef", defines)
+        return back(out)

@@ -1,0 +1,42 @@
+"""smemlab.ops.transpose: out = x.T as a new contiguous array, for 2-D float32/int32 arrays.
+
+The kernel (kernels/ops_transpose.cu) moves 64x64 tiles through a swizzled shared-memory tile with
+16-byte global loads and stores; shapes whose sides are not multiples of 4 (or unaligned views)
+take a plain 32x32 padded-tile kernel. 64-bit indexing: any size that fits on the GPU.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from smemlab.ops import _common as C
+
+SOURCE = "ops_transpose.cu"
+DTYPES = ("float32", "int32")
+
+
+def plan(rows: int, cols: int, ptr_in: int, ptr_out: int) -> tuple[str, int, int, int]:
+    """(kernel name, tile side, tiles across, tile count) for a rows x cols input."""
+    vec = rows % 4 == 0 and cols % 4 == 0 and ptr_in % 16 == 0 and ptr_out % 16 == 0
+    side = 64 if vec else 32
+    tiles_x = -(-cols // side)
+    return ("transpose_v4" if vec else "transpose_s1"), side, tiles_x, tiles_x * -(-rows // side)
+
+
+def transpose(x: Any) -> Any:
+    """The transpose of the 2-D array `x` (float32 or int32, C-contiguous, on the GPU) as a new
+    C-contiguous array of shape (cols, rows), of the caller's type (CuPy -> CuPy, torch -> torch),
+    computed on the caller's current stream. Same result as `cupy.ascontiguousarray(x.T)`."""
+    a, back = C.as_cupy(x, "x", DTYPES, (2,), allow_empty=True)
+    import cupy
+
+    rows, cols = (int(s) for s in a.shape)
+    with C.caller_stream(x):
+        out = cupy.empty((cols, rows), dtype=a.dtype)
+        if out.size:
+            name, _, tiles_x, ntiles = plan(rows, cols, a.data.ptr, out.data.ptr)
+            k = C.kernel(SOURCE, name)
+            C.launch(k, min(ntiles, 2**31 - 1), 256, out, a, np.int64(rows), np.int64(cols), np.int64(tiles_x), np.int64(ntiles))
+        return back(out)

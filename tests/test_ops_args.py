@@ -1,0 +1,159 @@
+"""Argument checking of smemlab.ops, with no GPU: every wrong argument is refused with a
+TypeError/ValueError that names what was given and what is accepted, before any GPU call."""
+
+import numpy as np
+import pytest
+
+from smemlab import ops
+from smemlab.ops import _common as C
+
+
+class FakeCAI:
+    """A device array as seen through __cuda_array_interface__: metadata only, never touched."""
+
+    def __init__(self, shape, typestr="<f4", strides=None):
+        self.__cuda_array_interface__ = {"shape": tuple(shape), "typestr": typestr, "strides": strides,
+                                         "data": (0x7F0000000000, False), "version": 3}
+
+
+HOST = [np.ones((4, 4), np.float32), [[1.0, 2.0], [3.0, 4.0]], (1.0, 2.0), 3.0, 7]
+
+
+@pytest.mark.parametrize("x", HOST, ids=lambda v: type(v).__name__)
+@pytest.mark.parametrize("call", [ops.transpose, ops.reduce_sum, lambda x: ops.stencil1d(x, [1.0, 2.0, 1.0])],
+                         ids=["transpose", "reduce_sum", "stencil1d"])
+def test_host_data_refused(call, x):
+    with pytest.raises(TypeError, match="GPU array"):
+        call(x)
+
+
+def test_message_names_given_and_accepted():
+    with pytest.raises(TypeError) as e:
+        ops.transpose(np.ones((3, 5), np.float64))
+    msg = str(e.value)
+    assert "NumPy array (float64, shape (3, 5))" in msg and "float32" in msg and "cupy.asarray" in msg
+
+
+def test_other_objects_refused():
+    with pytest.raises(TypeError, match="str"):
+        ops.reduce_sum("abc")
+    with pytest.raises(TypeError, match="object"):
+        ops.transpose(object())
+
+
+def test_wrong_dtype():
+    with pytest.raises(TypeError, match="dtype float64 is not accepted; accepted: float32 or int32"):
+        ops.transpose(FakeCAI((4, 4), "<f8"))
+    with pytest.raises(TypeError, match="int16"):
+        ops.reduce_sum(FakeCAI((8,), "<i2"))
+    with pytest.raises(TypeError, match="accepted: float32"):
+        ops.stencil1d(FakeCAI((8,), "<i4"), [1.0])
+
+
+def test_wrong_rank():
+    with pytest.raises(ValueError, match="expected a 2-D array, got 1-D"):
+        ops.transpose(FakeCAI((16,)))
+    with pytest.raises(ValueError, match="expected a 1-D array, got 2-D"):
+        ops.stencil1d(FakeCAI((4, 4)), [1.0, 2.0, 1.0])
+    with pytest.raises(ValueError, match="got 0-D"):
+        ops.reduce_sum(FakeCAI(()))
+
+
+def test_non_contiguous():
+    # a transposed view: strides (4, 16) for a 4x4 float32 array
+    with pytest.raises(ValueError, match="C-contiguous"):
+        ops.transpose(FakeCAI((4, 4), "<f4", strides=(4, 16)))
+    with pytest.raises(ValueError, match="C-contiguous"):
+        ops.stencil1d(FakeCAI((8,), "<f4", strides=(8,)), [1.0])
+
+
+def test_contiguity_rule():
+    assert C._cai_contiguous((4, 4), None, 4)
+    assert C._cai_contiguous((4, 4), (16, 4), 4)
+    assert C._cai_contiguous((1, 4), (999, 4), 4)  # size-1 dims may have any stride
+    assert not C._cai_contiguous((4, 4), (4, 16), 4)
+
+
+def test_empty_where_meaningless():
+    with pytest.raises(ValueError, match="non-empty"):
+        C.check_array(FakeCAI((0,)), "x", ("float32",), (1,))
+    info = C.check_array(FakeCAI((0, 3)), "x", ("float32",), (2,), allow_empty=True)
+    assert info.size == 0 and info.kind == "cai"
+
+
+def test_reduce_dtype_argument():
+    x = FakeCAI((8,), "<f4")
+    with pytest.raises(TypeError, match="accepted: float32 or float64"):
+        ops.reduce_sum(x, dtype=np.int32)
+    with pytest.raises(TypeError, match="accepted"):
+        ops.reduce_sum(FakeCAI((8,), "<i4"), dtype="float16")
+    from smemlab.ops.reduce import result_dtype
+
+    assert result_dtype("int32") == np.int64  # like cupy.sum / numpy.sum
+    assert result_dtype("float32") == np.float32
+    assert result_dtype("float64") == np.float64
+    assert result_dtype("int32", "int32") == np.int32
+    assert result_dtype("float32", np.float64) == np.float64
+
+
+@pytest.mark.parametrize("coef,exc,match", [
+    ([1.0, 2.0], ValueError, "odd length"),
+    ([], ValueError, "odd length"),
+    (np.ones(67), ValueError, "radius 0..32"),
+    ([[1.0]], ValueError, "1-D"),
+    ("abc", ValueError, "1-D"),
+    ([1.0, float("nan"), 1.0], ValueError, "finite"),
+    ([1.0, "a", 2.0], TypeError, "numbers"),
+])
+def test_stencil_coefficients(coef, exc, match):
+    with pytest.raises(exc, match=match):
+        ops.stencil1d(FakeCAI((8,)), coef)
+
+
+def test_coefficients_checked_before_array():
+    # a bad coefficient list is reported even when x is also wrong (no GPU call either way)
+    with pytest.raises(ValueError, match="odd length"):
+        ops.stencil1d(np.ones(8, np.float32), [1.0, 1.0])
+
+
+def test_torch_cpu_tensor_refused():
+    torch = pytest.importorskip("torch")
+    with pytest.raises(TypeError, match="CUDA tensor"):
+        ops.transpose(torch.ones(4, 4))
+    if torch.cuda.is_available():
+        return
+    with pytest.raises(TypeError, match="CUDA tensor"):
+        ops.reduce_sum(torch.ones(4, dtype=torch.int32))
+
+
+def test_public_api_and_lazy_import():
+    assert set(ops.__all__) == {"transpose", "reduce_sum", "stencil1d", "histogram", "matmul"}
+    assert callable(ops.transpose) and callable(ops.reduce_sum) and callable(ops.stencil1d)
+    with pytest.raises(AttributeError):
+        ops.nonexistent  # noqa: B018
+
+
+def test_bench_registry():
+    from smemlab.bench import load_all
+
+    names = list(load_all())
+    assert names[:3] == ["transpose", "reduce", "stencil"]
+
+
+def test_bench_cli_arguments(tmp_path, capsys):
+    from smemlab.cli import main
+
+    assert main(["bench", "--plot", str(tmp_path / "x.svg")]) == 2
+    assert "png" in capsys.readouterr().err
+    assert main(["bench", "--json", str(tmp_path / "missing" / "x.json")]) == 2
+    assert main(["bench", "--list"]) == 0
+    assert "transpose" in capsys.readouterr().out
+
+
+def test_kernels_compile_without_gpu():
+    from smemlab.compiler import compile_cubin
+
+    for source, defines in [("ops_copy.cu", {}), ("ops_transpose.cu", {}), ("ops_reduce.cu", {}),
+                            ("ops_stencil.cu", {"RADIUS": 0}), ("ops_stencil.cu", {"RADIUS": 4}),
+                            ("ops_stencil.cu", {"RADIUS": 32})]:
+        assert compile_cubin(source, "sm_90", defines)[:4] == b"\x7fELF"

@@ -1,0 +1,223 @@
+"""smemlab.ops.histogram: argument checks, plans, cubins (no GPU); exact counts against NumPy (GPU)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from smemlab.gpu import no_gpu_reason
+import importlib
+
+H = importlib.import_module("smemlab.ops.histogram")  # the module (the package attribute `histogram` is the function)
+
+HOPPER = {"sms": 132, "smem_optin": 232448, "smem_per_sm": 233472, "cc": (9, 0), "name": "H100"}
+AMPERE = {"sms": 108, "smem_optin": 166912, "smem_per_sm": 167936, "cc": (8, 0), "name": "A100"}
+GPU_REASON = no_gpu_reason()
+gpu = pytest.mark.skipif(GPU_REASON is not None, reason=f"needs a CUDA GPU: {GPU_REASON}")
+
+
+# ---- no GPU ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("bins", [0, -1, 1 << 31])
+def test_bins_out_of_range(bins):
+    with pytest.raises(ValueError, match="bins"):
+        H.histogram(np.zeros(4, np.int32), bins)
+
+
+@pytest.mark.parametrize("bins", [2.0, "8", True, None])
+def test_bins_wrong_type(bins):
+    with pytest.raises(TypeError, match="bins"):
+        H.histogram(np.zeros(4, np.int32), bins)
+
+
+def test_host_array_rejected():
+    with pytest.raises(TypeError, match="GPU array.*NumPy array"):
+        H.histogram(np.arange(10, dtype=np.int32), 16)
+    with pytest.raises(TypeError, match="host"):
+        H.histogram([1, 2, 3], 16)
+
+
+def test_unknown_type_rejected():
+    with pytest.raises(TypeError, match="got str"):
+        H.histogram("keys", 16)
+
+
+def test_choose_copies():
+    assert H.choose_copies(256, 32 * 1024) == 32
+    assert H.choose_copies(4096, 64 * 1024) == 4
+    assert H.choose_copies(4096, 128 * 1024) == 8
+    assert H.choose_copies(50000, 232448) == 1
+    assert H.choose_copies(1, 1024) == 32
+
+
+def test_choose_cluster_size():
+    optin = HOPPER["smem_optin"]
+    assert H.choose_cluster_size(65536, optin) == 2  # 128 KB per block
+    assert H.choose_cluster_size(262144, optin) == 8  # 1 MB over 8 blocks of 128 KB
+    assert H.choose_cluster_size(262144, optin, target=64 * 1024) == 16  # non-portable size
+    assert H.choose_cluster_size(524288, optin) == 16  # 2 MB: 16 x 128 KB
+    assert H.choose_cluster_size(524288, optin, nonportable=False) == 0
+    assert H.choose_cluster_size(900000, optin) == 16  # over the target, under the hardware limit
+    assert H.choose_cluster_size(1 << 20, optin) == 0  # 4 MB: no cluster holds it
+
+
+def test_plan_auto():
+    assert H.plan(256, HOPPER).method == "smem" and H.plan(256, HOPPER).copies == 32
+    p = H.plan(4096, HOPPER)
+    assert (p.method, p.copies, p.smem) == ("smem", 4, 4096 * 4 * 4)
+    p = H.plan(65536, HOPPER)
+    assert (p.method, p.cluster, p.smem, p.block) == ("cluster_rep", 2, 128 * 1024, 1024)
+    p = H.plan(262144, HOPPER)
+    assert (p.method, p.cluster, p.smem) == ("cluster_rep", 8, 128 * 1024)
+    p = H.plan(65536, HOPPER, "cluster")
+    assert (p.method, p.cluster, p.smem, p.agg) == ("cluster", 2, 128 * 1024, 1)
+    assert H.plan(1 << 20, HOPPER).method == "global"
+    assert H.plan(262144, AMPERE).method == "global"  # no clusters before sm_90
+    assert H.plan(1, HOPPER).method == "smem"
+
+
+def test_plan_cluster_share_fits_counters_and_stages():
+    for bins in (65536, 262144, 100003):
+        p = H.plan(bins, HOPPER, "cluster_share")
+        per = -(-bins // p.cluster)
+        assert p.smem == -(-per // 4) * 16 + 2 * p.block * H.UNROLL * 16 <= HOPPER["smem_optin"]
+    assert H.plan(262144, HOPPER, "cluster_share").cluster == 8
+    with pytest.raises(ValueError, match="do not fit"):
+        H.plan(1 << 22, HOPPER, "cluster_rep")
+
+
+def test_plan_multipass_covers_all_bins():
+    for bins in (65536, 262144, 100003):
+        p = H.plan(bins, HOPPER, "multipass")
+        assert p.passes * p.bins_per_pass >= bins > (p.passes - 1) * p.bins_per_pass
+        assert p.smem <= HOPPER["smem_optin"]
+
+
+def test_plan_rejects():
+    with pytest.raises(ValueError, match="method"):
+        H.plan(256, HOPPER, "fastest")
+    with pytest.raises(ValueError, match="shared memory"):
+        H.plan(65536, HOPPER, "smem")
+    for m in ("cluster", "cluster_rep", "cluster_share"):
+        with pytest.raises(ValueError, match="compute capability"):
+            H.plan(65536, AMPERE, m)
+    with pytest.raises(ValueError, match="copies"):
+        H.plan(256, HOPPER, "smem", copies=3)
+
+
+@pytest.mark.parametrize(
+    "defines",
+    [dict(COPIES=32, AGG=0), dict(COPIES=4, AGG=1), dict(COPIES=1, AGG=0, CS=8), dict(CS=16, AGG=1), dict(CS=2, AGG=0, UNROLL=4)],
+)
+def test_kernels_compile_for_sm90(defines):
+    pytest.importorskip("cuda.core")
+    from smemlab.compiler import compile_cubin
+    from smemlab.cubin import static_shared_bytes
+
+    cubin = compile_cubin(H.SOURCE, "sm_90", defines)
+    assert set(static_shared_bytes(cubin)) >= {"hist_global", "hist_smem", "hist_cluster"}
+
+
+# ---- GPU ----------------------------------------------------------------------------------------------
+def _reference(keys: np.ndarray, bins: int) -> np.ndarray:
+    inside = keys[(keys >= 0) & (keys < bins)]
+    return np.bincount(inside, minlength=bins)
+
+
+def _keys(rng, n, bins, skew=False):
+    k = rng.integers(-3, bins + 3, n, dtype=np.int64)  # a few keys outside [0, bins) on both sides
+    if skew:
+        hot = rng.integers(0, bins, 3)
+        k = np.where(rng.random(n) < 0.9, hot[rng.integers(0, 3, n)], k)
+    k[: min(n, 2)] = [np.iinfo(np.int32).min, np.iinfo(np.int32).max][: min(n, 2)]
+    return k.astype(np.int32)
+
+
+CASES = [
+    (1, 1, "auto"), (5, 7, "auto"), (1000003, 256, "auto"), (1000003, 4096, "auto"), (999999, 50000, "auto"),
+    (1 << 22, 65536, "auto"), ((1 << 22) + 3, 262144, "auto"), (1000001, (1 << 20) + 1, "auto"),
+    (1000003, 256, "global"), (1000003, 65536, "multipass"), (1000003, 262144, "multipass"),
+    (1000003, 4096, "cluster"), (333333, 3, "cluster"),
+    (1000003, 65536, "cluster_rep"), ((1 << 22) + 1, 262144, "cluster_rep"), (333333, 5, "cluster_rep"),
+    (1000003, 65536, "cluster_share"), ((1 << 22) + 2, 262144, "cluster_share"), (333333, 5, "cluster_share"), (7, 100, "cluster_share"),
+]
+
+
+@gpu
+@pytest.mark.parametrize("n,bins,method", CASES)
+@pytest.mark.parametrize("skew", [False, True])
+def test_counts_exact(n, bins, method, skew):
+    import cupy as cp
+
+    rng = np.random.default_rng(n + bins)
+    keys = _keys(rng, n, bins, skew)
+    got = H.histogram(cp.asarray(keys), bins, method=method)
+    assert isinstance(got, cp.ndarray) and got.dtype == cp.int32 and got.shape == (bins,)
+    np.testing.assert_array_equal(cp.asnumpy(got), _reference(keys, bins))
+
+
+@gpu
+@pytest.mark.parametrize("opts", [dict(method="smem", copies=c, agg=a) for c in (1, 8, 32) for a in (0, 1)]
+                         + [dict(method="cluster", cluster=cs, agg=a) for cs in (2, 4, 8, 16) for a in (0, 1)]
+                         + [dict(method=m, cluster=cs) for m in ("cluster_rep", "cluster_share") for cs in (2, 4, 8, 16)]
+                         + [dict(method="global", agg=0), dict(method="multipass", agg=1)])
+def test_every_variant_exact(opts):
+    import cupy as cp
+
+    bins = 4096 if opts["method"] == "smem" else 65536 + 5
+    rng = np.random.default_rng(7)
+    keys = _keys(rng, 2_000_003, bins, skew=True)
+    got = H.histogram(cp.asarray(keys), bins, **opts)
+    np.testing.assert_array_equal(cp.asnumpy(got), _reference(keys, bins))
+
+
+@gpu
+@pytest.mark.parametrize("offset", [1, 2, 3])
+def test_unaligned_start(offset):
+    import cupy as cp
+
+    rng = np.random.default_rng(offset)
+    keys = _keys(rng, 100_000, 300)
+    d = cp.asarray(keys)[offset:]  # contiguous, not 16-byte aligned
+    np.testing.assert_array_equal(cp.asnumpy(H.histogram(d, 300)), _reference(keys[offset:], 300))
+
+
+@gpu
+def test_bad_arrays():
+    import cupy as cp
+
+    with pytest.raises(TypeError, match="int64"):
+        H.histogram(cp.arange(10), 16)
+    with pytest.raises(ValueError, match="got 2-D"):
+        H.histogram(cp.zeros((2, 3), cp.int32), 16)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        H.histogram(cp.zeros(10, cp.int32)[::2], 16)
+    with pytest.raises(ValueError, match="non-empty"):
+        H.histogram(cp.zeros(0, cp.int32), 16)
+
+
+@gpu
+def test_torch_in_torch_out_on_callers_stream():
+    torch = pytest.importorskip("torch")
+    import cupy as cp
+
+    rng = np.random.default_rng(3)
+    keys = rng.integers(0, 1000, 3_000_001).astype(np.int32)
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        t = torch.as_tensor(keys, device="cuda")
+        got = H.histogram(t, 1000)
+        want = torch.bincount(t, minlength=1000)
+    s.synchronize()
+    assert isinstance(got, torch.Tensor) and got.dtype == torch.int32 and got.is_cuda
+    assert torch.equal(got.long(), want)
+    with pytest.raises(TypeError, match="CUDA tensor"):
+        H.histogram(torch.as_tensor(keys), 16)
+    del cp
+
+
+@gpu
+def test_matches_cupy_bincount_in_range():
+    import cupy as cp
+
+    keys = cp.random.RandomState(5).randint(0, 4096, 5_000_000, dtype=cp.int32)
+    assert bool((H.histogram(keys, 4096) == cp.bincount(keys, minlength=4096)).all())
