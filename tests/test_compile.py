@@ -50,3 +50,13 @@ def test_sources_hash_changes_with_a_kernel(tmp_path, monkeypatch):
     h1 = sources_hash()
     (tmp_path / "a.cu").write_text("// two")
     assert sources_hash() != h1
+
+
+def test_static_shared_memory_is_what_the_tile_declares():
+    """The seeds' padded 32x33 int tile is 4224 bytes; the unpadded one 4096 (the 1 KB the
+    system reserves on sm_90 is not part of what the kernel declares)."""
+    square = {"BDIMX": 32, "BDIMY": 32, "IPAD": 1}
+    smem = static_shared_bytes(compile_cubin("layout.cu", "sm_90", square))
+    assert smem["setRowReadColPad"] == 32 * 33 * 4 == 4224
+    assert smem["setRowReadCol"] == 32 * 32 * 4
+    assert smem["setRowReadColDyn"] == 0

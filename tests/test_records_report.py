@@ -85,8 +85,8 @@ def test_parse_recorded_ncu_csv_and_assign_to_variants():
     assert rows and all(isinstance(r[METRICS[0]], float) for r in rows)
     launches = json.loads((DATA / "ncu_layout_launches.json").read_text())
     counters = assign(rows, [(v, k) for v, k in launches])
-    assert set(counters) == {v for v, _ in launches}
-    for variant, c in counters.items():
+    assert [v for v, _ in counters] == [v for v, _ in launches]
+    for variant, c in counters:
         assert c[report.SHARED_LD_INST] > 0 or c[report.SHARED_ST_INST] > 0, variant
 
 

@@ -31,8 +31,16 @@ def _sections(elf: bytes) -> dict[str, int]:
     return out
 
 
+# sm_80 and later reserve the first 1 KB of every block's shared memory for the system
+# (cudaDevAttrReservedSharedMemoryPerBlock). Where a module has the `.nv.shared.reserved.0`
+# section, each kernel's `.nv.shared.<kernel>` section starts at that offset and its size counts
+# the reserved kilobyte too, even for a kernel that declares nothing.
+RESERVED_SHARED_BYTES = 1024
+
+
 def static_shared_bytes(cubin: bytes) -> dict[str, int]:
     """Kernel name -> bytes of static shared memory it declares (0 where it declares none)."""
     sections = _sections(cubin)
+    reserved = RESERVED_SHARED_BYTES if ".nv.shared.reserved.0" in sections else 0
     kernels = [name[len(".text."):] for name in sections if name.startswith(".text.")]
-    return {k: sections.get(f".nv.shared.{k}", 0) for k in kernels}
+    return {k: max(sections.get(f".nv.shared.{k}", 0) - reserved, 0) for k in kernels}

@@ -75,10 +75,11 @@ def parse_raw_csv(text: str) -> list[dict[str, object]]:
     return out
 
 
-def assign(rows: list[dict], launches: list[tuple[str, list[str]]]) -> dict[str, dict[str, float]]:
-    """Sum the counters of each variant's launches: `launches` is [(variant, [kernel, ...]), ...]
-    in the order the child ran them; `rows` are ncu's, in the same order."""
-    out: dict[str, dict[str, float]] = {}
+def assign(rows: list[dict], launches: list[tuple[str, list[str]]]) -> list[tuple[str, dict[str, float]]]:
+    """Sum the counters of each case's launches: `launches` is [(variant, [kernel, ...]), ...]
+    in the order the child ran them; `rows` are ncu's, in the same order. One entry per case, in
+    order (an experiment may run one variant several times, at several sizes)."""
+    out: list[tuple[str, dict[str, float]]] = []
     i = 0
     for variant, kernels in launches:
         total: dict[str, float] = {}
@@ -94,12 +95,12 @@ def assign(rows: list[dict], launches: list[tuple[str, list[str]]]) -> dict[str,
                 if isinstance(value, float):
                     total[metric] = total.get(metric, 0.0) + value
             i += 1
-        out[variant] = total
+        out.append((variant, total))
     return out
 
 
 def profile_experiment(exp_name: str, size: Sequence[int] | None, variants: Sequence[str] | None, device: int,
-                       kernels: Sequence[str], timeout: int = 900) -> tuple[dict[str, dict[str, float]] | None, str]:
+                       kernels: Sequence[str], timeout: int = 900) -> tuple[list[tuple[str, dict[str, float]]] | None, str]:
     """Counters per variant, or (None, why not)."""
     ncu = ncu_path()
     if not ncu:
@@ -155,9 +156,11 @@ def attach(run, device: int = 0, only: Sequence[str] | None = None) -> None:
         if counters is None:
             statuses.append(f"{exp_rec.name}: {status}")
             continue
+        # the child ran the same cases in the same order: pair them up, case by case
+        queue = list(counters)
         for v in exp_rec.variants:
-            if v.variant in counters:
-                v.counters = counters[v.variant]
+            if queue and queue[0][0] == v.variant:
+                v.counters = queue.pop(0)[1]
     run.profile_status = "; ".join(statuses) if statuses else "Nsight Compute, --clock-control none"
 
 

@@ -83,9 +83,10 @@ def rows(exp: ExperimentRecord) -> tuple[list[str], list[list[str]], list[list[b
     table, flags = [], []
     for v in exp.variants:
         time = "-" if v.median_ms is None else f"{v.median_ms:.4g} ({v.min_ms:.3g}-{v.max_ms:.3g})"
-        verified = "yes" if v.ok else ("FAILED" if not v.failure or "verification" in v.failure else "error")
+        skipped = not v.ok and not v.failure
+        verified = "yes" if v.ok else ("skipped" if skipped else "FAILED" if "verification" in v.failure else "error")
         cells = [v.variant, verified, time, _fmt(v.gbps), _fmt(v.pct_copy), _fmt(v.pct_peak)]
-        flag = [False, not v.ok, False, False, False, False]
+        flag = [False, not v.ok and not skipped, False, False, False, False]
         if "GFLOP/s" in header:
             cells.append(_fmt(v.gflops))
             flag.append(False)
@@ -108,7 +109,8 @@ def rows(exp: ExperimentRecord) -> tuple[list[str], list[list[str]], list[list[b
 
 
 def failures(exp: ExperimentRecord) -> list[str]:
-    return [f"{v.variant}: {v.failure}" for v in exp.variants if v.failure]
+    """Why a variant failed, or why it was skipped on this GPU."""
+    return [f"{v.variant}: {v.failure or v.check}" for v in exp.variants if not v.ok and (v.failure or v.check)]
 
 
 def print_terminal(run: RunRecord, console=None) -> None:

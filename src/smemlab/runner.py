@@ -104,6 +104,11 @@ class ContextLost(RuntimeError):
     """A kernel broke the CUDA context: nothing more can run in this process."""
 
 
+def is_skipped(rec: VariantRecord) -> bool:
+    """An experiment marks a variant it cannot run here with extra['skipped'] or a 'skipped:' check."""
+    return bool(rec.extra.get("skipped")) or rec.check.startswith("skipped")
+
+
 def run_case(rt, case: Case, reps: int, copy_gbps: float | None) -> VariantRecord:
     v = case.variant
     rec = VariantRecord(variant=v.name, summary=v.summary, ok=False, launch_shape=case.launch_shape, hazard=v.hazard,
@@ -128,6 +133,8 @@ def run_case(rt, case: Case, reps: int, copy_gbps: float | None) -> VariantRecor
         return rec
     rec.ok, rec.check, rec.error = verdict.ok, verdict.detail, verdict.error
     rec.extra.update(case.extra)
+    if is_skipped(rec):  # the GPU lacks what this variant needs (clusters, torch): not a failure
+        return rec
     if not verdict.ok:
         rec.failure = f"verification failed: {verdict.detail}"
         return rec
