@@ -113,13 +113,21 @@ def failures(exp: ExperimentRecord) -> list[str]:
     return [f"{v.variant}: {v.failure or v.check}" for v in exp.variants if not v.ok and (v.failure or v.check)]
 
 
-def print_terminal(run: RunRecord, console=None) -> None:
+def console():
+    """A rich console; off a terminal (a log, a pipe) wide enough that tables are not folded."""
+    import sys
+
     from rich.console import Console
+
+    return Console() if sys.stdout.isatty() else Console(width=240)
+
+
+def print_terminal(run: RunRecord, out=None) -> None:
     from rich.table import Table
 
-    console = console or Console()
+    console_ = out or console()
     gpu = run.provenance.get("gpu", {})
-    console.print(f"[bold]{gpu.get('name', 'GPU')}[/] (CC {gpu.get('compute_capability', '?')}, driver {gpu.get('driver', '?')})"
+    console_.print(f"[bold]{gpu.get('name', 'GPU')}[/] (CC {gpu.get('compute_capability', '?')}, driver {gpu.get('driver', '?')})"
                   + (f"; copy kernel {run.copy_gbps:,.0f} GB/s" if run.copy_gbps else ""))
     for exp in run.experiments:
         header, table, flags = rows(exp)
@@ -128,15 +136,15 @@ def print_terminal(run: RunRecord, console=None) -> None:
             t.add_column(h, overflow="fold")
         for cells, flag in zip(table, flags):
             t.add_row(*[f"[bold red]{c}[/]" if f else c for c, f in zip(cells, flag)])
-        console.print(t)
+        console_.print(t)
         for line in exp.notes:
-            console.print(f"  {line}")
+            console_.print(f"  {line}")
         for line in failures(exp):
-            console.print(f"  [red]{line}[/]")
+            console_.print(f"  [red]{line}[/]")
         for v in exp.variants:
             if v.extra.get("lanes_in") is not None:
-                console.print(f"  {v.variant}: in  {_fmt(v.extra['lanes_in'])}\n  {' ' * len(v.variant)}  out {_fmt(v.extra['lanes_out'])}")
-    console.print(f"profile: {run.profile_status}")
+                console_.print(f"  {v.variant}: in  {_fmt(v.extra['lanes_in'])}\n  {' ' * len(v.variant)}  out {_fmt(v.extra['lanes_out'])}")
+    console_.print(f"profile: {run.profile_status}")
 
 
 def markdown(run: RunRecord, plots: dict[str, str] | None = None) -> str:

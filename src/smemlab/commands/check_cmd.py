@@ -16,7 +16,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from rich.console import Console
+    from smemlab.report import console
     from rich.table import Table
 
     from smemlab.gpu import read_facts
@@ -40,5 +40,5 @@ def run(args) -> int:
                 unexpected += 1
             cells.append(f"[red]{value}[/]" if bad and not row["expected"] else value)
         t.add_row(row["experiment"], row["variant"], *cells, row["expected"] or "")
-    Console().print(t)
+    console().print(t)
     return 1 if unexpected else 0

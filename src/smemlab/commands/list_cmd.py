@@ -11,11 +11,10 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from rich.console import Console
-
     from smemlab.commands.common import experiments_named
+    from smemlab.report import console as make_console
 
-    console = Console()
+    console = make_console()
     for exp in experiments_named(args.experiment):
         console.print(f"[bold]{exp.name}[/]: {exp.title}  [dim](seed: {exp.seed}; --size {exp.size_help}, "
                       f"default {','.join(map(str, exp.default_size))})[/]")

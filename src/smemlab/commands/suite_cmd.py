@@ -40,7 +40,7 @@ def bank_analysis() -> list[tuple[str, str, str, str, str, float, float]]:
 
 
 def print_bank_analysis() -> None:
-    from rich.console import Console
+    from smemlab.report import console
     from rich.table import Table
 
     t = Table(title="Shared-memory bank analysis of every experiment (predicted, no GPU needed)", title_justify="left")
@@ -49,7 +49,7 @@ def print_bank_analysis() -> None:
     for exp, var, label, expr, op, wf, ideal in bank_analysis():
         style = "bold red" if wf > ideal else ""
         t.add_row(exp, var, label, expr, op, f"[{style}]{wf:g}[/]" if style else f"{wf:g}", f"{ideal:g}")
-    Console().print(t)
+    console().print(t)
 
 
 def run(args) -> int:
