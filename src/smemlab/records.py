@@ -49,6 +49,9 @@ class VariantRecord:
     accesses: list[AccessRecord] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
     counters: dict[str, float] = field(default_factory=dict)  # Nsight Compute, where profiled
+    # shared-memory counters again at the experiment's bank_check_size (a few blocks): with no
+    # other warps' traffic competing for the SM, wavefronts are the access pattern's alone
+    bank_counters: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass

@@ -55,18 +55,23 @@ def predicted_per_request(v: VariantRecord, op: str) -> float | None:
     return sum(a.predicted_wavefronts for a in accs) / requests if requests else None
 
 
-def measured_per_request(v: VariantRecord, op: str) -> float | None:
+def measured_per_request(v: VariantRecord, op: str, isolated: bool = True) -> float | None:
+    """Shared wavefronts per request measured: at the bank-check size where there is one
+    (`isolated`), else at the run's size."""
+    counters = v.bank_counters if isolated and v.bank_counters else v.counters
     wave, inst = (SHARED_LD_WAVEFRONTS, SHARED_LD_INST) if op == "load" else (SHARED_ST_WAVEFRONTS, SHARED_ST_INST)
-    return _ratio(v.counters.get(wave), v.counters.get(inst))
+    return _ratio(counters.get(wave), counters.get(inst))
 
 
 def bank_mismatch(v: VariantRecord, op: str) -> bool:
-    """True where the profiler measured shared wavefronts that the declared accesses do not predict."""
+    """True where the profiler measured shared wavefronts that the declared accesses do not predict
+    (at the bank-check size where there is one: see Experiment.bank_check_size)."""
     measured, predicted = measured_per_request(v, op), predicted_per_request(v, op)
     if measured is None:
         return False
+    counters = v.bank_counters or v.counters
     if predicted is None:
-        return v.counters.get(SHARED_LD_INST if op == "load" else SHARED_ST_INST, 0) > 0 and bool(v.accesses)
+        return counters.get(SHARED_LD_INST if op == "load" else SHARED_ST_INST, 0) > 0 and bool(v.accesses)
     return abs(measured - predicted) > 1e-6
 
 
@@ -77,8 +82,12 @@ def rows(exp: ExperimentRecord) -> tuple[list[str], list[list[str]], list[list[b
     if any(v.gflops for v in exp.variants):
         header.append("GFLOP/s")
     header += ["smem ld wf/req pred", "smem st wf/req pred"]
+    isolated = any(v.bank_counters for v in exp.variants)
     if profiled:
-        header += ["smem ld meas", "smem st meas", "gld sectors/req", "gst sectors/req"]
+        header += ["smem ld meas", "smem st meas"]
+        if isolated:
+            header += ["smem ld at size", "smem st at size"]
+        header += ["gld sectors/req", "gst sectors/req"]
     header += list(exp.columns)
     table, flags = [], []
     for v in exp.variants:
@@ -93,13 +102,16 @@ def rows(exp: ExperimentRecord) -> tuple[list[str], list[list[str]], list[list[b
         cells += [_fmt(predicted_per_request(v, "load")), _fmt(predicted_per_request(v, "store"))]
         flag += [False, False]
         if profiled:
+            cells += [_fmt(measured_per_request(v, "load")), _fmt(measured_per_request(v, "store"))]
+            flag += [bank_mismatch(v, "load"), bank_mismatch(v, "store")]
+            if isolated:
+                cells += [_fmt(measured_per_request(v, "load", False)), _fmt(measured_per_request(v, "store", False))]
+                flag += [False, False]
             cells += [
-                _fmt(measured_per_request(v, "load")),
-                _fmt(measured_per_request(v, "store")),
                 _fmt(_ratio(v.counters.get(GLOBAL_LD_SECTORS), v.counters.get(GLOBAL_LD_REQUESTS))),
                 _fmt(_ratio(v.counters.get(GLOBAL_ST_SECTORS), v.counters.get(GLOBAL_ST_REQUESTS))),
             ]
-            flag += [bank_mismatch(v, "load"), bank_mismatch(v, "store"), False, False]
+            flag += [False, False]
         for col in exp.columns:
             cells.append(_fmt(v.extra.get(col)))
             flag.append(False)
@@ -161,6 +173,12 @@ def markdown(run: RunRecord, plots: dict[str, str] | None = None) -> str:
         f"- kernel sources SHA-256: `{p.get('kernel_sources_sha256', '?')}`",
         f"- copy kernel in this run: {run.copy_gbps:,.0f} GB/s (bytes read + written)" if run.copy_gbps else "- copy kernel: not measured",
         f"- hardware counters: {run.profile_status}",
+        "",
+        "Columns: time is the median of the timed launches (min-max); GB/s counts bytes read and written once each; "
+        "`smem ld/st wf/req pred` is the bank model's prediction of shared wavefronts per request; `smem ld/st meas` "
+        "is Nsight Compute's (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st / smsp__sass_inst_executed_op_shared_ld/st), "
+        "taken at a few blocks where the experiment has a bank-check size, and `at size` at the run's size, where loads "
+        "also pay for arbitration with other warps' traffic; **(!)** marks a prediction the counters contradict.",
         "",
     ]
     for exp in run.experiments:

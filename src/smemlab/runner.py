@@ -104,6 +104,13 @@ class ContextLost(RuntimeError):
     """A kernel broke the CUDA context: nothing more can run in this process."""
 
 
+def unexpected_failures(run: RunRecord) -> list[str]:
+    """experiment/variant of each variant that did not verify and should have: not skipped on
+    this GPU, and not kept on purpose to show a hazard."""
+    return [f"{e.name}/{v.variant}" for e in run.experiments for v in e.variants
+            if not v.ok and not is_skipped(v) and not v.hazard]
+
+
 def is_skipped(rec: VariantRecord) -> bool:
     """An experiment marks a variant it cannot run here with extra['skipped'] or a 'skipped:' check."""
     return bool(rec.extra.get("skipped")) or rec.check.startswith("skipped")

@@ -36,7 +36,7 @@ def register(sub) -> None:
 
 def run(args) -> int:
     from smemlab import report
-    from smemlab.runner import run_suite
+    from smemlab.runner import run_suite, unexpected_failures
 
     if args.size or args.variant:
         require_single(args.experiment, "--size/--variant")
@@ -66,5 +66,7 @@ def run(args) -> int:
             report.plot_bandwidth(exp, path, record.copy_gbps)
     if args.report:
         print(f"report: {report.write_all(record, args.report)}", file=sys.stderr)
-    failed = [v for e in record.experiments for v in e.variants if not v.ok]
+    failed = unexpected_failures(record)
+    if failed and not args.quiet:
+        print(f"not verified: {', '.join(failed)}", file=sys.stderr)
     return 1 if failed else 0

@@ -63,7 +63,7 @@ def run(args) -> int:
         return 0
     from smemlab import report
     from smemlab.commands.common import experiments_named, runtime
-    from smemlab.runner import run_suite
+    from smemlab.runner import run_suite, unexpected_failures
 
     rt = runtime(args.device)
     record = run_suite(rt, experiments_named([]), reps=args.reps)
@@ -80,7 +80,7 @@ def run(args) -> int:
     report.print_terminal(record)
     path = report.write_all(record, args.out)
     print(f"report: {path}")
-    failed = [f"{e.name}/{v.variant}" for e in record.experiments for v in e.variants if not v.ok]
+    failed = unexpected_failures(record)
     if failed:
         print(f"not verified: {', '.join(failed)}", file=sys.stderr)
     return 1 if failed else 0

@@ -80,6 +80,10 @@ class Experiment:
     default_size: tuple[int, ...] = ()
     small_sizes: tuple[tuple[int, ...], ...] = ()  # odd sizes the GPU tests verify
     columns: tuple[str, ...] = ()  # extra report columns taken from Case.extra
+    # a size of a few blocks where the profiler checks the bank model exactly: at full size, loads
+    # also pay for arbitration with other warps' traffic (extra wavefronts the conflict counter
+    # counts too), which no per-access model can predict
+    bank_check_size: tuple[int, ...] | None = None
 
     def variants(self) -> list[Variant]:
         raise NotImplementedError

@@ -140,6 +140,7 @@ class LayoutExperiment(Experiment):
     size_help = "BLOCKS (each a 32x32 or 32x16 tile; the seeds launch 1)"
     default_size = (4096,)
     small_sizes = ((1,), (3,), (13,), (127,))
+    bank_check_size = (1,)
     columns = ()
 
     def variants(self) -> list[Variant]:

@@ -188,6 +188,7 @@ class ReduceExperiment(Experiment):
     size_help = "N (elements; int32 and float32)"
     default_size = (1 << 24,)
     small_sizes = ((4099,), (1,), (127,), (129,), (1000,), (65537,), (1000003,))
+    bank_check_size = (4096,)
     columns = (COL_SPEEDUP, COL_ERROR, COL_STALL)
 
     def variants(self) -> list[Variant]:

@@ -110,6 +110,7 @@ class TransposeExperiment(Experiment):
     size_help = "ROWS,COLS (or N for N x N; float32)"
     default_size = (4096, 4096)
     small_sizes = ((33, 47), (1, 1), (17, 3), (16, 32), (129, 257), (1000, 1), (1, 1000), (97, 193))
+    bank_check_size = (64, 64)
     columns = (COL_PCT_COPYGMEM,)
 
     def variants(self) -> list[Variant]:
