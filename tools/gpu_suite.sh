@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
-# The recorded run: the full suite (verified, timed, profiled), then each bank-modelled
-# experiment profiled again at a few blocks, where no other traffic competes for the SM.
+# The recorded run: the full suite (verified, timed, profiled, with each experiment's bank check
+# at a few blocks), then every variant under compute-sanitizer, added to the same record.
 set -o pipefail
 export PYTHONPATH=src PYTHONUNBUFFERED=1 SMEMLAB_NCU_KEEP=/tmp/ncu
-mkdir -p /tmp/ncu /tmp/small
+mkdir -p /tmp/ncu
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv > $OUT/gpu.txt
-timeout 420 python3 -m smemlab suite --out /tmp/results --no-check 2>&1 | tail -400 > $OUT/suite.log
+timeout 330 python3 -m smemlab suite --out /tmp/results --no-check 2>&1 | tail -400 > $OUT/suite.log
 tail -3 $OUT/suite.log
-for e in "layout 1" "reduce 4096" "transpose 64,64"; do set -- $e
-  SMEMLAB_NCU_KEEP=/tmp/small timeout 60 python3 -m smemlab profile $1 --size $2 --json /tmp/small/$1.json > /tmp/small/$1.log 2>&1
-  tail -2 /tmp/small/$1.log; done
-tar czf $OUT/results.tgz -C /tmp results ncu small
+timeout 230 python3 -m smemlab check --record /tmp/results 2>&1 | tail -120 > $OUT/check.log
+tail -50 $OUT/check.log
+tar czf $OUT/results.tgz -C /tmp results ncu

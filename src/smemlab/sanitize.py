@@ -63,15 +63,14 @@ def _run_one(tool: str, exp_name: str, size: Sequence[int] | None, device: int, 
     return tool, output, launches
 
 
-def sanitize_experiment(exp, device: int = 0, tools: Sequence[str] = TOOLS, timeout: int = 600) -> list[dict]:
+def _rows(exp, results) -> list[dict]:
     """One row per variant: {'experiment', 'variant', 'expected', tool: 'clean' | finding}."""
-    size = exp.small_sizes[0] if exp.small_sizes else None
     variants = [v for v in exp.variants() if v.kernel]
     rows = {v.name: {"experiment": exp.name, "variant": v.name, "expected": v.hazard or ""} for v in variants}
-    with ThreadPoolExecutor(max_workers=len(tools)) as pool:
-        results = list(pool.map(lambda t: _run_one(t, exp.name, size, device, timeout), tools))
     for tool, output, launches in results:
-        kernels_of = {name: set(ks) for name, ks in launches}
+        kernels_of: dict[str, set] = {}
+        for name, ks in launches:
+            kernels_of.setdefault(name, set()).update(ks)
         if not launches:
             for row in rows.values():
                 row[tool] = f"did not run: {output.strip().splitlines()[-1] if output.strip() else 'no output'}"
@@ -84,12 +83,19 @@ def sanitize_experiment(exp, device: int = 0, tools: Sequence[str] = TOOLS, time
     return list(rows.values())
 
 
-def sanitize_all(device: int = 0, names: Sequence[str] = ()) -> list[dict]:
+def sanitize_all(device: int = 0, names: Sequence[str] = (), tools: Sequence[str] = TOOLS, timeout: int = 180,
+                 workers: int = 8) -> list[dict]:
+    """Every (experiment, tool) pair in its own child process, several at a time on the one GPU."""
     from smemlab.commands.common import experiments_named
 
     if not sanitizer_path():
         return [{"experiment": "-", "variant": "-", "expected": "", **{t: "compute-sanitizer not found" for t in TOOLS}}]
+    exps = experiments_named(list(names))
+    jobs = [(exp, tool) for exp in exps for tool in tools]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        done = list(pool.map(lambda j: _run_one(j[1], j[0].name, j[0].small_sizes[0] if j[0].small_sizes else None,
+                                                device, timeout), jobs))
     rows = []
-    for exp in experiments_named(list(names)):
-        rows += sanitize_experiment(exp, device)
+    for i, exp in enumerate(exps):
+        rows += _rows(exp, done[i * len(tools):(i + 1) * len(tools)])
     return rows

@@ -11,6 +11,7 @@ def register(sub) -> None:
                                    "memcheck, racecheck, synccheck and initcheck, and print one table: clean, or the "
                                    "finding. Variants kept on purpose to show a hazard are marked as expected.")
     p.add_argument("experiment", nargs="*", help="experiments to check (default: all)")
+    p.add_argument("--record", metavar="DIR", help="add the table to the recorded run in DIR (run.json) and rewrite its report")
     add_device(p)
     p.set_defaults(func=run)
 

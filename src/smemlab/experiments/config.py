@@ -155,6 +155,7 @@ class ConfigExperiment(Experiment):
     size_help = "N (floats copied by smemHeavy and summed by sum)"
     default_size = (1 << 24,)
     small_sizes = ((10007,), (1,), (1025,))
+    bank_check_size = (4096,)
     columns = ("smem_per_block", "blocks_per_sm", "occupancy_pct", "value")
 
     def variants(self) -> list[Variant]:

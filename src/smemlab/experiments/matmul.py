@@ -82,6 +82,7 @@ class MatmulExperiment(Experiment):
     size_help = "N (square) or M,N,K (C is M x N, A is M x K)"
     default_size = (4096, 4096, 4096)
     small_sizes = ((77, 45, 33), (128, 96, 64), (129, 257, 100))
+    bank_check_size = (64, 64, 64)
     columns = ("M", "N", "K", "A_reads", "B_reads", "model_global_load_MB")
 
     def variants(self) -> list[Variant]:

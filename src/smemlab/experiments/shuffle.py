@@ -203,6 +203,7 @@ class ShuffleExperiment(Experiment):
     size_help = "N (int32 elements of the reductions; the demos have fixed sizes)"
     default_size = (1 << 26,)
     small_sizes = ((4099,), (1,), (1000,), ((1 << 20) + 7,))
+    bank_check_size = (4096,)
     columns = ("width", "lanes")
 
     def variants(self) -> list[Variant]:

@@ -79,6 +79,7 @@ class StencilExperiment(Experiment):
     size_help = "N (output points; the input has N + 8 with the halo)"
     default_size = (1 << 28,)
     small_sizes = ((10007,), (1,), (255,), (257,), (100003,))
+    bank_check_size = (1024,)
     columns = ("coef_in", "grid", "iterations")
 
     def variants(self) -> list[Variant]:
