@@ -53,9 +53,11 @@ def tiled_smem(block_size: int, k: int) -> tuple[SmemAccess, ...]:
     return (
         SmemAccess("As store", "As[ty][tx]", shape, "float", "store", per_warp=tiles),
         SmemAccess("Bs store", "Bs[ty][tx]", shape, "float", "store", per_warp=tiles),
-        # As[row][e]: e is the same in every lane (a broadcast within each row); the compiler may
-        # merge four e into one 128-bit load, which the profiler would show as fewer requests
-        SmemAccess("As[row][e] load", "As[ty][0]", shape, "float", "load", per_warp=tiles * block_size),
+        # As[row][e]: e is the same in every lane (a broadcast within each row), so the compiler
+        # merges four e into one 128-bit load (LDS.128; SASS on sm_90): a float4 broadcast, which
+        # costs 2 wavefronts where four float broadcasts would cost 4 over 4 requests
+        SmemAccess("As[row][e..e+3] load", "As[ty][0]", (block_size, block_size // 4), "float4", "load",
+                   per_warp=tiles * block_size // 4),
         SmemAccess("Bs[e][col] load", "Bs[0][tx]", shape, "float", "load", per_warp=tiles * block_size),
     )
 
