@@ -2,7 +2,7 @@
 
 A `RunRecord` is one invocation of `smemlab run` (or `make run`): its provenance, the copy
 bandwidth measured in that run, one `ExperimentRecord` per experiment, and the profile where
-Nsight Compute could read the counters.
+Nsight Compute could read the counters, the compute-sanitizer table, and the library benchmark.
 """
 
 from __future__ import annotations
@@ -72,6 +72,7 @@ class RunRecord:
     experiments: list[ExperimentRecord]
     profile_status: str = "not profiled"
     sanitizer: list[dict[str, Any]] = field(default_factory=list)
+    bench: list[dict[str, Any]] = field(default_factory=list)  # smemlab.bench.Row dicts, targets evaluated
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=1, default=_jsonable)

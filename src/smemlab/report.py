@@ -207,6 +207,12 @@ def markdown(run: RunRecord, plots: dict[str, str] | None = None) -> str:
                 tools = [t if t == "clean" else f"**{t}**" for t in tools]
             out.append(f"| {row['experiment']} | {row['variant']} | " + " | ".join(tools) + f" | {row.get('expected', '')} |")
         out.append("")
+    if run.bench:
+        from smemlab.bench.render import markdown_lines
+
+        out += markdown_lines(run.bench)
+        if plots and "bench" in plots:
+            out += [f"![bench]({plots['bench']})", ""]
     return "\n".join(out)
 
 
@@ -252,7 +258,7 @@ def plot_bandwidth(exp: ExperimentRecord, path: str | Path, copy_gbps: float | N
 
 
 def write_all(run: RunRecord, folder: str | Path) -> Path:
-    """results/-style output: run.json, run.csv, one PNG per experiment, and report.md."""
+    """results/-style output: run.json, run.csv, one PNG per experiment (and bench.png), and report.md."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     run.save(folder / "run.json")
@@ -262,6 +268,11 @@ def write_all(run: RunRecord, folder: str | Path) -> Path:
         name = f"{exp.name}.png"
         if plot_bandwidth(exp, folder / name, run.copy_gbps):
             plots[exp.name] = name
+    if run.bench:
+        from smemlab.bench.render import plot
+
+        if plot(run.bench, folder / "bench.png", run.provenance.get("gpu", {}).get("name", "GPU")):
+            plots["bench"] = "bench.png"
     report = folder / "report.md"
     report.write_text(markdown(run, plots))
     return report

@@ -19,8 +19,8 @@ Registry API (for bench/<op>.py modules; add the module name to MODULES below)::
                 },
                 check=lambda out: b.assert_close(out, ref),   # raise AssertionError if wrong
                 copy=True,                                     # also time the copy kernel on `bytes`
-                target=("copy", 0.90),                        # optional: the goal printed
-            )
+                target=("copy", 0.90),                        # optional goal(s), checked after the run:
+            )                                                  # ("copy", r), ("cupy", r), (("torch", "cupy"), r)
 
 `Bench.case` verifies every implementation's output before timing it (with the memory pool
 poisoned first, so an output that is never written fails), then times each with CUDA events
@@ -28,19 +28,27 @@ poisoned first, so an output that is never written fails), then times each with 
 per implementation: milliseconds, GB/s (decimal, `bytes` / time) or TFLOP/s (`flops=`), the ratio
 to the copy kernel moving the same bytes in the same run, and the first implementation's speed
 over each other one ("x vs smemlab"). A failed check records the error and skips timing.
-`Bench.rows` holds the results; the command prints them, writes JSON and plots.
+A target names what the first implementation is compared with: "copy" (its bandwidth over the copy
+kernel's), or one or several other implementations of the same case (the best of their times over
+ours); `evaluate_targets` fills in the measured ratio and whether it was met, after every case of
+the benchmark has run. Slow implementations get fewer samples (at least MIN_REPS, one call each)
+so that a sweep stays within minutes. `Bench.rows` holds the results; the command prints them,
+writes JSON and plots.
 """
 
 from __future__ import annotations
 
 import importlib
-import math
 import statistics
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterable
 
 import numpy as np
+
+SLOW_MS = 2.0  # a call slower than this is timed one call per sample ...
+BUDGET_MS = 400.0  # ... with about this much GPU time for its samples
+MIN_REPS = 7
 
 MODULES = [
     "smemlab.bench.transpose",
@@ -81,16 +89,19 @@ class Row:
     impl: str
     ok: bool
     error: str = ""
-    median_ms: float = math.nan
-    min_ms: float = math.nan
-    max_ms: float = math.nan
+    median_ms: float | None = None  # None where the row did not verify (JSON has no NaN)
+    min_ms: float | None = None
+    max_ms: float | None = None
     reps: int = 0
     gbps: float | None = None
     tflops: float | None = None
     vs_copy: float | None = None  # this impl's bandwidth / the copy kernel's on the same bytes
     speedup: float | None = None  # the case's first impl's time over this one's (>1: first is faster)
-    target: str = ""
+    target: str = ""  # the goals, as printed ("copy >= 0.9; best of torch, cupy >= 5")
     note: str = ""
+    # one dict per goal: {"vs": "copy" or the implementations compared with, "want": ratio,
+    # "got": the ratio measured in this run, "met": bool}; filled by evaluate_targets
+    targets: list = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -187,28 +198,38 @@ class Bench:
         p.fill(0xFF)
         del p
 
-    def time_fn(self, fn: Callable[[], Any], batch: int | None = None) -> tuple[float, float, float]:
-        """(median, min, max) milliseconds per call. Each sample is `batch` back-to-back calls
-        between two CUDA events, divided by `batch`: the host's per-call Python overhead (tens of
-        microseconds for CuPy and for us alike) then overlaps the GPU work instead of being
-        counted as GPU time, as it would be with one call per event pair."""
+    def time_fn(self, fn: Callable[[], Any], batch: int | None = None) -> tuple[float, float, float, int]:
+        """(median, min, max) milliseconds per call and the number of samples. Each sample is
+        `batch` back-to-back calls between two CUDA events, divided by `batch`: the host's per-call
+        Python overhead (tens of microseconds for CuPy and for us alike) then overlaps the GPU work
+        instead of being counted as GPU time, as it would be with one call per event pair. A call
+        that takes longer than SLOW_MS is timed alone, with as many samples as BUDGET_MS allows
+        (never fewer than MIN_REPS), so that one slow baseline does not hold a sweep up for minutes."""
         import cupy
 
         batch = batch or self.batch
+        reps = self.reps
         stream = cupy.cuda.get_current_stream()
-        for _ in range(self.warmup):
+        start, stop = cupy.cuda.Event(), cupy.cuda.Event()
+        start.record(stream)
+        fn()
+        stop.record(stream)
+        stop.synchronize()
+        once = cupy.cuda.get_elapsed_time(start, stop)
+        if once > SLOW_MS:
+            batch, reps = 1, max(MIN_REPS, min(reps, int(BUDGET_MS / once)))
+        for _ in range(self.warmup if once <= SLOW_MS else 1):
             fn()
         stream.synchronize()
         samples = []
-        start, stop = cupy.cuda.Event(), cupy.cuda.Event()
-        for _ in range(self.reps):
+        for _ in range(reps):
             start.record(stream)
             for _ in range(batch):
                 fn()
             stop.record(stream)
             stop.synchronize()
             samples.append(cupy.cuda.get_elapsed_time(start, stop) / batch)
-        return statistics.median(samples), min(samples), max(samples)
+        return statistics.median(samples), min(samples), max(samples), reps
 
     def copy_time(self, nbytes_moved: int) -> tuple[float, float]:
         """(median ms, GB/s) of the plain float4 copy kernel reading and writing nbytes_moved / 2
@@ -232,7 +253,7 @@ class Bench:
         run()
         if not bool(cupy.array_equal(dst, src)):
             raise AssertionError("the copy kernel's output differs from its input")
-        med, _, _ = self.time_fn(run)
+        med, _, _, _ = self.time_fn(run)
         result = (med, 2 * n4 * 16 / med / 1e6)
         self._copy_cache[nbytes_moved] = result
         src = dst = None
@@ -248,7 +269,7 @@ class Bench:
         flops: int | None = None,
         out_bytes: int = 0,
         copy: bool = True,
-        target: tuple[str, float] | None = None,
+        target: Any = None,
         note: str = "",
     ) -> list[Row]:
         """Verify then time every implementation; append and return the rows (first = ours)."""
@@ -276,8 +297,8 @@ class Bench:
                 rows.append(row)
                 self.log(f"  {self.op} {case} {name}: FAILED {row.error}")
                 continue
-            med, lo, hi = self.time_fn(fn)
-            row.median_ms, row.min_ms, row.max_ms, row.reps = med, lo, hi, self.reps
+            row.median_ms, row.min_ms, row.max_ms, row.reps = self.time_fn(fn)
+            med = row.median_ms
             if bytes:
                 row.gbps = bytes / med / 1e6
                 if copy_gbps:
@@ -286,14 +307,46 @@ class Bench:
                 row.tflops = flops / med / 1e9
             if first_ms is None:
                 first_ms = med
-                if target:
-                    row.target = f"{target[0]} >= {target[1]:g}"
+                row.targets = target_specs(target)
+                row.target = "; ".join(f"{t['vs']} >= {t['want']:g}" for t in row.targets)
             row.speedup = med / first_ms if first_ms else None
             rows.append(row)
         self.rows.extend(rows)
         for r in rows:
             self.log("  " + format_row(r))
         return rows
+
+
+def target_specs(target: Any) -> list[dict]:
+    """("copy", 0.9) or [("copy", 0.9), (("torch", "cupy"), 5)] -> [{"vs": ..., "want": ...}]."""
+    if not target:
+        return []
+    single = len(target) == 2 and isinstance(target[1], (int, float))
+    items = [target] if single else list(target)
+    out = []
+    for vs, want in items:
+        names = (vs,) if isinstance(vs, str) else tuple(vs)
+        out.append({"vs": ", ".join(names) if len(names) == 1 else "best of " + ", ".join(names),
+                    "impls": list(names), "want": float(want), "got": None, "met": None})
+    return out
+
+
+def evaluate_targets(rows: list[Row]) -> None:
+    """Fill in each goal's measured ratio from the rows of the same (op, case): against "copy",
+    the row's bandwidth over the copy kernel's; against implementations, the best (least) of their
+    median times over the row's. A goal whose comparison did not run stays unmet, with got None."""
+    for r in rows:
+        for t in r.targets:
+            t["got"], t["met"] = None, False
+            if not r.ok:
+                continue
+            if t["impls"] == ["copy"]:
+                t["got"] = r.vs_copy
+            else:
+                others = [o.median_ms for o in rows if o.op == r.op and o.case == r.case and o.ok
+                          and o.impl in t["impls"]]
+                t["got"] = min(others) / r.median_ms if others else None
+            t["met"] = t["got"] is not None and t["got"] >= t["want"]
 
 
 def format_row(r: Row) -> str:
@@ -331,9 +384,10 @@ def run_benchmarks(names: list[str] | None = None, *, quick: bool = False, log: 
         log(f"[{name}]")
         try:
             fn(b)
-        except Exception as exc:
+        except Exception as exc:  # one benchmark's crash is recorded; the others still run
             b.rows.append(Row(name, "-", "-", False, error=f"{type(exc).__name__}: {exc}"[:300]))
             log(f"  {name}: FAILED {type(exc).__name__}: {exc}")
+        evaluate_targets([r for r in b.rows if r.op == name])
         log(f"  ({time.perf_counter() - t0:.1f} s)")
         import cupy
 

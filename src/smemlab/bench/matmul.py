@@ -1,139 +1,71 @@
-"""Benchmark of smemlab.ops.matmul, step by step, against cuBLAS SGEMM (TF32 off).
+"""Benchmark: smemlab.ops.matmul, step by step, against cuBLAS SGEMM (TF32 off) through CuPy and
+PyTorch. Target (issue 5): at least 0.80 of cuBLAS on the CUDA cores, at 4096 and 8192 square and an
+odd non-square shape.
 
-    PYTHONPATH=src python3 -m smemlab.bench.matmul [--shapes 4096x4096x4096 ...]
-
-Shapes are MxNxK (A is M x K, B is K x N). For every shape: seeded random inputs in [-1, 1); every
-variant and every baseline is checked once against a float64 product on the GPU (output poisoned
-with NaN first; ||C - ref|| / ||ref|| < 1e-5), then timed with CUDA events (warm-up, median).
-Baselines: cupy.matmul and torch.matmul in float32 with TF32 off (CUPY_TF32 unset or 0,
-torch.backends.cuda.matmul.allow_tf32 = False); the check also catches TF32 (its error is ~1e-4).
+Shapes are M x N x K (A is M x K, B is K x N). Every implementation is checked against a float64
+product on the GPU by ||C - ref|| / ||ref||, which float32 keeps near 1e-6 and TF32 (its ~1e-4)
+fails: so the check also proves the baselines ran without TF32.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
-import statistics
-import sys
-
 import importlib
+
+from smemlab.bench import Bench, register
 
 MM = importlib.import_module("smemlab.ops.matmul")  # the module (the package attribute `matmul` is the function)
 
-SHAPES = ("4096x4096x4096", "8192x8192x8192", "3000x5000x2000", "3001x4999x2003")
-TOL = 1e-5
+TOL = 1e-5  # up to K = 4096; float32 rounding grows like sqrt(K) beyond
 
 
-def time_fn(fn, stream, budget_ms: float = 600.0, max_reps: int = 20) -> dict:
-    import cupy as cp
+def tf32_off() -> None:
+    """cuBLAS in plain float32 for both baselines, whatever the environment asked for."""
+    from smemlab.experiments.matmul import _set_tf32_off
 
-    fn()
-    stream.synchronize()
-    a, b = cp.cuda.Event(), cp.cuda.Event()
-    a.record(stream)
-    fn()
-    b.record(stream)
-    b.synchronize()
-    once = cp.cuda.get_elapsed_time(a, b)
-    reps = int(max(3, min(max_reps, budget_ms / max(once, 1e-3))))
-    ts = []
-    for _ in range(reps):
-        a, b = cp.cuda.Event(), cp.cuda.Event()
-        a.record(stream)
-        fn()
-        b.record(stream)
-        b.synchronize()
-        ts.append(cp.cuda.get_elapsed_time(a, b))
-    return {"median_ms": statistics.median(ts), "min_ms": min(ts), "max_ms": max(ts), "reps": reps}
-
-
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--shapes", nargs="+", default=list(SHAPES))
-    ap.add_argument("--variants", nargs="+", default=list(MM.VARIANTS))
-    ap.add_argument("--json", default=None)
-    args = ap.parse_args(argv)
-
-    if os.environ.get("CUPY_TF32", "0") not in ("", "0"):
-        print("CUPY_TF32 is set: cupy's baseline would use TF32; unset it", file=sys.stderr)
-        return 2
-    import cupy as cp
-
+    _set_tf32_off()
     try:
         import torch
 
         torch.backends.cuda.matmul.allow_tf32 = False
-        try:
-            torch.backends.cuda.matmul.fp32_precision = "ieee"
-        except Exception:
-            pass
-    except Exception:
-        torch = None
-    from smemlab.ops.histogram import device_facts
-
-    facts = device_facts(cp.cuda.Device().id)
-    print(f"# device {facts['name']} sms={facts['sms']} cupy {cp.__version__} torch {getattr(torch, '__version__', None)}", flush=True)
-    stream = cp.cuda.Stream(non_blocking=True)
-    records, table = [], []
-    with stream:
-        for spec in args.shapes:
-            m, n, k = (int(v) for v in spec.lower().split("x"))
-            rs = cp.random.RandomState(m * 7 + n * 13 + k)
-            a = rs.uniform(-1, 1, (m, k), dtype=cp.float32)
-            b = rs.uniform(-1, 1, (k, n), dtype=cp.float32)
-            ref = a.astype(cp.float64) @ b.astype(cp.float64)
-            ref_norm = float(cp.linalg.norm(ref))
-            flop = 2.0 * m * n * k
-            c = cp.empty((m, n), dtype=cp.float32)
-            methods = []
-            for v in args.variants:
-                methods.append((v, (lambda v=v: MM.run(a, b, c, v)), c))
-            methods.append(("cuBLAS (cupy)", lambda: cp.matmul(a, b, out=c), c))
-            if torch is not None:
-                ta, tb = torch.as_tensor(a, device="cuda"), torch.as_tensor(b, device="cuda")
-                tc = torch.empty((m, n), dtype=torch.float32, device="cuda")
-                tsm = torch.cuda.ExternalStream(stream.ptr)
-                ctc = cp.asarray(tc)
-
-                def torch_mm():
-                    with torch.cuda.stream(tsm):
-                        torch.matmul(ta, tb, out=tc)
-
-                methods.append(("cuBLAS (torch)", torch_mm, ctc))
-            rows = {}
-            for label, fn, out in methods:
-                out.fill(float("nan"))
-                fn()
-                stream.synchronize()
-                err = float(cp.linalg.norm(out.astype(cp.float64) - ref)) / ref_norm
-                # float32 rounding grows like sqrt(K): 1e-5 up to K = 4096, scaled beyond (TF32's
-                # ~5e-4 still fails by far)
-                ok = err < TOL * max(1.0, (k / 4096) ** 0.5)  # NaN (an unwritten element) fails too
-                if not ok:
-                    print(f"FAIL {label} {spec}: relative error {err:.3e}", flush=True)
-                    rows[label] = None
-                    continue
-                t = time_fn(fn, stream)
-                rows[label] = {**t, "err": err, "tflops": flop / t["median_ms"] / 1e9}
-                records.append({"shape": spec, "method": label, **rows[label]})
-            cublas = [r["tflops"] for key, r in rows.items() if key.startswith("cuBLAS") and r]
-            best = max(cublas) if cublas else float("nan")
-            print(f"\n## {spec}  (M x N x K)")
-            for label, r in rows.items():
-                if r:
-                    print(f"  {label:16s} {r['median_ms']:9.3f} ms  {r['tflops'] * 1e3:8.0f} GFLOP/s  {100 * r['tflops'] / best:5.1f}% of cuBLAS  err {r['err']:.1e}", flush=True)
-                table.append((spec, label, r["tflops"] * 1e3 if r else None, 100 * r["tflops"] / best if r else None))
-            a = b = c = ref = methods = ta = tb = tc = ctc = None  # free before the next shape
-            cp.get_default_memory_pool().free_all_blocks()
-    print("\n# summary: GFLOP/s and % of the best cuBLAS (TF32 off) per shape")
-    for spec, label, g, pct in table:
-        print(f"{spec:>16} {label:16s} {g or 0:9.0f} {pct or 0:6.1f}%")
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"device": facts, "records": records}, f, indent=1)
-    return 0
+    except ImportError:
+        pass
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def relative_error(out, ref) -> float:
+    import cupy as cp
+
+    o = Bench.to_cupy(out).astype(cp.float64)
+    return float(cp.linalg.norm(o - ref) / cp.linalg.norm(ref))
+
+
+@register("matmul", order=50)
+def bench_matmul(b: Bench) -> None:
+    import cupy as cp
+
+    tf32_off()
+    steps = [v for v in MM.VARIANTS if v != MM.DEFAULT]
+    cublas = ("cuBLAS (cupy)", "cuBLAS (torch)")
+    for m, n, k in b.sizes([(4096, 4096, 4096), (8192, 8192, 8192), (3001, 4999, 2003)],
+                           quick=[(512, 512, 512), (301, 499, 203)]):
+        x = b.random((m, k), "float32")
+        y = b.random((k, n), "float32")
+        ref = x.astype(cp.float64) @ y.astype(cp.float64)
+        tol = TOL * max(1.0, (k / 4096) ** 0.5)
+
+        def check(out):
+            err = relative_error(out, ref)
+            if not err < tol:  # NaN (an unwritten element) fails too
+                raise AssertionError(f"||C - ref|| / ||ref|| = {err:.3g}, tolerance {tol:.3g}")
+
+        impls = {"smemlab": lambda: MM.matmul(x, y)}
+        impls.update({f"step {s}": (lambda s=s: MM.matmul(x, y, variant=s)) for s in steps})
+        impls[cublas[0]] = lambda: cp.matmul(x, y)
+        tx, ty = b.torch_view(x), b.torch_view(y)
+        if tx is not None:
+            import torch
+
+            impls[cublas[1]] = lambda: torch.matmul(tx, ty)
+        b.case(f"{m}x{n}x{k} f32", flops=2 * m * n * k, out_bytes=4 * m * n, copy=False, impls=impls,
+               check=check, target=(cublas, 0.80), note=f"variant {MM.DEFAULT}")
+        x = y = ref = tx = ty = None
+        cp.get_default_memory_pool().free_all_blocks()

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from smemlab.commands.common import add_device
+from smemlab.errors import UserError
 
 
 def register(sub) -> None:
@@ -23,6 +26,14 @@ def run(args) -> int:
     from smemlab.gpu import read_facts
     from smemlab.sanitize import TOOLS, sanitize_all, sanitizer_path
 
+    record = None
+    if args.record:
+        from smemlab.records import RunRecord
+
+        path = Path(args.record) / "run.json"
+        if not path.exists():
+            raise UserError(f"--record {args.record}: no run.json there (write one with `smemlab suite --out {args.record}`)")
+        record = RunRecord.load(path)
     read_facts(args.device)  # a clear NoGPU error before starting child processes
     if not sanitizer_path():
         print("compute-sanitizer not found on PATH (it ships with the CUDA toolkit); nothing checked")
@@ -42,4 +53,9 @@ def run(args) -> int:
             cells.append(f"[red]{value}[/]" if bad and not row["expected"] else value)
         t.add_row(row["experiment"], row["variant"], *cells, row["expected"] or "")
     console().print(t)
+    if record is not None:
+        from smemlab import report
+
+        record.sanitizer = rows
+        print(f"report: {report.write_all(record, args.record)}")
     return 1 if unexpected else 0

@@ -1,7 +1,8 @@
 """`smemlab suite`: the main job of `make run`.
 
-With a GPU: every experiment, verified and timed, then profiled (where ncu can read counters)
-and checked with compute-sanitizer (where it is installed); the record and report go to --out.
+With a GPU: every experiment, verified and timed, then profiled (where ncu can read counters),
+checked with compute-sanitizer (where it is installed), and the library benchmarked against CuPy
+and PyTorch; the record and report go to --out.
 With no GPU: the bank-conflict analysis of every shared-memory access the experiments declare,
 and a plain word that no GPU was found.
 """
@@ -21,6 +22,7 @@ def register(sub) -> None:
     p.add_argument("--reps", type=nonneg_int, default=20, help="timed launches per variant (default 20)")
     p.add_argument("--no-profile", action="store_true", help="skip Nsight Compute")
     p.add_argument("--no-check", action="store_true", help="skip compute-sanitizer")
+    p.add_argument("--no-bench", action="store_true", help="skip the library benchmark (smemlab bench)")
     add_device(p)
     p.set_defaults(func=run)
 
@@ -77,10 +79,15 @@ def run(args) -> int:
 
         print("checking with compute-sanitizer ...", file=sys.stderr)
         record.sanitizer = sanitize_all(args.device)
+    if not args.no_bench:
+        from smemlab.bench import run_benchmarks
+
+        print("benchmarking the library (smemlab bench) ...", file=sys.stderr)
+        record.bench = [r.to_dict() for r in run_benchmarks(log=lambda line: print(line, file=sys.stderr)).rows]
     report.print_terminal(record)
     path = report.write_all(record, args.out)
     print(f"report: {path}")
-    failed = unexpected_failures(record)
+    failed = unexpected_failures(record) + [f"bench {r['op']} {r['case']} {r['impl']}" for r in record.bench if not r["ok"]]
     if failed:
         print(f"not verified: {', '.join(failed)}", file=sys.stderr)
     return 1 if failed else 0

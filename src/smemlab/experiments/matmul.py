@@ -3,7 +3,9 @@
 The seed's two MatMulKernels in float32 for any M, N, K: one thread per element of C reading A and
 B from global memory, and the tiled version (GetElement / SetElement / GetSubMatrix, BLOCK_SIZE 16
 and 32) that stages tiles in shared memory, so A is read ceil(N / BLOCK_SIZE) times instead of N
-times. cuBLAS (CuPy `matmul`, TF32 off) is measured in the same run. Every result is compared with
+times. Then the library's climb from those tiles towards cuBLAS (kernels/ops_matmul.cu: register
+blocking, 16-byte loads, warp tiles, double buffering), one variant a step. cuBLAS (CuPy `matmul`,
+TF32 off) is measured in the same run. Every result is compared with
 a float64 NumPy product by relative error (Frobenius norm).
 """
 
@@ -18,6 +20,16 @@ from smemlab.errors import UserError
 from smemlab.experiments.base import Case, Check, Experiment, SmemAccess, Variant
 
 SOURCE = "matmul.cu"
+# the library's kernels (kernels/ops_matmul.cu), one step of the climb each, after siboehm/SGEMM_CUDA
+CLIMB = {
+    "tiled": "32x32 shared-memory tiles, one output per thread",
+    "blocktile1d": "64x64 block tile, 8 outputs per thread (a column): more FMAs per shared load",
+    "blocktile2d": "128x128 block tile, 8x8 outputs per thread (register blocking)",
+    "vectorized": "16-byte global and shared loads, A's tile stored transposed",
+    "warptile": "each warp owns a 64x32 tile: every fragment load a broadcast",
+    "warptile_db": "double buffering: the next tile's loads in flight during the FMAs",
+    "warptile_db16": "BK=16: half the barriers (the library's default)",
+}
 # float32 accumulating K products: the norm-wise relative error grows like sqrt(K) * 6e-8; TF32
 # (10-bit mantissa) would give ~1e-4 to 1e-3 and fail this
 TOLERANCE = 5e-5
@@ -96,6 +108,10 @@ class MatmulExperiment(Experiment):
                     "MatMulKernel", (16, 16, 1), tiled_smem(16, k)),
             Variant("MatMulKernel32", "shared-memory tiles, BLOCK_SIZE 32 (A read N/32 times, B M/32 times)",
                     "MatMulKernel", (32, 32, 1), tiled_smem(32, k)),
+        ] + [
+            Variant(f"mm_{step}", f"smemlab.ops.matmul, step {i + 1} of the climb to cuBLAS: {CLIMB[step]}", f"mm_{step}")
+            for i, step in enumerate(CLIMB)
+        ] + [
             Variant("cublas", "cuBLAS SGEMM through cupy.matmul, compute type FP32 (TF32 off)", None, on_gpu=True),
         ]
 
@@ -112,6 +128,8 @@ class MatmulExperiment(Experiment):
 
     def cases(self, rt, size: tuple[int, ...], variants: Sequence[Variant]) -> Iterator[Case]:
         import cupy
+
+        from smemlab.gpu import launch_shape
 
         m, n, k = self.parse_size(size)
         rng = cupy.random.default_rng(20240220)
@@ -140,6 +158,17 @@ class MatmulExperiment(Experiment):
                 yield Case(v, launch, lambda box=box: verdict(box["c"]), (), once, flops,
                            f"cupy.matmul {m}x{k} @ {k}x{n}, compute type {compute}", extra)
                 continue
+            if v.kernel.startswith("mm_"):
+                from smemlab.ops import matmul as ops_matmul
+
+                step_kernel = rt.kernel(ops_matmul.SOURCE, v.kernel)
+                (gx, gy), threads = ops_matmul.launch_shape(v.kernel[3:], m, n)
+
+                def launch(step_kernel=step_kernel, gx=gx, gy=gy, threads=threads):
+                    rt.launch(step_kernel, (gx, gy, 1), (threads, 1, 1), *ops_matmul.kernel_args(a, b, c))
+
+                yield Case(v, launch, lambda: verdict(c), (c,), once, flops, launch_shape((gx, gy, 1), (threads, 1, 1)), extra)
+                continue
             bs = v.block[0]
             tiled = v.kernel == "MatMulKernel"
             kernel = rt.kernel(SOURCE, v.kernel, {"BLOCK_SIZE": bs})
@@ -152,15 +181,13 @@ class MatmulExperiment(Experiment):
             def launch(kernel=kernel, grid=grid, bs=bs):
                 rt.launch(kernel, grid, (bs, bs, 1), a, b, c, np.int32(m), np.int32(n), np.int32(k))
 
-            from smemlab.gpu import launch_shape
-
             yield Case(v, launch, lambda: verdict(c), (c,), once, flops, launch_shape(grid, (bs, bs, 1)), extra)
 
     def notes(self, records: Sequence[Any]) -> list[str]:
         by = {r.variant: r for r in records if getattr(r, "ok", False) and r.gflops}
         out = []
         base = by.get("cublas")
-        for name in ("MatMulKernelNaive", "MatMulKernel16", "MatMulKernel32"):
+        for name in ("MatMulKernelNaive", "MatMulKernel16", "MatMulKernel32", *(f"mm_{s}" for s in CLIMB)):
             r = by.get(name)
             if r is None:
                 continue

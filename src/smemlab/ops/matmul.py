@@ -71,14 +71,19 @@ def matmul(a: Any, b: Any, *, variant: str = DEFAULT) -> Any:
         return back(c)
 
 
-def run(a, b, c, variant: str) -> None:
-    """Enqueue the kernel of `variant` on CuPy's current stream: c = a @ b (CuPy arrays, all
-    C-contiguous, c of shape (M, N))."""
+def kernel_args(a, b, c) -> tuple:
+    """The arguments every mm_* kernel takes after its three pointers' arrays: M, N, K and the
+    flags that allow 16-byte accesses (a row's start 16-byte aligned)."""
     (m, k), n = a.shape, b.shape[1]
-    grid, threads = launch_shape(variant, m, n)
     vec_a = int(k % 4 == 0 and a.data.ptr % 16 == 0)
     vec_b = int(n % 4 == 0 and b.data.ptr % 16 == 0)
     vec_c = int(n % 4 == 0 and c.data.ptr % 16 == 0)
-    kern = C.kernel(SOURCE, f"mm_{variant}")
     i32 = np.int32
-    C.launch(kern, grid, threads, a, b, c, i32(m), i32(n), i32(k), i32(vec_a), i32(vec_b), i32(vec_c))
+    return a, b, c, i32(m), i32(n), i32(k), i32(vec_a), i32(vec_b), i32(vec_c)
+
+
+def run(a, b, c, variant: str) -> None:
+    """Enqueue the kernel of `variant` on CuPy's current stream: c = a @ b (CuPy arrays, all
+    C-contiguous, c of shape (M, N))."""
+    grid, threads = launch_shape(variant, a.shape[0], b.shape[1])
+    C.launch(C.kernel(SOURCE, f"mm_{variant}"), grid, threads, *kernel_args(a, b, c))
