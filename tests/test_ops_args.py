@@ -157,3 +157,13 @@ def test_kernels_compile_without_gpu():
                             ("ops_stencil.cu", {"RADIUS": 0}), ("ops_stencil.cu", {"RADIUS": 4}),
                             ("ops_stencil.cu", {"RADIUS": 32})]:
         assert compile_cubin(source, "sm_90", defines)[:4] == b"\x7fELF"
+
+
+def test_ops_are_functions_even_after_their_modules_are_imported():
+    import importlib
+
+    for module in ("smemlab.ops.histogram", "smemlab.ops.matmul", "smemlab.ops.transpose"):
+        importlib.import_module(module)
+    from smemlab.ops import histogram, matmul, transpose
+
+    assert all(callable(f) and type(f).__name__ == "function" for f in (histogram, matmul, transpose))

@@ -6,31 +6,19 @@ caller's current stream (CuPy's current stream, or `torch.cuda.current_stream()`
 host data, wrong dtypes, wrong ranks and non-contiguous views with a TypeError/ValueError before
 touching the GPU. See each function's docstring for its dtypes, shapes and boundary rules.
 
-The ops are imported lazily, so `import smemlab.ops` costs nothing and needs no GPU.
+`import smemlab.ops` needs no GPU and imports only NumPy: CuPy and the kernels load at the first call.
 """
 
 from __future__ import annotations
 
+# Imported eagerly, not through a lazy __getattr__: importing a submodule (smemlab.ops.histogram)
+# sets the package attribute of that name to the module, and a lazy lookup would then hand
+# `from smemlab.ops import histogram` the module instead of the function. Binding the functions
+# here, after their modules are imported, makes the functions win for good.
+from smemlab.ops.histogram import histogram
+from smemlab.ops.matmul import matmul
+from smemlab.ops.reduce import reduce_sum
+from smemlab.ops.stencil import stencil1d
+from smemlab.ops.transpose import transpose
+
 __all__ = ["transpose", "reduce_sum", "stencil1d", "histogram", "matmul"]
-
-_WHERE = {
-    "transpose": "smemlab.ops.transpose",
-    "reduce_sum": "smemlab.ops.reduce",
-    "stencil1d": "smemlab.ops.stencil",
-    "histogram": "smemlab.ops.histogram",
-    "matmul": "smemlab.ops.matmul",
-}
-
-
-def __getattr__(name: str):
-    if name in _WHERE:
-        import importlib
-
-        value = getattr(importlib.import_module(_WHERE[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'smemlab.ops' has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(list(globals()) + __all__)
