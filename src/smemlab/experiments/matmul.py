@@ -12,6 +12,7 @@ a float64 NumPy product by relative error (Frobenius norm).
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from typing import Any, Iterator, Sequence
 
 import numpy as np
@@ -159,7 +160,7 @@ class MatmulExperiment(Experiment):
                            f"cupy.matmul {m}x{k} @ {k}x{n}, compute type {compute}", extra)
                 continue
             if v.kernel.startswith("mm_"):
-                from smemlab.ops import matmul as ops_matmul
+                ops_matmul = importlib.import_module("smemlab.ops.matmul")  # the module; ops.matmul is the function
 
                 step_kernel = rt.kernel(ops_matmul.SOURCE, v.kernel)
                 (gx, gy), threads = ops_matmul.launch_shape(v.kernel[3:], m, n)
