@@ -23,6 +23,7 @@ COMMAND_MODULES = [
     "smemlab.commands.info_cmd",
     "smemlab.commands.bench_cmd",
     "smemlab.commands.suite_cmd",
+    "smemlab.commands.report_cmd",
 ]
 
 

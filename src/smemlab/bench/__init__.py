@@ -142,13 +142,28 @@ class Bench:
         return (rng.random(size=shape, dtype=np.float64) * (high - low) + low).astype(dt)
 
     def torch_impls(self, x, fn: Callable[[Any], Any], name: str = "torch") -> dict[str, Callable[[], Any]]:
-        """{name: lambda: fn(t)} with t a torch view of the CuPy array x (zero copy), or {} when
-        torch is not installed. torch work runs on torch's current stream, which we set to
-        CuPy's current stream for the timing, so events bracket it."""
+        """{name: fn(t) on CuPy's current stream} with t a torch view of the CuPy array x (zero
+        copy), or {} when torch is not installed."""
         t = self.torch_view(x)
         if t is None:
             return {}
-        return {name: lambda: fn(t)}
+        return {name: self.on_cupy_stream(lambda: fn(t))}
+
+    @staticmethod
+    def on_cupy_stream(fn: Callable[[], Any]) -> Callable[[], Any]:
+        """fn, made to enqueue its torch work on CuPy's current stream, the one the events are
+        recorded on. Left on torch's own stream, the work would run outside the events (times
+        of microseconds) and pile up behind the next measurements."""
+        import cupy
+        import torch
+
+        stream = torch.cuda.ExternalStream(cupy.cuda.get_current_stream().ptr)
+
+        def run():
+            with torch.cuda.stream(stream):
+                return fn()
+
+        return run
 
     @staticmethod
     def torch_view(x):
@@ -210,6 +225,7 @@ class Bench:
         batch = batch or self.batch
         reps = self.reps
         stream = cupy.cuda.get_current_stream()
+        cupy.cuda.Device().synchronize()  # nothing left over from other streams overlaps the samples
         start, stop = cupy.cuda.Event(), cupy.cuda.Event()
         start.record(stream)
         fn()
@@ -231,9 +247,9 @@ class Bench:
             samples.append(cupy.cuda.get_elapsed_time(start, stop) / batch)
         return statistics.median(samples), min(samples), max(samples), reps
 
-    def copy_time(self, nbytes_moved: int) -> tuple[float, float]:
-        """(median ms, GB/s) of the plain float4 copy kernel reading and writing nbytes_moved / 2
-        bytes each, measured once per size in this run (and verified)."""
+    def copy_time(self, nbytes_moved: int) -> tuple[tuple[float, float, float, int], float]:
+        """((median, min, max ms, samples), GB/s) of the plain float4 copy kernel reading and
+        writing nbytes_moved / 2 bytes each, measured once per size in this run (and verified)."""
         if nbytes_moved in self._copy_cache:
             return self._copy_cache[nbytes_moved]
         import cupy
@@ -253,8 +269,8 @@ class Bench:
         run()
         if not bool(cupy.array_equal(dst, src)):
             raise AssertionError("the copy kernel's output differs from its input")
-        med, _, _, _ = self.time_fn(run)
-        result = (med, 2 * n4 * 16 / med / 1e6)
+        timing = self.time_fn(run)
+        result = (timing, 2 * n4 * 16 / timing[0] / 1e6)
         self._copy_cache[nbytes_moved] = result
         src = dst = None
         return result
@@ -279,8 +295,9 @@ class Bench:
         copy_gbps = None
         if copy and bytes:
             try:
-                cms, copy_gbps = self.copy_time(bytes)
-                rows.append(Row(self.op, case, "copy kernel", True, median_ms=cms, gbps=copy_gbps, vs_copy=1.0, reps=self.reps))
+                (cms, cmin, cmax, creps), copy_gbps = self.copy_time(bytes)
+                rows.append(Row(self.op, case, "copy kernel", True, median_ms=cms, min_ms=cmin, max_ms=cmax, reps=creps,
+                                gbps=copy_gbps, vs_copy=1.0))
             except Exception as exc:  # pragma: no cover - reported, not fatal
                 rows.append(Row(self.op, case, "copy kernel", False, error=str(exc)))
         first_ms = None

@@ -60,12 +60,9 @@ def bench_matmul(b: Bench) -> None:
         impls = {"smemlab": lambda: MM.matmul(x, y)}
         impls.update({f"step {s}": (lambda s=s: MM.matmul(x, y, variant=s)) for s in steps})
         impls[cublas[0]] = lambda: cp.matmul(x, y)
-        tx, ty = b.torch_view(x), b.torch_view(y)
-        if tx is not None:
-            import torch
-
-            impls[cublas[1]] = lambda: torch.matmul(tx, ty)
+        ty = b.torch_view(y)
+        impls.update(b.torch_impls(x, lambda tx: tx @ ty, name=cublas[1]))
         b.case(f"{m}x{n}x{k} f32", flops=2 * m * n * k, out_bytes=4 * m * n, copy=False, impls=impls,
                check=check, target=(cublas, 0.80), note=f"variant {MM.DEFAULT}")
-        x = y = ref = tx = ty = None
+        x = y = ref = ty = None
         cp.get_default_memory_pool().free_all_blocks()

@@ -47,7 +47,7 @@ def markdown_lines(rows: list[dict[str, Any]]) -> list[str]:
         if not r.get("ok"):
             out.append(f"| {r['op']} | {r['case']} | {r['impl']} | FAILED: {r.get('error', '')} | | | | |")
             continue
-        ms = f"{r['median_ms']:.4g} ({r['min_ms']:.4g}-{r['max_ms']:.4g})"
+        ms = f"{r['median_ms']:.4g}" + (f" ({r['min_ms']:.4g}-{r['max_ms']:.4g})" if r.get("min_ms") is not None else "")
         copy = f"{r['vs_copy']:.2f}" if r.get("vs_copy") is not None else "-"
         x = f"{r['speedup']:.2f}" if r.get("speedup") is not None and r["impl"] != "copy kernel" else "-"
         goal = target_text(r)

@@ -40,12 +40,13 @@ def bench_stencil(b: Bench) -> None:
             impls["cupyx correlate1d"] = lambda: correlate1d(x, cg, mode="constant", cval=0.0)
         except Exception:
             pass
-        t = b.torch_view(x)
-        if t is not None:
+        w = b.torch_view(cupy.asarray(coef))
+        if w is not None:
             import torch
 
-            w = torch.from_dlpack(cupy.asarray(coef)).view(1, 1, -1)
-            impls["torch conv1d"] = lambda: torch.nn.functional.conv1d(t.view(1, 1, -1), w, padding=4).view(-1)
+            conv = torch.nn.functional.conv1d
+            impls.update(b.torch_impls(x, lambda t: conv(t.view(1, 1, -1), w.view(1, 1, -1), padding=4).view(-1),
+                                       name="torch conv1d"))
         vec = n % 4 == 0
         b.case(f"2^{n.bit_length() - 1} r=4 f32" if n & (n - 1) == 0 else f"{n} r=4 f32", bytes=2 * x.nbytes,
                out_bytes=x.nbytes, impls=impls, check=lambda out: b.assert_close(out, ref, atol=tol, rtol=1e-5),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from smemlab.commands.common import load_record
 from smemlab.errors import UserError
 
 
@@ -39,13 +40,7 @@ def run(args) -> int:
             raise UserError(f"{path}: folder {path.parent} does not exist")
         if path is not None and suffix and path.suffix.lower() != suffix:
             raise UserError(f"--plot {path}: give a .png file name")
-    record = None
-    if args.record is not None:
-        from smemlab.records import RunRecord
-
-        if not (args.record / "run.json").exists():
-            raise UserError(f"--record {args.record}: no run.json there (write one with `smemlab suite --out {args.record}`)")
-        record = RunRecord.load(args.record / "run.json")
+    record = load_record(args.record) if args.record is not None else None
     from smemlab.gpu import read_facts
 
     facts = read_facts(0)  # a clear NoGPU error first

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from smemlab.commands.common import add_device
-from smemlab.errors import UserError
+from smemlab.commands.common import add_device, load_record
 
 
 def register(sub) -> None:
@@ -26,14 +23,7 @@ def run(args) -> int:
     from smemlab.gpu import read_facts
     from smemlab.sanitize import TOOLS, sanitize_all, sanitizer_path
 
-    record = None
-    if args.record:
-        from smemlab.records import RunRecord
-
-        path = Path(args.record) / "run.json"
-        if not path.exists():
-            raise UserError(f"--record {args.record}: no run.json there (write one with `smemlab suite --out {args.record}`)")
-        record = RunRecord.load(path)
+    record = load_record(args.record) if args.record else None
     read_facts(args.device)  # a clear NoGPU error before starting child processes
     if not sanitizer_path():
         print("compute-sanitizer not found on PATH (it ships with the CUDA toolkit); nothing checked")

@@ -59,3 +59,18 @@ def experiments_named(names: list[str]):
 def require_single(names: list[str], option: str) -> None:
     if len(names) != 1:
         raise UserError(f"{option} applies to one experiment at a time; name exactly one (got {len(names) or 'all'})")
+
+
+def load_record(folder, option: str = "--record"):
+    """The RunRecord in folder/run.json, or a UserError that says how to make one."""
+    from pathlib import Path
+
+    from smemlab.records import RunRecord
+
+    path = Path(folder) / "run.json"
+    if not path.is_file():
+        raise UserError(f"{option} {folder}: no run.json there (write one with `smemlab suite --out {folder}`)")
+    try:
+        return RunRecord.load(path)
+    except (ValueError, TypeError, KeyError) as exc:
+        raise UserError(f"{path}: not a smemlab run record ({type(exc).__name__}: {exc})")

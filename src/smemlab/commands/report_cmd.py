@@ -1,0 +1,25 @@
+"""`smemlab report DIR`: render a recorded run again, with no GPU."""
+
+from __future__ import annotations
+
+from smemlab.commands.common import load_record
+
+
+def register(sub) -> None:
+    p = sub.add_parser("report", help="render a recorded run (run.json) again: tables, report.md, CSV, plots; no GPU",
+                       description="Read DIR/run.json, written by `smemlab suite` or `smemlab run --report`, print its "
+                                   "tables and rewrite report.md, run.csv and the plots beside it. Needs no GPU: every "
+                                   "figure comes from the record.")
+    p.add_argument("folder", nargs="?", default="results", metavar="DIR", help="the recorded run's folder (default results)")
+    p.add_argument("--quiet", action="store_true", help="rewrite the files without printing the tables")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from smemlab import report
+
+    record = load_record(args.folder, "report")
+    if not args.quiet:
+        report.print_terminal(record)
+    print(f"report: {report.write_all(record, args.folder)}")
+    return 0
