@@ -26,7 +26,7 @@ def test_help_lists_every_command():
         assert command in out
 
 
-@pytest.mark.parametrize("command", ["list", "run", "bank", "profile", "check", "info", "bench", "suite"])
+@pytest.mark.parametrize("command", ["list", "run", "bank", "profile", "check", "info", "bench", "suite", "report"])
 def test_every_command_has_help(command):
     proc = smemlab(command, "--help")
     if proc.returncode == 2 and "invalid choice" in proc.stderr:

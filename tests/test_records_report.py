@@ -94,3 +94,35 @@ def test_assign_refuses_rows_that_do_not_match_the_log():
     rows = [{"Kernel Name": "other", METRICS[0]: 1.0}]
     with pytest.raises(ValueError, match="other"):
         assign(rows, [("v", ["mine"])])
+
+
+@pytest.mark.skipif(not RECORDED.exists(), reason="no recorded GPU run in results/ yet")
+def test_recorded_report_is_what_smemlab_report_renders_from_the_record(tmp_path):
+    import shutil
+
+    from smemlab.cli import main
+
+    shutil.copy(RECORDED, tmp_path / "run.json")
+    assert main(["report", str(tmp_path), "--quiet"]) == 0
+    assert (tmp_path / "report.md").read_text() == (ROOT / "results" / "report.md").read_text()
+
+
+@pytest.mark.skipif(not RECORDED.exists(), reason="no recorded GPU run in results/ yet")
+def test_recorded_run_is_complete():
+    from smemlab.experiments import all_experiments
+    from smemlab.runner import unexpected_failures
+
+    run = RunRecord.load(RECORDED)
+    assert [e.name for e in run.experiments] == [e.name for e in all_experiments()]
+    assert unexpected_failures(run) == []
+    assert run.profile_status.startswith("Nsight Compute")
+    assert run.sanitizer and all(r.get("memcheck") for r in run.sanitizer)
+    assert {r["op"] for r in run.bench} == {"transpose", "reduce", "stencil", "histogram", "matmul"}
+    assert all(r["ok"] for r in run.bench)
+
+
+def test_report_command_explains_a_missing_record(tmp_path, capsys):
+    from smemlab.cli import main
+
+    assert main(["report", str(tmp_path)]) == 2
+    assert "no run.json" in capsys.readouterr().err

@@ -24,7 +24,9 @@ def main() -> None:
         ref = cupy.sum(x.astype(cupy.int64 if dtype == "int32" else cupy.float64))
         t_cupy = b.time_fn(lambda: cupy.sum(x))[0]
         print(f"reduce {dtype}: cupy {t_cupy:.4f} ms ({x.nbytes / t_cupy / 1e6:.0f} GB/s)")
-        for d in ({}, {"EVEN_SHARE": 1}, {"LDNC": 0}, {"EVEN_SHARE": 1, "LDNC": 0}, {"UNROLL": 8, "BLOCKS_PER_SM": 2}):
+        for d in ({}, {"EVEN_SHARE": 1}, {"LDNC": 0}, {"EVEN_SHARE": 1, "LDNC": 0}, {"UNROLL": 16},
+                  {"UNROLL": 4}, {"BLOCKS_PER_SM": 1}, {"BLOCKS_PER_SM": 4}, {"UNROLL": 16, "BLOCKS_PER_SM": 1},
+                  {"EVEN_SHARE": 1, "UNROLL": 16, "BLOCKS_PER_SM": 1}):
             k = C.kernel("ops_reduce.cu", kname, d)
             occ = int(k.handle.occupancy.max_active_blocks_per_multiprocessor(256, 0))
             for per_sm in sorted({occ, 2 * occ}):
