@@ -20,8 +20,10 @@
 #endif
 #define NT 256
 // EVEN_SHARE 1: contiguous segment per block (CUB's even share); 0: grid-stride interleaved.
+// Even share is the default: on an H200 (smemlab.bench._sweep, 2^28 elements) it read 4,506 GB/s
+// for int32 and 4,511 for float32 against 4,481 and 4,455 interleaved (CUB's float sum: 4,460).
 #ifndef EVEN_SHARE
-#define EVEN_SHARE 0
+#define EVEN_SHARE 1
 #endif
 // LDNC 1: loads through the read-only path (ld.global.nc); 0: plain ld.global
 #ifndef LDNC
