@@ -112,7 +112,11 @@ def test_recorded_run_is_complete():
     from smemlab.experiments import all_experiments
     from smemlab.runner import unexpected_failures
 
+    from smemlab.compiler import sources_hash
+
     run = RunRecord.load(RECORDED)
+    # a kernel changed since the run was recorded: run tools/gpu_suite.sh and tools/gpu_check.sh again
+    assert run.provenance["kernel_sources_sha256"] == sources_hash()
     assert [e.name for e in run.experiments] == [e.name for e in all_experiments()]
     assert unexpected_failures(run) == []
     assert run.profile_status.startswith("Nsight Compute")
