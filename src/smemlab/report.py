@@ -196,6 +196,8 @@ def markdown(run: RunRecord, plots: dict[str, str] | None = None) -> str:
                 out.append(f"- `{v.variant}`: in `{_fmt(v.extra['lanes_in'])}` → out `{_fmt(v.extra['lanes_out'])}`")
         if plots and exp.name in plots:
             out += ["", f"![{exp.name}]({plots[exp.name]})"]
+        if plots and f"{exp.name}-detail" in plots:
+            out += ["", f"![{exp.name} detail]({plots[exp.name + '-detail']})"]
         out.append("")
     if run.sanitizer:
         out += ["## compute-sanitizer", "",
@@ -257,6 +259,18 @@ def plot_bandwidth(exp: ExperimentRecord, path: str | Path, copy_gbps: float | N
     return True
 
 
+def _detail_plot(exp: ExperimentRecord, path: Path) -> bool:
+    """The experiment's own plot (Experiment.detail_plot), where the experiment still exists."""
+    from smemlab.errors import UserError
+    from smemlab.experiments import get
+
+    try:
+        experiment = get(exp.name)
+    except UserError:  # a record from a version with other experiments
+        return False
+    return experiment.detail_plot(exp.variants, path)
+
+
 def write_all(run: RunRecord, folder: str | Path) -> Path:
     """results/-style output: run.json, run.csv, one PNG per experiment (and bench.png), and report.md."""
     folder = Path(folder)
@@ -268,6 +282,9 @@ def write_all(run: RunRecord, folder: str | Path) -> Path:
         name = f"{exp.name}.png"
         if plot_bandwidth(exp, folder / name, run.copy_gbps):
             plots[exp.name] = name
+        detail = f"{exp.name}-detail.png"
+        if _detail_plot(exp, folder / detail):
+            plots[f"{exp.name}-detail"] = detail
     if run.bench:
         from smemlab.bench.render import plot
 

@@ -98,3 +98,8 @@ class Experiment:
     def notes(self, records: Sequence[Any]) -> list[str]:
         """Lines for the report under the table: what the numbers show (from measured records)."""
         return []
+
+    def detail_plot(self, records: Sequence[Any], path) -> bool:
+        """A plot of the experiment's own beside the bandwidth bars (written to `path`); False
+        where it has none or the records hold nothing to draw."""
+        return False

@@ -311,6 +311,9 @@ class ConfigExperiment(Experiment):
 
             yield Case(v, launch, check, (out,), 8 * n, 0, launch_shape(grid, THREADS, smem), extra)
 
+    def detail_plot(self, records: Sequence[Any], path) -> bool:
+        return plot(records, path)
+
     def notes(self, records: Sequence[Any]) -> list[str]:
         out = []
         heavy = [r for r in records if r.variant == "smemHeavy" and r.extra.get("blocks_per_sm") is not None]
