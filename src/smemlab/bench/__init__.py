@@ -97,7 +97,6 @@ class Row:
     tflops: float | None = None
     vs_copy: float | None = None  # this impl's bandwidth / the copy kernel's on the same bytes
     speedup: float | None = None  # the case's first impl's time over this one's (>1: first is faster)
-    target: str = ""  # the goals, as printed ("copy >= 0.9; best of torch, cupy >= 5")
     note: str = ""
     # one dict per goal: {"vs": "copy" or the implementations compared with, "want": ratio,
     # "got": the ratio measured in this run, "met": bool}; filled by evaluate_targets
@@ -325,7 +324,6 @@ class Bench:
             if first_ms is None:
                 first_ms = med
                 row.targets = target_specs(target)
-                row.target = "; ".join(f"{t['vs']} >= {t['want']:g}" for t in row.targets)
             row.speedup = med / first_ms if first_ms else None
             rows.append(row)
         self.rows.extend(rows)
