@@ -130,3 +130,14 @@ def test_report_command_explains_a_missing_record(tmp_path, capsys):
 
     assert main(["report", str(tmp_path)]) == 2
     assert "no run.json" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not RECORDED.exists(), reason="no recorded GPU run in results/ yet")
+def test_readme_library_table_is_the_recorded_run():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("readme_tables", ROOT / "tools" / "readme_tables.py")
+    tables = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tables)
+    readme = (ROOT / "README.md").read_text()
+    assert tables.rendered(readme, RunRecord.load(RECORDED)) == readme, "run python tools/readme_tables.py"

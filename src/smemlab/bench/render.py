@@ -73,10 +73,14 @@ def plot(rows: list[dict[str, Any]], path: str | Path, device: str) -> bool:
     import matplotlib.pyplot as plt
 
     per_case = [[r for r in rows if (r["op"], r["case"]) == key and r.get("ok")] for key in cases]
-    heights = [0.5 + 0.28 * len(sel) for sel in per_case]
-    fig, axes = plt.subplots(len(cases), 1, figsize=(8, 0.6 + sum(heights)), squeeze=False,
-                             gridspec_kw={"height_ratios": heights})
-    for ax, (op, case), sel in zip(axes[:, 0], cases, per_case):
+    ncols = 2 if len(cases) > 1 else 1
+    nrows = -(-len(cases) // ncols)
+    tallest = max(len(sel) for sel in per_case)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(7 * ncols, 0.4 + (0.8 + 0.22 * tallest) * nrows), squeeze=False,
+                             layout="constrained")
+    for ax in axes.flat[len(cases):]:
+        ax.set_visible(False)
+    for ax, (op, case), sel in zip(axes.flat, cases, per_case):
         vals = [r["gbps"] if r.get("gbps") is not None else r["tflops"] for r in sel]
         unit = "GB/s" if sel[0].get("gbps") is not None else "TFLOP/s"
         colors = ["#888888" if r["impl"] == "copy kernel" else "#33aa77" if r["impl"] == "smemlab" else "#4477aa"
@@ -86,9 +90,25 @@ def plot(rows: list[dict[str, Any]], path: str | Path, device: str) -> bool:
             ax.text(v, i, f" {v:,.0f}" if v >= 10 else f" {v:.1f}", va="center", fontsize=7)
         ax.set_title(f"{op}: {case} ({unit})", fontsize=8, loc="left")
         ax.tick_params(labelsize=7)
+        ax.set_xlim(0, max(vals) * 1.15)
         ax.invert_yaxis()
     fig.suptitle(f"smemlab bench on {device}", fontsize=10)
-    fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return True
+
+
+def goal_table(rows: list[dict[str, Any]]) -> list[str]:
+    """One Markdown row per case with goals: smemlab's speed, the best baseline's, and each goal
+    as measured. (The README's library table is this, rendered from results/run.json.)"""
+    out = ["| op | case | smemlab | best baseline | goals (measured) |", "|---|---|---|---|---|"]
+    for r in rows:
+        if not r.get("targets") or not r.get("ok"):
+            continue
+        others = [o for o in rows if (o["op"], o["case"]) == (r["op"], r["case"]) and o.get("ok")
+                  and o["impl"] != "copy kernel" and not o["impl"].startswith(("smemlab", "step "))]
+        best = min(others, key=lambda o: o["median_ms"], default=None)
+        ours = _speed(r) + (f", {r['vs_copy']:.2f} of copy" if r.get("vs_copy") is not None else "")
+        base = f"{best['impl']}: {_speed(best)}" if best else "-"
+        out.append(f"| {r['op']} | {r['case']} | {ours} | {base} | {target_text(r)} |")
+    return out
