@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from smemlab import ops
-from smemlab.ops import _common as C
+from smemlab.ops import _args as A
 
 
 class FakeCAI:
@@ -68,17 +68,18 @@ def test_non_contiguous():
 
 
 def test_contiguity_rule():
-    assert C._cai_contiguous((4, 4), None, 4)
-    assert C._cai_contiguous((4, 4), (16, 4), 4)
-    assert C._cai_contiguous((1, 4), (999, 4), 4)  # size-1 dims may have any stride
-    assert not C._cai_contiguous((4, 4), (4, 16), 4)
+    assert A.cai_contiguous((4, 4), None, 4)
+    assert A.cai_contiguous((4, 4), (16, 4), 4)
+    assert A.cai_contiguous((1, 4), (999, 4), 4)  # size-1 dims may have any stride
+    assert not A.cai_contiguous((4, 4), (4, 16), 4)
 
 
 def test_empty_where_meaningless():
     with pytest.raises(ValueError, match="non-empty"):
-        C.check_array(FakeCAI((0,)), "x", ("float32",), (1,))
-    info = C.check_array(FakeCAI((0, 3)), "x", ("float32",), (2,), allow_empty=True)
-    assert info.size == 0 and info.kind == "cai"
+        A.read(FakeCAI((0,)), "x", A.Dtypes("float32"), (1,))
+    info = A.read(FakeCAI((0, 3)), "x", A.Dtypes("float32"), (2,), allow_empty=True)
+    assert info.size == 0 and info.kind == "cai" and info.ptr == 0x7F0000000000 and info.shape == (0, 3)
+    assert info.device == A.CURRENT  # read with no GPU call; the op resolves it on the device
 
 
 def test_reduce_dtype_argument():
@@ -153,7 +154,7 @@ def test_bench_cli_arguments(tmp_path, capsys):
 def test_kernels_compile_without_gpu():
     from smemlab.compiler import compile_cubin
 
-    for source, defines in [("ops_copy.cu", {}), ("ops_transpose.cu", {}), ("ops_reduce.cu", {}),
+    for source, defines in [("ops_transpose.cu", {}), ("ops_reduce.cu", {}),
                             ("ops_stencil.cu", {"RADIUS": 0}), ("ops_stencil.cu", {"RADIUS": 4}),
                             ("ops_stencil.cu", {"RADIUS": 32})]:
         assert compile_cubin(source, "sm_90", defines)[:4] == b"\x7fELF"

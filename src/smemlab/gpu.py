@@ -1,7 +1,8 @@
-"""The GPU runtime: device facts, kernels (compiled by smemlab.compiler), launches, constants, timing.
+"""The experiments' GPU runtime: device facts, a stream, kernels, launches, constants, timing.
 
-One `Runtime` per process and device. CuPy owns the arrays and the stream; cuda.core loads the
-cubins and launches on that same stream, so CuPy's work and ours stay ordered without syncs.
+One `Runtime` per process and device. CuPy owns the arrays and the stream; kernels load and launch
+through smemlab.device (the package's one kernel cache and launch path) on that same stream, so
+CuPy's work and ours stay ordered without syncs.
 A launch error surfaces at the next synchronisation; `Runtime.sync(kernel, shape)` turns it into
 a `KernelError` naming the kernel and its launch shape.
 """
@@ -14,8 +15,9 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from smemlab.compiler import compile_cubin
-from smemlab.errors import KernelError, NoGPU, UserError
+from smemlab import device as dev
+from smemlab.device import Kernel, launch_shape  # noqa: F401  (the experiments import them from here)
+from smemlab.errors import KernelError, NoGPU
 
 # Datasheet peaks (decimal GB/s of HBM, FP32 TFLOP/s) by marketing name; leads, not measurements.
 DATASHEET = {
@@ -142,40 +144,6 @@ class Timing:
     reps: int
 
 
-def _dim3(value: int | Sequence[int]) -> tuple[int, int, int]:
-    dims = (value,) if isinstance(value, int) else tuple(int(v) for v in value)
-    return tuple(dims + (1,) * (3 - len(dims)))  # type: ignore[return-value]
-
-
-class Kernel:
-    """A loaded kernel: its name, the source it came from, and the cuda.core handle."""
-
-    def __init__(self, name: str, source: str, handle: Any, static_smem: int):
-        self.name = name
-        self.source = source
-        self.handle = handle
-        self.static_smem = static_smem
-        self._dyn_limit = 48 * 1024
-
-    def allow_dynamic_smem(self, nbytes: int) -> None:
-        """Raise the kernel's dynamic shared-memory limit (needed above 48 KB: the opt-in)."""
-        if nbytes <= self._dyn_limit:
-            return
-        from cuda.bindings import driver
-
-        attr = driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
-        handle = self.handle.handle
-        if isinstance(handle, driver.CUkernel):
-            import cupy
-
-            (err,) = driver.cuKernelSetAttribute(attr, nbytes, handle, cupy.cuda.Device().id)
-        else:
-            (err,) = driver.cuFuncSetAttribute(handle, attr, nbytes)
-        if err != driver.CUresult.CUDA_SUCCESS:
-            raise UserError(f"kernel {self.name}: cannot raise dynamic shared memory to {nbytes} bytes ({err.name})")
-        self._dyn_limit = nbytes
-
-
 class Runtime:
     """The GPU a run uses: facts, a stream, compiled kernels and timing."""
 
@@ -184,42 +152,29 @@ class Runtime:
 
         self.facts = read_facts(device)
         cupy.cuda.Device(device).use()
-        from cuda.core import Device
-
-        self._dev = Device(device)
-        self._dev.set_current()
+        dev.ensure_context(device)
+        self.device = device
         major, minor = self.facts.compute_capability.split(".")
         self.arch = f"sm_{major}{minor}"
         self.cupy_stream = cupy.cuda.Stream(non_blocking=True)
         self.cupy_stream.use()
-        from cuda.core import Stream
-
-        self.stream = Stream.from_handle(self.cupy_stream.ptr)
-        self._modules: dict[tuple, Any] = {}
-        self._kernels: dict[tuple, Kernel] = {}
-        self.launch_log: list[str] | None = None  # kernel names in launch order, for the profiler
+        self.stream_handle = int(self.cupy_stream.ptr)
+        self.stream = dev.core_stream(self.stream_handle)
         self.variant_launches: list[tuple[str, list[str]]] = []  # (variant, its kernels), filled by the runner
 
+    @property
+    def launch_log(self) -> list[str] | None:
+        """Kernel names in launch order, for the profiler and the sanitizer (smemlab.device's log)."""
+        return dev.launch_log
+
+    @launch_log.setter
+    def launch_log(self, value: list[str] | None) -> None:
+        dev.launch_log = value
+
     # -- kernels -------------------------------------------------------------------------------
-    def _module(self, source: str, defines: Mapping[str, object]):
-        key = (source, tuple(sorted(defines.items())))
-        if key not in self._modules:
-            from cuda.core import ObjectCode
-
-            cubin = compile_cubin(source, self.arch, defines)
-            self._modules[key] = (ObjectCode.from_cubin(cubin, name=source), cubin)
-        return self._modules[key]
-
     def kernel(self, source: str, name: str, defines: Mapping[str, object] | None = None) -> Kernel:
         """The kernel `name` of kernels/<source>, compiled with `defines` (cached)."""
-        defines = dict(defines or {})
-        key = (source, name, tuple(sorted(defines.items())))
-        if key not in self._kernels:
-            from smemlab.cubin import static_shared_bytes
-
-            module, cubin = self._module(source, defines)
-            self._kernels[key] = Kernel(name, source, module.get_kernel(name), static_shared_bytes(cubin).get(name, 0))
-        return self._kernels[key]
+        return dev.kernel(source, name, defines, self.device)
 
     def launch(
         self,
@@ -233,44 +188,13 @@ class Runtime:
         """Enqueue `kernel` on the runtime's stream. CuPy arrays pass as pointers; every other
         argument must be a NumPy scalar of the kernel parameter's exact type (np.int32(n)), so a
         wrong width is never passed silently. With `cluster`, `grid` counts blocks (as in CUDA C)."""
-        from cuda.core import LaunchConfig, launch
-
-        grid3, block3 = _dim3(grid), _dim3(block)
-        if cluster is not None:
-            cluster3 = _dim3(cluster)
-            if any(g % c for g, c in zip(grid3, cluster3)):
-                raise UserError(f"kernel {kernel.name}: grid {grid3} is not a multiple of cluster {cluster3}")
-            config = LaunchConfig(grid=tuple(g // c for g, c in zip(grid3, cluster3)), cluster=cluster3, block=block3, shmem_size=shmem)
-        else:
-            config = LaunchConfig(grid=grid3, block=block3, shmem_size=shmem)
-        kernel.allow_dynamic_smem(shmem)
-        if self.launch_log is not None:
-            self.launch_log.append(kernel.name)
-        try:
-            launch(self.stream, config, kernel.handle, *(_kernel_arg(a) for a in args))
-        except Exception as exc:
-            raise KernelError(kernel.name, launch_shape(grid3, block3, shmem, cluster), exc) from exc
+        dev.launch(kernel, grid, block, tuple(kernel_arg(a) for a in args), self.stream_handle, shmem, cluster)
 
     def set_constant(self, source: str, symbol: str, values: np.ndarray, defines: Mapping[str, object] | None = None) -> None:
         """Write `values` into the `__constant__` symbol of kernels/<source> (cudaMemcpyToSymbol):
         new coefficients between launches, no recompiling."""
-        from cuda.bindings import driver
-
-        module, _ = self._module(source, dict(defines or {}))
-        data = np.ascontiguousarray(values)
-        handle = module.handle
-        if isinstance(handle, driver.CUlibrary):
-            err, dptr, size = driver.cuLibraryGetGlobal(handle, symbol.encode())
-        else:
-            err, dptr, size = driver.cuModuleGetGlobal(handle, symbol.encode())
-        if err != driver.CUresult.CUDA_SUCCESS:
-            raise UserError(f"{source}: no __constant__ symbol {symbol!r} ({err.name})")
-        if data.nbytes > size:
-            raise UserError(f"{source}: {symbol} holds {size} bytes, {data.nbytes} given")
-        (err,) = driver.cuMemcpyHtoDAsync(dptr, data.ctypes.data, data.nbytes, self.cupy_stream.ptr)
-        if err != driver.CUresult.CUDA_SUCCESS:
-            raise RuntimeError(f"copy to {symbol} failed: {err.name}")
-        self.cupy_stream.synchronize()  # `data` may be freed once we return
+        dev.set_constant(source, symbol, values, defines, self.device, self.stream_handle)
+        self.cupy_stream.synchronize()
 
     def max_cluster_size(self, kernel: Kernel, block: int = 128) -> int:
         """The largest cluster the occupancy API says `kernel` can be launched with (portable limit)."""
@@ -313,18 +237,10 @@ class Runtime:
         return Timing(statistics.median(samples), min(samples), max(samples), reps)
 
 
-def launch_shape(grid, block, shmem: int = 0, cluster=None) -> str:
-    text = f"grid {tuple(_dim3(grid))} block {tuple(_dim3(block))}"
-    if shmem:
-        text += f" dynamic smem {shmem} B"
-    if cluster is not None:
-        text += f" cluster {tuple(_dim3(cluster))}"
-    return text
-
-
-def _kernel_arg(value: Any) -> Any:
-    if hasattr(value, "data") and hasattr(value.data, "ptr"):  # a CuPy array: its device pointer
-        return np.uintp(value.data.ptr)
-    if isinstance(value, (np.generic, np.ndarray)) or hasattr(value, "handle"):
+def kernel_arg(value: Any) -> Any:
+    """A launch argument: a CuPy array becomes its device pointer; NumPy scalars pass as they are."""
+    if hasattr(value, "data") and hasattr(value.data, "ptr"):
+        return value.data.ptr
+    if isinstance(value, (np.generic, np.ndarray)):
         return value
     raise TypeError(f"kernel argument {value!r}: pass a CuPy array or a NumPy scalar (np.int32(...)), not {type(value).__name__}")

@@ -212,9 +212,7 @@ def markdown(run: RunRecord, plots: dict[str, str] | None = None) -> str:
     if run.bench:
         from smemlab.bench.render import markdown_lines
 
-        out += markdown_lines(run.bench)
-        if plots and "bench" in plots:
-            out += [f"![bench]({plots['bench']})", ""]
+        out += markdown_lines(run.bench, plots)
     return "\n".join(out)
 
 
@@ -286,10 +284,13 @@ def write_all(run: RunRecord, folder: str | Path) -> Path:
         if _detail_plot(exp, folder / detail):
             plots[f"{exp.name}-detail"] = detail
     if run.bench:
-        from smemlab.bench.render import plot
+        from smemlab.bench.render import plot, plot_latency
 
-        if plot(run.bench, folder / "bench.png", run.provenance.get("gpu", {}).get("name", "GPU")):
+        gpu = run.provenance.get("gpu", {}).get("name", "GPU")
+        if plot(run.bench, folder / "bench.png", gpu):
             plots["bench"] = "bench.png"
+        if plot_latency(run.bench, folder / "bench-latency.png", gpu):
+            plots["bench-latency"] = "bench-latency.png"
     report = folder / "report.md"
     report.write_text(markdown(run, plots))
     return report

@@ -1,9 +1,10 @@
-"""compute-sanitizer over every variant: memcheck, racecheck, synccheck and initcheck.
+"""compute-sanitizer over every variant and the library: memcheck, racecheck, synccheck, initcheck.
 
 Each (experiment, tool) pair runs the experiment's variants once, verified, at a small size in a
-child process under the tool. Findings are attributed to variants through the kernel names the
+child process under the tool; the library ("library") runs smemlab.ops.selfcheck, every op at small
+and odd sizes. Findings are attributed to variants (or library cases) through the kernel names the
 sanitizer prints and the child's launch log. A variant kept to show a hazard (Variant.hazard)
-is expected to have a finding; every other variant should be clean.
+is expected to have a finding; everything else should be clean.
 """
 
 from __future__ import annotations
@@ -45,14 +46,23 @@ def findings_by_kernel(output: str, kernels: Sequence[str]) -> dict[str, list[st
     return out
 
 
+LIBRARY = "library"  # the name `smemlab check` knows the library's self-check by
+
+
+def _child(exp_name: str, size: Sequence[int] | None, device: int, log: Path) -> list[str]:
+    """The command a child runs under the tool: the experiment's variants, or the library's cases."""
+    if exp_name == LIBRARY:
+        return [sys.executable, "-m", "smemlab.ops.selfcheck", "--device", str(device), "--launch-log", str(log)]
+    cmd = [sys.executable, "-m", "smemlab", "run", exp_name, "--reps", "0", "--quiet", "--device", str(device),
+           "--launch-log", str(log)]
+    return cmd + (["--size", ",".join(map(str, size))] if size else [])
+
+
 def _run_one(tool: str, exp_name: str, size: Sequence[int] | None, device: int, timeout: int) -> tuple[str, str, list]:
     exe = sanitizer_path()
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "launches.json"
-        cmd = [exe, "--tool", tool, "--print-limit", "20", sys.executable, "-m", "smemlab", "run", exp_name,
-               "--reps", "0", "--quiet", "--device", str(device), "--launch-log", str(log)]
-        if size:
-            cmd += ["--size", ",".join(map(str, size))]
+        cmd = [exe, "--tool", tool, "--print-limit", "20", *_child(exp_name, size, device, log)]
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
                                   env=dict(os.environ, PYTHONUNBUFFERED="1"))
@@ -63,10 +73,10 @@ def _run_one(tool: str, exp_name: str, size: Sequence[int] | None, device: int, 
     return tool, output, launches
 
 
-def _rows(exp, results) -> list[dict]:
-    """One row per variant: {'experiment', 'variant', 'expected', tool: 'clean' | finding}."""
-    variants = [v for v in exp.variants() if v.kernel]
-    rows = {v.name: {"experiment": exp.name, "variant": v.name, "expected": v.hazard or ""} for v in variants}
+def _rows(exp_name: str, expected: dict[str, str], results) -> list[dict]:
+    """One row per variant (or library case): {'experiment', 'variant', 'expected', tool: 'clean' | finding};
+    `expected`: variant -> the hazard it is kept to show ("" for none)."""
+    rows = {name: {"experiment": exp_name, "variant": name, "expected": hazard} for name, hazard in expected.items()}
     for tool, output, launches in results:
         kernels_of: dict[str, set] = {}
         for name, ks in launches:
@@ -86,16 +96,25 @@ def _rows(exp, results) -> list[dict]:
 def sanitize_all(device: int = 0, names: Sequence[str] = (), tools: Sequence[str] = TOOLS, timeout: int = 180,
                  workers: int = 8) -> list[dict]:
     """Every (experiment, tool) pair in its own child process, several at a time on the one GPU."""
-    from smemlab.commands.common import experiments_named
+    from smemlab import experiments
 
     if not sanitizer_path():
         return [{"experiment": "-", "variant": "-", "expected": "", **{t: "compute-sanitizer not found" for t in TOOLS}}]
-    exps = experiments_named(list(names))
-    jobs = [(exp, tool) for exp in exps for tool in tools]
+    # (name, size, variant -> expected hazard), the library last
+    targets = []
+    for name in names or [*experiments.available(), LIBRARY]:
+        if name == LIBRARY:
+            from smemlab.ops.selfcheck import cases
+
+            targets.append((LIBRARY, None, {label: "" for label, _ in cases()}))
+        else:
+            exp = experiments.get(name)
+            targets.append((exp.name, exp.small_sizes[0] if exp.small_sizes else None,
+                            {v.name: v.hazard or "" for v in exp.variants() if v.kernel}))
+    jobs = [(t, tool) for t in targets for tool in tools]
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        done = list(pool.map(lambda j: _run_one(j[1], j[0].name, j[0].small_sizes[0] if j[0].small_sizes else None,
-                                                device, timeout), jobs))
+        done = list(pool.map(lambda j: _run_one(j[1], j[0][0], j[0][1], device, timeout), jobs))
     rows = []
-    for i, exp in enumerate(exps):
-        rows += _rows(exp, done[i * len(tools):(i + 1) * len(tools)])
+    for i, (name, _, expected) in enumerate(targets):
+        rows += _rows(name, expected, done[i * len(tools):(i + 1) * len(tools)])
     return rows

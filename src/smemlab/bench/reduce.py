@@ -1,5 +1,5 @@
-"""Benchmark: smemlab.ops.reduce_sum vs `cupy.sum` (CUB), torch `t.sum()` and the copy kernel on
-the same bytes (target: >= 1.0x CuPy), int32 (exact, int64 result) and float32."""
+"""Benchmark: smemlab.ops.reduce_sum against `t.sum()` (torch) and `cupy.sum` (CUB), int32 (exact,
+an int64 result) and float32, from 2^12 to 2^28 elements."""
 
 from __future__ import annotations
 
@@ -8,15 +8,28 @@ import math
 import numpy as np
 
 from smemlab.bench import Bench, register
+from smemlab.bench.goals import goal, per_call
 
 
-def _check_float(b: Bench, ref: float, bound: float, errors: dict, name: str):
+def exact_int64(b: Bench, ref: int):
     def check(out):
-        v = float(b.to_cupy(out))
-        err = abs(v - ref)
-        errors[name] = err
+        o = b.to_cupy(out)
+        if o.shape != () or o.dtype != np.int64 or int(o) != ref:
+            raise AssertionError(f"got {o!r} ({o.dtype}, shape {o.shape}), expected {ref} as an int64 0-d array")
+
+    return check
+
+
+def within(b: Bench, ref: float, bound: float):
+    """A float32 sum against the float64 reference: |error| at most 2 eps sqrt(n) ||x||."""
+
+    def check(out):
+        o = b.to_cupy(out)
+        if o.shape != () or o.dtype != np.float32:
+            raise AssertionError(f"got {o.dtype} of shape {o.shape}, expected a float32 0-d array")
+        err = abs(float(o) - ref)
         if not err <= bound:
-            raise AssertionError(f"sum {v!r}, float64 reference {ref!r}: error {err:.3g} > bound {bound:.3g}")
+            raise AssertionError(f"sum {float(o)!r}, float64 reference {ref!r}: error {err:.3g} > bound {bound:.3g}")
 
     return check
 
@@ -27,41 +40,21 @@ def bench_reduce(b: Bench) -> None:
 
     from smemlab.ops import reduce_sum
 
-    n = 1 << 28 if not b.quick else 1 << 24
     for dtype in ("int32", "float32"):
-        x = b.random(n, dtype) if dtype == "int32" else b.random(n, dtype, 0.0, 1.0)
-        host = cupy.asnumpy(x)
-        if dtype == "int32":
-            ref = int(host.astype(np.int64).sum())
-            expect = np.dtype(np.int64)
-
-            def check(out, ref=ref, expect=expect):
-                o = b.to_cupy(out)
-                if o.shape != () or o.dtype != expect or int(o) != ref:
-                    raise AssertionError(f"got {o!r} ({o.dtype}, shape {o.shape}), expected {ref} int64 0-d")
-
-            errors = {}
-            checks = {name: check for name in ("smemlab", "cupy", "torch")}
-        else:
-            h64 = host.astype(np.float64)
-            ref = float(h64.sum())  # NumPy's pairwise sum in float64
-            bound = 2 * float(np.finfo(np.float32).eps) * math.sqrt(n) * float(np.sqrt(np.dot(h64, h64)))
-            errors: dict = {}
-            checks = {name: _check_float(b, ref, bound, errors, name) for name in ("smemlab", "cupy", "torch")}
-            del h64
-        del host
-        impls = {"smemlab": lambda: reduce_sum(x), "cupy": lambda: cupy.sum(x), **b.torch_impls(x, lambda t: t.sum())}
-        rows = []
-        first = True
-        for name, fn in impls.items():
-            # each implementation as its own call so its error is recorded; the copy once
-            rows += b.case(f"2^{n.bit_length() - 1} {dtype}", bytes=x.nbytes, impls={name: fn}, check=checks[name],
-                           copy=first, target=("cupy", 1.0) if name == "smemlab" else None)
-            first = False
-        ours = next((r for r in rows if r.impl == "smemlab" and r.ok), None)
-        for r in rows:
-            if r.ok and ours is not None and r.impl not in ("smemlab", "copy kernel"):
-                r.speedup = r.median_ms / ours.median_ms
-            if r.impl in errors:
-                r.note = f"|error| {errors[r.impl]:.3g}"
-        x = None
+        for lg in b.sizes([12, 16, 20, 24, 28], quick=[12, 16, 20]):
+            n = 1 << lg
+            x = b.random(n, dtype) if dtype == "int32" else b.random(n, dtype, 0.0, 1.0)
+            if dtype == "int32":
+                check = exact_int64(b, int(cupy.sum(x.astype(cupy.int64))))
+            else:
+                x64 = x.astype(cupy.float64)
+                ref = float(cupy.sum(x64))  # CUB's float64 sum; float32 rounding is far larger
+                bound = 2 * float(np.finfo(np.float32).eps) * math.sqrt(n) * float(cupy.sqrt(cupy.dot(x64, x64)))
+                check = within(b, ref, bound)
+                x64 = None
+            targets = per_call(n, "torch", "cupy")
+            if lg == 28:
+                targets.append(goal("smemlab (cupy)", "throughput", "cupy", 1.0))
+            b.case(f"2^{lg} {dtype}", bytes=x.nbytes, family=dtype, size=n, check=check, targets=targets,
+                   impls=b.both(reduce_sum, lambda t: t.sum(), cupy.sum, x))
+            x = None

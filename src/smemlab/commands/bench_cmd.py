@@ -1,40 +1,53 @@
-"""`smemlab bench`: the library's ops against CuPy, PyTorch and a plain copy kernel, in one run."""
+"""`smemlab bench`: the library's ops against CuPy and PyTorch, measured as users call them."""
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
-from smemlab.commands.common import load_record
+from smemlab.commands.common import add_device, load_record
 from smemlab.errors import UserError
 
 
 def register(sub) -> None:
     p = sub.add_parser(
         "bench",
-        help="time the library ops against CuPy, PyTorch and a plain copy kernel",
-        description="Verify, then time (CUDA events, median of many launches) each op of smemlab.ops against "
-                    "what users have today (CuPy, PyTorch where installed) and a plain float4 copy kernel moving "
-                    "the same bytes in the same run. Bandwidth counts bytes read + written once each, decimal GB/s.",
+        help="time the library ops against CuPy and PyTorch, one call at a time and back to back",
+        description="Verify, then time each op of smemlab.ops against what users have today (CuPy, PyTorch where "
+                    "installed), called the way users call them, on a sweep of sizes from host-bound to memory-bound. "
+                    "Two figures per implementation: latency (one call at a time from Python, host path included) "
+                    "and back-to-back throughput (CUDA events). Bandwidth counts bytes read + written once each, "
+                    "decimal GB/s, against cudaMemcpyAsync device-to-device in the same run. Goals are judged only "
+                    "against baselines that verified; the command exits 1 if any output failed its check or a goal "
+                    "could not be judged because a baseline failed.",
+        epilog="examples:\n  smemlab bench --quick                 a smoke test: small sizes, a minute\n"
+               "  smemlab bench reduce transpose --json bench.json --plot bench.png\n"
+               "  smemlab bench --record results        add the rows to a recorded run and re-render its report",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("ops", nargs="*", metavar="OP", help="benchmarks to run (default: all): transpose, reduce, stencil, histogram, matmul")
     p.add_argument("--json", metavar="FILE", type=Path, help="write every row, with the device and the kernel sources' hash, as JSON")
-    p.add_argument("--plot", metavar="FILE.png", type=Path, help="bar chart of GB/s (or TFLOP/s) per case and implementation")
+    p.add_argument("--plot", metavar="FILE.png", type=Path,
+                   help="latency against size (FILE.png) and throughput bars (FILE-throughput.png)")
     p.add_argument("--record", metavar="DIR", type=Path, help="add the rows to the recorded run in DIR (run.json) and rewrite its report")
     p.add_argument("--quick", action="store_true", help="small sizes, few repetitions (a smoke test, not a measurement)")
-    p.add_argument("--list", action="store_true", help="list the registered benchmarks and exit")
+    p.add_argument("--list", action="store_true", help="list the benchmarks and exit")
+    add_device(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     import json
 
-    from smemlab.bench import format_row, load_all, run_benchmarks
-    from smemlab.bench.render import goals, target_text
+    from smemlab.bench import check_names, format_row, load_all, problems, run_benchmarks
+    from smemlab.bench.goals import text
+    from smemlab.bench.render import crossover_text, crossovers, goals_line
 
     if args.list:
         for name in load_all():
             print(name)
         return 0
+    names = check_names(args.ops)  # a mistake is status 2 before any GPU is looked for
     for path, suffix in ((args.json, None), (args.plot, ".png")):
         if path is not None and not path.parent.exists():
             raise UserError(f"{path}: folder {path.parent} does not exist")
@@ -43,18 +56,18 @@ def run(args) -> int:
     record = load_record(args.record) if args.record is not None else None
     from smemlab.gpu import read_facts
 
-    facts = read_facts(0)  # a clear NoGPU error first
+    facts = read_facts(args.device)  # a clear NoGPU error first
     print(f"device: {facts.name} ({facts.sms} SMs, L2 {facts.l2_bytes // 2**20} MiB), driver {facts.driver}")
-    b = run_benchmarks(args.ops or None, quick=args.quick)
+    b = run_benchmarks(names, quick=args.quick, device=args.device)
     rows = [r.to_dict() for r in b.rows]
     print()
-    print("summary (ratios within this run; 'x' = that implementation's time over smemlab's)")
-    for r, d in zip(b.rows, rows):
-        goal = target_text(d)
-        print(format_row(r) + (f"   [{goal}]" if goal else "") + (f"   {r.note}" if r.note else ""))
-    met, total = goals(rows)
-    print(f"goals met: {met} of {total}")
-    failed = [r for r in b.rows if not r.ok]
+    print("summary (latency: one call at a time, host path included; back-to-back: calls in a row, per call)")
+    for r in b.rows:
+        goals = "; ".join(text(t) for t in r.targets)
+        print(format_row(r) + (f"   [{goals}]" if goals else "") + (f"   {r.note}" if r.note else ""))
+    for c in crossovers(rows):
+        print(f"{c['op']} {c['family']}, {c['impl']}: {crossover_text(c)}")
+    print(goals_line(rows))
     if args.json:
         from smemlab.compiler import sources_hash
 
@@ -62,17 +75,19 @@ def run(args) -> int:
         args.json.write_text(json.dumps(doc, indent=1, default=str))
         print(f"wrote {args.json}")
     if args.plot:
-        from smemlab.bench.render import plot
+        from smemlab.bench.render import plot, plot_latency
 
-        if not plot(rows, args.plot, facts.name):
-            raise UserError("nothing to plot: no case produced a timing")
-        print(f"wrote {args.plot}")
+        if plot_latency(rows, args.plot, facts.name):
+            print(f"wrote {args.plot}")
+        bars = args.plot.with_name(args.plot.stem + "-throughput.png")
+        if plot(rows, bars, facts.name):
+            print(f"wrote {bars}")
     if record is not None:
         from smemlab import report
 
         record.bench = rows
         print(f"report: {report.write_all(record, args.record)}")
-    if failed:
-        print(f"{len(failed)} row(s) FAILED verification or raised; see above")
-        return 1
-    return 0
+    failed = problems(rows, facts)
+    for line in failed:
+        print(line)
+    return 1 if failed else 0

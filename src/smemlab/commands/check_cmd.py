@@ -8,9 +8,11 @@ from smemlab.commands.common import add_device, load_record
 def register(sub) -> None:
     p = sub.add_parser("check", help="run every variant under compute-sanitizer (memcheck, racecheck, synccheck, initcheck)",
                        description="Run each experiment's variants once, at a small size, under compute-sanitizer's "
-                                   "memcheck, racecheck, synccheck and initcheck, and print one table: clean, or the "
-                                   "finding. Variants kept on purpose to show a hazard are marked as expected.")
-    p.add_argument("experiment", nargs="*", help="experiments to check (default: all)")
+                                   "memcheck, racecheck, synccheck and initcheck, and the library's kernels at small and "
+                                   "odd sizes (`library`: every op, every histogram method, every matmul variant), and "
+                                   "print one table: clean, or the finding. Variants kept on purpose to show a hazard "
+                                   "are marked as expected.")
+    p.add_argument("experiment", nargs="*", help="experiments to check, or `library` (default: all, then the library)")
     p.add_argument("--record", metavar="DIR", help="add the table to the recorded run in DIR (run.json) and rewrite its report")
     add_device(p)
     p.set_defaults(func=run)

@@ -83,11 +83,14 @@ def run(args) -> int:
         from smemlab.bench import run_benchmarks
 
         print("benchmarking the library (smemlab bench) ...", file=sys.stderr)
-        record.bench = [r.to_dict() for r in run_benchmarks(log=lambda line: print(line, file=sys.stderr)).rows]
+        bench = run_benchmarks(log=lambda line: print(line, file=sys.stderr), device=args.device)
+        record.bench = [r.to_dict() for r in bench.rows]
     report.print_terminal(record)
     path = report.write_all(record, args.out)
     print(f"report: {path}")
-    failed = unexpected_failures(record) + [f"bench {r['op']} {r['case']} {r['impl']}" for r in record.bench if not r["ok"]]
+    from smemlab.bench import problems
+
+    failed = unexpected_failures(record) + [f"bench {line}" for line in problems(record.bench, rt.facts)]
     if failed:
         print(f"not verified: {', '.join(failed)}", file=sys.stderr)
     return 1 if failed else 0

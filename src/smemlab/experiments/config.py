@@ -20,6 +20,7 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
+from smemlab.device import current_device
 from smemlab.errors import UserError
 from smemlab.experiments.base import Case, Check, Experiment, SmemAccess, Variant
 
@@ -32,46 +33,18 @@ DEFAULT_SMEM_KB = (4, 8, 16, 24, 32, 40, 48, 64, 80, 96, 112, 128, 160, 192, 224
 CARVEOUTS = (-1, 0, 25, 50, 100)
 
 
-def _dev_id() -> int:
-    import cupy
-
-    return cupy.cuda.Device().id
-
-
-def _function(kernel):
-    """The CUfunction of a cuda.core kernel (a CUkernel of a library, or already a CUfunction)."""
-    from cuda.bindings import driver
-
-    handle = kernel.handle.handle
-    if isinstance(handle, driver.CUkernel):
-        err, func = driver.cuKernelGetFunction(handle)
-        if err != driver.CUresult.CUDA_SUCCESS:
-            raise RuntimeError(f"cuKernelGetFunction: {err.name}")
-        return func
-    return handle
-
-
 def set_carveout(kernel, percent: int) -> None:
     """cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent): the
     share of the unified L1/shared memory the kernel would like as shared memory (-1: no preference).
     A hint: the driver may pick another configuration."""
-    from cuda.bindings import driver
-
-    attr = driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
-    handle = kernel.handle.handle
-    if isinstance(handle, driver.CUkernel):
-        (err,) = driver.cuKernelSetAttribute(attr, percent, handle, _dev_id())
-    else:
-        (err,) = driver.cuFuncSetAttribute(handle, attr, percent)
-    if err != driver.CUresult.CUDA_SUCCESS:
-        raise UserError(f"kernel {kernel.name}: cannot set the carveout to {percent} ({err.name})")
+    kernel.set_attribute("PREFERRED_SHARED_MEMORY_CARVEOUT", percent)
 
 
 def active_blocks_per_sm(kernel, block: int, dynamic_smem: int) -> int:
     """cuOccupancyMaxActiveBlocksPerMultiprocessor(func, block, dynamic shared memory)."""
     from cuda.bindings import driver
 
-    err, blocks = driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(_function(kernel), block, dynamic_smem)
+    err, blocks = driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(kernel.function(), block, dynamic_smem)
     if err != driver.CUresult.CUDA_SUCCESS:
         raise RuntimeError(f"cuOccupancyMaxActiveBlocksPerMultiprocessor: {err.name}")
     return int(blocks)
@@ -134,7 +107,7 @@ def sync_domain_count() -> int | str:
         from cuda.bindings import driver
 
         attr = driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT
-        err, value = driver.cuDeviceGetAttribute(attr, _dev_id())
+        err, value = driver.cuDeviceGetAttribute(attr, current_device())
         if err != driver.CUresult.CUDA_SUCCESS:
             return f"not reported ({err.name})"
         return int(value)
@@ -349,11 +322,11 @@ def launch_without_optin(rt, kernel, out, x, nwords: int, nbytes: int) -> str | 
     Runtime.launch, which opts in): the error message, or None if it launched."""
     from cuda.core import LaunchConfig, launch
 
-    from smemlab.gpu import _kernel_arg
+    from smemlab.gpu import kernel_arg
 
     config = LaunchConfig(grid=(1, 1, 1), block=(THREADS, 1, 1), shmem_size=nbytes)
     try:
-        launch(rt.stream, config, kernel.handle, *(_kernel_arg(a) for a in (out, x, np.int32(nwords))))
+        launch(rt.stream, config, kernel.handle, *(kernel_arg(a) for a in (out, x, np.int32(nwords))))
     except Exception as exc:
         return (f"kernel {kernel.name}: {nbytes} B of dynamic shared memory is above the {48 * 1024} B a kernel may "
                 f"ask for without cudaFuncSetAttribute(MaxDynamicSharedMemorySize): {type(exc).__name__}: {exc}")

@@ -61,23 +61,6 @@ def reference(keys: np.ndarray, nbins: int) -> np.ndarray:
     return np.bincount(np.clip(keys, 0, nbins - 1), minlength=nbins)
 
 
-def allow_nonportable_cluster(kernel) -> None:
-    """cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1): clusters of
-    more than 8 blocks (16 on H100/H200)."""
-    from cuda.bindings import driver
-
-    attr = driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED
-    handle = kernel.handle.handle
-    if isinstance(handle, driver.CUkernel):
-        import cupy
-
-        (err,) = driver.cuKernelSetAttribute(attr, 1, handle, cupy.cuda.Device().id)
-    else:
-        (err,) = driver.cuFuncSetAttribute(handle, attr, 1)
-    if err != driver.CUresult.CUDA_SUCCESS:
-        raise UserError(f"kernel {kernel.name}: cannot allow non-portable cluster sizes ({err.name})")
-
-
 def _torch():
     try:
         import torch  # noqa: F401
@@ -235,7 +218,7 @@ class HistogramExperiment(Experiment):
                             continue
                         per_block = -(-nbins // c)
                     if c > PORTABLE_CLUSTER:
-                        allow_nonportable_cluster(kernel)
+                        kernel.allow_nonportable_cluster()
                     shmem = 4 * per_block
                     grid = _persistent_grid(rt, kernel, shmem, n, c)
                     extra.update(cluster=c, smem_per_block=shmem)

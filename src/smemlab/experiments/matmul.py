@@ -12,12 +12,12 @@ a float64 NumPy product by relative error (Frobenius norm).
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from typing import Any, Iterator, Sequence
 
 import numpy as np
 
 from smemlab.errors import UserError
+from smemlab.frameworks import cupy_tf32_off
 from smemlab.experiments.base import Case, Check, Experiment, SmemAccess, Variant
 
 SOURCE = "matmul.cu"
@@ -73,20 +73,6 @@ def tiled_smem(block_size: int, k: int) -> tuple[SmemAccess, ...]:
                    per_warp=tiles * block_size // 4),
         SmemAccess("Bs[e][col] load", "Bs[0][tx]", shape, "float", "load", per_warp=tiles * block_size),
     )
-
-
-def _set_tf32_off() -> str:
-    """Make CuPy's float32 matmul use CUBLAS_COMPUTE_32F (no TF32) whatever CUPY_TF32 says;
-    returns the compute type now in force, for the record."""
-    from cupy._core import _routines_linalg as linalg
-
-    fp32 = getattr(linalg, "COMPUTE_TYPE_FP32", None)
-    if fp32 is not None:
-        linalg.set_compute_type(np.dtype(np.float32), fp32)
-    try:
-        return str(linalg.compute_type_to_str(linalg.get_compute_type(np.dtype(np.float32))))
-    except Exception:  # pragma: no cover - older CuPy
-        return "FP32" if fp32 is not None else "unknown"
 
 
 class MatmulExperiment(Experiment):
@@ -149,7 +135,7 @@ class MatmulExperiment(Experiment):
         for v in variants:
             extra: dict[str, Any] = {"M": m, "N": n, "K": k}
             if v.kernel is None:
-                compute = _set_tf32_off()
+                compute = cupy_tf32_off()
                 box: dict[str, Any] = {}
 
                 def launch(box=box):
@@ -160,13 +146,14 @@ class MatmulExperiment(Experiment):
                            f"cupy.matmul {m}x{k} @ {k}x{n}, compute type {compute}", extra)
                 continue
             if v.kernel.startswith("mm_"):
-                ops_matmul = importlib.import_module("smemlab.ops.matmul")  # the module; ops.matmul is the function
+                from smemlab.ops.matmul import SOURCE as MM_SOURCE
+                from smemlab.ops.matmul import kernel_args, launch_shape as mm_launch_shape
 
-                step_kernel = rt.kernel(ops_matmul.SOURCE, v.kernel)
-                (gx, gy), threads = ops_matmul.launch_shape(v.kernel[3:], m, n)
+                step_kernel = rt.kernel(MM_SOURCE, v.kernel)
+                (gx, gy), threads = mm_launch_shape(v.kernel[3:], m, n)
 
                 def launch(step_kernel=step_kernel, gx=gx, gy=gy, threads=threads):
-                    rt.launch(step_kernel, (gx, gy, 1), (threads, 1, 1), *ops_matmul.kernel_args(a, b, c))
+                    rt.launch(step_kernel, (gx, gy, 1), (threads, 1, 1), a, b, c, *kernel_args(a.data.ptr, b.data.ptr, c.data.ptr, m, n, k)[3:])
 
                 yield Case(v, launch, lambda: verdict(c), (c,), once, flops, launch_shape((gx, gy, 1), (threads, 1, 1)), extra)
                 continue

@@ -35,109 +35,29 @@ How (`method="auto"` picks by the number of bins and the device's shared memory;
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from smemlab.ops import _common as C
+from smemlab import device
+from smemlab.ops._args import Dtypes, read
 
 SOURCE = "ops_histogram.cu"
 METHODS = ("auto", "smem", "cluster_rep", "cluster_share", "cluster", "multipass", "global")
 UNROLL = 2  # int4 loads in flight per thread (the kernels' default)
 MAX_BINS = 1 << 30
 MAX_KEYS = (1 << 31) - 1
-PORTABLE_CLUSTER = 8
+PORTABLE_CLUSTER = device.PORTABLE_CLUSTER
 MAX_CLUSTER = 16  # with the non-portable cluster size attribute (Hopper)
+DTYPES = Dtypes("int32")
+_I32 = np.dtype(np.int32)
 
 
-# ---- devices, kernels, launches (argument checks, conversion and streams: smemlab.ops._common) ----------
-@functools.lru_cache(maxsize=None)
-def device_facts(device: int) -> dict:
-    import cupy
-
-    p = cupy.cuda.runtime.getDeviceProperties(device)
-    return {
-        "sms": p["multiProcessorCount"],
-        "smem_optin": p["sharedMemPerBlockOptin"],
-        "smem_per_sm": p["sharedMemPerMultiprocessor"],
-        "cc": (p["major"], p["minor"]),
-        "name": p["name"].decode() if isinstance(p["name"], bytes) else str(p["name"]),
-    }
-
-
-def _func_attribute(kernel, device: int, attr, value: int) -> None:
-    from cuda.bindings import driver
-
-    handle = kernel.handle.handle
-    if isinstance(handle, driver.CUkernel):
-        (err,) = driver.cuKernelSetAttribute(attr, value, handle, device)
-    else:
-        (err,) = driver.cuFuncSetAttribute(handle, attr, value)
-    if err != driver.CUresult.CUDA_SUCCESS:
-        raise RuntimeError(f"kernel {kernel.name}: cannot set {attr.name} = {value} ({err.name})")
-
-
-def allow_nonportable_cluster(kernel, device: int) -> None:
-    """Let `kernel` launch with clusters of more than 8 blocks (up to 16 on Hopper)."""
-    if getattr(kernel, "_nonportable", False):
-        return
-    from cuda.bindings import driver
-
-    _func_attribute(kernel, device, driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)
-    kernel._nonportable = True
-
-
-def launch(kernel, grid, block, *args, shmem: int = 0, cluster: int | None = None) -> None:
-    """Enqueue `kernel` on CuPy's current stream (the caller's, inside _common.caller_stream);
-    with `cluster`, `grid` counts blocks (as in CUDA C) and must be a multiple of it."""
-    from cuda.core import LaunchConfig
-    from cuda.core import launch as core_launch
-
-    from smemlab.errors import KernelError
-    from smemlab.gpu import launch_shape
-
-    C._ensure_core_device(C._device_id())
-    kernel.allow_dynamic_smem(shmem)
-    if cluster:
-        if cluster > PORTABLE_CLUSTER:
-            allow_nonportable_cluster(kernel, C._device_id())
-        config = LaunchConfig(grid=grid // cluster, cluster=cluster, block=block, shmem_size=shmem)
-    else:
-        config = LaunchConfig(grid=grid, block=block, shmem_size=shmem)
-    try:
-        core_launch(C.current_stream(), config, kernel.handle, *(C._arg(a) for a in args))
-    except Exception as exc:
-        raise KernelError(kernel.name, launch_shape(grid, block, shmem, cluster), exc) from exc
-
-
-def blocks_per_sm(kernel, block: int, shmem: int, facts: dict) -> int:
-    kernel.allow_dynamic_smem(shmem)
-    try:
-        return max(1, int(kernel.handle.occupancy.max_active_blocks_per_multiprocessor(block, shmem)))
-    except Exception:  # older cuda.core: count it from shared memory and threads
-        return max(1, min(2048 // block, facts["smem_per_sm"] // (shmem + 1024)))
-
-
-def max_active_clusters(kernel, device: int, block: int, shmem: int, cluster: int, facts: dict) -> int:
-    """How many clusters of `cluster` blocks the GPU runs at once (so a persistent grid is one wave)."""
-    from cuda.core import LaunchConfig
-
-    kernel.allow_dynamic_smem(shmem)
-    if cluster > PORTABLE_CLUSTER:
-        allow_nonportable_cluster(kernel, device)
-    config = LaunchConfig(grid=cluster, cluster=cluster, block=block, shmem_size=shmem)
-    try:
-        n = int(kernel.handle.occupancy.max_active_clusters(config, stream=C.current_stream()))
-    except TypeError:
-        n = int(kernel.handle.occupancy.max_active_clusters(config))
-    except Exception:
-        n = 0
-    if n <= 0:  # unknown: stay well inside one wave (GPCs rarely fill with clusters)
-        per_sm = max(1, min(2048 // block, facts["smem_per_sm"] // (shmem + 1024)))
-        n = max(1, facts["sms"] * per_sm // cluster * 3 // 4)
-    return n
+def device_facts(dev: int) -> dict:
+    """The facts `plan` takes, for device `dev` (sms, smem_optin, smem_per_sm, cc, name)."""
+    f = device.facts(dev)
+    return {"sms": f.sms, "smem_optin": f.smem_optin, "smem_per_sm": f.smem_per_sm, "cc": f.cc, "name": f.name}
 
 
 # ---- the plan (pure Python: no GPU needed) --------------------------------------------------------------
@@ -253,39 +173,46 @@ def _check_bins(bins: Any) -> int:
 def histogram(keys: Any, bins: int, *, method: str = "auto", **options: Any) -> Any:
     """Counts of the int32 `keys` in [0, bins), int32, of the caller's array type (module doc)."""
     bins = _check_bins(bins)
-    view, back = C.as_cupy(keys, "keys", ("int32",), (1,))
-    if view.size > MAX_KEYS:
-        raise ValueError(f"keys: {view.size} keys were given; at most {MAX_KEYS} are accepted (int32 counts)")
-    import cupy
+    a = read(keys, "keys", DTYPES, (1,))
+    if a.shape[0] > MAX_KEYS:
+        raise ValueError(f"keys: {a.shape[0]} keys were given; at most {MAX_KEYS} are accepted (int32 counts)")
+    with a.on_device():
+        key = (a.device, bins, method, tuple(sorted(options.items())) if options else ())
+        stream = a.stream()
+        launches = _LAUNCHES.get(key)
+        if launches is None:
+            launches = _LAUNCHES[key] = launches_for(bins, plan(bins, device_facts(a.device), method, **options),
+                                                     a.device, stream)
+        out, out_ptr = a.zeros((bins,), _I32)
+        n = np.int64(a.shape[0])
+        for k, grid, block, shmem, cluster, tail in launches:
+            device.launch(k, grid, block, (a.ptr, n, out_ptr) + tail, stream, shmem, cluster)
+        return out
 
-    with cupy.cuda.Device(view.device.id), C.caller_stream(keys):
-        p = plan(bins, device_facts(view.device.id), method, **options)
-        out = cupy.zeros(bins, dtype=cupy.int32)
-        run_plan(view, out, bins, p)
-        return back(out)
+
+_LAUNCHES: dict[tuple, list] = {}
 
 
-def run_plan(view, out, bins: int, p: Plan) -> None:
-    """Enqueue the kernels of plan `p` on CuPy's current stream: the counts of `view` (a CuPy
-    int32 array) added into `out` (int32, zeroed by the caller)."""
-    dev = view.device.id
+def launches_for(bins: int, p: Plan, dev: int, stream: int) -> list[tuple]:
+    """The launches of plan `p` on device `dev`: (kernel, grid, block, dynamic smem, cluster, the
+    arguments after (keys, n, out)). Each adds the counts of the keys into `out` (zeroed first)."""
     facts = device_facts(dev)
-    n = np.int64(view.size)
     defines = {"AGG": p.agg, "COPIES": p.copies, "CS": p.cluster or 2}
     if p.method == "global":
-        k = C.kernel(SOURCE, "hist_global", defines)
-        grid = facts["sms"] * blocks_per_sm(k, p.block, 0, facts)
-        launch(k, grid, p.block, view, n, out, np.int32(bins))
-    elif p.method in ("smem", "multipass"):
-        k = C.kernel(SOURCE, "hist_smem", defines)
-        grid = facts["sms"] * blocks_per_sm(k, p.block, p.smem, facts)
+        k = device.kernel(SOURCE, "hist_global", defines, dev)
+        return [(k, facts["sms"] * k.blocks_per_sm(p.block), p.block, 0, None, (np.int32(bins),))]
+    if p.method in ("smem", "multipass"):
+        k = device.kernel(SOURCE, "hist_smem", defines, dev)
+        grid = facts["sms"] * k.blocks_per_sm(p.block, p.smem)
         per = p.bins_per_pass or bins
-        for lo in range(0, bins, per):
-            nlocal = min(per, bins - lo)
-            launch(k, grid, p.block, view, n, out, np.int32(lo), np.int32(nlocal), shmem=p.smem)
-    elif p.method in ("cluster", "cluster_rep", "cluster_share"):
-        k = C.kernel(SOURCE, {"cluster": "hist_cluster", "cluster_rep": "hist_cluster_rep", "cluster_share": "hist_cluster_share"}[p.method], defines)
-        clusters = max_active_clusters(k, dev, p.block, p.smem, p.cluster, facts)
-        launch(k, clusters * p.cluster, p.block, view, n, out, np.int32(bins), shmem=p.smem, cluster=p.cluster)
-    else:  # pragma: no cover - plan() never returns another
-        raise AssertionError(p.method)
+        return [(k, grid, p.block, p.smem, None, (np.int32(lo), np.int32(min(per, bins - lo))))
+                for lo in range(0, bins, per)]
+    if p.method in ("cluster", "cluster_rep", "cluster_share"):
+        name = {"cluster": "hist_cluster", "cluster_rep": "hist_cluster_rep", "cluster_share": "hist_cluster_share"}[p.method]
+        k = device.kernel(SOURCE, name, defines, dev)
+        clusters = k.max_active_clusters(p.block, p.smem, p.cluster, stream)
+        if clusters <= 0:  # unknown: stay well inside one wave (GPCs rarely fill with clusters)
+            per_sm = max(1, min(2048 // p.block, facts["smem_per_sm"] // (p.smem + 1024)))
+            clusters = max(1, facts["sms"] * per_sm // p.cluster * 3 // 4)
+        return [(k, clusters * p.cluster, p.block, p.smem, p.cluster, (np.int32(bins),))]
+    raise AssertionError(p.method)  # pragma: no cover - plan() never returns another

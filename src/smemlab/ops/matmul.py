@@ -20,7 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from smemlab.ops import _common as C
+from smemlab import device
+from smemlab.ops._args import Dtypes, read, same_framework
 
 SOURCE = "ops_matmul.cu"
 # variant -> (block tile M, block tile N, threads)
@@ -35,6 +36,8 @@ VARIANTS = {
 }
 DEFAULT = "warptile_db16"  # fastest in the recorded run (H100: 86-90% of cuBLAS)
 MAX_DIM = (1 << 31) - 1
+DTYPES = Dtypes("float32")
+_F32 = np.dtype(np.float32)
 
 
 def launch_shape(variant: str, m: int, n: int) -> tuple[tuple[int, int], int]:
@@ -48,42 +51,30 @@ def launch_shape(variant: str, m: int, n: int) -> tuple[tuple[int, int], int]:
     return (-(-n // bn), gy), threads
 
 
+def kernel_args(a_ptr: int, b_ptr: int, c_ptr: int, m: int, n: int, k: int) -> tuple:
+    """The arguments of every mm_* kernel: the three pointers, M, N, K and the flags that allow
+    16-byte accesses (a row's start 16-byte aligned)."""
+    i32 = np.int32
+    return (a_ptr, b_ptr, c_ptr, i32(m), i32(n), i32(k), i32(k % 4 == 0 and a_ptr % 16 == 0),
+            i32(n % 4 == 0 and b_ptr % 16 == 0), i32(n % 4 == 0 and c_ptr % 16 == 0))
+
+
 def matmul(a: Any, b: Any, *, variant: str = DEFAULT) -> Any:
     """a @ b in float32 on the CUDA cores, of the caller's array type (see the module doc)."""
     if variant not in VARIANTS:
         raise ValueError(f"variant {variant!r}: one of {', '.join(VARIANTS)} is accepted")
-    if type(a).__module__.split(".")[0] != type(b).__module__.split(".")[0] and all(
-        type(x).__module__.split(".")[0] in ("cupy", "torch") for x in (a, b)
-    ):
-        raise TypeError(f"a is a {type(a).__module__}.{type(a).__name__} and b a {type(b).__module__}.{type(b).__name__}; two arrays of one type (CuPy or torch) are accepted")
-    va, back = C.as_cupy(a, "a", ("float32",), (2,))
-    vb, _ = C.as_cupy(b, "b", ("float32",), (2,))
+    va = read(a, "a", DTYPES, (2,))
+    vb = read(b, "b", DTYPES, (2,))
+    same_framework(va, vb, ("a", "b"))
     (m, k), (k2, n) = va.shape, vb.shape
     if k != k2:
-        raise ValueError(f"shapes {va.shape} and {vb.shape} were given; a (M, K) and b (K, N) with equal K are accepted")
-    if va.device.id != vb.device.id:
-        raise ValueError(f"a is on GPU {va.device.id} and b on GPU {vb.device.id}; both on one GPU is accepted")
-    import cupy
-
-    with cupy.cuda.Device(va.device.id), C.caller_stream(a, b):
-        c = cupy.empty((m, n), dtype=cupy.float32)
-        run(va, vb, c, variant)
-        return back(c)
-
-
-def kernel_args(a, b, c) -> tuple:
-    """The arguments every mm_* kernel takes after its three pointers' arrays: M, N, K and the
-    flags that allow 16-byte accesses (a row's start 16-byte aligned)."""
-    (m, k), n = a.shape, b.shape[1]
-    vec_a = int(k % 4 == 0 and a.data.ptr % 16 == 0)
-    vec_b = int(n % 4 == 0 and b.data.ptr % 16 == 0)
-    vec_c = int(n % 4 == 0 and c.data.ptr % 16 == 0)
-    i32 = np.int32
-    return a, b, c, i32(m), i32(n), i32(k), i32(vec_a), i32(vec_b), i32(vec_c)
-
-
-def run(a, b, c, variant: str) -> None:
-    """Enqueue the kernel of `variant` on CuPy's current stream: c = a @ b (CuPy arrays, all
-    C-contiguous, c of shape (M, N))."""
-    grid, threads = launch_shape(variant, a.shape[0], b.shape[1])
-    C.launch(C.kernel(SOURCE, f"mm_{variant}"), grid, threads, *kernel_args(a, b, c))
+        raise ValueError(f"shapes {tuple(va.shape)} and {tuple(vb.shape)} were given; a (M, K) and b (K, N) with "
+                         f"equal K are accepted")
+    if max(m, n, k) > MAX_DIM:
+        raise ValueError(f"shapes {tuple(va.shape)} and {tuple(vb.shape)}: each dimension must be below 2^31")
+    grid, threads = launch_shape(variant, m, n)
+    with va.on_device():
+        c, c_ptr = va.empty((m, n), _F32)
+        kern = device.kernel(SOURCE, f"mm_{variant}", device=va.device)
+        device.launch(kern, grid, threads, kernel_args(va.ptr, vb.ptr, c_ptr, m, n, k), va.stream())
+        return c

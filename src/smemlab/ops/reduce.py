@@ -19,60 +19,59 @@ from typing import Any
 
 import numpy as np
 
-from smemlab.ops import _common as C
+from smemlab import device
+from smemlab.ops._args import Dtypes, check_dtype_arg, read
 
 SOURCE = "ops_reduce.cu"
 NT = 256
-DTYPES = ("int32", "float32", "float64")
-_OUT = {  # (input, output) -> kernel, partial dtype
-    ("int32", "int64"): ("reduce_i32_i64", "int64"),
-    ("int32", "int32"): ("reduce_i32_i64", "int64"),
-    ("float32", "float32"): ("reduce_f32_f32", "float64"),
-    ("float32", "float64"): ("reduce_f32_f64", "float64"),
-    ("float64", "float64"): ("reduce_f64_f64", "float64"),
+DTYPES = Dtypes("int32", "float32", "float64")
+RANKS = (1, 2, 3, 4)
+_OUT = {  # (input, output) -> kernel; the kernels of int32 input write int64
+    ("int32", "int64"): "reduce_i32_i64",
+    ("int32", "int32"): "reduce_i32_i64",
+    ("float32", "float32"): "reduce_f32_f32",
+    ("float32", "float64"): "reduce_f32_f64",
+    ("float64", "float64"): "reduce_f64_f64",
 }
-_DEFAULT = {"int32": "int64", "float32": "float32", "float64": "float64"}
+_DEFAULT = {np.dtype(k): np.dtype(v) for k, v in {"int32": "int64", "float32": "float32", "float64": "float64"}.items()}
+_I64 = np.dtype(np.int64)
 
 
 class _Workspace:
-    """Per (device, stream): the partials buffer and the last-block counter (kept at 0 between
-    launches: the last block resets it), so a launch needs no memset."""
+    """Per (device, stream): the partials and the last-block counter, which the last block resets
+    to 0, so a launch needs no memset. Zeroed once, with the device synchronised, when made."""
 
     def __init__(self, blocks: int):
         import cupy
 
         self.partials = cupy.empty(blocks, dtype=np.float64)  # 8-byte slots: int64 or float64
         self.counter = cupy.zeros(1, dtype=np.uint32)
+        cupy.cuda.runtime.deviceSynchronize()  # the zeroing ran on CuPy's stream, not the caller's
+        self.partials_ptr, self.counter_ptr = self.partials.data.ptr, self.counter.data.ptr
 
 
 _WS: dict[tuple[int, int], _Workspace] = {}
 _WS_LOCK = threading.Lock()
-_GRID: dict[tuple[int, str], int] = {}
+_PLANS: dict[tuple[int, str], tuple[device.Kernel, int]] = {}
 
 
-def _grid(name: str) -> int:
-    dev = C._device_id()
-    g = _GRID.get((dev, name))
-    if g is None:
-        k = C.kernel(SOURCE, name)
-        try:
-            per_sm = int(k.handle.occupancy.max_active_blocks_per_multiprocessor(NT, 0))
-        except Exception:
-            per_sm = 2
-        g = _GRID[(dev, name)] = C.sm_count() * max(1, min(2 * per_sm, 8))
-    return g
+def _plan(dev: int, name: str) -> tuple[device.Kernel, int]:
+    """(kernel, grid: twice the resident blocks, at most 8 per SM) for kernel `name` on `dev`."""
+    plan = _PLANS.get((dev, name))
+    if plan is None:
+        k = device.kernel(SOURCE, name, device=dev)
+        per_sm = k.blocks_per_sm(NT)
+        plan = _PLANS[(dev, name)] = (k, device.facts(dev).sms * max(1, min(2 * per_sm, 8)))
+    return plan
 
 
-def _workspace(blocks: int):
-    import cupy
-
-    key = (C._device_id(), int(cupy.cuda.get_current_stream().ptr))
-    with _WS_LOCK:
-        ws = _WS.get(key)
-        if ws is None or ws.partials.size < blocks:
-            if len(_WS) > 32:
+def _workspace(dev: int, stream: int, blocks: int) -> _Workspace:
+    ws = _WS.get((dev, stream))
+    if ws is None:
+        with _WS_LOCK:
+            if len(_WS) > 32:  # streams long gone
                 _WS.clear()
-            ws = _WS[key] = _Workspace(blocks)  # zeroed on this stream, before our launch
+            ws = _WS[(dev, stream)] = _Workspace(blocks)
     return ws
 
 
@@ -80,33 +79,28 @@ def result_dtype(x_dtype: Any, dtype: Any = None) -> np.dtype:
     """The output dtype reduce_sum gives for an input dtype and a `dtype=` argument."""
     x_dtype = np.dtype(x_dtype)
     if dtype is None:
-        return np.dtype(_DEFAULT[x_dtype.name])
-    ok = [o for (i, o) in _OUT if i == x_dtype.name]
-    d = C.check_dtype_arg(dtype, "dtype", ok)
-    return d
+        return _DEFAULT[x_dtype]
+    return check_dtype_arg(dtype, "dtype", [o for (i, o) in _OUT if i == x_dtype.name])
 
 
 def reduce_sum(x: Any, dtype: Any = None) -> Any:
     """The sum of all elements of `x` (int32, float32 or float64, contiguous, any rank 1-4, on the
     GPU) as a 0-d array of the caller's type, computed on the caller's current stream. `dtype`:
     see the module doc (None matches `cupy.sum`: int32 -> int64). An empty array sums to 0."""
-    info = C.check_array(x, "x", DTYPES, (1, 2, 3, 4), allow_empty=True)
-    out_dtype = result_dtype(info.dtype, dtype)
-    a, back = C.as_cupy(x, "x", DTYPES, (1, 2, 3, 4), allow_empty=True)
-    import cupy
-
-    name, _ = _OUT[(info.dtype.name, out_dtype.name)]
-    kernel_out = np.dtype(np.int64) if info.dtype.name == "int32" else out_dtype
-    with C.caller_stream(x):
-        out = cupy.empty((), dtype=kernel_out)
-        n = int(a.size)
+    a = read(x, "x", DTYPES, RANKS, allow_empty=True)
+    out_dtype = _DEFAULT[a.dtype] if dtype is None else result_dtype(a.dtype, dtype)
+    kernel_out = _I64 if a.dtype.kind == "i" else out_dtype
+    with a.on_device():
+        n = a.size
         if n == 0:
-            out.fill(0)
-        else:
-            k = C.kernel(SOURCE, name)
-            blocks = min(_grid(name), max(1, -(-n // (NT * 4))))  # (each thread at least one vector)
-            ws = _workspace(_grid(name))
-            C.launch(k, blocks, NT, a, np.uint64(n), ws.partials, ws.counter, out)
+            out, _ = a.zeros((), out_dtype)
+            return out
+        stream = a.stream()
+        k, grid = _plan(a.device, _OUT[(a.dtype.name, out_dtype.name)])
+        out, out_ptr = a.empty((), kernel_out)
+        ws = _workspace(a.device, stream, grid)
+        blocks = min(grid, -(-n // (NT * 4)))  # each thread at least one vector
+        device.launch(k, blocks, NT, (a.ptr, np.uint64(n), ws.partials_ptr, ws.counter_ptr, out_ptr), stream)
         if kernel_out != out_dtype:
-            out = out.astype(out_dtype)  # int64 -> int32 wraps modulo 2^32, like NumPy
-        return back(out)
+            out = a.astype(out, out_dtype)  # int64 -> int32 wraps modulo 2^32, like NumPy
+        return out

@@ -18,21 +18,23 @@ from typing import Any
 
 import numpy as np
 
-from smemlab.ops import _common as C
+from smemlab import device
+from smemlab.ops._args import Dtypes, kind_of, read
 
 SOURCE = "ops_stencil.cu"
 MAX_RADIUS = 32
 TILE = 256 * 4 * 4
+DTYPES = Dtypes("float32")
 
 
 def _coefficients(coef: Any) -> np.ndarray:
-    if hasattr(coef, "__cuda_array_interface__") or C.kind_of(coef) in ("cupy", "torch"):
-        if C.kind_of(coef) == "torch":
-            coef = coef.detach().cpu().numpy()
-        else:
-            import cupy
+    kind = kind_of(coef)
+    if kind == "torch":
+        coef = coef.detach().cpu().numpy()
+    elif kind in ("cupy", "cai"):
+        import cupy
 
-            coef = cupy.asnumpy(cupy.asarray(coef))
+        coef = cupy.asnumpy(cupy.asarray(coef))
     if isinstance(coef, (str, bytes)) or np.ndim(coef) != 1:
         raise ValueError(f"coef: expected a 1-D sequence of numbers (odd length, 1 to {2 * MAX_RADIUS + 1}), got {coef!r:.80}")
     try:
@@ -41,9 +43,12 @@ def _coefficients(coef: Any) -> np.ndarray:
         raise TypeError(f"coef: expected numbers, got {coef!r:.80}") from None
     if c.size % 2 == 0 or c.size > 2 * MAX_RADIUS + 1:
         raise ValueError(f"coef: expected an odd length from 1 to {2 * MAX_RADIUS + 1} (radius 0..{MAX_RADIUS}), got length {c.size}")
-    if not np.all(np.isfinite(c)):
+    if not np.isfinite(c).all():
         raise ValueError("coef: every coefficient must be finite")
     return c.astype(np.float32)
+
+
+_DEFINES = [{"RADIUS": r} for r in range(MAX_RADIUS + 1)]
 
 
 def stencil1d(x: Any, coef: Any) -> Any:
@@ -51,19 +56,17 @@ def stencil1d(x: Any, coef: Any) -> Any:
     a new float32 array of x's length and the caller's type, computed on the caller's stream.
     Boundary: zero padding (see the module doc)."""
     c = _coefficients(coef)
-    a, back = C.as_cupy(x, "x", ("float32",), (1,), allow_empty=True)
-    import cupy
-
-    radius = (c.size - 1) // 2
-    defines = {"RADIUS": radius}
-    with C.caller_stream(x):
-        out = cupy.empty_like(a)
-        n = int(a.size)
+    a = read(x, "x", DTYPES, (1,), allow_empty=True)
+    defines = _DEFINES[(c.size - 1) // 2]
+    with a.on_device():
+        n = a.shape[0]
+        out, out_ptr = a.empty((n,), a.dtype)
         if n:
-            k = C.kernel(SOURCE, "stencil1d_f32", defines)
-            C.set_constant(SOURCE, "c_coef", c, defines)
+            stream = a.stream()
+            k = device.kernel(SOURCE, "stencil1d_f32", defines, a.device)
+            device.set_constant(SOURCE, "c_coef", c, defines, a.device, stream)
             tiles = -(-n // TILE)
-            aligned = np.int32(a.data.ptr % 16 == 0)
-            C.launch(k, min(tiles, 2**31 - 1), 256, out, a, np.int64(n), aligned)
-            C.constant_used(SOURCE, "c_coef", defines)
-        return back(out)
+            aligned = np.int32(a.ptr % 16 == 0)
+            device.launch(k, min(tiles, 2**31 - 1), 256, (out_ptr, a.ptr, np.int64(n), aligned), stream)
+            device.constant_read(SOURCE, "c_coef", defines, a.device, stream)
+        return out

@@ -11,10 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from smemlab.ops import _common as C
+from smemlab import device
+from smemlab.ops._args import Dtypes, read
 
 SOURCE = "ops_transpose.cu"
-DTYPES = ("float32", "int32")
+DTYPES = Dtypes("float32", "int32")
 
 
 def plan(rows: int, cols: int, ptr_in: int, ptr_out: int) -> tuple[str, int, int, int]:
@@ -29,14 +30,13 @@ def transpose(x: Any) -> Any:
     """The transpose of the 2-D array `x` (float32 or int32, C-contiguous, on the GPU) as a new
     C-contiguous array of shape (cols, rows), of the caller's type (CuPy -> CuPy, torch -> torch),
     computed on the caller's current stream. Same result as `cupy.ascontiguousarray(x.T)`."""
-    a, back = C.as_cupy(x, "x", DTYPES, (2,), allow_empty=True)
-    import cupy
-
-    rows, cols = (int(s) for s in a.shape)
-    with C.caller_stream(x):
-        out = cupy.empty((cols, rows), dtype=a.dtype)
-        if out.size:
-            name, _, tiles_x, ntiles = plan(rows, cols, a.data.ptr, out.data.ptr)
-            k = C.kernel(SOURCE, name)
-            C.launch(k, min(ntiles, 2**31 - 1), 256, out, a, np.int64(rows), np.int64(cols), np.int64(tiles_x), np.int64(ntiles))
-        return back(out)
+    a = read(x, "x", DTYPES, (2,), allow_empty=True)
+    rows, cols = a.shape
+    with a.on_device():
+        out, out_ptr = a.empty((cols, rows), a.dtype)
+        if rows and cols:
+            name, _, tiles_x, ntiles = plan(rows, cols, a.ptr, out_ptr)
+            k = device.kernel(SOURCE, name, device=a.device)
+            device.launch(k, min(ntiles, 2**31 - 1), 256,
+                          (out_ptr, a.ptr, np.int64(rows), np.int64(cols), np.int64(tiles_x), np.int64(ntiles)), a.stream())
+        return out

@@ -1,0 +1,350 @@
+"""The one way smemlab loads and launches a kernel: one kernel cache, one launch function.
+
+Everything that runs a kernel goes through here: the library ops (smemlab.ops), the experiments'
+Runtime (smemlab.gpu), the benchmark and the sanitizer's self-check.
+
+- `kernel(source, name, defines, device)`: kernels/<source> compiled by smemlab.compiler (cached on
+  disk by source hash), loaded once per process and device. A `Kernel` carries its attributes
+  (dynamic shared memory opt-in, non-portable cluster sizes, carveout) per device.
+- `launch(kernel, grid, block, args, stream, shmem=0, cluster=None)`: enqueue on the raw stream
+  handle `stream`. Arguments are passed as given: Python ints are device pointers (8 bytes), every
+  other argument a NumPy scalar of the parameter's exact type (np.int64(n)), so a wrong width is
+  never passed silently. cuda.core's `launch` with its LaunchConfig cached per launch shape and its
+  Stream cached per handle was the fastest way to launch from Python on an H200 (6.5 us a call with
+  the output allocation, against 7.3 for ctypes on libcuda, 7.6 for cuda.bindings, 8.7 for CuPy's
+  RawModule: tools/host_path_probe.py), so that is what this uses.
+- `set_constant(source, symbol, values, defines, device, stream)`: a `__constant__` symbol written in
+  stream order (kernels enqueued before see the old values), skipped when unchanged.
+- `facts(device)`: the few device properties the ops plan with (SMs, shared memory, compute capability).
+
+A launch error raised by the driver becomes a KernelError naming the kernel and its launch shape;
+an error inside the kernel surfaces at the next synchronisation, as in CUDA C.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from smemlab.errors import KernelError, UserError
+
+PORTABLE_CLUSTER = 8  # blocks per cluster any sm_90 GPU launches; up to 16 with the non-portable opt-in
+
+
+# ---- device facts ----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Facts:
+    """What the ops plan with, read once per device."""
+
+    index: int
+    name: str
+    cc: tuple[int, int]
+    sms: int
+    smem_optin: int  # bytes of shared memory one block may opt in to
+    smem_per_sm: int
+    arch: str  # "sm_90"
+
+
+_FACTS: dict[int, Facts] = {}
+
+
+def facts(device: int) -> Facts:
+    f = _FACTS.get(device)
+    if f is None:
+        import cupy
+
+        p = cupy.cuda.runtime.getDeviceProperties(device)
+        name = p["name"].decode() if isinstance(p["name"], bytes) else str(p["name"])
+        f = _FACTS[device] = Facts(device, name, (p["major"], p["minor"]), p["multiProcessorCount"],
+                                   p["sharedMemPerBlockOptin"], p["sharedMemPerMultiprocessor"],
+                                   f"sm_{p['major']}{p['minor']}")
+    return f
+
+
+def current_device() -> int:
+    """The CUDA runtime's current device (shared by CuPy and PyTorch)."""
+    import cupy
+
+    return cupy.cuda.runtime.getDevice()
+
+
+# ---- kernels -------------------------------------------------------------------------------------------
+def launch_shape(grid, block, shmem: int = 0, cluster=None) -> str:
+    text = f"grid {dim3(grid)} block {dim3(block)}"
+    if shmem:
+        text += f" dynamic smem {shmem} B"
+    if cluster is not None:
+        text += f" cluster {dim3(cluster)}"
+    return text
+
+
+def dim3(value: int | Sequence[int]) -> tuple[int, int, int]:
+    dims = (int(value),) if isinstance(value, (int, np.integer)) else tuple(int(v) for v in value)
+    return tuple(dims + (1,) * (3 - len(dims)))  # type: ignore[return-value]
+
+
+class Kernel:
+    """A loaded kernel on one device: its name, the source it came from, the cuda.core handle, the
+    static shared memory it declares, and the attributes set on it so far."""
+
+    def __init__(self, name: str, source: str, handle: Any, static_smem: int, device: int):
+        self.name = name
+        self.source = source
+        self.handle = handle  # cuda.core Kernel
+        self.static_smem = static_smem
+        self.device = device
+        self._dyn_limit = 48 * 1024
+        self._nonportable = False
+
+    def set_attribute(self, attr: str, value: int) -> None:
+        """cuFuncSetAttribute(CU_FUNC_ATTRIBUTE_<attr>, value) for this kernel on its device."""
+        from cuda.bindings import driver
+
+        attribute = getattr(driver.CUfunction_attribute, f"CU_FUNC_ATTRIBUTE_{attr}")
+        handle = self.handle.handle
+        if isinstance(handle, driver.CUkernel):
+            (err,) = driver.cuKernelSetAttribute(attribute, value, handle, self.device)
+        else:
+            (err,) = driver.cuFuncSetAttribute(handle, attribute, value)
+        if err != driver.CUresult.CUDA_SUCCESS:
+            raise UserError(f"kernel {self.name}: cannot set {attr} to {value} ({err.name})")
+
+    def allow_dynamic_smem(self, nbytes: int) -> None:
+        """Raise the kernel's dynamic shared-memory limit (needed above 48 KB: the opt-in)."""
+        if nbytes > self._dyn_limit:
+            self.set_attribute("MAX_DYNAMIC_SHARED_SIZE_BYTES", nbytes)
+            self._dyn_limit = nbytes
+
+    def allow_nonportable_cluster(self) -> None:
+        """Clusters of more than 8 blocks (up to 16 on Hopper)."""
+        if not self._nonportable:
+            self.set_attribute("NON_PORTABLE_CLUSTER_SIZE_ALLOWED", 1)
+            self._nonportable = True
+
+    def function(self):
+        """The CUfunction of this kernel in the current context (for the occupancy API)."""
+        from cuda.bindings import driver
+
+        handle = self.handle.handle
+        if isinstance(handle, driver.CUkernel):
+            err, func = driver.cuKernelGetFunction(handle)
+            if err != driver.CUresult.CUDA_SUCCESS:
+                raise RuntimeError(f"cuKernelGetFunction: {err.name}")
+            return func
+        return handle
+
+    def blocks_per_sm(self, block: int, shmem: int = 0) -> int:
+        """The occupancy API's resident blocks per SM at `block` threads and `shmem` dynamic bytes."""
+        self.allow_dynamic_smem(shmem)
+        return int(self.handle.occupancy.max_active_blocks_per_multiprocessor(block, shmem))
+
+    def max_active_clusters(self, block: int, shmem: int, cluster: int, stream: int) -> int:
+        """How many clusters of `cluster` blocks the GPU runs at once (0 where the API cannot say)."""
+        from cuda.core import LaunchConfig
+
+        self.allow_dynamic_smem(shmem)
+        if cluster > PORTABLE_CLUSTER:
+            self.allow_nonportable_cluster()
+        config = LaunchConfig(grid=cluster, cluster=cluster, block=block, shmem_size=shmem)
+        try:
+            return int(self.handle.occupancy.max_active_clusters(config, stream=core_stream(stream)))
+        except Exception:
+            return 0
+
+
+_LOCK = threading.Lock()
+_KERNELS: dict[tuple, Kernel] = {}
+_MODULES: dict[tuple, tuple[Any, bytes]] = {}
+_CORE_CURRENT = threading.local()
+
+
+def _define_key(defines: Mapping[str, object] | None) -> tuple:
+    return tuple(sorted(defines.items())) if defines else ()
+
+
+def ensure_context(device: int) -> None:
+    """Make cuda.core aware of `device` on this thread (once per thread and device)."""
+    seen = getattr(_CORE_CURRENT, "devices", None)
+    if seen is None:
+        seen = _CORE_CURRENT.devices = set()
+    if device not in seen:
+        from cuda.core import Device
+
+        Device(device).set_current()
+        seen.add(device)
+
+
+def module(source: str, defines: Mapping[str, object] | None, device: int) -> tuple[Any, bytes]:
+    """(cuda.core ObjectCode, cubin) of kernels/<source> compiled with `defines` for `device`."""
+    key = (device, source, _define_key(defines))
+    mod = _MODULES.get(key)
+    if mod is None:
+        from cuda.core import ObjectCode
+
+        from smemlab.compiler import compile_cubin
+
+        ensure_context(device)
+        cubin = compile_cubin(source, facts(device).arch, dict(defines or {}))
+        mod = _MODULES[key] = (ObjectCode.from_cubin(cubin, name=source), cubin)
+    return mod
+
+
+def kernel(source: str, name: str, defines: Mapping[str, object] | None = None, device: int = 0) -> Kernel:
+    """The kernel `name` of kernels/<source> compiled with `defines`, loaded on `device` (once per process)."""
+    key = (device, source, name, _define_key(defines))
+    k = _KERNELS.get(key)
+    if k is None:
+        with _LOCK:
+            k = _KERNELS.get(key)
+            if k is None:
+                from smemlab.cubin import static_shared_bytes
+
+                mod, cubin = module(source, defines, device)
+                k = _KERNELS[key] = Kernel(name, source, mod.get_kernel(name), static_shared_bytes(cubin).get(name, 0), device)
+    return k
+
+
+# ---- launching -----------------------------------------------------------------------------------------
+_STREAMS: dict[int, Any] = {}
+_CONFIGS: dict[tuple, Any] = {}
+# Kernel names in launch order while a list is set here: how the profiler and the sanitizer tell
+# which kernels each variant or case launched (None: not recorded, the usual case)
+launch_log: list[str] | None = None
+
+
+def core_stream(handle: int):
+    """A cuda.core Stream for the raw handle (0 = the legacy default stream, 2 = per-thread default)."""
+    s = _STREAMS.get(handle)
+    if s is None:
+        from cuda.core import LEGACY_DEFAULT_STREAM, PER_THREAD_DEFAULT_STREAM, Stream
+
+        if handle in (0, 1):
+            s = LEGACY_DEFAULT_STREAM
+        elif handle == 2:
+            s = PER_THREAD_DEFAULT_STREAM
+        else:
+            if len(_STREAMS) > 256:  # handles of streams long gone
+                _STREAMS.clear()
+            s = Stream.from_handle(handle)
+        _STREAMS[handle] = s
+    return s
+
+
+def _config(grid, block, shmem: int, cluster):
+    key = (grid, block, shmem, cluster)
+    cfg = _CONFIGS.get(key)
+    if cfg is None:
+        from cuda.core import LaunchConfig
+
+        grid3, block3 = dim3(grid), dim3(block)
+        if cluster is not None:
+            cluster3 = dim3(cluster)
+            if any(g % c for g, c in zip(grid3, cluster3)):
+                raise UserError(f"grid {grid3} is not a multiple of cluster {cluster3}")
+            cfg = LaunchConfig(grid=tuple(g // c for g, c in zip(grid3, cluster3)), cluster=cluster3, block=block3,
+                               shmem_size=shmem)
+        else:
+            cfg = LaunchConfig(grid=grid3, block=block3, shmem_size=shmem)
+        if len(_CONFIGS) > 4096:
+            _CONFIGS.clear()
+        _CONFIGS[key] = cfg
+    return cfg
+
+
+def launch(k: Kernel, grid, block, args: tuple, stream: int, shmem: int = 0, cluster=None) -> None:
+    """Enqueue `k` on the stream with raw handle `stream`. With `cluster`, `grid` counts blocks (as in
+    CUDA C) and must be a multiple of it. See the module doc for how arguments are passed."""
+    if shmem > k._dyn_limit:
+        k.allow_dynamic_smem(shmem)
+    if cluster is not None and not k._nonportable and max(dim3(cluster)) > PORTABLE_CLUSTER:
+        k.allow_nonportable_cluster()
+    if launch_log is not None:
+        launch_log.append(k.name)
+    try:
+        _core_launch(core_stream(stream), _config(grid, block, shmem, cluster), k.handle, *args)
+    except UserError as exc:
+        raise UserError(f"kernel {k.name}: {exc}") from None
+    except Exception as exc:
+        raise KernelError(k.name, launch_shape(grid, block, shmem, cluster), exc) from exc
+
+
+def _core_launch(*a):
+    from cuda.core import launch as core_launch
+
+    global _core_launch
+    _core_launch = core_launch  # bound on first use: no import on the hot path
+    return core_launch(*a)
+
+
+# ---- __constant__ memory, in stream order ----------------------------------------------------------------
+class _Constant:
+    __slots__ = ("ptr", "size", "data", "stream", "event")
+
+    def __init__(self, ptr: int, size: int):
+        self.ptr, self.size = ptr, size
+        self.data: bytes | None = None
+        self.stream: int | None = None  # the one stream that has used the symbol, while there is one
+        self.event: Any = None  # once several streams have: recorded after each read
+
+
+_CONSTANTS: dict[tuple, _Constant] = {}
+
+
+def _constant(source: str, symbol: str, defines: Mapping[str, object] | None, device: int) -> _Constant:
+    key = (device, source, _define_key(defines), symbol)
+    c = _CONSTANTS.get(key)
+    if c is None:
+        from cuda.bindings import driver
+
+        mod, _ = module(source, defines, device)
+        handle = mod.handle
+        if isinstance(handle, driver.CUlibrary):
+            err, dptr, size = driver.cuLibraryGetGlobal(handle, symbol.encode())
+        else:
+            err, dptr, size = driver.cuModuleGetGlobal(handle, symbol.encode())
+        if err != driver.CUresult.CUDA_SUCCESS:
+            raise UserError(f"{source}: no __constant__ symbol {symbol!r} ({err.name})")
+        c = _CONSTANTS[key] = _Constant(int(dptr), int(size))
+    return c
+
+
+def set_constant(source: str, symbol: str, values: np.ndarray, defines: Mapping[str, object] | None = None,
+                 device: int = 0, stream: int = 0) -> None:
+    """Write `values` into the `__constant__` symbol of kernels/<source> (compiled with `defines`) in
+    the order of `stream`: kernels enqueued before see the old values, kernels after the new. Skips
+    the copy when the symbol already holds these bytes. Kernels that read the symbol must be followed
+    by `constant_read(...)`, so that a write from another stream never overtakes them."""
+    import cupy
+
+    c = _constant(source, symbol, defines, device)
+    if c.event is not None:  # several streams: wait for the last reads, wherever they were enqueued
+        cupy.cuda.runtime.streamWaitEvent(stream, c.event.ptr, 0)
+    elif c.stream is None:
+        c.stream = stream
+    elif c.stream != stream:
+        # A second stream: the first one's readers may still run (and that stream may be gone, so
+        # no event can be recorded on it now). Wait for the device once, then keep an event.
+        cupy.cuda.runtime.deviceSynchronize()
+        c.event = cupy.cuda.Event(block=False, disable_timing=True)
+    data = np.ascontiguousarray(values)
+    raw = data.tobytes()
+    if c.data == raw:
+        return
+    if len(raw) > c.size:
+        raise UserError(f"{source}: {symbol} holds {c.size} bytes, {len(raw)} given")
+    # From pageable memory the driver stages the bytes before it returns: `data` may go at once.
+    cupy.cuda.runtime.memcpyAsync(c.ptr, data.ctypes.data, len(raw), cupy.cuda.runtime.memcpyHostToDevice, stream)
+    c.data = raw
+
+
+def constant_read(source: str, symbol: str, defines: Mapping[str, object] | None = None, device: int = 0,
+                  stream: int = 0) -> None:
+    """After a launch that reads the symbol: where several streams use it, record that read."""
+    c = _constant(source, symbol, defines, device)
+    if c.event is not None:
+        import cupy
+
+        cupy.cuda.runtime.eventRecord(c.event.ptr, stream)

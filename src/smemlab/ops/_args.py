@@ -1,0 +1,286 @@
+"""How an op reads its array arguments: metadata once, checks on plain Python values, no copies.
+
+    a = read(x, "x", F32, (1,))          # TypeError / ValueError before any GPU call
+    with a.on_device():                  # the input's device current (a no-op when it already is)
+        out, out_ptr = a.empty(shape, dtype)   # the caller's framework, on the input's device
+        device.launch(k, grid, block, (out_ptr, a.ptr, ...), a.stream())
+        return out
+
+Accepted inputs: `cupy.ndarray`; a `torch.Tensor` on a CUDA device (its pointer, shape and
+stream read from the tensor itself: no DLPack round trip); any other object with
+`__cuda_array_interface__` (Numba, JAX, ...: results come back as CuPy arrays). Host data (NumPy
+arrays, lists, scalars, CPU tensors) is refused, never copied silently.
+
+The stream: an op runs on the caller's current stream, the one its framework would use: torch's
+current stream of the tensor's device (`torch.cuda.current_stream`), or CuPy's current stream.
+Outputs are allocated by the caller's framework on that stream, so its caching allocator sees
+them used where they were made.
+
+Every check here looks at metadata alone, so the CPU tests run them with no GPU.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+_HOST_HINT = "move it to the GPU first (cupy.asarray(x), or torch.as_tensor(x, device='cuda'))"
+
+
+class Dtypes:
+    """A set of accepted dtypes, built once per op (membership tests on the hot path are set look-ups)."""
+
+    def __init__(self, *names: str):
+        self.dtypes = tuple(np.dtype(n) for n in names)
+        self.set = frozenset(self.dtypes)
+        self.text = fmt_list(d.name for d in self.dtypes)
+
+    def __contains__(self, dtype) -> bool:
+        return dtype in self.set
+
+
+def fmt_list(items: Iterable[Any]) -> str:
+    items = [str(i) for i in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def _describe(x: Any) -> str:
+    t = type(x)
+    return t.__qualname__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
+
+
+# ---- the frameworks' types, looked up without importing either -------------------------------------------
+_TYPES: dict[str, Any] = {}
+
+
+def _cupy_type():
+    t = _TYPES.get("cupy")
+    if t is None:
+        try:
+            import cupy
+
+            t = cupy.ndarray
+        except Exception:  # the [gpu] extra is not installed: no CuPy array can exist
+            t = ()
+        _TYPES["cupy"] = t
+    return t
+
+
+def _torch():
+    """The torch module where it is already imported (a torch tensor implies it is), else None."""
+    return sys.modules.get("torch")
+
+
+_TORCH_TO_NP: dict[Any, np.dtype | None] = {}
+_NP_TO_TORCH: dict[np.dtype, Any] = {}
+
+
+def _torch_dtype_maps(torch) -> None:
+    for name in ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool",
+                 "complex64", "complex128"):
+        td = getattr(torch, name)
+        _TORCH_TO_NP[td] = np.dtype(name)
+        _NP_TO_TORCH[np.dtype(name)] = td
+    _TORCH_TO_NP[torch.bfloat16] = None  # no NumPy dtype: never accepted
+
+
+def torch_dtype(dtype: np.dtype):
+    if not _NP_TO_TORCH:
+        _torch_dtype_maps(_torch())
+    return _NP_TO_TORCH[dtype]
+
+
+def kind_of(x: Any) -> str:
+    """'cupy', 'torch', 'cai' (another __cuda_array_interface__ object), 'host' or 'other'."""
+    t = type(x)
+    if t is _cupy_type():
+        return "cupy"
+    torch = _torch()
+    if torch is not None and isinstance(x, torch.Tensor):
+        return "torch"
+    cp_type = _cupy_type()
+    if cp_type and isinstance(x, cp_type):
+        return "cupy"
+    if isinstance(x, (np.ndarray, np.generic, list, tuple, int, float, complex, bool)):
+        return "host"
+    if hasattr(x, "__cuda_array_interface__"):
+        return "cai"
+    return "other"
+
+
+def cai_contiguous(shape: tuple[int, ...], strides: tuple[int, ...] | None, itemsize: int) -> bool:
+    if strides is None:
+        return True
+    expected = itemsize
+    for dim, stride in zip(reversed(shape), reversed(strides)):
+        if dim != 1 and stride != expected:
+            return False
+        expected *= dim
+    return True
+
+
+class _NoSwitch:
+    """The context of a call whose device is already current."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+_NO_SWITCH = _NoSwitch()
+CURRENT = -1  # the device of an array that names none: the current device when the op runs
+
+
+class GpuArray:
+    """An array argument, read once: the object, its framework, pointer, shape, dtype and device
+    (CURRENT until `on_device` for arrays that do not say)."""
+
+    __slots__ = ("obj", "kind", "ptr", "shape", "dtype", "device")
+
+    def __init__(self, obj: Any, kind: str, ptr: int, shape: tuple[int, ...], dtype: np.dtype, device: int):
+        self.obj, self.kind, self.ptr, self.shape, self.dtype, self.device = obj, kind, ptr, shape, dtype, device
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for s in self.shape:
+            n *= s
+        return n
+
+    def on_device(self):
+        """A context in which the array's device is the current one, restored after (a no-op, and
+        nearly free, when it already is: the common case)."""
+        from smemlab.device import current_device
+
+        current = current_device()
+        if self.device == current or self.device == CURRENT:
+            self.device = current
+            return _NO_SWITCH
+        import cupy
+
+        return cupy.cuda.Device(self.device)
+
+    def stream(self) -> int:
+        """The raw handle of the stream the caller's framework would run this call on."""
+        if self.kind == "torch":
+            return _torch_stream(self.device)
+        import cupy
+
+        return cupy.cuda.get_current_stream().ptr
+
+    def empty(self, shape: tuple[int, ...], dtype: np.dtype) -> tuple[Any, int]:
+        """(a new array of the caller's type on the current device and stream, its pointer)."""
+        if self.kind == "torch":
+            torch = _torch()
+            out = torch.empty(shape, dtype=torch_dtype(dtype), device=self.obj.device)
+            return out, out.data_ptr()
+        import cupy
+
+        out = cupy.empty(shape, dtype=dtype)
+        return out, out.data.ptr
+
+    def zeros(self, shape: tuple[int, ...], dtype: np.dtype) -> tuple[Any, int]:
+        """As `empty`, zeroed in stream order."""
+        if self.kind == "torch":
+            torch = _torch()
+            out = torch.zeros(shape, dtype=torch_dtype(dtype), device=self.obj.device)
+            return out, out.data_ptr()
+        import cupy
+
+        out = cupy.zeros(shape, dtype=dtype)
+        return out, out.data.ptr
+
+    def astype(self, out: Any, dtype: np.dtype) -> Any:
+        """`out` (an output of this call) converted to `dtype` in stream order, as NumPy casts."""
+        if self.kind == "torch":
+            return out.to(torch_dtype(dtype))
+        return out.astype(dtype)
+
+
+def _torch_stream(device: int) -> int:
+    torch = _torch()
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is None:  # pragma: no cover - an older or newer torch without the private fast path
+        return int(torch.cuda.current_stream(device).cuda_stream)
+    return raw(device)
+
+
+def read(x: Any, name: str, dtypes: Dtypes, ndims: Sequence[int], allow_empty: bool = False) -> GpuArray:
+    """Check `x` without touching the GPU and return what the launch needs; raise TypeError /
+    ValueError naming what was given and what is accepted."""
+    t = type(x)
+    if t is _cupy_type():
+        dtype, shape = x.dtype, x.shape
+        contiguous = x.flags.c_contiguous
+        kind = "cupy"
+    else:
+        kind = kind_of(x)
+        if kind == "torch":
+            if not x.is_cuda:
+                raise TypeError(f"{name}: expected a CUDA tensor, got a torch tensor on device '{x.device}'; "
+                                f"move it with x.cuda() or x.to('cuda')")
+            if not _TORCH_TO_NP:
+                _torch_dtype_maps(_torch())
+            dtype = _TORCH_TO_NP.get(x.dtype)
+            if dtype is None:
+                raise TypeError(f"{name}: dtype {x.dtype} is not accepted; accepted: {dtypes.text}")
+            shape = tuple(x.shape)
+            contiguous = x.is_contiguous()
+        elif kind == "cupy":  # a subclass of cupy.ndarray
+            dtype, shape, contiguous = x.dtype, x.shape, x.flags.c_contiguous
+        elif kind == "cai":
+            cai = x.__cuda_array_interface__
+            dtype = np.dtype(cai["typestr"])
+            shape = tuple(int(s) for s in cai["shape"])
+            contiguous = cai_contiguous(shape, cai.get("strides"), dtype.itemsize)
+        elif kind == "host":
+            what = f"a NumPy array ({x.dtype}, shape {x.shape})" if isinstance(x, np.ndarray) else f"a host {_describe(x)}"
+            raise TypeError(f"{name}: expected a GPU array (CuPy array or CUDA torch tensor) of {dtypes.text}, "
+                            f"got {what}; {_HOST_HINT}")
+        else:
+            raise TypeError(f"{name}: expected a GPU array (CuPy array, CUDA torch tensor, or an object with "
+                            f"__cuda_array_interface__) of {dtypes.text}, got {_describe(x)}")
+    if dtype not in dtypes.set:
+        raise TypeError(f"{name}: dtype {dtype.name} is not accepted; accepted: {dtypes.text}")
+    if len(shape) not in ndims:
+        ranks = fmt_list(f"{n}-D" for n in ndims)
+        raise ValueError(f"{name}: expected a {ranks} array, got {len(shape)}-D with shape {tuple(shape)}")
+    if not contiguous:
+        raise ValueError(f"{name}: expected a C-contiguous array, got a strided view of shape {tuple(shape)}; "
+                         f"pass a contiguous copy (cupy.ascontiguousarray(x) or x.contiguous())")
+    if not allow_empty and 0 in shape:
+        raise ValueError(f"{name}: expected a non-empty array, got shape {tuple(shape)}")
+    # Metadata checked: now the two reads that touch the framework's device state.
+    if kind == "cupy":
+        return GpuArray(x, kind, x.data.ptr, shape, dtype, x.device.id)
+    if kind == "torch":
+        return GpuArray(x, kind, x.data_ptr(), shape, dtype, x.get_device())
+    # __cuda_array_interface__ names no device: the array is taken to be on the current one, which
+    # `on_device` reads (so that every check above runs with no GPU)
+    return GpuArray(x, kind, int(x.__cuda_array_interface__["data"][0]), shape, dtype, CURRENT)
+
+
+def check_dtype_arg(dtype: Any, name: str, accepted: Sequence[Any]) -> np.dtype:
+    """A `dtype=` argument (NumPy or torch dtype, or a name): one of `accepted`."""
+    text = str(dtype).replace("torch.", "") if type(dtype).__module__.startswith("torch") else dtype
+    try:
+        d = np.dtype(text)
+    except TypeError:
+        d = None
+    acc = [np.dtype(a) for a in accepted]
+    if d is None or d not in acc:
+        raise TypeError(f"{name}: {dtype!r} is not accepted; accepted: {fmt_list(a.name for a in acc)}")
+    return d
+
+
+def same_framework(a: GpuArray, b: GpuArray, names: tuple[str, str]) -> None:
+    """Two array arguments of one op: one framework, one device."""
+    if a.kind != b.kind and "torch" in (a.kind, b.kind):
+        raise TypeError(f"{names[0]} is a {_describe(a.obj)} and {names[1]} a {_describe(b.obj)}; two arrays of one "
+                        f"type (CuPy or torch) are accepted")
+    if CURRENT not in (a.device, b.device) and a.device != b.device:
+        raise ValueError(f"{names[0]} is on GPU {a.device} and {names[1]} on GPU {b.device}; both on one GPU is accepted")
