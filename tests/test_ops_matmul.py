@@ -77,8 +77,9 @@ def test_every_element_written():
     a = cp.asarray(rng.uniform(-1, 1, (300, 200)).astype(np.float32))
     b = cp.asarray(rng.uniform(-1, 1, (200, 301)).astype(np.float32))
     for v in MM.VARIANTS:
-        c = cp.full((300, 301), cp.nan, dtype=cp.float32)
-        MM.run(a, b, c, v)
+        poison = cp.full((300, 301), cp.nan, dtype=cp.float32)
+        del poison  # the pool hands this NaN block to the next output of that size
+        c = MM.matmul(a, b, variant=v)
         assert not bool(cp.isnan(c).any()), v
         _check(cp.asnumpy(a), cp.asnumpy(b), cp.asnumpy(c))
 

@@ -203,6 +203,50 @@ def main():
         ok = bool(torch.equal(out, x))
         print(f"{name:40s} loop {loop_us(f, tsync):7.2f}   alone {alone_us(f, tsync):7.2f}   ok={ok}")
 
+    print("== launch alone (output preallocated), us host per call ==")
+    out = torch.empty_like(x)
+    o_ptr, x_ptr = out.data_ptr(), x.data_ptr()
+    st0 = Stream.from_handle(0)
+    n4_i = n4
+    vals = (ctypes.c_uint64(o_ptr), ctypes.c_uint64(x_ptr), ctypes.c_uint64(n4))
+    pv = (ctypes.c_void_p * 3)(*[ctypes.addressof(v) for v in vals])
+    pv_addr = ctypes.addressof(pv)
+    ext0 = cupy.cuda.ExternalStream(0)
+    launches = {
+        "cuda.core launch, python ints": lambda: launch(st0, cfg, ker, o_ptr, x_ptr, n4_i),
+        "cuda.core launch, np.uint64 last": lambda: launch(st0, cfg, ker, o_ptr, x_ptr, np.uint64(n4)),
+        "cuda.bindings cuLaunchKernel, params address": lambda: driver.cuLaunchKernel(fptr, grid, 1, 1, block, 1, 1, 0, 0, pv_addr, 0),
+        "ctypes cuLaunchKernel, params cached": lambda: cuLaunchKernel(fptr, grid, 1, 1, block, 1, 1, 0, 0, pv, None),
+        "cupy RawKernel(stream=ExternalStream)": lambda: fn(grid_, block_, (o_ptr, x_ptr, np.uint64(n4)), stream=ext0),
+        "cupy RawKernel(args cupy arrays)": lambda: fn(grid_, block_, (cout, cxx, np.uint64(n4)), stream=ext0),
+    }
+    cout, cxx = cupy.from_dlpack(out), cupy.from_dlpack(x)
+    for name, f in launches.items():
+        f()
+        torch.cuda.synchronize()
+        print(f"{name:48s} {host_us(f, 20000):7.3f}")
+        torch.cuda.synchronize()
+    dev0 = torch.device("cuda", 0)
+    z = torch.empty((), device=dev0)
+    empties = {
+        "torch.empty((), dtype, device=x.device)": lambda: torch.empty((), dtype=torch.float32, device=x.device),
+        "torch.empty((), dtype, device=cached dev)": lambda: torch.empty((), dtype=torch.float32, device=dev0),
+        "torch.empty((), dtype, device=0)": lambda: torch.empty((), dtype=torch.float32, device=0),
+        "x.new_empty(())": lambda: x.new_empty(()),
+        "torch.empty_like(z)": lambda: torch.empty_like(z),
+        "torch.empty((256,256), device=cached dev)": lambda: torch.empty((256, 256), dtype=torch.float32, device=dev0),
+        "a.new_empty((256, 256))": lambda: a.new_empty((256, 256)),
+        "torch.zeros(256, int32, cached dev)": lambda: torch.zeros(256, dtype=torch.int32, device=dev0),
+        "cupy.empty(())": lambda: cupy.empty((), dtype=cupy.float32),
+        "cupy.zeros(256, int32)": lambda: cupy.zeros(256, dtype=cupy.int32),
+        "cupy.cuda.runtime.getDevice": cupy.cuda.runtime.getDevice,
+        "np.int64(7)": lambda: np.int64(7),
+        "np.dtype('float32').name": lambda: np.dtype("float32").name,
+    }
+    for name, f in empties.items():
+        print(f"{name:48s} {host_us(f, 20000):7.3f}")
+    torch.cuda.synchronize()
+
     print("== smemlab.ops today (us per call) ==")
     from smemlab import ops
 

@@ -1,0 +1,52 @@
+"""Kernel time of every smemlab.ops.matmul variant at small and medium sizes, against cuBLAS (TF32
+off), back-to-back launches between CUDA events, outputs checked first:
+python3 tools/matmul_variants.py. What chose the per-size variant table in smemlab/ops/matmul.py."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+
+def main() -> None:
+    import cupy as cp
+
+    from smemlab.frameworks import cupy_tf32_off
+    from smemlab.ops.matmul import VARIANTS, matmul
+
+    cupy_tf32_off()
+    s = cp.cuda.Stream(non_blocking=True)
+    s.use()
+
+    def time_us(fn, n=200):
+        for _ in range(10):
+            fn()
+        e0, e1 = cp.cuda.Event(), cp.cuda.Event()
+        e0.record(s)
+        for _ in range(n):
+            fn()
+        e1.record(s)
+        e1.synchronize()
+        return cp.cuda.get_elapsed_time(e0, e1) / n * 1e3
+
+    print("size   " + " ".join(f"{v:>13s}" for v in VARIANTS) + "       cuBLAS")
+    for m in (128, 256, 384, 512, 768, 1024, 1536, 2048, 4096):
+        a = cp.random.default_rng(1).random((m, m), dtype=cp.float32)
+        b = cp.random.default_rng(2).random((m, m), dtype=cp.float32)
+        ref = a.astype(cp.float64) @ b.astype(cp.float64)
+        cells = []
+        for v in VARIANTS:
+            c = matmul(a, b, variant=v)
+            err = float(cp.linalg.norm(c - ref) / cp.linalg.norm(ref))
+            assert err < 1e-5, (v, m, err)
+            cells.append(f"{time_us(lambda: matmul(a, b, variant=v), 50 if m >= 2048 else 200):13.1f}")
+        cells.append(f"{time_us(lambda: cp.matmul(a, b), 50 if m >= 2048 else 200):13.1f}")
+        print(f"{m:5d}  " + " ".join(cells))
+
+
+if __name__ == "__main__":
+    main()
