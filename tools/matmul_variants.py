@@ -1,4 +1,4 @@
-"""Kernel time of every smemlab.ops.matmul variant at small and medium sizes, against cuBLAS (TF32
+"""Kernel time (the launch alone, output preallocated) of every smemlab.ops.matmul variant at small and medium sizes, against cuBLAS (TF32
 off), back-to-back launches between CUDA events, outputs checked first:
 python3 tools/matmul_variants.py. What chose the per-size variant table in smemlab/ops/matmul.py."""
 
@@ -15,8 +15,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 def main() -> None:
     import cupy as cp
 
+    from smemlab import device
     from smemlab.frameworks import cupy_tf32_off
-    from smemlab.ops.matmul import VARIANTS, matmul
+    from smemlab.ops.matmul import SOURCE, VARIANTS, kernel_args, launch_shape, matmul
 
     cupy_tf32_off()
     s = cp.cuda.Stream(non_blocking=True)
@@ -43,7 +44,10 @@ def main() -> None:
             c = matmul(a, b, variant=v)
             err = float(cp.linalg.norm(c - ref) / cp.linalg.norm(ref))
             assert err < 1e-5, (v, m, err)
-            cells.append(f"{time_us(lambda: matmul(a, b, variant=v), 50 if m >= 2048 else 200):13.1f}")
+            k = device.kernel(SOURCE, f"mm_{v}")
+            grid, threads = launch_shape(v, m, m)
+            args = kernel_args(a.data.ptr, b.data.ptr, c.data.ptr, m, m, m)
+            cells.append(f"{time_us(lambda: device.launch(k, grid, threads, args, s.ptr), 50 if m >= 2048 else 200):13.1f}")
         cells.append(f"{time_us(lambda: cp.matmul(a, b), 50 if m >= 2048 else 200):13.1f}")
         print(f"{m:5d}  " + " ".join(cells))
 
