@@ -7,12 +7,16 @@ Runtime (smemlab.gpu), the benchmark and the sanitizer's self-check.
   disk by source hash), loaded once per process and device. A `Kernel` carries its attributes
   (dynamic shared memory opt-in, non-portable cluster sizes, carveout) per device.
 - `launch(kernel, grid, block, args, stream, shmem=0, cluster=None)`: enqueue on the raw stream
-  handle `stream`. Arguments are passed as given: Python ints are device pointers (8 bytes), every
-  other argument a NumPy scalar of the parameter's exact type (np.int64(n)), so a wrong width is
-  never passed silently. cuda.core's `launch` with its LaunchConfig cached per launch shape and its
-  Stream cached per handle was the fastest way to launch from Python on an H200 (6.5 us a call with
-  the output allocation, against 7.3 for ctypes on libcuda, 7.6 for cuda.bindings, 8.7 for CuPy's
-  RawModule: tools/host_path_probe.py), so that is what this uses.
+  handle `stream`. Arguments are passed as given. A Python int is stored as a 64-bit integer and
+  serves any integer parameter (pointers, 64-, 32-, 16-bit integers): the driver reads each
+  parameter's own width from the kernel's image, here the low bytes of that integer (little-endian
+  x86-64 and Arm), which hold its value for any value of the parameter's type. Floating-point
+  parameters take NumPy scalars of their type (np.float32(x)): a Python float is a double.
+  cuda.core's `launch`, with its LaunchConfig cached per launch shape, its Stream cached per handle
+  and Python ints for arguments, was the fastest way to launch from Python on an H200 (3.9 us a
+  launch; 4.3 with one NumPy scalar among the arguments; 4.0 for cuda.bindings' cuLaunchKernel with
+  a prebuilt parameter array, 6.1 for ctypes on libcuda, 7.5 for CuPy's RawKernel:
+  tools/host_path_probe.py), so that is what this uses.
 - `set_constant(source, symbol, values, defines, device, stream)`: a `__constant__` symbol written in
   stream order (kernels enqueued before see the old values), skipped when unchanged.
 - `facts(device)`: the few device properties the ops plan with (SMs, shared memory, compute capability).

@@ -185,9 +185,9 @@ class Runtime:
         shmem: int = 0,
         cluster: int | Sequence[int] | None = None,
     ) -> None:
-        """Enqueue `kernel` on the runtime's stream. CuPy arrays pass as pointers; every other
-        argument must be a NumPy scalar of the kernel parameter's exact type (np.int32(n)), so a
-        wrong width is never passed silently. With `cluster`, `grid` counts blocks (as in CUDA C)."""
+        """Enqueue `kernel` on the runtime's stream. CuPy arrays pass as pointers, Python ints as
+        integers of any width, floating-point values as NumPy scalars of the parameter's type
+        (np.float32(x)). With `cluster`, `grid` counts blocks (as in CUDA C)."""
         dev.launch(kernel, grid, block, tuple(kernel_arg(a) for a in args), self.stream_handle, shmem, cluster)
 
     def set_constant(self, source: str, symbol: str, values: np.ndarray, defines: Mapping[str, object] | None = None) -> None:
@@ -238,9 +238,11 @@ class Runtime:
 
 
 def kernel_arg(value: Any) -> Any:
-    """A launch argument: a CuPy array becomes its device pointer; NumPy scalars pass as they are."""
+    """A launch argument: a CuPy array becomes its device pointer; NumPy scalars and Python ints
+    (integer parameters of any width: smemlab.device.launch) pass as they are."""
     if hasattr(value, "data") and hasattr(value.data, "ptr"):
         return value.data.ptr
-    if isinstance(value, (np.generic, np.ndarray)):
+    if isinstance(value, (np.generic, np.ndarray, int)):
         return value
-    raise TypeError(f"kernel argument {value!r}: pass a CuPy array or a NumPy scalar (np.int32(...)), not {type(value).__name__}")
+    raise TypeError(f"kernel argument {value!r}: pass a CuPy array, a Python int or a NumPy scalar (np.float32(...)), "
+                    f"not {type(value).__name__}")

@@ -183,8 +183,8 @@ def histogram(keys: Any, bins: int, *, method: str = "auto", **options: Any) -> 
         if launches is None:
             launches = _LAUNCHES[key] = launches_for(bins, plan(bins, device_facts(a.device), method, **options),
                                                      a.device, stream)
-        out, out_ptr = a.zeros((bins,), _I32)
-        n = np.int64(a.shape[0])
+        out, out_ptr = a.zeros((bins,), _I32, stream)
+        n = a.shape[0]
         for k, grid, block, shmem, cluster, tail in launches:
             device.launch(k, grid, block, (a.ptr, n, out_ptr) + tail, stream, shmem, cluster)
         return out
@@ -200,12 +200,12 @@ def launches_for(bins: int, p: Plan, dev: int, stream: int) -> list[tuple]:
     defines = {"AGG": p.agg, "COPIES": p.copies, "CS": p.cluster or 2}
     if p.method == "global":
         k = device.kernel(SOURCE, "hist_global", defines, dev)
-        return [(k, facts["sms"] * k.blocks_per_sm(p.block), p.block, 0, None, (np.int32(bins),))]
+        return [(k, facts["sms"] * k.blocks_per_sm(p.block), p.block, 0, None, (bins,))]
     if p.method in ("smem", "multipass"):
         k = device.kernel(SOURCE, "hist_smem", defines, dev)
         grid = facts["sms"] * k.blocks_per_sm(p.block, p.smem)
         per = p.bins_per_pass or bins
-        return [(k, grid, p.block, p.smem, None, (np.int32(lo), np.int32(min(per, bins - lo))))
+        return [(k, grid, p.block, p.smem, None, (lo, min(per, bins - lo)))
                 for lo in range(0, bins, per)]
     if p.method in ("cluster", "cluster_rep", "cluster_share"):
         name = {"cluster": "hist_cluster", "cluster_rep": "hist_cluster_rep", "cluster_share": "hist_cluster_share"}[p.method]
@@ -214,5 +214,5 @@ def launches_for(bins: int, p: Plan, dev: int, stream: int) -> list[tuple]:
         if clusters <= 0:  # unknown: stay well inside one wave (GPCs rarely fill with clusters)
             per_sm = max(1, min(2048 // p.block, facts["smem_per_sm"] // (p.smem + 1024)))
             clusters = max(1, facts["sms"] * per_sm // p.cluster * 3 // 4)
-        return [(k, clusters * p.cluster, p.block, p.smem, p.cluster, (np.int32(bins),))]
+        return [(k, clusters * p.cluster, p.block, p.smem, p.cluster, (bins,))]
     raise AssertionError(p.method)  # pragma: no cover - plan() never returns another

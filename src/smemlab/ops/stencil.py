@@ -27,7 +27,24 @@ TILE = 256 * 4 * 4
 DTYPES = Dtypes("float32")
 
 
+_LAST: list = [((), None)]  # [(the last list or tuple of coefficients, as checked)]: one item, swapped whole
+
+
 def _coefficients(coef: Any) -> np.ndarray:
+    """The coefficients as checked float32. A list or tuple equal to the last one is not checked
+    again (a user's loop passes the same coefficients every call: 3 us saved of a 20 us call)."""
+    if type(coef) in (list, tuple):
+        key = tuple(coef)
+        last_key, last = _LAST[0]
+        if key == last_key and last is not None:
+            return last
+        c = _check_coefficients(coef)
+        _LAST[0] = (key, c)
+        return c
+    return _check_coefficients(coef)
+
+
+def _check_coefficients(coef: Any) -> np.ndarray:
     kind = kind_of(coef)
     if kind == "torch":
         coef = coef.detach().cpu().numpy()
@@ -66,7 +83,6 @@ def stencil1d(x: Any, coef: Any) -> Any:
             k = device.kernel(SOURCE, "stencil1d_f32", defines, a.device)
             device.set_constant(SOURCE, "c_coef", c, defines, a.device, stream)
             tiles = -(-n // TILE)
-            aligned = np.int32(a.ptr % 16 == 0)
-            device.launch(k, min(tiles, 2**31 - 1), 256, (out_ptr, a.ptr, np.int64(n), aligned), stream)
+            device.launch(k, min(tiles, 2**31 - 1), 256, (out_ptr, a.ptr, n, int(a.ptr % 16 == 0)), stream)
             device.constant_read(SOURCE, "c_coef", defines, a.device, stream)
         return out

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from smemlab import device
 from smemlab.ops._args import Dtypes, read
 
@@ -37,6 +35,5 @@ def transpose(x: Any) -> Any:
         if rows and cols:
             name, _, tiles_x, ntiles = plan(rows, cols, a.ptr, out_ptr)
             k = device.kernel(SOURCE, name, device=a.device)
-            device.launch(k, min(ntiles, 2**31 - 1), 256,
-                          (out_ptr, a.ptr, np.int64(rows), np.int64(cols), np.int64(tiles_x), np.int64(ntiles)), a.stream())
+            device.launch(k, min(ntiles, 2**31 - 1), 256, (out_ptr, a.ptr, rows, cols, tiles_x, ntiles), a.stream())
         return out
