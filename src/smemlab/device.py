@@ -267,8 +267,11 @@ def launch(k: Kernel, grid, block, args: tuple, stream: int, shmem: int = 0, clu
         k.allow_nonportable_cluster()
     if launch_log is not None:
         launch_log.append(k.name)
+    # the two caches looked up inline: this runs once per op call
+    s = _STREAMS.get(stream) or core_stream(stream)
     try:
-        _core_launch(core_stream(stream), _config(grid, block, shmem, cluster), k.handle, *args)
+        cfg = _CONFIGS.get((grid, block, shmem, cluster)) or _config(grid, block, shmem, cluster)
+        _core_launch(s, cfg, k.handle, *args)
     except UserError as exc:
         raise UserError(f"kernel {k.name}: {exc}") from None
     except Exception as exc:

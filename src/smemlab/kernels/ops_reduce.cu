@@ -7,8 +7,9 @@
 // thread, then across the warp with shuffles, then across the block's warps through shared memory.
 // Each block writes its partial (in FIN precision: double for floating point, int64 for int32)
 // and the last block to finish (threadfence + atomic counter) adds the partials, writes the
-// result and resets the counter to 0 for the next launch. An unaligned head and the tail that
-// fills no whole vector are added element by element by the first threads.
+// result and resets the counter to 0 for the next launch (a grid of one block, which the host
+// launches for small inputs, writes its sum directly). An unaligned head and the tail that fills no
+// whole vector are added element by element by the first threads.
 //
 // Instantiations (extern "C"): input / per-thread accumulator / output
 //   reduce_i32_i64   int32  / int64  / int64    (exact; dtype=int32 output wraps like NumPy)
@@ -143,6 +144,10 @@ __device__ __forceinline__ void reduce_impl(const T *__restrict__ x, u64 n, FIN 
 
     pairwise<UNROLL * EPV>(acc);  // compile-time indices only: acc stays in registers
     FIN s = block_sum<FIN>((FIN)acc[0], ws);
+    if (gridDim.x == 1) {  // small inputs get one block: no partials, no counter, one phase
+        if (threadIdx.x == 0) out[0] = (OUT)s;
+        return;
+    }
     if (threadIdx.x == 0) {
         partials[blockIdx.x] = s;
         __threadfence();

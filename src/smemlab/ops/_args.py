@@ -185,6 +185,18 @@ class GpuArray:
         out = cupy.empty(shape, dtype=dtype)
         return out, out.data.ptr
 
+    def scalar(self, dtype: np.dtype) -> tuple[Any, int]:
+        """`empty((), dtype)`, faster for torch: empty_like of a cached 0-d tensor (1.7 us, against
+        2.3 for new_empty)."""
+        if self.kind == "torch":
+            key = (self.device, dtype)
+            template = _SCALARS.get(key)
+            if template is None:
+                template = _SCALARS[key] = self.obj.new_empty((), dtype=_NP_TO_TORCH[dtype])
+            out = _torch().empty_like(template)
+            return out, out.data_ptr()
+        return self.empty((), dtype)
+
     def zeros(self, shape: tuple[int, ...], dtype: np.dtype, stream: int) -> tuple[Any, int]:
         """As `empty`, zeroed in the order of `stream` (a memset: torch.zeros costs 8 us a call)."""
         out, ptr = self.empty(shape, dtype)
@@ -202,6 +214,7 @@ class GpuArray:
         return out.astype(dtype)
 
 
+_SCALARS: dict[tuple[int, np.dtype], Any] = {}
 _RAW_STREAM: list = []
 
 

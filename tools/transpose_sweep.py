@@ -1,0 +1,43 @@
+"""The 16-byte transpose kernel at several occupancy hints (MINB: __launch_bounds__' minimum
+blocks per SM) against cudaMemcpyAsync on the same bytes, outputs checked first:
+python3 tools/transpose_sweep.py. What chose MINB in kernels/ops_transpose.cu."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+
+def main() -> None:
+    import cupy
+
+    from smemlab import device
+    from smemlab.bench import Bench
+
+    with Bench(reps=20) as b:
+        for rows, cols in ((16384, 16384), (12000, 7000), (8192, 8192), (4096, 4096)):
+            x = b.random((rows, cols), "float32")
+            ref = cupy.ascontiguousarray(x.T)
+            out = cupy.empty((cols, rows), dtype=cupy.float32)
+            copy = b.memcpy(x.nbytes).gbps
+            tiles_x = -(-cols // 64)
+            ntiles = tiles_x * -(-rows // 64)
+            line = [f"{rows}x{cols}: memcpy {copy:,.0f} GB/s;"]
+            for minb in (1, 2, 3, 4, 5, 6, 8):
+                k = device.kernel("ops_transpose.cu", "transpose_v4", {"MINB": minb}, b.device)
+                args = (out.data.ptr, x.data.ptr, rows, cols, tiles_x, ntiles)
+                out.fill(float("nan"))
+                device.launch(k, ntiles, 256, args, b.stream.ptr)
+                b.sync()
+                assert bool(cupy.array_equal(out, ref)), minb
+                ms = b.throughput(lambda: device.launch(k, ntiles, 256, args, b.stream.ptr))[0]
+                gbps = 2 * x.nbytes / ms / 1e6
+                line.append(f"MINB {minb} ({k.blocks_per_sm(256)}/SM): {gbps:,.0f} ({gbps / copy:.3f})")
+            print(" ".join(line), flush=True)
+            x = ref = out = None
+
+
+if __name__ == "__main__":
+    main()
