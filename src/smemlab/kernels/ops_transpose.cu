@@ -22,6 +22,12 @@ typedef long long i64;
 #ifndef MINB
 #define MINB 1
 #endif
+// The order in which blocks take the tiles (tools/transpose_sweep.py measures each):
+// 0 row-major (consecutive blocks along a band of input rows), 1 column-major, 2 diagonal,
+// 3 bands of 8 tile rows walked column by column.
+#ifndef ORDER
+#define ORDER 0
+#endif
 __device__ __forceinline__ float comp(const float4 &v, int m)
 {
     return m == 0 ? v.x : m == 1 ? v.y : m == 2 ? v.z : v.w;
@@ -35,7 +41,23 @@ extern "C" __global__ void __launch_bounds__(256, MINB) transpose_v4(float *__re
     const int c = t & 15;
     const int g = t >> 4;
     for (i64 k = blockIdx.x; k < ntiles; k += gridDim.x) {
-        const i64 ty = k / tiles_x, tx = k - ty * tiles_x;
+        i64 ty, tx;
+#if ORDER == 1
+        const i64 tiles_y = ntiles / tiles_x;
+        tx = k / tiles_y;
+        ty = k - tx * tiles_y;
+#elif ORDER == 2
+        ty = k / tiles_x;
+        tx = (k - ty * tiles_x + ty) % tiles_x;
+#elif ORDER == 3
+        const i64 tiles_y = ntiles / tiles_x, band = k / (8 * tiles_x), rem = k - band * 8 * tiles_x;
+        const i64 rows_in = tiles_y - band * 8 < 8 ? tiles_y - band * 8 : 8;
+        tx = rem / rows_in;
+        ty = band * 8 + rem - tx * rows_in;
+#else
+        ty = k / tiles_x;
+        tx = k - ty * tiles_x;
+#endif
         const i64 r0 = ty * T4, c0 = tx * T4;
         const i64 col = c0 + 4 * c;
         float4 v[4];

@@ -38,10 +38,13 @@ _OUT = {  # (input, output) -> kernel; the kernels of int32 input write int64 (k
 }
 _DEFAULT = {np.dtype(k): np.dtype(v) for k, v in {"int32": "int64", "float32": "float32", "float64": "float64"}.items()}
 _I64 = np.dtype(np.int64)
-# Up to this many elements one block sums everything and writes the result itself: the two-phase
-# grid (partials, then the last block) costs a threadfence and an atomic round trip that
-# dominate a sum of a few thousand elements.
-ONE_BLOCK = 1 << 14
+# A block's tile: NT threads x UNROLL (8, the kernel's default) 16-byte vectors. The grid has at most
+# one block per tile (a block with no whole tile would only add its zero to the second phase), and
+# up to ONE_BLOCK bytes one block sums everything and writes the result itself: the two-phase grid
+# (partials, then the last block) costs a threadfence and an atomic round trip that dominate a sum
+# of a few thousand elements.
+TILE_BYTES = NT * 8 * 16
+ONE_BLOCK = 2 * TILE_BYTES
 
 
 class _Workspace:
@@ -106,8 +109,8 @@ def reduce_sum(x: Any, dtype: Any = None) -> Any:
         k, grid = _plan(a.device, _OUT[(a.dtype, out_dtype)])
         out, out_ptr = a.scalar(kernel_out)
         ws = _workspace(a.device, stream, grid)
-        # each thread at least one vector; one block (no second phase) up to ONE_BLOCK elements
-        blocks = 1 if n <= ONE_BLOCK else min(grid, -(-n // (NT * 4)))
+        nbytes = n * a.dtype.itemsize
+        blocks = 1 if nbytes <= ONE_BLOCK else min(grid, -(-nbytes // TILE_BYTES))
         device.launch(k, blocks, NT, (a.ptr, n, ws.partials_ptr, ws.counter_ptr, out_ptr), stream)
         if kernel_out != out_dtype:
             out = a.astype(out, out_dtype)  # int64 -> int32 wraps modulo 2^32, like NumPy
