@@ -64,7 +64,8 @@ def text_map(a: Analysis, warp: int | None = None, max_rows: int = 32) -> str:
     """The bank map as rich markup: rows are wavefronts, columns banks, cells lanes."""
     g = bank_grid(a, warp)
     rec = a.per_warp[g.warp] if a.per_warp else None
-    out = [f"[bold]bank map of warp {g.warp}[/]: {rec.wavefronts if rec else 0} wavefront(s), "
+    n = rec.wavefronts if rec else 0
+    out = [f"[bold]bank map of warp {g.warp}[/]: {n} wavefront{'' if n == 1 else 's'}, "
            f"rows = wavefronts, columns = banks 0-31, cells = lane ([cyan]+[/] = several lanes, one word)"]
     out.append("      " + "".join(f"{b:>3}" for b in range(BANKS)))
     row = 0
@@ -73,7 +74,8 @@ def text_map(a: Analysis, warp: int | None = None, max_rows: int = 32) -> str:
             out.append(f"[dim]phase {p}: lanes {first}-{last}[/]")
         for i in range(depth):
             if row >= max_rows:
-                out.append(f"[dim]... {len(g.lanes) - max_rows} more wavefront(s)[/]")
+                more = len(g.lanes) - max_rows
+                out.append(f"[dim]... {more} more wavefront{'' if more == 1 else 's'}[/]")
                 return "\n".join(out)
             cells = []
             for b in range(BANKS):
