@@ -1,6 +1,7 @@
 """The command line: help, errors for bad input, and the no-GPU paths that CI can run."""
 
 import json
+from pathlib import Path
 import subprocess
 import sys
 
@@ -97,3 +98,67 @@ def test_list_names_experiments_and_variants(capsys):
     out = capsys.readouterr().out
     for name in available():
         assert name in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["check", "nosuch"], "unknown experiment"),
+    (["run", "layout", "--variant", "nosuch"], "no variant 'nosuch'"),
+    (["run", "transpose", "--size", "4,4,4"], "--size"),
+    (["profile", "layout", "--variant", "nosuch"], "no variant 'nosuch'"),
+    (["profile", "transpose", "--size", "4,4,4"], "--size"),
+    (["run", "layout", "--size", "1_024"], "not an integer"),
+    (["run", "layout", "--size", "٣"], "not an integer"),
+])
+def test_mistakes_get_status_2_before_any_gpu_is_looked_for(args, message):
+    proc = smemlab(*args)
+    assert proc.returncode == 2, proc.stderr
+    assert message in proc.stderr and "Traceback" not in proc.stderr
+    assert "GPU" not in proc.stderr
+
+
+def test_version():
+    from smemlab import __version__
+
+    assert smemlab("--version", check=0).stdout.strip() == f"smemlab {__version__}"
+
+
+@pytest.mark.parametrize("args", [["list"], ["suite"], ["bank", "s[tx]", "--shape", "64", "--dtype", "int",
+                                                        "--block", "32"], ["--help"]])
+def test_a_reader_that_goes_away_ends_the_command_quietly(args):
+    if args == ["suite"] and not NO_GPU:
+        pytest.skip("on a GPU the suite runs for an hour")
+    proc = subprocess.Popen([sys.executable, "-m", "smemlab", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # like `| head -0`: whatever the command writes meets a closed pipe
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141  # 128 + SIGPIPE, as the shell reports `seq 1 100000 | head -2`
+    assert err == ""
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["list"], ["--help"], ["bank", "s[tx]", "--shape", "64", "--dtype", "int",
+                                                         "--block", "32", "--json"]])
+def test_a_full_disk_is_one_line_and_status_1(args):
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "smemlab", *args], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=120)
+    assert proc.returncode == 1
+    assert proc.stderr == "smemlab: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.parametrize("content, message", [
+    ("[1, 2, 3]", "JSON object"),
+    ('{"provenance": {}}', "no 'experiments'"),
+    ('{"provenance": {}, "experiments": 3}', "list"),
+    ("not json", "not a smemlab run record"),
+])
+def test_report_of_something_that_is_not_a_record(tmp_path, content, message):
+    (tmp_path / "run.json").write_text(content)
+    proc = smemlab("report", str(tmp_path))
+    assert proc.returncode == 2
+    assert message in proc.stderr and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    assert not (tmp_path / "report.md").exists()
+
+
+def test_bank_expression_too_long_for_python_is_one_line():
+    proc = smemlab("bank", "s[" + "+".join(["0"] * 992) + "]", "--shape", "64", "--dtype", "int", "--block", "32")
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "operations" in proc.stderr

@@ -125,13 +125,23 @@ def failures(exp: ExperimentRecord) -> list[str]:
     return [f"{v.variant}: {v.failure or v.check}" for v in exp.variants if not v.ok and (v.failure or v.check)]
 
 
-def console():
-    """A rich console; off a terminal (a log, a pipe) wide enough that tables are not folded."""
+def console(**kwargs):
+    """A rich console; off a terminal (a log, a pipe) wide enough that tables are not folded.
+
+    A reader that goes away (`| head`) raises BrokenPipeError, which the command line turns into a
+    quiet exit, instead of rich's own SystemExit(1)."""
     import sys
 
     from rich.console import Console
 
-    return Console() if sys.stdout.isatty() else Console(width=240)
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError
+
+    if not sys.stdout.isatty() and "width" not in kwargs:
+        kwargs["width"] = 240
+    return _Console(**kwargs)
 
 
 def print_terminal(run: RunRecord, out=None) -> None:

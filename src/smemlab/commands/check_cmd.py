@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from smemlab.commands.common import add_device, load_record
+import argparse
+
+from smemlab.commands.common import add_device, experiments_named, load_record, require_gpu_packages
 
 
 def register(sub) -> None:
     p = sub.add_parser("check", help="run every variant under compute-sanitizer (memcheck, racecheck, synccheck, initcheck)",
                        description="Run each experiment's variants once, at a small size, under compute-sanitizer's "
                                    "memcheck, racecheck, synccheck and initcheck, and print one table: clean, or the "
-                                   "finding. Variants kept on purpose to show a hazard are marked as expected.")
+                                   "finding. Variants kept on purpose to show a hazard are marked as expected.",
+                       epilog="examples:\n  smemlab check\n  smemlab check reduce stencil --record results",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("experiment", nargs="*", help="experiments to check (default: all)")
     p.add_argument("--record", metavar="DIR", help="add the table to the recorded run in DIR (run.json) and rewrite its report")
     add_device(p)
@@ -24,6 +28,8 @@ def run(args) -> int:
     from smemlab.sanitize import TOOLS, sanitize_all, sanitizer_path
 
     record = load_record(args.record) if args.record else None
+    experiments_named(args.experiment)  # an unknown name: status 2 before any GPU is looked for
+    require_gpu_packages()
     read_facts(args.device)  # a clear NoGPU error before starting child processes
     if not sanitizer_path():
         print("compute-sanitizer not found on PATH (it ships with the CUDA toolkit); nothing checked")

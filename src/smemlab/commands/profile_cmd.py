@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from smemlab.commands.common import add_device, int_list, runtime
+from smemlab.commands.common import add_device, check_run_arguments, int_list, runtime
 
 
 def register(sub) -> None:
@@ -30,6 +30,7 @@ def run(args) -> int:
     from smemlab.runner import run_suite
 
     exp = experiments.get(args.experiment)
+    check_run_arguments([exp], args.size, args.variant)  # mistakes first: status 2 even with no GPU
     rt = runtime(args.device)
     sizes = {exp.name: args.size} if args.size else None
     record = run_suite(rt, [exp], sizes, args.variant or None, reps=0, progress=False)
