@@ -12,7 +12,7 @@ def register(sub) -> None:
         "profile", help="hardware counters from Nsight Compute, joined with the bank model",
         description="Run an experiment's variants once each (verified) under `ncu --clock-control none` and show "
                     "shared-memory wavefronts per request, measured and predicted by the bank model (a mismatch is "
-                    "flagged in red), and global sectors per request: the seeds' nvprof tables for today's GPUs.",
+                    "flagged in red), and global sectors per request: the book's nvprof tables for today's GPUs.",
         epilog="example:\n  smemlab profile layout\n  smemlab profile transpose --variant transposeSmem --variant transposeSmemPad",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
