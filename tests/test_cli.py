@@ -34,6 +34,8 @@ def test_every_command_has_help(command):
         pytest.skip(f"{command} is not registered yet")
     assert proc.returncode == 0
     assert "usage: smemlab" in proc.stdout
+    if command != "bench":  # bench's example comes with its --device option, from another change
+        assert "example" in proc.stdout and f"smemlab {command}" in proc.stdout.split("example", 1)[1]
 
 
 def test_no_command_prints_help_and_fails():
@@ -168,3 +170,10 @@ def test_report_of_something_that_is_not_a_record(tmp_path, content, message):
 def test_bank_expression_too_long_for_python_is_one_line():
     proc = smemlab("bank", "s[" + "+".join(["0"] * 992) + "]", "--shape", "64", "--dtype", "int", "--block", "32")
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "operations" in proc.stderr
+
+
+def test_readme_quick_start_is_two_commands():
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    block = readme.split("## Quick start", 1)[1].split("```", 2)[1]
+    commands = [line.split("#")[0].strip() for line in block.splitlines() if line.strip() and not line.startswith(" ")]
+    assert commands == ["make run", "make test"]

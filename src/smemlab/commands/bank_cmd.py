@@ -6,6 +6,8 @@ Hopper for loads and stores of 1 to 16 bytes.
 
 from __future__ import annotations
 
+import argparse
+
 from smemlab.errors import UserError
 
 
@@ -19,10 +21,11 @@ def register(sub) -> None:
                "  smemlab bank 'tile[threadIdx.x][threadIdx.y]' --shape 32,32 --dtype int --block 32,32 --suggest\n"
                "  smemlab bank 'tile[(ty*32+tx)%16][(ty*32+tx)/16]' --shape 16,32 --dtype int --block 32,16 --pad 2\n"
                "  smemlab bank 's[tx+64]' --shape 128 --dtype float --block 128 --active 'tx < 64' --json\n\n"
-               "EXPR names: tx ty tz (threadIdx.x/y/z), bdx bdy bdz (blockDim.x/y/z), lane, warp; operators\n"
-               "+ - * / % ^ & | << >> with C's integer semantics (/ truncates). --active also takes\n"
-               "< <= > >= == != && || !.",
-        formatter_class=__import__("argparse").RawDescriptionHelpFormatter,
+               "EXPR names: tx ty tz, bdx bdy bdz, lane, warp (int), and threadIdx.x/y/z, blockDim.x/y/z\n"
+               "(unsigned, as in CUDA); operators + - * / % ^ & | << >> with C's integer semantics: / truncates,\n"
+               "a u suffix makes a literal unsigned and unsigned arithmetic wraps modulo 2^32, a signed\n"
+               "overflow is an error. --active also takes < <= > >= == != && || !.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("expr", metavar="EXPR", help="the subscript, as in CUDA C (tile[ty][tx]) or Python (s[ty, tx])")
     p.add_argument("--shape", required=True, metavar="D0[,D1[,D2]]",
