@@ -156,6 +156,8 @@ def test_tables_show_the_columns_that_fit_each_experiment_in_plain_words():
     md = report.markdown(run)
     for raw in ("speedup_vs_cpu", "rel_err_vs_f64", "pct_copyGmem", "smem_per_block", "Seed:"):
         assert raw not in md
+    sources = [line for line in md.splitlines() if line.startswith("Source: ")]
+    assert len(sources) == len(run.experiments) and not any("seed" in line for line in sources)
 
 
 @pytest.mark.skipif(not RECORDED.exists(), reason="no recorded GPU run in results/ yet")

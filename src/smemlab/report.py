@@ -105,6 +105,13 @@ def column_title(exp: ExperimentRecord, key: str) -> str:
     return titles.get(key, key.replace("_", " "))
 
 
+def source(exp: ExperimentRecord) -> str:
+    """Which part of the book (or the Programming Guide) the experiment reproduces: a citation, so
+    the current definition's words where it exists, else the record's."""
+    experiment = _experiment(exp.name)
+    return experiment.seed if experiment is not None and experiment.seed else exp.seed
+
+
 def _tflops(gflops: float | None) -> str:
     return _fmt(gflops / 1000 if gflops else gflops)
 
@@ -226,7 +233,7 @@ def markdown(run: RunRecord, plots: dict[str, str] | None = None) -> str:
     ]
     for exp in run.experiments:
         header, table, flags = rows(exp)
-        out += [f"## {exp.name}: {exp.title}", "", f"Source: {exp.seed}. Size: {' x '.join(map(str, exp.size))}.", ""]
+        out += [f"## {exp.name}: {exp.title}", "", f"Source: {source(exp)}. Size: {' x '.join(map(str, exp.size))}.", ""]
         out.append("| " + " | ".join(header) + " |")
         out.append("|" + "---|" * len(header))
         for cells, flag in zip(table, flags):
