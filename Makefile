@@ -2,18 +2,21 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
+# a second environment with the plain package only (no GPU packages), as `pip install smemlab` gives
+PLAIN    := .venv-plain
+PLAIN_PY := $(PLAIN)/bin/python
 
-.PHONY: run test venv clean
+.PHONY: run test test-plain venv clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[gpu,test]'
 	touch $@
 
 venv: $(VENV)/.installed
 
-# The full experiment suite on the GPU (or, with no GPU, the bank-conflict analysis of every experiment).
+# The full experiment suite on the GPU (or, with no GPU, the bank conflicts of the book's programs).
 run: venv
 	$(PY) -m smemlab suite
 
@@ -23,5 +26,16 @@ test: venv
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests; that is a broken suite, not a pass"; exit 1; fi; \
 	exit $$rc
 
+# The plain install (numpy, rich, matplotlib): the bank model, list and report work, and nothing imports CUDA.
+$(PLAIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(PLAIN)
+	$(PLAIN_PY) -m pip install -q --upgrade pip
+	$(PLAIN_PY) -m pip install -q '.[test]'
+	touch $@
+
+test-plain: $(PLAIN)/.installed
+	$(PLAIN_PY) -m pip install -q --no-deps --force-reinstall .
+	$(PLAIN_PY) -m pytest -q -p no:cacheprovider tests/test_banks_*.py tests/test_bank_survey.py tests/test_plain_install.py
+
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) $(PLAIN) .pytest_cache build

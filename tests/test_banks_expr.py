@@ -121,3 +121,92 @@ def test_random_token_soup_only_raises_user_errors(tokens, active):
         analyze(text, (4096,), "int", (32, 2), active=active)
     except UserError as e:
         assert "\n" not in str(e)
+
+
+@pytest.mark.parametrize("expr,first", [
+    ("s[(tx - 1u) % 32]", [31, 0, 1]),  # unsigned: 0 - 1 wraps to 2^32 - 1
+    ("s[(threadIdx.x - 1) % 32]", [31, 0, 1]),  # threadIdx.x is unsigned in CUDA
+    ("s[-1u % 64]", [63, 63, 63]),
+    ("s[(0u - tx) * 3u % 64]", [0, 61, 58]),  # the product wraps modulo 2^32
+    ("s[~0u % 64 ^ tx]", [63, 62, 61]),
+    ("s[tx * 0x10000000u >> 28]", [0, 1, 2]),
+    ("s[0xFFFFFFFF % 64]", [63, 63, 63]),  # a hex literal above INT_MAX is unsigned in C
+    ("s[(tx - 1) % 32 + 1]", [0, 1, 2]),  # int: -1 % 32 is -1 in C
+])
+def test_unsigned_arithmetic_is_c(expr, first):
+    assert analyze(expr, (64,), "int", (32,)).indices[:3, 0].tolist() == first
+
+
+def test_unsigned_comparisons_in_conditions():
+    # thread 0: threadIdx.x - 1 is 4294967295, not -1, so it is not active
+    a = analyze("s[tx]", (64,), "int", (64,), active="threadIdx.x - 1 < 16")
+    assert a.per_warp[0].active_threads == 16
+    b = analyze("s[tx]", (64,), "int", (64,), active="tx - 1 < 16")
+    assert b.per_warp[0].active_threads == 17
+
+
+@pytest.mark.parametrize("expr,column,match", [
+    ("s[1.5]", 4, "floating-point"),
+    ("s[32f]", 5, "unexpected 'f'"),
+    ("s[1_024]", 4, "digit separators"),
+    ("s[10l]", 5, "long"),
+    ("s[10ul]", 6, "long"),
+    ("s[1uu]", 5, "one u suffix"),
+    ("s[٣]", 3, "unexpected"),
+    ("s[tx\u00b2]", 5, "unexpected"),
+    ("s[2147483648]", 3, "2147483648u"),
+    ("s[0x100000000]", 3, "32-bit"),
+])
+def test_literals_point_at_the_offending_character(expr, column, match):
+    with pytest.raises(UserError, match=match) as e:
+        analyze(expr, (64,), "int", (32,))
+    assert f"column {column} " in str(e.value) + " "
+
+
+def test_a_long_chain_is_refused_in_one_line():
+    text = "s[" + "+".join(["0"] * 992) + "]"
+    with pytest.raises(UserError, match="more than 256 operations") as e:
+        analyze(text, (64,), "int", (32,))
+    assert len(str(e.value)) < 200  # the expression is shortened in the message
+    assert analyze("s[" + "+".join(["1"] * 200) + "]", (256,), "int", (32,)).indices[0, 0] == 200
+
+
+@pytest.mark.parametrize("kw,match", [
+    (dict(block=32.0), "integer"), (dict(block=31.9), "integer"), (dict(shape="64", pad=1.9), "integer"),
+    (dict(shape=(float("inf"),)), "integer"), (dict(pad=None), "integer"), (dict(op="LD"), "load or store"),
+    (dict(op=None), "load or store"), (dict(shape=(True,)), "integer"), (dict(expr=None), "text"),
+    (dict(active=1), "condition"), (dict(bank_width=4.0), "integer"), (dict(dtype=object()), "dtype"),
+])
+def test_api_follows_the_command_lines_rules(kw, match):
+    args = dict(expr="s[tx]", shape=(64,), dtype="int", block=(32,))
+    args.update(kw)
+    with pytest.raises(UserError, match=match):
+        analyze(**args)
+
+
+def test_api_accepts_what_the_command_line_accepts():
+    want = analyze("tile[tx][ty]", (32, 33), "int", (32, 32)).addresses
+    for shape, block in [("32,33", "32,32"), ("32x33", (32, 32)), (np.array([32, 33]), [np.int64(32), 32])]:
+        assert np.array_equal(analyze("tile[tx][ty]", shape, "int", block).addresses, want)
+    assert analyze("s[tx]", "64", "int", 32).shape == (64,)  # one number, not the digits 6 and 4
+    assert analyze("s[tx]", 64, np.float32, 32).declaration() == "__shared__ float s[64];"
+    assert analyze("s[tx]", 64, "np.float32", 32).declaration() == "__shared__ float s[64];"
+    assert analyze("s[tx]", 64, "unsigned  int", 32).declaration() == "__shared__ unsigned int s[64];"
+    assert analyze("s[tx]", 64, "int", 32, op="ld").op == "load"
+
+
+def test_addresses_past_shared_memory_are_refused():
+    from smemlab.banks import wavefronts_per_warp
+
+    with pytest.raises(UserError, match="past shared memory"):
+        wavefronts_per_warp([2**43], 4)
+    with pytest.raises(UserError, match="past shared memory"):
+        wavefronts_per_warp([227 * 1024], 4)
+    assert wavefronts_per_warp([227 * 1024 - 4], 4).tolist() == [1]
+    with pytest.raises(UserError, match="integers"):
+        wavefronts_per_warp([1.5], 4)
+
+
+def test_an_analysis_shows_its_bank_map_in_jupyter():
+    png = analyze("tile[tx][ty]", (32, 32), "int", (32, 32))._repr_png_()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000

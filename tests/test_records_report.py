@@ -141,3 +141,47 @@ def test_readme_library_table_is_the_recorded_run():
     spec.loader.exec_module(tables)
     readme = (ROOT / "README.md").read_text()
     assert tables.rendered(readme, RunRecord.load(RECORDED)) == readme, "run python tools/readme_tables.py"
+
+
+@pytest.mark.skipif(not RECORDED.exists(), reason="no recorded GPU run in results/ yet")
+def test_tables_show_the_columns_that_fit_each_experiment_in_plain_words():
+    run = RunRecord.load(RECORDED)
+    by = {e.name: e for e in run.experiments}
+    header = report.rows(by["matmul"])[0]
+    assert "TFLOP/s" in header and "GB/s" not in header and "% copy" not in header
+    assert "reads of each A element" in header and "A_reads" not in header
+    header = report.rows(by["reduce"])[0]
+    assert "GB/s" in header and "GFLOP/s" not in header and "TFLOP/s" not in header
+    assert "times faster than the CPU" in header and "relative error (vs float64)" in header
+    md = report.markdown(run)
+    for raw in ("speedup_vs_cpu", "rel_err_vs_f64", "pct_copyGmem", "smem_per_block", "Seed:"):
+        assert raw not in md
+    sources = [line for line in md.splitlines() if line.startswith("Source: ")]
+    assert len(sources) == len(run.experiments) and not any("seed" in line for line in sources)
+
+
+@pytest.mark.skipif(not RECORDED.exists(), reason="no recorded GPU run in results/ yet")
+def test_charts_of_the_recorded_run_are_legible(tmp_path):
+    import matplotlib.image
+
+    run = RunRecord.load(RECORDED)
+    report.write_all(run, tmp_path)
+    for png in tmp_path.glob("*.png"):
+        if png.name == "bench.png":  # the benchmark's chart is drawn by smemlab.bench
+            continue
+        h, w = matplotlib.image.imread(png).shape[:2]
+        assert w <= 1700 and h >= 400 and w / h < 3.2, (png.name, w, h)
+    assert (tmp_path / "config.png").exists() and (tmp_path / "config-detail.png").exists()
+    exp = {e.name: e for e in run.experiments}["histogram"]
+    import matplotlib.pyplot as plt
+
+    before = set(plt.get_fignums())
+    assert report.plot_bandwidth(exp, tmp_path / "h.png", run.copy_gbps)
+    assert set(plt.get_fignums()) == before  # closed after drawing
+
+
+def test_wrapped_titles_fit_the_figure():
+    from smemlab.charts import wrapped_title
+
+    title = wrapped_title("transpose: matrix transpose: coalescing through a shared-memory tile, padding, unrolling", 5.6)
+    assert all(len(line) <= 62 for line in title.splitlines()) and "shared-memory" in title

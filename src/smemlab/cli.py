@@ -8,10 +8,16 @@ each keeps its heavy imports (CUDA, CuPy, matplotlib) inside the function that n
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import os
 import sys
 
+from smemlab import __version__
 from smemlab.errors import UserError
+
+# the shell's status for a process that wrote to a pipe whose reader had gone (128 + SIGPIPE)
+BROKEN_PIPE_STATUS = 141
 
 # module name -> the command(s) it registers; kept in the order `--help` shows them
 COMMAND_MODULES = [
@@ -28,6 +34,10 @@ COMMAND_MODULES = [
 
 
 class _Parser(argparse.ArgumentParser):
+    def _print_message(self, message, file=None):  # argparse drops write errors; let main() report them
+        if message:
+            (file or sys.stderr).write(message)
+
     def error(self, message: str):  # argparse's own errors: one line, status 2, a hint
         self.print_usage(sys.stderr)
         sys.stderr.write(f"smemlab: error: {message}\n(try: {self.prog} --help)\n")
@@ -47,10 +57,13 @@ def build_parser() -> argparse.ArgumentParser:
             "  smemlab bank 'tile[threadIdx.x][threadIdx.y]' --shape 32,32 --dtype int --block 32,32 --suggest\n"
             "  smemlab list\n"
             "  smemlab run transpose --size 4096,4096\n"
-            "  smemlab info"
+            "  smemlab info\n\n"
+            "bank, list and report need no GPU; the other commands need a CUDA GPU and the GPU packages\n"
+            "(pip install 'smemlab[gpu]')."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"smemlab {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMAND_MODULES:
         try:
@@ -63,19 +76,51 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def _run(argv: list[str] | None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help and --version (0), argparse's own errors (2)
+        return exc.code if isinstance(exc.code, int) else int(exc.code is not None)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
     try:
         return int(args.func(args) or 0)
     except UserError as exc:
+        sys.stdout.flush()  # what was printed before the mistake comes first
         sys.stderr.write(f"smemlab: {exc}\n")
         return exc.exit_status
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's last flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (a test's capture): nothing to do
+        pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one command; its status: 0 done, 1 failed (or no GPU), 2 a mistake in what was asked,
+    130 interrupted, 141 the reader of the output went away (`smemlab list | head -2`)."""
+    try:
+        status = _run(argv)
+        sys.stdout.flush()
+        return status
     except KeyboardInterrupt:
         sys.stderr.write("smemlab: interrupted\n")
         return 130
-    except BrokenPipeError:  # `smemlab ... | head`
-        return 0
+    except BrokenPipeError:  # quietly, as `seq 1 100000 | head -2` does
+        _drop_stdout()
+        return BROKEN_PIPE_STATUS
+    except OSError as exc:  # a full disk, a file that cannot be written: one line, not a traceback
+        if exc.filename is None and exc.errno in (errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT):
+            _drop_stdout()
+            sys.stderr.write(f"smemlab: cannot write the output: {exc.strerror}\n")
+        elif exc.filename is not None:
+            sys.stderr.write(f"smemlab: {exc.filename}: {exc.strerror or exc}\n")
+        else:
+            sys.stderr.write(f"smemlab: {exc.strerror or exc}\n")
+        return 1

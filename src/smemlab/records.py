@@ -82,8 +82,17 @@ class RunRecord:
 
     @classmethod
     def from_dict(cls, data: dict) -> "RunRecord":
+        """The record from its JSON form; ValueError naming what is missing where it is not one."""
+        if not isinstance(data, dict):
+            raise ValueError(f"a run record is a JSON object; this is a JSON {type(data).__name__}")
+        missing = [k for k in ("provenance", "experiments") if k not in data]
+        if missing:
+            raise ValueError(f"it has no {' and no '.join(map(repr, missing))}")
+        if not isinstance(data["experiments"], list) or not all(
+                isinstance(e, dict) and isinstance(e.get("variants"), list) for e in data["experiments"]):
+            raise ValueError("'experiments' must be a list of objects, each with a list of 'variants'")
         exps = []
-        for e in data.get("experiments", []):
+        for e in data["experiments"]:
             variants = []
             for v in e["variants"]:
                 v = dict(v)

@@ -1,7 +1,11 @@
 """Reports from a RunRecord: terminal tables, Markdown, CSV and bar charts.
 
 Every figure comes from the record; nothing here measures or invents a number. A table follows
-the seeds' tables (time, and the counters that explain it), plus GB/s and % of the copy kernel.
+the book's tables (time, and the counters that explain it), plus GB/s and % of the copy kernel
+(or FLOP/s, for an experiment that computes rather than moves: see Experiment.metric). How a
+column is headed and what the chart draws come from the experiment's definition where it still
+exists (its column titles, metric and sweep columns); the words and figures of the run, from the
+record.
 """
 
 from __future__ import annotations
@@ -75,12 +79,48 @@ def bank_mismatch(v: VariantRecord, op: str) -> bool:
     return abs(measured - predicted) > 1e-6
 
 
+def _experiment(name: str):
+    """The experiment's current definition, or None for a record of one that no longer exists."""
+    from smemlab.errors import UserError
+    from smemlab.experiments import get
+
+    try:
+        return get(name)
+    except UserError:
+        return None
+
+
+def uses_flops(exp: ExperimentRecord) -> bool:
+    """True where the experiment is judged in FLOP/s (matmul), not in bytes moved."""
+    experiment = _experiment(exp.name)
+    if experiment is not None:
+        return experiment.metric == "flops"
+    return any(v.gflops for v in exp.variants) and not any(v.gbps for v in exp.variants)
+
+
+def column_title(exp: ExperimentRecord, key: str) -> str:
+    """An experiment's own column in plain words (its column_titles), not the record's key."""
+    experiment = _experiment(exp.name)
+    titles = experiment.column_titles if experiment is not None else {}
+    return titles.get(key, key.replace("_", " "))
+
+
+def source(exp: ExperimentRecord) -> str:
+    """Which part of the book (or the Programming Guide) the experiment reproduces: a citation, so
+    the current definition's words where it exists, else the record's."""
+    experiment = _experiment(exp.name)
+    return experiment.seed if experiment is not None and experiment.seed else exp.seed
+
+
+def _tflops(gflops: float | None) -> str:
+    return _fmt(gflops / 1000 if gflops else gflops)
+
+
 def rows(exp: ExperimentRecord) -> tuple[list[str], list[list[str]], list[list[bool]]]:
     """Header, formatted cells, and which cells to flag (a bank-model mismatch, a failure)."""
     profiled = any(v.counters for v in exp.variants)
-    header = ["variant", "verified", "time ms (min-max)", "GB/s", "% copy", "% peak"]
-    if any(v.gflops for v in exp.variants):
-        header.append("GFLOP/s")
+    flops = uses_flops(exp)
+    header = ["variant", "verified", "time ms (min-max)"] + (["TFLOP/s"] if flops else ["GB/s", "% copy", "% peak"])
     header += ["smem ld wf/req pred", "smem st wf/req pred"]
     isolated = any(v.bank_counters for v in exp.variants)
     if profiled:
@@ -88,17 +128,15 @@ def rows(exp: ExperimentRecord) -> tuple[list[str], list[list[str]], list[list[b
         if isolated:
             header += ["smem ld at size", "smem st at size"]
         header += ["gld sectors/req", "gst sectors/req"]
-    header += list(exp.columns)
+    header += [column_title(exp, c) for c in exp.columns]
     table, flags = [], []
     for v in exp.variants:
         time = "-" if v.median_ms is None else f"{v.median_ms:.4g} ({v.min_ms:.3g}-{v.max_ms:.3g})"
         skipped = not v.ok and not v.failure
         verified = "yes" if v.ok else ("skipped" if skipped else "FAILED" if "verification" in v.failure else "error")
-        cells = [v.variant, verified, time, _fmt(v.gbps), _fmt(v.pct_copy), _fmt(v.pct_peak)]
-        flag = [False, not v.ok and not skipped, False, False, False, False]
-        if "GFLOP/s" in header:
-            cells.append(_fmt(v.gflops))
-            flag.append(False)
+        cells = [v.variant, verified, time]
+        cells += [_tflops(v.gflops)] if flops else [_fmt(v.gbps), _fmt(v.pct_copy), _fmt(v.pct_peak)]
+        flag = [False, not v.ok and not skipped] + [False] * (len(cells) - 2)
         cells += [_fmt(predicted_per_request(v, "load")), _fmt(predicted_per_request(v, "store"))]
         flag += [False, False]
         if profiled:
@@ -125,13 +163,23 @@ def failures(exp: ExperimentRecord) -> list[str]:
     return [f"{v.variant}: {v.failure or v.check}" for v in exp.variants if not v.ok and (v.failure or v.check)]
 
 
-def console():
-    """A rich console; off a terminal (a log, a pipe) wide enough that tables are not folded."""
+def console(**kwargs):
+    """A rich console; off a terminal (a log, a pipe) wide enough that tables are not folded.
+
+    A reader that goes away (`| head`) raises BrokenPipeError, which the command line turns into a
+    quiet exit, instead of rich's own SystemExit(1)."""
     import sys
 
     from rich.console import Console
 
-    return Console() if sys.stdout.isatty() else Console(width=240)
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError
+
+    if not sys.stdout.isatty() and "width" not in kwargs:
+        kwargs["width"] = 240
+    return _Console(**kwargs)
 
 
 def print_terminal(run: RunRecord, out=None) -> None:
@@ -174,7 +222,9 @@ def markdown(run: RunRecord, plots: dict[str, str] | None = None) -> str:
         f"- copy kernel in this run: {run.copy_gbps:,.0f} GB/s (bytes read + written)" if run.copy_gbps else "- copy kernel: not measured",
         f"- hardware counters: {run.profile_status}",
         "",
-        "Columns: time is the median of the timed launches (min-max); GB/s counts bytes read and written once each; "
+        "Columns: time is the median of the timed launches (min-max); GB/s counts bytes read and written once each "
+        "(% copy: of the copy kernel in this run, % peak: of the datasheet's memory bandwidth); TFLOP/s counts "
+        "2 FLOPs per multiply-add; "
         "`smem ld/st wf/req pred` is the bank model's prediction of shared wavefronts per request; `smem ld/st meas` "
         "is Nsight Compute's (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st / smsp__sass_inst_executed_op_shared_ld/st), "
         "taken at a few blocks where the experiment has a bank-check size, and `at size` at the run's size, where loads "
@@ -183,7 +233,7 @@ def markdown(run: RunRecord, plots: dict[str, str] | None = None) -> str:
     ]
     for exp in run.experiments:
         header, table, flags = rows(exp)
-        out += [f"## {exp.name}: {exp.title}", "", f"Seed: {exp.seed}. Size: {' x '.join(map(str, exp.size))}.", ""]
+        out += [f"## {exp.name}: {exp.title}", "", f"Source: {source(exp)}. Size: {' x '.join(map(str, exp.size))}.", ""]
         out.append("| " + " | ".join(header) + " |")
         out.append("|" + "---|" * len(header))
         for cells, flag in zip(table, flags):
@@ -230,31 +280,81 @@ def to_csv(run: RunRecord) -> str:
 
 
 def plot_bandwidth(exp: ExperimentRecord, path: str | Path, copy_gbps: float | None = None) -> bool:
-    """A bar chart of GB/s (or GFLOP/s where the experiment counts FLOPs) per variant; False if nothing to draw."""
-    use_flops = any(v.gflops for v in exp.variants)
-    values = [(v.variant, v.gflops if use_flops else v.gbps) for v in exp.variants]
-    values = [(n, x) for n, x in values if x]
-    if not values:
+    """The experiment's chart: GB/s (or TFLOP/s where it computes, see Experiment.metric) per variant,
+    grouped by case where the experiment sweeps one variant over several (Experiment.case_columns),
+    or the experiment's own chart (Experiment.bar_plot). False where there is nothing to draw."""
+    experiment = _experiment(exp.name)
+    if experiment is not None:
+        drawn = experiment.bar_plot(exp.variants, path, copy_gbps)
+        if drawn is not None:
+            return drawn
+    flops = uses_flops(exp)
+    value = (lambda v: v.gflops / 1000 if v.gflops else None) if flops else (lambda v: v.gbps)
+    points = [(v, value(v)) for v in exp.variants if value(v)]
+    if not points:
         return False
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(max(6, 0.6 * len(values) + 2), 4))
-    ax.bar([n for n, _ in values], [x for _, x in values], color="#4477aa")
-    if copy_gbps and not use_flops:
-        ax.axhline(copy_gbps, color="#cc3311", linestyle="--", label=f"copy kernel {copy_gbps:,.0f} GB/s")
-        ax.legend()
-    ax.set_ylabel("GFLOP/s" if use_flops else "effective GB/s (read + write)")
-    ax.set_title(f"{exp.name}: {exp.title}")
-    ax.tick_params(axis="x", rotation=45)
-    for label in ax.get_xticklabels():
-        label.set_horizontalalignment("right")
+    from smemlab.charts import copy_line, wrapped_title
+
+    case_cols = tuple(experiment.case_columns) if experiment is not None else ()
+    names = list(dict.fromkeys(v.variant for v, _ in points))
+    grouped = bool(case_cols) and len(names) < len(points)
+    if grouped:  # cases along x, one bar per variant in each
+        def case_of(v):
+            return tuple(v.extra.get(c) for c in case_cols)
+
+        cases = list(dict.fromkeys(case_of(v) for v, _ in points))
+        width_in = min(15.0, max(7.0, 0.9 * len(cases) + 0.25 * len(points) + 3))
+    else:
+        width_in = min(15.0, max(7.0, 0.5 * len(points) + 3))
+    fig, ax = plt.subplots(figsize=(width_in, 5.2))
+    colors = plt.get_cmap("tab10").colors
+    if grouped:
+        slot = 0.8 / len(names)
+        for i, name in enumerate(names):
+            xs, ys = [], []
+            for v, y in points:
+                if v.variant == name:
+                    xs.append(cases.index(case_of(v)) - 0.4 + slot * (i + 0.5))
+                    ys.append(y)
+            ax.bar(xs, ys, width=slot * 0.95, color=colors[i % len(colors)], label=name)
+        labels = ["\n".join(_case_label(c, val) for c, val in zip(case_cols, case)) for case in cases]
+        ax.set_xticks(range(len(cases)), labels)
+        ax.set_xlabel(", ".join(column_title(exp, c) for c in case_cols))
+    else:
+        labels = [v.variant for v, _ in points]
+        ax.bar(range(len(points)), [y for _, y in points], color="#4477aa")
+        ax.set_xticks(range(len(points)), labels, rotation=40, ha="right", rotation_mode="anchor")
+    ys = [y for _, y in points]
+    if max(ys) / min(ys) > 100:  # a CPU baseline beside GPU kernels, an atomic-bound kernel: keep all visible
+        ax.set_yscale("log")
+    if copy_gbps and not flops:
+        copy_line(ax, copy_gbps)
+    if grouped:
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
+    ax.set_ylabel("TFLOP/s" if flops else "effective GB/s (bytes read + written)")
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
+    ax.set_title(wrapped_title(f"{exp.name}: {exp.title}", width_in * 0.8))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return True
+
+
+def _case_label(column: str, value) -> str:
+    """One line of a case's label on the x axis: '256 bins', 'uniform', '4 KB'."""
+    if value is None:
+        return "-"
+    if column == "bins":
+        return f"{int(value):,} bins"
+    if column == "smem_per_block":
+        return f"{int(value) / 1024:g} KB"
+    return str(value)
 
 
 def _detail_plot(exp: ExperimentRecord, path: Path) -> bool:

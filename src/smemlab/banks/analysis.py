@@ -6,17 +6,17 @@ byte address (row-major, padding included) and runs the measured model in `model
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from smemlab.banks import expr as E
-from smemlab.banks.model import WARP, normalize_op, simulate
+from smemlab.banks.model import MAX_SHARED_BYTES, WARP, _is_int, normalize_op, simulate
 from smemlab.errors import UserError
 
 MAX_THREADS = 1024
 MAX_BLOCK = (1024, 1024, 64)
-MAX_SHARED_BYTES = 227 * 1024  # the most one block can have on Hopper (opt-in)
 
 _C_TYPES = {
     1: "char signed_char unsigned_char uchar int8_t uint8_t bool char1 uchar1",
@@ -42,22 +42,72 @@ DTYPE_SIZES = {name: size for table in (_C_TYPES, _NUMPY_TYPES) for size, names 
                for name in names.split()}
 
 
-def dtype_size(dtype: str) -> int:
+def _dtype_key(dtype) -> tuple[str, str]:
+    """(table key, the name as written): 'np.float32' -> ('float32', 'float32'), 'unsigned  int' ->
+    ('unsigned_int', 'unsigned int'); NumPy dtypes and scalar types by their NumPy name."""
+    if not isinstance(dtype, str):
+        try:
+            dtype = np.dtype(dtype).name
+        except TypeError:
+            raise UserError(f"dtype must be a type name such as 'int' or 'float32', got {dtype!r}") from None
+    words = dtype.split()
+    if words and words[0].startswith(("np.", "numpy.")):
+        words[0] = words[0].split(".", 1)[1]
+    if words == ["bool"]:
+        words = ["bool_"]
+    return "_".join(words), " ".join(words)
+
+
+def dtype_size(dtype) -> int:
     """Bytes of one element: C names ('unsigned int', 'float4', 'long long') or NumPy names."""
-    key = "_".join(str(dtype).replace("np.", "").replace("numpy.", "").split())
+    key, _ = _dtype_key(dtype)
     if key in DTYPE_SIZES:
         return DTYPE_SIZES[key]
     raise UserError(f"unknown dtype {dtype!r}; use a C name (char short int float double half long long, "
                     f"int2 float2 int4 float4 double2) or a NumPy name (int8 ... float64)")
 
 
-def normalize_block(block) -> tuple[int, int, int]:
+def c_type(dtype) -> str:
+    """The C name a declaration uses: 'float32' and 'np.float32' -> 'float', 'unsigned  int' -> 'unsigned int'."""
+    key, written = _dtype_key(dtype)
+    return C_NAME.get(key, written)
+
+
+_INT_TEXT = re.compile(r"[0-9]+", re.ASCII)
+
+
+def to_int(value, what: str) -> int:
+    """One integer as the command line reads it: an int (or NumPy integer), or its ASCII digits as
+    text. Floats, booleans, None and other scripts' digits are refused, never truncated."""
+    if _is_int(value):
+        return int(value)
+    if isinstance(value, str) and _INT_TEXT.fullmatch(value.strip()):
+        return int(value.strip())
+    raise UserError(f"{what} must be an integer, got {value!r}")
+
+
+def to_ints(value, what: str, example: str = "32,32") -> tuple[int, ...]:
+    """1 to 3 positive integers: 32, (32, 32), or the command line's text '32,32' (or '32x32')."""
+    if isinstance(value, str):
+        parts = re.split(r"[,xX]", value)
+    elif _is_int(value):
+        parts = [value]
+    else:
+        try:
+            parts = list(value)
+        except TypeError:
+            raise UserError(f"{what} must be 1 to 3 positive integers (like {example}), got {value!r}") from None
     try:
-        dims = tuple(int(b) for b in block)
-    except (TypeError, ValueError):
-        raise UserError(f"block must be 1 to 3 positive integers, got {block!r}") from None
-    if not 1 <= len(dims) <= 3 or any(d <= 0 for d in dims):
-        raise UserError(f"block must be 1 to 3 positive integers, got {block!r}")
+        values = tuple(to_int(p, what) for p in parts)
+    except UserError:
+        raise UserError(f"{what} must be 1 to 3 positive integers (like {example}), got {value!r}") from None
+    if not 1 <= len(values) <= 3 or any(v <= 0 for v in values):
+        raise UserError(f"{what} must be 1 to 3 positive integers (like {example}), got {value!r}")
+    return values
+
+
+def normalize_block(block) -> tuple[int, int, int]:
+    dims = to_ints(block, "block")
     dims = dims + (1,) * (3 - len(dims))
     for d, lim, axis in zip(dims, MAX_BLOCK, "xyz"):
         if d > lim:
@@ -68,16 +118,17 @@ def normalize_block(block) -> tuple[int, int, int]:
     return dims
 
 
-def normalize_shape(shape, pad: int, size: int) -> tuple[int, ...]:
-    try:
-        dims = tuple(int(s) for s in (shape if not isinstance(shape, int) else (shape,)))
-    except (TypeError, ValueError):
-        raise UserError(f"shape must be positive integers, got {shape!r}") from None
-    if not dims or any(d <= 0 for d in dims):
-        raise UserError(f"shape must be one or more positive integers, got {shape!r}")
-    if int(pad) < 0:
-        raise UserError(f"pad must be 0 or more, got {pad}")
-    dims = dims[:-1] + (dims[-1] + int(pad),)
+def normalize_pad(pad) -> int:
+    p = to_int(pad, "pad")
+    if p < 0:
+        raise UserError(f"pad must be 0 or more, got {p}")
+    return p
+
+
+def normalize_shape(shape, pad, size: int) -> tuple[int, ...]:
+    dims = to_ints(shape, "shape", "32,33 or 1024")
+    pad = normalize_pad(pad)
+    dims = dims[:-1] + (dims[-1] + pad,)
     total = int(np.prod(dims, dtype=object)) * size
     if total > MAX_SHARED_BYTES:
         raise UserError(f"shape {'x'.join(map(str, dims))} of {size}-byte elements is {total} bytes; "
@@ -124,8 +175,17 @@ class Analysis:
 
     def declaration(self, shape: tuple[int, ...] | None = None) -> str:
         """The C declaration of the array (with another shape if given)."""
-        ctype = C_NAME.get(self.dtype, self.dtype)
-        return f"__shared__ {ctype} {self.array}{''.join(f'[{d}]' for d in (shape or self.shape))};"
+        return f"__shared__ {c_type(self.dtype)} {self.array}{''.join(f'[{d}]' for d in (shape or self.shape))};"
+
+    def _repr_png_(self) -> bytes:
+        """Jupyter shows an analysis as its bank map and per-warp costs (smemlab.banks.pictures)."""
+        import io
+
+        from smemlab.banks.pictures import save_png
+
+        buf = io.BytesIO()
+        save_png(self, buf)
+        return buf.getvalue()
 
     def to_dict(self) -> dict:
         return {
@@ -149,14 +209,27 @@ def thread_env(block: tuple[int, int, int]) -> dict[str, np.ndarray]:
 
 def analyze(expr: str, shape, dtype: str, block, op: str = "load", pad: int = 0, active: str | None = None,
             bank_width: int = 4) -> Analysis:
-    """Wavefronts of one shared-memory access by every warp of one block (see model.py for the rule)."""
+    """Wavefronts of one shared-memory access by every warp of one block (see model.py for the rule).
+
+    Arguments follow the command line's rules: shape and block are 1 to 3 positive integers (an
+    int, a tuple, or text such as "32,32"); pad is an integer, 0 or more; op is load or store (ld,
+    st); dtype a C or NumPy type name; active a condition such as "tx < 64", or None.
+    """
+    if not isinstance(expr, str):
+        raise UserError(f"the access must be text such as 'tile[ty][tx]', got {expr!r}")
+    if active is not None and not isinstance(active, str):
+        raise UserError(f"active must be a condition such as 'tx < 64', or None; got {active!r}")
     op = normalize_op(op)
     size = dtype_size(dtype)
     block = normalize_block(block)
+    pad = normalize_pad(pad)
     dims = normalize_shape(shape, pad, size)
+    bank_width = to_int(bank_width, "bank_width")
+    if bank_width not in (4, 8):
+        raise UserError(f"bank width must be 4 or 8 bytes, got {bank_width}")
     access = E.parse_access(expr)
     if len(access.indices) != len(dims):
-        raise UserError(f"{expr!r} has {len(access.indices)} subscript(s) but the shape "
+        raise UserError(f"{E.quote(expr)} has {len(access.indices)} subscript(s) but the shape "
                         f"{'x'.join(map(str, dims))} has {len(dims)} dimension(s)")
     env = thread_env(block)
 
@@ -175,7 +248,7 @@ def analyze(expr: str, shape, dtype: str, block, op: str = "load", pad: int = 0,
         bad = mask & ((v < 0) | (v >= n))
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise UserError(f"{expr!r}: index {k} ({text}) is {int(v[i])} for {describe(i)}, "
+            raise UserError(f"{E.quote(expr)}: index {k} ({text}) is {int(v[i])} for {describe(i)}, "
                             f"outside 0..{n - 1} of the shape {'x'.join(map(str, dims))}")
         flat = flat * n + v
         idx[:, k] = np.where(mask, v, -1)
@@ -187,7 +260,7 @@ def analyze(expr: str, shape, dtype: str, block, op: str = "load", pad: int = 0,
     per_warp = [WarpRecord(w, int(costs.active[w]), int(costs.wavefronts[w]), int(costs.ideal[w]),
                            int(costs.degree[w])) for w in range(costs.active.size)]
     return Analysis(
-        expr=expr, array=access.array, shape=dims, dtype=str(dtype), element_bytes=size, block=block, op=op,
+        expr=expr, array=access.array, shape=dims, dtype=_dtype_key(dtype)[1], element_bytes=size, block=block, op=op,
         pad=int(pad), active=active, bank_width=bank_width, requests=requests, wavefronts=wavefronts,
         wavefronts_per_request=wavefronts / requests if requests else 0.0,
         ideal_wavefronts=int(costs.ideal.sum()), per_warp=per_warp, addresses=addresses, indices=idx,

@@ -2,12 +2,18 @@
 
 Accepted access forms: `tile[ty][tx]` (CUDA C), `s[tx, ty]` (Python), and mixes of both. The index
 language is C's integer arithmetic: `+ - * / % ^ & | << >>`, unary `- + ~` and parentheses, where
-`/` truncates toward zero and `%` takes the sign of the dividend, values being 32-bit ints (an
-overflow is an error, not a wrap). Conditions (`--active`) add `< <= > >= == !=`, `&& || !`, with C's
-short-circuit: the right side of `&&` is evaluated only for threads where the left side is true,
-so `tx > 0 && 64 / tx > 2` raises nothing for thread 0.
+`/` truncates toward zero and `%` takes the sign of the dividend. Values are 32-bit `int` or
+`unsigned int`, typed as C types them: a literal with a `u` suffix (or a hex literal above INT_MAX)
+is unsigned, `threadIdx.x/y/z` and `blockDim.x/y/z` are unsigned (CUDA declares them so), and the
+short names `tx ty tz bdx bdy bdz lane warp` are int (as after `int tx = threadIdx.x;`). C's usual
+arithmetic conversions apply: an operation with an unsigned operand is unsigned and wraps modulo
+2^32, so `(tx - 1u) % 32` is 31 for thread 0. A signed overflow is an error (undefined in C), not a
+wrap. Conditions (`--active`) add `< <= > >= == !=`, `&& || !`, with C's short-circuit: the right
+side of `&&` is evaluated only for threads where the left side is true, so `tx > 0 && 64 / tx > 2`
+raises nothing for thread 0.
 
-Names: tx ty tz (threadIdx.x/y/z), bdx bdy bdz (blockDim.x/y/z), lane, warp.
+Only ASCII digits and names are accepted; `long` suffixes (`l`, `ll`), digit separators and
+floating-point literals are refused with the column of the offending character.
 
 User text is tokenised and parsed here, never handed to `eval`. Every mistake raises `UserError`
 with one line that quotes the expression and the column of the offending text.
@@ -16,7 +22,7 @@ with one line that quotes the expression and the column of the offending text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -31,17 +37,24 @@ NAMES = {
 }
 NAME_LIST = "tx ty tz bdx bdy bdz lane warp (or threadIdx.x/y/z, blockDim.x/y/z)"
 
+UNSIGNED_NAMES = {"threadIdx.x", "threadIdx.y", "threadIdx.z", "blockDim.x", "blockDim.y", "blockDim.z"}
+
 INT_MAX = 2**31 - 1  # indices are C ints: leaving this range is an overflow in CUDA too
+UINT_MAX = 2**32 - 1
 MAX_TEXT = 2000
 MAX_DEPTH = 60  # nesting depth; deeper text is a typo, and would exhaust Python's stack
+MAX_HEIGHT = 256  # operations on one path of the tree (a chain a+b+c+... is that many deep)
 
+# ASCII only: Python's \d and \w would also take other scripts' digits and letters
 _TOKEN = re.compile(
-    r"\s*(?:"
-    r"(?P<num>0[xX][0-9a-fA-F]+|\d+)(?P<suffix>[uUlL]*)(?![\w.])"
-    r"|(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)"
+    r"[ \t\r\n\f\v]*(?:"
+    r"(?P<num>[0-9][0-9A-Za-z_.]*)"  # a C preprocessing number; checked in _number
+    r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)"
     r"|(?P<op><<|>>|<=|>=|==|!=|&&|\|\||[-+*/%^&|~!<>()\[\],])"
-    r")"
+    r")",
+    re.ASCII,
 )
+_NUMBER = re.compile(r"(0[xX][0-9a-fA-F]+|[0-9]+)([uU]?)", re.ASCII)
 
 # binary operators, loosest first (C precedence); the last two levels of comparisons and the
 # logical operators exist only in conditions
@@ -56,6 +69,9 @@ class Node:
     pos: int  # column (0-based) of the token that names the node, for error messages
     value: object = None  # number, name key, or operator
     args: tuple = ()
+    unsigned: bool = False  # C type of the value: unsigned int, else int
+    height: int = 1  # longest path to a leaf
+    span: tuple = (0, 0)  # [start, end) of the node's text, parentheses around it included
 
 
 @dataclass(frozen=True)
@@ -65,6 +81,13 @@ class Access:
     array: str
     indices: tuple[Node, ...]
     texts: tuple[str, ...]
+
+
+def quote(text: str, limit: int = 60) -> str:
+    """The user's text in an error message: repr, shortened in the middle when long."""
+    if len(text) <= limit:
+        return repr(text)
+    return repr(text[: limit - 20]) + " ... " + repr(text[-15:])
 
 
 class _Tok:
@@ -77,16 +100,17 @@ def _tokenize(text: str) -> list[_Tok]:
         raise UserError(f"expression is {len(text)} characters long; the limit is {MAX_TEXT}")
     toks, i = [], 0
     while i < len(text):
-        if text[i:].strip() == "":
+        if text[i:].strip(" \t\r\n\f\v") == "":
             break
         m = _TOKEN.match(text, i)
-        if not m or m.end() == i:
-            j = i + len(text[i:]) - len(text[i:].lstrip())
-            raise UserError(f"{text!r}: unexpected {text[j]!r} at column {j + 1}"
+        if not m:
+            j = i + len(text[i:]) - len(text[i:].lstrip(" \t\r\n\f\v"))
+            raise UserError(f"{quote(text)}: unexpected {text[j]!r} at column {j + 1}"
                             f" (allowed: integers, names, + - * / % ^ & | << >> ( ) [ ] ,)")
-        start = m.start(m.lastgroup) if m.lastgroup != "suffix" else m.start("num")
+        start = m.start(m.lastgroup)
         if m.group("num") is not None:
-            toks.append(_Tok("num", m.group("num"), m.start("num")))
+            _check_number(text, m.group("num"), start)
+            toks.append(_Tok("num", m.group("num"), start))
         elif m.group("name") is not None:
             toks.append(_Tok("name", m.group("name"), start))
         else:
@@ -94,6 +118,27 @@ def _tokenize(text: str) -> list[_Tok]:
         i = m.end()
     toks.append(_Tok("end", "", len(text)))
     return toks
+
+
+def _check_number(text: str, num: str, pos: int) -> None:
+    """A C integer literal, ASCII digits, optional u suffix; else point at the first bad character."""
+    if _NUMBER.fullmatch(num):
+        return
+    m = _NUMBER.match(num)
+    bad = m.end()
+    ch = num[bad]
+    where = f"at column {pos + bad + 1}"
+    if ch == ".":
+        why = "floating-point numbers cannot index an array; write an integer"
+    elif ch == "_":
+        why = "digit separators are not C; write the digits together"
+    elif ch in "lL" or (ch in "uU" and num[bad + 1:bad + 2] in ("l", "L")):
+        why = "long literals (suffix l, ll) are not supported: indices are 32-bit; the suffix u (unsigned) is"
+    elif ch in "uU":
+        why = "one u suffix at most"
+    else:
+        why = f"unexpected {ch!r} after the number {num[:bad]!r} (the only suffix is u, for unsigned)"
+    raise UserError(f"{quote(text)}: {why} {where} (near {text[pos + bad:pos + bad + 12]!r})")
 
 
 class _Parser:
@@ -113,7 +158,7 @@ class _Parser:
         pos = self.tok.pos if pos is None else pos
         near = self.text[pos:pos + 12]
         where = f"at column {pos + 1} (near {near!r})" if near else "at the end"
-        raise UserError(f"{self.text!r}: {msg} {where}")
+        raise UserError(f"{quote(self.text)}: {msg} {where}")
 
     def take(self, op: str) -> bool:
         if self.tok.kind == "op" and self.tok.text == op:
@@ -137,8 +182,22 @@ class _Parser:
                 self.fail(f"{op.text!r} is a condition operator; it belongs in --active, not in an index", op.pos)
             self.i += 1
             right = self.expression(level + 1)
-            left = Node("binary", op.pos, op.text, (left, right))
+            left = self.node("binary", op.pos, op.text, (left, right))
         return left
+
+    def node(self, kind: str, pos: int, op: str, args: tuple) -> Node:
+        """A unary or binary node, typed as C types it, and no taller than MAX_HEIGHT."""
+        height = 1 + max(a.height for a in args)
+        if height > MAX_HEIGHT:
+            self.fail(f"more than {MAX_HEIGHT} operations in a row; shorten the expression", pos)
+        if op in _CONDITION_ONLY:
+            unsigned = False  # comparisons and logic give int
+        elif op in ("<<", ">>") or kind == "unary":
+            unsigned = args[0].unsigned  # a shift has its left operand's type
+        else:
+            unsigned = args[0].unsigned or args[1].unsigned  # the usual arithmetic conversions
+        start = pos if kind == "unary" else args[0].span[0]
+        return Node(kind, pos, op, args, unsigned=unsigned, height=height, span=(start, args[-1].span[1]))
 
     def unary(self) -> Node:
         t = self.tok
@@ -146,7 +205,7 @@ class _Parser:
             if t.text == "!" and not self.condition:
                 self.fail("'!' is a condition operator; it belongs in --active, not in an index", t.pos)
             self.i += 1
-            return Node("unary", t.pos, t.text, (self.nested(self.unary),))
+            return self.node("unary", t.pos, t.text, (self.nested(self.unary),))
         return self.primary()
 
     def nested(self, fn):
@@ -162,21 +221,30 @@ class _Parser:
         t = self.tok
         if t.kind == "num":
             self.i += 1
-            if len(t.text) > 1 and t.text[0] == "0" and t.text[1] not in "xX":
+            digits = t.text.rstrip("uU")
+            unsigned = digits != t.text
+            if len(digits) > 1 and digits[0] == "0" and digits[1] not in "xX":
                 self.fail(f"{t.text} looks like a C octal literal; write it in decimal or hex", t.pos)
-            v = int(t.text, 0)
-            if v > INT_MAX:
-                self.fail(f"{t.text} does not fit a 32-bit int", t.pos)
-            return Node("num", t.pos, v)
+            v = int(digits, 16) if digits[:2] in ("0x", "0X") else int(digits)
+            if v > INT_MAX and not unsigned:
+                if digits[:2] in ("0x", "0X") and v <= UINT_MAX:
+                    unsigned = True  # C: a hex literal that fits only unsigned int is unsigned
+                elif v <= UINT_MAX:
+                    self.fail(f"{t.text} does not fit a 32-bit int (write {t.text}u for unsigned)", t.pos)
+            if v > UINT_MAX:
+                self.fail(f"{t.text} does not fit a 32-bit int or unsigned int", t.pos)
+            return Node("num", t.pos, v, unsigned=unsigned, span=(t.pos, t.pos + len(t.text)))
         if t.kind == "name":
             if t.text not in NAMES:
                 self.fail(f"unknown name {t.text!r} (names: {NAME_LIST})", t.pos)
             self.i += 1
-            return Node("name", t.pos, NAMES[t.text])
+            return Node("name", t.pos, NAMES[t.text], unsigned=t.text in UNSIGNED_NAMES,
+                        span=(t.pos, t.pos + len(t.text)))
         if self.take("("):
             node = self.nested(self.expression)
+            close = self.tok.pos
             self.expect(")")
-            return node
+            return replace(node, span=(t.pos, close + 1))
         if t.kind == "end":
             self.fail("the expression ends too early")
         self.fail(f"unexpected {t.text!r}")
@@ -244,15 +312,19 @@ class Evaluator:
 
     def _fail(self, node: Node, what: str, bad: np.ndarray):
         first = int(np.flatnonzero(bad)[0])
-        raise UserError(f"{self.text!r}: {what} at column {node.pos + 1} for {self.describe(first)}")
+        raise UserError(f"{quote(self.text)}: {what} at column {node.pos + 1} for {self.describe(first)}")
 
     def _check(self, node: Node, v: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """A signed result must fit an int (overflow is undefined in C); an unsigned one wraps."""
+        if node.unsigned:
+            return v & UINT_MAX
         bad = mask & ((v > INT_MAX) | (v < -INT_MAX - 1))
         if bad.any():
             self._fail(node, "the value overflows a 32-bit int", bad)
         return v
 
     def eval(self, node: Node, mask: np.ndarray) -> np.ndarray:
+        """Values of `node` for every thread (int64 holding the C value: unsigned ones in 0..2^32-1)."""
         k = node.kind
         if k == "num":
             return np.full(self.n, node.value, dtype=np.int64)
@@ -263,18 +335,29 @@ class Evaluator:
             if node.value == "-":
                 return self._check(node, -v, mask)
             if node.value == "~":
-                return ~v
+                return (~v) & UINT_MAX if node.unsigned else ~v
             if node.value == "!":
                 return (v == 0).astype(np.int64)
             return v
         op = node.value
-        a = self.eval(node.args[0], mask)
+        left, right = node.args
+        a = self.eval(left, mask)
         if op in ("&&", "||"):  # short-circuit: the right side runs only where it decides
             a_true = a != 0
-            b = self.eval(node.args[1], mask & (a_true if op == "&&" else ~a_true))
+            b = self.eval(right, mask & (a_true if op == "&&" else ~a_true))
             r = (a_true & (b != 0)) if op == "&&" else (a_true | (b != 0))
             return r.astype(np.int64)
-        b = self.eval(node.args[1], mask)
+        b = self.eval(right, mask)
+        if op in ("<<", ">>"):
+            bad = mask & ((b < 0) | (b > 31))
+            if bad.any():
+                self._fail(node, "shift count outside 0..31", bad)
+            s = np.clip(b, 0, 31)
+            if op == ">>":
+                return a >> s  # unsigned values are never negative: a logical shift
+            return self._check(node, a << s, mask)
+        if left.unsigned or right.unsigned:  # the usual arithmetic conversions: both to unsigned
+            a, b = a & UINT_MAX, b & UINT_MAX
         if op in ("/", "%"):
             zero = mask & (b == 0)
             if zero.any():
@@ -282,20 +365,14 @@ class Evaluator:
             safe = np.where(b == 0, 1, b)
             q = np.abs(a) // np.abs(safe) * np.sign(a) * np.sign(safe)  # C: truncate toward zero
             return self._check(node, q, mask) if op == "/" else a - q * safe
-        if op in ("<<", ">>"):
-            bad = mask & ((b < 0) | (b > 31))
-            if bad.any():
-                self._fail(node, f"shift count outside 0..31", bad)
-            s = np.clip(b, 0, 31)
-            if op == ">>":
-                return a >> s
-            return self._check(node, a << s, mask)
         if op == "+":
             return self._check(node, a + b, mask)
         if op == "-":
             return self._check(node, a - b, mask)
         if op == "*":
-            return self._check(node, a * b, mask)  # |a|,|b| < 2^31: the int64 product is exact
+            if node.unsigned:  # modulo 2^32; the uint64 product wraps modulo 2^64, a multiple of it
+                return ((a.astype(np.uint64) * b.astype(np.uint64)) & np.uint64(UINT_MAX)).astype(np.int64)
+            return self._check(node, a * b, mask)  # |a|,|b| <= 2^31: the int64 product is exact
         if op == "^":
             return a ^ b
         if op == "&":

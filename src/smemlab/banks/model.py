@@ -48,14 +48,14 @@ from smemlab.errors import UserError
 
 WARP = 32
 BANKS = 32
-OPS = {"load": "load", "ld": "load", "store": "store", "st": "store"}
+MAX_SHARED_BYTES = 227 * 1024  # the most shared memory one block can have on Hopper (with the opt-in)
+OPS = {"load": "load", "ld": "load", "store": "store", "st": "store"}  # as the command line takes them
 
 
 def normalize_op(op: str) -> str:
-    try:
-        return OPS[str(op).lower()]
-    except KeyError:
-        raise UserError(f"op must be load or store, got {op!r}") from None
+    if isinstance(op, str) and op in OPS:
+        return OPS[op]
+    raise UserError(f"op must be load or store (or ld, st), got {op!r}")
 
 
 @dataclass
@@ -89,11 +89,12 @@ def phases_of(addr: np.ndarray, act: np.ndarray, size: int, op: str, bank_width:
 def simulate(addresses, size: int, op: str = "load", bank_width: int = 4) -> WarpCosts:
     """Run the model on per-thread byte addresses (linear thread-id order; negative = inactive)."""
     op = normalize_op(op)
-    if size not in (1, 2, 4, 8, 16):
-        raise UserError(f"access size must be 1, 2, 4, 8 or 16 bytes, got {size}")
-    if bank_width not in (4, 8):
-        raise UserError(f"bank width must be 4 or 8 bytes, got {bank_width}")
-    addr = np.asarray(addresses, dtype=np.int64).ravel()
+    if not _is_int(size) or size not in (1, 2, 4, 8, 16):
+        raise UserError(f"access size must be 1, 2, 4, 8 or 16 bytes, got {size!r}")
+    if not _is_int(bank_width) or bank_width not in (4, 8):
+        raise UserError(f"bank width must be 4 or 8 bytes, got {bank_width!r}")
+    size, bank_width = int(size), int(bank_width)
+    addr = _addresses(addresses)
     n_warps = -(-addr.size // WARP)
     full = np.full(n_warps * WARP, -1, dtype=np.int64)
     full[: addr.size] = addr
@@ -102,6 +103,11 @@ def simulate(addresses, size: int, op: str = "load", bank_width: int = 4) -> War
     if (addr[act] % size).any():
         t = int(np.flatnonzero(act.ravel() & (full % size != 0))[0])
         raise UserError(f"thread {t}: address {int(full[t])} is not aligned to the {size}-byte access")
+    past = act & (addr + size > MAX_SHARED_BYTES)
+    if past.any():
+        t = int(np.flatnonzero(past.ravel())[0])
+        raise UserError(f"thread {t}: address {int(full[t])} is past shared memory (a block has at most "
+                        f"{MAX_SHARED_BYTES} bytes)")
 
     phases, lane_phase = phases_of(addr, act, size, op, bank_width)
     words_per_access = max(1, size // bank_width)
@@ -121,6 +127,23 @@ def simulate(addresses, size: int, op: str = "load", bank_width: int = 4) -> War
     )
 
 
+def _is_int(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _addresses(addresses) -> np.ndarray:
+    """Byte addresses as int64; integers only (a float or a string is a mistake, not an address)."""
+    try:
+        arr = np.asarray(addresses)
+    except (TypeError, ValueError) as exc:
+        raise UserError(f"addresses must be integers: {exc}") from None
+    if arr.dtype == bool or (arr.size and arr.dtype.kind not in "iu"):
+        raise UserError(f"addresses must be integers (byte offsets, -1 for no access), got {arr.dtype} values")
+    if arr.dtype.kind == "u" and arr.size and arr.max() > np.iinfo(np.int64).max:
+        raise UserError("addresses past shared memory")
+    return arr.astype(np.int64).ravel()
+
+
 def wavefronts_per_warp(addresses, size: int, op: str = "load", active=None, bank_width: int = 4) -> np.ndarray:
     """Wavefronts of each warp's access, from per-thread byte addresses.
 
@@ -128,7 +151,7 @@ def wavefronts_per_warp(addresses, size: int, op: str = "load", active=None, ban
     marks a thread that does not access, and so does False in the optional boolean `active` mask.
     size: bytes per access (1, 2, 4, 8, 16); op: "load"/"ld" or "store"/"st".
     """
-    addr = np.asarray(addresses, dtype=np.int64).ravel()
+    addr = _addresses(addresses)
     if active is not None:
         mask = np.asarray(active, dtype=bool).ravel()
         if mask.shape != addr.shape:

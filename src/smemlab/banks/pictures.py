@@ -64,7 +64,8 @@ def text_map(a: Analysis, warp: int | None = None, max_rows: int = 32) -> str:
     """The bank map as rich markup: rows are wavefronts, columns banks, cells lanes."""
     g = bank_grid(a, warp)
     rec = a.per_warp[g.warp] if a.per_warp else None
-    out = [f"[bold]bank map of warp {g.warp}[/]: {rec.wavefronts if rec else 0} wavefront(s), "
+    n = rec.wavefronts if rec else 0
+    out = [f"[bold]bank map of warp {g.warp}[/]: {n} wavefront{'' if n == 1 else 's'}, "
            f"rows = wavefronts, columns = banks 0-31, cells = lane ([cyan]+[/] = several lanes, one word)"]
     out.append("      " + "".join(f"{b:>3}" for b in range(BANKS)))
     row = 0
@@ -73,7 +74,8 @@ def text_map(a: Analysis, warp: int | None = None, max_rows: int = 32) -> str:
             out.append(f"[dim]phase {p}: lanes {first}-{last}[/]")
         for i in range(depth):
             if row >= max_rows:
-                out.append(f"[dim]... {len(g.lanes) - max_rows} more wavefront(s)[/]")
+                more = len(g.lanes) - max_rows
+                out.append(f"[dim]... {more} more wavefront{'' if more == 1 else 's'}[/]")
                 return "\n".join(out)
             cells = []
             for b in range(BANKS):
@@ -102,24 +104,32 @@ def save_png(a: Analysis, path: str, warp: int | None = None) -> None:
     im = ax1.imshow(grid if grid.size else np.full((1, BANKS), np.nan), aspect="auto", cmap="viridis",
                     vmin=0, vmax=WARP - 1, interpolation="nearest")
     ys, xs = np.nonzero(g.shared)
-    ax1.scatter(xs, ys, marker="+", color="white", s=30, label="one word, several lanes")
+    # white with a black edge: visible on every lane colour and on the legend's white background
+    ax1.scatter(xs, ys, marker="P", s=45, facecolor="white", edgecolor="black", linewidths=0.7,
+                label="one word, several lanes (broadcast)")
     ax1.set_xlabel("bank")
     ax1.set_ylabel("wavefront")
     ax1.set_title(f"warp {g.warp}: which lane each bank serves, per wavefront")
     fig.colorbar(im, ax=ax1, label="lane")
     if len(xs):
-        ax1.legend(loc="lower right", fontsize=8)
+        ax1.legend(loc="lower right", fontsize=8, framealpha=0.9)
     warps = [w.warp for w in a.per_warp]
-    ax2.bar(warps, [w.wavefronts for w in a.per_warp], color="tab:red", label="wavefronts")
-    ax2.bar(warps, [w.ideal_wavefronts for w in a.per_warp], color="tab:green", label="ideal")
+    ideal = [w.ideal_wavefronts for w in a.per_warp]
+    over = [w.wavefronts - w.ideal_wavefronts for w in a.per_warp]
+    ax2.bar(warps, ideal, color="tab:green", label="ideal (no conflict)")
+    if any(over):
+        ax2.bar(warps, over, bottom=ideal, color="tab:red", label="over the ideal (bank conflicts)")
     ax2.set_xlabel("warp")
     ax2.set_ylabel("wavefronts")
-    ax2.set_title(f"{a.wavefronts_per_request:g} wavefronts per request (ideal "
+    per = a.wavefronts_per_request
+    ax2.set_title(f"{per:g} wavefront{'' if per == 1 else 's'} per request (ideal "
                   f"{a.ideal_wavefronts / max(a.requests, 1):g})")
-    ax2.legend()
-    for ax in (ax1, ax2):
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax2.set_xlim(-0.6, max(len(warps), 1) - 0.4)
+    ax2.set_ylim(0, max([w.wavefronts for w in a.per_warp] + [1]) * 1.15)
+    ax2.legend(loc="upper right", fontsize=8, framealpha=0.9)
+    for ax in (ax1, ax2):  # whole wavefronts, banks and warps only, even with one of them
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
     fig.suptitle(f"{a.declaration()}  {a.expr}  ({a.op}, block {'x'.join(map(str, a.block))})")
     fig.tight_layout()
     fig.savefig(path, dpi=110)

@@ -6,6 +6,8 @@ Hopper for loads and stores of 1 to 16 bytes.
 
 from __future__ import annotations
 
+import argparse
+
 from smemlab.errors import UserError
 
 
@@ -19,10 +21,11 @@ def register(sub) -> None:
                "  smemlab bank 'tile[threadIdx.x][threadIdx.y]' --shape 32,32 --dtype int --block 32,32 --suggest\n"
                "  smemlab bank 'tile[(ty*32+tx)%16][(ty*32+tx)/16]' --shape 16,32 --dtype int --block 32,16 --pad 2\n"
                "  smemlab bank 's[tx+64]' --shape 128 --dtype float --block 128 --active 'tx < 64' --json\n\n"
-               "EXPR names: tx ty tz (threadIdx.x/y/z), bdx bdy bdz (blockDim.x/y/z), lane, warp; operators\n"
-               "+ - * / % ^ & | << >> with C's integer semantics (/ truncates). --active also takes\n"
-               "< <= > >= == != && || !.",
-        formatter_class=__import__("argparse").RawDescriptionHelpFormatter,
+               "EXPR names: tx ty tz, bdx bdy bdz, lane, warp (int), and threadIdx.x/y/z, blockDim.x/y/z\n"
+               "(unsigned, as in CUDA); operators + - * / % ^ & | << >> with C's integer semantics: / truncates,\n"
+               "a u suffix makes a literal unsigned and unsigned arithmetic wraps modulo 2^32, a signed\n"
+               "overflow is an error. --active also takes < <= > >= == != && || !.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("expr", metavar="EXPR", help="the subscript, as in CUDA C (tile[ty][tx]) or Python (s[ty, tx])")
     p.add_argument("--shape", required=True, metavar="D0[,D1[,D2]]",
@@ -31,59 +34,56 @@ def register(sub) -> None:
                    help="element type: char short int float double half long long, int2 float2 int4 float4 "
                         "double2, or int8 ... float64")
     p.add_argument("--block", required=True, metavar="X[,Y[,Z]]", help="thread block shape (at most 1024 threads)")
-    p.add_argument("--op", default="load", choices=["load", "store"], help="load (LDS) or store (STS); default load")
-    p.add_argument("--pad", default="0", metavar="N", help="add N elements to the last dimension")
+    p.add_argument("--op", default="load", choices=["load", "store", "ld", "st"],
+                   help="load (LDS) or store (STS); default load")
+    p.add_argument("--pad", default="0", metavar="N", help="add N elements to the last dimension (default 0)")
     p.add_argument("--active", metavar="COND", help="only threads where COND holds access (e.g. 'tx < 64')")
     p.add_argument("--bank-width", default="4", choices=["4", "8"],
-                   help="bank width in bytes; 8 models Kepler's 8-byte mode (not on any current GPU)")
+                   help="bank width in bytes (default 4); 8 models Kepler's 8-byte mode (not on any current GPU)")
     p.add_argument("--warp", metavar="W", help="warp whose bank map to show (default: the costliest)")
     p.add_argument("--json", action="store_true", help="print exactly one JSON object")
-    p.add_argument("--png", metavar="FILE", help="also draw the bank map and per-warp costs to a PNG")
+    p.add_argument("--png", metavar="FILE.png", help="also draw the bank map and per-warp costs to a PNG")
     p.add_argument("--suggest", action="store_true", help="the least padding and an XOR swizzle that reach the ideal")
     p.set_defaults(func=run)
 
 
-def _ints(text: str, what: str) -> list[int]:
-    parts = str(text).replace("x", ",").replace("X", ",").split(",")
-    try:
-        values = [int(p.strip()) for p in parts]
-    except ValueError:
-        raise UserError(f"--{what} {text!r}: write positive integers separated by commas, like 32,32") from None
-    if not 1 <= len(values) <= 3 or any(v <= 0 for v in values):
-        raise UserError(f"--{what} {text!r}: give 1 to 3 positive integers")
-    return values
+def png_path(text: str):
+    """--png FILE.png: a file name ending in .png, in a folder that exists; else a UserError."""
+    from pathlib import Path
 
-
-def _nonneg(text: str, what: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise UserError(f"--{what} {text!r} is not an integer") from None
-    if v < 0:
-        raise UserError(f"--{what} must be 0 or more, got {v}")
-    return v
+    if not text.strip():
+        raise UserError("--png needs a file name, like --png map.png")
+    path = Path(text)
+    if path.is_dir():
+        raise UserError(f"--png {text}: that is a folder; give a file name, like {path / 'map.png'}")
+    if path.suffix.lower() != ".png":
+        raise UserError(f"--png {text}: give a file name ending in .png (the map is drawn as a PNG)")
+    if not path.parent.is_dir():
+        raise UserError(f"--png {text}: folder {path.parent} does not exist")
+    return path
 
 
 def run(args) -> int:
     import json
 
     from smemlab.banks import analyze, suggest
+    from smemlab.banks.analysis import to_int
 
-    call = dict(expr=args.expr, shape=tuple(_ints(args.shape, "shape")), dtype=args.dtype,
-                block=tuple(_ints(args.block, "block")), op=args.op, pad=_nonneg(args.pad, "pad"),
+    png = png_path(args.png) if args.png is not None else None
+    call = dict(expr=args.expr, shape=args.shape, dtype=args.dtype, block=args.block, op=args.op, pad=args.pad,
                 active=args.active, bank_width=int(args.bank_width))
     a = analyze(**call)
     warp = None
     if args.warp is not None:
-        warp = _nonneg(args.warp, "warp")
+        warp = to_int(args.warp, "--warp")
         if warp >= len(a.per_warp):
-            raise UserError(f"--warp {warp}: the block has {len(a.per_warp)} warp(s)")
+            raise UserError(f"--warp {warp}: the block has {len(a.per_warp)} warp(s), 0..{len(a.per_warp) - 1}")
     advice = suggest(**call) if args.suggest else None
-    if args.png:
+    if png is not None:
         from smemlab.banks.pictures import save_png
 
         try:
-            save_png(a, args.png, warp)
+            save_png(a, png, warp)
         except OSError as exc:
             raise UserError(f"--png {args.png}: {exc.strerror or exc}") from None
     if args.json:
@@ -94,6 +94,10 @@ def run(args) -> int:
         return 0
     _print_text(a, warp, advice, args.png)
     return 0
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n:g} {word}" + ("" if n == 1 else "s")
 
 
 def _warp_lines(a) -> list[str]:
@@ -111,27 +115,28 @@ def _warp_lines(a) -> list[str]:
             lines.append(f"  {name:<12} no active thread: no request")
         else:
             conflict = "conflict-free" if w.conflict_degree <= 1 else f"{w.conflict_degree}-way conflict"
-            lines.append(f"  {name:<12} {w.active_threads:>2} threads  {w.wavefronts:>3} wavefront(s)"
-                         f"  (ideal {w.ideal_wavefronts}, {conflict})")
+            lines.append(f"  {name:<12} {plural(w.active_threads, 'thread'):>10}  "
+                         f"{plural(w.wavefronts, 'wavefront'):>14}  (ideal {w.ideal_wavefronts}, {conflict})")
         i = j + 1
     return lines
 
 
 def _print_text(a, warp, advice, png) -> None:
-    from rich.console import Console
     from rich.markup import escape
 
     from smemlab.banks.pictures import text_map
+    from smemlab.report import console
 
-    con = Console(highlight=False, soft_wrap=True)  # the bank map is 102 columns wide
-    active = f", active where {escape(a.active)}" if a.active else ""
+    con = console(highlight=False, soft_wrap=True)  # the bank map is 102 columns wide
+    active = f", active where {escape(a.active)}" if a.active is not None else ""
     con.print(f"[bold]{escape(a.declaration())}[/]  {a.op} [bold]{escape(a.expr)}[/]  "
               f"block {'x'.join(map(str, a.block))}{active}  ({a.element_bytes}-byte access)")
     for line in _warp_lines(a):
         con.print(line)
-    con.print(f"requests {a.requests}   wavefronts {a.wavefronts}   wavefronts/request "
-              f"[bold]{a.wavefronts_per_request:g}[/]   ideal {a.ideal_wavefronts}   "
-              f"bank conflicts {a.bank_conflicts}")
+    ideal = a.ideal_wavefronts / a.requests if a.requests else 0
+    con.print(f"{plural(a.requests, 'request')}, {plural(a.wavefronts, 'wavefront')} (ideal {a.ideal_wavefronts}): "
+              f"[bold]{plural(a.wavefronts_per_request, 'wavefront')} per request[/] (ideal {ideal:g}), "
+              f"{plural(a.bank_conflicts, 'bank conflict')}")
     if a.requests:
         con.print(text_map(a, warp))
     if png:
@@ -143,12 +148,18 @@ def _print_text(a, warp, advice, png) -> None:
 def _print_advice(con, a, s) -> None:
     from rich.markup import escape
 
-    per = lambda w: f"{w} wavefronts ({w / a.requests:g} per request)" if a.requests else f"{w} wavefronts"  # noqa
+    def per(w):
+        return f"{plural(w, 'wavefront')} ({w / a.requests:g} per request)" if a.requests else plural(w, "wavefront")
+
     if a.wavefronts <= s["ideal_wavefronts"] and a.pad == s["pad"]:
         con.print("[green]already at the ideal: nothing to fix[/]")
         return
     how = "reaches the ideal" if s["pad_reaches_ideal"] else "the best padding; it does not reach the ideal"
-    con.print(f"[bold]pad[/] --pad {s['pad']}: {escape(s['pad_declaration'])}  {escape(a.expr)}  -> "
+    if s["pad_expr"] != a.expr:  # a 1-D array: the row stride in the expression changes
+        what = f"row stride {s['pad_row_stride']}"
+    else:
+        what = f"--pad {s['pad']}"
+    con.print(f"[bold]pad[/] {what}: {escape(s['pad_declaration'])}  {escape(s['pad_expr'])}  -> "
               f"{per(s['pad_wavefronts'])}, {how}")
     if s["swizzle"]:
         con.print(f"[bold]swizzle[/]: {escape(s['swizzle_declaration'])}  {escape(s['swizzle'])}  -> "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from smemlab.commands.common import add_device, load_record
+from smemlab.commands.common import add_device, load_record, require_gpu_packages
 from smemlab.errors import UserError
 
 
@@ -54,6 +54,7 @@ def run(args) -> int:
         if path is not None and suffix and path.suffix.lower() != suffix:
             raise UserError(f"--plot {path}: give a .png file name")
     record = load_record(args.record) if args.record is not None else None
+    require_gpu_packages()
     from smemlab.gpu import read_facts
 
     facts = read_facts(args.device)  # a clear NoGPU error first

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from smemlab.commands.common import add_device, load_record
+import argparse
+
+from smemlab.commands.common import add_device, experiments_named, load_record, require_gpu_packages
 
 
 def register(sub) -> None:
@@ -11,7 +13,9 @@ def register(sub) -> None:
                                    "memcheck, racecheck, synccheck and initcheck, and the library's kernels at small and "
                                    "odd sizes (`library`: every op, every histogram method, every matmul variant), and "
                                    "print one table: clean, or the finding. Variants kept on purpose to show a hazard "
-                                   "are marked as expected.")
+                                   "are marked as expected.",
+                       epilog="examples:\n  smemlab check\n  smemlab check library\n  smemlab check reduce stencil --record results",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("experiment", nargs="*", help="experiments to check, or `library` (default: all, then the library)")
     p.add_argument("--record", metavar="DIR", help="add the table to the recorded run in DIR (run.json) and rewrite its report")
     add_device(p)
@@ -23,9 +27,12 @@ def run(args) -> int:
     from rich.table import Table
 
     from smemlab.gpu import read_facts
-    from smemlab.sanitize import TOOLS, sanitize_all, sanitizer_path
+    from smemlab.sanitize import LIBRARY, TOOLS, sanitize_all, sanitizer_path
 
     record = load_record(args.record) if args.record else None
+    # an unknown name: status 2 before any GPU is looked for (the library's self-check is `library`)
+    experiments_named([n for n in args.experiment if n != LIBRARY])
+    require_gpu_packages()
     read_facts(args.device)  # a clear NoGPU error before starting child processes
     if not sanitizer_path():
         print("compute-sanitizer not found on PATH (it ships with the CUDA toolkit); nothing checked")

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from smemlab.commands.common import add_device
+import argparse
+
+from smemlab.commands.common import add_device, runtime
 
 
 def register(sub) -> None:
     p = sub.add_parser("info", help="the GPU's on-chip memory facts",
                        description="Name, compute capability, SMs, shared memory per block (and with opt-in) and per SM, "
-                                   "L2, constant memory, banks, and cluster support, read from the device.")
+                                   "L2, constant memory, banks, and cluster support, read from the device.",
+                       epilog="examples:\n  smemlab info\n  smemlab info --device 1 --json",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     add_device(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
@@ -21,9 +25,7 @@ def _kib(n: int) -> str:
 def run(args) -> int:
     import json
 
-    from smemlab.gpu import Runtime
-
-    rt = Runtime(args.device)
+    rt = runtime(args.device)
     f = rt.facts
     cluster = rt.max_cluster_size(rt.kernel("copy.cu", "copyKernel")) if f.cluster_launch else 1
     if args.json:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from smemlab.commands.common import add_device, int_list, runtime
+from smemlab.commands.common import add_device, check_run_arguments, int_list, runtime
 
 
 def register(sub) -> None:
@@ -12,7 +12,7 @@ def register(sub) -> None:
         "profile", help="hardware counters from Nsight Compute, joined with the bank model",
         description="Run an experiment's variants once each (verified) under `ncu --clock-control none` and show "
                     "shared-memory wavefronts per request, measured and predicted by the bank model (a mismatch is "
-                    "flagged in red), and global sectors per request: the seeds' nvprof tables for today's GPUs.",
+                    "flagged in red), and global sectors per request: the book's nvprof tables for today's GPUs.",
         epilog="example:\n  smemlab profile layout\n  smemlab profile transpose --variant transposeSmem --variant transposeSmemPad",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -30,6 +30,7 @@ def run(args) -> int:
     from smemlab.runner import run_suite
 
     exp = experiments.get(args.experiment)
+    check_run_arguments([exp], args.size, args.variant)  # mistakes first: status 2 even with no GPU
     rt = runtime(args.device)
     sizes = {exp.name: args.size} if args.size else None
     record = run_suite(rt, [exp], sizes, args.variant or None, reps=0, progress=False)

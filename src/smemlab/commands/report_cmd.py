@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+
 from smemlab.commands.common import load_record
 
 
@@ -9,7 +11,9 @@ def register(sub) -> None:
     p = sub.add_parser("report", help="render a recorded run (run.json) again: tables, report.md, CSV, plots; no GPU",
                        description="Read DIR/run.json, written by `smemlab suite` or `smemlab run --report`, print its "
                                    "tables and rewrite report.md, run.csv and the plots beside it. Needs no GPU: every "
-                                   "figure comes from the record.")
+                                   "figure comes from the record.",
+                       epilog="examples:\n  smemlab report\n  smemlab report /tmp/run --quiet",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("folder", nargs="?", default="results", metavar="DIR", help="the recorded run's folder (default results)")
     p.add_argument("--quiet", action="store_true", help="rewrite the files without printing the tables")
     p.set_defaults(func=run)

@@ -6,7 +6,8 @@ import argparse
 import json
 import sys
 
-from smemlab.commands.common import add_device, experiments_named, int_list, nonneg_int, require_single, runtime
+from smemlab.commands.common import (add_device, check_run_arguments, experiments_named, int_list, nonneg_int,
+                                     require_single, runtime)
 
 
 def register(sub) -> None:
@@ -41,6 +42,7 @@ def run(args) -> int:
     if args.size or args.variant:
         require_single(args.experiment, "--size/--variant")
     exps = experiments_named(args.experiment)
+    check_run_arguments(exps, args.size, args.variant)  # mistakes first: status 2 even with no GPU
     rt = runtime(args.device)
     if args.launch_log:
         rt.launch_log = []

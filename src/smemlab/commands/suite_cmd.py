@@ -3,12 +3,14 @@
 With a GPU: every experiment, verified and timed, then profiled (where ncu can read counters),
 checked with compute-sanitizer (where it is installed), and the library benchmarked against CuPy
 and PyTorch; the record and report go to --out.
-With no GPU: the bank-conflict analysis of every shared-memory access the experiments declare,
-and a plain word that no GPU was found.
+With no GPU (or without the GPU packages): the shared-memory accesses of the book's programs that the
+bank model finds conflicted, each with its fix and a ready `smemlab bank` command, and a plain
+word that no GPU was found.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from smemlab.commands.common import add_device, nonneg_int
@@ -17,7 +19,11 @@ from smemlab.commands.common import add_device, nonneg_int
 def register(sub) -> None:
     p = sub.add_parser("suite", help="the full suite (what `make run` runs)",
                        description="Run every experiment on the GPU, profile and sanitize it, and write the record and "
-                                   "report to --out. Without a GPU, print the bank-conflict analysis of every experiment.")
+                                   "report to --out. Without a GPU, print the shared-memory accesses of the book's "
+                                   "programs that the bank model finds conflicted, with their fixes.",
+                       epilog="examples:\n  smemlab suite\n  smemlab suite --out /tmp/run --no-bench --reps 5\n\n"
+                              "Every declared access, conflicted or not: smemlab list --accesses",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", default="results", metavar="DIR", help="where to write run.json, report.md and plots (default results)")
     p.add_argument("--reps", type=nonneg_int, default=20, help="timed launches per variant (default 20)")
     p.add_argument("--no-profile", action="store_true", help="skip Nsight Compute")
@@ -27,41 +33,41 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def bank_analysis() -> list[tuple[str, str, str, str, str, float, float]]:
-    """(experiment, variant, access, expr, op, predicted wavefronts/request, ideal) for every declared access."""
+def no_gpu_reason() -> str | None:
+    """Why the suite cannot run on a GPU here (no GPU packages, no driver, no device), or None."""
+    from smemlab.commands.common import GPU_EXTRA, missing_gpu_package
+
+    missing = missing_gpu_package()
+    if missing:
+        return f"the GPU packages are not installed ({missing} is missing; {GPU_EXTRA})"
+    from smemlab.gpu import no_gpu_reason as reason
+
+    return reason()
+
+
+def print_no_gpu_run(reason: str, out=None) -> None:
+    """What `make run` shows with no GPU: the conflicted accesses of the book's programs, with their
+    fixes and the `smemlab bank` command of each, then a plain word on what needs the GPU."""
+    from rich.markup import escape
+
+    from smemlab.commands.bank_survey import conflict_summary, declared_accesses
     from smemlab.experiments import all_experiments
-    from smemlab.runner import predict_accesses
-
-    out = []
-    for exp in all_experiments():
-        for v in exp.variants():
-            for a in predict_accesses(v):
-                out.append((exp.name, v.name, a.label, a.expr, a.op, a.predicted_wavefronts_per_request,
-                            a.ideal_wavefronts_per_request))
-    return out
-
-
-def print_bank_analysis() -> None:
     from smemlab.report import console
-    from rich.table import Table
 
-    t = Table(title="Shared-memory bank analysis of every experiment (predicted, no GPU needed)", title_justify="left")
-    for col in ("experiment", "variant", "access", "expression", "op", "wavefronts/request", "ideal"):
-        t.add_column(col)
-    for exp, var, label, expr, op, wf, ideal in bank_analysis():
-        style = "bold red" if wf > ideal else ""
-        t.add_row(exp, var, label, expr, op, f"[{style}]{wf:g}[/]" if style else f"{wf:g}", f"{ideal:g}")
-    console().print(t)
+    con = out or console(highlight=False)
+    conflict_summary(con, declared_accesses(all_experiments()))
+    con.print()
+    con.print("Every access, conflicted or not: [cyan]smemlab list --accesses[/] (or one experiment: "
+              "[cyan]smemlab list --accesses layout[/]).")
+    con.print(f"\n[bold]No GPU[/]: {escape(reason)}.")
+    con.print("The experiments, timings and hardware counters need a CUDA GPU; the bank conflicts above need "
+              "none. The last recorded GPU run is in results/report.md.")
 
 
 def run(args) -> int:
-    from smemlab.gpu import no_gpu_reason
-
     reason = no_gpu_reason()
     if reason:
-        print_bank_analysis()
-        print(f"\nNo GPU: {reason}.\nThe experiments, timings and counters need a CUDA GPU; above is the bank-conflict "
-              "analysis, which needs none. The last recorded GPU run is in results/report.md.")
+        print_no_gpu_run(reason)
         return 0
     from smemlab import report
     from smemlab.commands.common import experiments_named, runtime

@@ -80,6 +80,9 @@ class Experiment:
     default_size: tuple[int, ...] = ()
     small_sizes: tuple[tuple[int, ...], ...] = ()  # odd sizes the GPU tests verify
     columns: tuple[str, ...] = ()  # extra report columns taken from Case.extra
+    column_titles: dict[str, str] = {}  # their headings in plain words (default: the key, underscores as spaces)
+    metric: str = "bandwidth"  # what the table and chart lead with: "bandwidth" (GB/s) or "flops" (FLOP/s)
+    case_columns: tuple[str, ...] = ()  # extra columns that tell apart several runs of one variant (a sweep)
     # a size of a few blocks where the profiler checks the bank model exactly: at full size, loads
     # also pay for arbitration with other warps' traffic (extra wavefronts the conflict counter
     # counts too), which no per-access model can predict
@@ -98,6 +101,11 @@ class Experiment:
     def notes(self, records: Sequence[Any]) -> list[str]:
         """Lines for the report under the table: what the numbers show (from measured records)."""
         return []
+
+    def bar_plot(self, records: Sequence[Any], path, copy_gbps: float | None) -> bool | None:
+        """The experiment's main chart, where the report's bar chart of its variants does not fit it
+        (True: drawn, False: nothing to draw); None: use the report's."""
+        return None
 
     def detail_plot(self, records: Sequence[Any], path) -> bool:
         """A plot of the experiment's own beside the bandwidth bars (written to `path`); False

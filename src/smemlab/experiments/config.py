@@ -123,13 +123,16 @@ def _info_case(v: Variant, values: dict[str, Any], detail: str) -> Case:
 class ConfigExperiment(Experiment):
     name = "config"
     title = "Configuring shared memory: limits, opt-in, carveout and occupancy, bank size, fences, sync domains"
-    seed = "000/001 配置共享内存 / 访问模式配置 / 同步"
+    seed = "the book's section 5.1: configuring the amount of shared memory, the access mode, synchronization"
     source = SOURCE
     size_help = "N (floats copied by smemHeavy and summed by sum)"
     default_size = (1 << 24,)
     small_sizes = ((10007,), (1,), (1025,))
     bank_check_size = (4096,)
     columns = ("smem_per_block", "blocks_per_sm", "occupancy_pct", "value")
+    column_titles = {"smem_per_block": "shared memory per block (B)", "blocks_per_sm": "blocks per SM",
+                     "occupancy_pct": "occupancy %", "value": "what the GPU says"}
+    case_columns = ("smem_per_block",)
 
     def variants(self) -> list[Variant]:
         return [
@@ -144,7 +147,7 @@ class ConfigExperiment(Experiment):
                     "blocks per SM (occupancy API) at carveouts -1/0/25/50/100 %", "smemHeavy", (THREADS, 1, 1),
                     (SmemAccess("buf store", "buf[tx]", (TILE,), "float", "store", per_warp=TILE // THREADS),
                      SmemAccess("buf load", f"buf[{TILE - 1} - tx]", (TILE,), "float", "load", per_warp=TILE // THREADS))),
-            Variant("bankSize", "the seeds' bank-size query (cudaDeviceGetSharedMemConfig): 4-byte banks on every GPU "
+            Variant("bankSize", "the book's bank-size query (cudaDeviceGetSharedMemConfig): 4-byte banks on every GPU "
                     "since Maxwell; the 8-byte Kepler mode through the bank model", None, on_gpu=False),
             Variant("sum", "Programming Guide: partial sums, __threadfence(), atomicInc on a counter; the last "
                     "block adds the partial sums", "sum", (THREADS, 1, 1)),
@@ -284,6 +287,9 @@ class ConfigExperiment(Experiment):
 
             yield Case(v, launch, check, (out,), 8 * n, 0, launch_shape(grid, THREADS, smem), extra)
 
+    def bar_plot(self, records: Sequence[Any], path, copy_gbps: float | None) -> bool:
+        return plot_bandwidth(records, path, copy_gbps)
+
     def detail_plot(self, records: Sequence[Any], path) -> bool:
         return plot(records, path)
 
@@ -343,6 +349,44 @@ def _reserved_per_block() -> int:
         return 1024
 
 
+def plot_bandwidth(records: Sequence[Any], path, copy_gbps: float | None) -> bool:
+    """smemHeavy's bandwidth at each shared-memory size, each bar coloured by the blocks per SM that
+    size leaves: the cost of occupancy. False where no size was timed."""
+    heavy = [r for r in records if getattr(r, "variant", None) == "smemHeavy" and r.gbps
+             and r.extra.get("smem_per_block") is not None]
+    if not heavy:
+        return False
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    blocks = [int(r.extra.get("blocks_per_sm") or 0) for r in heavy]
+    levels = sorted(set(blocks), reverse=True)
+    colors = plt.get_cmap("viridis")
+    fig, ax = plt.subplots(figsize=(9, 4.8))
+    for level in levels:
+        idx = [i for i, b in enumerate(blocks) if b == level]
+        ax.bar(idx, [heavy[i].gbps for i in idx], color=colors(level / max(levels)),
+               label=f"{level} block{'s' if level != 1 else ''} per SM")
+    ax.set_xticks(range(len(heavy)), [f"{r.extra['smem_per_block'] / 1024:g}" for r in heavy])
+    if copy_gbps:
+        from smemlab.charts import copy_line
+
+        copy_line(ax, copy_gbps)
+    ax.set_xlabel("shared memory per block (KB)")
+    ax.set_ylabel("effective GB/s (bytes read + written)")
+    ax.set_title("config: smemHeavy's bandwidth as each block asks for more shared memory\n"
+                 "(fewer blocks fit on an SM, so fewer loads are in flight)")
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
 def plot(records: Sequence[Any], path) -> bool:
     """Active blocks per SM against shared memory per block, one line per carveout preference.
     Returns False where the records hold no occupancy data."""
@@ -355,10 +399,18 @@ def plot(records: Sequence[Any], path) -> bool:
     import matplotlib.pyplot as plt
 
     xs = [r.extra["smem_per_block"] / 1024 for r in heavy]
-    fig, ax = plt.subplots(figsize=(7, 4))
-    for c in heavy[0].extra["blocks_per_sm_by_carveout"]:
-        ys = [r.extra["blocks_per_sm_by_carveout"][c] for r in heavy]
-        ax.step(xs, ys, where="post", marker="o", label="no preference" if c == "-1" else f"carveout {c}%")
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    series = {c: [r.extra["blocks_per_sm_by_carveout"][c] for r in heavy]
+              for c in heavy[0].extra["blocks_per_sm_by_carveout"]}
+    names = {c: "no preference" if c == "-1" else f"carveout {c}%" for c in series}
+    for c, ys in series.items():
+        same = [names[o] for o in series if o != c and series[o] == ys]
+        if c == "-1" and same:
+            # the driver's default equals a carveout: a wide pale band under that carveout's line, so both show
+            ax.step(xs, ys, where="post", color="0.6", linewidth=7, alpha=0.45, solid_capstyle="butt",
+                    label=f"no preference (the same as {same[0]})")
+        else:
+            ax.step(xs, ys, where="post", marker="o", markersize=4, label=names[c])
     ax.set_xlabel("shared memory per block (KB)")
     ax.set_ylabel("active blocks per SM (256 threads)")
     ax.set_title("Occupancy of smemHeavy as its shared memory grows")

@@ -78,12 +78,14 @@ def _skipped(v: Variant, reason: str, extra: dict) -> Case:
 class HistogramExperiment(Experiment):
     name = "histogram"
     title = "Histogram: global atomics vs block shared memory vs cluster distributed shared memory"
-    seed = "001 分布式共享内存 (clusterHist_kernel)"
+    seed = "the CUDA Programming Guide, Distributed Shared Memory (clusterHist_kernel)"
     source = SOURCE
     size_help = "KEYS[,BINS] (int32 keys; without BINS: 256, 4096, 65536 and 262144 bins)"
     default_size = (1 << 26,)
     small_sizes = ((10007, 300), (4099,), (1, 1), (100003, 70001))
     columns = ("bins", "keys", "dist", "cluster", "smem_per_block")
+    column_titles = {"dist": "keys drawn", "cluster": "cluster size", "smem_per_block": "shared memory per block (B)"}
+    case_columns = ("dist", "bins")
 
     def variants(self) -> list[Variant]:
         b = (THREADS, 1, 1)
@@ -92,7 +94,7 @@ class HistogramExperiment(Experiment):
                     "(memset, timed)", "histGlobal", b),
             Variant("histSmem", "block-private histogram of all bins in dynamic shared memory, then global atomics; "
                     "only where the bins fit one block (shared atomics: data-dependent, not declared)", "histSmem", b),
-            Variant("clusterHist_kernel", "the seed's kernel: bins spread over a cluster's shared memories, cluster "
+            Variant("clusterHist_kernel", "the Programming Guide's kernel: bins spread over a cluster's shared memories, cluster "
                     "size chosen from the bins (1 = block-local), atomics into distributed shared memory "
                     "(data-dependent, not declared)", "clusterHist_kernel", b),
             Variant("clusterHist_kernel_2x", "the same with twice the chosen cluster size (at least 2): more of the "

@@ -64,12 +64,12 @@ def _specs() -> dict[str, tuple[str, _Spec]]:
         add(f"setRowReadRow{suffix}", f"{shape}: write rows, read rows (no conflict)", "setRowReadRow", d,
             (by, bx), "tile[ty][tx]", "tile[ty][tx]")
         if suffix:
-            add(f"setRowReadRow2{suffix}", f"{shape}: rows through the linear index (seed 002)", "setRowReadRow2", d,
+            add(f"setRowReadRow2{suffix}", f"{shape}: rows through the linear index", "setRowReadRow2", d,
                 (by, bx), f"tile[({idx}/{bx})][({idx}%{bx})]", f"tile[({idx}/{bx})][({idx}%{bx})]")
         add(f"setColReadCol{suffix}", f"{shape}: write columns, read columns (tile[{bx}][{by}])", "setColReadCol", d,
             (bx, by), "tile[tx][ty]", "tile[tx][ty]")
         if suffix:
-            add(f"setColReadCol2{suffix}", f"{shape}: columns of a [{by}][{bx}] tile (seed 002)", "setColReadCol2", d,
+            add(f"setColReadCol2{suffix}", f"{shape}: columns of a [{by}][{bx}] tile", "setColReadCol2", d,
                 (by, bx), f"tile[{icol}][{irow}]", f"tile[{icol}][{irow}]")
         add(f"setColReadRow{suffix}", f"{shape}: write columns, read rows", "setColReadRow", d,
             (by, bx), f"tile[{icol}][{irow}]", "tile[ty][tx]")
@@ -135,9 +135,9 @@ def permutation(spec: _Spec) -> np.ndarray:
 class LayoutExperiment(Experiment):
     name = "layout"
     title = "shared-memory layout: row/column access, dynamic allocation, padding"
-    seed = "seeds 000/002: 5.2 square and rectangular shared memory"
+    seed = "the book's section 5.2, the data layout of shared memory: square and rectangular tiles"
     source = "layout.cu"
-    size_help = "BLOCKS (each a 32x32 or 32x16 tile; the seeds launch 1)"
+    size_help = "BLOCKS (each a 32x32 or 32x16 tile; the book launches 1)"
     default_size = (4096,)
     small_sizes = ((1,), (3,), (13,), (127,))
     bank_check_size = (1,)

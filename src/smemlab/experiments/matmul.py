@@ -78,13 +78,16 @@ def tiled_smem(block_size: int, k: int) -> tuple[SmemAccess, ...]:
 class MatmulExperiment(Experiment):
     name = "matmul"
     title = "Matrix multiplication: global memory vs shared-memory tiles vs cuBLAS (float32)"
-    seed = "001 共享内存 (MatMulKernel, GetElement/SetElement/GetSubMatrix)"
+    seed = "the CUDA Programming Guide, Shared Memory (MatMulKernel, GetElement/SetElement/GetSubMatrix)"
     source = SOURCE
     size_help = "N (square) or M,N,K (C is M x N, A is M x K)"
     default_size = (4096, 4096, 4096)
     small_sizes = ((77, 45, 33), (128, 96, 64), (129, 257, 100))
     bank_check_size = (64, 64, 64)
     columns = ("M", "N", "K", "A_reads", "B_reads", "model_global_load_MB")
+    column_titles = {"A_reads": "reads of each A element", "B_reads": "reads of each B element",
+                     "model_global_load_MB": "global loads (MB, modelled)"}
+    metric = "flops"
 
     def variants(self) -> list[Variant]:
         m, n, k = self.default_size

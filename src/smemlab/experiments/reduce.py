@@ -60,11 +60,11 @@ class _Spec:
 
 _INT = [
     ("cpu_sum", "CPU: NumPy sum on the host (the baseline)", _Spec(None)),
-    ("reduce_global", "seed 003: halving loop in global memory", _Spec("reduce_global", scratch=True)),
+    ("reduce_global", "array reduction: a halving loop in global memory", _Spec("reduce_global", scratch=True)),
     ("reduceGmem", "unrolled tree in global memory, last warp with __syncwarp", _Spec("reduceGmem", scratch=True)),
-    ("reduce_shared", "seed 003: halving loop in shared memory, a barrier every level", _Spec("reduce_shared")),
+    ("reduce_shared", "array reduction: a halving loop in shared memory, a barrier every level", _Spec("reduce_shared")),
     ("reduceSmem", "unrolled tree in shared memory, last warp with __syncwarp", _Spec("reduceSmem")),
-    ("reduceSmemVolatile", "reduceSmem with the seeds' volatile last warp (no __syncwarp)", _Spec("reduceSmemVolatile")),
+    ("reduceSmemVolatile", "reduceSmem with the book's volatile last warp (no __syncwarp)", _Spec("reduceSmemVolatile")),
     ("reduceSmemUnroll", "reduceSmem, four blocks of input a thread", _Spec("reduceSmemUnroll", per_thread=4)),
     ("reduceSmemUnrollDyn", "reduceSmemUnroll in dynamic shared memory", _Spec("reduceSmemUnrollDyn", per_thread=4, dynamic=True)),
     ("reduceShfl", "warp shuffles, shared memory only between warps; four blocks a thread", _Spec("reduceShfl", per_thread=4)),
@@ -73,7 +73,7 @@ _INT = [
     for d in (256, 512, 1024)
 ]
 
-_FLOAT = [("cpu_sum_f32", "CPU: sequential float32 sum (seed 003's loop), NumPy", _Spec(None, real="float"))] + [
+_FLOAT = [("cpu_sum_f32", "CPU: sequential float32 sum (the array reduction's loop), NumPy", _Spec(None, real="float"))] + [
     (f"{name}_f32", f"{summary} (float32)", _Spec(s.kernel, s.dim, "float", s.per_thread, s.scratch, s.dynamic))
     for name, summary, s in _INT
     if s.kernel and s.dim == 128 and name != "reduceSmemVolatile"
@@ -183,13 +183,15 @@ def make_input(n: int, real: str, seed: int = 5) -> np.ndarray:
 class ReduceExperiment(Experiment):
     name = "reduce"
     title = "parallel sum: global vs shared memory, unrolling, warp shuffles"
-    seed = "seeds 000/001: 5.3 reducing global memory access; seed 003: array reduction"
+    seed = "the book's section 5.3, reducing global memory access; and its array reduction on the CPU, in global and in shared memory"
     source = "reduce.cu"
     size_help = "N (elements; int32 and float32)"
     default_size = (1 << 24,)
     small_sizes = ((4099,), (1,), (127,), (129,), (1000,), (65537,), (1000003,))
     bank_check_size = (4096,)
     columns = (COL_SPEEDUP, COL_ERROR, COL_STALL)
+    column_titles = {COL_SPEEDUP: "times faster than the CPU", COL_ERROR: "relative error (vs float64)",
+                     COL_STALL: "sum of 10^8 x 1.23"}
 
     def variants(self) -> list[Variant]:
         out = []
@@ -375,7 +377,7 @@ class ReduceExperiment(Experiment):
                 r.extra[COL_SPEEDUP] = base / r.median_ms
 
         lines = ["GPU times are the kernel that leaves one partial sum per block; the host adds the partials, untimed "
-                 "(as in the seeds)"]
+                 "(as in the book's programs)"]
         gpu = [r for r in ok.values() if r.median_ms and r.variant in _SPECS and self.spec(r.variant).kernel
                and self.spec(r.variant).real == "int"]
         if gpu:
@@ -386,14 +388,14 @@ class ReduceExperiment(Experiment):
         for a, b, what in (("reduceGmem", "reduceSmem", "the tree in shared instead of global memory"),
                            ("reduceSmem", "reduceSmemUnroll", "four blocks a thread"),
                            ("reduceSmemUnroll", "reduceShfl", "warp shuffles instead of the shared-memory tree"),
-                           ("reduceSmem", "reduceSmemVolatile", "dropping the __syncwarp (the seeds' volatile warp)")):
+                           ("reduceSmem", "reduceSmemVolatile", "dropping the __syncwarp (the book's volatile warp)")):
             ta, tb = ms(a), ms(b)
             if ta and tb:
                 lines.append(f"{b} takes {tb / ta:.2f}x the time of {a}: {what}")
         cpu = ok.get("cpu_sum_f32")
         if cpu is not None and cpu.extra.get(COL_STALL) is not None:
             seq = cpu.extra[COL_STALL]
-            lines.append(f"seed 003: a sequential float32 sum of {STALL_N:,} x 1.23 gives {seq:,.1f} (2^25 = {2**25:,}): "
+            lines.append(f"the array reduction on the CPU: a sequential float32 sum of {STALL_N:,} x 1.23 gives {seq:,.1f} (2^25 = {2**25:,}): "
                          f"once the sum reaches 2^25, adding 1.23 rounds back to the same number; exact "
                          f"{float(STALL_VALUE) * STALL_N:,.1f}")
             gpu_stall = {name: r.extra.get(COL_STALL) for name, r in ok.items() if name != "cpu_sum_f32"

@@ -122,7 +122,7 @@ def model_swap(v: np.ndarray, mask: int, first: int, second: int, width: int = B
 # name -> (kernel, BDIMX, threads, SEGM values a thread or 0, scalar args (NumPy), model, summary)
 DEMOS: dict[str, tuple] = {
     "shfl_broadcast_warp": ("test_shfl_broadcast", WARP, WARP, 0, (np.int32(2),),
-                            lambda v: shfl(v, 2, WARP), "__shfl_sync(mask, v, 2): every lane gets lane 2 (the seed's figure)"),
+                            lambda v: shfl(v, 2, WARP), "__shfl_sync(mask, v, 2): every lane gets lane 2 (the book's figure)"),
     "shfl_broadcast": ("test_shfl_broadcast", BDIMX, WARP, 0, (np.int32(2),),
                        lambda v: shfl(v, 2, BDIMX), "__shfl_sync(mask, v, 2, 16): lane 2 of each 16-lane segment"),
     "shfl_wrap": ("test_shfl_wrap", BDIMX, WARP, 0, (np.int32(2),),
@@ -198,13 +198,14 @@ def _lanes(v: np.ndarray) -> list:
 class ShuffleExperiment(Experiment):
     name = "shuffle"
     title = "Warp shuffles: the book's simpleShfl demos, and reductions with shuffles vs shared memory"
-    seed = "001 线程束洗牌指令 (simpleShfl, reduceShfl)"
+    seed = "the book's section 5.6, the warp shuffle instruction (simpleShfl, reduceShfl)"
     source = SOURCE
     size_help = "N (int32 elements of the reductions; the demos have fixed sizes)"
     default_size = (1 << 26,)
     small_sizes = ((4099,), (1,), (1000,), ((1 << 20) + 7,))
     bank_check_size = (4096,)
     columns = ("width", "lanes")
+    column_titles = {"width": "shuffle width", "lanes": "lanes shown"}
 
     def variants(self) -> list[Variant]:
         out = []

@@ -74,13 +74,14 @@ def stencil_smem(iterations: int, bdim: int = BDIM, radius: int = RADIUS) -> tup
 class StencilExperiment(Experiment):
     name = "stencil"
     title = "1-D 9-point stencil: coefficients in constant memory vs read-only cache vs global memory"
-    seed = "001 使用常量内存实现一维模板 / 与只读缓存比较 (stancli1DGPU, stancliReadOnly)"
+    seed = "the book's section 5.5, constant memory: a 1-D stencil, and the read-only cache (stancli1DGPU, stancliReadOnly)"
     source = SOURCE
     size_help = "N (output points; the input has N + 8 with the halo)"
     default_size = (1 << 28,)
     small_sizes = ((10007,), (1,), (255,), (257,), (100003,))
     bank_check_size = (1024,)
     columns = ("coef_in", "grid", "iterations")
+    column_titles = {"coef_in": "coefficients in", "grid": "blocks", "iterations": "grid-stride iterations"}
 
     def variants(self) -> list[Variant]:
         # per-warp counts for the default size on a 132-SM H100 (cases() redoes them for the real run)
@@ -94,7 +95,7 @@ class StencilExperiment(Experiment):
             Variant("stancliLdg", "coefficients through __ldg() (the read-only data cache, forced)", "stancliLdg", b, smem),
             Variant("stancliGlobal", "coefficients in plain global memory (re-read each iteration: the store to out "
                     "may alias them)", "stancliGlobal", b, smem),
-            Variant("stancli1DGPU_nosync", "the seeds' loop: no __syncthreads() after the compute, so the next "
+            Variant("stancli1DGPU_nosync", "the book's loop: no __syncthreads() after the compute, so the next "
                     "iteration may overwrite shared memory still being read", "stancli1DGPU_nosync", b, smem,
                     hazard="racecheck: shared-memory write-after-read hazard between grid-stride iterations "
                            "(no barrier before smem is refilled)"),

@@ -81,9 +81,9 @@ def _specs() -> dict[str, tuple[str, _Spec]]:
         "transposeSmemUnrollPadDyn": ("transposeSmemUnrollPad in dynamic shared memory",
                                       _Spec("transposeSmemUnrollPadDyn", b, (BDIMY, 2 * BDIMX), unroll_dyn,
                                             dynamic_bytes=BDIMY * stride * 4)),
-        "transpose1": (f"seed 003: {TILE}x{TILE} tile, 32-way conflicts on the column read",
+        "transpose1": (f"another version of the book's transpose: {TILE}x{TILE} tile, 32-way conflicts on the column read",
                        _Spec("transpose1", t, (TILE, TILE), seed3(0), in_first=True)),
-        "transpose1Pad": (f"seed 003's fix: S[{TILE}][{TILE}+1]",
+        "transpose1Pad": (f"its fix: S[{TILE}][{TILE}+1]",
                           _Spec("transpose1Pad", t, (TILE, TILE), seed3(1), in_first=True)),
     }
 
@@ -105,13 +105,14 @@ def grid_of(spec: _Spec, rows: int, cols: int) -> tuple[int, int, int]:
 class TransposeExperiment(Experiment):
     name = "transpose"
     title = "matrix transpose: coalescing through a shared-memory tile, padding, unrolling"
-    seed = "seed 001: 5.4 coalesced global memory access; seed 003: transpose1"
+    seed = "the book's section 5.4, coalescing global memory accesses; and another version of its transpose (transpose1)"
     source = "transpose.cu"
     size_help = "ROWS,COLS (or N for N x N; float32)"
     default_size = (4096, 4096)
     small_sizes = ((33, 47), (1, 1), (17, 3), (16, 32), (129, 257), (1000, 1), (1, 1000), (97, 193))
     bank_check_size = (64, 64)
     columns = (COL_PCT_COPYGMEM,)
+    column_titles = {COL_PCT_COPYGMEM: "% of copyGmem"}
 
     def variants(self) -> list[Variant]:
         return [Variant(name, summary, kernel=s.kernel, block=s.block, smem=s.smem) for name, (summary, s) in _SPECS.items()]
@@ -194,5 +195,5 @@ class TransposeExperiment(Experiment):
         ratio("naiveGmem", "transposeSmem", "coalesced stores through the tile")
         ratio("transposeSmem", "transposeSmemPad", "padding removes the column read's bank conflicts")
         ratio("transposeSmemPad", "transposeSmemUnrollPad", "two elements a thread")
-        ratio("transpose1", "transpose1Pad", "seed 003's +1 pad")
+        ratio("transpose1", "transpose1Pad", "its +1 pad")
         return lines
