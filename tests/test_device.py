@@ -13,6 +13,7 @@ from smemlab.ops import _args as A
 class FakeKernel(device.Kernel):
     def __init__(self):
         super().__init__("fake_kernel", "fake.cu", handle=object(), static_smem=0, device=0)
+        self._packed = False  # no driver here: cuda.core's path (recorded), unless a test sets one
 
 
 @pytest.fixture
@@ -129,3 +130,37 @@ def test_sanitizer_rows_attribute_library_findings_to_cases():
     rows = _rows("library", {label: "" for label, _ in launches}, [("memcheck", output, launches)])
     by = {r["variant"]: r["memcheck"] for r in rows}
     assert by["reduce_sum 1 int32"] == "clean" and by["transpose 65x63 f32 (scalar kernel)"].startswith("1 finding")
+
+
+def test_parameters_pack_at_the_drivers_offsets():
+    st = device.param_struct([(0, 8), (8, 8), (16, 4), (24, 8)])  # ptr, ptr, int, long long (aligned to 8)
+    assert st.format == "<qqixxxxq" and st.size == 32
+    buf = bytearray(st.size)
+    st.pack_into(buf, 0, 0x7F00, 0x7F10, -3, 1 << 40)
+    assert int.from_bytes(buf[16:20], "little", signed=True) == -3 and int.from_bytes(buf[24:], "little") == 1 << 40
+    with pytest.raises(KeyError):
+        device.param_struct([(0, 16)])  # a struct passed by value: cuda.core's launch serves it
+
+
+def test_integer_arguments_take_the_packed_path_and_floats_do_not(recorded, monkeypatch):
+    k = FakeKernel()
+    k._packed = device._Packed(0xABC, [(0, 8), (8, 4)])
+    fast = []
+    monkeypatch.setattr(device, "_launch_kernel", lambda *a: fast.append(a))
+    device.launch(k, (4, 2), 128, (0x7F00, 5), 7, shmem=256)
+    assert fast == [(0xABC, 4, 2, 1, 128, 1, 1, 256, 7, 0, k._packed.extra)]
+    assert bytes(k._packed.buf) == (0x7F00).to_bytes(8, "little") + (5).to_bytes(4, "little")
+    device.launch(k, 1, 32, (0x7F00, np.float32(1.5)), 7)  # a float: cuda.core's path
+    assert len(fast) == 1 and len(recorded) == 1
+
+
+def test_a_packed_launch_error_names_the_kernel(monkeypatch):
+    k = FakeKernel()
+    k._packed = device._Packed(0xABC, [(0, 8)])
+
+    def fail(*a):
+        raise RuntimeError("CUDA_ERROR_INVALID_VALUE")
+
+    monkeypatch.setattr(device, "_launch_kernel", fail)
+    with pytest.raises(KernelError, match="kernel fake_kernel grid \\(1, 1, 1\\) block \\(32, 1, 1\\)"):
+        device.launch(k, 1, 32, (1,), 7)

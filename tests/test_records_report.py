@@ -121,8 +121,17 @@ def test_recorded_run_is_complete():
     assert unexpected_failures(run) == []
     assert run.profile_status.startswith("Nsight Compute")
     assert run.sanitizer and all(r.get("memcheck") for r in run.sanitizer)
-    assert {r["op"] for r in run.bench} == {"transpose", "reduce", "stencil", "histogram", "matmul"}
-    assert all(r["ok"] for r in run.bench)
+    ops = {"transpose", "reduce", "stencil", "histogram", "matmul"}
+    assert {r["op"] for r in run.bench} == ops
+    assert [f"{r['op']} {r['case']} {r['impl']}" for r in run.bench if not r["ok"]] == []
+    assert all(r.get("latency_us") and r.get("median_ms") for r in run.bench)  # both figures on every row
+    assert any(r["impl"] == "cudaMemcpy" for r in run.bench)  # the ceiling, measured in the same run
+    for op in ops:  # a sweep from host-bound to memory-bound, at least five sizes
+        sizes = {r["size"] for r in run.bench if r["op"] == op and r.get("family")}
+        assert len(sizes) >= 5, (op, sorted(sizes))
+    from smemlab.bench.goals import blocked_by_failure
+
+    assert blocked_by_failure(run.bench) == []
 
 
 def test_report_command_explains_a_missing_record(tmp_path, capsys):

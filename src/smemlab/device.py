@@ -12,11 +12,12 @@ Runtime (smemlab.gpu), the benchmark and the sanitizer's self-check.
   parameter's own width from the kernel's image, here the low bytes of that integer (little-endian
   x86-64 and Arm), which hold its value for any value of the parameter's type. Floating-point
   parameters take NumPy scalars of their type (np.float32(x)): a Python float is a double.
-  cuda.core's `launch`, with its LaunchConfig cached per launch shape, its Stream cached per handle
-  and Python ints for arguments, was the fastest way to launch from Python on an H200 (3.9 us a
-  launch; 4.3 with one NumPy scalar among the arguments; 4.0 for cuda.bindings' cuLaunchKernel with
-  a prebuilt parameter array, 6.1 for ctypes on libcuda, 7.5 for CuPy's RawKernel:
-  tools/host_path_probe.py), so that is what this uses.
+  How it launches, measured from Python on an H200 (tools/host_path_probe.py): integer arguments
+  are packed into the kernel's parameter buffer and launched through CuPy's typed cuLaunchKernel
+  (2.7 us; `_Packed`); anything else, and cluster launches, through cuda.core's `launch` with its
+  LaunchConfig cached per launch shape and its Stream cached per handle (3.9 us; 4.3 with a NumPy
+  scalar among the arguments; for comparison 4.0 for cuda.bindings' cuLaunchKernel with a prebuilt
+  parameter array, 6.1 for ctypes on libcuda, 7.5 for CuPy's RawKernel).
 - `set_constant(source, symbol, values, defines, device, stream)`: a `__constant__` symbol written in
   stream order (kernels enqueued before see the old values), skipped when unchanged.
 - `facts(device)`: the few device properties the ops plan with (SMs, shared memory, compute capability).
@@ -27,6 +28,7 @@ an error inside the kernel surfaces at the next synchronisation, as in CUDA C.
 
 from __future__ import annotations
 
+import struct
 import threading
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
@@ -102,6 +104,7 @@ class Kernel:
         self.device = device
         self._dyn_limit = 48 * 1024
         self._nonportable = False
+        self._packed: _Packed | None | bool = None  # built at the first launch; False: none possible
 
     def set_attribute(self, attr: str, value: int) -> None:
         """cuFuncSetAttribute(CU_FUNC_ATTRIBUTE_<attr>, value) for this kernel on its device."""
@@ -159,6 +162,64 @@ class Kernel:
             return 0
 
 
+class _Packed:
+    """A kernel's parameters laid out as the device reads them (offsets and sizes from the driver),
+    packed per launch into one buffer passed with CU_LAUNCH_PARAM_BUFFER_POINTER, and launched through
+    CuPy's typed binding of cuLaunchKernel: 2.7 us a launch against 3.9 for cuda.core's (which builds
+    an array of pointers to each argument, in Python, every call). Integers only; the lock keeps two
+    threads from packing the one buffer at once."""
+
+    __slots__ = ("func", "struct", "buf", "extra", "lock", "_keep")
+
+    def __init__(self, func: int, layout: list[tuple[int, int]]):
+        import ctypes
+
+        self.struct = param_struct(layout)
+        end = self.struct.size
+        self.buf = (ctypes.c_char * max(end, 1))()
+        size_arg = ctypes.c_size_t(end)
+        # CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END
+        extra = (ctypes.c_void_p * 5)(1, ctypes.addressof(self.buf), 2, ctypes.addressof(size_arg), 0)
+        self.extra = ctypes.addressof(extra)
+        self._keep = (size_arg, extra)
+        self.func = func
+        self.lock = threading.Lock()
+
+    @classmethod
+    def of(cls, kernel: "Kernel") -> "_Packed":
+        """The launcher of a loaded kernel: its parameters' offsets and sizes as the driver reports them."""
+        from cuda.bindings import driver
+
+        handle = kernel.handle.handle
+        layout = []
+        while True:
+            err, offset, size = driver.cuKernelGetParamInfo(handle, len(layout))
+            if err != driver.CUresult.CUDA_SUCCESS:
+                break
+            layout.append((int(offset), int(size)))
+        return cls(int(handle), layout)
+
+
+def param_struct(layout: list[tuple[int, int]]) -> struct.Struct:
+    """The packing of integer parameters at (offset, size) in the parameter buffer: little-endian,
+    signed, padded to each offset (a size other than 1, 2, 4 or 8 bytes raises KeyError)."""
+    fmt, end = "<", 0
+    for offset, size in layout:
+        fmt += "x" * (offset - end) + {8: "q", 4: "i", 2: "h", 1: "b"}[size]
+        end = offset + size
+    return struct.Struct(fmt)
+
+
+def _packed(k: "Kernel"):
+    """The kernel's packed launcher, or False where the driver or the bindings cannot give one."""
+    if k._packed is None:
+        try:
+            k._packed = _Packed.of(k)
+        except Exception:  # an old driver, a struct parameter: cuda.core's launch serves
+            k._packed = False
+    return k._packed
+
+
 _LOCK = threading.Lock()
 _KERNELS: dict[tuple, Kernel] = {}
 _MODULES: dict[tuple, tuple[Any, bytes]] = {}
@@ -214,6 +275,7 @@ def kernel(source: str, name: str, defines: Mapping[str, object] | None = None, 
 # ---- launching -----------------------------------------------------------------------------------------
 _STREAMS: dict[int, Any] = {}
 _CONFIGS: dict[tuple, Any] = {}
+_DIMS: dict[tuple, tuple[int, ...]] = {}
 # Kernel names in launch order while a list is set here: how the profiler and the sanitizer tell
 # which kernels each variant or case launched (None: not recorded, the usual case)
 launch_log: list[str] | None = None
@@ -263,10 +325,23 @@ def launch(k: Kernel, grid, block, args: tuple, stream: int, shmem: int = 0, clu
     CUDA C) and must be a multiple of it. See the module doc for how arguments are passed."""
     if shmem > k._dyn_limit:
         k.allow_dynamic_smem(shmem)
-    if cluster is not None and not k._nonportable and max(dim3(cluster)) > PORTABLE_CLUSTER:
-        k.allow_nonportable_cluster()
     if launch_log is not None:
         launch_log.append(k.name)
+    if cluster is None:
+        p = k._packed if k._packed is not None else _packed(k)
+        if p:
+            dims = _DIMS.get((grid, block)) or _dims(grid, block)
+            try:
+                with p.lock:
+                    p.struct.pack_into(p.buf, 0, *args)
+                    _launch_kernel(p.func, *dims, shmem, stream, 0, p.extra)
+                return
+            except struct.error:
+                pass  # a floating-point argument, or an integer out of its slot's range: cuda.core's path
+            except Exception as exc:
+                raise KernelError(k.name, launch_shape(grid, block, shmem), exc) from exc
+    elif not k._nonportable and max(dim3(cluster)) > PORTABLE_CLUSTER:
+        k.allow_nonportable_cluster()
     # the two caches looked up inline: this runs once per op call
     s = _STREAMS.get(stream) or core_stream(stream)
     try:
@@ -276,6 +351,19 @@ def launch(k: Kernel, grid, block, args: tuple, stream: int, shmem: int = 0, clu
         raise UserError(f"kernel {k.name}: {exc}") from None
     except Exception as exc:
         raise KernelError(k.name, launch_shape(grid, block, shmem, cluster), exc) from exc
+
+
+def _dims(grid, block) -> tuple[int, ...]:
+    dims = _DIMS[(grid, block)] = dim3(grid) + dim3(block)
+    return dims
+
+
+def _launch_kernel(*a):
+    from cupy_backends.cuda.api.driver import launchKernel
+
+    global _launch_kernel
+    _launch_kernel = launchKernel  # bound on first use: no import on the hot path
+    return launchKernel(*a)
 
 
 def _core_launch(*a):
