@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # First device call: check the engine and the tools before planning around them.
 set -x
-export PYTHONPATH=src PYTHONUNBUFFERED=1
+export PYTHONPATH=$PWD/src PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
 python3 -c "import cupy, cuda.core, cuda.bindings, numpy, torch; print(cupy.__version__, cuda.core.__version__, cuda.bindings.__version__, numpy.__version__, torch.__version__)"
 pip list 2>/dev/null | grep -iE "nvrtc|cuda|cupy"

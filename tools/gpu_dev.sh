@@ -3,7 +3,7 @@
 # its own), single calls from a torch script, then the full `smemlab bench` on its own; the logs,
 # the JSON and the charts come back in $OUT.
 set -o pipefail
-export PYTHONPATH=src PYTHONUNBUFFERED=1
+export PYTHONPATH=$PWD/src PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv | tee $OUT/gpu.txt
 timeout 300 python3 -m pytest -q -x -p no:cacheprovider tests/test_ops_gpu.py tests/test_ops_histogram.py \
     tests/test_ops_matmul.py tests/test_device.py tests/test_bench_core.py 2>&1 | tail -25 | tee $OUT/pytest.log
