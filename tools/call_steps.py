@@ -8,37 +8,9 @@ from __future__ import annotations
 
 import cProfile
 import pstats
-import sys
-import time
-from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-
-def host_us(fn, n=20000):
-    for _ in range(200):
-        fn()
-    t0 = time.perf_counter()
-    for _ in range(n):
-        fn()
-    return (time.perf_counter() - t0) / n * 1e6
-
-
-def gpu_us(fn, n=2000):
-    import cupy
-
-    s = cupy.cuda.get_current_stream()
-    for _ in range(50):
-        fn()
-    e0, e1 = cupy.cuda.Event(), cupy.cuda.Event()
-    e0.record(s)
-    for _ in range(n):
-        fn()
-    e1.record(s)
-    e1.synchronize()
-    return cupy.cuda.get_elapsed_time(e0, e1) / n * 1e3
+from timing import gpu_us, host_us
 
 
 def main() -> None:
@@ -49,7 +21,6 @@ def main() -> None:
     from smemlab.ops import _args as A
     from smemlab.ops import reduce as R
     from smemlab.ops import reduce_sum, transpose, histogram
-    from smemlab.ops.transpose import DTYPES as TD
 
     x = torch.rand(1 << 16, device="cuda")
     a = torch.rand(256, 256, device="cuda")

@@ -12,49 +12,10 @@ is built from the fastest pieces measured on the machine, not guessed.
 from __future__ import annotations
 
 import ctypes
-import statistics
-import sys
-import time
 from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-N = 3000
-
-
-def loop_us(fn, sync, n=N):
-    for _ in range(200):
-        fn()
-    sync()
-    t0 = time.perf_counter()
-    for _ in range(n):
-        fn()
-    sync()
-    return (time.perf_counter() - t0) / n * 1e6
-
-
-def alone_us(fn, sync, n=1000):
-    for _ in range(50):
-        fn()
-        sync()
-    samples = []
-    for _ in range(n):
-        t0 = time.perf_counter()
-        fn()
-        sync()
-        samples.append(time.perf_counter() - t0)
-    return statistics.median(samples) * 1e6
-
-
-def host_us(fn, n=20000):
-    for _ in range(100):
-        fn()
-    t0 = time.perf_counter()
-    for _ in range(n):
-        fn()
-    return (time.perf_counter() - t0) / n * 1e6
+from timing import alone_us, host_us, loop_us
 
 
 def main():

@@ -1,15 +1,11 @@
-"""Kernel time (the launch alone, output preallocated) of every smemlab.ops.matmul variant at small and medium sizes, against cuBLAS (TF32
-off), back-to-back launches between CUDA events, outputs checked first:
-python3 tools/matmul_variants.py. What chose the per-size variant table in smemlab/ops/matmul.py."""
+"""Kernel time (the launch alone, output preallocated) of every smemlab.ops.matmul variant at
+small and medium sizes, against cuBLAS (TF32 off), back-to-back launches between CUDA events,
+outputs checked first: python3 tools/matmul_variants.py. What chose BY_SIZE in
+smemlab/ops/matmul.py."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+from timing import gpu_us
 
 
 def main() -> None:
@@ -22,17 +18,6 @@ def main() -> None:
     cupy_tf32_off()
     s = cp.cuda.Stream(non_blocking=True)
     s.use()
-
-    def time_us(fn, n=200):
-        for _ in range(10):
-            fn()
-        e0, e1 = cp.cuda.Event(), cp.cuda.Event()
-        e0.record(s)
-        for _ in range(n):
-            fn()
-        e1.record(s)
-        e1.synchronize()
-        return cp.cuda.get_elapsed_time(e0, e1) / n * 1e3
 
     print("size   " + " ".join(f"{v:>13s}" for v in VARIANTS) + "       cuBLAS")
     for m in (128, 256, 384, 512, 768, 1024, 1536, 2048, 4096):
@@ -47,8 +32,8 @@ def main() -> None:
             k = device.kernel(SOURCE, f"mm_{v}")
             grid, threads = launch_shape(v, m, m)
             args = kernel_args(a.data.ptr, b.data.ptr, c.data.ptr, m, m, m)
-            cells.append(f"{time_us(lambda: device.launch(k, grid, threads, args, s.ptr), 50 if m >= 2048 else 200):13.1f}")
-        cells.append(f"{time_us(lambda: cp.matmul(a, b), 50 if m >= 2048 else 200):13.1f}")
+            cells.append(f"{gpu_us(lambda: device.launch(k, grid, threads, args, s.ptr), 50 if m >= 2048 else 200):13.1f}")
+        cells.append(f"{gpu_us(lambda: cp.matmul(a, b), 50 if m >= 2048 else 200):13.1f}")
         print(f"{m:5d}  " + " ".join(cells))
 
 

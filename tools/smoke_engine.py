@@ -1,11 +1,10 @@
 """A quick check of the GPU engine on a real device: facts, compile, launch, constants,
 dynamic shared memory over 48 KB, clusters, timing, and the ncu metric names."""
-import json, subprocess, sys, time
+import json, time
 import numpy as np
 import cupy
 from smemlab.gpu import Runtime
 from smemlab.runner import measure_copy
-from smemlab.profile import METRICS, ncu_path
 from smemlab import compiler
 
 src = r'''

@@ -8,32 +8,13 @@ the user would call in torch instead: "loop" (N calls, then one torch.cuda.synch
 
 from __future__ import annotations
 
-import statistics
-import sys
-import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+from timing import alone_us, loop_us
 
 
 def per_call(fn, n):
     import torch
 
-    for _ in range(20):
-        fn()
-    torch.cuda.synchronize()
-    t0 = time.perf_counter()
-    for _ in range(n):
-        fn()
-    torch.cuda.synchronize()
-    loop = (time.perf_counter() - t0) / n * 1e6
-    samples = []
-    for _ in range(max(20, n // 4)):
-        t0 = time.perf_counter()
-        fn()
-        torch.cuda.synchronize()
-        samples.append(time.perf_counter() - t0)
-    return loop, statistics.median(samples) * 1e6
+    return loop_us(fn, torch.cuda.synchronize, n), alone_us(fn, torch.cuda.synchronize, max(20, n // 4))
 
 
 def main() -> None:
