@@ -1,0 +1,135 @@
+"""Shared-memory traffic, counted per PTX instruction (a site) and summed per source line.
+
+Every time a warp executes a shared-memory instruction, the byte offsets of its active lanes go to
+the bank model (`smemlab.banks.model.simulate`): one request per warp with at least one active
+lane, the model's wavefronts, and its ideal (the phases with an active lane). Addresses are
+buffered and handed to the model in batches of many warps, so the model runs a few times per
+kernel rather than once per warp-instruction.
+
+Kinds of site: "load", "store" (1 to 16 bytes, vector forms as one access of the full width),
+"atomic" (atom/red on shared memory: requests only, unless a rule for their wavefronts is known),
+"dsmem" (distributed shared memory: ld/st/atom/red on .shared::cluster or a mapa'd address, counted
+apart) and "ldgsts" (cp.async's shared-memory side, counted apart).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from smemlab.banks.model import WARP, simulate
+
+MODELLED = ("load", "store")  # kinds whose wavefronts the bank model gives
+FLUSH_ROWS = 1 << 15  # warps buffered before the model runs
+
+
+@dataclass
+class Site:
+    pc: int
+    kind: str  # load, store, atomic, dsmem, ldgsts
+    size: int  # bytes per thread (vector width included)
+    file: int
+    line: int
+    text: str  # the PTX instruction
+    generic: bool = False  # reached shared memory through a generic address
+    requests: int = 0  # warps with an active lane
+    issued: int = 0  # warps that executed it, guard on or off (what Nsight counts as executed)
+    wavefronts: int = 0
+    ideal: int = 0
+    degree: int = 0  # worst phase of any warp: 1 = conflict-free
+    worst_wavefronts: int = -1
+    worst_addresses: np.ndarray | None = None  # the costliest warp's 32 byte offsets (-1: inactive)
+    worst_warp: int = 0  # its warp index in the block
+    pending: list = field(default_factory=list)
+
+
+class Ledger:
+    def __init__(self, warps: int):
+        self.W = warps
+        self.sites: dict[int, Site] = {}
+        self._rows = 0
+        self._pending: list[Site] = []
+
+    def site(self, pc: int, kind: str, size: int, loc, text: str, generic: bool = False) -> Site:
+        s = Site(pc, kind, size, loc.file if loc else 0, loc.line if loc else 0, text, generic)
+        self.sites[(pc, kind)] = s
+        return s
+
+    def record(self, site: Site, offsets: np.ndarray, em: np.ndarray, issued_warps: int) -> None:
+        """offsets: byte offsets in shared memory (int64, one per thread); em: active lanes."""
+        site.issued += issued_warps
+        if not site.pending:
+            self._pending.append(site)
+        site.pending.append(np.where(em, offsets, -1))
+        self._rows += self.W
+        if self._rows >= FLUSH_ROWS:
+            self.flush()
+
+    def flush(self) -> None:
+        for site in self._pending:
+            a = np.stack(site.pending).reshape(-1, WARP)
+            warp_of = np.tile(np.arange(self.W), len(site.pending))
+            site.pending = []
+            live = (a >= 0).any(axis=1)
+            a, warp_of = a[live], warp_of[live]
+            site.requests += int(a.shape[0])
+            if not a.shape[0] or site.kind not in MODELLED:
+                if a.shape[0] and site.worst_addresses is None:
+                    site.worst_addresses, site.worst_warp = a[0].copy(), int(warp_of[0])
+                continue
+            costs = simulate(a.ravel(), site.size, site.kind)
+            site.wavefronts += int(costs.wavefronts.sum())
+            site.ideal += int(costs.ideal.sum())
+            site.degree = max(site.degree, int(costs.degree.max()))
+            k = int(np.argmax(costs.wavefronts))
+            if int(costs.wavefronts[k]) > site.worst_wavefronts:
+                site.worst_wavefronts = int(costs.wavefronts[k])
+                site.worst_addresses = a[k].copy()
+                site.worst_warp = int(warp_of[k])
+        self._pending = []
+        self._rows = 0
+
+
+@dataclass
+class LineStats:
+    """One source line's traffic of one kind, summed over its PTX instructions."""
+
+    file: int
+    line: int
+    kind: str
+    bytes: int  # bytes per thread (the widest instruction's, where the line has several)
+    requests: int = 0
+    issued: int = 0
+    wavefronts: int = 0
+    ideal: int = 0
+    degree: int = 0
+    instructions: int = 0  # PTX instructions of the line of this kind
+    generic: bool = False
+    worst: Site | None = None  # the instruction of the line with the costliest warp
+
+    @property
+    def excess(self) -> int:
+        return self.wavefronts - self.ideal
+
+
+def per_line(sites) -> list[LineStats]:
+    lines: dict[tuple[int, int, str], LineStats] = {}
+    for s in sorted(sites, key=lambda s: s.pc):
+        if s.issued == 0:
+            continue
+        key = (s.file, s.line, s.kind)
+        ls = lines.get(key)
+        if ls is None:
+            ls = lines[key] = LineStats(s.file, s.line, s.kind, s.size)
+        ls.bytes = max(ls.bytes, s.size)
+        ls.requests += s.requests
+        ls.issued += s.issued
+        ls.wavefronts += s.wavefronts
+        ls.ideal += s.ideal
+        ls.degree = max(ls.degree, s.degree)
+        ls.instructions += 1
+        ls.generic |= s.generic
+        if ls.worst is None or s.worst_wavefronts > ls.worst.worst_wavefronts:
+            ls.worst = s
+    return list(lines.values())
