@@ -757,10 +757,8 @@ def b_mov(ins, mach):
             w(np.stack([g() for g in gs], axis=1).view(UNSIGNED[dt.itemsize]).ravel(), m, full)
         return pack
     if isinstance(s, (Sym, Addr)):
-        space, addr = mach.address_of(s)
-        if space == "":
-            raise PTXError(f"{ins.text}: not an address")
-        g = mach.getter(s, UNSIGNED[dt.itemsize])
+        space, _ = mach.address_of(s)
+        g = mach.getter(s, UNSIGNED[dt.itemsize] if space else dt)
     else:
         g = mach.getter(s, dt)
     w = mach.writer(d, dt)

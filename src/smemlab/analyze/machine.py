@@ -165,6 +165,9 @@ class Machine:
             return lambda: const
         if isinstance(op, (Sym, Addr)):
             space, addr = self.address_of(op)
+            if space == "" and isinstance(op, Sym) and dt.kind in "iuf":
+                const = np.full(self.N, addr, dtype=dt)
+                return lambda: const
             const = np.full(self.N, addr, dtype=np.int64).astype(dt) if dt.kind in "iu" else None
             if const is None:
                 raise PTXError(f"the address of {op} cannot be a {dt} value")
@@ -275,6 +278,8 @@ class Machine:
         off = 0 if isinstance(op, Sym) else op.offset
         if name is None:
             return "", off
+        if name == "WARP_SZ":  # PTX's predefined constant
+            return "", WARP + off
         if name not in self.symbols:
             raise PTXError(f"symbol {name} is not a variable this kernel can reach")
         space, addr = self.symbols[name]

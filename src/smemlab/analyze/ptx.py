@@ -322,6 +322,7 @@ def parse_decl(stmt: str) -> Variable | None:
 _LOC = re.compile(r"^\.loc\s+(\d+)\s+(\d+)\s+(\d+)(.*)$")
 _INLINED = re.compile(r"inlined_at\s+(\d+)\s+(\d+)\s+(\d+)")
 _FILE = re.compile(r'^\.file\s+(\d+)\s+"([^"]*)"')
+_LINE_DIRECTIVE = re.compile(r"^\.(loc|file)\s")
 _LABEL = re.compile(r"^([A-Za-z_$][\w$]*)\s*:")
 _REG_DECL = re.compile(r"^\.reg\s+(?:\.v\d\s+)?\.(\w+)\s+(.*)$", re.S)
 
@@ -333,7 +334,7 @@ def _statements(text: str):
         line = raw.strip()
         if not line:
             continue
-        if not pending and (line.startswith(".loc") or line.startswith(".file")):
+        if not pending and _LINE_DIRECTIVE.match(line):
             yield ("loc" if line.startswith(".loc") else "file"), line
             continue
         if not pending and line.startswith(".section"):
@@ -359,7 +360,7 @@ def _statements(text: str):
                     yield "label", m.group(1)
                     pos += m.end()
                     continue
-                if rest.startswith(".loc") or rest.startswith(".file"):
+                if _LINE_DIRECTIVE.match(rest):
                     yield ("loc" if rest.startswith(".loc") else "file"), rest
                     break
             end = rest.find(";")
