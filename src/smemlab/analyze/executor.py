@@ -263,6 +263,8 @@ class Executor:
             n = int(count()[np.flatnonzero(m)[0]])
             ok = int(m.sum()) == n
         if not ok:
+            ok = not (self.live & ~m & ~self._bound_to_exit()).any()
+        if not ok:
             # let a sibling path (the other side of the same branch) run first: it may exit, or arrive
             st = self.stack
             if len(st) >= 2 and st[-2].rpc == e.rpc and st[-2].pc != st[-2].rpc and not st[-2].waiting \
@@ -283,6 +285,20 @@ class Executor:
             else:
                 w(np.full(self.mach.N, bool(v.any())), m, e.full)
         e.pc = pc + 1
+
+    def _bound_to_exit(self) -> np.ndarray:
+        """Threads parked in the stack below the top at a `ret`/`exit` (an early return): they exit
+        without doing anything else, and a barrier on the GPU does not wait for exited threads."""
+        out = np.zeros(self.mach.N, dtype=bool)
+        above = self.stack[-1].mask.copy()
+        instrs = self.flow.instrs
+        for entry in reversed(self.stack[:-1]):
+            parked = entry.mask & ~above
+            if parked.any() and (entry.pc == EXIT or (instrs[entry.pc].parts[0] in ("ret", "exit")
+                                                      and instrs[entry.pc].guard is None)):
+                out |= parked
+            above |= entry.mask
+        return out
 
     def _divergent_barrier(self, e: _Entry, pc: int):
         here = np.flatnonzero(e.mask)
