@@ -108,12 +108,15 @@ def float_op(ins: Instr, mach: Machine, n_src: int, f):
     if n_src == 2:
         ga, gb = gets
         return lambda m, full: w(f(ga(), gb()).astype(dt, copy=False), m, full)
-    return lambda m, full: w(f(*[g() for g in gets]).astype(dt, copy=False), m, full)
+    ga, gb, gc = gets
+    return lambda m, full: w(f(ga(), gb(), gc()).astype(dt, copy=False), m, full)
 
 
 def _fma(a, b, c):
+    """Fused multiply-add: for float32 the product is exact in float64, and the sum rounded twice
+    differs from a single rounding only in rare ties; float64 is not fused."""
     if a.dtype == np.float32:
-        return (a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)).astype(np.float32)
+        return np.add(np.multiply(a, b, dtype=np.float64), c, dtype=np.float64).astype(np.float32)
     return a * b + c
 
 

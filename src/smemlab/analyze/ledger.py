@@ -78,17 +78,40 @@ class Ledger:
                 if a.shape[0] and site.worst_addresses is None:
                     site.worst_addresses, site.worst_warp = a[0].copy(), int(warp_of[0])
                 continue
-            costs = simulate(a.ravel(), site.size, site.kind)
-            site.wavefronts += int(costs.wavefronts.sum())
-            site.ideal += int(costs.ideal.sum())
-            site.degree = max(site.degree, int(costs.degree.max()))
-            k = int(np.argmax(costs.wavefronts))
-            if int(costs.wavefronts[k]) > site.worst_wavefronts:
-                site.worst_wavefronts = int(costs.wavefronts[k])
+            wavefronts, ideal, degree = costs_of(a, site.size, site.kind)
+            site.wavefronts += int(wavefronts.sum())
+            site.ideal += int(ideal.sum())
+            site.degree = max(site.degree, int(degree.max()))
+            k = int(np.argmax(wavefronts))
+            if int(wavefronts[k]) > site.worst_wavefronts:
+                site.worst_wavefronts = int(wavefronts[k])
                 site.worst_addresses = a[k].copy()
                 site.worst_warp = int(warp_of[k])
         self._pending = []
         self._rows = 0
+
+
+def costs_of(a: np.ndarray, size: int, kind: str):
+    """(wavefronts, ideal, degree) per row of warp addresses (rows, 32), -1 = inactive lane.
+
+    Moving every address of a warp by a multiple of 128 bytes (32 banks of 4 bytes) changes no bank
+    and no word's distinctness, so rows are first shifted to start in the first 128 bytes and only
+    the distinct patterns go through the model (a loop repeats a handful of them)."""
+    act = a >= 0
+    base = np.where(act, a, np.iinfo(np.int64).max).min(axis=1) // 128 * 128
+    norm = np.where(act, a - base[:, None], -1)
+    # group equal rows by a 64-bit hash (sorting integers is fast; sorting rows is not), then make sure
+    with np.errstate(over="ignore"):
+        h = (norm.astype(np.uint64) * _HASH).sum(axis=1, dtype=np.uint64)
+    _, first, inv = np.unique(h, return_index=True, return_inverse=True)
+    uniq = norm[first]
+    if not np.array_equal(uniq[inv], norm):  # a hash collision: no shortcut
+        uniq, inv = norm, np.arange(norm.shape[0])
+    costs = simulate(uniq.ravel(), size, kind)
+    return costs.wavefronts[inv], costs.ideal[inv], costs.degree[inv]
+
+
+_HASH = np.random.default_rng(12).integers(1, 2**63, size=WARP, dtype=np.uint64) | np.uint64(1)
 
 
 @dataclass

@@ -142,25 +142,28 @@ def b_ld(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
 
         def ld_shared(m, full):
             a = ga()
-            _check(sp, a, m, size, "load")
-            for k, w in enumerate(ws):
-                w(sp.load(a + k * es if k else a, m, es).view(dt), m, full)
+            try:
+                vals = sp.gather(a, m, es, n)
+            except M.MemoryFault as exc:
+                raise Fault(str(exc), exc.thread) from None
+            for w, v in zip(ws, vals):
+                w(v.view(dt), m, full)
             ledger.record(site, a, m, ex.issued_warps)
         return ld_shared
 
     def ld(m, full):
         a = ga()
         groups = resolve(mach, acc.space, a, m)
-        if len(groups) == 1:
-            name, sp, off, sub = groups[0]
-            _check(sp, off, sub, size, "load")
-            vals = [sp.load(off + k * es, sub, es) for k in range(n)]
-        else:
-            vals = [np.zeros(mach.N, dtype=ut) for _ in range(n)]
-            for name, sp, off, sub in groups:
-                _check(sp, off, sub, size, "load")
-                for k in range(n):
-                    vals[k] = np.where(sub, sp.load(off + k * es, sub, es), vals[k])
+        try:
+            if len(groups) == 1:
+                vals = groups[0][1].gather(groups[0][2], groups[0][3], es, n)
+            else:
+                vals = [np.zeros(mach.N, dtype=ut) for _ in range(n)]
+                for name, sp, off, sub in groups:
+                    part = sp.gather(off, sub, es, n)
+                    vals = [np.where(sub, p, v) for p, v in zip(part, vals)]
+        except M.MemoryFault as exc:
+            raise Fault(str(exc), exc.thread) from None
         for w, v in zip(ws, vals):
             w(v.view(dt), m, full)
         for name, sp, off, sub in groups:
@@ -194,24 +197,25 @@ def b_st(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
 
         def st_shared(m, full):
             a = ga()
-            _check(sp, a, m, size, "store")
-            for k, g in enumerate(gs):
-                sp.store(a + k * es if k else a, m, es, g().view(ut))
+            try:
+                sp.scatter(a, m, es, [g().view(ut) for g in gs])
+            except M.MemoryFault as exc:
+                raise Fault(str(exc), exc.thread) from None
             ledger.record(site, a, m, ex.issued_warps)
         return st_shared
 
     def st(m, full):
         a = ga()
         groups = resolve(mach, acc.space, a, m)
+        vals = [g().view(ut) for g in gs]
         for name, sp, off, sub in groups:
             if name in ("const", "param"):
                 t0 = int(np.flatnonzero(sub)[0])
                 raise Fault(f"store to {name} memory through a generic address", t0)
-            _check(sp, off, sub, size, "store")
-        vals = [g().view(ut) for g in gs]
-        for name, sp, off, sub in groups:
-            for k, v in enumerate(vals):
-                sp.store(off + k * es, sub, es, v)
+            try:
+                sp.scatter(off, sub, es, vals)
+            except M.MemoryFault as exc:
+                raise Fault(str(exc), exc.thread) from None
             acc.record(name, off, sub)
     return st
 

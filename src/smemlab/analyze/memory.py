@@ -114,6 +114,28 @@ class Space:
     def store(self, off: np.ndarray, em: np.ndarray, size: int, raw: np.ndarray) -> None:
         self.views[size][off[em] >> _SHIFT[size]] = raw[em]
 
+    def _safe(self, a0: np.ndarray, total: int) -> bool:
+        """Quick test on offsets whose inactive lanes are 0: all in bounds and aligned."""
+        return a0.min() >= 0 and a0.max() <= self.size - total and not (a0 & (total - 1)).any()
+
+    def gather(self, off: np.ndarray, em: np.ndarray, es: int, n: int, what: str = "load") -> list[np.ndarray]:
+        """Checked load of n consecutive elements of es bytes (one access of n * es bytes)."""
+        a0 = np.where(em, off, 0)
+        if not self._safe(a0, es * n):
+            self.check(off, em, es * n, what)
+        view, sh = self.views[es], _SHIFT[es]
+        idx = a0 >> sh
+        return [view[idx + k] if k else view[idx] for k in range(n)]
+
+    def scatter(self, off: np.ndarray, em: np.ndarray, es: int, values: list[np.ndarray], what: str = "store") -> None:
+        a0 = np.where(em, off, 0)
+        if not self._safe(a0, es * len(values)):
+            self.check(off, em, es * len(values), what)
+        idx = off[em] >> _SHIFT[es]
+        view = self.views[es]
+        for k, v in enumerate(values):
+            view[idx + k if k else idx] = v[em]
+
 
 _SHIFT = {1: 0, 2: 1, 4: 2, 8: 3}
 
@@ -135,6 +157,15 @@ class LocalSpace(Space):
     def store(self, off, em, size, raw):
         self.views[size][(off + self.lane_base)[em] >> _SHIFT[size]] = raw[em]
 
+    def gather(self, off, em, es, n, what="load"):
+        self.check(off, em, es * n, what)
+        return [self.load(off + k * es, em, es) for k in range(n)]
+
+    def scatter(self, off, em, es, values, what="store"):
+        self.check(off, em, es * len(values), what)
+        for k, v in enumerate(values):
+            self.store(off + k * es, em, es, v)
+
 
 class GlobalSpace(Space):
     """Buffers at distinct 256-byte-aligned addresses with a guard gap between neighbours."""
@@ -152,6 +183,9 @@ class GlobalSpace(Space):
                 raw = np.ascontiguousarray(b.data).view(np.uint8).ravel()
                 self.bytes[start:start + raw.size] = raw[: end - start]
         self.buffers = buffers
+
+    def _safe(self, a0, total):
+        return False  # the regions need the full check
 
     def contents(self, buf: Buffer) -> np.ndarray:
         start = buf.base - GLOBAL_BASE

@@ -116,12 +116,44 @@ class Kernel:
     reqntid: tuple[int, ...] | None = None
 
 
+class _LazyKernels(dict):
+    """name -> Kernel, each parsed the first time it is asked for (a module may hold many)."""
+
+    def __init__(self, files: dict[int, str]):
+        super().__init__()
+        self._raw: dict[str, tuple[str, str, str]] = {}
+        self._files = files
+
+    def add(self, name: str, params_text: str, perf: str, body: str) -> None:
+        self._raw[name] = (params_text, perf, body)
+
+    def __contains__(self, name) -> bool:
+        return name in self._raw
+
+    def __iter__(self):
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def keys(self):
+        return self._raw.keys()
+
+    def values(self):
+        return [self[k] for k in self._raw]
+
+    def __getitem__(self, name: str) -> Kernel:
+        if not dict.__contains__(self, name):
+            dict.__setitem__(self, name, _parse_kernel(name, *self._raw[name], self._files))
+        return dict.__getitem__(self, name)
+
+
 @dataclass
 class Module:
     version: str
     target: str
     variables: list[Variable]
-    kernels: dict[str, Kernel]
+    kernels: _LazyKernels
     functions: list[str]  # .func names (calls to them are not emulated)
     files: dict[int, str] = field(default_factory=dict)
 
@@ -504,7 +536,7 @@ def parse_module(text: str) -> Module:
     files: dict[int, str] = {}
     for m in re.finditer(r'^\s*\.file\s+(\d+)\s+"([^"]*)"', text, re.M):
         files[int(m.group(1))] = m.group(2)
-    module = Module(version, target, [], {}, [], files)
+    module = Module(version, target, [], _LazyKernels(files), [], files)
     pos = 0
     header = re.compile(r"(?P<attrs>(?:\.(?:visible|extern|weak)\s+)*)\.(?P<kind>entry|func)\s+")
     while pos < len(text):
@@ -547,7 +579,7 @@ def parse_module(text: str) -> Module:
             continue
         perf = text[j + 1:brace]
         close = _matching_brace(text, brace)
-        module.kernels[name] = _parse_kernel(name, params_text, perf, text[brace + 1:close], files)
+        module.kernels.add(name, params_text, perf, text[brace + 1:close])
         pos = close + 1
     return module
 
