@@ -12,6 +12,6 @@ The pipeline, one module each: `nvrtc` (CUDA C++ -> PTX with line info), `ptx` (
 (one analysis, the Report) and `render` (tables, JSON, bank maps).
 """
 
-from smemlab.analyze.session import DEFAULT_MAX_STEPS, AnalyzeError, Report, analyze_source
+from smemlab.analyze.session import DEFAULT_MAX_STEPS, AnalyzeError, Report, analyze_ptx, analyze_source
 
-__all__ = ["analyze_source", "Report", "AnalyzeError", "DEFAULT_MAX_STEPS"]
+__all__ = ["analyze_source", "analyze_ptx", "Report", "AnalyzeError", "DEFAULT_MAX_STEPS"]

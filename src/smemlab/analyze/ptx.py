@@ -223,7 +223,9 @@ def _split_top(text: str, sep: str = ",") -> list[str]:
     return out
 
 
-def parse_operand(text: str, rename=lambda n: n):
+def parse_operand(text: str, rename=lambda n: n, is_reg=lambda n: False):
+    """One operand; `rename` maps scoped register names, `is_reg` tells a register declared without
+    a leading % (legal in inline asm: `.reg .pred p;`) from a symbol."""
     t = text.strip()
     if t == "_":
         return Sink()
@@ -244,18 +246,18 @@ def parse_operand(text: str, rename=lambda n: n):
             offset = parse_int(off) * (-1 if sign == "-" else 1)
         if base is None:
             raise PTXError(f"bad address operand {t!r}")
-        if base.startswith("%"):
+        if base.startswith("%") or is_reg(base):
             return Addr(rename(base), offset, True)
         return Addr(base, offset, False)
     if t.startswith("{"):
-        items = tuple(parse_operand(x, rename) for x in _split_top(t[1:-1]))
+        items = tuple(parse_operand(x, rename, is_reg) for x in _split_top(t[1:-1]))
         return Vec(items)
     if "|" in t:
         a, b = t.split("|")
         return Pair(Reg(rename(a.strip())), Reg(rename(b.strip())))
     if t.startswith("!"):
         return Reg(rename(t[1:].strip()), neg=True)
-    if t.startswith("%"):
+    if t.startswith("%") or is_reg(t):
         return Reg(rename(t))
     imm = parse_imm(t)
     if imm is not None:
@@ -407,7 +409,7 @@ def _statements(text: str):
         yield "stmt", " ".join(pending).strip()
 
 
-def _parse_instr(stmt: str, loc: Loc | None, rename) -> Instr:
+def _parse_instr(stmt: str, loc: Loc | None, rename, is_reg=lambda n: False) -> Instr:
     text = stmt
     guard = None
     if stmt.startswith("@"):
@@ -418,7 +420,7 @@ def _parse_instr(stmt: str, loc: Loc | None, rename) -> Instr:
     rest = parts[1] if len(parts) > 1 else ""
     if opcode.startswith("call"):
         raise PTXError(f"call: {text}")
-    operands = [parse_operand(x, rename) for x in _split_top(rest)] if rest.strip() else []
+    operands = [parse_operand(x, rename, is_reg) for x in _split_top(rest)] if rest.strip() else []
     return Instr(opcode, tuple(opcode.split(".")), operands, guard, loc, text)
 
 
@@ -456,6 +458,9 @@ def _parse_kernel(name: str, params_text: str, perf: str, body: str, files: dict
             if reg in scope:
                 return scope[reg]
         return reg
+
+    def is_reg(name: str) -> bool:
+        return any(name in scope for scope in scopes) or name in k.regs
 
     for kind, payload in _statements(body):
         if kind == "loc":
@@ -507,7 +512,7 @@ def _parse_kernel(name: str, params_text: str, perf: str, body: str, files: dict
                 continue
             raise PTXError(f"kernel {name}: directive {stmt!r} is not understood")
         try:
-            k.body.append(_parse_instr(stmt, loc, rename))
+            k.body.append(_parse_instr(stmt, loc, rename, is_reg))
         except PTXError as exc:
             if str(exc).startswith("call:"):
                 k.body.append(Instr("call", ("call",), [], None, loc, stmt))

@@ -107,24 +107,39 @@ def analyze_source(path: str, kernel: str, block, grid=(1, 1, 1), block_index=(0
     except PTXError as exc:
         raise UserError(f"{shown}: the PTX NVRTC produced is not understood: {exc}") from None
     symbol = find_kernel(list(module.kernels), kernel, compiled.lowered)
+    files = {i: _shown_path(p, file, shown) for i, p in module.files.items()}
+    sources = {i: _read_lines(p) for i, p in module.files.items()}
+    return _run(module, compiled.ptx, symbol, kernel, text, shown, files, sources,
+                Launch(block, grid, block_index, int(dynamic_shared)), args, max_steps)
+
+
+def analyze_ptx(ptx: str, kernel: str, block, grid=(1, 1, 1), block_index=(0, 0, 0), dynamic_shared: int = 0,
+                args: list[str] | None = None, max_steps: int = DEFAULT_MAX_STEPS, source: str = "") -> Report:
+    """The same on PTX text (parameters are named from `source`, a C signature, or param0, param1 ...)."""
+    block, grid, block_index = _check_launch(block, grid, block_index, dynamic_shared)
+    try:
+        module = parse_module(ptx)
+    except PTXError as exc:
+        raise UserError(f"PTX not understood: {exc}") from None
+    symbol = find_kernel(list(module.kernels), kernel, {})
+    return _run(module, ptx, symbol, kernel, source, "<ptx>", {i: p for i, p in module.files.items()},
+                {i: [] for i in module.files}, Launch(block, grid, block_index, int(dynamic_shared)), args, max_steps)
+
+
+def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, files, sources, launch: Launch,
+         args, max_steps) -> Report:
     k = module.kernels[symbol]
-    launch = Launch(block, grid, block_index, int(dynamic_shared))
-    if k.reqntid and tuple(k.reqntid) + (1,) * (3 - len(k.reqntid)) != block:
+    if k.reqntid and tuple(k.reqntid) + (1,) * (3 - len(k.reqntid)) != launch.block:
         raise UserError(f"{kernel} requires a block of {','.join(map(str, k.reqntid))} (__launch_bounds__/reqntid)")
     if k.maxntid and launch.threads > _prod(k.maxntid):
         raise UserError(f"{kernel} is compiled for at most {_prod(k.maxntid)} threads per block "
                         f"(__launch_bounds__); the block has {launch.threads}")
-    bound = A.bind(module, k, text, kernel, list(args or []))
-    files = {i: _shown_path(p, file, shown) for i, p in module.files.items()}
-    sources = {i: _read_lines(p) for i, p in module.files.items()}
+    bound = A.bind(module, k, source, kernel, list(args or []))
     try:
         flow = build_flow(k.body)
         mach = Machine(module, k, launch, bound.space, bound.params, bound.const)
     except PTXError as exc:
         raise UserError(f"{shown}: {exc}") from None
-    if dynamic_shared == 0 and any(v.extern or v.count is None for v in module.variables + k.variables
-                                   if v.space == "shared" and v.name in mach.symbols):
-        pass  # a kernel may declare extern shared memory and not use it; accesses are bounds-checked
     ledger = Ledger(mach.W)
 
     def where(pc: int) -> str:
@@ -142,10 +157,10 @@ def analyze_source(path: str, kernel: str, block, grid=(1, 1, 1), block_index=(0
     ex.run()
     ledger.flush()
     sites = sorted(ledger.sites.values(), key=lambda s: (s.pc, s.kind))
-    return Report(kernel=kernel, symbol=symbol, block=block, grid=grid, block_index=block_index,
-                  dynamic_shared=int(dynamic_shared), static_shared=mach.static_shared, sites=sites,
+    return Report(kernel=kernel, symbol=symbol, block=launch.block, grid=launch.grid, block_index=launch.block_index,
+                  dynamic_shared=launch.dynamic_shared, static_shared=mach.static_shared, sites=sites,
                   lines=per_line(sites), files=files, sources=sources, steps=ex.steps, barriers=ex.barriers,
-                  ptx=compiled.ptx, buffers={n: _contents(mach, b) for n, b in bound.by_name.items()})
+                  ptx=ptx, buffers={n: _contents(mach, b) for n, b in bound.by_name.items()})
 
 
 def _contents(mach, buf):
@@ -188,4 +203,4 @@ def _line_text(sources, file, line) -> str:
     return lines[line - 1].strip() if 0 < line <= len(lines) else ""
 
 
-__all__ = ["Report", "analyze_source", "AnalyzeError", "DEFAULT_MAX_STEPS"]
+__all__ = ["Report", "analyze_source", "analyze_ptx", "AnalyzeError", "DEFAULT_MAX_STEPS"]
