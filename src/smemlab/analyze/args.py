@@ -240,8 +240,8 @@ _PTX_INT = {"u8": "<B", "s8": "<b", "b8": "<B", "u16": "<H", "s16": "<h", "b16":
 def _pack_scalar(name: str, p: Variable, c: CParam | None, v: Scalar) -> bytes:
     t = p.type.lstrip(".")
     if p.count is not None and p.count > 1:
-        raise UserError(f"parameter {name} is a {p.size}-byte {c.ctype if c else 'struct'} passed by value; analyze "
-                        f"takes scalars and pointers only")
+        raise UserError(f"parameter {name} is a struct of {p.size} bytes ({c.ctype if c else 'PTX .b8 array'}) passed "
+                        f"by value; analyze takes scalars and pointers only")
     if t in ("f32", "f64", "f16"):
         return struct.pack({"f32": "<f", "f64": "<d", "f16": "<e"}[t], float(v.value))
     if isinstance(v.value, float):

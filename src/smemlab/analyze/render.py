@@ -117,6 +117,17 @@ def find_line(r: Report, line: int) -> LineStats | None:
     return max(main or cands, key=lambda ls: (ls.worst.worst_wavefronts, ls.kind == "load"))
 
 
+def require_line(r: Report, line: int) -> LineStats:
+    from smemlab.errors import UserError
+
+    ls = find_line(r, line)
+    if ls is None:
+        touching = sorted({x.line for x in r.lines if x.kind in MODELLED})
+        raise UserError(f"--line {line}: no shared load or store of this kernel is on that line"
+                        + (f" (lines with some: {', '.join(map(str, touching))})" if touching else ""))
+    return ls
+
+
 def print_report(r: Report, con, line: int | None = None, png: str | None = None, max_source: int = 60) -> None:
     from rich.markup import escape
     from rich.table import Table
@@ -175,11 +186,7 @@ def print_line_map(r: Report, con, line: int, png: str | None) -> None:
     from smemlab.banks.pictures import save_png, text_map
     from smemlab.errors import UserError
 
-    ls = find_line(r, line)
-    if ls is None:
-        touching = sorted({x.line for x in r.lines if x.kind in MODELLED})
-        raise UserError(f"--line {line}: no shared load or store of this kernel is on that line"
-                        + (f" (lines with some: {', '.join(map(str, touching))})" if touching else ""))
+    ls = require_line(r, line)
     a = line_analysis(r, ls)
     site = ls.worst
     con.print(f"[bold]{escape(r.file_name(ls.file))}:{ls.line}[/] {ls.kind} ({site.size} bytes): "

@@ -93,12 +93,11 @@ def run(args) -> int:
         _count(args.max_steps, "max-steps", 1) if args.max_steps is not None else DEFAULT_MAX_STEPS)
     from smemlab.analyze import render
 
+    if line is not None:
+        render.require_line(report, line)
     if args.json:
         doc = render.to_json(report)
         if line is not None:
-            ls = render.find_line(report, line)
-            if ls is None:
-                raise UserError(f"--line {line}: no shared load or store of this kernel is on that line")
             if args.png:
                 from rich.console import Console
 
