@@ -48,6 +48,7 @@ class Ledger:
     def __init__(self, warps: int):
         self.W = warps
         self.sites: dict[int, Site] = {}
+        self.plan: dict[int, int] = {}  # pc -> bytes of the SASS access (0: merged into another), see sass.py
         self._rows = 0
         self._pending: list[Site] = []
 

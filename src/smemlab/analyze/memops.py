@@ -98,13 +98,19 @@ class Access:
         self.sites = {}
 
     def site(self, window: str):
-        """The ledger site for traffic of this instruction that lands in `window`, or None."""
+        """The ledger site for traffic of this instruction that lands in `window`, or None (also for
+        an access that ptxas merged into another instruction's: see sass.py)."""
         if window not in ("shared", "dsmem"):
             return None
+        size = self.size
+        if window == "shared" and self.space == "shared" and self.pc in self.ledger.plan:
+            size = self.ledger.plan[self.pc]
+            if size == 0:
+                return None
         kind = "dsmem" if window == "dsmem" else self.kind
         s = self.sites.get(kind)
         if s is None:
-            s = self.sites[kind] = self.ledger.site(self.pc, kind, self.size, self.ins.loc, self.ins.text,
+            s = self.sites[kind] = self.ledger.site(self.pc, kind, size, self.ins.loc, self.ins.text,
                                                      generic=self.space == "generic")
         return s
 
@@ -148,7 +154,8 @@ def b_ld(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
                 raise Fault(str(exc), exc.thread) from None
             for w, v in zip(ws, vals):
                 w(v.view(dt), m, full)
-            ledger.record(site, a, m, ex.issued_warps)
+            if site is not None:
+                ledger.record(site, a, m, ex.issued_warps)
         return ld_shared
 
     def ld(m, full):
@@ -201,7 +208,8 @@ def b_st(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
                 sp.scatter(a, m, es, [g().view(ut) for g in gs])
             except M.MemoryFault as exc:
                 raise Fault(str(exc), exc.thread) from None
-            ledger.record(site, a, m, ex.issued_warps)
+            if site is not None:
+                ledger.record(site, a, m, ex.issued_warps)
         return st_shared
 
     def st(m, full):

@@ -28,6 +28,7 @@ class Compiled:
     ptx: str
     lowered: dict[str, str]  # name expression -> mangled symbol
     log: str
+    cubin: bytes = b""  # what ptxas made of the PTX (the SASS the GPU runs)
 
 
 def _check(result, what: str):
@@ -83,13 +84,14 @@ def compile_ptx(text: str, name: str, defines: dict[str, str] | None = None, inc
         _headers_digest(include_dirs), _version().encode()])).hexdigest()[:32]
     cached = _cache_dir() / f"{key}.ptx"
     lowered_file = cached.with_suffix(".names")
-    if cached.exists() and (not exprs or lowered_file.exists()):
+    cubin_file = cached.with_suffix(".cubin")
+    if cached.exists() and cubin_file.exists() and (not exprs or lowered_file.exists()):
         lowered = {}
         if exprs:
             for line in lowered_file.read_text().splitlines():
                 k, _, v = line.partition("\t")
                 lowered[k] = v
-        return Compiled(cached.read_text(), lowered, "")
+        return Compiled(cached.read_text(), lowered, "", cubin_file.read_bytes())
 
     prog = _check(nvrtc.nvrtcCreateProgram(text.encode(), name.encode(), 0, [], []), "create")
     try:
@@ -106,6 +108,9 @@ def compile_ptx(text: str, name: str, defines: dict[str, str] | None = None, inc
         buf = b" " * size
         _check(nvrtc.nvrtcGetPTX(prog, buf), "PTX")
         ptx = buf.rstrip(b"\0").decode()
+        size = _check(nvrtc.nvrtcGetCUBINSize(prog), "cubin size")
+        cubin = b" " * size
+        _check(nvrtc.nvrtcGetCUBIN(prog, cubin), "cubin")
         lowered = {}
         for e in exprs:
             lowered[e] = _check(nvrtc.nvrtcGetLoweredName(prog, e.encode()), "lowered name").decode()
@@ -115,9 +120,11 @@ def compile_ptx(text: str, name: str, defines: dict[str, str] | None = None, inc
     if exprs:
         tmp.write_text("".join(f"{k}\t{v}\n" for k, v in lowered.items()))
         tmp.replace(lowered_file)
+    tmp.write_bytes(cubin)
+    tmp.replace(cubin_file)
     tmp.write_text(ptx)
     tmp.replace(cached)
-    return Compiled(ptx, lowered, log_text)
+    return Compiled(ptx, lowered, log_text, cubin)
 
 
 # ---------------------------------------------------------------------------- kernel names

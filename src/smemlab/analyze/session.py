@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from smemlab.analyze import args as A
+from smemlab.analyze import sass
 from smemlab.analyze.cfg import build_flow
 from smemlab.analyze.executor import AnalyzeError, Executor
 from smemlab.analyze.ledger import Ledger, LineStats, Site, per_line
@@ -38,6 +41,7 @@ class Report:
     barriers: int
     ptx: str = field(repr=False, default="")
     buffers: dict = field(repr=False, default_factory=dict)  # pointer arguments' contents after the run
+    sass: object = None  # sass.Plan: where the SASS's access widths replaced the PTX's
 
 
     def totals(self, kind: str) -> dict:
@@ -110,7 +114,7 @@ def analyze_source(path: str, kernel: str, block, grid=(1, 1, 1), block_index=(0
     files = {i: _shown_path(p, file, shown) for i, p in module.files.items()}
     sources = {i: _read_lines(p) for i, p in module.files.items()}
     return _run(module, compiled.ptx, symbol, kernel, text, shown, files, sources,
-                Launch(block, grid, block_index, int(dynamic_shared)), args, max_steps)
+                Launch(block, grid, block_index, int(dynamic_shared)), args, max_steps, compiled.cubin)
 
 
 def analyze_ptx(ptx: str, kernel: str, block, grid=(1, 1, 1), block_index=(0, 0, 0), dynamic_shared: int = 0,
@@ -127,7 +131,7 @@ def analyze_ptx(ptx: str, kernel: str, block, grid=(1, 1, 1), block_index=(0, 0,
 
 
 def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, files, sources, launch: Launch,
-         args, max_steps) -> Report:
+         args, max_steps, cubin: bytes = b"") -> Report:
     k = module.kernels[symbol]
     if k.reqntid and tuple(k.reqntid) + (1,) * (3 - len(k.reqntid)) != launch.block:
         raise UserError(f"{kernel} requires a block of {','.join(map(str, k.reqntid))} (__launch_bounds__/reqntid)")
@@ -141,6 +145,9 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
     except PTXError as exc:
         raise UserError(f"{shown}: {exc}") from None
     ledger = Ledger(mach.W)
+    plan = sass.plan(flow.instrs, flow.leaders, shared_accesses(flow.instrs),
+                     sass.disassemble(cubin, symbol) if cubin else None, module.files)
+    ledger.plan = plan.sizes
 
     def where(pc: int) -> str:
         ins = flow.instrs[pc]
@@ -160,7 +167,20 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
     return Report(kernel=kernel, symbol=symbol, block=launch.block, grid=launch.grid, block_index=launch.block_index,
                   dynamic_shared=launch.dynamic_shared, static_shared=mach.static_shared, sites=sites,
                   lines=per_line(sites), files=files, sources=sources, steps=ex.steps, barriers=ex.barriers,
-                  ptx=ptx, buffers={n: _contents(mach, b) for n, b in bound.by_name.items()})
+                  ptx=ptx, buffers={n: _contents(mach, b) for n, b in bound.by_name.items()}, sass=plan)
+
+
+def shared_accesses(instrs) -> dict[int, tuple[str, int]]:
+    """pc -> (load|store, bytes) of every ld/st on .shared in the PTX."""
+    from smemlab.analyze.machine import DTYPES
+    from smemlab.analyze.memops import space_of
+
+    out = {}
+    for pc, ins in enumerate(instrs):
+        if ins.parts[0] in ("ld", "st") and space_of(ins) == "shared" and ins.parts[-1] in DTYPES:
+            vec = next((int(p[1:]) for p in ins.parts if p in ("v2", "v4", "v8")), 1)
+            out[pc] = ("load" if ins.parts[0] == "ld" else "store", vec * np.dtype(DTYPES[ins.parts[-1]]).itemsize)
+    return out
 
 
 def _contents(mach, buf):
