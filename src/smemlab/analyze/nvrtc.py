@@ -59,7 +59,7 @@ def _headers_digest(include_dirs: list[str]) -> bytes:
     return h.digest()
 
 
-def _cache_dir() -> Path:
+def cache_dir() -> Path:
     from smemlab.compiler import cache_dir
 
     path = cache_dir().parent / "ptx"
@@ -82,7 +82,7 @@ def compile_ptx(text: str, name: str, defines: dict[str, str] | None = None, inc
     key = hashlib.sha256(b"\0".join([
         text.encode(), name.encode(), "\0".join(opts).encode(), "\0".join(exprs).encode(),
         _headers_digest(include_dirs), _version().encode()])).hexdigest()[:32]
-    cached = _cache_dir() / f"{key}.ptx"
+    cached = cache_dir() / f"{key}.ptx"
     lowered_file = cached.with_suffix(".names")
     cubin_file = cached.with_suffix(".cubin")
     if cached.exists() and cubin_file.exists() and (not exprs or lowered_file.exists()):

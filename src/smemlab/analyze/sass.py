@@ -17,6 +17,7 @@ groups do not match one to one keeps the PTX's widths (and `Plan.unmatched` says
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -75,6 +76,11 @@ def disassemble(cubin: bytes, symbol: str) -> list[SassAccess] | None:
     tool = nvdisasm_path()
     if tool is None or not cubin:
         return None
+    from smemlab.analyze.nvrtc import cache_dir
+
+    cached = cache_dir() / f"{hashlib.sha256(cubin).hexdigest()[:32]}.sass"
+    if cached.exists():
+        return parse_sass(cached.read_text(), symbol)
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "k.cubin"
         path.write_bytes(cubin)
@@ -84,6 +90,9 @@ def disassemble(cubin: bytes, symbol: str) -> list[SassAccess] | None:
             return None
     if out.returncode != 0:
         return None
+    tmp = cached.with_suffix(f".tmp{os.getpid()}")
+    tmp.write_text(out.stdout)
+    tmp.replace(cached)
     return parse_sass(out.stdout, symbol)
 
 
