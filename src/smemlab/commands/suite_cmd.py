@@ -4,7 +4,7 @@ With a GPU: every experiment, verified and timed, then profiled (where ncu can r
 checked with compute-sanitizer (where it is installed), and the library benchmarked against CuPy
 and PyTorch; the record and report go to --out.
 With no GPU: the bank-conflict analysis of every shared-memory access the experiments declare,
-and a plain word that no GPU was found.
+`smemlab analyze`'s per-line table of their kernels, and a plain word that no GPU was found.
 """
 
 from __future__ import annotations
@@ -54,12 +54,45 @@ def print_bank_analysis() -> None:
     console().print(t)
 
 
+def print_analyze_tables() -> None:
+    """`smemlab analyze`'s per-line table for each experiment's kernels (one block each, no GPU)."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from smemlab.errors import UserError
+    from smemlab.experiments import all_experiments
+    from smemlab.experiments.launches import for_experiment
+    from smemlab.report import console
+
+    for exp in all_experiments():
+        t = Table(title=f"{exp.name}: shared-memory traffic per source line (smemlab analyze, one block)",
+                  title_justify="left")
+        for col in ("variant", "line", "source", "op", "requests", "wavefronts", "ideal", "conflict"):
+            t.add_column(col, justify="right" if col in ("requests", "wavefronts", "ideal") else "left")
+        for launch in for_experiment(exp.name):
+            try:
+                r = launch.analyze()
+            except UserError as exc:
+                t.add_row(launch.variant, "", escape(str(exc)), "", "", "", "", "")
+                continue
+            for ls in r.ordered_lines():
+                modelled = ls.kind in ("load", "store")
+                conflict = "-" if not modelled else ("none" if ls.degree <= 1 else f"{ls.degree}-way")
+                t.add_row(launch.variant, f"{escape(r.file_name(ls.file))}:{ls.line}",
+                          escape(r.source_text(ls.file, ls.line)[:48]), ls.kind, f"{ls.requests:,}",
+                          f"{ls.wavefronts:,}" if modelled else "-", f"{ls.ideal:,}" if modelled else "-", conflict,
+                          style="red" if modelled and ls.excess > 0 else None)
+        if t.row_count:
+            console().print(t)
+
+
 def run(args) -> int:
     from smemlab.gpu import no_gpu_reason
 
     reason = no_gpu_reason()
     if reason:
         print_bank_analysis()
+        print_analyze_tables()
         print(f"\nNo GPU: {reason}.\nThe experiments, timings and counters need a CUDA GPU; above is the bank-conflict "
               "analysis, which needs none. The last recorded GPU run is in results/report.md.")
         return 0
