@@ -40,7 +40,7 @@ def test_json_is_one_object_with_the_documented_keys(capsys):
         assert key in doc
     assert doc["load"] == {"requests": 32, "wavefronts": 1024, "ideal_wavefronts": 32, "instructions": 32}
     assert doc["store"]["wavefronts"] == doc["store"]["ideal_wavefronts"] == 32
-    assert doc["atomic"]["wavefronts"] is None and doc["atomic"]["modelled"] is False
+    assert doc["atomic"] == {"requests": 0, "wavefronts": 0, "ideal_wavefronts": 0, "instructions": 0}
     line = doc["lines"][0]
     for key in ("file", "line", "source", "op", "bytes", "requests", "wavefronts", "ideal_wavefronts"):
         assert key in line

@@ -4,9 +4,11 @@
 //   add  atomicAdd(&s[w], lane+1)  (ATOMS.ADD)
 //   max  atomicMax(&s[w], lane)    (ATOMS.MAX)
 // Build and run (tools/atomic_truth/measure.sh): nvcc -arch=sm_90 -lineinfo, then ncu per launch.
+#ifndef __CUDACC_RTC__  // the host part; NVRTC (smemlab analyze, the tests) sees the kernels only
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
+#endif
 
 __global__ void atom_inc(const int *pat, int *out)
 {
@@ -41,6 +43,7 @@ __global__ void atom_max(const int *pat, int *out)
     out[threadIdx.x] = s[threadIdx.x];
 }
 
+#ifndef __CUDACC_RTC__
 static unsigned lcg(unsigned &x) { x = x * 1664525u + 1013904223u; return x >> 8; }
 
 int main()
@@ -80,3 +83,4 @@ int main()
     printf("patterns %zu, status %s\n", pats.size(), cudaGetErrorString(cudaGetLastError()));
     return 0;
 }
+#endif

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # On a GPU machine with nvcc and Nsight Compute: shared-atomic wavefronts per pattern (atomics.cu).
-# Writes $OUT/atomics.csv (ncu, one row per launch and metric), $OUT/patterns.txt and $OUT/sass.txt.
+# Writes $OUT/atomics.csv (ncu, one row per launch and metric), $OUT/patterns.txt and $OUT/sass.txt;
+# then, here: python tools/atomic_truth/to_json.py OUTDIR -> tests/data/atomic_truth.json.
 set -euo pipefail
 OUT=${OUT:-.}
 cd "$(dirname "$0")"

@@ -7,9 +7,17 @@ buffered and handed to the model in batches of many warps, so the model runs a f
 kernel rather than once per warp-instruction.
 
 Kinds of site: "load", "store" (1 to 16 bytes, vector forms as one access of the full width),
-"atomic" (atom/red on shared memory: requests only, unless a rule for their wavefronts is known),
-"dsmem" (distributed shared memory: ld/st/atom/red on .shared::cluster or a mapa'd address, counted
-apart) and "ldgsts" (cp.async's shared-memory side, counted apart).
+"atomic" (atom/red on shared memory), "dsmem" (distributed shared memory: ld/st/atom/red on
+.shared::cluster or a mapa'd address, counted apart, requests only) and "ldgsts" (cp.async's
+shared-memory side, counted apart, requests only).
+
+Shared atomics, measured on an H200 with Nsight Compute (tools/atomic_truth: 46 patterns of one
+warp, three forms, every one reproduced): a general ATOMS (add of a variable, max, ...) costs the
+largest number of active lanes that address one bank, lanes on the same word counted apart (the
+unit serialises them); `atomicAdd(&x, 1)` with its result unused, which ptxas turns into
+ATOMS.POPC.INC (the warp's lanes on one word merged into one increment), costs the largest number of
+distinct words in one bank, as a store does. Which form a site is comes from the SASS (sass.py),
+else from the PTX (an add of the immediate 1 whose result is never read). Ideal: one per request.
 """
 
 from __future__ import annotations
@@ -20,7 +28,7 @@ import numpy as np
 
 from smemlab.banks.model import WARP, simulate
 
-MODELLED = ("load", "store")  # kinds whose wavefronts the bank model gives
+MODELLED = ("load", "store", "atomic")  # kinds whose wavefronts are modelled
 FLUSH_ROWS = 1 << 15  # warps buffered before the model runs
 
 
@@ -41,6 +49,7 @@ class Site:
     worst_wavefronts: int = -1
     worst_addresses: np.ndarray | None = None  # the costliest warp's 32 byte offsets (-1: inactive)
     worst_warp: int = 0  # its warp index in the block
+    atomic_rule: str = "lanes"  # atomics: "lanes" (ATOMS) or "words" (ATOMS.POPC.INC), see the docstring
     pending: list = field(default_factory=list)
 
 
@@ -49,11 +58,14 @@ class Ledger:
         self.W = warps
         self.sites: dict[int, Site] = {}
         self.plan: dict[int, int] = {}  # pc -> bytes of the SASS access (0: merged into another), see sass.py
+        self.atomic_rules: dict[int, str] = {}  # pc -> "lanes" | "words"
         self._rows = 0
         self._pending: list[Site] = []
 
     def site(self, pc: int, kind: str, size: int, loc, text: str, generic: bool = False) -> Site:
         s = Site(pc, kind, size, loc.file if loc else 0, loc.line if loc else 0, text, generic)
+        if kind == "atomic":
+            s.atomic_rule = self.atomic_rules.get(pc, "lanes")
         self.sites[(pc, kind)] = s
         return s
 
@@ -79,7 +91,10 @@ class Ledger:
                 if a.shape[0] and site.worst_addresses is None:
                     site.worst_addresses, site.worst_warp = a[0].copy(), int(warp_of[0])
                 continue
-            wavefronts, ideal, degree = costs_of(a, site.size, site.kind)
+            if site.kind == "atomic":
+                wavefronts, ideal, degree = atomic_costs(a, site.size, site.atomic_rule)
+            else:
+                wavefronts, ideal, degree = costs_of(a, site.size, site.kind)
             site.wavefronts += int(wavefronts.sum())
             site.ideal += int(ideal.sum())
             site.degree = max(site.degree, int(degree.max()))
@@ -110,6 +125,21 @@ def costs_of(a: np.ndarray, size: int, kind: str):
         uniq, inv = norm, np.arange(norm.shape[0])
     costs = simulate(uniq.ravel(), size, kind)
     return costs.wavefronts[inv], costs.ideal[inv], costs.degree[inv]
+
+
+def atomic_costs(a: np.ndarray, size: int, rule: str):
+    """(wavefronts, ideal, degree) per warp of a shared atomic (see the module docstring)."""
+    if rule == "words":
+        return costs_of(a, size, "store")
+    act = a >= 0
+    words = max(1, size // 4)
+    rows = np.arange(a.shape[0])[:, None]
+    counts = np.zeros((a.shape[0], 32), dtype=np.int64)
+    for k in range(words):
+        bank = ((a // 4 + k) % 32)
+        np.add.at(counts, (np.broadcast_to(rows, a.shape)[act], bank[act]), 1)
+    worst = counts.max(axis=1)
+    return worst, (worst > 0).astype(np.int64), worst
 
 
 _HASH = np.random.default_rng(12).integers(1, 2**63, size=WARP, dtype=np.uint64) | np.uint64(1)

@@ -7,8 +7,10 @@ import numpy as np
 from smemlab.analyze.ledger import MODELLED, LineStats, Site
 from smemlab.analyze.session import EXTRA_KINDS, KINDS, Report
 
-ATOMIC_NOTE = ("shared-memory atomics: requests are counted, wavefronts are not modelled (their cost depends on "
-               "how the hardware serialises lanes that hit one address; no rule reproduces the measurements yet)")
+ATOMIC_NOTE = ("shared-memory atomics: an ATOMS costs the most active lanes on one bank (lanes on one word count "
+               "apart); where ptxas made ATOMS.POPC.INC (atomicAdd of 1, result unused) it costs the most distinct "
+               "words in one bank: the rule measured on an H200 for 4-byte atomics (tools/atomic_truth)")
+MAPPED = ("load", "store")  # kinds with a bank map (the load/store model's phases)
 REQUESTS_NOTE = ("requests count warps with at least one active lane; Nsight Compute also counts warps whose "
                  "predicate is off everywhere where ptxas turned a short branch into predicated code (at zero "
                  "wavefronts), so its instruction counts can be higher")
@@ -72,6 +74,11 @@ def hint(r: Report, ls: LineStats) -> str | None:
     """A plain-language fix for a conflicted line."""
     if ls.kind not in MODELLED or ls.excess <= 0:
         return None
+    if ls.kind == "atomic":
+        return (f"{r.file_name(ls.file)}:{ls.line}: shared atomics meet in one bank ({ls.degree} lanes at worst, "
+                f"{ls.wavefronts / max(ls.requests, 1):.3g} wavefronts per request where 1 would do): spread the "
+                f"counters (one copy per lane or per few lanes, bin-major), or aggregate the lanes that hit one word "
+                f"first (__match_any_sync, then one atomicAdd of the count).")
     where = f"{r.file_name(ls.file)}:{ls.line}"
     per = ls.wavefronts / max(ls.requests, 1)
     ideal = ls.ideal / max(ls.requests, 1)
@@ -109,7 +116,7 @@ def line_analysis(r: Report, ls: LineStats):
 
 
 def find_line(r: Report, line: int) -> LineStats | None:
-    cands = [ls for ls in r.lines if ls.line == line and ls.kind in MODELLED and ls.worst is not None
+    cands = [ls for ls in r.lines if ls.line == line and ls.kind in MAPPED and ls.worst is not None
              and ls.worst.worst_addresses is not None]
     if not cands:
         return None
@@ -122,7 +129,7 @@ def require_line(r: Report, line: int) -> LineStats:
 
     ls = find_line(r, line)
     if ls is None:
-        touching = sorted({x.line for x in r.lines if x.kind in MODELLED})
+        touching = sorted({x.line for x in r.lines if x.kind in MAPPED})
         raise UserError(f"--line {line}: no shared load or store of this kernel is on that line"
                         + (f" (lines with some: {', '.join(map(str, touching))})" if touching else ""))
     return ls

@@ -29,9 +29,9 @@ from pathlib import Path
 
 from smemlab.analyze.ptx import Addr, Instr
 
-_SASS_OPS = {"LDS": "load", "STS": "store"}
+_SASS_OPS = {"LDS": "load", "STS": "store", "ATOMS": "atomic"}
 _WIDTH = {"U8": 1, "S8": 1, "U16": 2, "S16": 2, "64": 8, "128": 16}
-_INSN = re.compile(r"/\*[0-9a-f]+\*/\s+(@!?U?P\w+\s+)?(LDS|STS)(\.[\w.]+)?\s+(.*?)\s*;")
+_INSN = re.compile(r"/\*[0-9a-f]+\*/\s+(@!?U?P\w+\s+)?(LDS|STS|ATOMS)(\.[\w.]+)?\s+(.*?)\s*;")
 _LINE = re.compile(r'//## File "([^"]*)", line (\d+)')
 
 
@@ -44,6 +44,7 @@ class SassAccess:
     base: str  # the address expression without its constant
     offset: int
     text: str
+    popc: bool = False  # ATOMS.POPC.INC: the warp's increments of one word merged
 
 
 @dataclass
@@ -51,6 +52,7 @@ class Plan:
     """pc -> bytes of the access the hardware makes there (0: merged into another pc's access)."""
 
     sizes: dict[int, int] = field(default_factory=dict)
+    atomic_rules: dict[int, str] = field(default_factory=dict)  # pc -> "lanes" | "words" (ledger.py)
     merged: list[tuple[int, list[int], int]] = field(default_factory=list)  # (line, pcs, width)
     unmatched: list[int] = field(default_factory=list)  # source lines whose PTX and SASS disagree
     available: bool = True
@@ -114,12 +116,12 @@ def parse_sass(text: str, symbol: str) -> list[SassAccess]:
         op, mods, operands = m.group(2), m.group(3) or "", m.group(4)
         width = 4
         for mod in mods.strip(".").split("."):
-            width = _WIDTH.get(mod, width)
+            width = _WIDTH.get(mod, width) if op != "ATOMS" else (8 if mod in ("64", "U64", "S64", "F64") else width)
         addr = re.search(r"\[([^\]]*)\]", operands)
         if not addr:
             continue
         base, offset = _split_address(addr.group(1))
-        accesses.append(SassAccess(file, line, _SASS_OPS[op], width, base, offset, raw.strip()))
+        accesses.append(SassAccess(file, line, _SASS_OPS[op], width, base, offset, raw.strip(), "POPC" in mods))
     return accesses
 
 
@@ -166,7 +168,8 @@ def plan(instrs: list[Instr], leaders: list[bool], sites: dict[int, tuple[str, i
         ptx_groups[(file, line, op)][base].append((a.offset, size, pc))
     sass_groups: dict[tuple, dict[str, list[tuple[int, int]]]] = defaultdict(lambda: defaultdict(list))
     for s in sass:
-        sass_groups[(s.file, s.line, s.op)][s.base].append((s.offset, s.width))
+        if s.op != "atomic":
+            sass_groups[(s.file, s.line, s.op)][s.base].append((s.offset, s.width))
     for key, groups in ptx_groups.items():
         sgroups = [g for g in sass_groups.get(key, {}).values()]
         ptx_shape = sorted((len(g), sorted(x[1] for x in g)) for g in groups.values())
@@ -209,6 +212,62 @@ def plan(instrs: list[Instr], leaders: list[bool], sites: dict[int, tuple[str, i
                 p.sizes[pc] = 0
             p.merged.append((key[1], pcs, width))
     return p
+
+
+def atomic_rules(instrs: list[Instr], atomics: list[int], sass: list[SassAccess] | None,
+                 files: dict[int, str]) -> dict[int, str]:
+    """pc -> "words" where the shared atomic is (or will be) ATOMS.POPC.INC, else "lanes"."""
+    by_line: dict[tuple, list[bool]] = defaultdict(list)
+    for s in sass or []:
+        if s.op == "atomic":
+            by_line[(s.file, s.line)].append(s.popc)
+    ptx_by_line: dict[tuple, list[int]] = defaultdict(list)
+    for pc in atomics:
+        loc = instrs[pc].loc
+        ptx_by_line[(Path(files.get(loc.file, "")).name if loc else "", loc.line if loc else 0)].append(pc)
+    read = _registers_read(instrs)
+    out = {}
+    for key, pcs in ptx_by_line.items():
+        kinds = by_line.get(key)
+        for i, pc in enumerate(sorted(pcs)):
+            if kinds and (len(set(kinds)) == 1 or len(kinds) == len(pcs)):
+                popc = kinds[0] if len(set(kinds)) == 1 else kinds[i]
+            else:
+                popc = _looks_like_popc_inc(instrs[pc], read)
+            out[pc] = "words" if popc else "lanes"
+    return out
+
+
+def _registers_read(instrs: list[Instr]) -> set[str]:
+    from smemlab.analyze.ptx import Pair, Reg, Vec
+
+    names = set()
+    for ins in instrs:
+        ops = ins.operands[1:] if ins.parts[0] not in ("st", "red", "bra") else ins.operands
+        for o in ops:
+            for x in (o.items if isinstance(o, Vec) else (o.first, o.second) if isinstance(o, Pair) else (o,)):
+                if isinstance(x, Reg):
+                    names.add(x.name)
+                elif isinstance(x, Addr) and x.base_is_reg:
+                    names.add(x.base)
+        if ins.guard is not None:
+            names.add(ins.guard.name)
+    return names
+
+
+def _looks_like_popc_inc(ins: Instr, read: set[str]) -> bool:
+    """PTX that ptxas turns into ATOMS.POPC.INC: a 32-bit add of the immediate 1, result unused."""
+    from smemlab.analyze.ptx import Imm, Reg
+
+    if "add" not in ins.parts or ins.parts[-1] not in ("u32", "s32"):
+        return False
+    value = ins.operands[-1]
+    if not (isinstance(value, Imm) and value.value == 1):
+        return False
+    if ins.parts[0] == "red":
+        return True
+    dest = ins.operands[0]
+    return isinstance(dest, Reg) and dest.name not in read
 
 
 def _bytes(cov: list[tuple[int, int]]) -> set[int]:

@@ -145,9 +145,10 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
     except PTXError as exc:
         raise UserError(f"{shown}: {exc}") from None
     ledger = Ledger(mach.W)
-    plan = sass.plan(flow.instrs, flow.leaders, shared_accesses(flow.instrs),
-                     sass.disassemble(cubin, symbol) if cubin else None, module.files)
+    listing = sass.disassemble(cubin, symbol) if cubin else None
+    plan = sass.plan(flow.instrs, flow.leaders, shared_accesses(flow.instrs), listing, module.files)
     ledger.plan = plan.sizes
+    ledger.atomic_rules = sass.atomic_rules(flow.instrs, shared_atomics(flow.instrs), listing, module.files)
 
     def where(pc: int) -> str:
         ins = flow.instrs[pc]
@@ -168,6 +169,12 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
                   dynamic_shared=launch.dynamic_shared, static_shared=mach.static_shared, sites=sites,
                   lines=per_line(sites), files=files, sources=sources, steps=ex.steps, barriers=ex.barriers,
                   ptx=ptx, buffers={n: _contents(mach, b) for n, b in bound.by_name.items()}, sass=plan)
+
+
+def shared_atomics(instrs) -> list[int]:
+    from smemlab.analyze.memops import space_of
+
+    return [pc for pc, ins in enumerate(instrs) if ins.parts[0] in ("atom", "red") and space_of(ins) == "shared"]
 
 
 def shared_accesses(instrs) -> dict[int, tuple[str, int]]:

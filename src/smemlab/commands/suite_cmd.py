@@ -76,7 +76,7 @@ def print_analyze_tables() -> None:
                 t.add_row(launch.variant, "", escape(str(exc)), "", "", "", "", "")
                 continue
             for ls in r.ordered_lines():
-                modelled = ls.kind in ("load", "store")
+                modelled = ls.kind in ("load", "store", "atomic")
                 conflict = "-" if not modelled else ("none" if ls.degree <= 1 else f"{ls.degree}-way")
                 t.add_row(launch.variant, f"{escape(r.file_name(ls.file))}:{ls.line}",
                           escape(r.source_text(ls.file, ls.line)[:48]), ls.kind, f"{ls.requests:,}",
