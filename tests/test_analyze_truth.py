@@ -77,7 +77,7 @@ def test_matches_nsight_compute(case):
     want_lines, got_lines = defaultdict(int), defaultdict(int)
     for ln in case.get("lines", []):
         if ln["op"] in ("load", "store"):
-            want_lines[(Path(ln["file"]).name, ln["line"], ln["op"])] += ln["wavefronts"]
+            want_lines[(Path(ln["file"].removeprefix("package:")).name, ln["line"], ln["op"])] += ln["wavefronts"]
     for ls in r.lines:
         if ls.kind in ("load", "store"):
             got_lines[(Path(r.file_name(ls.file)).name, ls.line, ls.kind)] += ls.wavefronts

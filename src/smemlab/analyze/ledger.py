@@ -7,17 +7,20 @@ buffered and handed to the model in batches of many warps, so the model runs a f
 kernel rather than once per warp-instruction.
 
 Kinds of site: "load", "store" (1 to 16 bytes, vector forms as one access of the full width),
-"atomic" (atom/red on shared memory), "dsmem" (distributed shared memory: ld/st/atom/red on
-.shared::cluster or a mapa'd address, counted apart, requests only) and "ldgsts" (cp.async's
-shared-memory side, counted apart, requests only).
+"atomic" (atom/red on shared memory) and "ldgsts" (cp.async's shared-memory side, counted apart,
+requests only). Distributed shared memory (.shared::cluster, mapa) is emulated as a cluster of one
+block, whose accesses land in its own shared memory and count as shared loads, stores and atomics,
+as Nsight Compute counts them there.
 
 Shared atomics, measured on an H200 with Nsight Compute (tools/atomic_truth: 46 patterns of one
 warp, three forms, every one reproduced): a general ATOMS (add of a variable, max, ...) costs the
 largest number of active lanes that address one bank, lanes on the same word counted apart (the
 unit serialises them); `atomicAdd(&x, 1)` with its result unused, which ptxas turns into
 ATOMS.POPC.INC (the warp's lanes on one word merged into one increment), costs the largest number of
-distinct words in one bank, as a store does. Which form a site is comes from the SASS (sass.py),
-else from the PTX (an add of the immediate 1 whose result is never read). Ideal: one per request.
+distinct words in one bank, as a store does; ATOMS.CAS costs twice the ATOMS figure (ideal 2).
+Which form a site is comes from the SASS (sass.py), else from the PTX (an add of the immediate 1 whose
+result is never read). Ideal: one per request. Not modelled: the compare-and-swap loops ptxas emits
+for float and 64-bit atomicAdd on shared memory (their trips depend on the pattern and on timing).
 """
 
 from __future__ import annotations
@@ -49,7 +52,8 @@ class Site:
     worst_wavefronts: int = -1
     worst_addresses: np.ndarray | None = None  # the costliest warp's 32 byte offsets (-1: inactive)
     worst_warp: int = 0  # its warp index in the block
-    atomic_rule: str = "lanes"  # atomics: "lanes" (ATOMS) or "words" (ATOMS.POPC.INC), see the docstring
+    atomic_rule: str = "lanes"  # atomics: "lanes" (ATOMS), "words" (ATOMS.POPC.INC), "cas" (ATOMS.CAS)
+    dsmem: bool = False  # distributed shared memory (a cluster of one: the block's own)
     pending: list = field(default_factory=list)
 
 
@@ -66,7 +70,7 @@ class Ledger:
         s = Site(pc, kind, size, loc.file if loc else 0, loc.line if loc else 0, text, generic)
         if kind == "atomic":
             s.atomic_rule = self.atomic_rules.get(pc, "lanes")
-        self.sites[(pc, kind)] = s
+        self.sites[(pc, kind, len(self.sites))] = s
         return s
 
     def record(self, site: Site, offsets: np.ndarray, em: np.ndarray, issued_warps: int) -> None:
@@ -131,6 +135,9 @@ def atomic_costs(a: np.ndarray, size: int, rule: str):
     """(wavefronts, ideal, degree) per warp of a shared atomic (see the module docstring)."""
     if rule == "words":
         return costs_of(a, size, "store")
+    if rule == "cas":  # ATOMS.CAS: twice the ATOMS figure, ideal 2 (measured)
+        worst, ideal, degree = atomic_costs(a, size, "lanes")
+        return 2 * worst, 2 * ideal, degree
     act = a >= 0
     words = max(1, size // 4)
     rows = np.arange(a.shape[0])[:, None]
@@ -160,6 +167,7 @@ class LineStats:
     degree: int = 0
     instructions: int = 0  # PTX instructions of the line of this kind
     generic: bool = False
+    dsmem: bool = False
     worst: Site | None = None  # the instruction of the line with the costliest warp
 
     @property
@@ -184,6 +192,7 @@ def per_line(sites) -> list[LineStats]:
         ls.degree = max(ls.degree, s.degree)
         ls.instructions += 1
         ls.generic |= s.generic
+        ls.dsmem |= s.dsmem
         if ls.worst is None or s.worst_wavefronts > ls.worst.worst_wavefronts:
             ls.worst = s
     return list(lines.values())

@@ -107,11 +107,15 @@ class Access:
             size = self.ledger.plan[self.pc]
             if size == 0:
                 return None
-        kind = "dsmem" if window == "dsmem" else self.kind
-        s = self.sites.get(kind)
+        # a cluster of one block: distributed shared memory is the block's own, and Nsight Compute counts
+        # it as shared memory (ptxas makes ld/red.shared::cluster through mapa a generic LD/ATOM)
+        s = self.sites.get(window)
         if s is None:
-            s = self.sites[kind] = self.ledger.site(self.pc, kind, size, self.ins.loc, self.ins.text,
-                                                     generic=self.space == "generic")
+            s = self.sites[window] = self.ledger.site(self.pc, self.kind, size, self.ins.loc, self.ins.text,
+                                                       generic=self.space == "generic")
+            s.dsmem = window == "dsmem" or self.space == "dsmem"
+            if self.kind == "atomic" and "cas" in self.ins.parts:
+                s.atomic_rule = "cas"
         return s
 
     def record(self, window, off, em):

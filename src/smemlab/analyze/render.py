@@ -26,6 +26,8 @@ def line_dict(r: Report, ls: LineStats) -> dict:
          "instructions": ls.instructions, "executed": ls.issued}
     if ls.generic:
         d["generic"] = True
+    if ls.dsmem:
+        d["dsmem"] = True
     return d
 
 
@@ -53,12 +55,12 @@ def notes(r: Report) -> list[str]:
     out = [REQUESTS_NOTE]
     if any(s.kind == "atomic" and s.issued for s in r.sites):
         out.append(ATOMIC_NOTE)
-    if any(s.kind == "dsmem" and s.issued for s in r.sites):
-        out.append("distributed shared memory (ld/st/atom/red on shared::cluster or a mapa'd address) is counted "
-                   "apart, requests only; analyze emulates a cluster of one block")
+    if any(s.dsmem and s.issued for s in r.sites):
+        out.append("distributed shared memory (shared::cluster, mapa) is emulated as a cluster of one block: its "
+                   "accesses land in the block's own shared memory and count as shared accesses")
     if any(s.kind == "ldgsts" and s.issued for s in r.sites):
         out.append("cp.async copies are counted apart (op ldgsts), requests only")
-    if any(s.generic and s.issued for s in r.sites):
+    if any(s.generic and not s.dsmem and s.issued for s in r.sites):
         out.append("some shared-memory traffic goes through generic pointers (LD/ST, not LDS/STS); it is counted "
                    "with the shared loads and stores")
     return out

@@ -18,7 +18,7 @@ from smemlab.analyze.ptx import PTXError, parse_module
 from smemlab.errors import UserError
 
 KINDS = ("load", "store", "atomic")
-EXTRA_KINDS = ("dsmem", "ldgsts")
+EXTRA_KINDS = ("ldgsts",)
 DEFAULT_MAX_STEPS = 10_000_000
 MAX_DYNAMIC_SHARED = 227 * 1024
 PACKAGE_PREFIX = "package:"
