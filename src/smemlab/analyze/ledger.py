@@ -63,6 +63,8 @@ class Ledger:
         self.sites: dict[int, Site] = {}
         self.plan: dict[int, int] = {}  # pc -> bytes of the SASS access (0: merged into another), see sass.py
         self.atomic_rules: dict[int, str] = {}  # pc -> "lanes" | "words"
+        self.coalesce: dict[int, int] = {}  # pc -> width to merge consecutive accesses into (sass.py)
+        self._runs: dict[tuple, dict] = {}
         self._rows = 0
         self._pending: list[Site] = []
 
@@ -75,6 +77,12 @@ class Ledger:
 
     def record(self, site: Site, offsets: np.ndarray, em: np.ndarray, issued_warps: int) -> None:
         """offsets: byte offsets in shared memory (int64, one per thread); em: active lanes."""
+        if site.pc in self.coalesce:
+            self._coalesce(site, offsets, em, issued_warps, self.coalesce[site.pc])
+            return
+        self._record(site, offsets, em, issued_warps)
+
+    def _record(self, site: Site, offsets: np.ndarray, em: np.ndarray, issued_warps: int) -> None:
         site.issued += issued_warps
         if not site.pending:
             self._pending.append(site)
@@ -82,6 +90,46 @@ class Ledger:
         self._rows += self.W
         if self._rows >= FLUSH_ROWS:
             self.flush()
+
+    def _coalesce(self, site: Site, off: np.ndarray, em: np.ndarray, issued: int, width: int) -> None:
+        """Runs of one line's accesses at consecutive addresses, same lanes, become accesses of `width`
+        bytes (what ptxas made of an unrolled loop); anything else goes through as it is."""
+        key = (site.file, site.line, site.kind)
+        run = self._runs.get(key)
+        if run is not None:
+            if (run["size"] == site.size and np.array_equal(run["em"], em)
+                    and np.array_equal(np.where(em, run["last"] + site.size, 0), np.where(em, off, 0))):
+                run["members"].append((site, off, issued))
+                run["last"] = off
+                if len(run["members"]) * site.size == width:
+                    first, start, iss = run["members"][0]
+                    self._record(self._wide(first, width), start, em, iss)
+                    del self._runs[key]
+                return
+            self._end_run(key)
+        if em.any() and not (off[em] % width).any():
+            self._runs[key] = {"members": [(site, off, issued)], "last": off, "em": em.copy(), "size": site.size}
+        else:
+            self._record(site, off, em, issued)
+
+    def _wide(self, site: Site, width: int) -> Site:
+        key = (site.pc, site.kind, "wide", width)
+        w = self.sites.get(key)
+        if w is None:
+            w = self.sites[key] = Site(site.pc, site.kind, width, site.file, site.line, site.text + f"  (merged: {width} bytes)",
+                                       site.generic)
+        return w
+
+    def _end_run(self, key) -> None:
+        run = self._runs.pop(key)
+        for s, off, issued in run["members"]:
+            self._record(s, off, run["em"], issued)
+
+    def finish(self) -> None:
+        """The end of the kernel: runs still open go through as they are, then the model runs."""
+        for key in list(self._runs):
+            self._end_run(key)
+        self.flush()
 
     def flush(self) -> None:
         for site in self._pending:

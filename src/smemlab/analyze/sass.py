@@ -11,8 +11,12 @@ matched to the PTX accesses of the same line by the bytes they cover relative to
     SASS line 102, base R20: offsets 0x0, 0x10, 0x20, 0x30, LDS.128  (4 loads)
 
 Each SASS access then stands for the PTX accesses inside its bytes; the emulator hands the model
-the first one's addresses with the SASS width, and counts nothing for the others. A line whose
-groups do not match one to one keeps the PTX's widths (and `Plan.unmatched` says so).
+the first one's addresses with the SASS width, and counts nothing for the others. Where ptxas
+unrolled a loop again and vectorised it (the line's PTX has fewer, narrower accesses than its SASS),
+the groups cannot be matched statically: the ledger then merges, as they execute, runs of accesses of
+that line whose addresses follow one another into accesses of the SASS width, starting at an address
+aligned to it (`Plan.coalesce`). Other lines whose groups do not match keep the PTX's widths
+(`Plan.unmatched`).
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ class Plan:
 
     sizes: dict[int, int] = field(default_factory=dict)
     atomic_rules: dict[int, str] = field(default_factory=dict)  # pc -> "lanes" | "words" (ledger.py)
+    coalesce: dict[int, int] = field(default_factory=dict)  # pc -> SASS width to build from consecutive accesses
     merged: list[tuple[int, list[int], int]] = field(default_factory=list)  # (line, pcs, width)
     unmatched: list[int] = field(default_factory=list)  # source lines whose PTX and SASS disagree
     available: bool = True
@@ -205,6 +210,11 @@ def plan(instrs: list[Instr], leaders: list[bool], sites: dict[int, tuple[str, i
                 break
         if not ok or not all(used):
             p.unmatched.append(key[1])
+            wide = max((w for g in sgroups for _, w in g), default=0)
+            if wide > max(widths):  # ptxas unrolled and vectorised a loop: merge at run time (ledger.py)
+                for g in groups.values():
+                    for _, _, pc in g:
+                        p.coalesce[pc] = wide
             continue
         for pcs, width in pending:
             p.sizes[pcs[0]] = width

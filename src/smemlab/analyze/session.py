@@ -148,6 +148,7 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
     listing = sass.disassemble(cubin, symbol) if cubin else None
     plan = sass.plan(flow.instrs, flow.leaders, shared_accesses(flow.instrs), listing, module.files)
     ledger.plan = plan.sizes
+    ledger.coalesce = plan.coalesce
     ledger.atomic_rules = sass.atomic_rules(flow.instrs, shared_atomics(flow.instrs), listing, module.files)
 
     def where(pc: int) -> str:
@@ -163,7 +164,7 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
 
     ex = Executor(flow, mach, ledger, int(max_steps), where, describe_thread)
     ex.run()
-    ledger.flush()
+    ledger.finish()
     sites = sorted(ledger.sites.values(), key=lambda s: (s.pc, s.kind))
     return Report(kernel=kernel, symbol=symbol, block=launch.block, grid=launch.grid, block_index=launch.block_index,
                   dynamic_shared=launch.dynamic_shared, static_shared=mach.static_shared, sites=sites,
