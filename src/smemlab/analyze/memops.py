@@ -454,3 +454,60 @@ def b_createpolicy(ins: Instr, mach: Machine, **_):
     w = mach.writer(ins.operands[0], np.uint64)
     zero = np.zeros(mach.N, dtype=np.uint64)
     return lambda m, full: w(zero, m, full)
+
+
+# ------------------------------------------------------------------------------ ldmatrix, stmatrix
+
+
+@builder("ldmatrix", "stmatrix")
+def b_matrix(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
+    """ldmatrix/stmatrix .m8n8.x{1,2,4}{.trans}.shared.b16: lanes 8i..8i+7 give the 16-byte rows of
+    matrix i; lane t holds row t/4, 32-bit column t%4 of each matrix (.trans: the two 16-bit halves
+    from rows 2(t%4) and 2(t%4)+1, column t/4). The shared-memory traffic is one 16-byte access by the
+    lanes that give row addresses (Nsight Compute: LDSM/STSM, counted with the loads and stores)."""
+    if "m8n8" not in ins.parts or space_of(ins) != "shared":
+        raise PTXError(f"{ins.opcode}: only the .m8n8 shapes on .shared are supported")
+    n = next((int(p[1:]) for p in ins.parts if p in ("x1", "x2", "x4")), 1)
+    trans = "trans" in ins.parts
+    load = ins.parts[0] == "ldmatrix"
+    regs = _reg_items(ins.operands[0] if load else ins.operands[1])
+    addr_op = ins.operands[1] if load else ins.operands[0]
+    if len(regs) != n:
+        raise PTXError(f"{ins.text}: {len(regs)} registers for .x{n}")
+    ga = address_getter(mach, addr_op, "shared")
+    acc = Access(ins, mach, ledger, pc, "load" if load else "store", 16, ex)
+    site = acc.site("shared")
+    sp = mach.shared
+    lane = mach.lane.astype(np.int64)
+    base = (mach.thread_ids // 32) * 32
+    gives = lane < 8 * n  # the lanes whose addresses are used
+    ws = [mach.writer(r, np.uint32) for r in regs] if load else None
+    gs = None if load else [mach.getter(r, np.uint32) for r in regs]
+    u16, u32 = sp.views[2], sp.views[4]
+
+    def fn(m, full):
+        a = ga()
+        em = m & gives
+        _check(sp, a, em, 16, "ldmatrix row" if load else "stmatrix row")
+        for i in range(n):
+            if trans:
+                col = (lane // 4) * 2
+                r0 = a[base + 8 * i + 2 * (lane % 4)] + col
+                r1 = a[base + 8 * i + 2 * (lane % 4) + 1] + col
+                if load:
+                    lo = u16[np.where(m, r0, 0) >> 1].astype(np.uint32)
+                    hi = u16[np.where(m, r1, 0) >> 1].astype(np.uint32)
+                    ws[i](lo | (hi << np.uint32(16)), m, full)
+                else:
+                    v = gs[i]()
+                    u16[r0[m] >> 1] = (v[m] & 0xFFFF).astype(np.uint16)
+                    u16[r1[m] >> 1] = (v[m] >> 16).astype(np.uint16)
+            else:
+                word = a[base + 8 * i + lane // 4] + (lane % 4) * 4
+                if load:
+                    ws[i](u32[np.where(m, word, 0) >> 2], m, full)
+                else:
+                    u32[word[m] >> 2] = gs[i]()[m]
+        if site is not None:
+            ledger.record(site, a, em, ex.issued_warps)
+    return fn
