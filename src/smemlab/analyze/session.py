@@ -11,6 +11,7 @@ from smemlab.analyze import args as A
 from smemlab.analyze import sass
 from smemlab.analyze.cfg import build_flow
 from smemlab.analyze.executor import AnalyzeError, Executor
+from smemlab.analyze.inline import inline_calls
 from smemlab.analyze.ledger import Ledger, LineStats, Site, per_line
 from smemlab.analyze.machine import Launch, Machine
 from smemlab.analyze.nvrtc import compile_ptx, find_kernel
@@ -132,7 +133,10 @@ def analyze_ptx(ptx: str, kernel: str, block, grid=(1, 1, 1), block_index=(0, 0,
 
 def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, files, sources, launch: Launch,
          args, max_steps, cubin: bytes = b"") -> Report:
-    k = module.kernels[symbol]
+    try:
+        k = inline_calls(module, module.kernels[symbol])
+    except PTXError as exc:
+        raise UserError(f"{shown}: {exc}") from None
     if k.reqntid and tuple(k.reqntid) + (1,) * (3 - len(k.reqntid)) != launch.block:
         raise UserError(f"{kernel} requires a block of {','.join(map(str, k.reqntid))} (__launch_bounds__/reqntid)")
     if k.maxntid and launch.threads > _prod(k.maxntid):
