@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from smemlab.analyze.memory import Buffer
-from smemlab.analyze.ptx import Kernel, Module, Variable
+from smemlab.analyze.ptx import Kernel, Module, Variable, matching, split_top
 from smemlab.errors import UserError
 
 C_DTYPES = {
@@ -174,23 +174,6 @@ def _strip_comments(text: str) -> str:
     return re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S)
 
 
-def _split_params(text: str) -> list[str]:
-    out, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "(<[{":
-            depth += 1
-        elif ch in ")>]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    if "".join(cur).strip():
-        out.append("".join(cur))
-    return [p.strip() for p in out]
-
-
 def signature(source: str, kernel: str) -> list[list[CParam]]:
     """Every `__global__` declaration of `kernel` in the source: its parameters, in order."""
     text = _strip_comments(source)
@@ -200,17 +183,9 @@ def signature(source: str, kernel: str) -> list[list[CParam]]:
         start = max(text.rfind(";", 0, m.start()), text.rfind("}", 0, m.start()), text.rfind("#", 0, m.start()))
         if "__global__" not in text[start + 1:m.start()]:
             continue
-        depth, i = 0, m.end() - 1
-        while i < len(text):
-            if text[i] == "(":
-                depth += 1
-            elif text[i] == ")":
-                depth -= 1
-                if depth == 0:
-                    break
-            i += 1
+        i = matching(text, m.end() - 1)
         params = []
-        for p in _split_params(text[m.end():i]):
+        for p in split_top(text[m.end():i], opens="(<[{", closes=")>]}"):
             if not p or p == "void":
                 continue
             p = p.split("=")[0].strip()

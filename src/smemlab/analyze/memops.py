@@ -128,20 +128,25 @@ def _reg_items(op):
     return list(op.items) if isinstance(op, Vec) else [op]
 
 
-@builder("ld", "ldu")
-def b_ld(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
+def _shape(ins: Instr, regs_op, what: str):
+    """(dtype, vector length, element bytes, access bytes, register operands) of an ld/st."""
     t = ins.parts[-1]
     if t not in DTYPES or t == "pred":
         raise PTXError(f"{ins.opcode}: type .{t} is not supported")
     dt = dtype_of(t)
     n = _vec(ins)
-    es = dt.itemsize
-    size = es * n
+    size = dt.itemsize * n
     if size not in (1, 2, 4, 8, 16):
         raise PTXError(f"{ins.opcode}: a {size}-byte access is not supported")
-    dests = _reg_items(ins.operands[0])
-    if len(dests) != n:
-        raise PTXError(f"{ins.text}: {len(dests)} destinations for a .v{n} load")
+    regs = _reg_items(regs_op)
+    if len(regs) != n:
+        raise PTXError(f"{ins.text}: {len(regs)} {what} for a .v{n} access")
+    return dt, n, dt.itemsize, size, regs
+
+
+@builder("ld", "ldu")
+def b_ld(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
+    dt, n, es, size, dests = _shape(ins, ins.operands[0], "destinations")
     ws = [mach.writer(d, dt) for d in dests]
     acc = Access(ins, mach, ledger, pc, "load", size, ex)
     ga = address_getter(mach, ins.operands[1], acc.space)
@@ -184,18 +189,7 @@ def b_ld(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
 
 @builder("st")
 def b_st(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
-    t = ins.parts[-1]
-    if t not in DTYPES or t == "pred":
-        raise PTXError(f"{ins.opcode}: type .{t} is not supported")
-    dt = dtype_of(t)
-    n = _vec(ins)
-    es = dt.itemsize
-    size = es * n
-    if size not in (1, 2, 4, 8, 16):
-        raise PTXError(f"{ins.opcode}: a {size}-byte access is not supported")
-    items = _reg_items(ins.operands[1])
-    if len(items) != n:
-        raise PTXError(f"{ins.text}: {len(items)} sources for a .v{n} store")
+    dt, n, es, size, items = _shape(ins, ins.operands[1], "sources")
     ut = UNSIGNED[es]
     gs = [mach.getter(x, dt) for x in items]
     acc = Access(ins, mach, ledger, pc, "store", size, ex)

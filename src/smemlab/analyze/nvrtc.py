@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from smemlab.analyze.ptx import matching
 from smemlab.errors import UserError
 
 ARCH = "sm_90"
@@ -151,16 +152,7 @@ def itanium_name(symbol: str) -> str | None:
         parts.append(s[i:i + n])
         i += n
         if i < len(s) and s[i] == "I":  # template arguments: skip to the matching E
-            depth = 0
-            while i < len(s):
-                if s[i] == "I":
-                    depth += 1
-                elif s[i] == "E":
-                    depth -= 1
-                    if depth == 0:
-                        i += 1
-                        break
-                i += 1
+            i = matching(s, i, "I", "E") + 1
         if not nested or (i < len(s) and s[i] == "E"):
             break
     return "::".join(parts) if parts else None

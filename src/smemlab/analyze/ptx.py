@@ -205,13 +205,13 @@ def parse_imm(text: str) -> Imm | None:
     return None
 
 
-def _split_top(text: str, sep: str = ",") -> list[str]:
-    """Split on `sep` outside brackets, braces and parentheses."""
+def split_top(text: str, sep: str = ",", opens: str = "[{(", closes: str = "]})") -> list[str]:
+    """Split on `sep` outside brackets, braces and parentheses (or the `opens`/`closes` given)."""
     out, depth, cur = [], 0, []
     for ch in text:
-        if ch in "[{(":
+        if ch in opens:
             depth += 1
-        elif ch in "]})":
+        elif ch in closes:
             depth -= 1
         if ch == sep and depth == 0:
             out.append("".join(cur).strip())
@@ -251,7 +251,7 @@ def parse_operand(text: str, rename=lambda n: n, is_reg=lambda n: False):
             return Addr(rename(base), offset, True)
         return Addr(base, offset, False)
     if t.startswith("{"):
-        items = tuple(parse_operand(x, rename, is_reg) for x in _split_top(t[1:-1]))
+        items = tuple(parse_operand(x, rename, is_reg) for x in split_top(t[1:-1]))
         return Vec(items)
     if "|" in t:
         a, b = t.split("|")
@@ -426,13 +426,13 @@ def _parse_instr(stmt: str, loc: Loc | None, rename, is_reg=lambda n: False) -> 
         rets = tuple(Sym(x.strip()) for x in (m.group(1) or "").split(",") if x.strip())
         args = tuple(Sym(x.strip()) for x in (m.group(3) or "").split(",") if x.strip())
         return Instr(opcode, tuple(opcode.split(".")), [Vec(rets), Sym(m.group(2)), Vec(args)], guard, loc, text)
-    operands = [parse_operand(x, rename, is_reg) for x in _split_top(rest)] if rest.strip() else []
+    operands = [parse_operand(x, rename, is_reg) for x in split_top(rest)] if rest.strip() else []
     return Instr(opcode, tuple(opcode.split(".")), operands, guard, loc, text)
 
 
 def _reg_names(spec: str) -> list[tuple[str, int | None]]:
     out = []
-    for item in _split_top(spec):
+    for item in split_top(spec):
         m = re.match(r"^(%?[\w$]+)\s*<\s*(\d+)\s*>$", item)
         if m:
             out.append((m.group(1), int(m.group(2))))
@@ -443,7 +443,7 @@ def _reg_names(spec: str) -> list[tuple[str, int | None]]:
 
 def _parse_kernel(name: str, params_text: str, perf: str, body: str, files: dict) -> Kernel:
     params = []
-    for p in _split_top(params_text):
+    for p in split_top(params_text):
         if not p:
             continue
         v = parse_decl(p)
@@ -527,17 +527,25 @@ def _parse_kernel(name: str, params_text: str, perf: str, body: str, files: dict
     return k
 
 
-def _matching_brace(text: str, start: int) -> int:
+def matching(text: str, start: int, open_: str = "(", close: str = ")") -> int:
+    """Index of the `close` that balances the `open_` at text[start] (len(text) if none)."""
     depth = 0
     for i in range(start, len(text)):
         c = text[i]
-        if c == "{":
+        if c == open_:
             depth += 1
-        elif c == "}":
+        elif c == close:
             depth -= 1
             if depth == 0:
                 return i
-    raise PTXError("unbalanced braces in PTX")
+    return len(text)
+
+
+def _matching_brace(text: str, start: int) -> int:
+    end = matching(text, start, "{", "}")
+    if end == len(text):
+        raise PTXError("unbalanced braces in PTX")
+    return end
 
 
 def parse_module(text: str) -> Module:
@@ -577,15 +585,7 @@ def parse_module(text: str) -> Module:
             raise PTXError("an .entry without a name")
         name = nm.group(1)
         open_paren = i + nm.end() - 1
-        depth, j = 0, open_paren
-        while j < len(text):
-            if text[j] == "(":
-                depth += 1
-            elif text[j] == ")":
-                depth -= 1
-                if depth == 0:
-                    break
-            j += 1
+        j = matching(text, open_paren)
         params_text = text[open_paren + 1:j]
         brace = text.find("{", j)
         semi = text.find(";", j)
