@@ -358,3 +358,39 @@ def test_a_partial_warp_shuffles_within_its_lanes():
     vals, _ = _shfl_ref(v, ins["b_"].tolist() + [0] * 12, ins["c_"].tolist() + [0] * 12, "bfly")
     ok = [i for i in range(20) if (i ^ (ins["b_"][i] & 31)) < 20]  # sources that exist
     assert [got[6, i] for i in ok] == [vals[i] for i in ok]
+
+
+def _ldmatrix_ref(tile, rows_of_lane, n, trans):
+    """Registers of lane t per matrix i: rows given by lanes 8i..8i+7 (rows_of_lane[l] = (row, col0))."""
+    out = []
+    for t in range(32):
+        regs = []
+        for i in range(n):
+            if trans:
+                c = t // 4
+                (ra, ca), (rb, cb) = rows_of_lane[8 * i + 2 * (t % 4)], rows_of_lane[8 * i + 2 * (t % 4) + 1]
+                regs.append(int(tile[ra, ca + c]) | int(tile[rb, cb + c]) << 16)
+            else:
+                r, c0 = rows_of_lane[8 * i + t // 4]
+                c = c0 + 2 * (t % 4)
+                regs.append(int(tile[r, c]) | int(tile[r, c + 1]) << 16)
+        out.append(regs)
+    return out
+
+
+def test_ldmatrix_hands_each_lane_its_fragment():
+    src = str(Path(__file__).parent.parent / "tools" / "analyze_truth" / "kernels" / "ldmatrix.cu")
+    args = ["out=uint32[64]", "in=uint16[4096]:0..65535"]
+    tile = fill("in", parse_arg(args[1])[1]).reshape(64, 64)
+    r = analyze_source(src, "ldmatrix_x4_swizzled", (64,), args=args)
+    for w in range(2):
+        rows = [(lane + 32 * w, ((lane + 32 * w) % 8) * 8) for lane in range(32)]
+        ref = _ldmatrix_ref(tile, rows, 4, False)
+        want = [a ^ b ^ c ^ d for a, b, c, d in ref]
+        assert r.buffers["out"][32 * w:32 * w + 32].tolist() == want
+    r = analyze_source(src, "ldmatrix_x2_trans", (64,), args=args)
+    for w in range(2):
+        rows = [((lane & 15) + 16 * w, (((lane & 15) + 16 * w) % 8 ^ 1) * 8) for lane in range(32)]
+        ref = _ldmatrix_ref(tile, rows, 2, True)
+        want = [(a + b) & M32 for a, b in ref]
+        assert r.buffers["out"][32 * w:32 * w + 32].tolist() == want
