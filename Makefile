@@ -11,7 +11,7 @@ PLAIN_PY := $(PLAIN)/bin/python
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[gpu,test]'
+	$(PY) -m pip install -q -e '.[all]'
 	touch $@
 
 venv: $(VENV)/.installed

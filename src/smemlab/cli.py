@@ -24,6 +24,7 @@ COMMAND_MODULES = [
     "smemlab.commands.list_cmd",
     "smemlab.commands.run_cmd",
     "smemlab.commands.bank_cmd",
+    "smemlab.commands.analyze_cmd",
     "smemlab.commands.profile_cmd",
     "smemlab.commands.check_cmd",
     "smemlab.commands.info_cmd",
@@ -55,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=(
             "examples:\n"
             "  smemlab bank 'tile[threadIdx.x][threadIdx.y]' --shape 32,32 --dtype int --block 32,32 --suggest\n"
+            "  smemlab analyze kernel.cu --kernel transposeNaive --block 32,8 --arg out=float32[1024] ...\n"
             "  smemlab list\n"
             "  smemlab run transpose --size 4096,4096\n"
             "  smemlab info\n\n"

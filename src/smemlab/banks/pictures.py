@@ -90,8 +90,9 @@ def text_map(a: Analysis, warp: int | None = None, max_rows: int = 32) -> str:
     return "\n".join(out)
 
 
-def save_png(a: Analysis, path: str, warp: int | None = None) -> None:
-    """Two panels: the bank map of one warp, and wavefronts per warp against the ideal."""
+def save_png(a: Analysis, path: str, warp: int | None = None, title: str | None = None, costs: bool = True) -> None:
+    """Two panels: the bank map of one warp, and wavefronts per warp against the ideal (`costs`
+    False: the bank map alone). `title` replaces the declaration-and-expression heading."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -99,7 +100,10 @@ def save_png(a: Analysis, path: str, warp: int | None = None) -> None:
     from matplotlib.ticker import MaxNLocator
 
     g = bank_grid(a, warp)
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5.5), gridspec_kw={"width_ratios": [3, 2]})
+    if costs:
+        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5.5), gridspec_kw={"width_ratios": [3, 2]})
+    else:
+        fig, ax1 = plt.subplots(1, 1, figsize=(8.5, 5.5))
     grid = np.where(g.lanes >= 0, g.lanes, np.nan).astype(float)
     im = ax1.imshow(grid if grid.size else np.full((1, BANKS), np.nan), aspect="auto", cmap="viridis",
                     vmin=0, vmax=WARP - 1, interpolation="nearest")
@@ -113,6 +117,20 @@ def save_png(a: Analysis, path: str, warp: int | None = None) -> None:
     fig.colorbar(im, ax=ax1, label="lane")
     if len(xs):
         ax1.legend(loc="lower right", fontsize=8, framealpha=0.9)
+    axes = [ax1]
+    if costs:
+        _costs_panel(ax2, a)
+        axes.append(ax2)
+    for ax in axes:  # whole wavefronts, banks and warps only, even with one of them
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
+    fig.suptitle(title or f"{a.declaration()}  {a.expr}  ({a.op}, block {'x'.join(map(str, a.block))})")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def _costs_panel(ax2, a: Analysis) -> None:
     warps = [w.warp for w in a.per_warp]
     ideal = [w.ideal_wavefronts for w in a.per_warp]
     over = [w.wavefronts - w.ideal_wavefronts for w in a.per_warp]
@@ -127,10 +145,3 @@ def save_png(a: Analysis, path: str, warp: int | None = None) -> None:
     ax2.set_xlim(-0.6, max(len(warps), 1) - 0.4)
     ax2.set_ylim(0, max([w.wavefronts for w in a.per_warp] + [1]) * 1.15)
     ax2.legend(loc="upper right", fontsize=8, framealpha=0.9)
-    for ax in (ax1, ax2):  # whole wavefronts, banks and warps only, even with one of them
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
-        ax.yaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
-    fig.suptitle(f"{a.declaration()}  {a.expr}  ({a.op}, block {'x'.join(map(str, a.block))})")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)

@@ -67,6 +67,16 @@ def missing_gpu_package() -> str | None:
     return None
 
 
+def missing_analyze_package() -> str | None:
+    """The package `smemlab analyze` needs and does not find (NVRTC through cuda.bindings), or None."""
+    import importlib.util
+
+    try:
+        return None if importlib.util.find_spec("cuda.bindings") is not None else "cuda.bindings"
+    except (ImportError, ValueError):  # the parent package (cuda) is missing
+        return "cuda.bindings"
+
+
 def require_gpu_packages() -> None:
     """A one-line NoGPU error (status 1) naming the extra to install, where the GPU stack is missing."""
     missing = missing_gpu_package()

@@ -3,9 +3,9 @@
 With a GPU: every experiment, verified and timed, then profiled (where ncu can read counters),
 checked with compute-sanitizer (where it is installed), and the library benchmarked against CuPy
 and PyTorch; the record and report go to --out.
-With no GPU (or without the GPU packages): the shared-memory accesses of the book's programs that the
-bank model finds conflicted, each with its fix and a ready `smemlab bank` command, and a plain
-word that no GPU was found.
+With no GPU (or without the GPU packages): `smemlab analyze`'s per-line table of the book's kernels
+(where the analyze extra is installed), then the shared-memory accesses that the bank model finds
+conflicted, each with its fix and a ready `smemlab bank` command, and a plain word that no GPU was found.
 """
 
 from __future__ import annotations
@@ -64,9 +64,51 @@ def print_no_gpu_run(reason: str, out=None) -> None:
               "none. The last recorded GPU run is in results/report.md.")
 
 
+def print_analyze_tables() -> None:
+    """`smemlab analyze`'s per-line table for each experiment's kernels (one block each, no GPU), or
+    one line naming the extra it needs."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from smemlab.commands.common import missing_analyze_package
+
+    missing = missing_analyze_package()
+    if missing:
+        print(f"(smemlab analyze's per-line tables of the book's kernels need the analyze packages: {missing} is "
+              f"not installed; pip install 'smemlab[analyze]')\n")
+        return
+
+    from smemlab.errors import UserError
+    from smemlab.experiments import all_experiments
+    from smemlab.experiments.launches import for_experiment
+    from smemlab.report import console
+
+    for exp in all_experiments():
+        t = Table(title=f"{exp.name}: shared-memory traffic per source line (smemlab analyze, one block)",
+                  title_justify="left")
+        for col in ("variant", "line", "source", "op", "requests", "wavefronts", "ideal", "conflict"):
+            t.add_column(col, justify="right" if col in ("requests", "wavefronts", "ideal") else "left")
+        for launch in for_experiment(exp.name):
+            try:
+                r = launch.analyze()
+            except UserError as exc:
+                t.add_row(launch.variant, "", escape(str(exc)), "", "", "", "", "")
+                continue
+            for ls in r.ordered_lines():
+                modelled = ls.kind in ("load", "store", "atomic")
+                conflict = "-" if not modelled else ("none" if ls.degree <= 1 else f"{ls.degree}-way")
+                t.add_row(launch.variant, f"{escape(r.file_name(ls.file))}:{ls.line}",
+                          escape(r.source_text(ls.file, ls.line)[:48]), ls.kind, f"{ls.requests:,}",
+                          f"{ls.wavefronts:,}" if modelled else "-", f"{ls.ideal:,}" if modelled else "-", conflict,
+                          style="red" if modelled and ls.excess > 0 else None)
+        if t.row_count:
+            console().print(t)
+
+
 def run(args) -> int:
     reason = no_gpu_reason()
     if reason:
+        print_analyze_tables()
         print_no_gpu_run(reason)
         return 0
     from smemlab import report

@@ -1,0 +1,17 @@
+"""`smemlab analyze`: the shared-memory traffic of a whole kernel, line by line, with no GPU.
+
+    from smemlab.analyze import analyze_source
+    r = analyze_source("transpose.cu", "transposeNaive", block=(32, 8, 1), args=["out=float32[1024]", ...])
+    r.totals("load")        # {"requests", "wavefronts", "ideal_wavefronts", "instructions"}
+    r.ordered_lines()       # per source line, worst first
+
+The pipeline, one module each: `nvrtc` (CUDA C++ -> PTX with line info), `ptx` (parsing), `cfg`
+(labels, branches, reconvergence points), `machine` (registers, memories, symbols), `alu`,
+`memops`, `warpops` (instruction semantics), `executor` (one block on a SIMT stack, barriers),
+`ledger` (per-instruction and per-line counts through the bank model), `args` (--arg), `session`
+(one analysis, the Report) and `render` (tables, JSON, bank maps).
+"""
+
+from smemlab.analyze.session import DEFAULT_MAX_STEPS, AnalyzeError, Report, analyze_ptx, analyze_source
+
+__all__ = ["analyze_source", "analyze_ptx", "Report", "AnalyzeError", "DEFAULT_MAX_STEPS"]

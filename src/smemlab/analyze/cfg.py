@@ -1,0 +1,146 @@
+"""Control flow of one kernel: instruction indices of labels, successors, and where branches reconverge.
+
+A warp that diverges at a branch reconverges at the branch's immediate post-dominator (the first
+instruction every path from the branch must pass through), the rule of the SIMT reconvergence stack
+in GPGPU-Sim and of the hardware before Volta. Post-dominators are computed on basic blocks with
+the iterative algorithm of Cooper, Harvey and Kennedy ("A Simple, Fast Dominance Algorithm") on the
+reversed graph, from a virtual exit that every `ret`/`exit` reaches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from smemlab.analyze.ptx import Instr, Label, PTXError, Sym
+
+EXIT = -1  # the virtual exit: "reconverges only when the threads have exited"
+ENDS_THREAD = ("ret", "exit", "trap")
+
+
+@dataclass
+class Flow:
+    instrs: list[Instr]
+    labels: dict[str, int]  # label -> index of the instruction it marks
+    leaders: list[bool]  # instruction starts a basic block
+    ipdom: dict[int, int]  # branch index -> reconvergence index (EXIT when paths only meet at the end)
+    targets: dict[int, int]  # branch index -> target index
+
+
+def is_branch(ins: Instr) -> bool:
+    return ins.parts[0] == "bra"
+
+
+def flatten(body: list) -> tuple[list[Instr], dict[str, int]]:
+    instrs, labels = [], {}
+    for item in body:
+        if isinstance(item, Label):
+            labels[item.name] = len(instrs)
+        else:
+            instrs.append(item)
+    return instrs, labels
+
+
+def build_flow(body: list) -> Flow:
+    instrs, labels = flatten(body)
+    n = len(instrs)
+    targets: dict[int, int] = {}
+    for i, ins in enumerate(instrs):
+        if is_branch(ins):
+            if len(ins.operands) != 1 or not isinstance(ins.operands[0], Sym):
+                raise PTXError(f"branch {ins.text!r}: only direct branches to a label are supported")
+            name = ins.operands[0].name
+            if name not in labels:
+                raise PTXError(f"branch {ins.text!r}: no label {name}")
+            targets[i] = labels[name]
+
+    def succs(i: int) -> list[int]:
+        ins = instrs[i]
+        op = ins.parts[0]
+        nxt = i + 1 if i + 1 < n else EXIT
+        if op in ENDS_THREAD:
+            return [EXIT] if ins.guard is None else [EXIT, nxt]
+        if op == "bra":
+            return [targets[i]] if ins.guard is None else [targets[i], nxt]
+        return [nxt]
+
+    leaders = [False] * n
+    if n:
+        leaders[0] = True
+    for i, ins in enumerate(instrs):
+        if i in targets:
+            leaders[targets[i]] = True
+        if (is_branch(ins) or ins.parts[0] in ENDS_THREAD) and i + 1 < n:
+            leaders[i + 1] = True
+    # basic blocks
+    starts = [i for i in range(n) if leaders[i]]
+    block_of = [0] * n
+    for b, s in enumerate(starts):
+        e = starts[b + 1] if b + 1 < len(starts) else n
+        for i in range(s, e):
+            block_of[i] = b
+    nb = len(starts)
+    ends = [(starts[b + 1] if b + 1 < nb else n) - 1 for b in range(nb)]
+    bsucc = []
+    for b in range(nb):
+        out = []
+        for s in succs(ends[b]):
+            out.append(nb if s == EXIT else block_of[s])
+        bsucc.append(sorted(set(out)))
+    ipdom_b = _postdominators(nb, bsucc)
+    ipdom: dict[int, int] = {}
+    for i in targets:
+        p = ipdom_b[block_of[i]]
+        ipdom[i] = EXIT if p is None or p == nb else starts[p]
+    return Flow(instrs, labels, leaders, ipdom, targets)
+
+
+def _postdominators(nb: int, succ: list[list[int]]) -> list[int | None]:
+    """Immediate post-dominator of every block (index nb is the virtual exit); None: none found."""
+    exit_ = nb
+    preds_rev: list[list[int]] = [[] for _ in range(nb + 1)]  # successors in the reversed graph
+    for b in range(nb):
+        for s in succ[b]:
+            preds_rev[s].append(b)
+    # reverse postorder of the reversed graph, from the exit
+    order, seen = [], [False] * (nb + 1)
+    stack = [(exit_, iter(preds_rev[exit_]))]
+    seen[exit_] = True
+    while stack:
+        node, it = stack[-1]
+        nxt = next(it, None)
+        if nxt is None:
+            order.append(node)
+            stack.pop()
+        elif not seen[nxt]:
+            seen[nxt] = True
+            stack.append((nxt, iter(preds_rev[nxt])))
+    order.reverse()
+    rpo = {b: i for i, b in enumerate(order)}
+    idom: list[int | None] = [None] * (nb + 1)
+    idom[exit_] = exit_
+
+    def intersect(a: int, b: int) -> int:
+        while a != b:
+            while rpo[a] > rpo[b]:
+                a = idom[a]
+            while rpo[b] > rpo[a]:
+                b = idom[b]
+        return a
+
+    changed = True
+    while changed:
+        changed = False
+        for b in order:
+            if b == exit_:
+                continue
+            # predecessors in the reversed graph = successors in the CFG
+            cands = [s for s in succ[b] if idom[s] is not None and s in rpo]
+            if not cands:
+                continue
+            new = cands[0]
+            for s in cands[1:]:
+                new = intersect(s, new)
+            if idom[b] != new:
+                idom[b] = new
+                changed = True
+    return idom[:nb]

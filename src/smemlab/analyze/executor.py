@@ -1,0 +1,333 @@
+"""Run one thread block: every warp, 32 lanes in lock step, on a SIMT reconvergence stack.
+
+All warps of the block execute together while they agree: the active mask has one entry per thread
+of the block, and an instruction runs once for every thread under it (NumPy arrays of warps * 32).
+A branch on which the threads disagree splits the mask: the taken and not-taken paths run one after
+the other, each with its own threads, and the threads meet again at the branch's immediate
+post-dominator (`cfg.py`), as on a stack-based SIMT machine. Per warp this is exactly the warp's
+own reconvergence stack (a warp whose lanes agree takes one path only; a warp with no lane on a
+path issues nothing there), so per-warp counts are those of warps running separately, and a
+race-free kernel computes what it computes on the GPU.
+
+Barriers (`bar.sync`, `barrier.sync`, `bar.red`, `barrier.cluster.wait`) require every thread of the
+block that has not exited; threads on another path at that moment make the barrier divergent, which
+is reported as the hazard it is (undefined behaviour: a hang or a wrong result on the GPU). Before
+calling it that, the executor lets a sibling path (the other side of the same branch) run first:
+that path may exit or reach the same barrier.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+
+from smemlab.analyze import alu, memops, warpops  # noqa: F401  (registers the builders)
+from smemlab.analyze.cfg import EXIT, Flow
+from smemlab.analyze.machine import WARP, Machine
+from smemlab.analyze.ptx import Imm, Instr, PTXError, Reg
+from smemlab.errors import UserError
+
+PLAIN, BRANCH, THREAD_END, BARRIER, TRAP = range(5)
+
+
+class AnalyzeError(UserError):
+    """A problem found while emulating (unsupported instruction, memory fault, hazard, step limit)."""
+
+
+class Unsupported(Exception):
+    pass
+
+
+class _Entry:
+    __slots__ = ("pc", "mask", "rpc", "full", "nw", "waiting")
+
+    def __init__(self, pc, mask, rpc, W):
+        self.pc, self.mask, self.rpc, self.waiting = pc, mask, rpc, False
+        self.refresh(W)
+
+    def refresh(self, W):
+        self.full = bool(self.mask.all())
+        self.nw = int(self.mask.reshape(W, WARP).any(axis=1).sum())
+
+
+def _builder_for(opcode: str):
+    parts = opcode.split(".")
+    for k in range(len(parts), 0, -1):
+        b = alu.BUILDERS.get(".".join(parts[:k]))
+        if b is not None:
+            return b
+    return None
+
+
+_WANTS_CONTEXT: dict = {}
+
+
+def _build(ins: Instr, mach: Machine, ledger, pc: int, ex):
+    b = _builder_for(ins.opcode)
+    if b is None:
+        raise Unsupported(f"PTX instruction `{ins.opcode}` is not supported by the emulator")
+    wants = _WANTS_CONTEXT.get(b)
+    if wants is None:
+        wants = _WANTS_CONTEXT[b] = len(inspect.signature(b).parameters) > 2
+    return b(ins, mach, ledger=ledger, pc=pc, ex=ex) if wants else b(ins, mach)
+
+
+class Executor:
+    def __init__(self, flow: Flow, mach: Machine, ledger, max_steps: int, where, describe_thread):
+        self.flow = flow
+        self.mach = mach
+        self.ledger = ledger
+        self.max_steps = max_steps
+        self.where = where  # pc -> "file:line (source)"
+        self.describe_thread = describe_thread  # linear thread id -> "thread 37 (threadIdx 5,1,0)"
+        self.steps = 0
+        self.issued_warps = 0
+        self.barriers = 0
+        n = len(flow.instrs)
+        self.kinds = [PLAIN] * n
+        self.ops = [None] * n
+        for pc, ins in enumerate(flow.instrs):
+            self.kinds[pc], self.ops[pc] = self._decode(pc, ins)
+        # straight runs of plain instructions, cut before every block leader and control instruction
+        self.run_end = [0] * n
+        stop = n
+        for pc in range(n - 1, -1, -1):
+            if self.kinds[pc] != PLAIN:
+                self.run_end[pc] = pc
+                stop = pc
+                continue
+            self.run_end[pc] = stop
+            if flow.leaders[pc]:
+                stop = pc
+
+    # ------------------------------------------------------------------ decoding
+
+    def _decode(self, pc: int, ins: Instr):
+        op = ins.parts[0]
+        if op == "bra":
+            return BRANCH, None
+        if op in ("ret", "exit"):
+            return THREAD_END, None
+        if op == "trap":
+            return TRAP, None
+        if op in ("bar", "barrier") and (len(ins.parts) < 2 or ins.parts[1] != "warp"):
+            return BARRIER, self._barrier_op(ins)
+        if op == "call":
+            return PLAIN, self._raiser(pc, "a call to a device function that was not inlined is not supported "
+                                          "(mark it __forceinline__)")
+        try:
+            fn = _build(ins, self.mach, self.ledger, pc, self)
+        except (Unsupported, PTXError) as exc:
+            return PLAIN, self._raiser(pc, str(exc))
+        if ins.guard is not None:
+            fn = self._guarded(fn, ins.guard)
+        return PLAIN, fn
+
+    def _raiser(self, pc, message):
+        def fn(m, full):
+            raise Unsupported(message)
+        return fn
+
+    def _guarded(self, fn, guard: Reg):
+        R = self.mach.R
+        i = self.mach.reg_index(guard.name)
+        if guard.neg:
+            return lambda m, full: fn(m & ~R[i], False)
+        return lambda m, full: fn(m & R[i], False)
+
+    def _barrier_op(self, ins: Instr):
+        """(kind, count getter, reduction) of a barrier: kind 'sync', 'arrive' or 'red'."""
+        parts = ins.parts
+        if "arrive" in parts and "wait" not in parts:
+            return ("arrive", None, None)
+        if "cluster" in parts:
+            return ("sync", None, None)
+        mach = self.mach
+        if "red" in parts:
+            red = next(p for p in parts if p in ("popc", "and", "or"))
+            ops = ins.operands
+            count = mach.getter(ops[2], np.uint32) if len(ops) == 4 else None
+            c = mach.getter(ops[-1], np.bool_)
+            w = mach.writer(ops[0], np.uint32 if red == "popc" else np.bool_)
+            return ("red", count, (red, c, w))
+        ops = ins.operands
+        count = mach.getter(ops[1], np.uint32) if len(ops) > 1 else None
+        return ("sync", count, None)
+
+    # ------------------------------------------------------------------ running
+
+    def run(self) -> None:
+        mach = self.mach
+        W = mach.W
+        live = mach.valid.copy()
+        self.live = live
+        stack = [_Entry(0, live.copy(), EXIT, W)]
+        self.stack = stack
+        kinds, ops, run_end, instrs = self.kinds, self.ops, self.run_end, self.flow.instrs
+        max_steps = self.max_steps
+        with np.errstate(all="ignore"):
+            while stack:
+                e = stack[-1]
+                pc = e.pc
+                if pc == e.rpc or pc == EXIT or not e.nw:
+                    stack.pop()
+                    continue
+                kind = kinds[pc]
+                if kind == PLAIN:
+                    end = run_end[pc]
+                    m, full = e.mask, e.full
+                    self.issued_warps = e.nw
+                    mach.steps = self.steps
+                    i = pc
+                    try:
+                        while i < end:
+                            ops[i](m, full)
+                            i += 1
+                    except memops.Fault as exc:
+                        raise AnalyzeError(f"{self.where(i)}: {self.describe_thread(exc.thread)}: {exc}") from None
+                    except (Unsupported, PTXError) as exc:
+                        raise AnalyzeError(f"{self.where(i)}: {exc}") from None
+                    self.steps += (end - pc) * e.nw
+                    e.pc = end
+                    if self.steps > max_steps:
+                        raise AnalyzeError(
+                            f"stopped after {self.steps:,} warp-instructions (--max-steps {max_steps:,}), last at "
+                            f"{self.where(end - 1)}: the kernel may loop forever with these arguments, or needs a "
+                            f"larger --max-steps")
+                    continue
+                self.steps += e.nw
+                if kind == BRANCH:
+                    self._branch(e, pc, instrs[pc])
+                elif kind == THREAD_END:
+                    self._exit(e, pc, instrs[pc])
+                elif kind == BARRIER:
+                    self._barrier(e, pc)
+                elif kind == TRAP:
+                    ins = instrs[pc]
+                    m = e.mask if ins.guard is None else e.mask & self._pred(ins.guard)
+                    if m.any():
+                        t = int(np.flatnonzero(m)[0])
+                        raise AnalyzeError(f"{self.where(pc)}: {self.describe_thread(t)} executed trap "
+                                           f"(the kernel aborts on the GPU)")
+                    e.pc = pc + 1
+
+    def _pred(self, guard: Reg) -> np.ndarray:
+        p = self.mach.R[self.mach.reg_index(guard.name)]
+        return ~p if guard.neg else p
+
+    def _branch(self, e: _Entry, pc: int, ins: Instr) -> None:
+        target = self.flow.targets[pc]
+        if ins.guard is None:
+            e.pc = target
+            return
+        m = e.mask
+        taken = m & self._pred(ins.guard)
+        if not taken.any():
+            e.pc = pc + 1
+            return
+        not_taken = m & ~taken
+        if not not_taken.any():
+            e.pc = target
+            return
+        W = self.mach.W
+        r = self.flow.ipdom[pc]
+        if e.rpc != r:  # the entry waits at the reconvergence point with all its threads
+            e.pc = r
+            self.stack.append(_Entry(pc + 1, not_taken, r, W))
+        else:  # it already reconverges there: it becomes the not-taken path
+            e.pc, e.mask = pc + 1, not_taken
+            e.refresh(W)
+        self.stack.append(_Entry(target, taken, r, W))
+
+    def _exit(self, e: _Entry, pc: int, ins: Instr) -> None:
+        m = e.mask
+        leaving = m if ins.guard is None else m & self._pred(ins.guard)
+        if leaving.any():
+            self.live &= ~leaving
+            W = self.mach.W
+            for entry in self.stack:
+                if (entry.mask & leaving).any():
+                    entry.mask = entry.mask & ~leaving
+                    entry.refresh(W)
+        e.pc = pc + 1
+
+    def _barrier(self, e: _Entry, pc: int) -> None:
+        kind, count, red = self.ops[pc]
+        if kind == "arrive":
+            e.pc = pc + 1
+            return
+        m = e.mask
+        ok = np.array_equal(m, self.live)
+        if not ok and count is not None:
+            n = int(count()[np.flatnonzero(m)[0]])
+            ok = int(m.sum()) == n
+        if not ok:
+            ok = not (self.live & ~m & ~self._bound_to_exit()).any()
+        if not ok:
+            # let a sibling path (the other side of the same branch) run first: it may exit, or arrive
+            st = self.stack
+            if len(st) >= 2 and st[-2].rpc == e.rpc and st[-2].pc != st[-2].rpc and not st[-2].waiting \
+                    and not e.waiting:
+                e.waiting = True
+                st[-1], st[-2] = st[-2], st[-1]
+                return
+            self._divergent_barrier(e, pc)
+        e.waiting = False
+        self.barriers += 1
+        if red is not None:
+            op, c, w = red
+            v = c() & m
+            if op == "popc":
+                w(np.full(self.mach.N, int(v.sum()), dtype=np.uint32), m, e.full)
+            elif op == "and":
+                w(np.full(self.mach.N, bool(v.sum() == m.sum())), m, e.full)
+            else:
+                w(np.full(self.mach.N, bool(v.any())), m, e.full)
+        e.pc = pc + 1
+
+    def _bound_to_exit(self) -> np.ndarray:
+        """Threads parked in the stack below the top at a `ret`/`exit` (an early return): they exit
+        without doing anything else, and a barrier on the GPU does not wait for exited threads."""
+        out = np.zeros(self.mach.N, dtype=bool)
+        above = self.stack[-1].mask.copy()
+        instrs = self.flow.instrs
+        for entry in reversed(self.stack[:-1]):
+            parked = entry.mask & ~above
+            if parked.any() and (entry.pc == EXIT or (instrs[entry.pc].parts[0] in ("ret", "exit")
+                                                      and instrs[entry.pc].guard is None)):
+                out |= parked
+            above |= entry.mask
+        return out
+
+    def _divergent_barrier(self, e: _Entry, pc: int):
+        here = np.flatnonzero(e.mask)
+        missing = np.flatnonzero(self.live & ~e.mask)
+        elsewhere = ""
+        for other in reversed(self.stack[:-1]):
+            if (other.mask & self.live & ~e.mask).any() and 0 <= other.pc < len(self.flow.instrs):
+                elsewhere = f"; they wait at {self.where(other.pc)}"
+                break
+        raise AnalyzeError(
+            f"{self.where(pc)}: divergent barrier: {_ranges(here)} reach it but {_ranges(missing)} of the block "
+            f"do not{elsewhere}. A __syncthreads() that not every thread reaches is undefined behaviour "
+            f"(the GPU may hang or go on with wrong data)")
+
+
+def _ranges(ids: np.ndarray) -> str:
+    """'threads 0-31, 64-95' from sorted thread ids."""
+    ids = [int(i) for i in ids]
+    if not ids:
+        return "no threads"
+    parts, start, prev = [], ids[0], ids[0]
+    for i in ids[1:] + [None]:
+        if i is not None and i == prev + 1:
+            prev = i
+            continue
+        parts.append(f"{start}" if start == prev else f"{start}-{prev}")
+        if i is not None:
+            start = prev = i
+    word = "thread" if len(ids) == 1 else "threads"
+    if len(parts) > 6:
+        parts = parts[:6] + ["..."]
+    return f"{word} {', '.join(parts)}"

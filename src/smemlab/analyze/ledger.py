@@ -1,0 +1,246 @@
+"""Shared-memory traffic, counted per PTX instruction (a site) and summed per source line.
+
+Every time a warp executes a shared-memory instruction, the byte offsets of its active lanes go to
+the bank model (`smemlab.banks.model.simulate`): one request per warp with at least one active
+lane, the model's wavefronts, and its ideal (the phases with an active lane). Addresses are
+buffered and handed to the model in batches of many warps, so the model runs a few times per
+kernel rather than once per warp-instruction.
+
+Kinds of site: "load", "store" (1 to 16 bytes, vector forms as one access of the full width),
+"atomic" (atom/red on shared memory) and "ldgsts" (cp.async's shared-memory side, counted apart,
+requests only). Distributed shared memory (.shared::cluster, mapa) is emulated as a cluster of one
+block, whose accesses land in its own shared memory and count as shared loads, stores and atomics,
+as Nsight Compute counts them there.
+
+Shared atomics, measured on an H200 with Nsight Compute (tools/atomic_truth: 46 patterns of one
+warp, three forms, every one reproduced): a general ATOMS (add of a variable, max, ...) costs the
+largest number of active lanes that address one bank, lanes on the same word counted apart (the
+unit serialises them); `atomicAdd(&x, 1)` with its result unused, which ptxas turns into
+ATOMS.POPC.INC (the warp's lanes on one word merged into one increment), costs the largest number of
+distinct words in one bank, as a store does; ATOMS.CAS costs twice the ATOMS figure (ideal 2).
+Which form a site is comes from the SASS (sass.py), else from the PTX (an add of the immediate 1 whose
+result is never read). Ideal: one per request. Not modelled: the compare-and-swap loops ptxas emits
+for float and 64-bit atomicAdd on shared memory (their trips depend on the pattern and on timing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from smemlab.banks.model import WARP, simulate
+
+MODELLED = ("load", "store", "atomic")  # kinds whose wavefronts are modelled
+FLUSH_ROWS = 1 << 15  # warps buffered before the model runs
+
+
+@dataclass
+class Site:
+    pc: int
+    kind: str  # load, store, atomic, dsmem, ldgsts
+    size: int  # bytes per thread (vector width included)
+    file: int
+    line: int
+    text: str  # the PTX instruction
+    generic: bool = False  # reached shared memory through a generic address
+    requests: int = 0  # warps with an active lane
+    issued: int = 0  # warps that executed it, guard on or off (what Nsight counts as executed)
+    wavefronts: int = 0
+    ideal: int = 0
+    degree: int = 0  # worst phase of any warp: 1 = conflict-free
+    worst_wavefronts: int = -1
+    worst_addresses: np.ndarray | None = None  # the costliest warp's 32 byte offsets (-1: inactive)
+    worst_warp: int = 0  # its warp index in the block
+    atomic_rule: str = "lanes"  # atomics: "lanes" (ATOMS), "words" (ATOMS.POPC.INC), "cas" (ATOMS.CAS)
+    dsmem: bool = False  # distributed shared memory (a cluster of one: the block's own)
+    pending: list = field(default_factory=list)
+
+
+class Ledger:
+    def __init__(self, warps: int):
+        self.W = warps
+        self.sites: dict[int, Site] = {}
+        self.plan: dict[int, int] = {}  # pc -> bytes of the SASS access (0: merged into another), see sass.py
+        self.atomic_rules: dict[int, str] = {}  # pc -> "lanes" | "words"
+        self.coalesce: dict[int, int] = {}  # pc -> width to merge consecutive accesses into (sass.py)
+        self._runs: dict[tuple, dict] = {}
+        self._rows = 0
+        self._pending: list[Site] = []
+
+    def site(self, pc: int, kind: str, size: int, loc, text: str, generic: bool = False) -> Site:
+        s = Site(pc, kind, size, loc.file if loc else 0, loc.line if loc else 0, text, generic)
+        if kind == "atomic":
+            s.atomic_rule = self.atomic_rules.get(pc, "lanes")
+        self.sites[(pc, kind, len(self.sites))] = s
+        return s
+
+    def record(self, site: Site, offsets: np.ndarray, em: np.ndarray, issued_warps: int) -> None:
+        """offsets: byte offsets in shared memory (int64, one per thread); em: active lanes."""
+        if site.pc in self.coalesce:
+            self._coalesce(site, offsets, em, issued_warps, self.coalesce[site.pc])
+            return
+        self._record(site, offsets, em, issued_warps)
+
+    def _record(self, site: Site, offsets: np.ndarray, em: np.ndarray, issued_warps: int) -> None:
+        site.issued += issued_warps
+        if not site.pending:
+            self._pending.append(site)
+        site.pending.append(np.where(em, offsets, -1))
+        self._rows += self.W
+        if self._rows >= FLUSH_ROWS:
+            self.flush()
+
+    def _coalesce(self, site: Site, off: np.ndarray, em: np.ndarray, issued: int, width: int) -> None:
+        """Runs of one line's accesses at consecutive addresses, same lanes, become accesses of `width`
+        bytes (what ptxas made of an unrolled loop); anything else goes through as it is."""
+        key = (site.file, site.line, site.kind)
+        run = self._runs.get(key)
+        if run is not None:
+            if (run["size"] == site.size and np.array_equal(run["em"], em)
+                    and np.array_equal(np.where(em, run["last"] + site.size, 0), np.where(em, off, 0))):
+                run["members"].append((site, off, issued))
+                run["last"] = off
+                if len(run["members"]) * site.size == width:
+                    first, start, iss = run["members"][0]
+                    self._record(self._wide(first, width), start, em, iss)
+                    del self._runs[key]
+                return
+            self._end_run(key)
+        if em.any() and not (off[em] % width).any():
+            self._runs[key] = {"members": [(site, off, issued)], "last": off, "em": em.copy(), "size": site.size}
+        else:
+            self._record(site, off, em, issued)
+
+    def _wide(self, site: Site, width: int) -> Site:
+        key = (site.pc, site.kind, "wide", width)
+        w = self.sites.get(key)
+        if w is None:
+            w = self.sites[key] = Site(site.pc, site.kind, width, site.file, site.line, site.text + f"  (merged: {width} bytes)",
+                                       site.generic)
+        return w
+
+    def _end_run(self, key) -> None:
+        run = self._runs.pop(key)
+        for s, off, issued in run["members"]:
+            self._record(s, off, run["em"], issued)
+
+    def finish(self) -> None:
+        """The end of the kernel: runs still open go through as they are, then the model runs."""
+        for key in list(self._runs):
+            self._end_run(key)
+        self.flush()
+
+    def flush(self) -> None:
+        for site in self._pending:
+            a = np.stack(site.pending).reshape(-1, WARP)
+            warp_of = np.tile(np.arange(self.W), len(site.pending))
+            site.pending = []
+            live = (a >= 0).any(axis=1)
+            a, warp_of = a[live], warp_of[live]
+            site.requests += int(a.shape[0])
+            if not a.shape[0] or site.kind not in MODELLED:
+                if a.shape[0] and site.worst_addresses is None:
+                    site.worst_addresses, site.worst_warp = a[0].copy(), int(warp_of[0])
+                continue
+            if site.kind == "atomic":
+                wavefronts, ideal, degree = atomic_costs(a, site.size, site.atomic_rule)
+            else:
+                wavefronts, ideal, degree = costs_of(a, site.size, site.kind)
+            site.wavefronts += int(wavefronts.sum())
+            site.ideal += int(ideal.sum())
+            site.degree = max(site.degree, int(degree.max()))
+            k = int(np.argmax(wavefronts))
+            if int(wavefronts[k]) > site.worst_wavefronts:
+                site.worst_wavefronts = int(wavefronts[k])
+                site.worst_addresses = a[k].copy()
+                site.worst_warp = int(warp_of[k])
+        self._pending = []
+        self._rows = 0
+
+
+def costs_of(a: np.ndarray, size: int, kind: str):
+    """(wavefronts, ideal, degree) per row of warp addresses (rows, 32), -1 = inactive lane.
+
+    Moving every address of a warp by a multiple of 128 bytes (32 banks of 4 bytes) changes no bank
+    and no word's distinctness, so rows are first shifted to start in the first 128 bytes and only
+    the distinct patterns go through the model (a loop repeats a handful of them)."""
+    act = a >= 0
+    base = np.where(act, a, np.iinfo(np.int64).max).min(axis=1) // 128 * 128
+    norm = np.where(act, a - base[:, None], -1)
+    # group equal rows by a 64-bit hash (sorting integers is fast; sorting rows is not), then make sure
+    with np.errstate(over="ignore"):
+        h = (norm.astype(np.uint64) * _HASH).sum(axis=1, dtype=np.uint64)
+    _, first, inv = np.unique(h, return_index=True, return_inverse=True)
+    uniq = norm[first]
+    if not np.array_equal(uniq[inv], norm):  # a hash collision: no shortcut
+        uniq, inv = norm, np.arange(norm.shape[0])
+    costs = simulate(uniq.ravel(), size, kind)
+    return costs.wavefronts[inv], costs.ideal[inv], costs.degree[inv]
+
+
+def atomic_costs(a: np.ndarray, size: int, rule: str):
+    """(wavefronts, ideal, degree) per warp of a shared atomic (see the module docstring)."""
+    if rule == "words":
+        return costs_of(a, size, "store")
+    if rule == "cas":  # ATOMS.CAS: twice the ATOMS figure, ideal 2 (measured)
+        worst, ideal, degree = atomic_costs(a, size, "lanes")
+        return 2 * worst, 2 * ideal, degree
+    act = a >= 0
+    words = max(1, size // 4)
+    rows = np.arange(a.shape[0])[:, None]
+    counts = np.zeros((a.shape[0], 32), dtype=np.int64)
+    for k in range(words):
+        bank = ((a // 4 + k) % 32)
+        np.add.at(counts, (np.broadcast_to(rows, a.shape)[act], bank[act]), 1)
+    worst = counts.max(axis=1)
+    return worst, (worst > 0).astype(np.int64), worst
+
+
+_HASH = np.random.default_rng(12).integers(1, 2**63, size=WARP, dtype=np.uint64) | np.uint64(1)
+
+
+@dataclass
+class LineStats:
+    """One source line's traffic of one kind, summed over its PTX instructions."""
+
+    file: int
+    line: int
+    kind: str
+    bytes: int  # bytes per thread (the widest instruction's, where the line has several)
+    requests: int = 0
+    issued: int = 0
+    wavefronts: int = 0
+    ideal: int = 0
+    degree: int = 0
+    instructions: int = 0  # PTX instructions of the line of this kind
+    generic: bool = False
+    dsmem: bool = False
+    worst: Site | None = None  # the instruction of the line with the costliest warp
+
+    @property
+    def excess(self) -> int:
+        return self.wavefronts - self.ideal
+
+
+def per_line(sites) -> list[LineStats]:
+    lines: dict[tuple[int, int, str], LineStats] = {}
+    for s in sorted(sites, key=lambda s: s.pc):
+        if s.issued == 0:
+            continue
+        key = (s.file, s.line, s.kind)
+        ls = lines.get(key)
+        if ls is None:
+            ls = lines[key] = LineStats(s.file, s.line, s.kind, s.size)
+        ls.bytes = max(ls.bytes, s.size)
+        ls.requests += s.requests
+        ls.issued += s.issued
+        ls.wavefronts += s.wavefronts
+        ls.ideal += s.ideal
+        ls.degree = max(ls.degree, s.degree)
+        ls.instructions += 1
+        ls.generic |= s.generic
+        ls.dsmem |= s.dsmem
+        if ls.worst is None or s.worst_wavefronts > ls.worst.worst_wavefronts:
+            ls.worst = s
+    return list(lines.values())

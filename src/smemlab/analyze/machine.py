@@ -1,0 +1,345 @@
+"""The state of the emulated block: registers, special registers, memories and symbol addresses.
+
+Every register is one NumPy array with an entry per thread of the block (warps * 32, x fastest),
+of the dtype its `.reg` declaration gives; a register is never changed in place, only replaced, so
+two registers may share one array. Operands are turned once into getters (a function returning the
+operand as an array of the instruction's type) and writers (which store a result under the active
+mask), so that executing an instruction is a few NumPy calls with no parsing and no type dispatch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from smemlab.analyze import memory as M
+from smemlab.analyze.ptx import Addr, Imm, Kernel, Module, PTXError, Reg, Sink, Sym, Variable
+
+WARP = 32
+
+DTYPES = {
+    "pred": np.bool_, "b8": np.uint8, "u8": np.uint8, "s8": np.int8, "b16": np.uint16, "u16": np.uint16,
+    "s16": np.int16, "f16": np.float16, "bf16": np.uint16, "b32": np.uint32, "u32": np.uint32, "s32": np.int32,
+    "f32": np.float32, "f16x2": np.uint32, "bf16x2": np.uint32, "b64": np.uint64, "u64": np.uint64,
+    "s64": np.int64, "f64": np.float64, "tf32": np.uint32,
+}
+UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+SIGNED = {1: np.int8, 2: np.int16, 4: np.int32, 8: np.int64}
+
+
+@dataclass(frozen=True)
+class Launch:
+    block: tuple[int, int, int]
+    grid: tuple[int, int, int]
+    block_index: tuple[int, int, int]
+    dynamic_shared: int = 0
+
+    @property
+    def threads(self) -> int:
+        return self.block[0] * self.block[1] * self.block[2]
+
+
+class Machine:
+    """Registers (self.R), special registers, memories and the addresses of every symbol."""
+
+    def __init__(self, module: Module, kernel: Kernel, launch: Launch, global_space: M.GlobalSpace,
+                 params: bytes, const_overrides: dict[str, bytes] | None = None):
+        self.kernel = kernel
+        self.launch = launch
+        self.T = launch.threads
+        self.W = -(-self.T // WARP)
+        self.N = self.W * WARP
+        self.R: list[np.ndarray] = []
+        self.index: dict[str, int] = {}
+        self.dtype: list[np.dtype] = []
+        self.steps = 0  # warp-instructions executed so far (drives %clock)
+        t = np.arange(self.N, dtype=np.int64)
+        self.thread_ids = t
+        self.lane = (t % WARP).astype(np.uint32)
+        self.valid = t < self.T  # padding lanes of the last warp never run
+        bx, by, _ = launch.block
+        self.tid = (t % bx, (t // bx) % by, t // (bx * by))
+        for name, typ in kernel.regs.items():
+            self._declare(name, typ)
+        self.symbols: dict[str, tuple[str, int]] = {}  # name -> (space, address in that space)
+        self._layout(module, kernel, launch, global_space, params, const_overrides or {})
+
+    # ---------------------------------------------------------------- registers
+
+    def _declare(self, name: str, typ: str) -> int:
+        dt = DTYPES.get(typ.lstrip("."))
+        if dt is None:
+            raise PTXError(f"register {name} of type {typ} is not supported")
+        self.index[name] = len(self.R)
+        self.R.append(np.zeros(self.N, dtype=dt))
+        self.dtype.append(np.dtype(dt))
+        return self.index[name]
+
+    def special(self, name: str) -> np.ndarray | None:
+        """The value of a special register, or None for one that changes while the kernel runs."""
+        L = self.launch
+        comp = {"x": 0, "y": 1, "z": 2}
+        base, _, c = name.partition(".")
+        i = comp.get(c, 0)
+        full = lambda v, dt=np.uint32: np.full(self.N, v, dtype=dt)  # noqa: E731
+        lane = self.lane
+        if base == "%tid":
+            return self.tid[i].astype(np.uint32)
+        if base == "%ntid":
+            return full(L.block[i])
+        if base == "%ctaid":
+            return full(L.block_index[i])
+        if base == "%nctaid":
+            return full(L.grid[i])
+        if base == "%laneid":
+            return lane.copy()
+        if base in ("%warpid",):
+            return (self.thread_ids // WARP).astype(np.uint32)
+        if base == "%nwarpid":
+            return full(self.W)
+        if base in ("%smid", "%gridid", "%cluster_ctarank", "%is_explicit_cluster"):
+            return full(0)
+        if base in ("%nsmid",):
+            return full(1)
+        if base in ("%cluster_nctarank",):
+            return full(1)
+        if base in ("%cluster_ctaid", "%clusterid"):
+            return full(0) if base == "%cluster_ctaid" else full(L.block_index[i])
+        if base in ("%cluster_nctaid",):
+            return full(1)
+        if base == "%nclusterid":
+            return full(L.grid[i])
+        if base in ("%dynamic_smem_size",):
+            return full(L.dynamic_shared)
+        if base in ("%total_smem_size", "%aggr_smem_size"):
+            return full(self.shared.size)
+        if base == "%reserved_smem_offset_begin" or base == "%reserved_smem_offset_end":
+            return full(0)
+        if base == "%lanemask_eq":
+            return (np.uint32(1) << lane).astype(np.uint32)
+        if base == "%lanemask_lt":
+            return ((np.uint64(1) << lane.astype(np.uint64)) - np.uint64(1)).astype(np.uint32)
+        if base == "%lanemask_le":
+            return ((np.uint64(2) << lane.astype(np.uint64)) - np.uint64(1)).astype(np.uint32)
+        if base == "%lanemask_gt":
+            return (~((np.uint64(2) << lane.astype(np.uint64)) - np.uint64(1))).astype(np.uint32)
+        if base == "%lanemask_ge":
+            return (~((np.uint64(1) << lane.astype(np.uint64)) - np.uint64(1))).astype(np.uint32)
+        if base.startswith("%envreg"):
+            return full(0)
+        return None
+
+    def reg_index(self, name: str) -> int:
+        if name in self.index:
+            return self.index[name]
+        value = self.special(name)
+        if value is None:
+            raise PTXError(f"register {name} is not declared")
+        i = self._declare(name, {np.dtype(np.uint32): ".u32", np.dtype(np.uint64): ".u64"}[value.dtype])
+        self.R[i] = value
+        return i
+
+    def getter(self, op, dt):
+        """A function returning operand `op` as an array of dtype `dt` (one entry per thread)."""
+        dt = np.dtype(dt)
+        R = self.R
+        if isinstance(op, Reg):
+            if op.name in ("%clock", "%clock64", "%globaltimer", "%globaltimer_lo", "%globaltimer_hi"):
+                machine = self
+
+                def clock():
+                    return np.full(machine.N, machine.steps * 4 + 1000, dtype=dt)
+                return clock
+            i = self.reg_index(op.name)
+            sd = self.dtype[i]
+            if op.neg:
+                if sd != np.bool_:
+                    raise PTXError(f"!{op.name}: only a predicate can be negated")
+                return lambda: ~R[i]
+            if sd == dt:
+                return lambda: R[i]
+            return convert_getter(lambda: R[i], sd, dt)
+        if isinstance(op, Imm):
+            const = self.constant(op, dt)
+            return lambda: const
+        if isinstance(op, (Sym, Addr)):
+            space, addr = self.address_of(op)
+            if space == "" and isinstance(op, Sym) and dt.kind in "iuf":
+                const = np.full(self.N, addr, dtype=dt)
+                return lambda: const
+            const = np.full(self.N, addr, dtype=np.int64).astype(dt) if dt.kind in "iu" else None
+            if const is None:
+                raise PTXError(f"the address of {op} cannot be a {dt} value")
+            return lambda: const
+        raise PTXError(f"operand {op} cannot be read here")
+
+    def constant(self, imm: Imm, dt) -> np.ndarray:
+        dt = np.dtype(dt)
+        if imm.bits is not None and dt.kind != "f":
+            v = np.array(imm.bits, dtype=np.uint64).astype(dt)
+        elif imm.bits is not None and dt.itemsize * 8 == imm.width:
+            v = np.array(imm.bits, dtype=UNSIGNED[dt.itemsize]).view(dt)
+        elif dt.kind == "f":
+            v = np.array(imm.value, dtype=dt)
+        elif dt.kind == "b":
+            v = np.array(bool(imm.value))
+        else:
+            v = np.array(int(imm.value) & ((1 << (8 * dt.itemsize)) - 1), dtype=np.uint64).astype(UNSIGNED[dt.itemsize]).view(dt)
+        return np.full(self.N, v, dtype=dt)
+
+    def writer(self, op, dt):
+        """A function (value, mask, full) that stores a result of dtype `dt` into register `op`."""
+        if isinstance(op, Sink):
+            return lambda v, m, full: None
+        if not isinstance(op, Reg) or op.neg:
+            raise PTXError(f"cannot write to {op}")
+        i = self.reg_index(op.name)
+        sd = self.dtype[i]
+        R = self.R
+        dt = np.dtype(dt)
+        if sd == dt:
+            def w(v, m, full):
+                R[i] = v if full else np.where(m, v, R[i])
+            return w
+        conv = convert_fn(dt, sd)
+
+        def wc(v, m, full):
+            v = conv(v)
+            R[i] = v if full else np.where(m, v, R[i])
+        return wc
+
+    # ---------------------------------------------------------------- memory layout
+
+    def _layout(self, module, kernel, launch, global_space, params, const_overrides):
+        used = _referenced_names(kernel)
+        shared_vars = [v for v in module.variables if v.space == "shared" and v.name in used] + \
+                      [v for v in kernel.variables if v.space == "shared"]
+        pos = 0
+        dyn_align = 16
+        for v in shared_vars:
+            if v.extern or v.count is None:
+                dyn_align = max(dyn_align, v.align)
+                continue
+            pos = -(-pos // max(v.align, 1)) * max(v.align, 1)
+            self.symbols[v.name] = ("shared", pos)
+            pos += v.size
+        static = pos
+        dyn_base = -(-static // dyn_align) * dyn_align
+        for v in shared_vars:
+            if v.extern or v.count is None:
+                self.symbols[v.name] = ("shared", dyn_base)
+        self.static_shared = static
+        total = dyn_base + launch.dynamic_shared if launch.dynamic_shared else static
+        self.shared = M.Space("shared", total)
+        for v in shared_vars:  # initialised shared variables are not PTX, but be safe
+            if v.init is not None and v.name in self.symbols:
+                a = self.symbols[v.name][1]
+                self.shared.bytes[a:a + len(v.init)] = np.frombuffer(v.init, dtype=np.uint8)
+
+        # local: the kernel's depots, per thread
+        pos = 0
+        for v in kernel.variables:
+            if v.space == "local":
+                pos = -(-pos // max(v.align, 1)) * max(v.align, 1)
+                self.symbols[v.name] = ("local", pos)
+                pos += v.size
+        self.local = M.LocalSpace(pos, self.N)
+
+        # const: module variables with their initial bytes (or what --arg gave)
+        pos, placed = 0, []
+        for v in module.variables:
+            if v.space == "const":
+                pos = -(-pos // max(v.align, 1)) * max(v.align, 1)
+                self.symbols[v.name] = ("const", pos)
+                placed.append((pos, v))
+                pos += v.size
+        self.const = M.Space("const", pos, origin=M.CONST_BASE)
+        for a, v in placed:
+            data = const_overrides.get(v.name, v.init)
+            if data is not None:
+                data = data[: v.size]
+                self.const.bytes[a:a + len(data)] = np.frombuffer(data, dtype=np.uint8)
+
+        # global: the buffers of pointer arguments, then module variables
+        self.global_ = global_space
+        for b in global_space.buffers:
+            if b.name.startswith("@"):
+                self.symbols[b.name[1:]] = ("global", b.base)
+
+        # param: the kernel's parameters, back to back with their alignment
+        self.param = M.Space("param", max(len(params), 0), origin=M.PARAM_BASE)
+        self.param.bytes[: len(params)] = np.frombuffer(params, dtype=np.uint8)
+        for p, off in zip(kernel.params, param_offsets(kernel.params)):
+            self.symbols[p.name] = ("param", off)
+
+    def address_of(self, op) -> tuple[str, int]:
+        name = op.name if isinstance(op, Sym) else op.base
+        off = 0 if isinstance(op, Sym) else op.offset
+        if name is None:
+            return "", off
+        if name == "WARP_SZ":  # PTX's predefined constant
+            return "", WARP + off
+        if name not in self.symbols:
+            raise PTXError(f"symbol {name} is not a variable this kernel can reach")
+        space, addr = self.symbols[name]
+        return space, addr + off
+
+    def space(self, name: str) -> M.Space:
+        return {"shared": self.shared, "global": self.global_, "local": self.local, "const": self.const,
+                "param": self.param, "dsmem": self.shared}[name]
+
+
+def param_offsets(params: list[Variable]) -> list[int]:
+    out, pos = [], 0
+    for p in params:
+        a = max(p.align, 1)
+        pos = -(-pos // a) * a
+        out.append(pos)
+        pos += p.size
+    return out
+
+
+def _referenced_names(kernel: Kernel) -> set[str]:
+    from smemlab.analyze.ptx import Instr, Vec
+
+    names = set()
+    for ins in kernel.body:
+        if not isinstance(ins, Instr):
+            continue
+        for op in ins.operands:
+            for o in (op.items if isinstance(op, Vec) else (op,)):
+                if isinstance(o, Sym):
+                    names.add(o.name)
+                elif isinstance(o, Addr) and not o.base_is_reg and o.base:
+                    names.add(o.base)
+    return names
+
+
+def convert_fn(src, dst):
+    """Bits of `src` reinterpreted, truncated or extended to `dst` (registers of another width)."""
+    src, dst = np.dtype(src), np.dtype(dst)
+    if src == dst:
+        return lambda v: v
+    if dst == np.bool_:
+        return lambda v: v != 0
+    if src == np.bool_:
+        return lambda v: v.astype(dst)
+    if src.itemsize == dst.itemsize:
+        return lambda v: v.view(dst)
+    us, ud = UNSIGNED[src.itemsize], UNSIGNED[dst.itemsize]
+    if src.itemsize > dst.itemsize:  # keep the low bits
+        if dst.kind == "u":
+            return lambda v: v.view(us).astype(dst)
+        return lambda v: v.view(us).astype(ud).view(dst)
+    # widen: sign-extend a signed source, else zero-extend
+    if src.kind == "i":
+        return lambda v: v.astype(SIGNED[dst.itemsize]).view(dst)
+    if src.kind == "u":
+        return lambda v: v.astype(dst) if dst.kind in "iu" else v.astype(ud).view(dst)
+    return lambda v: v.view(us).astype(ud).view(dst)
+
+
+def convert_getter(get, src, dst):
+    conv = convert_fn(src, dst)
+    return lambda: conv(get())

@@ -1,0 +1,507 @@
+"""Loads, stores, atomics and address conversions, with shared-memory traffic sent to the ledger.
+
+`ld`/`st` of 1 to 16 bytes (`.v2`/`.v4` vectors are one access of the full width), `atom`/`red`
+(add, min, max, and, or, xor, exch, cas, inc, dec; lanes hitting one address are applied one after
+another in thread order, so returned old values are those of some valid serial order), `cp.async`
+(copied at once), `cvta`, `mapa` (a cluster of one block: rank 0 only), `isspacep`. Generic
+addresses are resolved per lane through the windows of `memory.py`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from smemlab.analyze import memory as M
+from smemlab.analyze.alu import builder, dtype_of
+from smemlab.analyze.machine import DTYPES, UNSIGNED, Machine
+from smemlab.analyze.ptx import Addr, Imm, Instr, PTXError, Reg, Sink, Sym, Vec
+
+SPACES = {"shared": "shared", "shared::cta": "shared", "shared::cluster": "dsmem", "global": "global",
+          "local": "local", "const": "const", "param": "param", "param::entry": "param", "param::func": "param"}
+
+
+class Fault(Exception):
+    """A memory fault inside an instruction: the executor adds the source line."""
+
+    def __init__(self, message: str, thread: int):
+        super().__init__(message)
+        self.thread = thread
+
+
+def space_of(ins: Instr) -> str:
+    for p in ins.parts[1:]:
+        if p in SPACES:
+            return SPACES[p]
+    return "generic"
+
+
+def _vec(ins: Instr) -> int:
+    for p in ins.parts:
+        if p in ("v2", "v4", "v8"):
+            return int(p[1:])
+    return 1
+
+
+def address_getter(mach: Machine, op, space: str):
+    """A function returning the byte address of `op` for every thread, as int64, in `space`'s own
+    numbering (offsets for shared/local/const/param, full 64-bit addresses for global/generic)."""
+    if not isinstance(op, Addr):
+        raise PTXError(f"expected an address, got {op}")
+    if op.base_is_reg:
+        g = mach.getter(Reg(op.base), np.int64)
+        off = np.int64(op.offset)
+        if op.offset == 0:
+            return g
+        return lambda: g() + off
+    sym_space, addr = mach.address_of(op)
+    if space == "generic" and sym_space in M.WINDOW_BASE:
+        addr += M.WINDOW_BASE[sym_space]
+    const = np.full(mach.N, addr, dtype=np.int64)
+    return lambda: const
+
+
+def resolve(mach: Machine, space: str, addr: np.ndarray, em: np.ndarray):
+    """[(window name, Space, offsets, lanes)] for an access in `space` (generic ones split by window)."""
+    if space == "global":
+        return [("global", mach.global_, addr - M.GLOBAL_BASE, em)]
+    if space != "generic":
+        return [(space, mach.space(space), addr, em)]
+    win = addr >> M.WINDOW_SHIFT
+    out = []
+    seen = np.zeros(addr.shape, dtype=bool)
+    for key in np.unique(win[em]):
+        name = M.WINDOWS.get(int(key))
+        sub = em & (win == key)
+        if name is None:
+            t = int(np.flatnonzero(sub)[0])
+            raise Fault(f"generic address 0x{int(addr[t]) & 0xFFFFFFFFFFFFFFFF:x} is in no memory "
+                        f"(a null or uninitialised pointer?)", t)
+        base = M.WINDOW_BASE[name] if name != "global" else M.GLOBAL_BASE
+        out.append((name, mach.space(name), addr - base, sub))
+        seen |= sub
+    return out
+
+
+def _check(space: M.Space, off, em, size, what):
+    try:
+        space.check(off, em, size, what)
+    except M.MemoryFault as exc:
+        raise Fault(str(exc), exc.thread) from None
+
+
+class Access:
+    """What every memory instruction needs: the address getter, the ledger hook, the mask count."""
+
+    def __init__(self, ins: Instr, mach: Machine, ledger, pc: int, kind: str, size: int, ex):
+        self.ins, self.mach, self.ledger, self.pc, self.kind, self.size, self.ex = ins, mach, ledger, pc, kind, size, ex
+        self.space = space_of(ins)
+        self.sites = {}
+
+    def site(self, window: str):
+        """The ledger site for traffic of this instruction that lands in `window`, or None (also for
+        an access that ptxas merged into another instruction's: see sass.py)."""
+        if window not in ("shared", "dsmem"):
+            return None
+        size = self.size
+        if window == "shared" and self.space == "shared" and self.pc in self.ledger.plan:
+            size = self.ledger.plan[self.pc]
+            if size == 0:
+                return None
+        # a cluster of one block: distributed shared memory is the block's own, and Nsight Compute counts
+        # it as shared memory (ptxas makes ld/red.shared::cluster through mapa a generic LD/ATOM)
+        s = self.sites.get(window)
+        if s is None:
+            s = self.sites[window] = self.ledger.site(self.pc, self.kind, size, self.ins.loc, self.ins.text,
+                                                       generic=self.space == "generic")
+            s.dsmem = window == "dsmem" or self.space == "dsmem"
+            if self.kind == "atomic" and "cas" in self.ins.parts:
+                s.atomic_rule = "cas"
+        return s
+
+    def record(self, window, off, em):
+        s = self.site(window)
+        if s is not None:
+            self.ledger.record(s, off, em, self.ex.issued_warps)
+
+
+def _reg_items(op):
+    return list(op.items) if isinstance(op, Vec) else [op]
+
+
+def _shape(ins: Instr, regs_op, what: str):
+    """(dtype, vector length, element bytes, access bytes, register operands) of an ld/st."""
+    t = ins.parts[-1]
+    if t not in DTYPES or t == "pred":
+        raise PTXError(f"{ins.opcode}: type .{t} is not supported")
+    dt = dtype_of(t)
+    n = _vec(ins)
+    size = dt.itemsize * n
+    if size not in (1, 2, 4, 8, 16):
+        raise PTXError(f"{ins.opcode}: a {size}-byte access is not supported")
+    regs = _reg_items(regs_op)
+    if len(regs) != n:
+        raise PTXError(f"{ins.text}: {len(regs)} {what} for a .v{n} access")
+    return dt, n, dt.itemsize, size, regs
+
+
+@builder("ld", "ldu")
+def b_ld(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
+    dt, n, es, size, dests = _shape(ins, ins.operands[0], "destinations")
+    ws = [mach.writer(d, dt) for d in dests]
+    acc = Access(ins, mach, ledger, pc, "load", size, ex)
+    ga = address_getter(mach, ins.operands[1], acc.space)
+    ut = UNSIGNED[es]
+    if acc.space == "shared":
+        sp = mach.shared
+        site = acc.site("shared")
+
+        def ld_shared(m, full):
+            a = ga()
+            try:
+                vals = sp.gather(a, m, es, n)
+            except M.MemoryFault as exc:
+                raise Fault(str(exc), exc.thread) from None
+            for w, v in zip(ws, vals):
+                w(v.view(dt), m, full)
+            if site is not None:
+                ledger.record(site, a, m, ex.issued_warps)
+        return ld_shared
+
+    def ld(m, full):
+        a = ga()
+        groups = resolve(mach, acc.space, a, m)
+        try:
+            if len(groups) == 1:
+                vals = groups[0][1].gather(groups[0][2], groups[0][3], es, n)
+            else:
+                vals = [np.zeros(mach.N, dtype=ut) for _ in range(n)]
+                for name, sp, off, sub in groups:
+                    part = sp.gather(off, sub, es, n)
+                    vals = [np.where(sub, p, v) for p, v in zip(part, vals)]
+        except M.MemoryFault as exc:
+            raise Fault(str(exc), exc.thread) from None
+        for w, v in zip(ws, vals):
+            w(v.view(dt), m, full)
+        for name, sp, off, sub in groups:
+            acc.record(name, off, sub)
+    return ld
+
+
+@builder("st")
+def b_st(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
+    dt, n, es, size, items = _shape(ins, ins.operands[1], "sources")
+    ut = UNSIGNED[es]
+    gs = [mach.getter(x, dt) for x in items]
+    acc = Access(ins, mach, ledger, pc, "store", size, ex)
+    ga = address_getter(mach, ins.operands[0], acc.space)
+    if acc.space in ("const", "param") or (acc.space == "param"):
+        raise PTXError(f"{ins.opcode}: stores to .{acc.space} are not supported")
+    if acc.space == "shared":
+        sp = mach.shared
+        site = acc.site("shared")
+
+        def st_shared(m, full):
+            a = ga()
+            try:
+                sp.scatter(a, m, es, [g().view(ut) for g in gs])
+            except M.MemoryFault as exc:
+                raise Fault(str(exc), exc.thread) from None
+            if site is not None:
+                ledger.record(site, a, m, ex.issued_warps)
+        return st_shared
+
+    def st(m, full):
+        a = ga()
+        groups = resolve(mach, acc.space, a, m)
+        vals = [g().view(ut) for g in gs]
+        for name, sp, off, sub in groups:
+            if name in ("const", "param"):
+                t0 = int(np.flatnonzero(sub)[0])
+                raise Fault(f"store to {name} memory through a generic address", t0)
+            try:
+                sp.scatter(off, sub, es, vals)
+            except M.MemoryFault as exc:
+                raise Fault(str(exc), exc.thread) from None
+            acc.record(name, off, sub)
+    return st
+
+
+# ------------------------------------------------------------------------------ atomics
+
+_ATOM_OPS = ("add", "min", "max", "and", "or", "xor", "exch", "cas", "inc", "dec")
+
+
+def _atomic_apply(sp: M.Space, off, em, dt, op: str, b, c):
+    """Apply the atomic to `sp` lane by lane in thread order; returns the old values (dt)."""
+    idx_all = off >> int(np.log2(dt.itemsize))
+    lanes = np.flatnonzero(em)
+    idx = idx_all[lanes]
+    view = sp.bytes.view(dt)
+    if sp is not None and isinstance(sp, M.LocalSpace):
+        raise PTXError("atomics on local memory are not supported")
+    bv = b[lanes]
+    cv = c[lanes] if c is not None else None
+    old = np.zeros(em.shape, dtype=dt)
+    order = np.argsort(idx, kind="stable")
+    sidx = idx[order]
+    starts = np.ones(sidx.size, dtype=bool)
+    starts[1:] = sidx[1:] != sidx[:-1]
+    first = np.maximum.accumulate(np.where(starts, np.arange(sidx.size), 0))
+    rank = np.arange(sidx.size) - first
+    sb = bv[order]
+    sc = cv[order] if cv is not None else None
+    olds = np.empty(sidx.size, dtype=dt)
+    if op == "add" and dt.kind in "iu":
+        cs = np.cumsum(sb, dtype=dt)
+        excl = cs - sb
+        excl = excl - excl[first]
+        base = view[sidx]
+        olds = base + excl
+        view[sidx] = olds + sb  # the last lane of each address leaves the total
+    else:
+        for r in range(int(rank.max()) + 1 if rank.size else 0):
+            sel = rank == r
+            i = sidx[sel]
+            o = view[i]
+            bb = sb[sel]
+            if op == "add":
+                new = o + bb
+            elif op == "min":
+                new = np.fmin(o, bb) if dt.kind == "f" else np.minimum(o, bb)
+            elif op == "max":
+                new = np.fmax(o, bb) if dt.kind == "f" else np.maximum(o, bb)
+            elif op == "and":
+                new = o & bb
+            elif op == "or":
+                new = o | bb
+            elif op == "xor":
+                new = o ^ bb
+            elif op == "exch":
+                new = bb
+            elif op == "cas":
+                new = np.where(o == bb, sc[sel], o)
+            elif op == "inc":
+                new = np.where(o >= bb, 0, o + 1).astype(dt)
+            elif op == "dec":
+                new = np.where((o == 0) | (o > bb), bb, o - 1).astype(dt)
+            else:
+                raise PTXError(f"atomic .{op} is not supported")
+            view[i] = new
+            olds[sel] = o
+    out = np.empty(sidx.size, dtype=dt)
+    out[order] = olds
+    old[lanes] = out
+    return old
+
+
+@builder("atom", "red")
+def b_atom(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
+    op = next((p for p in ins.parts[1:] if p in _ATOM_OPS), None)
+    if op is None:
+        raise PTXError(f"{ins.opcode} is not supported")
+    t = ins.parts[-1]
+    if t in ("f16", "bf16", "f16x2", "bf16x2") or any(p in ("v2", "v4", "v8") for p in ins.parts):
+        raise PTXError(f"{ins.opcode}: packed, vector and half-precision atomics are not supported")
+    dt = dtype_of(t)
+    if t.startswith("b"):
+        dt = np.dtype(UNSIGNED[dt.itemsize])
+    is_red = ins.parts[0] == "red"
+    ops = ins.operands
+    if is_red:
+        dst, addr_op, srcs = None, ops[0], ops[1:]
+    else:
+        dst, addr_op, srcs = ops[0], ops[1], ops[2:]
+    gb = mach.getter(srcs[0], dt)
+    gc = mach.getter(srcs[1], dt) if op == "cas" else None
+    w = mach.writer(dst, dt) if dst is not None else None
+    size = dt.itemsize
+    acc = Access(ins, mach, ledger, pc, "atomic", size, ex)
+    ga = address_getter(mach, addr_op, acc.space)
+
+    def fn(m, full):
+        a = ga()
+        groups = resolve(mach, acc.space, a, m)
+        b = gb()
+        c = gc() if gc is not None else None
+        old = np.zeros(mach.N, dtype=dt)
+        for name, sp, off, sub in groups:
+            if name not in ("shared", "global", "dsmem"):
+                t0 = int(np.flatnonzero(sub)[0])
+                raise Fault(f"atomic on {name} memory", t0)
+            _check(sp, off, sub, size, "atomic")
+            o = _atomic_apply(sp, off, sub, dt, op, b, c)
+            old = np.where(sub, o, old)
+            acc.record(name, off, sub)
+        if w is not None:
+            w(old, m, full)
+    return fn
+
+
+@builder("cp.async")
+def b_cp_async(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
+    if "bulk" in ins.parts or "tensor" in ins.parts:
+        raise PTXError(f"{ins.opcode} (bulk copies, TMA) is not supported")
+    if len(ins.parts) < 3 or ins.parts[1] in ("commit_group", "wait_group", "wait_all"):
+        return lambda m, full: None
+    dst, src, size_op = ins.operands[0], ins.operands[1], ins.operands[2]
+    if not isinstance(size_op, Imm):
+        raise PTXError(f"{ins.text}: the copy size must be an immediate")
+    size = int(size_op.value)
+    src_size = mach.getter(ins.operands[3], np.uint32) if len(ins.operands) > 3 and not isinstance(
+        ins.operands[3], Sym) and not (isinstance(ins.operands[3], Reg) and mach.dtype[mach.reg_index(ins.operands[3].name)] == np.uint64) else None
+    gd = address_getter(mach, dst, "shared")
+    gs = address_getter(mach, src, "global")
+    acc = Access(ins, mach, ledger, pc, "ldgsts", size, ex)
+    site = acc.site("shared")
+    sp = mach.shared
+    gsp = mach.global_
+
+    def fn(m, full):
+        d, s = gd(), gs() - M.GLOBAL_BASE
+        _check(sp, d, m, size, "cp.async store")
+        n = src_size() if src_size is not None else None
+        for k in range(0, size, 4 if size >= 4 else size):
+            es = min(4, size)
+            keep = m if n is None else m & (n > k)
+            if keep.any():
+                _check(gsp, s + k, keep, es, "cp.async load")
+            v = gsp.load(s + k, keep, es)
+            v = np.where(keep, v, 0).astype(UNSIGNED[es])
+            sp.store(d + k, m, es, v)
+        ledger.record(site, d, m, ex.issued_warps)
+    return fn
+
+
+# ------------------------------------------------------------------------------ address conversions
+
+
+@builder("cvta")
+def b_cvta(ins: Instr, mach: Machine, **_):
+    to = "to" in ins.parts
+    space = next((SPACES[p] for p in ins.parts[1:] if p in SPACES), None)
+    if space is None:
+        raise PTXError(f"{ins.opcode} is not supported")
+    base = np.int64(0 if space == "global" else M.WINDOW_BASE[space])
+    dt = dtype_of(ins.parts[-1])
+    src = ins.operands[1]
+    g = mach.getter(src, np.int64)
+    w = mach.writer(ins.operands[0], dt)
+    if to:
+        return lambda m, full: w((g() - base).astype(dt), m, full)
+    return lambda m, full: w((g() + base).astype(dt), m, full)
+
+
+@builder("mapa")
+def b_mapa(ins: Instr, mach: Machine, ex=None, **_):
+    dt = dtype_of(ins.parts[-1])
+    ga = mach.getter(ins.operands[1], np.int64)
+    gr = mach.getter(ins.operands[2], np.uint32)
+    w = mach.writer(ins.operands[0], dt)
+    generic = "shared::cluster" not in ins.parts
+
+    def fn(m, full):
+        r = gr()
+        bad = m & (r != 0)
+        if bad.any():
+            t0 = int(np.flatnonzero(bad)[0])
+            raise Fault(f"mapa to block rank {int(r[t0])} of the cluster: analyze emulates a cluster of one "
+                        f"block, whose only rank is 0 (use macros or arguments that give a cluster size of 1)", t0)
+        a = ga()
+        if generic:
+            a = a - np.int64(M.SHARED_BASE) + np.int64(M.DSMEM_BASE)
+        w(a.astype(dt), m, full)
+    return fn
+
+
+@builder("getctarank")
+def b_getctarank(ins: Instr, mach: Machine, **_):
+    w = mach.writer(ins.operands[0], np.uint32)
+    zero = np.zeros(mach.N, dtype=np.uint32)
+    return lambda m, full: w(zero, m, full)
+
+
+@builder("isspacep")
+def b_isspacep(ins: Instr, mach: Machine, **_):
+    space = SPACES.get(ins.parts[1], ins.parts[1])
+    g = mach.getter(ins.operands[1], np.int64)
+    w = mach.writer(ins.operands[0], np.bool_)
+    wins = {"shared": ("shared", "dsmem"), "dsmem": ("shared", "dsmem")}.get(space, (space,))
+    keys = [k for k, v in M.WINDOWS.items() if v in wins]
+
+    def fn(m, full):
+        w(np.isin(g() >> M.WINDOW_SHIFT, keys), m, full)
+    return fn
+
+
+def _noop(ins, mach, **_):
+    return lambda m, full: None
+
+
+for _name in ("prefetch", "prefetchu", "membar", "fence", "discard", "applypriority", "nanosleep", "pmevent",
+              "setmaxnreg", "griddepcontrol", "brkpt", "bar.warp", "cp.async.commit_group", "cp.async.wait_group",
+              "cp.async.wait_all"):
+    builder(_name)(_noop)
+
+
+@builder("createpolicy")
+def b_createpolicy(ins: Instr, mach: Machine, **_):
+    w = mach.writer(ins.operands[0], np.uint64)
+    zero = np.zeros(mach.N, dtype=np.uint64)
+    return lambda m, full: w(zero, m, full)
+
+
+# ------------------------------------------------------------------------------ ldmatrix, stmatrix
+
+
+@builder("ldmatrix", "stmatrix")
+def b_matrix(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
+    """ldmatrix/stmatrix .m8n8.x{1,2,4}{.trans}.shared.b16: lanes 8i..8i+7 give the 16-byte rows of
+    matrix i; lane t holds row t/4, 32-bit column t%4 of each matrix (.trans: the two 16-bit halves
+    from rows 2(t%4) and 2(t%4)+1, column t/4). The shared-memory traffic is one 16-byte access by the
+    lanes that give row addresses (Nsight Compute: LDSM/STSM, counted with the loads and stores)."""
+    if "m8n8" not in ins.parts or space_of(ins) != "shared":
+        raise PTXError(f"{ins.opcode}: only the .m8n8 shapes on .shared are supported")
+    n = next((int(p[1:]) for p in ins.parts if p in ("x1", "x2", "x4")), 1)
+    trans = "trans" in ins.parts
+    load = ins.parts[0] == "ldmatrix"
+    regs = _reg_items(ins.operands[0] if load else ins.operands[1])
+    addr_op = ins.operands[1] if load else ins.operands[0]
+    if len(regs) != n:
+        raise PTXError(f"{ins.text}: {len(regs)} registers for .x{n}")
+    ga = address_getter(mach, addr_op, "shared")
+    acc = Access(ins, mach, ledger, pc, "load" if load else "store", 16, ex)
+    site = acc.site("shared")
+    sp = mach.shared
+    lane = mach.lane.astype(np.int64)
+    base = (mach.thread_ids // 32) * 32
+    gives = lane < 8 * n  # the lanes whose addresses are used
+    ws = [mach.writer(r, np.uint32) for r in regs] if load else None
+    gs = None if load else [mach.getter(r, np.uint32) for r in regs]
+    u16, u32 = sp.views[2], sp.views[4]
+
+    def fn(m, full):
+        a = ga()
+        em = m & gives
+        _check(sp, a, em, 16, "ldmatrix row" if load else "stmatrix row")
+        for i in range(n):
+            if trans:
+                col = (lane // 4) * 2
+                r0 = a[base + 8 * i + 2 * (lane % 4)] + col
+                r1 = a[base + 8 * i + 2 * (lane % 4) + 1] + col
+                if load:
+                    lo = u16[np.where(m, r0, 0) >> 1].astype(np.uint32)
+                    hi = u16[np.where(m, r1, 0) >> 1].astype(np.uint32)
+                    ws[i](lo | (hi << np.uint32(16)), m, full)
+                else:
+                    v = gs[i]()
+                    u16[r0[m] >> 1] = (v[m] & 0xFFFF).astype(np.uint16)
+                    u16[r1[m] >> 1] = (v[m] >> 16).astype(np.uint16)
+            else:
+                word = a[base + 8 * i + lane // 4] + (lane % 4) * 4
+                if load:
+                    ws[i](u32[np.where(m, word, 0) >> 2], m, full)
+                else:
+                    u32[word[m] >> 2] = gs[i]()[m]
+        if site is not None:
+            ledger.record(site, a, em, ex.issued_warps)
+    return fn

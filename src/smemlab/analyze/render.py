@@ -1,0 +1,211 @@
+"""A Report as the per-line table, the totals, fix hints, a bank map, and the one JSON object."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from smemlab.analyze.ledger import MODELLED, LineStats, Site
+from smemlab.analyze.session import EXTRA_KINDS, KINDS, Report
+
+ATOMIC_NOTE = ("shared-memory atomics: an ATOMS costs the most active lanes on one bank (lanes on one word count "
+               "apart); where ptxas made ATOMS.POPC.INC (atomicAdd of 1, result unused) it costs the most distinct "
+               "words in one bank: the rule measured on an H200 for 4-byte atomics (tools/atomic_truth)")
+MAPPED = ("load", "store")  # kinds with a bank map (the load/store model's phases)
+REQUESTS_NOTE = ("requests count warps with at least one active lane; Nsight Compute also counts warps whose "
+                 "predicate is off everywhere where ptxas turned a short branch into predicated code (at zero "
+                 "wavefronts), so its instruction counts can be higher")
+
+
+def line_dict(r: Report, ls: LineStats) -> dict:
+    modelled = ls.kind in MODELLED
+    d = {"file": r.file_name(ls.file), "line": ls.line, "source": r.source_text(ls.file, ls.line), "op": ls.kind,
+         "bytes": ls.bytes, "requests": ls.requests,
+         "wavefronts": ls.wavefronts if modelled else None,
+         "ideal_wavefronts": ls.ideal if modelled else None,
+         "conflict_degree": ls.degree if modelled else None,
+         "instructions": ls.instructions, "executed": ls.issued}
+    if ls.generic:
+        d["generic"] = True
+    if ls.dsmem:
+        d["dsmem"] = True
+    return d
+
+
+def to_json(r: Report) -> dict:
+    doc = {"kernel": r.kernel, "symbol": r.symbol, "block": list(r.block), "grid": list(r.grid),
+           "block_index": list(r.block_index), "dynamic_shared": r.dynamic_shared, "static_shared": r.static_shared}
+    for kind in KINDS:
+        t = r.totals(kind)
+        if kind not in MODELLED:
+            t["wavefronts"] = t["ideal_wavefronts"] = None
+            t["modelled"] = False
+        doc[kind] = t
+    for kind in EXTRA_KINDS:
+        t = r.totals(kind)
+        if t["requests"] or t["instructions"]:
+            t["wavefronts"] = t["ideal_wavefronts"] = None
+            doc[kind] = t
+    doc["lines"] = [line_dict(r, ls) for ls in r.ordered_lines()]
+    doc["warp_instructions"] = r.steps
+    doc["notes"] = notes(r)
+    return doc
+
+
+def notes(r: Report) -> list[str]:
+    out = [REQUESTS_NOTE]
+    if any(s.kind == "atomic" and s.issued for s in r.sites):
+        out.append(ATOMIC_NOTE)
+    if any(s.dsmem and s.issued for s in r.sites):
+        out.append("distributed shared memory (shared::cluster, mapa) is emulated as a cluster of one block: its "
+                   "accesses land in the block's own shared memory and count as shared accesses")
+    if any(s.kind == "ldgsts" and s.issued for s in r.sites):
+        out.append("cp.async copies are counted apart (op ldgsts), requests only")
+    if any(s.generic and not s.dsmem and s.issued for s in r.sites):
+        out.append("some shared-memory traffic goes through generic pointers (LD/ST, not LDS/STS); it is counted "
+                   "with the shared loads and stores")
+    return out
+
+
+def _conflict(ls: LineStats) -> str:
+    if ls.kind not in MODELLED:
+        return "-"
+    return "none" if ls.degree <= 1 else f"{ls.degree}-way"
+
+
+def hint(r: Report, ls: LineStats) -> str | None:
+    """A plain-language fix for a conflicted line."""
+    if ls.kind not in MODELLED or ls.excess <= 0:
+        return None
+    if ls.kind == "atomic":
+        return (f"{r.file_name(ls.file)}:{ls.line}: shared atomics meet in one bank ({ls.degree} lanes at worst, "
+                f"{ls.wavefronts / max(ls.requests, 1):.3g} wavefronts per request where 1 would do): spread the "
+                f"counters (one copy per lane or per few lanes, bin-major), or aggregate the lanes that hit one word "
+                f"first (__match_any_sync, then one atomicAdd of the count).")
+    where = f"{r.file_name(ls.file)}:{ls.line}"
+    per = ls.wavefronts / max(ls.requests, 1)
+    ideal = ls.ideal / max(ls.requests, 1)
+    text = (f"{where}: a {ls.degree}-way bank conflict ({per:.3g} wavefronts per request where {ideal:.3g} would do). "
+            f"Lanes of one warp read different words of one bank: ")
+    if ls.bytes >= 8:
+        text += (f"with {ls.bytes}-byte accesses, make the lanes of each {'half' if ls.bytes == 8 else 'quarter'}-warp "
+                 f"touch consecutive addresses, or XOR-swizzle the vector index (e.g. col ^ (row % 8)).")
+    else:
+        text += ("pad each row of the array (e.g. tile[32][33] instead of tile[32][32]) so that a column spreads over "
+                 "the banks, or XOR-swizzle the column index (tile[r][c ^ r]); `smemlab bank EXPR --suggest` finds the "
+                 "least padding for a subscript.")
+    return text
+
+
+def line_analysis(r: Report, ls: LineStats):
+    """A banks.Analysis of the line's costliest warp, for the bank-map pictures."""
+    from smemlab.banks.analysis import Analysis, WarpRecord
+    from smemlab.banks.model import simulate
+
+    site: Site = ls.worst
+    warp = site.worst_warp
+    addr = np.full((warp + 1) * 32, -1, dtype=np.int64)
+    addr[warp * 32:] = site.worst_addresses
+    costs = simulate(site.worst_addresses, site.size, site.kind)
+    recs = [WarpRecord(w, 0, 0, 0, 0) for w in range(warp)]
+    recs.append(WarpRecord(warp, int(costs.active[0]), int(costs.wavefronts[0]), int(costs.ideal[0]),
+                           int(costs.degree[0])))
+    src = r.source_text(ls.file, ls.line)
+    return Analysis(expr=src, array="", shape=(max(1, r.static_shared + r.dynamic_shared),), dtype="uint8",
+                    element_bytes=site.size, block=r.block, op=site.kind, pad=0, active=None, bank_width=4,
+                    requests=1, wavefronts=int(costs.wavefronts[0]), wavefronts_per_request=float(costs.wavefronts[0]),
+                    ideal_wavefronts=int(costs.ideal[0]), per_warp=recs, addresses=addr,
+                    indices=np.zeros((addr.size, 1), dtype=np.int64))
+
+
+def find_line(r: Report, line: int) -> LineStats | None:
+    cands = [ls for ls in r.lines if ls.line == line and ls.kind in MAPPED and ls.worst is not None
+             and ls.worst.worst_addresses is not None]
+    if not cands:
+        return None
+    main = [ls for ls in cands if ls.file == min(r.files, default=1)]
+    return max(main or cands, key=lambda ls: (ls.worst.worst_wavefronts, ls.kind == "load"))
+
+
+def require_line(r: Report, line: int) -> LineStats:
+    from smemlab.errors import UserError
+
+    ls = find_line(r, line)
+    if ls is None:
+        touching = sorted({x.line for x in r.lines if x.kind in MAPPED})
+        raise UserError(f"--line {line}: no shared load or store of this kernel is on that line"
+                        + (f" (lines with some: {', '.join(map(str, touching))})" if touching else ""))
+    return ls
+
+
+def print_report(r: Report, con, line: int | None = None, png: str | None = None, max_source: int = 60) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    con.print(f"[bold]{escape(r.kernel)}[/]  block {'x'.join(map(str, r.block))}  grid {'x'.join(map(str, r.grid))}"
+              f"  (block {','.join(map(str, r.block_index))} emulated)  shared memory {r.static_shared} B static"
+              + (f" + {r.dynamic_shared} B dynamic" if r.dynamic_shared else "")
+              + f"  {r.steps:,} warp-instructions")
+    ordered = r.ordered_lines()
+    if not ordered:
+        con.print("no shared-memory access was executed")
+    else:
+        t = Table(title="shared-memory traffic per source line, worst first", title_justify="left")
+        for name, just in (("line", "left"), ("source", "left"), ("op", "left"), ("bytes", "right"),
+                           ("requests", "right"), ("wavefronts", "right"), ("ideal", "right"), ("wf/req", "right"),
+                           ("conflict", "right")):
+            t.add_column(name, justify=just, no_wrap=name != "source", min_width=24 if name == "source" else None)
+        for ls in ordered:
+            src = r.source_text(ls.file, ls.line)
+            if len(src) > max_source:
+                src = src[: max_source - 3] + "..."
+            modelled = ls.kind in MODELLED
+            wf = f"{ls.wavefronts:,}" if modelled else "-"
+            style = "red" if modelled and ls.excess > 0 else None
+            t.add_row(f"{escape(r.file_name(ls.file))}:{ls.line}", escape(src), ls.kind, str(ls.bytes),
+                      f"{ls.requests:,}", wf, f"{ls.ideal:,}" if modelled else "-",
+                      f"{ls.wavefronts / ls.requests:.3g}" if modelled and ls.requests else "-", _conflict(ls),
+                      style=style)
+        con.print(t)
+    tt = Table(title="kernel totals (one block)", title_justify="left")
+    for name in ("op", "requests", "wavefronts", "ideal", "wf/req", "excess"):
+        tt.add_column(name, justify="left" if name == "op" else "right")
+    for kind in KINDS + EXTRA_KINDS:
+        tot = r.totals(kind)
+        if kind in EXTRA_KINDS and not tot["instructions"]:
+            continue
+        if kind in MODELLED:
+            req, wf, ideal = tot["requests"], tot["wavefronts"], tot["ideal_wavefronts"]
+            tt.add_row(kind, f"{req:,}", f"{wf:,}", f"{ideal:,}", f"{wf / req:.3g}" if req else "-", f"{wf - ideal:,}")
+        else:
+            tt.add_row(kind, f"{tot['requests']:,}", "not modelled", "-", "-", "-")
+    con.print(tt)
+    for ls in ordered:
+        h = hint(r, ls)
+        if h:
+            con.print(f"[yellow]fix[/] {escape(h)}")
+    for n in notes(r)[1:]:
+        con.print(f"[dim]note: {escape(n)}[/]")
+    if line is not None:
+        print_line_map(r, con, line, png)
+
+
+def print_line_map(r: Report, con, line: int, png: str | None) -> None:
+    from rich.markup import escape
+
+    from smemlab.banks.pictures import save_png, text_map
+    from smemlab.errors import UserError
+
+    ls = require_line(r, line)
+    a = line_analysis(r, ls)
+    site = ls.worst
+    con.print(f"[bold]{escape(r.file_name(ls.file))}:{ls.line}[/] {ls.kind} ({site.size} bytes): "
+              f"[dim]{escape(r.source_text(ls.file, ls.line))}[/]")
+    con.print(f"[dim]PTX: {escape(site.text)}[/]")
+    con.print(text_map(a, site.worst_warp))
+    if png:
+        try:
+            save_png(a, png, site.worst_warp, costs=False,
+                     title=f"{r.file_name(ls.file)}:{ls.line} {ls.kind}  {r.source_text(ls.file, ls.line)}")
+        except OSError as exc:
+            raise UserError(f"--png {png}: {exc.strerror or exc}") from None
+        con.print(f"bank map written to {escape(png)}")

@@ -1,0 +1,287 @@
+"""What ptxas made of the PTX's shared-memory accesses: the SASS widths, to count as the hardware does.
+
+NVVM's PTX is not what runs: ptxas may merge neighbouring scalar accesses into one wider one (four
+`ld.shared.f32 [%r7+0..12]` become one `LDS.128 [R20]`), and Nsight Compute counts the SASS
+instruction: one request of 16 bytes, whose wavefronts differ from four 4-byte requests. NVRTC's
+cubin for the same source (the same ptxas) is disassembled with nvdisasm (the nvidia-cuda-nvdisasm
+wheel), its shared-memory instructions grouped by source line, operation and base register, and
+matched to the PTX accesses of the same line by the bytes they cover relative to their base:
+
+    PTX line 102, base %r7: offsets 0, 4, ..., 60, 4 bytes each  (16 loads)
+    SASS line 102, base R20: offsets 0x0, 0x10, 0x20, 0x30, LDS.128  (4 loads)
+
+Each SASS access then stands for the PTX accesses inside its bytes; the emulator hands the model
+the first one's addresses with the SASS width, and counts nothing for the others. Where ptxas
+unrolled a loop again and vectorised it (the line's PTX has fewer, narrower accesses than its SASS),
+the groups cannot be matched statically: the ledger then merges, as they execute, runs of accesses of
+that line whose addresses follow one another into accesses of the SASS width, starting at an address
+aligned to it (`Plan.coalesce`). Other lines whose groups do not match keep the PTX's widths
+(`Plan.unmatched`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from smemlab.analyze.ptx import Addr, Instr
+
+_SASS_OPS = {"LDS": "load", "STS": "store", "ATOMS": "atomic"}
+_WIDTH = {"U8": 1, "S8": 1, "U16": 2, "S16": 2, "64": 8, "128": 16}
+_INSN = re.compile(r"/\*[0-9a-f]+\*/\s+(@!?U?P\w+\s+)?(LDS|STS|ATOMS)(\.[\w.]+)?\s+(.*?)\s*;")
+_LINE = re.compile(r'//## File "([^"]*)", line (\d+)')
+
+
+@dataclass(frozen=True)
+class SassAccess:
+    file: str  # base name of the source file
+    line: int
+    op: str  # load or store
+    width: int
+    base: str  # the address expression without its constant
+    offset: int
+    text: str
+    popc: bool = False  # ATOMS.POPC.INC: the warp's increments of one word merged
+
+
+@dataclass
+class Plan:
+    """pc -> bytes of the access the hardware makes there (0: merged into another pc's access)."""
+
+    sizes: dict[int, int] = field(default_factory=dict)
+    atomic_rules: dict[int, str] = field(default_factory=dict)  # pc -> "lanes" | "words" (ledger.py)
+    coalesce: dict[int, int] = field(default_factory=dict)  # pc -> SASS width to build from consecutive accesses
+    merged: list[tuple[int, list[int], int]] = field(default_factory=list)  # (line, pcs, width)
+    unmatched: list[int] = field(default_factory=list)  # source lines whose PTX and SASS disagree
+    available: bool = True
+
+
+def nvdisasm_path() -> str | None:
+    """nvdisasm from the nvidia-cuda-nvdisasm wheel, else from PATH."""
+    try:
+        import nvidia
+
+        for root in getattr(nvidia, "__path__", []):
+            for cand in sorted(Path(root).glob("*/bin/nvdisasm")):
+                if os.access(cand, os.X_OK):
+                    return str(cand)
+    except ImportError:
+        pass
+    return shutil.which("nvdisasm")
+
+
+def disassemble(cubin: bytes, symbol: str) -> list[SassAccess] | None:
+    """Shared loads and stores of kernel `symbol` in order, with their source lines; None when
+    nvdisasm is not available."""
+    tool = nvdisasm_path()
+    if tool is None or not cubin:
+        return None
+    from smemlab.analyze.nvrtc import cache_dir
+
+    cached = cache_dir() / f"{hashlib.sha256(cubin).hexdigest()[:32]}.sass"
+    if cached.exists():
+        return parse_sass(cached.read_text(), symbol)
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "k.cubin"
+        path.write_bytes(cubin)
+        try:
+            out = subprocess.run([tool, "-g", "-c", str(path)], capture_output=True, text=True, timeout=120)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+    if out.returncode != 0:
+        return None
+    tmp = cached.with_suffix(f".tmp{os.getpid()}")
+    tmp.write_text(out.stdout)
+    tmp.replace(cached)
+    return parse_sass(out.stdout, symbol)
+
+
+def parse_sass(text: str, symbol: str) -> list[SassAccess]:
+    accesses, line, file, inside = [], 0, "", False
+    for raw in text.splitlines():
+        if raw.startswith("//---") and ".text." in raw:
+            inside = raw.split(".text.", 1)[1].split()[0] == symbol
+            continue
+        if not inside:
+            continue
+        m = _LINE.search(raw)
+        if m:
+            file, line = Path(m.group(1)).name, int(m.group(2))
+            continue
+        m = _INSN.search(raw)
+        if not m:
+            continue
+        op, mods, operands = m.group(2), m.group(3) or "", m.group(4)
+        width = 4
+        for mod in mods.strip(".").split("."):
+            width = _WIDTH.get(mod, width) if op != "ATOMS" else (8 if mod in ("64", "U64", "S64", "F64") else width)
+        addr = re.search(r"\[([^\]]*)\]", operands)
+        if not addr:
+            continue
+        base, offset = _split_address(addr.group(1))
+        accesses.append(SassAccess(file, line, _SASS_OPS[op], width, base, offset, raw.strip(), "POPC" in mods))
+    return accesses
+
+
+def _split_address(expr: str) -> tuple[str, int]:
+    parts = [p for p in expr.replace("-", "+-").split("+") if p]
+    offset, regs = 0, []
+    for p in parts:
+        p = p.strip()
+        if re.fullmatch(r"-?0x[0-9a-fA-F]+|-?\d+", p):
+            offset += int(p, 0)
+        else:
+            regs.append(p)
+    return "+".join(regs), offset
+
+
+def _coverage(items: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """(offset, size) sorted and shifted to start at 0."""
+    items = sorted(items)
+    lo = items[0][0]
+    return [(o - lo, s) for o, s in items]
+
+
+def plan(instrs: list[Instr], leaders: list[bool], sites: dict[int, tuple[str, int]],
+         sass: list[SassAccess] | None, files: dict[int, str]) -> Plan:
+    """Match the PTX shared accesses `sites` (pc -> (op, size)) with the SASS, line by line
+    (`files`: the PTX's file index -> path)."""
+    p = Plan()
+    if sass is None:
+        p.available = False
+        return p
+    ptx_groups: dict[tuple, dict[str, list[tuple[int, int, int]]]] = defaultdict(lambda: defaultdict(list))
+    block_of, b = [], -1
+    for pc, leader in enumerate(leaders):
+        b += leader
+        block_of.append(b)
+    for pc, (op, size) in sites.items():
+        ins = instrs[pc]
+        line = ins.loc.line if ins.loc else 0
+        file = Path(files.get(ins.loc.file, "")).name if ins.loc else ""
+        a = next((o for o in ins.operands if isinstance(o, Addr)), None)
+        if a is None:
+            continue
+        base = f"{a.base}|{ins.guard}|{block_of[pc]}"
+        ptx_groups[(file, line, op)][base].append((a.offset, size, pc))
+    sass_groups: dict[tuple, dict[str, list[tuple[int, int]]]] = defaultdict(lambda: defaultdict(list))
+    for s in sass:
+        if s.op != "atomic":
+            sass_groups[(s.file, s.line, s.op)][s.base].append((s.offset, s.width))
+    for key, groups in ptx_groups.items():
+        sgroups = [g for g in sass_groups.get(key, {}).values()]
+        ptx_shape = sorted((len(g), sorted(x[1] for x in g)) for g in groups.values())
+        sass_shape = sorted((len(g), sorted(w for _, w in g)) for g in sgroups)
+        widths = {x[1] for g in groups.values() for x in g}
+        if ptx_shape == sass_shape or (sgroups and widths == {w for g in sgroups for _, w in g} and len(widths) == 1):
+            continue  # the same widths (ptxas may have duplicated or hoisted code): nothing to merge
+        used = [False] * len(sgroups)
+        ok = True
+        pending: list[tuple[list[int], int]] = []
+        for g in groups.values():
+            cov = _coverage([(o, s) for o, s, _ in g])
+            match = None
+            for i, sg in enumerate(sgroups):
+                if not used[i] and _bytes(cov) == _bytes(_coverage(sg)):
+                    match = i
+                    break
+            if match is None:
+                ok = False
+                break
+            used[match] = True
+            lo = min(o for o, _, _ in g)
+            slo = min(o for o, _ in sgroups[match])
+            for so, sw in sorted(sgroups[match]):
+                start, end = so - slo + lo, so - slo + lo + sw
+                inside = sorted((o, s, pc) for o, s, pc in g if start <= o and o + s <= end)
+                if not inside or inside[0][0] != start or sum(s for _, s, _ in inside) != sw:
+                    ok = False
+                    break
+                if len(inside) > 1:
+                    pending.append(([pc for _, _, pc in inside], sw))
+            if not ok:
+                break
+        if not ok or not all(used):
+            p.unmatched.append(key[1])
+            wide = max((w for g in sgroups for _, w in g), default=0)
+            if wide > max(widths):  # ptxas unrolled and vectorised a loop: merge at run time (ledger.py)
+                for g in groups.values():
+                    for _, _, pc in g:
+                        p.coalesce[pc] = wide
+            continue
+        for pcs, width in pending:
+            p.sizes[pcs[0]] = width
+            for pc in pcs[1:]:
+                p.sizes[pc] = 0
+            p.merged.append((key[1], pcs, width))
+    return p
+
+
+def atomic_rules(instrs: list[Instr], atomics: list[int], sass: list[SassAccess] | None,
+                 files: dict[int, str]) -> dict[int, str]:
+    """pc -> "words" where the shared atomic is (or will be) ATOMS.POPC.INC, else "lanes"."""
+    by_line: dict[tuple, list[bool]] = defaultdict(list)
+    for s in sass or []:
+        if s.op == "atomic":
+            by_line[(s.file, s.line)].append(s.popc)
+    ptx_by_line: dict[tuple, list[int]] = defaultdict(list)
+    for pc in atomics:
+        loc = instrs[pc].loc
+        ptx_by_line[(Path(files.get(loc.file, "")).name if loc else "", loc.line if loc else 0)].append(pc)
+    read = _registers_read(instrs)
+    out = {}
+    for key, pcs in ptx_by_line.items():
+        kinds = by_line.get(key)
+        for i, pc in enumerate(sorted(pcs)):
+            if kinds and (len(set(kinds)) == 1 or len(kinds) == len(pcs)):
+                popc = kinds[0] if len(set(kinds)) == 1 else kinds[i]
+            else:
+                popc = _looks_like_popc_inc(instrs[pc], read)
+            out[pc] = "words" if popc else "lanes"
+    return out
+
+
+def _registers_read(instrs: list[Instr]) -> set[str]:
+    from smemlab.analyze.ptx import Pair, Reg, Vec
+
+    names = set()
+    for ins in instrs:
+        ops = ins.operands[1:] if ins.parts[0] not in ("st", "red", "bra") else ins.operands
+        for o in ops:
+            for x in (o.items if isinstance(o, Vec) else (o.first, o.second) if isinstance(o, Pair) else (o,)):
+                if isinstance(x, Reg):
+                    names.add(x.name)
+                elif isinstance(x, Addr) and x.base_is_reg:
+                    names.add(x.base)
+        if ins.guard is not None:
+            names.add(ins.guard.name)
+    return names
+
+
+def _looks_like_popc_inc(ins: Instr, read: set[str]) -> bool:
+    """PTX that ptxas turns into ATOMS.POPC.INC: a 32-bit add of the immediate 1, result unused."""
+    from smemlab.analyze.ptx import Imm, Reg
+
+    if "add" not in ins.parts or ins.parts[-1] not in ("u32", "s32"):
+        return False
+    value = ins.operands[-1]
+    if not (isinstance(value, Imm) and value.value == 1):
+        return False
+    if ins.parts[0] == "red":
+        return True
+    dest = ins.operands[0]
+    return isinstance(dest, Reg) and dest.name not in read
+
+
+def _bytes(cov: list[tuple[int, int]]) -> set[int]:
+    out = set()
+    for o, s in cov:
+        out.update(range(o, o + s))
+    return out

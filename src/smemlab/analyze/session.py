@@ -1,0 +1,238 @@
+"""One analysis: compile, parse, lay out memory, run the block, count; the result as a `Report`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from smemlab.analyze import args as A
+from smemlab.analyze import sass
+from smemlab.analyze.cfg import build_flow
+from smemlab.analyze.executor import AnalyzeError, Executor
+from smemlab.analyze.inline import inline_calls
+from smemlab.analyze.ledger import Ledger, LineStats, Site, per_line
+from smemlab.analyze.machine import Launch, Machine
+from smemlab.analyze.nvrtc import compile_ptx, find_kernel
+from smemlab.analyze.ptx import PTXError, parse_module
+from smemlab.errors import UserError
+
+KINDS = ("load", "store", "atomic")
+EXTRA_KINDS = ("ldgsts",)
+DEFAULT_MAX_STEPS = 10_000_000
+MAX_DYNAMIC_SHARED = 227 * 1024
+PACKAGE_PREFIX = "package:"
+
+
+@dataclass
+class Report:
+    kernel: str
+    symbol: str
+    block: tuple[int, int, int]
+    grid: tuple[int, int, int]
+    block_index: tuple[int, int, int]
+    dynamic_shared: int
+    static_shared: int
+    sites: list[Site]
+    lines: list[LineStats]
+    files: dict[int, str]  # PTX file index -> path shown to the user
+    sources: dict[int, list[str]]  # PTX file index -> the file's lines (empty if unreadable)
+    steps: int  # warp-instructions executed
+    barriers: int
+    ptx: str = field(repr=False, default="")
+    buffers: dict = field(repr=False, default_factory=dict)  # pointer arguments' contents after the run
+    sass: object = None  # sass.Plan: where the SASS's access widths replaced the PTX's
+
+
+    def totals(self, kind: str) -> dict:
+        ss = [s for s in self.sites if s.kind == kind]
+        return {"requests": sum(s.requests for s in ss), "wavefronts": sum(s.wavefronts for s in ss),
+                "ideal_wavefronts": sum(s.ideal for s in ss), "instructions": sum(s.issued for s in ss)}
+
+    def source_text(self, file: int, line: int) -> str:
+        lines = self.sources.get(file) or []
+        return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+    def file_name(self, file: int) -> str:
+        return self.files.get(file, "?")
+
+    def ordered_lines(self) -> list[LineStats]:
+        """Worst first: excess wavefronts, then wavefronts, then requests; then by file and line."""
+        return sorted(self.lines, key=lambda ls: (-ls.excess, -ls.wavefronts, -ls.requests, ls.file, ls.line,
+                                                  KINDS.index(ls.kind) if ls.kind in KINDS else 9))
+
+
+def resolve_source(path: str) -> tuple[Path, str]:
+    """(file on disk, name to show); `package:NAME.cu` is the package's kernels/NAME.cu."""
+    if path.startswith(PACKAGE_PREFIX):
+        from smemlab.compiler import KERNEL_DIR
+
+        name = path[len(PACKAGE_PREFIX):]
+        p = KERNEL_DIR / name
+        if not p.is_file():
+            known = ", ".join(sorted(x.name for x in KERNEL_DIR.glob("*.cu")))
+            raise UserError(f"{path}: the package has no kernels/{name} (it has {known})")
+        return p, name
+    p = Path(path)
+    if not p.is_file():
+        raise UserError(f"{path}: no such file")
+    return p, path
+
+
+def _check_launch(block, grid, block_index, dynamic_shared):
+    from smemlab.banks.analysis import normalize_block
+
+    block = normalize_block(block)
+    grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
+    if len(grid) != 3 or any(g <= 0 for g in grid) or grid[0] >= 2**31 or grid[1] > 65535 or grid[2] > 65535:
+        raise UserError(f"--grid {grid}: 1 to 3 positive sizes (x < 2^31, y and z <= 65535)")
+    bi = tuple(int(b) for b in block_index) + (0,) * (3 - len(block_index))
+    if len(bi) != 3 or any(not 0 <= b < g for b, g in zip(bi, grid)):
+        raise UserError(f"--block-index {','.join(map(str, bi))} is outside the grid {','.join(map(str, grid))}")
+    if not 0 <= int(dynamic_shared) <= MAX_DYNAMIC_SHARED:
+        raise UserError(f"--dynamic-shared {dynamic_shared}: a block has at most {MAX_DYNAMIC_SHARED} bytes")
+    return block, grid, bi
+
+
+def analyze_source(path: str, kernel: str, block, grid=(1, 1, 1), block_index=(0, 0, 0), dynamic_shared: int = 0,
+                   args: list[str] | None = None, defines: dict[str, str] | None = None,
+                   include_dirs: list[str] | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> Report:
+    block, grid, block_index = _check_launch(block, grid, block_index, dynamic_shared)
+    file, shown = resolve_source(path)
+    try:
+        text = file.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path}: cannot read it ({exc})") from None
+    includes = [str(file.parent.resolve())] + [str(Path(d)) for d in include_dirs or []]
+    exprs = [kernel] if ("<" in kernel) else []
+    compiled = compile_ptx(text, str(file.resolve()), defines, includes, exprs)
+    try:
+        module = parse_module(compiled.ptx)
+    except PTXError as exc:
+        raise UserError(f"{shown}: the PTX NVRTC produced is not understood: {exc}") from None
+    symbol = find_kernel(list(module.kernels), kernel, compiled.lowered)
+    files = {i: _shown_path(p, file, shown) for i, p in module.files.items()}
+    sources = {i: _read_lines(p) for i, p in module.files.items()}
+    return _run(module, compiled.ptx, symbol, kernel, text, shown, files, sources,
+                Launch(block, grid, block_index, int(dynamic_shared)), args, max_steps, compiled.cubin)
+
+
+def analyze_ptx(ptx: str, kernel: str, block, grid=(1, 1, 1), block_index=(0, 0, 0), dynamic_shared: int = 0,
+                args: list[str] | None = None, max_steps: int = DEFAULT_MAX_STEPS, source: str = "") -> Report:
+    """The same on PTX text (parameters are named from `source`, a C signature, or param0, param1 ...)."""
+    block, grid, block_index = _check_launch(block, grid, block_index, dynamic_shared)
+    try:
+        module = parse_module(ptx)
+    except PTXError as exc:
+        raise UserError(f"PTX not understood: {exc}") from None
+    symbol = find_kernel(list(module.kernels), kernel, {})
+    return _run(module, ptx, symbol, kernel, source, "<ptx>", {i: p for i, p in module.files.items()},
+                {i: [] for i in module.files}, Launch(block, grid, block_index, int(dynamic_shared)), args, max_steps)
+
+
+def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, files, sources, launch: Launch,
+         args, max_steps, cubin: bytes = b"") -> Report:
+    try:
+        k = inline_calls(module, module.kernels[symbol])
+    except PTXError as exc:
+        raise UserError(f"{shown}: {exc}") from None
+    if k.reqntid and tuple(k.reqntid) + (1,) * (3 - len(k.reqntid)) != launch.block:
+        raise UserError(f"{kernel} requires a block of {','.join(map(str, k.reqntid))} (__launch_bounds__/reqntid)")
+    if k.maxntid and launch.threads > _prod(k.maxntid):
+        raise UserError(f"{kernel} is compiled for at most {_prod(k.maxntid)} threads per block "
+                        f"(__launch_bounds__); the block has {launch.threads}")
+    bound = A.bind(module, k, source, kernel, list(args or []))
+    try:
+        flow = build_flow(k.body)
+        mach = Machine(module, k, launch, bound.space, bound.params, bound.const)
+    except PTXError as exc:
+        raise UserError(f"{shown}: {exc}") from None
+    ledger = Ledger(mach.W)
+    listing = sass.disassemble(cubin, symbol) if cubin else None
+    plan = sass.plan(flow.instrs, flow.leaders, shared_accesses(flow.instrs), listing, module.files)
+    ledger.plan = plan.sizes
+    ledger.coalesce = plan.coalesce
+    ledger.atomic_rules = sass.atomic_rules(flow.instrs, shared_atomics(flow.instrs), listing, module.files)
+
+    def where(pc: int) -> str:
+        ins = flow.instrs[pc]
+        if ins.loc is None or ins.loc.line == 0:
+            return f"{shown} (PTX `{ins.text}`)"
+        src = _line_text(sources, ins.loc.file, ins.loc.line)
+        return f"{files.get(ins.loc.file, '?')}:{ins.loc.line}" + (f" `{src}`" if src else "")
+
+    def describe_thread(t: int) -> str:
+        tx, ty, tz = (int(mach.tid[0][t]), int(mach.tid[1][t]), int(mach.tid[2][t]))
+        return f"thread {t} (threadIdx {tx},{ty},{tz}, warp {t // 32} lane {t % 32})"
+
+    ex = Executor(flow, mach, ledger, int(max_steps), where, describe_thread)
+    ex.run()
+    ledger.finish()
+    sites = sorted(ledger.sites.values(), key=lambda s: (s.pc, s.kind))
+    return Report(kernel=kernel, symbol=symbol, block=launch.block, grid=launch.grid, block_index=launch.block_index,
+                  dynamic_shared=launch.dynamic_shared, static_shared=mach.static_shared, sites=sites,
+                  lines=per_line(sites), files=files, sources=sources, steps=ex.steps, barriers=ex.barriers,
+                  ptx=ptx, buffers={n: _contents(mach, b) for n, b in bound.by_name.items()}, sass=plan)
+
+
+def shared_atomics(instrs) -> list[int]:
+    from smemlab.analyze.memops import space_of
+
+    return [pc for pc, ins in enumerate(instrs) if ins.parts[0] in ("atom", "red") and space_of(ins) == "shared"]
+
+
+def shared_accesses(instrs) -> dict[int, tuple[str, int]]:
+    """pc -> (load|store, bytes) of every ld/st on .shared in the PTX."""
+    from smemlab.analyze.machine import DTYPES
+    from smemlab.analyze.memops import space_of
+
+    out = {}
+    for pc, ins in enumerate(instrs):
+        if ins.parts[0] in ("ld", "st") and space_of(ins) == "shared" and ins.parts[-1] in DTYPES:
+            vec = next((int(p[1:]) for p in ins.parts if p in ("v2", "v4", "v8")), 1)
+            out[pc] = ("load" if ins.parts[0] == "ld" else "store", vec * np.dtype(DTYPES[ins.parts[-1]]).itemsize)
+    return out
+
+
+def _contents(mach, buf):
+    import numpy as np
+
+    raw = mach.global_.contents(buf).copy()
+    dt = np.dtype(buf.dtype)
+    return raw[: raw.size // dt.itemsize * dt.itemsize].view(dt)
+
+
+def _prod(t) -> int:
+    out = 1
+    for v in t:
+        out *= v
+    return out
+
+
+def _shown_path(ptx_path: str, file: Path, shown: str) -> str:
+    p = Path(ptx_path)
+    try:
+        if p.resolve() == file.resolve():
+            return shown
+    except OSError:
+        pass
+    try:
+        return str(p.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(p)
+
+
+def _read_lines(path: str) -> list[str]:
+    try:
+        return Path(path).read_text(errors="replace").splitlines()
+    except OSError:
+        return []
+
+
+def _line_text(sources, file, line) -> str:
+    lines = sources.get(file) or []
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+__all__ = ["Report", "analyze_source", "analyze_ptx", "AnalyzeError", "DEFAULT_MAX_STEPS"]

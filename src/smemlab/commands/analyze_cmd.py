@@ -1,0 +1,113 @@
+"""`smemlab analyze FILE.cu --kernel NAME --block ...`: a kernel's shared-memory traffic line by line, no GPU.
+
+NVRTC compiles the file to PTX with line information; one thread block is emulated on the CPU
+(all warps, divergence and reconvergence, barriers, shuffles, atomics); every shared-memory
+instruction a warp executes goes through the bank model, and the counts are summed per source line.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from smemlab.errors import UserError
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "analyze", help="shared-memory bank conflicts of a whole kernel, line by line (no GPU needed)",
+        description="Compile a CUDA file with NVRTC, emulate one thread block of the launch on the CPU, and count "
+                    "the shared-memory requests and wavefronts of every source line as Nsight Compute counts them "
+                    "on Hopper (H100/H200), worst line first, with a bank map of any line.",
+        epilog="examples:\n"
+               "  smemlab analyze transpose.cu --kernel transposeNaive --block 32,8 --grid 4,4 \\\n"
+               "      --arg out=float32[16384] --arg in=float32[16384] --arg n=128\n"
+               "  smemlab analyze hist.cu --kernel histo --block 256 --dynamic-shared 1024 \\\n"
+               "      --arg keys=int32[8192]:0..255 --arg bins=int32[256] --arg n=8192 --line 17 --png line17.png\n"
+               "  smemlab analyze gemm.cu --kernel 'sgemm<128>' --block 256 --define BK=8 --json\n\n"
+               "--arg VALUE: an integer or a float for a scalar parameter; DTYPE[COUNT] for a pointer to COUNT\n"
+               "seeded random elements (int32, float32, ... or int, float, float4 ...), DTYPE[COUNT]:LO..HI for\n"
+               "values in a range, FILE.npy for given data. Random integers are 0..1023 and floats -1..1 unless a\n"
+               "range is given; a buffer NAME is filled from numpy.random.default_rng(zlib.crc32(NAME)).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("file", metavar="FILE.cu", help="CUDA source as NVRTC takes it (package:NAME.cu: the package's own)")
+    p.add_argument("--kernel", required=True, metavar="NAME", help="the kernel, as written in the source")
+    p.add_argument("--block", required=True, metavar="X[,Y[,Z]]", help="threads per block")
+    p.add_argument("--grid", default="1", metavar="X[,Y[,Z]]", help="blocks of the launch (default 1)")
+    p.add_argument("--block-index", default="0,0,0", metavar="X,Y,Z", help="the block to emulate (default 0,0,0)")
+    p.add_argument("--dynamic-shared", default="0", metavar="BYTES", help="dynamic shared memory per block")
+    p.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE", help="a kernel argument (repeat)")
+    p.add_argument("--define", "-D", action="append", default=[], metavar="NAME[=VALUE]", help="a macro (repeat)")
+    p.add_argument("-I", dest="include", action="append", default=[], metavar="DIR", help="an include directory")
+    p.add_argument("--line", metavar="N", help="also draw the bank map of line N's costliest warp")
+    p.add_argument("--png", metavar="FILE", help="with --line: the bank map as a PNG")
+    p.add_argument("--json", action="store_true", help="print exactly one JSON object")
+    p.add_argument("--max-steps", default=None, metavar="N",
+                   help="stop after N warp-instructions (default 10,000,000)")
+    p.set_defaults(func=run)
+
+
+def _dims(text: str, what: str, zero_ok: bool = False) -> tuple[int, ...]:
+    parts = str(text).replace("x", ",").replace("X", ",").split(",")
+    try:
+        values = tuple(int(p.strip(), 0) for p in parts)
+    except ValueError:
+        raise UserError(f"--{what} {text!r}: write 1 to 3 integers separated by commas, like 32,8") from None
+    if not 1 <= len(values) <= 3 or any(v < 0 or (v == 0 and not zero_ok) for v in values):
+        raise UserError(f"--{what} {text!r}: give 1 to 3 {'non-negative' if zero_ok else 'positive'} integers")
+    return values
+
+
+def _count(text, what: str, minimum: int = 0) -> int:
+    try:
+        v = int(str(text), 0)
+    except ValueError:
+        raise UserError(f"--{what} {text!r} is not an integer") from None
+    if v < minimum:
+        raise UserError(f"--{what} must be at least {minimum}, got {v}")
+    return v
+
+
+def _defines(items: list[str]) -> dict[str, str]:
+    out = {}
+    for d in items:
+        name, _, value = d.partition("=")
+        if not name.strip() or not name.strip().replace("_", "a").isalnum():
+            raise UserError(f"--define {d!r}: write NAME or NAME=VALUE")
+        out[name.strip()] = value
+    return out
+
+
+def run(args) -> int:
+    import json
+
+    from smemlab.analyze import DEFAULT_MAX_STEPS, analyze_source
+
+    if args.png and args.line is None:
+        raise UserError("--png draws the bank map of --line N: give --line too")
+    line = _count(args.line, "line", 1) if args.line is not None else None
+    report = analyze_source(
+        args.file, args.kernel, _dims(args.block, "block"), _dims(args.grid, "grid"),
+        _dims(args.block_index, "block-index", zero_ok=True), _count(args.dynamic_shared, "dynamic-shared"),
+        args.arg, _defines(args.define), args.include,
+        _count(args.max_steps, "max-steps", 1) if args.max_steps is not None else DEFAULT_MAX_STEPS)
+    from smemlab.analyze import render
+
+    if line is not None:
+        render.require_line(report, line)
+    if args.json:
+        doc = render.to_json(report)
+        if line is not None:
+            if args.png:
+                from rich.console import Console
+
+                render.print_line_map(report, Console(stderr=True, quiet=True), line, args.png)
+        print(json.dumps(doc))
+        return 0
+    from rich.console import Console
+
+    con = Console(highlight=False, soft_wrap=True)
+    if not con.is_terminal:  # piped: wide enough for the table and the 102-column bank map
+        con = Console(highlight=False, soft_wrap=True, width=140)
+    render.print_report(report, con, line, args.png)
+    return 0

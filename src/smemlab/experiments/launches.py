@@ -1,0 +1,267 @@
+"""Every kernel of the package as `smemlab analyze` runs it: one block, fixed small arguments.
+
+Each entry mirrors how an experiment (or a library op) launches the kernel (macros, block, grid,
+dynamic shared memory, argument order and sizes), at the experiment's `bank_check_size` where it
+has one, so that the emulated block is one the GPU runs. Where an experiment declares its shared
+accesses by hand (`Variant.smem`), the entry carries the declaration for this launch (rebuilt for
+its size where the declaration depends on it), which the tests check against analyze.
+
+No GPU and no CuPy: only the experiments' and ops' spec tables are read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from smemlab.experiments.base import SmemAccess
+
+
+@dataclass(frozen=True)
+class KernelLaunch:
+    experiment: str  # experiment name, or "ops" for the library's kernels
+    variant: str  # the variant (or op plan) it stands for
+    source: str  # kernels/<source>
+    kernel: str
+    block: tuple[int, int, int]
+    grid: tuple[int, int, int] = (1, 1, 1)
+    defines: dict = field(default_factory=dict)
+    dynamic_shared: int = 0
+    values: tuple[str, ...] = ()  # argument values in parameter order (the --arg VALUE syntax)
+    extra_args: tuple[str, ...] = ()  # NAME=VALUE for __constant__/__device__ variables
+    smem: tuple[SmemAccess, ...] | None = None  # the experiment's declaration for this launch
+
+    @property
+    def path(self) -> str:
+        return f"package:{self.source}"
+
+    def args(self) -> list[str]:
+        """--arg texts, named from the kernel's C signature."""
+        names = param_names(self.source, self.kernel, len(self.values))
+        return [f"{n}={v}" for n, v in zip(names, self.values)] + list(self.extra_args)
+
+    def analyze(self, max_steps: int | None = None):
+        from smemlab.analyze import DEFAULT_MAX_STEPS, analyze_source
+
+        return analyze_source(self.path, self.kernel, self.block, self.grid, (0, 0, 0), self.dynamic_shared,
+                              self.args(), {k: str(v) for k, v in self.defines.items()},
+                              max_steps=max_steps or DEFAULT_MAX_STEPS)
+
+
+@lru_cache(maxsize=None)
+def param_names(source: str, kernel: str, count: int) -> tuple[str, ...]:
+    from smemlab.analyze.args import signature
+    from smemlab.compiler import KERNEL_DIR
+
+    for params in signature((KERNEL_DIR / source).read_text(), kernel):
+        if len(params) == count and all(p.name for p in params):
+            return tuple(p.name for p in params)
+    raise ValueError(f"{source}: no signature of {kernel} with {count} named parameters")
+
+
+def _ceil(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+# ---------------------------------------------------------------------------------------------- experiments
+
+
+def layout() -> list[KernelLaunch]:
+    from smemlab.experiments import layout as L
+
+    out = []
+    for v in L.LayoutExperiment().variants():
+        spec = L.LayoutExperiment().spec(v.name)
+        out.append(KernelLaunch("layout", v.name, "layout.cu", spec.kernel, spec.block, (1, 1, 1), spec.defines,
+                                spec.smem_bytes if spec.dynamic else 0, (f"int32[{spec.threads}]",), smem=v.smem))
+    return out
+
+
+def transpose() -> list[KernelLaunch]:
+    from smemlab.experiments import transpose as T
+
+    rows, cols = T.TransposeExperiment.bank_check_size
+    out = []
+    exp = T.TransposeExperiment()
+    for v in exp.variants():
+        s = exp.spec(v.name)
+        buf = f"float32[{rows * cols}]"
+        out.append(KernelLaunch("transpose", v.name, "transpose.cu", s.kernel, s.block, T.grid_of(s, rows, cols),
+                                s.defines, s.dynamic_bytes, (buf, buf, str(rows), str(cols)), smem=v.smem or None))
+    return out
+
+
+def reduce() -> list[KernelLaunch]:
+    from smemlab.experiments import reduce as R
+
+    (n,) = R.ReduceExperiment.bank_check_size
+    out = []
+    for v in R.ReduceExperiment().variants():
+        s = R.ReduceExperiment().spec(v.name)
+        if s.kernel is None:
+            continue
+        dt = "int32" if s.real == "int" else "float32"
+        grid = _ceil(n, s.span)
+        vals = [f"{dt}[{n}]"] + ([f"{dt}[{grid * (s.dim // 2)}]"] if s.scratch else []) + [f"{dt}[{grid}]", str(n)]
+        out.append(KernelLaunch("reduce", v.name, "reduce.cu", s.kernel, (s.dim, 1, 1), (grid, 1, 1), s.defines,
+                                s.dim * 4 if s.dynamic else 0, tuple(vals), smem=v.smem or None))
+    return out
+
+
+def shuffle() -> list[KernelLaunch]:
+    from smemlab.experiments import shuffle as S
+
+    out = []
+    for name, (kernel, width, threads, segm, scalars, _, _) in S.DEMOS.items():
+        count = threads * max(segm, 1)
+        d = {"BDIMX": width, "SEGM": S.SEGM, "DIM": S.DIM}
+        vals = (f"int32[{count}]", f"int32[{count}]") + tuple(str(int(a)) for a in scalars)
+        out.append(KernelLaunch("shuffle", name, "shuffle.cu", kernel, (threads, 1, 1), (1, 1, 1), d, 0, vals))
+    (n,) = S.ShuffleExperiment.bank_check_size
+    by_name = {v.name: v for v in S.ShuffleExperiment().variants()}
+    for name, (kernel, group, _) in S.REDUCTIONS.items():
+        d = {"BDIMX": S.BDIMX, "SEGM": S.SEGM, "DIM": S.DIM}
+        vals = (f"int32[{n}]", f"int32[{_ceil(n, group)}]", str(n))
+        out.append(KernelLaunch("shuffle", name, "shuffle.cu", kernel, (S.DIM, 1, 1), (_ceil(n, S.DIM), 1, 1), d, 0,
+                                vals, smem=by_name[name].smem or None))
+    return out
+
+
+def stencil() -> list[KernelLaunch]:
+    from smemlab.experiments import stencil as S
+
+    n, grid = 4 * S.BDIM, 2  # four tiles over two blocks: each block loops twice, as at full size
+    iterations = _ceil(_ceil(n, S.BDIM), grid)
+    smem = S.stencil_smem(iterations)
+    coef = f"coef=float32[{S.RADIUS + 1}]"
+    out = []
+    for v in S.StencilExperiment().variants():
+        if v.kernel is None:
+            continue
+        const = v.kernel in ("stancli1DGPU", "stancli1DGPU_nosync")
+        vals = (f"float32[{n + 2 * S.RADIUS}]", f"float32[{n}]", str(n)) + (() if const else (f"float32[{S.RADIUS + 1}]",))
+        out.append(KernelLaunch("stencil", v.name, "stencil.cu", v.kernel, (S.BDIM, 1, 1), (grid, 1, 1), S.DEFINES, 0,
+                                vals, (coef,) if const else (), smem=smem))
+    return out
+
+
+def histogram() -> list[KernelLaunch]:
+    from smemlab.experiments import histogram as H
+
+    keys, bins = 8192, 256
+    b = (H.THREADS, 1, 1)
+    k = f"int32[{keys}]:0..{bins - 1}"
+    return [
+        KernelLaunch("histogram", "histGlobal", "histogram.cu", "histGlobal", b, (1, 1, 1), {}, 0,
+                     (f"int32[{bins}]", str(bins), k, str(keys))),
+        KernelLaunch("histogram", "histSmem", "histogram.cu", "histSmem", b, (1, 1, 1), {}, 4 * bins,
+                     (f"int32[{bins}]", str(bins), k, str(keys))),
+        # a cluster of one block (analyze emulates one): all bins in this block's shared memory
+        KernelLaunch("histogram", "clusterHist_kernel", "histogram.cu", "clusterHist_kernel", b, (1, 1, 1), {},
+                     4 * bins, (f"int32[{bins}]", str(bins), str(bins), k, str(keys))),
+    ]
+
+
+def config() -> list[KernelLaunch]:
+    from smemlab.experiments import config as C
+
+    nwords = 16384  # 64 KB: above the 48 KB that needs the opt-in
+    (n,) = C.ConfigExperiment.bank_check_size if hasattr(C, "ConfigExperiment") else (4096,)
+    return [
+        KernelLaunch("config", "bigSmem", "config.cu", "bigSmem", (C.THREADS, 1, 1), (1, 1, 1),
+                     dict(C.DEFINES, OPTIN=1), 4 * nwords, (f"float32[{nwords}]", f"float32[{nwords}]", str(nwords))),
+        KernelLaunch("config", "smemHeavy", "config.cu", "smemHeavy", (C.THREADS, 1, 1), (_ceil(n, C.TILE), 1, 1),
+                     dict(C.DEFINES, CARVEOUT=-1), 4 * C.TILE, (f"float32[{n}]", f"float32[{n}]", str(n))),
+        # one block: it is the last one to finish, so it also adds the partial sums
+        KernelLaunch("config", "sum", "config.cu", "sum", (C.THREADS, 1, 1), (1, 1, 1), C.DEFINES, 0,
+                     (f"float32[{n}]", str(n), "float32[1]")),
+    ]
+
+
+def matmul() -> list[KernelLaunch]:
+    import importlib
+
+    from smemlab.experiments import matmul as M
+
+    ops_mm = importlib.import_module("smemlab.ops.matmul")  # the module; smemlab.ops.matmul is the function
+    m, n, k = M.MatmulExperiment.bank_check_size
+    out = []
+    for v in M.MatmulExperiment().variants():
+        if v.kernel is None:
+            continue
+        vals = (f"float32[{m * k}]", f"float32[{k * n}]", f"float32[{m * n}]", str(m), str(n), str(k))
+        if v.kernel.startswith("mm_"):
+            step = v.kernel[3:]
+            (gx, gy), threads = ops_mm.launch_shape(step, m, n)
+            out.append(KernelLaunch("matmul", v.name, "ops_matmul.cu", v.kernel, (threads, 1, 1), (gx, gy, 1), {}, 0,
+                                    vals + ("1", "1", "1")))
+            continue
+        bs = v.block[0]
+        smem = M.tiled_smem(bs, k) if v.smem else None
+        out.append(KernelLaunch("matmul", v.name, "matmul.cu", v.kernel, v.block, (_ceil(n, bs), _ceil(m, bs), 1),
+                                {"BLOCK_SIZE": bs}, 0, vals, smem=smem))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- the library
+
+
+def library() -> list[KernelLaunch]:
+    """The ops kernels no experiment launches, as the ops modules plan them at a small size."""
+    import importlib
+
+    H, R, S = (importlib.import_module(f"smemlab.ops.{m}") for m in ("histogram", "reduce", "stencil"))
+
+    out = []
+    # transpose: the 64x64 swizzled-tile kernel (sides multiple of 4) and the scalar fallback
+    for rows, cols, name in ((128, 128, "transpose_v4"), (66, 66, "transpose_s1")):
+        side = 64 if name == "transpose_v4" else 32
+        tiles_x = _ceil(cols, side)
+        ntiles = tiles_x * _ceil(rows, side)
+        out.append(KernelLaunch("ops", f"transpose {rows}x{cols}", "ops_transpose.cu", name, (256, 1, 1),
+                                (ntiles, 1, 1), {}, 0, (f"float32[{rows * cols}]", f"float32[{rows * cols}]", str(rows),
+                                                        str(cols), str(tiles_x), str(ntiles))))
+    # reduce_sum: two blocks; the counter starts at zero (the workspace is zeroed once)
+    n = 2 * R.NT * 4 * 8
+    for kernel, xt, pt, ot in (("reduce_i32_i64", "int32", "int64", "int64"), ("reduce_f32_f32", "float32", "float64", "float32"),
+                               ("reduce_f32_f64", "float32", "float64", "float64"), ("reduce_f64_f64", "float64", "float64", "float64")):
+        out.append(KernelLaunch("ops", f"reduce_sum {kernel}", "ops_reduce.cu", kernel, (R.NT, 1, 1), (1, 1, 1), {}, 0,
+                                (f"{xt}[{n}]", str(n), f"{pt}[1]", "uint32[1]:0..0", f"{ot}[1]")))
+    # stencil1d: radius 4, two tiles
+    n = 2 * S.TILE
+    out.append(KernelLaunch("ops", "stencil1d r=4", "ops_stencil.cu", "stencil1d_f32", (256, 1, 1), (2, 1, 1),
+                            {"RADIUS": 4}, 0, (f"float32[{n}]", f"float32[{n}]", str(n), "1"), ("c_coef=float32[9]",)))
+    # histogram: global atomics, block-private copies (32 copies for 256 bins), a cluster of one
+    keys = 8192
+    k = f"int32[{keys}]:0..255"
+    for kernel, defines, smem, vals in (
+            ("hist_global", {"AGG": 0, "COPIES": 1, "CS": 2}, 0, (k, str(keys), "int32[256]", "256")),
+            ("hist_global", {"AGG": 1, "COPIES": 1, "CS": 2}, 0, (k, str(keys), "int32[256]", "256")),
+            ("hist_smem", {"AGG": 0, "COPIES": 32, "CS": 2}, 4 * 256 * 32, (k, str(keys), "int32[256]", "0", "256")),
+            ("hist_smem", {"AGG": 1, "COPIES": 1, "CS": 2}, 4 * 256, (k, str(keys), "int32[256]", "0", "256")),
+            ("hist_cluster", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256, (k, str(keys), "int32[256]", "256")),
+            ("hist_cluster_rep", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256, (k, str(keys), "int32[256]", "256")),
+            ("hist_cluster_share", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256 + 2 * 512 * H.UNROLL * 16, (k, str(keys), "int32[256]", "256"))):
+        label = f"histogram {kernel} " + " ".join(f"{a}={b}" for a, b in defines.items())
+        out.append(KernelLaunch("ops", label, "ops_histogram.cu", kernel, (512, 1, 1), (1, 1, 1), defines, smem, vals))
+    # the copy kernels (no shared memory)
+    out.append(KernelLaunch("ops", "copy", "ops_copy.cu", "ops_copy_f4", (256, 1, 1), (1, 1, 1), {}, 0,
+                            ("float32[4096]", "float32[4096]", "1024")))
+    out.append(KernelLaunch("ops", "copyKernel", "copy.cu", "copyKernel", (256, 1, 1), (1, 1, 1), {}, 0,
+                            ("float32[4096]", "float32[4096]", "1024")))
+    return out
+
+
+EXPERIMENTS = {"layout": layout, "transpose": transpose, "reduce": reduce, "shuffle": shuffle, "stencil": stencil,
+               "histogram": histogram, "config": config, "matmul": matmul}
+
+
+def for_experiment(name: str) -> list[KernelLaunch]:
+    return EXPERIMENTS[name]() if name in EXPERIMENTS else []
+
+
+def all_launches() -> list[KernelLaunch]:
+    out = []
+    for f in EXPERIMENTS.values():
+        out += f()
+    return out + library()

@@ -1,0 +1,135 @@
+"""`smemlab analyze` through the command line: output, JSON, bank maps, and every bad input gets one
+clear line and exit status 2 (no traceback, no hang). No GPU needed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from smemlab.cli import main
+
+DATA = Path(__file__).parent / "data" / "analyze"
+BAD = str(DATA / "bad.cu")
+EXAMPLE = str(Path(__file__).parent.parent / "examples" / "transpose_naive.cu")
+EXAMPLE_ARGS = ["--kernel", "transposeNaive", "--block", "32,8", "--grid", "4,4", "--arg", "out=float32[16384]",
+                "--arg", "in=float32[16384]", "--arg", "n=128"]
+
+
+def run_cli(capsys, *argv):
+    rc = main(["analyze", *argv])
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def test_table_worst_line_first_with_a_fix(capsys):
+    rc, out, err = run_cli(capsys, EXAMPLE, *EXAMPLE_ARGS)
+    assert rc == 0, err
+    rows = [ln for ln in out.splitlines() if "transpose_naive.cu:" in ln and "│" in ln]
+    assert "32-way" in rows[0] and "load" in rows[0]  # the column read of the tile comes first
+    assert "store" in rows[1] and "none" in rows[1]
+    assert "fix" in out and "32-way bank conflict" in out
+
+
+def test_json_is_one_object_with_the_documented_keys(capsys):
+    rc, out, err = run_cli(capsys, EXAMPLE, *EXAMPLE_ARGS, "--json")
+    assert rc == 0, err
+    doc = json.loads(out)
+    for key in ("kernel", "block", "grid", "load", "store", "atomic", "lines"):
+        assert key in doc
+    assert doc["load"] == {"requests": 32, "wavefronts": 1024, "ideal_wavefronts": 32, "instructions": 32}
+    assert doc["store"]["wavefronts"] == doc["store"]["ideal_wavefronts"] == 32
+    assert doc["atomic"] == {"requests": 0, "wavefronts": 0, "ideal_wavefronts": 0, "instructions": 0}
+    line = doc["lines"][0]
+    for key in ("file", "line", "source", "op", "bytes", "requests", "wavefronts", "ideal_wavefronts"):
+        assert key in line
+    assert line["op"] == "load" and line["bytes"] == 4 and "tile[threadIdx.x]" in line["source"]
+
+
+def test_line_bank_map_text_and_png(capsys, tmp_path):
+    png = tmp_path / "map.png"
+    line = json.loads(run_cli(capsys, EXAMPLE, *EXAMPLE_ARGS, "--json")[1])["lines"][0]["line"]
+    rc, out, err = run_cli(capsys, EXAMPLE, *EXAMPLE_ARGS, "--line", str(line), "--png", str(png))
+    assert rc == 0, err
+    assert "bank map of warp" in out and "32 wavefront(s)" in out
+    assert png.stat().st_size > 1000
+
+
+BAD_CASES = {
+    "compile error": (["--kernel", "k", "--block", "32"], "does not compile"),
+    "shared out of bounds": (["--kernel", "shared_oob", "--block", "64", "--arg", "out=float32[64]", "--arg", "n=1"],
+                             "thread 63 (threadIdx 63,0,0, warp 1 lane 31): load of 4 bytes at shared offset 256"),
+    "global out of bounds": (["--kernel", "global_oob", "--block", "64", "--arg", "out=float32[64]", "--arg", "n=1"],
+                             "bytes past the end of out"),
+    "divergent barrier": (["--kernel", "divergent_barrier", "--block", "256", "--arg", "out=float32[256]"],
+                          "divergent barrier: threads 0-63 reach it but threads 64-255"),
+    "endless loop": (["--kernel", "spins", "--block", "32", "--arg", "flag=float32[4]:0..1", "--max-steps", "1000"],
+                     "--max-steps 1,000"),
+    "unsupported instruction": (["--kernel", "unsupported", "--block", "32", "--arg", "out=float32[32]"],
+                                "`mbarrier.init.shared.b64` is not supported"),
+    "trap": (["--kernel", "traps", "--block", "32", "--arg", "out=float32[32]"], "thread 5"),
+    "misaligned": (["--kernel", "misaligned", "--block", "32", "--arg", "out=float32[32]"], "misaligned"),
+    "struct by value": (["--kernel", "by_value", "--block", "32", "--arg", "p=3", "--arg", "out=int32[32]"],
+                        "passed by value"),
+    "missing argument": (["--kernel", "shared_oob", "--block", "64", "--arg", "out=float32[64]"],
+                         "parameter n (int n, PTX .u32) has no --arg"),
+    "unknown argument": (["--kernel", "shared_oob", "--block", "64", "--arg", "out=float32[64]", "--arg", "n=0",
+                          "--arg", "m=1"], "has no parameter of that name (its parameters: out, n)"),
+    "scalar for a pointer": (["--kernel", "shared_oob", "--block", "64", "--arg", "out=3", "--arg", "n=0"],
+                             "is a pointer"),
+    "buffer for a scalar": (["--kernel", "shared_oob", "--block", "64", "--arg", "out=float32[64]",
+                             "--arg", "n=int32[4]"], "is not a pointer"),
+    "float for an int": (["--kernel", "shared_oob", "--block", "64", "--arg", "out=float32[64]", "--arg", "n=1.5"],
+                         "give an integer"),
+    "bad dtype": (["--kernel", "shared_oob", "--block", "64", "--arg", "out=flaot[64]", "--arg", "n=0"],
+                  "unknown dtype"),
+    "range outside the dtype": (["--kernel", "shared_oob", "--block", "64", "--arg", "out=int8[64]:0..1000",
+                                 "--arg", "n=0"], "does not fit int8"),
+    "missing npy": (["--kernel", "shared_oob", "--block", "64", "--arg", "out=nothere.npy", "--arg", "n=0"],
+                    "no file nothere.npy"),
+    "unknown kernel": (["--kernel", "nope", "--block", "64"], "the file has no kernel of that name"),
+    "block too big": (["--kernel", "shared_oob", "--block", "64,32"], "a block holds at most 1024"),
+    "block index outside the grid": (["--kernel", "shared_oob", "--block", "64", "--grid", "2",
+                                      "--block-index", "2,0,0"], "outside the grid"),
+    "line without shared memory": (["--kernel", "shared_oob", "--block", "64", "--arg", "out=float32[64]",
+                                    "--arg", "n=0", "--line", "99"], "--line 99"),
+    "png without line": (["--kernel", "shared_oob", "--block", "64", "--png", "x.png"], "give --line too"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_CASES))
+def test_bad_input_is_one_line_and_status_2(name, capsys, tmp_path):
+    argv, needle = BAD_CASES[name]
+    src = BAD
+    if name == "compile error":
+        src = str(tmp_path / "broken.cu")
+        Path(src).write_text('extern "C" __global__ void k(int *a) { a[threadIdx.x] = undefined_thing; }\n')
+    rc, out, err = run_cli(capsys, src, *argv)
+    assert rc == 2, (out, err)
+    assert "Traceback" not in err and out == ""
+    assert needle in err, err
+    if name == "compile error":
+        assert "broken.cu(1): error" in err  # NVRTC's log, with the file's line numbers
+    else:
+        assert len(err.strip().splitlines()) == 1, err
+
+
+def test_missing_file(capsys):
+    rc, out, err = run_cli(capsys, "no/such/file.cu", "--kernel", "k", "--block", "32")
+    assert rc == 2 and "no such file" in err
+
+
+def test_early_return_before_a_barrier_is_fine(capsys):
+    rc, out, err = run_cli(capsys, BAD, "--kernel", "early_return", "--block", "256", "--arg", "out=float32[256]",
+                           "--arg", "n=100", "--json")
+    assert rc == 0, err
+    doc = json.loads(out)
+    assert doc["store"]["requests"] == 4  # warps 0-3 hold threads below 100
+
+
+def test_help_has_examples(capsys):
+    with pytest.raises(SystemExit):
+        main(["analyze", "--help"])
+    out = capsys.readouterr().out
+    assert "examples:" in out and "--arg" in out

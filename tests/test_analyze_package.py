@@ -1,0 +1,135 @@
+"""`smemlab analyze` on every kernel the package ships (the book's and the library's), no GPU.
+
+The launches are smemlab.experiments.launches: each mirrors how its experiment or op launches the
+kernel. Every one must run, its counts must be consistent, and where the result is easy to know the
+emulated block must compute it exactly (so the addresses it fed the bank model are the right ones).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from smemlab.analyze.args import fill, parse_arg
+from smemlab.compiler import KERNEL_DIR
+from smemlab.experiments.launches import all_launches
+
+LAUNCHES = all_launches()
+BY_ID = {f"{x.experiment}:{x.variant}": x for x in LAUNCHES}
+
+
+@pytest.fixture(scope="module")
+def reports():
+    return {}
+
+
+def report(reports, key):
+    if key not in reports:
+        reports[key] = BY_ID[key].analyze()
+    return reports[key]
+
+
+def inputs(launch):
+    return {a.split("=")[0]: fill(a.split("=")[0], parse_arg(a)[1]) for a in launch.args() if "[" in a}
+
+
+def test_every_kernel_of_the_package_has_a_launch():
+    launched = {(x.source, x.kernel) for x in LAUNCHES}
+    missing = []
+    for path in sorted(KERNEL_DIR.glob("*.cu")):
+        text = re.sub(r"//[^\n]*", "", path.read_text())
+        for name in re.findall(r'extern "C"\s+__global__\s+void\s+(?:__launch_bounds__\([^)]*\)\s+)?(\w+)', text):
+            if (path.name, name) not in launched:
+                missing.append(f"{path.name}:{name}")
+    assert not missing, f"kernels analyze never runs: {missing}"
+
+
+@pytest.mark.parametrize("key", sorted(BY_ID))
+def test_every_kernel_runs_with_consistent_counts(key, reports):
+    r = report(reports, key)
+    assert r.steps > 0
+    ptx_shared = bool(re.search(r"\b(ld|st|atom|red)(\.\w+)*\.shared", r.ptx.split(f".entry {r.symbol}(")[1]
+                                .split(".entry ")[0]))
+    total = sum(r.totals(k)["requests"] for k in ("load", "store", "atomic", "dsmem", "ldgsts"))
+    assert (total > 0) == ptx_shared
+    for kind in ("load", "store"):
+        t = r.totals(kind)
+        assert t["wavefronts"] >= t["ideal_wavefronts"] >= t["requests"] >= 0
+        assert t["requests"] <= t["instructions"]
+    for ls in r.lines:
+        assert ls.requests <= ls.issued and ls.bytes in (1, 2, 4, 8, 16)
+        if ls.kind in ("load", "store") and ls.requests:
+            assert 1 <= ls.degree <= 32
+
+
+def test_layout_column_reads_are_32_way_and_padding_fixes_them(reports):
+    col = report(reports, "layout:setRowReadCol").totals("load")
+    pad = report(reports, "layout:setRowReadColPad").totals("load")
+    assert col["wavefronts"] == 32 * col["requests"] == 1024
+    assert pad["wavefronts"] == pad["requests"] == 32
+
+
+def test_transposes_compute_the_transpose(reports):
+    for name in ("transposeSmem", "transposeSmemPad", "transposeSmemUnrollPad", "transposeSmemUnrollPadDyn"):
+        launch = BY_ID[f"transpose:{name}"]
+        r = report(reports, f"transpose:{name}")
+        a = inputs(launch)["in"].reshape(64, 64)
+        out = r.buffers["out"].reshape(64, 64)
+        cols = 64 if "Unroll" in name else 32
+        assert np.array_equal(out[:cols, :16], a[:16, :cols].T), name  # block (0,0)'s tile
+
+
+def test_reductions_sum_their_block(reports):
+    for key in ("reduce:reduceSmem", "reduce:reduceShfl", "reduce:reduceSmemUnroll", "reduce:reduce_shared"):
+        launch, r = BY_ID[key], report(reports, key)
+        ins = inputs(launch)
+        x = next(v for k, v in ins.items() if k in ("g_idata", "d_x"))
+        span = 128 * (4 if "Unroll" in key or "Shfl" in key else 1)
+        out = r.buffers["g_odata" if "g_odata" in r.buffers else "d_y"]
+        assert int(out[0]) == int(x[:span].astype(np.int64).sum()), key
+
+
+def test_histograms_count_every_key(reports):
+    for key in ("histogram:histSmem", "histogram:clusterHist_kernel", "histogram:histGlobal"):
+        launch, r = BY_ID[key], report(reports, key)
+        ins = inputs(launch)
+        keys = ins["input"]
+        bins = r.buffers["bins"].astype(np.int64) - ins["bins"].astype(np.int64)  # added to the random start
+        assert np.array_equal(bins, np.bincount(keys, minlength=256)), key
+
+
+def test_library_histogram_and_transpose(reports):
+    r = report(reports, "ops:histogram hist_smem AGG=0 COPIES=32 CS=2")
+    launch = BY_ID["ops:histogram hist_smem AGG=0 COPIES=32 CS=2"]
+    ins = inputs(launch)
+    got = r.buffers["out"].astype(np.int64) - ins["out"].astype(np.int64)
+    assert np.array_equal(got, np.bincount(ins["keys"], minlength=256))
+    # 32 copies: every lane its own bank, so the atomics never meet in a bank
+    assert r.totals("load")["wavefronts"] == r.totals("load")["ideal_wavefronts"]
+    t = report(reports, "ops:transpose 128x128")
+    assert t.totals("store")["wavefronts"] == t.totals("store")["ideal_wavefronts"]  # the swizzle works
+    assert t.totals("load")["wavefronts"] == t.totals("load")["ideal_wavefronts"]
+
+
+def test_matmul_block_computes_its_tile(reports):
+    for key in ("matmul:MatMulKernel16", "matmul:mm_tiled", "matmul:mm_warptile_db16"):
+        launch, r = BY_ID[key], report(reports, key)
+        ins = inputs(launch)
+        names = list(ins)
+        a, b = ins[names[0]].reshape(64, 64).astype(np.float64), ins[names[1]].reshape(64, 64).astype(np.float64)
+        c = r.buffers[names[2]].reshape(64, 64)
+        n = 16 if key.endswith("16") else 32 if "tiled" in key else 64
+        assert np.allclose(c[:n, :n], (a @ b)[:n, :n], rtol=1e-5, atol=1e-5), key
+
+
+def test_ptxas_merged_loads_are_counted_as_the_sass_does(reports):
+    """MatMulKernel's four scalar As[row][e..e+3] reads are one LDS.128 in the SASS: a 16-byte broadcast."""
+    r = report(reports, "matmul:MatMulKernel16")
+    if r.sass is None or not r.sass.available:
+        pytest.skip("nvdisasm (the nvidia-cuda-nvdisasm wheel) is not installed")
+    widths = {w for _, _, w in r.sass.merged}
+    assert widths == {16}
+    loads = [s for s in r.sites if s.kind == "load" and s.requests]
+    assert sorted({s.size for s in loads}) == [4, 16]

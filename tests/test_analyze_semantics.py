@@ -1,0 +1,396 @@
+"""The emulator's instruction semantics against references written from the PTX ISA (no GPU).
+
+Each kernel of tests/data/analyze/semantics.cu applies one family of instructions to seeded inputs
+(the --arg fill contract) and stores the results; here the same is computed element by element with
+Python integers and floats.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from pathlib import Path
+
+import numpy as np
+from smemlab.analyze import analyze_source
+from smemlab.analyze.args import fill, parse_arg
+
+SRC = str(Path(__file__).parent / "data" / "analyze" / "semantics.cu")
+M32 = 0xFFFFFFFF
+M64 = 0xFFFFFFFFFFFFFFFF
+
+
+def run(kernel, block, args):
+    block = block if isinstance(block, tuple) else (block,)
+    r = analyze_source(SRC, kernel, block, args=args)
+    ins = {a.split("=")[0]: fill(a.split("=")[0], parse_arg(a)[1]) for a in args}
+    return r, ins
+
+
+def s32(v):
+    v &= M32
+    return v - (1 << 32) if v >> 31 else v
+
+
+def s64(v):
+    v &= M64
+    return v - (1 << 64) if v >> 63 else v
+
+
+def tdiv(a, b):  # C division: truncation toward zero
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def rows(out, n, count):
+    return out[: n * count].reshape(n, count)
+
+
+def test_int32_arithmetic():
+    r, ins = run("int32_ops", 64, ["a_=int32[64]:-100000..100000", "b_=int32[64]:-300..300", "out=int32[1024]"])
+    got = rows(r.buffers["out"], 16, 64)
+    for t, (a, b) in enumerate(zip(ins["a_"].tolist(), ins["b_"].tolist())):
+        ua, ub = a & M32, b & M32
+        want = [s32(a + b), s32(a - b), s32(a * b), s32((a * b) >> 32), s32((ua * ub) >> 32),
+                tdiv(a, b) if b else 0, (a - tdiv(a, b) * b) if b else 0,
+                s32(ua // ub) if ub else 0, s32(ua % ub) if ub else 0, min(a, b), s32(max(ua, ub)), abs(a),
+                s32(a * b + (a ^ b)), s32(((a * b) >> 32) + 7), s32(abs(ua - ub) + 5), tdiv(a, b) if b else -1]
+        assert got[:, t].tolist() == want, f"thread {t}: a={a} b={b}"
+
+
+def test_64_bit_and_wide():
+    r, ins = run("wide_ops", 64, ["a_=int32[64]:-100000..100000", "b_=int32[64]:-300..300", "out=int64[1024]"])
+    got = rows(r.buffers["out"], 9, 64)
+    for t, (a, b) in enumerate(zip(ins["a_"].tolist(), ins["b_"].tolist())):
+        la, lb = a * 1000003 + b, b * 7919 - a
+        want = [a * b, s64((a & M32) * (b & M32)), s64(la * lb), s64(((la & M64) * (lb & M64)) >> 64),
+                s64((la * lb) >> 64), tdiv(la, lb) if lb else 0, (la - tdiv(la, lb) * lb) if lb else 0,
+                la >> (b & 63), s64((la & M64) >> (a & 63))]
+        assert got[:, t].tolist() == want, f"thread {t}: a={a} b={b}"
+
+
+def test_shifts_clamp_their_amount():
+    r, ins = run("shift_ops", 64, ["a_=uint32[64]:0..4294967295", "b_=uint32[64]:0..4294967295",
+                                   "out=uint32[1024]"])
+    got = rows(r.buffers["out"], 5, 64)
+    for t, (a, b) in enumerate(zip(ins["a_"].tolist(), ins["b_"].tolist())):
+        n = b % 41
+        sa = s32(a)
+        wrap = ((((~a & M32) << 32) | a) << (n & 31)) >> 32 & M32
+        hi = (a * 3) & M32
+        clamp = ((hi << 32) | a) >> min(n, 32) & M32
+        want = [(a << n) & M32 if n < 32 else 0, a >> n if n < 32 else 0, (sa >> min(n, 31)) & M32, wrap, clamp]
+        assert got[:, t].tolist() == want, f"thread {t}: a={a:#x} n={n}"
+
+
+def _bfe(a, pos, ln, signed):
+    if ln == 0:
+        return 0
+    msb = 31
+    sbit = (a >> min(pos + ln - 1, msb)) & 1 if signed else 0
+    out = 0
+    for i in range(32):
+        bit = (a >> (pos + i)) & 1 if (i < ln and pos + i <= msb) else sbit
+        out |= bit << i
+    return out
+
+
+def _bfi(a, b, pos, ln):
+    f = b
+    for i in range(ln):
+        if pos + i > 31:
+            break
+        f = (f & ~(1 << (pos + i))) | (((a >> i) & 1) << (pos + i))
+    return f & M32
+
+
+def _prmt(a, b, c, mode=None):
+    x = (b << 32) | a
+    tables = {"f4e": [[0, 1, 2, 3], [1, 2, 3, 4], [2, 3, 4, 5], [3, 4, 5, 6]],
+              "b4e": [[0, 7, 6, 5], [1, 0, 7, 6], [2, 1, 0, 7], [3, 2, 1, 0]]}
+    out = 0
+    for i in range(4):
+        if mode is None:
+            nib = (c >> (4 * i)) & 0xF
+            byte = (x >> (8 * (nib & 7))) & 0xFF
+            if nib & 8:
+                byte = 0xFF if byte & 0x80 else 0
+        else:
+            byte = (x >> (8 * tables[mode][c & 3][i])) & 0xFF
+        out |= byte << (8 * i)
+    return out
+
+
+def _bfind(v, signed):
+    if signed and v >> 31:
+        v = ~v & M32
+    return v.bit_length() - 1 if v else M32
+
+
+def _lop3(a, b, c, lut):
+    out = 0
+    for i in range(32):
+        idx = ((a >> i) & 1) << 2 | ((b >> i) & 1) << 1 | ((c >> i) & 1)
+        out |= ((lut >> idx) & 1) << i
+    return out
+
+
+def test_bit_manipulation():
+    r, ins = run("bit_ops", 64, ["a_=uint32[64]:0..4294967295", "b_=uint32[64]:0..4294967295", "out=uint32[1024]"])
+    got = rows(r.buffers["out"], 16, 64)
+    for t, (a, b) in enumerate(zip(ins["a_"].tolist(), ins["b_"].tolist())):
+        pos, ln = b & 0x3F, (b >> 8) & 0x3F
+        sh = a >> (b & 31)
+        bf = _bfind(sh, False)
+        want = [_bfe(a, pos, ln, False), _bfe(a, pos, ln, True), _bfi(a, b, pos, ln), _prmt(a, b, b >> 16),
+                _prmt(a, b, b >> 3, "f4e"), _prmt(a, b, b >> 5, "b4e"), bin(a).count("1"),
+                32 - (a & (b >> 3)).bit_length(), int(f"{a:032b}"[::-1], 2), bf, _bfind(sh, True),
+                (31 - bf) if sh else M32, _lop3(a, b, (a * 7) & M32, 0x96), _lop3(a, b, (a * 7) & M32, 0xE8),
+                (a & -a).bit_length(), bin((a << 32) | b).count("1")]
+        assert got[:, t].tolist() == want, f"thread {t}: a={a:#x} b={b:#x}"
+
+
+def test_comparisons_and_selection():
+    r, ins = run("compare_ops", 64, ["a_=int32[64]:-5..5", "b_=int32[64]:-5..5", "x_=float32[64]:-2..2",
+                                     "y_=float32[64]:-2..2", "out=int32[1024]"])
+    got = rows(r.buffers["out"], 10, 64)
+    xs, ys = ins["x_"].copy(), ins["y_"].copy()
+    for t, (a, b) in enumerate(zip(ins["a_"].tolist(), ins["b_"].tolist())):
+        x, y = float(xs[t]), float(ys[t])
+        ua, ub = a & M32, b & M32
+        flags = lambda p, q: (p < q) | (p <= q) << 1 | (p > q) << 2 | (p >= q) << 3 | (p == q) << 4 | (p != q) << 5  # noqa
+        inv = lambda v: v ^ 0x3F  # noqa: E731
+        ltu = x < y or math.isnan(x) or math.isnan(y)
+        want = [flags(a, b), flags(ua, ub) & 0xF, flags(x, y), inv(flags(x, y)), int(ltu) + 2 * int(not ltu),
+                a if (a ^ b) >= 0 else b, -1 if a > b else 0, int(not (math.isnan(x) or math.isnan(y))),
+                int(np.float32(min(x, y)).view(np.int32)), int(np.float32(max(x, y)).view(np.int32))]
+        assert got[:, t].tolist() == want, f"thread {t}"
+
+
+def _f32_bits(v):
+    return struct.unpack("<i", struct.pack("<f", v))[0]
+
+
+def _f2i(x, rnd, lo=-2**31, hi=2**31 - 1):
+    if math.isnan(x):
+        return 0
+    v = {"rn": round, "rz": math.trunc, "rd": math.floor, "ru": math.ceil}[rnd](x) if math.isfinite(x) else \
+        (hi if x > 0 else lo)
+    return max(lo, min(hi, v))
+
+
+def test_conversions_round_and_saturate():
+    r, ins = run("convert_ops", 64, ["x_=float32[64]:-3e9..3e9", "d_=float64[64]:-1e6..1e6",
+                                     "a_=int32[64]:-2000000000..2000000000", "out=int32[2048]"])
+    got = rows(r.buffers["out"], 18, 64)
+    for t in range(64):
+        x, d, a = float(ins["x_"][t]), float(ins["d_"][t]), int(ins["a_"][t])
+        if t % 7 == 0:
+            continue  # keep the loop short
+        f32 = np.float32(d)
+        below = np.nextafter(f32, np.float32(-np.inf)) if float(f32) > d else f32
+        above = np.nextafter(f32, np.float32(np.inf)) if float(f32) < d else f32
+        rz = below if d > 0 else above
+        with np.errstate(over="ignore"):
+            h = np.float16(np.float32(x))  # inf where x is out of half range
+        want = [_f2i(x, "rn"), _f2i(x, "rz"), _f2i(x, "rd"), _f2i(x, "ru"), s32(_f2i(x, "rz", 0, M32)),
+                _f32_bits(float(np.float32(a))), None, _f32_bits(float(f32)), _f32_bits(float(rz)),
+                _f32_bits(float(below)), _f32_bits(float(above)), int(h.view(np.uint16)),
+                _f32_bits(float(np.float32(h))), max(0, min(255, a)), s32((a & 0xFF) - (256 if a & 0x80 else 0)),
+                int(d) if abs(d) < 2**31 else None, _f32_bits(min(1.0, max(0.0, float(np.float32(x))))),
+                _f32_bits(float(np.rint(np.float32(x))))]
+        for k, w in enumerate(want):
+            if w is not None:
+                assert got[k, t] == w, f"thread {t} result {k}: x={x} d={d} a={a}"
+        # int -> float toward zero: never above the value in magnitude, and within one ulp
+        rz_i = np.int32(got[6, t]).view(np.float32)
+        assert abs(float(rz_i)) <= abs(a) and abs(abs(a) - abs(float(rz_i))) <= float(np.spacing(np.float32(abs(a))))
+
+
+def test_float_arithmetic_is_ieee_single():
+    r, ins = run("float_ops", 64, ["x_=float32[64]", "y_=float32[64]", "out=float32[1024]"])
+    got = rows(r.buffers["out"], 9, 64)
+    x, y = ins["x_"], ins["y_"]
+    with np.errstate(all="ignore"):
+        want = [x + y, x - y, x * y, x / y, np.sqrt(np.abs(x)), np.abs(x) - y, -x * y, np.copysign(x, y),
+                (x.astype(np.float64) * y + 1.0).astype(np.float32)]
+    for k, w in enumerate(want):
+        assert np.array_equal(got[k], w.astype(np.float32)), f"result {k}"
+
+
+def _shfl_ref(v, b, c, mode):
+    out, pv = [], []
+    for lane in range(32):
+        warp = lane // 32 * 32
+        bval, cval, seg = b[lane] & 31, c[lane] & 31, (c[lane] >> 8) & 31
+        max_lane = (lane & seg) | (cval & ~seg)
+        min_lane = lane & seg
+        if mode == "up":
+            j, ok = lane - bval, lane - bval >= max_lane
+        elif mode == "down":
+            j, ok = lane + bval, lane + bval <= max_lane
+        elif mode == "bfly":
+            j, ok = lane ^ bval, (lane ^ bval) <= max_lane
+        else:
+            j = min_lane | (bval & ~seg)
+            ok = j <= max_lane
+        out.append(v[warp + (j if ok else lane)])
+        pv.append(int(ok))
+    return out, pv
+
+
+def test_shuffles_follow_the_isa():
+    r, ins = run("shfl_ops", 64, ["v_=int32[64]", "b_=uint32[64]:0..40", "c_=uint32[64]:0..8191", "out=int32[1024]"])
+    got = rows(r.buffers["out"], 8, 64)
+    v, b, c = ins["v_"].tolist(), ins["b_"].tolist(), ins["c_"].tolist()
+    for w in range(2):
+        sl = slice(32 * w, 32 * w + 32)
+        for k, mode in enumerate(("idx", "up", "down", "bfly")):
+            vals, preds = _shfl_ref(v[sl], b[sl], c[sl], mode)
+            assert got[2 * k, sl].tolist() == vals, mode
+            assert got[2 * k + 1, sl].tolist() == preds, mode
+
+
+def test_votes_match_and_redux_see_only_the_active_lanes():
+    r, ins = run("vote_ops", 64, ["v_=int32[64]:0..9", "on_=int32[64]:0..1", "out=int32[1024]"])
+    got = rows(r.buffers["out"], 9, 64)
+    v, on = ins["v_"].tolist(), ins["on_"].tolist()
+    for w in range(2):
+        lanes = [i for i in range(32 * w, 32 * w + 32) if on[i]]
+        act = sum(1 << (i % 32) for i in lanes)
+        for t in range(32 * w, 32 * w + 32):
+            if not on[t]:
+                assert got[:, t].tolist() == [-7] * 9
+                continue
+            same3 = sum(1 << (i % 32) for i in lanes if v[i] & 3 == v[t] & 3)
+            all8 = len({v[i] & 8 for i in lanes}) == 1
+            want = [s32(act), s32(sum(1 << (i % 32) for i in lanes if v[i] & 1)), int(all(v[i] > 2 for i in lanes)),
+                    int(any(v[i] > 6 for i in lanes)), int(len({bool(v[i] & 4) for i in lanes}) == 1), s32(same3),
+                    s32(act) if all8 else 0, int(all8), sum(v[i] for i in lanes) ^ (max(v[i] for i in lanes) << 16)]
+            assert got[:, t].tolist() == want, f"thread {t}"
+
+
+def test_barrier_reductions():
+    r, ins = run("barrier_ops", 256, ["v_=int32[256]:0..9", "out=int32[1024]"])
+    got = rows(r.buffers["out"], 3, 256)
+    v = ins["v_"]
+    assert set(got[0]) == {int((v & 1).sum())}
+    assert set(got[1]) == {1}
+    assert set(got[2]) == {int((v == 3).any())}
+    assert r.barriers == 3
+
+
+def test_atomics_are_serial():
+    r, ins = run("atomic_ops", 128, ["k_=int32[128]", "counts=int32[64]:0..0", "ctr=uint32[1]:0..0",
+                                     "out=int32[1024]"])
+    got = rows(r.buffers["out"], 6, 128)
+    k = ins["k_"] & 15
+    inc = 1 + (np.arange(128) & 3)
+    # per key, the old values are the running sums of the increments, in some order
+    for key in range(16):
+        lanes = np.flatnonzero(k == key)
+        olds = got[0, lanes]
+        order = np.argsort(olds, kind="stable")
+        assert np.array_equal(olds[order], np.concatenate([[0], np.cumsum(inc[lanes][order])[:-1]]))
+        assert got[5, key] == inc[lanes].sum()
+    assert sorted(got[1]) == sorted(list(range(101)) + list(range(27)))  # atomicInc wraps to 0 after 100
+    assert sorted(got[2]) == list(range(128))
+    counts = r.buffers["counts"]
+    for key in range(16):
+        lanes = np.flatnonzero(k == key)
+        if lanes.size:
+            assert counts[key] == lanes.max()
+            assert sorted(got[3, lanes].tolist()).count(0) == 1  # one CAS wins
+            assert counts[16 + key] - 1 in lanes
+    assert r.buffers["ctr"][0] == 128
+    atom = r.totals("atomic")
+    assert atom["requests"] == 2 * 4  # two shared atomics, 4 warps each
+
+
+def test_local_constant_generic_memory_and_3d_blocks():
+    r, ins = run("memory_ops", (8, 4, 4), ["v_=int32[128]", "g=int32[512]", "out=int32[1024]"])
+    v, g = ins["v_"].astype(np.int64), ins["g"].astype(np.int64)
+    table = [3, 1, 4, 1, 5, 9, 2, 6]
+    local = [[int(v[t]) * i + table[(int(v[t]) + i) & 7] for i in range(8)] for t in range(128)]
+    s = [local[t][v[t] & 7] for t in range(128)]
+    out = r.buffers["out"]
+    for t in range(128):
+        p = s[(t + 1) % 128] if v[t] & 1 else g[t]
+        assert out[t] == s32(p + local[t][(v[t] >> 3) & 7]), f"thread {t}"
+        tx, ty, tz = t % 8, (t // 8) % 4, t // 32
+        assert out[512 + t] == tx | ty << 8 | tz << 16
+    gen = [ls for ls in r.lines if ls.generic]
+    assert gen and gen[0].kind == "load"  # the generic load lands (partly) in shared memory
+
+
+def test_divergence_and_reconvergence():
+    r, ins = run("control_ops", 256, ["v_=int32[256]", "out=int32[256]:0..0"])
+    v = ins["v_"].tolist()
+    accs = []
+    for x in v:
+        acc = 0
+        if x & 1:
+            acc += 10 if x & 2 else -3
+            for i in range(x & 15):
+                acc += i * x
+                if acc > 500:
+                    break
+        else:
+            i = x & 7
+            while i > 0:
+                i -= 1
+                acc ^= i << (x & 3)
+        accs.append(s32(acc))
+    out = r.buffers["out"]
+    for t, x in enumerate(v):
+        want = 0 if x % 5 == 0 else s32(accs[t] + accs[(t + 1) & 255])
+        assert out[t] == want, f"thread {t}"
+    # every warp stores s[tid] once, after reconverging
+    store = [ls for ls in r.lines if ls.kind == "store"]
+    assert sum(ls.requests for ls in store) == 8
+
+
+def test_a_partial_warp_shuffles_within_its_lanes():
+    r, ins = run("shfl_ops", 20, ["v_=int32[20]", "b_=uint32[20]:0..40", "c_=uint32[20]:0..8191", "out=int32[1024]"])
+    assert r.totals("load")["requests"] == 0 and r.totals("store")["requests"] == 0
+    got = rows(r.buffers["out"], 8, 20)
+    v = ins["v_"].tolist() + [0] * 12
+    vals, _ = _shfl_ref(v, ins["b_"].tolist() + [0] * 12, ins["c_"].tolist() + [0] * 12, "bfly")
+    ok = [i for i in range(20) if (i ^ (ins["b_"][i] & 31)) < 20]  # sources that exist
+    assert [got[6, i] for i in ok] == [vals[i] for i in ok]
+
+
+def _ldmatrix_ref(tile, rows_of_lane, n, trans):
+    """Registers of lane t per matrix i: rows given by lanes 8i..8i+7 (rows_of_lane[l] = (row, col0))."""
+    out = []
+    for t in range(32):
+        regs = []
+        for i in range(n):
+            if trans:
+                c = t // 4
+                (ra, ca), (rb, cb) = rows_of_lane[8 * i + 2 * (t % 4)], rows_of_lane[8 * i + 2 * (t % 4) + 1]
+                regs.append(int(tile[ra, ca + c]) | int(tile[rb, cb + c]) << 16)
+            else:
+                r, c0 = rows_of_lane[8 * i + t // 4]
+                c = c0 + 2 * (t % 4)
+                regs.append(int(tile[r, c]) | int(tile[r, c + 1]) << 16)
+        out.append(regs)
+    return out
+
+
+def test_ldmatrix_hands_each_lane_its_fragment():
+    src = str(Path(__file__).parent.parent / "tools" / "analyze_truth" / "kernels" / "ldmatrix.cu")
+    args = ["out=uint32[64]", "in=uint16[4096]:0..65535"]
+    tile = fill("in", parse_arg(args[1])[1]).reshape(64, 64)
+    r = analyze_source(src, "ldmatrix_x4_swizzled", (64,), args=args)
+    for w in range(2):
+        rows = [(lane + 32 * w, ((lane + 32 * w) % 8) * 8) for lane in range(32)]
+        ref = _ldmatrix_ref(tile, rows, 4, False)
+        want = [a ^ b ^ c ^ d for a, b, c, d in ref]
+        assert r.buffers["out"][32 * w:32 * w + 32].tolist() == want
+    r = analyze_source(src, "ldmatrix_x2_trans", (64,), args=args)
+    for w in range(2):
+        rows = [((lane & 15) + 16 * w, (((lane & 15) + 16 * w) % 8 ^ 1) * 8) for lane in range(32)]
+        ref = _ldmatrix_ref(tile, rows, 2, True)
+        want = [(a + b) & M32 for a, b in ref]
+        assert r.buffers["out"][32 * w:32 * w + 32].tolist() == want

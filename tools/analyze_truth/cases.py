@@ -1,0 +1,412 @@
+"""The launches whose shared-memory traffic tools/analyze_truth/measure.py records.
+
+Every kernel of the package (src/smemlab/kernels/*.cu, with the macros and argument values the
+experiments and ops use) and every kernel of the corpus (tools/analyze_truth/kernels/*.cu), each
+launched as ONE thread block (grid 1x1x1) with fixed arguments sized so that the block does real
+work. A case is a dict:
+
+    id              unique, stable name
+    file            "package:NAME.cu" (src/smemlab/kernels/NAME.cu) or a repo-relative path
+    kernel          the kernel's name as written in the source (a template: as instantiated,
+                    "reduce6<256>"; in a namespace: "blas::gemv_warp"); an NVRTC name expression
+    defines         macros, {NAME: "VALUE"}
+    block, grid     [x, y, z]
+    dynamic_shared  bytes
+    args            in the kernel's parameter order, `smemlab analyze --arg` syntax:
+                    NAME=INT, NAME=FLOAT, NAME=DTYPE[COUNT], NAME=DTYPE[COUNT]:LO..HI, NAME=PATH.npy
+    cluster         (measure only) launched as a thread-block cluster of this shape
+    constants       (measure only) __constant__ symbols written before the launch: addresses never
+                    depend on them, but the outputs would be all zeros without them
+
+SKIPS names the package kernels that are not recorded, with the reason (none at present: the
+cluster kernels all run as a cluster of one block).
+
+`python3 tools/analyze_truth/cases.py` writes the .npy inputs (tests/data/analyze_truth/) and prints
+the number of cases.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[2]
+DATA = "tests/data/analyze_truth"
+K = "tools/analyze_truth/kernels"
+
+CASES: list[dict] = []
+SKIPS: dict[str, str] = {}  # "package:FILE.cu:kernel" -> why it is not recorded
+
+
+def case(id, file, kernel, block, args, defines=None, dyn=0, grid=(1, 1, 1), cluster=None, constants=None):
+    block = list(block) + [1] * (3 - len(block))
+    c = {"id": id, "file": file, "kernel": kernel, "defines": {k: str(v) for k, v in (defines or {}).items()},
+         "block": block, "grid": list(grid), "block_index": [0, 0, 0], "dynamic_shared": int(dyn), "args": list(args)}
+    if cluster:
+        c["cluster"] = list(cluster)
+    if constants:
+        c["constants"] = {k: [float(x) for x in v] for k, v in constants.items()}
+    CASES.append(c)
+    return c
+
+
+def npy(name: str) -> str:
+    return f"{DATA}/{name}.npy"
+
+
+# ---- input data (.npy): where shared addresses depend on the data ----------------------------------
+def _zipf_keys(rng, n, bins):
+    return ((rng.zipf(1.3, n) - 1) % bins).astype(np.int32)
+
+
+ATOMIC_PATTERNS: list[tuple[str, np.ndarray]] = []  # (name, 32 word indices into 1024 words, -1 = no access)
+
+
+def _patterns() -> list[tuple[str, np.ndarray]]:
+    lane = np.arange(32)
+    rng = np.random.default_rng(20261201)
+    p = [
+        ("distinct_banks", lane),
+        ("one_address", lane * 0),
+        ("one_bank_32_addresses", lane * 32),
+        ("stride2", lane * 2),
+        ("stride4", lane * 4),
+        ("stride8", lane * 8),
+        ("stride16", lane * 16),
+        ("stride33", lane * 33 % 1024),
+        ("pairs_same_address", lane // 2),
+        ("quads_same_address", lane // 4),
+        ("halves_same_addresses", lane % 16),
+        ("two_addresses_one_bank", (lane % 2) * 32),
+        ("four_addresses_one_bank", (lane % 4) * 32),
+        ("eight_addresses_one_bank", (lane % 8) * 32),
+        ("sixteen_addresses_one_bank_pairs", (lane // 2) * 32),
+        ("two_addresses_two_banks", lane % 2),
+        ("half_one_address_half_distinct", np.where(lane < 16, 0, lane)),
+        ("odd_lanes_only", np.where(lane % 2 == 1, lane, -1)),
+        ("one_lane", np.where(lane == 5, 40, -1)),
+        ("first_16_lanes_stride32", np.where(lane < 16, lane * 32, -1)),
+        ("bank0_random_rows", rng.integers(0, 32, 32) * 32),
+    ]
+    for s in range(4):
+        p.append((f"random256_{s}", rng.integers(0, 256, 32)))
+    for s in range(2):
+        p.append((f"random32_{s}", rng.integers(0, 32, 32)))
+    for s in range(2):
+        p.append((f"random1024_{s}", rng.integers(0, 1024, 32)))
+    for s in range(2):
+        pool = rng.integers(0, 1024, 4)
+        p.append((f"pool4_{s}", pool[rng.integers(0, 4, 32)]))
+    return [(n, np.asarray(a, dtype=np.int32)) for n, a in p]
+
+
+ATOMIC_PATTERNS = _patterns()
+
+
+def data_files() -> dict[str, np.ndarray]:
+    """Every .npy input, by name (deterministic: regenerated identically)."""
+    from smemlab.experiments.histogram import make_keys  # the experiment's own keys
+
+    rng = np.random.default_rng(20261130)
+    n = 8192
+    i = np.arange(n)
+    out = {
+        "pkg_keys_uniform_256": make_keys(n, 256, "uniform"),
+        "pkg_keys_skewed_256": make_keys(n, 256, "skewed"),
+        "keys_random_u32": rng.integers(0, 2**32, n, dtype=np.uint32),
+        "keys_uniform_256": rng.integers(0, 256, n).astype(np.uint32),
+        "keys_skewed_256": _zipf_keys(rng, n, 256).astype(np.uint32),
+        "keys_all_same": np.full(n, 7, dtype=np.uint32),
+        "keys_conflict_free": (i % 256).astype(np.uint32),  # a warp: 32 consecutive bins, 32 banks
+        "keys_one_bank": ((i % 8) * 32).astype(np.uint32),  # a warp: 8 bins of bank 0, 4 lanes each
+        "sort_keys_1024": rng.integers(0, 2**32, 1024, dtype=np.uint32),
+        "atomic_patterns": np.stack([a for _, a in ATOMIC_PATTERNS]),
+    }
+    return out
+
+
+def write_data() -> None:
+    d = REPO / DATA
+    d.mkdir(parents=True, exist_ok=True)
+    for name, a in data_files().items():
+        np.save(d / f"{name}.npy", a, allow_pickle=False)
+
+
+# =====================================================================================================
+# The package's kernels
+# =====================================================================================================
+P = "package:"
+
+# ---- config.cu (experiments/config.py: THREADS 256, TILE 1024) ------------------------------------------
+CFG = {"THREADS": 256, "TILE": 1024}
+case("config.bigSmem", P + "config.cu", "bigSmem", (256,), ["out=float32[16384]", "in=float32[16384]", "nwords=16384"],
+     dict(CFG, OPTIN=1), dyn=65536)
+case("config.smemHeavy", P + "config.cu", "smemHeavy", (256,), ["out=float32[1024]", "in=float32[1024]", "n=1024"],
+     dict(CFG, CARVEOUT=-1), dyn=4096)
+case("config.sum", P + "config.cu", "sum", (256,), ["array=float32[4096]", "N=4096", "result=float32[1]"], CFG)
+
+# ---- copy.cu, ops_copy.cu: no shared memory -----------------------------------------------------------
+case("copy.copyKernel", P + "copy.cu", "copyKernel", (256,), ["out=float32[4096]", "in=float32[4096]", "n4=1024"])
+case("ops_copy.ops_copy_f4", P + "ops_copy.cu", "ops_copy_f4", (256,), ["out=float32[4096]", "in=float32[4096]", "n4=1024"])
+
+# ---- histogram.cu (experiments/histogram.py: 512 threads, 256 bins) -------------------------------------
+for dist in ("uniform", "skewed"):
+    keys = npy(f"pkg_keys_{dist}_256")
+    if dist == "uniform":
+        case("histogram.histGlobal", P + "histogram.cu", "histGlobal", (512,),
+             ["bins=int32[256]", "nbins=256", f"input={keys}", "array_size=8192"])
+    case(f"histogram.histSmem.{dist}", P + "histogram.cu", "histSmem", (512,),
+         ["bins=int32[256]", "nbins=256", f"input={keys}", "array_size=8192"], dyn=1024)
+    case(f"histogram.clusterHist_kernel.{dist}", P + "histogram.cu", "clusterHist_kernel", (512,),
+         ["bins=int32[256]", "nbins=256", "bins_per_block=256", f"input={keys}", "array_size=8192"], dyn=1024,
+         cluster=(1, 1, 1))
+
+# ---- layout.cu (experiments/layout.py: the square 32x32 and the 32x16 rectangle) ------------------------
+SQUARE = {"BDIMX": 32, "BDIMY": 32, "IPAD": 1}
+RECT = {"BDIMX": 32, "BDIMY": 16, "IPAD": 2}
+RECT_PAD1 = {"BDIMX": 32, "BDIMY": 16, "IPAD": 1}
+for tag, d in (("square", SQUARE), ("rect", RECT)):
+    bx, by = d["BDIMX"], d["BDIMY"]
+    names = ["setRowReadRow", "setColReadCol", "setColReadRow", "setRowReadCol", "setRowReadColDyn"]
+    if tag == "rect":
+        names[1:1] = ["setRowReadRow2"]
+        names.insert(3, "setColReadCol2")
+    for name in names:
+        case(f"layout.{name}.{tag}", P + "layout.cu", name, (bx, by), [f"out=int32[{bx * by}]"], d,
+             dyn=bx * by * 4 if name.endswith("Dyn") else 0)
+    for dp in ((d,) if tag == "square" else (RECT, RECT_PAD1)):
+        sub = tag if dp is not RECT_PAD1 else "rect_pad1"
+        case(f"layout.setRowReadColPad.{sub}", P + "layout.cu", "setRowReadColPad", (bx, by), [f"out=int32[{bx * by}]"], dp)
+        case(f"layout.setRowReadColDynPad.{sub}", P + "layout.cu", "setRowReadColDynPad", (bx, by), [f"out=int32[{bx * by}]"],
+             dp, dyn=(bx + dp["IPAD"]) * by * 4)
+
+# ---- matmul.cu (experiments/matmul.py: BLOCK_SIZE 16 and 32; one block = one output tile) --------------
+def mm_args(m, n, k):
+    return [f"a=float32[{m * k}]", f"b=float32[{k * n}]", f"c=float32[{m * n}]", f"M={m}", f"N={n}", f"K={k}"]
+
+
+case("matmul.MatMulKernelNaive.bs16", P + "matmul.cu", "MatMulKernelNaive", (16, 16), mm_args(16, 16, 64), {"BLOCK_SIZE": 16})
+for bs in (16, 32):
+    case(f"matmul.MatMulKernel.bs{bs}", P + "matmul.cu", "MatMulKernel", (bs, bs), mm_args(bs, bs, 64), {"BLOCK_SIZE": bs})
+
+# ---- ops_matmul.cu (ops/matmul.py VARIANTS: one block tile each, K = 64, 16-byte rows) -----------------
+for variant, (tile, threads) in {"tiled": (32, 1024), "blocktile1d": (64, 512), "blocktile2d": (128, 256),
+                                 "vectorized": (128, 256), "warptile": (128, 256), "warptile_db": (128, 256),
+                                 "warptile_db16": (128, 256)}.items():
+    m = n = tile
+    k = 64
+    case(f"ops_matmul.mm_{variant}", P + "ops_matmul.cu", f"mm_{variant}", (threads,),
+         [f"A=float32[{m * k}]", f"B=float32[{k * n}]", f"C=float32[{m * n}]", f"M={m}", f"N={n}", f"K={k}",
+          "vecA=1", "vecB=1", "vecC=1"])
+# the guarded element-by-element paths: a ragged shape with the 16-byte flags off
+case("ops_matmul.mm_vectorized.ragged", P + "ops_matmul.cu", "mm_vectorized", (256,),
+     ["A=float32[6000]", "B=float32[6000]", "C=float32[10000]", "M=100", "N=100", "K=60", "vecA=0", "vecB=0", "vecC=0"])
+
+# ---- ops_histogram.cu (ops/histogram.py plans for 256 bins; the cluster kernels as clusters of 1) ------
+KEYS_ARGS = [f"keys={npy('pkg_keys_uniform_256')}", "n=8192", "out=uint32[256]"]
+case("ops_histogram.hist_global", P + "ops_histogram.cu", "hist_global", (512,), KEYS_ARGS + ["bins=256"],
+     {"AGG": 1, "COPIES": 1, "CS": 2})
+for dist in ("uniform", "skewed"):
+    case(f"ops_histogram.hist_smem.copies32.{dist}", P + "ops_histogram.cu", "hist_smem", (512,),
+         [f"keys={npy(f'pkg_keys_{dist}_256')}", "n=8192", "out=uint32[256]", "lo=0", "nlocal=256"],
+         {"AGG": 0, "COPIES": 32, "CS": 2}, dyn=256 * 32 * 4)
+case("ops_histogram.hist_smem.copies1_agg.skewed", P + "ops_histogram.cu", "hist_smem", (512,),
+     [f"keys={npy('pkg_keys_skewed_256')}", "n=8192", "out=uint32[256]", "lo=0", "nlocal=256"],
+     {"AGG": 1, "COPIES": 1, "CS": 2}, dyn=256 * 4)
+case("ops_histogram.hist_cluster.cs1", P + "ops_histogram.cu", "hist_cluster", (512,), KEYS_ARGS + ["bins=256"],
+     {"AGG": 1, "COPIES": 1, "CS": 1}, dyn=1024, cluster=(1, 1, 1))
+case("ops_histogram.hist_cluster_rep.cs1", P + "ops_histogram.cu", "hist_cluster_rep", (512,), KEYS_ARGS + ["bins=256"],
+     {"AGG": 0, "COPIES": 1, "CS": 1}, dyn=1024, cluster=(1, 1, 1))
+case("ops_histogram.hist_cluster_share.cs1", P + "ops_histogram.cu", "hist_cluster_share", (512,), KEYS_ARGS + ["bins=256"],
+     {"AGG": 0, "COPIES": 1, "CS": 1}, dyn=1024 + 2 * 512 * 2 * 16, cluster=(1, 1, 1))
+
+# ---- ops_reduce.cu (ops/reduce.py: 256 threads; two whole tiles of 256 x 8 vectors and a tail) ----------
+for name, x, n, part, out in (("reduce_i32_i64", "int32", 16391, "int64", "int64"),
+                              ("reduce_f32_f32", "float32", 16391, "float64", "float32"),
+                              ("reduce_f32_f64", "float32", 16391, "float64", "float64"),
+                              ("reduce_f64_f64", "float64", 8199, "float64", "float64")):
+    case(f"ops_reduce.{name}", P + "ops_reduce.cu", name, (256,),
+         [f"x={x}[{n}]", f"n={n}", f"partials={part}[1]", "counter=uint32[1]:0..0", f"out={out}[1]"])
+
+# ---- ops_stencil.cu (ops/stencil.py: RADIUS from the coefficients; two tiles, the second ragged) -----
+for r in (4, 3):
+    case(f"ops_stencil.stencil1d_f32.r{r}", P + "ops_stencil.cu", "stencil1d_f32", (256,),
+         ["out=float32[4196]", "x=float32[4196]", "n=4196", "aligned=1"], {"RADIUS": r},
+         constants={"c_coef": np.linspace(-1.0, 1.0, 2 * r + 1)})
+
+# ---- ops_transpose.cu (ops/transpose.py) ---------------------------------------------------------------
+case("ops_transpose.transpose_v4", P + "ops_transpose.cu", "transpose_v4", (256,),
+     ["out=float32[4096]", "in=float32[4096]", "rows=64", "cols=64", "tiles_x=1", "ntiles=1"])
+case("ops_transpose.transpose_s1", P + "ops_transpose.cu", "transpose_s1", (256,),
+     ["out=float32[1024]", "in=float32[1024]", "rows=32", "cols=32", "tiles_x=1", "ntiles=1"])
+case("ops_transpose.transpose_s1.ragged", P + "ops_transpose.cu", "transpose_s1", (256,),
+     ["out=float32[810]", "in=float32[810]", "rows=30", "cols=27", "tiles_x=1", "ntiles=1"])
+
+# ---- reduce.cu (experiments/reduce.py: DIM 128, REAL int; float32; larger blocks for the unrolled tree) ---
+INT = {"DIM": 128, "REAL": "int"}
+case("reduce.reduce_global", P + "reduce.cu", "reduce_global", (128,),
+     ["d_x=int32[128]", "d_work=int32[64]", "d_y=int32[1]", "n=128"], INT)
+case("reduce.reduceGmem", P + "reduce.cu", "reduceGmem", (128,),
+     ["g_idata=int32[128]", "g_work=int32[64]", "g_odata=int32[1]", "n=128"], INT)
+for real, dt in (("int", "int32"), ("float", "float32")):
+    d = {"DIM": 128, "REAL": real}
+    sfx = "" if real == "int" else ".f32"
+    case(f"reduce.reduce_shared{sfx}", P + "reduce.cu", "reduce_shared", (128,), [f"d_x={dt}[128]", f"d_y={dt}[1]", "n=128"], d)
+    case(f"reduce.reduceSmem{sfx}", P + "reduce.cu", "reduceSmem", (128,), [f"g_idata={dt}[128]", f"g_odata={dt}[1]", "n=128"], d)
+    if real == "int":
+        case("reduce.reduceSmemVolatile", P + "reduce.cu", "reduceSmemVolatile", (128,),
+             ["g_idata=int32[128]", "g_odata=int32[1]", "n=128"], d)
+    case(f"reduce.reduceSmemUnroll{sfx}", P + "reduce.cu", "reduceSmemUnroll", (128,),
+         [f"g_idata={dt}[512]", f"g_odata={dt}[1]", "n=512"], d)
+    case(f"reduce.reduceSmemUnrollDyn{sfx}", P + "reduce.cu", "reduceSmemUnrollDyn", (128,),
+         [f"g_idata={dt}[512]", f"g_odata={dt}[1]", "n=512"], d, dyn=128 * 4)
+    case(f"reduce.reduceShfl{sfx}", P + "reduce.cu", "reduceShfl", (128,), [f"g_idata={dt}[512]", f"g_odata={dt}[1]", "n=512"], d)
+for dim in (256, 512, 1024):
+    case(f"reduce.reduceSmemUnroll.b{dim}", P + "reduce.cu", "reduceSmemUnroll", (dim,),
+         [f"g_idata=int32[{4 * dim}]", "g_odata=int32[1]", f"n={4 * dim}"], {"DIM": dim, "REAL": "int"})
+
+# ---- shuffle.cu (experiments/shuffle.py: BDIMX 16 (32 for the whole-warp broadcast), SEGM 4, DIM 128) ---
+SH = {"BDIMX": 16, "SEGM": 4, "DIM": 128}
+case("shuffle.test_shfl_broadcast.warp", P + "shuffle.cu", "test_shfl_broadcast", (32,),
+     ["d_out=int32[32]", "d_in=int32[32]", "srcLane=2"], dict(SH, BDIMX=32))
+for name, extra in (("test_shfl_broadcast", ["srcLane=2"]), ("test_shfl_wrap", ["offset=2"]), ("test_shfl_up", ["delta=2"]),
+                    ("test_shfl_down", ["delta=2"]), ("test_shfl_xor", ["mask=1"])):
+    case(f"shuffle.{name}", P + "shuffle.cu", name, (32,), ["d_out=int32[32]", "d_in=int32[32]"] + extra, SH)
+for name, extra in (("test_shfl_xor_array", ["mask=1"]), ("test_shfl_xor_int4", ["mask=1"]),
+                    ("test_shfl_xor_element", ["mask=1", "srcIdx=0", "dstIdx=3"]),
+                    ("test_shfl_xor_array_swap", ["mask=1", "srcIdx=0", "dstIdx=3"]),
+                    ("test_shfl_swap", ["mask=1", "firstIdx=0", "secondIdx=3"])):
+    case(f"shuffle.{name}", P + "shuffle.cu", name, (4,), ["d_out=int32[16]", "d_in=int32[16]"] + extra, SH)
+for name, outs in (("reduceSmem", 1), ("reduceShfl", 1), ("warpReduceSmem", 4), ("warpReduceShfl", 4)):
+    case(f"shuffle.{name}", P + "shuffle.cu", name, (128,), ["g_idata=int32[128]", f"g_odata=int32[{outs}]", "n=128"], SH)
+
+# ---- stencil.cu (experiments/stencil.py: RADIUS 4, BDIM 256, the book's coefficients; 2 tiles) ---------
+ST = {"RADIUS": 4, "BDIM": 256}
+BOOK_COEF = [0.0, 0.8, -0.2, 0.03809524, -0.00357143]
+for name in ("stancli1DGPU", "stancli1DGPU_nosync"):
+    case(f"stencil.{name}", P + "stencil.cu", name, (256,), ["in=float32[520]", "out=float32[512]", "size=512"], ST,
+         constants={"coef": BOOK_COEF})
+for name in ("stancliReadOnly", "stancliLdg", "stancliGlobal"):
+    case(f"stencil.{name}", P + "stencil.cu", name, (256,),
+         ["in=float32[520]", "out=float32[512]", "size=512", "dcoef=float32[5]"], ST)
+
+# ---- transpose.cu (experiments/transpose.py: the defaults BDIMX 32, BDIMY 16, IPAD 2, TILE 32) ---------
+for name in ("copyGmem", "naiveGmem", "transposeSmem", "transposeSmemPad"):
+    case(f"transpose.{name}", P + "transpose.cu", name, (32, 16), ["out=float32[512]", "in=float32[512]", "rows=16", "cols=32"])
+case("transpose.transposeSmemUnrollPad", P + "transpose.cu", "transposeSmemUnrollPad", (32, 16),
+     ["out=float32[1024]", "in=float32[1024]", "rows=16", "cols=64"])
+case("transpose.transposeSmemUnrollPadDyn", P + "transpose.cu", "transposeSmemUnrollPadDyn", (32, 16),
+     ["out=float32[1024]", "in=float32[1024]", "rows=16", "cols=64"], dyn=16 * 66 * 4)
+for name in ("transpose1", "transpose1Pad"):
+    case(f"transpose.{name}", P + "transpose.cu", name, (32, 32), ["A=float32[1024]", "B=float32[1024]", "rows=32", "cols=32"])
+
+# =====================================================================================================
+# The corpus (tools/analyze_truth/kernels)
+# =====================================================================================================
+f = f"{K}/transpose.cu"
+for name in ("transposeNaive", "transposeCoalesced", "transposeNoBankConflicts", "transposeSwizzled"):
+    case(f"corpus.{name}", f, name, (32, 8), ["odata=float32[1024]", "idata=float32[1024]", "width=32", "height=32"])
+
+case("corpus.sgemmVectorize", f"{K}/sgemm_blocktile.cu", "sgemmVectorize<128, 128, 8, 8, 8>", (256,),
+     ["M=128", "N=128", "K=32", "alpha=1.0", "A=float32[4096]", "B=float32[4096]", "beta=0.5", "C=float32[16384]"])
+case("corpus.sgemmWarptiling", f"{K}/sgemm_warptile.cu", "sgemmWarptiling<128, 128, 16, 64, 64, 4, 8, 4, 128>", (128,),
+     ["M=128", "N=128", "K=32", "alpha=1.0", "A=float32[4096]", "B=float32[4096]", "beta=0.5", "C=float32[16384]"])
+
+f = f"{K}/reduce_harris.cu"
+for name in ("reduce0", "reduce1", "reduce2"):
+    case(f"corpus.{name}", f, name, (256,), ["g_idata=int32[256]", "g_odata=int32[1]", "n=256"], dyn=1024)
+for name in ("reduce3", "reduce4"):
+    case(f"corpus.{name}", f, name, (256,), ["g_idata=int32[512]", "g_odata=int32[1]", "n=512"], dyn=1024)
+case("corpus.reduce6", f, "reduce6<256>", (256,), ["g_idata=int32[2048]", "g_odata=int32[1]", "n=2048"], dyn=1024)
+
+f = f"{K}/softmax.cu"
+case("corpus.softmax_forward_kernel2", f, "softmax_forward_kernel2", (256,),
+     ["out=float32[1024]", "inp=float32[1024]", "N=1", "C=1024"], dyn=1024)
+case("corpus.softmax_forward_kernel3", f, "softmax_forward_kernel3", (256,), ["out=float32[1024]", "inp=float32[1024]", "N=1", "C=1024"])
+
+f = f"{K}/stencil.cu"
+case("corpus.stencil_1d", f, "stencil_1d", (256,), ["in=int32[262]", "out=int32[256]"])
+case("corpus.jacobi2d", f, "jacobi2d", (16, 16), ["in=float32[256]", "out=float32[256]", "nx=16", "ny=16"])
+
+case("corpus.bitonicSortShared", f"{K}/bitonic.cu", "bitonicSortShared", (512,),
+     ["d_DstKey=uint32[1024]", "d_DstVal=uint32[1024]", f"d_SrcKey={npy('sort_keys_1024')}", "d_SrcVal=uint32[1024]",
+      "arrayLength=1024", "dir=1"])
+
+f = f"{K}/gemv.cu"
+case("corpus.gemv_smem", f, "gemv_smem", (256,), ["A=float32[131072]", "x=float32[512]", "y=float32[256]", "rows=256", "cols=512"])
+case("corpus.gemv_warp", f, "blas::gemv_warp", (256,), ["A=float32[4096]", "x=float32[512]", "y=float32[8]", "rows=8", "cols=512"])
+
+f = f"{K}/vector_tiles.cu"
+for name in ("tile_f4_rowmajor", "tile_f4_swizzled", "tile_f2_rowmajor", "tile_f2_swizzled"):
+    case(f"corpus.{name}", f, name, (256,), ["out=float32[1024]", "in=float32[1024]"])
+
+f = f"{K}/block3d.cu"
+case("corpus.volume_transpose_xz", f, "volume_transpose_xz", (8, 8, 8), ["out=float32[512]", "in=float32[512]"])
+case("corpus.stencil3d_7pt", f, "stencil3d_7pt", (8, 8, 4), ["out=float32[256]", "in=float32[256]", "nx=8", "ny=8", "nz=4"])
+
+f = f"{K}/types.cu"
+case("corpus.char_access", f, "char_access", (256,), ["out=int8[256]:-128..127", "in=int8[1024]:-60..60"])
+case("corpus.short_access", f, "short_access", (256,), ["out=int16[256]", "in=int16[512]"])
+case("corpus.double_access", f, "double_access", (256,), ["out=float64[256]", "in=float64[512]"])
+case("corpus.struct16_access", f, "struct16_access", (256,), ["out=float32[256]", "in=float32[1024]"])
+case("corpus.float3_access", f, "float3_access", (256,), ["out=float32[256]", "in=float32[768]"])
+
+f = f"{K}/histogram.cu"
+case("corpus.histogram_hashed", f, "histogram_hashed", (256,), [f"keys={npy('keys_random_u32')}", "n=8192", "bins=uint32[256]"])
+for dist in ("uniform", "skewed", "all_same", "conflict_free", "one_bank"):
+    keys = npy(f"keys_{dist}" + ("_256" if dist in ("uniform", "skewed") else ""))
+    case(f"corpus.histogram256.{dist}", f, "histogram256", (256,), [f"keys={keys}", "n=8192", "bins=uint32[256]"])
+case("corpus.histogram256_weighted", f, "histogram256_weighted", (256,),
+     [f"keys={npy('keys_uniform_256')}", "weights=uint32[8192]", "n=8192", "bins=uint32[256]"])
+case("corpus.histogram_float", f, "histogram_float", (256,),
+     [f"keys={npy('keys_uniform_256')}", "weights=float32[8192]:0..1", "n=8192", "bins=float32[256]"])
+
+f = f"{K}/atomic_patterns.cu"
+for kname, out in (("atomic_inc_pattern", "uint32[1024]"), ("atomic_add_pattern", "uint32[1024]"),
+                   ("atomic_cas_pattern", "uint32[1024]"), ("atomic_add64_pattern", "uint64[512]")):
+    for k, (pname, _) in enumerate(ATOMIC_PATTERNS):
+        case(f"atomic.{kname.replace('atomic_', '').replace('_pattern', '')}.{pname}", f, kname, (32,),
+             [f"addr={npy('atomic_patterns')}", f"pattern={k}", f"out={out}"])
+
+case("corpus.carve_dynamic", f"{K}/dynamic_smem.cu", "carve_dynamic", (256,),
+     ["out=float32[256]", "fin=float32[200]", "iin=int32[100]", "nf=200", "ni=100"], dyn=(200 + 100) * 4)
+f = f"{K}/divergent.cu"
+case("corpus.divergent_branches", f, "divergent_branches", (256,), ["out=float32[256]", "in=float32[256]", "trips=int32[256]"])
+case("corpus.short_predicated", f, "short_predicated", (256,), ["out=float32[256]", "in=float32[256]", "limit=100"])
+case("corpus.local_sort_median", f"{K}/local_arrays.cu", "local_sort_median", (256,),
+     ["out=float32[256]", "in=float32[256]", "perm=int32[2048]"])
+case("corpus.shfl_scan_block", f"{K}/shfl_scan.cu", "shfl_scan_block", (256,), ["out=int32[256]", "in=int32[256]"])
+case("corpus.generic_shared", f"{K}/generic_ptr.cu", "generic_shared", (256,),
+     ["out=float32[256]", "in=float32[256]", "scratch=float32[256]", "use_global=0"])
+for cf in ("false", "true"):
+    case(f"corpus.prescan.{'conflict_free' if cf == 'true' else 'plain'}", f"{K}/scan.cu", f"prescan<{cf}>", (256,),
+         ["g_odata=float32[512]", "g_idata=float32[512]", "n=512"], dyn=(512 + 16) * 4)
+f = f"{K}/ldmatrix.cu"
+for name in ("ldmatrix_x4_rows", "ldmatrix_x4_swizzled", "ldmatrix_x2_trans"):
+    case(f"corpus.{name}", f, name, (64,), ["out=uint32[64]", "in=uint16[4096]"])
+case("corpus.stmatrix_x4", f, "stmatrix_x4", (64,), ["out=uint16[4096]", "in=uint16[4096]"])
+
+assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
+
+
+def package_kernels_without_case() -> list[str]:
+    """'FILE.cu:kernel' for every extern "C" kernel of src/smemlab/kernels that has no case and no skip."""
+    import re
+
+    have = {(c["file"][len(P):], c["kernel"]) for c in CASES if c["file"].startswith(P)}
+    missing = []
+    for path in sorted((REPO / "src/smemlab/kernels").glob("*.cu")):
+        for name in re.findall(r'extern\s+"C"\s+__global__\s+void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\(',
+                               path.read_text()):
+            if (path.name, name) not in have and f"{P}{path.name}:{name}" not in SKIPS:
+                missing.append(f"{path.name}:{name}")
+    return missing
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(REPO / "src"))
+    write_data()
+    print(f"{len(CASES)} cases ({sum(c['file'].startswith(P) for c in CASES)} of package kernels); "
+          f"package kernels without a case: {package_kernels_without_case() or 'none'}")
