@@ -52,7 +52,7 @@ def test_line_bank_map_text_and_png(capsys, tmp_path):
     line = json.loads(run_cli(capsys, EXAMPLE, *EXAMPLE_ARGS, "--json")[1])["lines"][0]["line"]
     rc, out, err = run_cli(capsys, EXAMPLE, *EXAMPLE_ARGS, "--line", str(line), "--png", str(png))
     assert rc == 0, err
-    assert "bank map of warp" in out and "32 wavefront(s)" in out
+    assert "bank map of warp" in out and "32 wavefronts" in out
     assert png.stat().st_size > 1000
 
 

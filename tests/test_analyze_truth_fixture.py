@@ -191,7 +191,7 @@ def test_hardware_totals_equal_the_sass_attributed_ones_but_in_a_few_cases():
             off.append(c["id"])
     assert len(off) <= len(cases()) // 20, off
     assert all(c["repeatable"] is not None for c in cases())
-    assert sum(not c["repeatable"] for c in cases()) <= 5
+    assert sum(not c["repeatable"] for c in cases()) <= len(cases()) // 20
 
 
 def test_instruction_totals_leave_out_warps_predicated_off():

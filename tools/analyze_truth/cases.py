@@ -147,9 +147,8 @@ case("config.smemHeavy", P + "config.cu", "smemHeavy", (256,), ["out=float32[102
      dict(CFG, CARVEOUT=-1), dyn=4096)
 case("config.sum", P + "config.cu", "sum", (256,), ["array=float32[4096]", "N=4096", "result=float32[1]"], CFG)
 
-# ---- copy.cu, ops_copy.cu: no shared memory -----------------------------------------------------------
+# ---- copy.cu: no shared memory ------------------------------------------------------------------------
 case("copy.copyKernel", P + "copy.cu", "copyKernel", (256,), ["out=float32[4096]", "in=float32[4096]", "n4=1024"])
-case("ops_copy.ops_copy_f4", P + "ops_copy.cu", "ops_copy_f4", (256,), ["out=float32[4096]", "in=float32[4096]", "n4=1024"])
 
 # ---- histogram.cu (experiments/histogram.py: 512 threads, 256 bins) -------------------------------------
 for dist in ("uniform", "skewed"):
@@ -222,7 +221,8 @@ case("ops_histogram.hist_cluster_rep.cs1", P + "ops_histogram.cu", "hist_cluster
 case("ops_histogram.hist_cluster_share.cs1", P + "ops_histogram.cu", "hist_cluster_share", (512,), KEYS_ARGS + ["bins=256"],
      {"AGG": 0, "COPIES": 1, "CS": 1}, dyn=1024 + 2 * 512 * 2 * 16, cluster=(1, 1, 1))
 
-# ---- ops_reduce.cu (ops/reduce.py: 256 threads; two whole tiles of 256 x 8 vectors and a tail) ----------
+# ---- ops_reduce.cu (ops/reduce.py: 256 threads; two whole tiles of 256 x 8 vectors and a tail; a grid of
+# one block takes the kernel's one-block path, as the op does for small inputs) --------------------------
 for name, x, n, part, out in (("reduce_i32_i64", "int32", 16391, "int64", "int64"),
                               ("reduce_f32_f32", "float32", 16391, "float64", "float32"),
                               ("reduce_f32_f64", "float32", 16391, "float64", "float64"),
@@ -239,6 +239,8 @@ for r in (4, 3):
 # ---- ops_transpose.cu (ops/transpose.py) ---------------------------------------------------------------
 case("ops_transpose.transpose_v4", P + "ops_transpose.cu", "transpose_v4", (256,),
      ["out=float32[4096]", "in=float32[4096]", "rows=64", "cols=64", "tiles_x=1", "ntiles=1"])
+case("ops_transpose.transpose_v4.two_tiles", P + "ops_transpose.cu", "transpose_v4", (256,),
+     ["out=float32[8192]", "in=float32[8192]", "rows=128", "cols=64", "tiles_x=1", "ntiles=2"])
 case("ops_transpose.transpose_s1", P + "ops_transpose.cu", "transpose_s1", (256,),
      ["out=float32[1024]", "in=float32[1024]", "rows=32", "cols=32", "tiles_x=1", "ntiles=1"])
 case("ops_transpose.transpose_s1.ragged", P + "ops_transpose.cu", "transpose_s1", (256,),
