@@ -36,9 +36,9 @@
 #define LOAD(p) (*(p))
 #endif
 // The register cap for BLOCKS_PER_SM resident blocks: with it ptxas keeps all UNROLL loads in
-// flight before the first add (without it, it recycled registers and left 2 in flight). The
-// host launches 2 x BLOCKS_PER_SM blocks per SM (sweep on an H100: UNROLL 8, 2/SM cap, 4/SM grid
-// was the best or within noise of it for int32 and float32).
+// flight before the first add (without it, it recycled registers and left 2 in flight). The host
+// launches one wave of resident blocks (tools/reduce_grid_sweep.py, H200: as fast as two waves at
+// 2^28 elements, 3-11% faster from 2^22 to 2^26 where the second wave's tail shows).
 #ifndef BLOCKS_PER_SM
 #define BLOCKS_PER_SM 2
 #endif

@@ -66,12 +66,12 @@ _PLANS: dict[tuple[int, str], tuple[device.Kernel, int]] = {}
 
 
 def _plan(dev: int, name: str) -> tuple[device.Kernel, int]:
-    """(kernel, grid: twice the resident blocks, at most 8 per SM) for kernel `name` on `dev`."""
+    """(kernel, grid: the resident blocks, one wave; see kernels/ops_reduce.cu) for kernel `name` on `dev`."""
     plan = _PLANS.get((dev, name))
     if plan is None:
         k = device.kernel(SOURCE, name, device=dev)
         per_sm = k.blocks_per_sm(NT)
-        plan = _PLANS[(dev, name)] = (k, device.facts(dev).sms * max(1, min(2 * per_sm, 8)))
+        plan = _PLANS[(dev, name)] = (k, device.facts(dev).sms * max(1, min(per_sm, 8)))
     return plan
 
 
