@@ -190,3 +190,38 @@ def test_quick_benchmark_on_its_own_verifies_everything(tmp_path):
     assert all(t["status"] in ("met", "missed") for r in rows for t in r["targets"])
     assert any(r["impl"] == "cudaMemcpy" for r in rows)
     assert "impossible figure" not in proc.stdout
+
+
+def test_a_case_name_runs_once_per_op():
+    from smemlab.bench import Bench
+
+    b = Bench.__new__(Bench)  # no GPU: only the bookkeeping of Bench.case runs
+    b.op, b.rows = "histogram", [Row("histogram", "2^28 keys 256 bins uniform", "smemlab (cupy)", True)]
+    with pytest.raises(ValueError, match="already run"):
+        b.case("2^28 keys 256 bins uniform", impls={}, check=lambda out: None)
+
+
+def test_bench_record_replaces_only_the_ops_it_ran(tmp_path, monkeypatch, capsys):
+    from smemlab import bench
+    from smemlab.commands import bench_cmd
+
+    old = [dict(row("cupy", op=op).to_dict()) for op in ("transpose", "histogram")]
+    RunRecord(provenance={"gpu": {"name": "Test GPU"}}, copy_gbps=None, experiments=[], bench=old).save(tmp_path / "run.json")
+
+    class Facts:
+        name, sms, l2_bytes, driver, peak_gbps, peak_fp32_tflops = "Test GPU", 1, 1 << 20, "0", None, None
+
+        def to_dict(self):
+            return {}
+
+    class Ran:
+        rows = [row("smemlab (cupy)", op="histogram")]
+
+    monkeypatch.setattr(bench_cmd, "require_gpu_packages", lambda: None)
+    monkeypatch.setattr("smemlab.gpu.read_facts", lambda device: Facts())
+    monkeypatch.setattr(bench, "run_benchmarks", lambda *a, **k: Ran())
+    from smemlab.cli import main
+
+    assert main(["bench", "histogram", "--record", str(tmp_path)]) == 0
+    kept = RunRecord.load(tmp_path / "run.json").bench
+    assert [(r["op"], r["impl"]) for r in kept] == [("transpose", "cupy"), ("histogram", "smemlab (cupy)")]

@@ -287,6 +287,9 @@ class Bench:
         implementation each names as `impl`; `checks` overrides `check` per implementation."""
         from smemlab.bench.goals import attach
 
+        if any(r.op == self.op and r.case == case for r in self.rows):
+            # goals compare the rows of one case: two cases of one name would mix their baselines
+            raise ValueError(f"{self.op}: case {case!r} was already run")
         rows: list[Row] = []
         copy = None
         if memcpy and bytes:

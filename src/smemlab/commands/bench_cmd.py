@@ -29,7 +29,8 @@ def register(sub) -> None:
     p.add_argument("--json", metavar="FILE", type=Path, help="write every row, with the device and the kernel sources' hash, as JSON")
     p.add_argument("--plot", metavar="FILE.png", type=Path,
                    help="latency against size (FILE.png) and throughput bars (FILE-throughput.png)")
-    p.add_argument("--record", metavar="DIR", type=Path, help="add the rows to the recorded run in DIR (run.json) and rewrite its report")
+    p.add_argument("--record", metavar="DIR", type=Path,
+                   help="put the rows into the recorded run in DIR (run.json; the ops run replace theirs) and rewrite its report")
     p.add_argument("--quick", action="store_true", help="small sizes, few repetitions (a smoke test, not a measurement)")
     p.add_argument("--list", action="store_true", help="list the benchmarks and exit")
     add_device(p)
@@ -86,7 +87,10 @@ def run(args) -> int:
     if record is not None:
         from smemlab import report
 
-        record.bench = rows
+        # the ops run now replace their rows; the others' rows of the record stay
+        order = list(load_all())
+        kept = [r for r in record.bench if r["op"] not in names]
+        record.bench = sorted(kept + rows, key=lambda r: order.index(r["op"]) if r["op"] in order else len(order))
         print(f"report: {report.write_all(record, args.record)}")
     failed = problems(rows, facts)
     for line in failed:
