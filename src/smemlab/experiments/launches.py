@@ -244,9 +244,7 @@ def library() -> list[KernelLaunch]:
             ("hist_cluster_share", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256 + 2 * 512 * H.UNROLL * 16, (k, str(keys), "int32[256]", "256"))):
         label = f"histogram {kernel} " + " ".join(f"{a}={b}" for a, b in defines.items())
         out.append(KernelLaunch("ops", label, "ops_histogram.cu", kernel, (512, 1, 1), (1, 1, 1), defines, smem, vals))
-    # the copy kernels (no shared memory)
-    out.append(KernelLaunch("ops", "copy", "ops_copy.cu", "ops_copy_f4", (256, 1, 1), (1, 1, 1), {}, 0,
-                            ("float32[4096]", "float32[4096]", "1024")))
+    # the copy kernel (no shared memory)
     out.append(KernelLaunch("ops", "copyKernel", "copy.cu", "copyKernel", (256, 1, 1), (1, 1, 1), {}, 0,
                             ("float32[4096]", "float32[4096]", "1024")))
     return out
