@@ -10,8 +10,11 @@ matched to the PTX accesses of the same line by the bytes they cover relative to
     PTX line 102, base %r7: offsets 0, 4, ..., 60, 4 bytes each  (16 loads)
     SASS line 102, base R20: offsets 0x0, 0x10, 0x20, 0x30, LDS.128  (4 loads)
 
-Each SASS access then stands for the PTX accesses inside its bytes; the emulator hands the model
-the first one's addresses with the SASS width, and counts nothing for the others. Where ptxas
+Each SASS access then stands for the PTX accesses inside its bytes (which may overlap: a load of
+bytes the line already loaded is one ptxas drops); the emulator hands the model the addresses of the
+one at its start with the SASS width, and counts nothing for the others. The PTX groups are paired
+with the SASS groups as a matching, not in the PTX's order, so that PTX which NVRTC numbered or
+ordered differently, for the same SASS, is counted the same. Where ptxas
 unrolled a loop again and vectorised it (the line's PTX has fewer, narrower accesses than its SASS),
 the groups cannot be matched statically: the ledger then merges, as they execute, runs of accesses of
 that line whose addresses follow one another into accesses of the SASS width, starting at an address
@@ -142,11 +145,54 @@ def _split_address(expr: str) -> tuple[str, int]:
     return "+".join(regs), offset
 
 
-def _coverage(items: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """(offset, size) sorted and shifted to start at 0."""
-    items = sorted(items)
-    lo = items[0][0]
-    return [(o - lo, s) for o, s in items]
+def _assign(g: list[tuple[int, int, int]], sg: list[tuple[int, int]]) -> list[tuple[list[int], int]] | None:
+    """How the SASS accesses `sg` (offset, width) of one base register make the PTX accesses `g`
+    (offset, size, pc) of one base, offsets taken relative to each side's lowest: for each SASS access
+    that stands for several PTX accesses, (pcs, width), the first pc the one at its start (the widest
+    there) that the emulator hands to the model; None where they do not make the same bytes.
+
+    Each PTX access must lie inside one SASS access, and the PTX accesses inside a SASS access must
+    cover its bytes and start where it starts. They may overlap: NVVM sometimes loads bytes again
+    that an earlier load of the line already read (`ld.shared.v4 [%r10]` then `ld.shared.v2
+    [%r10+8]`, the first marked `used_bytes_mask`), and ptxas keeps one LDS.128; the PTX it emits
+    for the same source differs from run to run in this, while the SASS does not."""
+    lo, slo = min(o for o, _, _ in g), min(o for o, _ in sg)
+    placed: set[int] = set()
+    out = []
+    for so, sw in sorted(sg):
+        start, end = so - slo + lo, so - slo + lo + sw
+        inside = [x for x in g if start <= x[0] and x[0] + x[1] <= end and x[2] not in placed]
+        if _bytes([(o, s) for o, s, _ in inside]) != set(range(start, end)):
+            return None
+        lead = max((x for x in inside if x[0] == start), key=lambda x: (x[1], -x[2]), default=None)
+        if lead is None:
+            return None
+        placed.update(pc for _, _, pc in inside)
+        if len(inside) > 1:
+            out.append(([lead[2]] + sorted(pc for _, _, pc in inside if pc != lead[2]), sw))
+    return out if len(placed) == len(g) else None
+
+
+def _pair(fits: list[list]) -> list[int] | None:
+    """A SASS group for every PTX group of a line, each used once, where `fits[i][j]` is not None (a
+    bipartite matching by augmenting paths, so that the PTX's order of groups does not decide it)."""
+    owner: dict[int, int] = {}
+
+    def take(i: int, seen: set[int]) -> bool:
+        for j, f in enumerate(fits[i]):
+            if f is not None and j not in seen:
+                seen.add(j)
+                if j not in owner or take(owner[j], seen):
+                    owner[j] = i
+                    return True
+        return False
+
+    if len(fits) > len(fits[0] if fits else []) or not all(take(i, set()) for i in range(len(fits))):
+        return None
+    if len(owner) != len(fits[0]):
+        return None  # a SASS group no PTX group makes
+    by_ptx = {i: j for j, i in owner.items()}
+    return [by_ptx[i] for i in range(len(fits))]
 
 
 def plan(instrs: list[Instr], leaders: list[bool], sites: dict[int, tuple[str, int]],
@@ -182,33 +228,9 @@ def plan(instrs: list[Instr], leaders: list[bool], sites: dict[int, tuple[str, i
         widths = {x[1] for g in groups.values() for x in g}
         if ptx_shape == sass_shape or (sgroups and widths == {w for g in sgroups for _, w in g} and len(widths) == 1):
             continue  # the same widths (ptxas may have duplicated or hoisted code): nothing to merge
-        used = [False] * len(sgroups)
-        ok = True
-        pending: list[tuple[list[int], int]] = []
-        for g in groups.values():
-            cov = _coverage([(o, s) for o, s, _ in g])
-            match = None
-            for i, sg in enumerate(sgroups):
-                if not used[i] and _bytes(cov) == _bytes(_coverage(sg)):
-                    match = i
-                    break
-            if match is None:
-                ok = False
-                break
-            used[match] = True
-            lo = min(o for o, _, _ in g)
-            slo = min(o for o, _ in sgroups[match])
-            for so, sw in sorted(sgroups[match]):
-                start, end = so - slo + lo, so - slo + lo + sw
-                inside = sorted((o, s, pc) for o, s, pc in g if start <= o and o + s <= end)
-                if not inside or inside[0][0] != start or sum(s for _, s, _ in inside) != sw:
-                    ok = False
-                    break
-                if len(inside) > 1:
-                    pending.append(([pc for _, _, pc in inside], sw))
-            if not ok:
-                break
-        if not ok or not all(used):
+        fits = [[_assign(g, sg) for sg in sgroups] for g in groups.values()]
+        pairs = _pair(fits)
+        if pairs is None:
             p.unmatched.append(key[1])
             wide = max((w for g in sgroups for _, w in g), default=0)
             if wide > max(widths):  # ptxas unrolled and vectorised a loop: merge at run time (ledger.py)
@@ -216,11 +238,12 @@ def plan(instrs: list[Instr], leaders: list[bool], sites: dict[int, tuple[str, i
                     for _, _, pc in g:
                         p.coalesce[pc] = wide
             continue
-        for pcs, width in pending:
-            p.sizes[pcs[0]] = width
-            for pc in pcs[1:]:
-                p.sizes[pc] = 0
-            p.merged.append((key[1], pcs, width))
+        for i, j in enumerate(pairs):
+            for pcs, width in fits[i][j]:
+                p.sizes[pcs[0]] = width
+                for pc in pcs[1:]:
+                    p.sizes[pc] = 0
+                p.merged.append((key[1], pcs, width))
     return p
 
 
