@@ -64,6 +64,7 @@ class Ledger:
         self.plan: dict[int, int] = {}  # pc -> bytes of the SASS access (0: merged into another), see sass.py
         self.atomic_rules: dict[int, str] = {}  # pc -> "lanes" | "words"
         self.coalesce: dict[int, int] = {}  # pc -> width to merge consecutive accesses into (sass.py)
+        self.shift: dict[int, int] = {}  # pc -> bytes from its address to where its access starts (sass.py)
         self._runs: dict[tuple, dict] = {}
         self._rows = 0
         self._pending: list[Site] = []
@@ -77,6 +78,8 @@ class Ledger:
 
     def record(self, site: Site, offsets: np.ndarray, em: np.ndarray, issued_warps: int) -> None:
         """offsets: byte offsets in shared memory (int64, one per thread); em: active lanes."""
+        if site.pc in self.shift:
+            offsets = offsets + self.shift[site.pc]
         if site.pc in self.coalesce:
             self._coalesce(site, offsets, em, issued_warps, self.coalesce[site.pc])
             return

@@ -10,16 +10,21 @@ matched to the PTX accesses of the same line by the bytes they cover relative to
     PTX line 102, base %r7: offsets 0, 4, ..., 60, 4 bytes each  (16 loads)
     SASS line 102, base R20: offsets 0x0, 0x10, 0x20, 0x30, LDS.128  (4 loads)
 
-Each SASS access then stands for the PTX accesses inside its bytes (which may overlap: a load of
-bytes the line already loaded is one ptxas drops); the emulator hands the model the addresses of the
-one at its start with the SASS width, and counts nothing for the others. The PTX groups are paired
-with the SASS groups as a matching, not in the PTX's order, so that PTX which NVRTC numbered or
-ordered differently, for the same SASS, is counted the same. Where ptxas
-unrolled a loop again and vectorised it (the line's PTX has fewer, narrower accesses than its SASS),
-the groups cannot be matched statically: the ledger then merges, as they execute, runs of accesses of
-that line whose addresses follow one another into accesses of the SASS width, starting at an address
-aligned to it (`Plan.coalesce`). Other lines whose groups do not match keep the PTX's widths
-(`Plan.unmatched`).
+Before matching, a vector load some of whose destination registers are never read counts as what
+ptxas loads of it (`_live_part`): NVVM at times writes a float4 read as an `ld.shared.v4` whose upper
+half is unused and an `ld.shared.v2` of that half, where for the same source it otherwise writes one
+`ld.shared.v4`; ptxas makes an LDS.64 of the first (then merges it with the second, or not). Each
+SASS access then stands for the PTX accesses inside its bytes (which may overlap: a load of bytes the
+line already loaded is one ptxas drops); the emulator hands the model the addresses of the one at its
+start with the SASS width, and counts nothing for the others. The PTX groups of a line are paired
+with its SASS groups as a matching, not first come first served in the PTX's order. So PTX that NVRTC
+numbered, ordered or split differently is counted the same where ptxas made the same SASS of it.
+
+Where ptxas unrolled a loop again and vectorised it (the line's PTX has fewer, narrower accesses
+than its SASS), the groups cannot be matched statically: the ledger then merges, as they execute,
+runs of accesses of that line whose addresses follow one another into accesses of the SASS width,
+starting at an address aligned to it (`Plan.coalesce`). Other lines whose groups do not match keep
+the PTX's widths (`Plan.unmatched`).
 """
 
 from __future__ import annotations
@@ -61,6 +66,7 @@ class Plan:
     sizes: dict[int, int] = field(default_factory=dict)
     atomic_rules: dict[int, str] = field(default_factory=dict)  # pc -> "lanes" | "words" (ledger.py)
     coalesce: dict[int, int] = field(default_factory=dict)  # pc -> SASS width to build from consecutive accesses
+    shift: dict[int, int] = field(default_factory=dict)  # pc -> bytes from the PTX address to the access's start
     merged: list[tuple[int, list[int], int]] = field(default_factory=list)  # (line, pcs, width)
     unmatched: list[int] = field(default_factory=list)  # source lines whose PTX and SASS disagree
     available: bool = True
@@ -145,6 +151,30 @@ def _split_address(expr: str) -> tuple[str, int]:
     return "+".join(regs), offset
 
 
+def _live_part(ins: Instr, size: int, read: set[str]) -> tuple[int, int] | None:
+    """(first byte, bytes) of what ptxas loads of a vector load some of whose destinations are never
+    read, where that is one access: ptxas loads only the elements it needs, as one access where their
+    bytes are a naturally aligned power of two (`ld.shared.v4.f32 {%f1, %f2, %f3, %f4}` with %f3 and
+    %f4 unused: LDS.64 at +0; only %f3 and %f4 used: LDS.64 at +8; three of four: LDS.128), else as
+    several (not modelled: the access keeps its width). Measured with NVRTC 13's ptxas for sm_90.
+    NVVM emits such loads at times, with `.pragma "used_bytes_mask"`, for the same source it
+    otherwise emits without them."""
+    from smemlab.analyze.ptx import Reg, Vec
+
+    dest = ins.operands[0] if ins.operands else None
+    if not isinstance(dest, Vec):
+        return None
+    live = [i for i, x in enumerate(dest.items) if isinstance(x, Reg) and x.name in read]
+    n = len(dest.items)
+    if not live or len(live) == n or live != list(range(live[0], live[-1] + 1)):
+        return None
+    es = size // n
+    lo, width = live[0] * es, len(live) * es
+    if width & (width - 1) or lo % width:
+        return None
+    return lo, width
+
+
 def _assign(g: list[tuple[int, int, int]], sg: list[tuple[int, int]]) -> list[tuple[list[int], int]] | None:
     """How the SASS accesses `sg` (offset, width) of one base register make the PTX accesses `g`
     (offset, size, pc) of one base, offsets taken relative to each side's lowest: for each SASS access
@@ -152,10 +182,9 @@ def _assign(g: list[tuple[int, int, int]], sg: list[tuple[int, int]]) -> list[tu
     there) that the emulator hands to the model; None where they do not make the same bytes.
 
     Each PTX access must lie inside one SASS access, and the PTX accesses inside a SASS access must
-    cover its bytes and start where it starts. They may overlap: NVVM sometimes loads bytes again
-    that an earlier load of the line already read (`ld.shared.v4 [%r10]` then `ld.shared.v2
-    [%r10+8]`, the first marked `used_bytes_mask`), and ptxas keeps one LDS.128; the PTX it emits
-    for the same source differs from run to run in this, while the SASS does not."""
+    cover its bytes and start where it starts. They may overlap: where the PTX loads bytes again
+    that an earlier load of the line read (`ld.shared.v4 [%r10]` then `ld.shared.v2 [%r10+8]`),
+    ptxas drops the second, and the one at the SASS access's start stands for both."""
     lo, slo = min(o for o, _, _ in g), min(o for o, _ in sg)
     placed: set[int] = set()
     out = []
@@ -200,6 +229,15 @@ def plan(instrs: list[Instr], leaders: list[bool], sites: dict[int, tuple[str, i
     """Match the PTX shared accesses `sites` (pc -> (op, size)) with the SASS, line by line
     (`files`: the PTX's file index -> path)."""
     p = Plan()
+    read = _registers_read(instrs)
+    narrow = {}
+    for pc, (op, size) in sites.items():
+        part = _live_part(instrs[pc], size, read) if op == "load" else None
+        if part is not None:
+            narrow[pc] = part
+            p.sizes[pc] = part[1]
+            if part[0]:
+                p.shift[pc] = part[0]
     if sass is None:
         p.available = False
         return p
@@ -216,7 +254,8 @@ def plan(instrs: list[Instr], leaders: list[bool], sites: dict[int, tuple[str, i
         if a is None:
             continue
         base = f"{a.base}|{ins.guard}|{block_of[pc]}"
-        ptx_groups[(file, line, op)][base].append((a.offset, size, pc))
+        lo, size = narrow.get(pc, (0, size))
+        ptx_groups[(file, line, op)][base].append((a.offset + lo, size, pc))
     sass_groups: dict[tuple, dict[str, list[tuple[int, int]]]] = defaultdict(lambda: defaultdict(list))
     for s in sass:
         if s.op != "atomic":
@@ -272,11 +311,14 @@ def atomic_rules(instrs: list[Instr], atomics: list[int], sass: list[SassAccess]
 
 
 def _registers_read(instrs: list[Instr]) -> set[str]:
+    """Every register some instruction reads (a destination's register only where it is also read)."""
     from smemlab.analyze.ptx import Pair, Reg, Vec
 
     names = set()
     for ins in instrs:
-        ops = ins.operands[1:] if ins.parts[0] not in ("st", "red", "bra") else ins.operands
+        first = ins.operands[:1]
+        ops = ins.operands if ins.parts[0] in ("st", "red", "bra") else ins.operands[1:]
+        ops = ops + [o for o in first if isinstance(o, Addr) and o not in ops]  # [address] first: stmatrix, cp.async ...
         for o in ops:
             for x in (o.items if isinstance(o, Vec) else (o.first, o.second) if isinstance(o, Pair) else (o,)):
                 if isinstance(x, Reg):

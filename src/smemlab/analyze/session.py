@@ -153,6 +153,7 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
     plan = sass.plan(flow.instrs, flow.leaders, shared_accesses(flow.instrs), listing, module.files)
     ledger.plan = plan.sizes
     ledger.coalesce = plan.coalesce
+    ledger.shift = plan.shift
     ledger.atomic_rules = sass.atomic_rules(flow.instrs, shared_atomics(flow.instrs), listing, module.files)
 
     def where(pc: int) -> str:
