@@ -10,8 +10,9 @@ Two kinds of checks, no GPU:
 - tests/data/analyze/reload.cu pins each form of the float4 read with inline asm on one source line;
   where ptxas made the same SASS of two forms (checked with nvdisasm), their counts must be equal;
 - package kernels of the truth fixture are analysed from their own PTX and from a rewrite of it
-  (registers renumbered; neighbouring shared loads swapped; each ld.shared.v4 split as NVVM splits
-  it, or followed by a reload of its upper half), with the same cubin: the same totals and lines.
+  (registers renumbered; neighbouring shared loads swapped; each ld.shared.v4 split in the two ways
+  NVVM was seen to split a float4 read, or followed by a reload of its upper half), with the same
+  cubin: the same totals and lines.
 """
 
 from __future__ import annotations
@@ -151,6 +152,17 @@ def split_as_nvvm(ptx: str) -> str:
     return _v4_rewrite(ptx, make)
 
 
+def split_in_three(ptx: str) -> str:
+    """Each `ld.shared.v4 {a, b, c, d}, [X]` as NVVM wrote a float4 read of local memory in shuffle.cu
+    at times: `ld.v2 {a, _}` (used_bytes_mask 15), `ld b, [X+4]`, `ld.v2 {c, d}, [X+8]`."""
+    def make(ind, guard, mods, d, addr):
+        return [f'{ind}.pragma "used_bytes_mask 15";',
+                f"{ind}{guard}ld.shared{mods.replace('.v4.', '.v2.')} {{{d[0]}, _}}, [{addr}];",
+                f"{ind}{guard}ld.shared{mods.replace('.v4.', '.')} {d[1]}, [{_plus(addr, 4)}];",
+                f"{ind}{guard}ld.shared{mods.replace('.v4.', '.v2.')} {{{d[2]}, {d[3]}}}, [{_plus(addr, 8)}];"]
+    return _v4_rewrite(ptx, make)
+
+
 def reread_upper_half(ptx: str) -> str:
     """Each `ld.shared.v4 {a, b, c, d}, [X]` followed by `ld.shared.v2 {c, d}, [X+8]` (which ptxas drops)."""
     def make(ind, guard, mods, d, addr):
@@ -178,7 +190,7 @@ def swap_loads(ptx: str) -> str:
 
 
 REWRITES = {"renumber": renumber, "swap_loads": swap_loads, "split_as_nvvm": split_as_nvvm,
-            "reread_upper_half": reread_upper_half}
+            "split_in_three": split_in_three, "reread_upper_half": reread_upper_half}
 # kernels whose lines ptxas merged (scalars into LDS.128, float4 reads), or vectorised at run time
 # (gemv_smem), with a histogram's atomics, a transpose's float4 tiles and a reduction for the rest
 KERNELS = ["ops_matmul.mm_vectorized", "matmul.MatMulKernel.bs16", "ops_matmul.mm_blocktile2d", "corpus.sgemmVectorize",
@@ -247,6 +259,7 @@ def test_rewrites_are_what_they_say():
     assert "{%f1, %f2, _, _}, [%r1+16];" in split_as_nvvm(ptx)
     assert "ld.shared.v2.f32 {%f3, %f4}, [%r1+24];" in split_as_nvvm(ptx)
     assert "ld.shared.v2.f32 {%f3, %f4}, [%r1+24];" in reread_upper_half(ptx)
+    assert "ld.shared.v2.f32 {%f1, _}, [%r1+16];\n\tld.shared.f32 %f2, [%r1+20];" in split_in_three(ptx)
     swapped = swap_loads(ptx).split("\n")
     assert swapped[5].strip().startswith("ld.shared.f32") and swapped[6].strip().startswith("ld.shared.v4")
     renamed = renumber(ptx)
