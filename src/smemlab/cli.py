@@ -31,6 +31,7 @@ COMMAND_MODULES = [
     "smemlab.commands.bench_cmd",
     "smemlab.commands.suite_cmd",
     "smemlab.commands.report_cmd",
+    "smemlab.commands.derive_cmd",
 ]
 
 

@@ -55,6 +55,9 @@ def run(args) -> int:
     if record is not None:
         from smemlab import report
 
+        from smemlab.derive import derive
+
         record.sanitizer = rows
+        derive(record)  # every change to a record is followed by the derive step, whatever it reads
         print(f"report: {report.write_all(record, args.record)}")
     return 1 if unexpected else 0

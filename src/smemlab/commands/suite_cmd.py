@@ -133,6 +133,9 @@ def run(args) -> int:
         print("benchmarking the library (smemlab bench) ...", file=sys.stderr)
         bench = run_benchmarks(log=lambda line: print(line, file=sys.stderr), device=args.device)
         record.bench = [r.to_dict() for r in bench.rows]
+    from smemlab.derive import derive
+
+    derive(record)  # notes and limits, after the counters, the sanitizer and the benchmark's memcpy ceiling
     report.print_terminal(record)
     path = report.write_all(record, args.out)
     print(f"report: {path}")
