@@ -8,11 +8,12 @@ import sys
 
 import pytest
 
-from smemlab import limits, report
+from smemlab import limits
 from smemlab.counters import (DRAM_READ_BYTES, DRAM_WRITE_BYTES, GLOBAL_LD_SECTORS, SHARED_LD_INST, SHARED_LD_WAVEFRONTS,
                               SHARED_ST_INST, SHARED_ST_WAVEFRONTS)
 from smemlab.derive import derive
 from smemlab.records import AccessRecord, ExperimentRecord, RunRecord, VariantRecord
+from smemlab.render import report
 
 SMS, CLOCK_MHZ = 100, 2000.0  # 2e11 wavefronts a second: 1 ms is 2e8 wavefronts
 

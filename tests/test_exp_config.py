@@ -7,7 +7,7 @@ from smemlab.compiler import compile_cubin
 from smemlab.cubin import static_shared_bytes
 from smemlab.errors import UserError
 from smemlab.experiments import get
-from smemlab.charts import occupancy_chart as plot
+from smemlab.render.charts import occupancy_chart as plot
 from smemlab.experiments.config import DEFINES, blocks_by_smem_limit, smem_heavy_reference
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from smemlab import report
+from smemlab.render import report
 from smemlab.counters import SHARED_LD_INST, SHARED_LD_WAVEFRONTS, SHARED_ST_INST, SHARED_ST_WAVEFRONTS
 from smemlab.profile import METRICS, assign, parse_raw_csv
 from smemlab.records import AccessRecord, ExperimentRecord, RunRecord, VariantRecord
@@ -191,7 +191,7 @@ def test_charts_of_the_recorded_run_are_legible(tmp_path):
 
 
 def test_wrapped_titles_fit_the_figure():
-    from smemlab.charts import wrapped_title
+    from smemlab.render.charts import wrapped_title
 
     title = wrapped_title("transpose: matrix transpose: coalescing through a shared-memory tile, padding, unrolling", 5.6)
     assert all(len(line) <= 62 for line in title.splitlines()) and "shared-memory" in title

@@ -22,8 +22,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from smemlab import report
     from smemlab.derive import derive
+    from smemlab.render import report
 
     record = derive(load_record(args.folder, "derive"))
     if not args.quiet:

@@ -25,10 +25,11 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from smemlab import experiments, report
+    from smemlab import experiments
     from smemlab.counters import bank_mismatch
     from smemlab.derive import derive
     from smemlab.profile import attach
+    from smemlab.render import report
     from smemlab.runner import run_suite
 
     exp = experiments.get(args.experiment)

@@ -20,7 +20,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from smemlab import report
+    from smemlab.render import report
 
     record = load_record(args.folder, "report")
     if not args.quiet:

@@ -36,8 +36,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from smemlab import report
     from smemlab.derive import derive
+    from smemlab.render import report
     from smemlab.runner import run_suite, unexpected_failures
 
     if args.size or args.variant:

@@ -5,7 +5,7 @@
   (cudaFuncAttributeMaxDynamicSharedMemorySize) and fails, with a clear error, without it;
 - the L1/shared carveout preference (CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT) and the
   occupancy of a shared-memory-heavy kernel (cuOccupancyMaxActiveBlocksPerMultiprocessor) as its
-  shared memory per block grows: smemlab.charts draws it from the record (occupancy_chart);
+  shared memory per block grows: smemlab.render.charts draws it from the record (occupancy_chart);
 - the bank size: the seeds' cudaDeviceGetSharedMemConfig / 8-byte Kepler mode. Every GPU since
   Maxwell has 32 banks of 4 bytes and ignores the setting; the 8-byte mode lives on in the bank
   model (smemlab.banks.analyze(..., bank_width=8));

@@ -1,4 +1,4 @@
-"""Reports from a RunRecord: terminal tables, Markdown and CSV (the charts: smemlab.charts).
+"""Reports from a RunRecord: terminal tables, Markdown and CSV (the charts: smemlab.render.charts).
 
 Every figure comes from the record; nothing here measures, derives or invents a number, and
 nothing here imports an experiment. A table follows the book's tables (time, and the counters that
@@ -15,7 +15,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from smemlab.charts import detail_chart, plot_bandwidth
+from smemlab.render.charts import detail_chart, plot_bandwidth
 from smemlab.counters import (GLOBAL_LD_REQUESTS, GLOBAL_LD_SECTORS, GLOBAL_ST_REQUESTS, GLOBAL_ST_SECTORS, bank_mismatch,
                               measured_per_request, predicted_per_request, ratio)
 from smemlab.limits import NOT_MEASURED, SHARE_OF
@@ -236,7 +236,7 @@ def markdown(run: RunRecord, plots: dict[str, str] | None = None) -> str:
             out.append(f"| {row['experiment']} | {row['variant']} | " + " | ".join(tools) + f" | {row.get('expected', '')} |")
         out.append("")
     if run.bench:
-        from smemlab.bench.render import markdown_lines
+        from smemlab.render.bench import markdown_lines
 
         out += markdown_lines(run.bench, plots)
     return "\n".join(out)
@@ -272,7 +272,7 @@ def write_all(run: RunRecord, folder: str | Path) -> Path:
         if detail_chart(exp, folder / detail):
             plots[f"{exp.name}-detail"] = detail
     if run.bench:
-        from smemlab.bench.render import plot, plot_latency
+        from smemlab.render.bench import plot, plot_latency
 
         gpu = run.provenance.get("gpu", {}).get("name", "GPU")
         if plot(run.bench, folder / "bench.png", gpu):
