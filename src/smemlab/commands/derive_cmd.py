@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from smemlab.commands.common import load_record
+from smemlab.commands.report_cmd import add_record_folder, render
 
 
 def register(sub) -> None:
@@ -16,17 +17,11 @@ def register(sub) -> None:
                                    "benchmark's rows) are not touched. `smemlab report` only renders.",
                        epilog="examples:\n  smemlab derive results\n  smemlab derive /tmp/run --quiet",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("folder", nargs="?", default="results", metavar="DIR", help="the recorded run's folder (default results)")
-    p.add_argument("--quiet", action="store_true", help="rewrite the files without printing the tables")
+    add_record_folder(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     from smemlab.derive import derive
-    from smemlab.render import report
 
-    record = derive(load_record(args.folder, "derive"))
-    if not args.quiet:
-        report.print_terminal(record)
-    print(f"report: {report.write_all(record, args.folder)}")
-    return 0
+    return render(derive(load_record(args.folder, "derive")), args)
