@@ -99,8 +99,9 @@ class Experiment:
         raise NotImplementedError
 
     def notes(self, records: Sequence[Any]) -> list[str]:
-        """Lines for the report under the table: what the numbers show. Called once, by
-        smemlab.derive, after the counters are in and each variant's limits are derived; it may also
+        """Lines for the report under the table: what the numbers show. Called by smemlab.derive
+        once the measurements are in (counters included) and each variant's limits are derived, and
+        again whenever a record is derived again: the same records give the same lines. It may also
         fill derived columns (VariantRecord.extra) that need other variants' figures. It reads the
         variant records only: the renderer shows what it returns and never calls it."""
         return []
