@@ -1,5 +1,5 @@
-"""Shared fixtures. GPU tests ask for `rt` (or carry the `gpu` marker) and skip, with the reason,
-where there is no CUDA GPU: CI runs on a machine without one."""
+"""Shared fixtures. GPU tests ask for `rt` or `run_case` (or carry the `gpu` marker) and skip, with the
+reason, where there is no CUDA GPU: CI runs on a machine without one."""
 
 import functools
 
@@ -32,3 +32,26 @@ def rt():
     from smemlab.gpu import Runtime
 
     return Runtime(0)
+
+
+@pytest.fixture
+def run_case(rt):
+    """Run one experiment Case as the runner does before it times it: poison the outputs, launch,
+    wait (a launch error names the kernel and its launch shape), check against the reference; the
+    last verdict is returned. `times`: run it that often (launches must repeat). `verify`: assert
+    every verdict, except, with `hazards_may_fail`, those of a variant kept to show a hazard (a
+    race may or may not give the right answer)."""
+    from smemlab.runner import poison
+
+    def run(case, times: int = 1, verify: bool = False, hazards_may_fail: bool = False):
+        for _ in range(times):
+            for out in case.outputs:
+                poison(out)
+            case.launch()
+            rt.sync(case.variant.name, case.launch_shape)
+            verdict = case.check()
+            if verify and not (hazards_may_fail and case.variant.hazard):
+                assert verdict.ok, f"{case.variant.name} {case.launch_shape}: {verdict.detail}"
+        return verdict
+
+    return run

@@ -9,11 +9,11 @@ import sys
 
 import pytest
 
-from smemlab import report
+from smemlab.render import report
 from smemlab.bench import Row, load_all, problems
 from smemlab.bench.goals import attach, blocked_by_failure, evaluate, goal, per_call, tally, text
 from smemlab.bench.harness import implausible
-from smemlab.bench.render import crossovers, goal_table, latency_table, markdown_lines, plot, plot_latency
+from smemlab.render.bench import crossovers, goal_table, latency_table, markdown_lines, plot, plot_latency
 from smemlab.records import RunRecord
 
 

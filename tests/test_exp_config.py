@@ -7,17 +7,8 @@ from smemlab.compiler import compile_cubin
 from smemlab.cubin import static_shared_bytes
 from smemlab.errors import UserError
 from smemlab.experiments import get
-from smemlab.experiments.config import DEFINES, blocks_by_smem_limit, plot, smem_heavy_reference
-
-
-def run_case(rt, case):
-    from smemlab.runner import poison
-
-    for out in case.outputs:
-        poison(out)
-    case.launch()
-    rt.sync(case.variant.name, case.launch_shape)
-    return case.check()
+from smemlab.render.charts import occupancy_chart as plot
+from smemlab.experiments.config import DEFINES, blocks_by_smem_limit, smem_heavy_reference
 
 
 def test_occupancy_model():
@@ -63,11 +54,11 @@ def test_plot_draws_occupancy(tmp_path):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("size", get("config").small_sizes)
-def test_every_case_verifies(rt, size):
+def test_every_case_verifies(rt, run_case, size):
     exp = get("config")
     seen = set()
     for case in exp.cases(rt, size, exp.variants()):
-        verdict = run_case(rt, case)
+        verdict = run_case(case)
         assert verdict.ok, f"{case.variant.name} {size}: {verdict.detail}"
         seen.add(case.variant.name)
         if case.variant.name == "sum":  # the counter was reset: a second launch works too

@@ -12,16 +12,6 @@ from smemlab.experiments.histogram import choose_cluster_size, make_keys, refere
 H100_OPTIN = 227 * 1024
 
 
-def run_case(rt, case):
-    from smemlab.runner import poison
-
-    for out in case.outputs:
-        poison(out)
-    case.launch()
-    rt.sync(case.variant.name, case.launch_shape)
-    return case.check()
-
-
 @pytest.mark.parametrize("nbins, expected", [
     (256, (1, 256)),            # block-local shared memory only
     (4096, (1, 4096)),
@@ -66,10 +56,10 @@ def test_compiles():
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("size", get("histogram").small_sizes + ((100003, 1 << 18), (5000, 65536)))
-def test_every_variant_verifies(rt, size):
+def test_every_variant_verifies(rt, run_case, size):
     exp = get("histogram")
     for case in exp.cases(rt, size, exp.variants()):
-        verdict = run_case(rt, case)
+        verdict = run_case(case)
         if case.extra.get("skipped"):
             assert verdict.detail.startswith("skipped:")
             continue

@@ -10,17 +10,6 @@ from smemlab.experiments import get
 from smemlab.experiments.matmul import TOLERANCE, global_reads, reference, relative_error, tiled_smem
 
 
-def run_case(rt, case):
-    """What the runner does before timing: poison, launch, sync, check."""
-    from smemlab.runner import poison
-
-    for out in case.outputs:
-        poison(out)
-    case.launch()
-    rt.sync(case.variant.name, case.launch_shape)
-    return case.check()
-
-
 def test_reference_is_float64_matmul():
     rng = np.random.default_rng(0)
     a, b = rng.random((5, 7), dtype=np.float32), rng.random((7, 3), dtype=np.float32)
@@ -72,8 +61,8 @@ def test_compiles_with_static_tiles(bs):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("size", get("matmul").small_sizes + ((1, 1, 1), (33, 1, 65)))
-def test_every_variant_verifies(rt, size):
+def test_every_variant_verifies(rt, run_case, size):
     exp = get("matmul")
     for case in exp.cases(rt, size, exp.variants()):
-        verdict = run_case(rt, case)
+        verdict = run_case(case)
         assert verdict.ok, f"{case.variant.name} {size}: {verdict.detail}"

@@ -17,16 +17,6 @@ LANES = np.arange(32)
 widths = st.sampled_from([2, 4, 8, 16, 32])
 
 
-def run_case(rt, case):
-    from smemlab.runner import poison
-
-    for out in case.outputs:
-        poison(out)
-    case.launch()
-    rt.sync(case.variant.name, case.launch_shape)
-    return case.check()
-
-
 def test_broadcast_as_in_the_seed_figure():
     assert shfl(LANES, 2).tolist() == [2] * 32
     assert shfl(LANES, 2, 16).tolist() == [2] * 16 + [18] * 16
@@ -102,10 +92,10 @@ def test_compiles(defines):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("size", get("shuffle").small_sizes)
-def test_every_variant_verifies(rt, size):
+def test_every_variant_verifies(rt, run_case, size):
     exp = get("shuffle")
     for case in exp.cases(rt, size, exp.variants()):
-        verdict = run_case(rt, case)
+        verdict = run_case(case)
         assert verdict.ok, f"{case.variant.name} {size}: {verdict.detail}"
         if case.variant.name in DEMOS:
             assert case.extra["lanes_out"] == case.extra["lanes_model"]

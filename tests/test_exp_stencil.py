@@ -11,16 +11,6 @@ from smemlab.experiments import get
 from smemlab.experiments.stencil import BDIM, BOOK_COEF, DEFINES, RADIUS, correlate_weights, launch_grid, reference
 
 
-def run_case(rt, case):
-    from smemlab.runner import poison
-
-    for out in case.outputs:
-        poison(out)
-    case.launch()
-    rt.sync(case.variant.name, case.launch_shape)
-    return case.check()
-
-
 def test_reference_matches_the_formula_at_the_boundaries():
     rng = np.random.default_rng(2)
     x = rng.standard_normal(20 + 2 * RADIUS)
@@ -75,10 +65,10 @@ def test_hazard_variant_is_named():
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("size", get("stencil").small_sizes)
-def test_every_variant_verifies(rt, size):
+def test_every_variant_verifies(rt, run_case, size):
     exp = get("stencil")
     for case in exp.cases(rt, size, [v for v in exp.variants() if not v.hazard]):
-        verdict = run_case(rt, case)
+        verdict = run_case(case)
         assert verdict.ok, f"{case.variant.name} {size}: {verdict.detail}"
 
 

@@ -162,21 +162,8 @@ def test_notes_fill_the_copy_column():
 
 
 # -- GPU --------------------------------------------------------------------------------------------
-def drive(rt, case, times=2):
-    """What the runner does before timing: poison, launch, sync, check (twice: launches must repeat)."""
-    from smemlab.runner import poison
-
-    for _ in range(times):
-        for out in case.outputs:
-            poison(out)
-        case.launch()
-        rt.sync(case.variant.name, case.launch_shape)
-        verdict = case.check()
-        assert verdict.ok, f"{case.variant.name} {case.launch_shape}: {verdict.detail}"
-
-
 @pytest.mark.gpu
 @pytest.mark.parametrize("size", T.TransposeExperiment.small_sizes)
-def test_every_variant_verifies_on_the_gpu(rt, size):
+def test_every_variant_verifies_on_the_gpu(rt, run_case, size):
     for case in EXP.cases(rt, size, EXP.variants()):
-        drive(rt, case)
+        run_case(case, times=2, verify=True)

@@ -3,13 +3,15 @@ float64 NumPy at odd and large shapes (GPU)."""
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 
+import smemlab.ops.matmul  # noqa: F401  (loads the module: the package attribute `matmul` is the function)
 from smemlab.gpu import no_gpu_reason
-import importlib
 
-MM = importlib.import_module("smemlab.ops.matmul")  # the module (the package attribute `matmul` is the function)
+MM = sys.modules["smemlab.ops.matmul"]  # the module itself
 
 GPU_REASON = no_gpu_reason()
 gpu = pytest.mark.skipif(GPU_REASON is not None, reason=f"needs a CUDA GPU: {GPU_REASON}")

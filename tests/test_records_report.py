@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from smemlab import report
+from smemlab.render import report
+from smemlab.counters import SHARED_LD_INST, SHARED_LD_WAVEFRONTS, SHARED_ST_INST, SHARED_ST_WAVEFRONTS
 from smemlab.profile import METRICS, assign, parse_raw_csv
 from smemlab.records import AccessRecord, ExperimentRecord, RunRecord, VariantRecord
 
@@ -20,8 +21,8 @@ def make_run() -> RunRecord:
         bytes_moved=4_000_000, gbps=2.0, pct_copy=0.1, accesses=[
             AccessRecord("store", "tile[tx][ty]", "store", 32.0, 1.0, predicted_requests=32, predicted_wavefronts=1024),
             AccessRecord("load", "tile[tx][ty]", "load", 32.0, 1.0, predicted_requests=32, predicted_wavefronts=1024)],
-        counters={report.SHARED_LD_WAVEFRONTS: 1024.0, report.SHARED_LD_INST: 32.0,
-                  report.SHARED_ST_WAVEFRONTS: 992.0, report.SHARED_ST_INST: 32.0},
+        counters={SHARED_LD_WAVEFRONTS: 1024.0, SHARED_LD_INST: 32.0,
+                  SHARED_ST_WAVEFRONTS: 992.0, SHARED_ST_INST: 32.0},
     )
     broken = VariantRecord(variant="broken", summary="does not verify", ok=False, failure="verification failed: x[3]")
     exp = ExperimentRecord("layout", "Shared memory layouts", "seed 000", [1], ["note"], [conflict, broken], ["a note"])
@@ -87,7 +88,7 @@ def test_parse_recorded_ncu_csv_and_assign_to_variants():
     counters = assign(rows, [(v, k) for v, k in launches])
     assert [v for v, _ in counters] == [v for v, _ in launches]
     for variant, c in counters:
-        assert c[report.SHARED_LD_INST] > 0 or c[report.SHARED_ST_INST] > 0, variant
+        assert c[SHARED_LD_INST] > 0 or c[SHARED_ST_INST] > 0, variant
 
 
 def test_assign_refuses_rows_that_do_not_match_the_log():
@@ -190,7 +191,7 @@ def test_charts_of_the_recorded_run_are_legible(tmp_path):
 
 
 def test_wrapped_titles_fit_the_figure():
-    from smemlab.charts import wrapped_title
+    from smemlab.render.charts import wrapped_title
 
     title = wrapped_title("transpose: matrix transpose: coalescing through a shared-memory tile, padding, unrolling", 5.6)
     assert all(len(line) <= 62 for line in title.splitlines()) and "shared-memory" in title

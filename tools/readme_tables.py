@@ -11,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from smemlab.bench.render import crossover_text, crossovers, goal_table, goals_line, latency_table  # noqa: E402
+from smemlab.render.bench import crossover_text, crossovers, goal_table, goals_line, latency_table  # noqa: E402
 from smemlab.records import RunRecord  # noqa: E402
 
 

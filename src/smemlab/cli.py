@@ -9,29 +9,21 @@ from __future__ import annotations
 
 import argparse
 import errno
-import importlib
 import os
 import sys
 
 from smemlab import __version__
+from smemlab.commands import (analyze_cmd, bank_cmd, bench_cmd, check_cmd, derive_cmd, info_cmd, list_cmd, profile_cmd,
+                              report_cmd, run_cmd, suite_cmd)
 from smemlab.errors import UserError
 
 # the shell's status for a process that wrote to a pipe whose reader had gone (128 + SIGPIPE)
 BROKEN_PIPE_STATUS = 141
 
-# module name -> the command(s) it registers; kept in the order `--help` shows them
-COMMAND_MODULES = [
-    "smemlab.commands.list_cmd",
-    "smemlab.commands.run_cmd",
-    "smemlab.commands.bank_cmd",
-    "smemlab.commands.analyze_cmd",
-    "smemlab.commands.profile_cmd",
-    "smemlab.commands.check_cmd",
-    "smemlab.commands.info_cmd",
-    "smemlab.commands.bench_cmd",
-    "smemlab.commands.suite_cmd",
-    "smemlab.commands.report_cmd",
-]
+# the commands' modules, in the order `--help` shows them; each keeps its heavy imports inside its run()
+COMMANDS = (list_cmd, run_cmd, bank_cmd, analyze_cmd, profile_cmd, check_cmd, info_cmd, bench_cmd, suite_cmd, report_cmd,
+            derive_cmd)
+COMMAND_MODULES = [module.__name__ for module in COMMANDS]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,13 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"smemlab {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:  # a command still being written must not break the rest
-            if exc.name != name:
-                raise
-            continue
+    for module in COMMANDS:
         module.register(sub)
     return parser
 

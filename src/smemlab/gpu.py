@@ -54,6 +54,9 @@ class DeviceFacts:
     peak_gbps: float | None  # datasheet, for "% of peak"
     peak_fp32_tflops: float | None
     driver: str
+    # the SM clock the device reports (its boost clock, MHz): the binding limits set the shared
+    # wavefronts against SMs x clock (smemlab.limits); None where the device does not say
+    sm_clock_mhz: float | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -131,7 +134,19 @@ def read_facts(index: int = 0) -> DeviceFacts:
         peak_gbps=peak_gbps,
         peak_fp32_tflops=peak_tflops,
         driver=_driver_version(),
+        sm_clock_mhz=_sm_clock_mhz(index),
     )
+
+
+def _sm_clock_mhz(index: int) -> float | None:
+    """cudaDevAttrClockRate in MHz (the attribute is in kHz), or None where the runtime lacks it."""
+    import cupy
+
+    try:
+        khz = cupy.cuda.runtime.deviceGetAttribute(cupy.cuda.runtime.cudaDevAttrClockRate, index)
+    except Exception:  # a runtime without the attribute: the record says the clock was not recorded
+        return None
+    return khz / 1000 if khz else None
 
 
 @dataclass

@@ -20,26 +20,7 @@ import tempfile
 from pathlib import Path
 from typing import Sequence
 
-from smemlab import report as R
-
-METRICS = [
-    R.SHARED_LD_WAVEFRONTS,
-    R.SHARED_ST_WAVEFRONTS,
-    R.SHARED_LD_INST,
-    R.SHARED_ST_INST,
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-    R.GLOBAL_LD_SECTORS,
-    R.GLOBAL_LD_REQUESTS,
-    R.GLOBAL_ST_SECTORS,
-    R.GLOBAL_ST_REQUESTS,
-    "dram__bytes_read.sum",
-    "dram__bytes_write.sum",
-    # distributed shared memory (thread block clusters): instructions reaching another block's smem
-    "smsp__sass_inst_executed_op_dshared_atom.sum",
-    "smsp__sass_inst_executed_op_dshared_ld.sum",
-    "smsp__sass_inst_executed_op_dshared_st.sum",
-]
+from smemlab.counters import METRICS
 
 
 def ncu_path() -> str | None:

@@ -3,6 +3,11 @@
 A `RunRecord` is one invocation of `smemlab run` (or `make run`): its provenance, the copy
 bandwidth measured in that run, one `ExperimentRecord` per experiment, and the profile where
 Nsight Compute could read the counters, the compute-sanitizer table, and the library benchmark.
+
+Measured fields are written once, by the runner, the profiler, the sanitizer and the benchmark.
+Derived fields (an experiment's notes and derived columns, each variant's `limits`, the run's
+`ceilings`) are written by smemlab.derive from the measured ones, after all of them are in; the
+renderer reads the record only, so a recorded run renders again with no GPU and no experiment code.
 """
 
 from __future__ import annotations
@@ -52,6 +57,8 @@ class VariantRecord:
     # shared-memory counters again at the experiment's bank_check_size (a few blocks): with no
     # other warps' traffic competing for the SM, wavefronts are the access pattern's alone
     bank_counters: dict[str, float] = field(default_factory=dict)
+    # derived: the share of the time each limit alone would take, and which binds (smemlab.limits)
+    limits: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -62,7 +69,26 @@ class ExperimentRecord:
     size: list[int]
     columns: list[str]
     variants: list[VariantRecord]
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # derived, from the variants (Experiment.notes)
+    # how the renderer shows it, from the experiment's definition when it ran (a record stays
+    # renderable when the experiment changes or goes): what its table and chart lead with
+    # ("bandwidth" or "flops"; None in a record older than the field), its columns' titles, and
+    # the columns that tell apart several runs of one variant (a sweep)
+    metric: str | None = None
+    column_titles: dict[str, str] = field(default_factory=dict)
+    case_columns: list[str] = field(default_factory=list)
+    stopped: str | None = None  # why the run stopped before this experiment's variants ran
+
+    def uses_flops(self) -> bool:
+        """True where the experiment is judged in FLOP/s (matmul), not in bytes moved; a record
+        without a metric is judged by what its variants hold."""
+        if self.metric is not None:
+            return self.metric == "flops"
+        return any(v.gflops for v in self.variants) and not any(v.gbps for v in self.variants)
+
+    def column_title(self, key: str) -> str:
+        """An experiment's own column in plain words, not the record's key."""
+        return self.column_titles.get(key, key.replace("_", " "))
 
 
 @dataclass
@@ -73,6 +99,8 @@ class RunRecord:
     profile_status: str = "not profiled"
     sanitizer: list[dict[str, Any]] = field(default_factory=list)
     bench: list[dict[str, Any]] = field(default_factory=list)  # smemlab.bench.Row dicts, targets evaluated
+    # derived: what each variant's time is set against (smemlab.limits.ceilings)
+    ceilings: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=1, default=_jsonable)

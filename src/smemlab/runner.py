@@ -178,9 +178,11 @@ def run_experiment(
         if on_variant:
             on_variant(case.variant.name)
         records.append(run_case(rt, case, reps, copy_gbps))
+    # notes come later, from smemlab.derive, once the counters are in
     return ExperimentRecord(
         name=exp.name, title=exp.title, seed=exp.seed, size=list(size), columns=list(exp.columns),
-        variants=records, notes=exp.notes(records),
+        variants=records, metric=exp.metric, column_titles=dict(exp.column_titles),
+        case_columns=list(exp.case_columns),
     )
 
 
@@ -246,7 +248,9 @@ def run_suite(
                 results.append(run_experiment(rt, exp, sizes.get(exp.name), variant_names, reps, copy_gbps, on_variant))
             except ContextLost as exc:
                 results.append(ExperimentRecord(exp.name, exp.title, exp.seed, list(sizes.get(exp.name) or exp.default_size),
-                                                list(exp.columns), [], [f"stopped: {exc}"]))
+                                                list(exp.columns), [], metric=exp.metric,
+                                                column_titles=dict(exp.column_titles),
+                                                case_columns=list(exp.case_columns), stopped=str(exc)))
                 break
             if bar:
                 bar.advance(task)

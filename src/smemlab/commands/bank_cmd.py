@@ -125,7 +125,7 @@ def _print_text(a, warp, advice, png) -> None:
     from rich.markup import escape
 
     from smemlab.banks.pictures import text_map
-    from smemlab.report import console
+    from smemlab.render.report import console
 
     con = console(highlight=False, soft_wrap=True)  # the bank map is 102 columns wide
     active = f", active where {escape(a.active)}" if a.active is not None else ""

@@ -42,7 +42,7 @@ def run(args) -> int:
 
     from smemlab.bench import check_names, format_row, load_all, problems, run_benchmarks
     from smemlab.bench.goals import text
-    from smemlab.bench.render import crossover_text, crossovers, goals_line
+    from smemlab.render.bench import crossover_text, crossovers, goals_line
 
     if args.list:
         for name in load_all():
@@ -77,7 +77,7 @@ def run(args) -> int:
         args.json.write_text(json.dumps(doc, indent=1, default=str))
         print(f"wrote {args.json}")
     if args.plot:
-        from smemlab.bench.render import plot, plot_latency
+        from smemlab.render.bench import plot, plot_latency
 
         if plot_latency(rows, args.plot, facts.name):
             print(f"wrote {args.plot}")
@@ -85,12 +85,15 @@ def run(args) -> int:
         if plot(rows, bars, facts.name):
             print(f"wrote {bars}")
     if record is not None:
-        from smemlab import report
+        from smemlab.render import report
 
         # the ops run now replace their rows; the others' rows of the record stay
         order = list(load_all())
         kept = [r for r in record.bench if r["op"] not in names]
         record.bench = sorted(kept + rows, key=lambda r: order.index(r["op"]) if r["op"] in order else len(order))
+        from smemlab.derive import derive
+
+        derive(record)  # the DRAM ceiling of the binding limits is the benchmark's cudaMemcpy
         print(f"report: {report.write_all(record, args.record)}")
     failed = problems(rows, facts)
     for line in failed:

@@ -23,10 +23,10 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from smemlab.report import console
     from rich.table import Table
 
     from smemlab.gpu import read_facts
+    from smemlab.render.report import console
     from smemlab.sanitize import LIBRARY, TOOLS, sanitize_all, sanitizer_path
 
     record = load_record(args.record) if args.record else None
@@ -53,8 +53,11 @@ def run(args) -> int:
         t.add_row(row["experiment"], row["variant"], *cells, row["expected"] or "")
     console().print(t)
     if record is not None:
-        from smemlab import report
+        from smemlab.render import report
+
+        from smemlab.derive import derive
 
         record.sanitizer = rows
+        derive(record)  # every change to a record is followed by the derive step, whatever it reads
         print(f"report: {report.write_all(record, args.record)}")
     return 1 if unexpected else 0

@@ -22,7 +22,7 @@ def run(args) -> int:
     from rich.markup import escape
 
     from smemlab.commands.common import experiments_named
-    from smemlab.report import console as make_console
+    from smemlab.render.report import console as make_console
 
     console = make_console(highlight=False)
     exps = experiments_named(args.experiment)

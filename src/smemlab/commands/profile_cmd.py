@@ -25,8 +25,11 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from smemlab import experiments, report
+    from smemlab import experiments
+    from smemlab.counters import bank_mismatch
+    from smemlab.derive import derive
     from smemlab.profile import attach
+    from smemlab.render import report
     from smemlab.runner import run_suite
 
     exp = experiments.get(args.experiment)
@@ -35,11 +38,12 @@ def run(args) -> int:
     sizes = {exp.name: args.size} if args.size else None
     record = run_suite(rt, [exp], sizes, args.variant or None, reps=0, progress=False)
     attach(record, args.device)
+    derive(record)
     report.print_terminal(record)
     if args.json:
         record.save(args.json)
     mismatches = [v.variant for e in record.experiments for v in e.variants
-                  if report.bank_mismatch(v, "load") or report.bank_mismatch(v, "store")]
+                  if bank_mismatch(v, "load") or bank_mismatch(v, "store")]
     if mismatches:
         print(f"bank model and counters disagree for: {', '.join(mismatches)}")
     return 1 if mismatches else 0

@@ -14,16 +14,25 @@ def register(sub) -> None:
                                    "figure comes from the record.",
                        epilog="examples:\n  smemlab report\n  smemlab report /tmp/run --quiet",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("folder", nargs="?", default="results", metavar="DIR", help="the recorded run's folder (default results)")
-    p.add_argument("--quiet", action="store_true", help="rewrite the files without printing the tables")
+    add_record_folder(p)
     p.set_defaults(func=run)
 
 
-def run(args) -> int:
-    from smemlab import report
+def add_record_folder(p: argparse.ArgumentParser) -> None:
+    """DIR and --quiet, as the commands that rewrite a recorded run take them."""
+    p.add_argument("folder", nargs="?", default="results", metavar="DIR", help="the recorded run's folder (default results)")
+    p.add_argument("--quiet", action="store_true", help="rewrite the files without printing the tables")
 
-    record = load_record(args.folder, "report")
+
+def render(record, args) -> int:
+    """Print the record's tables (unless --quiet) and rewrite its folder: run.json, run.csv, plots, report.md."""
+    from smemlab.render import report
+
     if not args.quiet:
         report.print_terminal(record)
     print(f"report: {report.write_all(record, args.folder)}")
     return 0
+
+
+def run(args) -> int:
+    return render(load_record(args.folder, "report"), args)

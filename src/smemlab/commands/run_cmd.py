@@ -36,7 +36,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from smemlab import report
+    from smemlab.derive import derive
+    from smemlab.render import report
     from smemlab.runner import run_suite, unexpected_failures
 
     if args.size or args.variant:
@@ -55,6 +56,7 @@ def run(args) -> int:
         from smemlab.profile import attach
 
         attach(record, args.device)
+    derive(record)  # notes and limits, once every measurement is in
     if not args.quiet:
         report.print_terminal(record)
     if args.json:

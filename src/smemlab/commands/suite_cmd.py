@@ -52,7 +52,7 @@ def print_no_gpu_run(reason: str, out=None) -> None:
 
     from smemlab.commands.bank_survey import conflict_summary, declared_accesses
     from smemlab.experiments import all_experiments
-    from smemlab.report import console
+    from smemlab.render.report import console
 
     con = out or console(highlight=False)
     conflict_summary(con, declared_accesses(all_experiments()))
@@ -81,7 +81,7 @@ def print_analyze_tables() -> None:
     from smemlab.errors import UserError
     from smemlab.experiments import all_experiments
     from smemlab.experiments.launches import for_experiment
-    from smemlab.report import console
+    from smemlab.render.report import console
 
     for exp in all_experiments():
         t = Table(title=f"{exp.name}: shared-memory traffic per source line (smemlab analyze, one block)",
@@ -111,7 +111,7 @@ def run(args) -> int:
         print_analyze_tables()
         print_no_gpu_run(reason)
         return 0
-    from smemlab import report
+    from smemlab.render import report
     from smemlab.commands.common import experiments_named, runtime
     from smemlab.runner import run_suite, unexpected_failures
 
@@ -133,6 +133,9 @@ def run(args) -> int:
         print("benchmarking the library (smemlab bench) ...", file=sys.stderr)
         bench = run_benchmarks(log=lambda line: print(line, file=sys.stderr), device=args.device)
         record.bench = [r.to_dict() for r in bench.rows]
+    from smemlab.derive import derive
+
+    derive(record)  # notes and limits, after the counters, the sanitizer and the benchmark's memcpy ceiling
     report.print_terminal(record)
     path = report.write_all(record, args.out)
     print(f"report: {path}")

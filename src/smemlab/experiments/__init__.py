@@ -1,41 +1,37 @@
-"""The experiments, in the order of the seeds. Each lives in its own module; see base.py."""
+"""The experiments, in the order of the seeds. Each lives in its own module; see base.py.
+
+Plain imports: `smemlab list` shows every experiment, so it imports them all anyway, and no
+experiment module imports CUDA or CuPy at import time (the plain install's tests check that).
+"""
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-
 from smemlab.errors import UserError
 from smemlab.experiments.base import Experiment
+from smemlab.experiments.config import ConfigExperiment
+from smemlab.experiments.histogram import HistogramExperiment
+from smemlab.experiments.layout import LayoutExperiment
+from smemlab.experiments.matmul import MatmulExperiment
+from smemlab.experiments.reduce import ReduceExperiment
+from smemlab.experiments.shuffle import ShuffleExperiment
+from smemlab.experiments.stencil import StencilExperiment
+from smemlab.experiments.transpose import TransposeExperiment
 
-# name -> "module:class"; imported only when asked for, so `smemlab list` stays fast
-REGISTRY = {
-    "layout": "smemlab.experiments.layout:LayoutExperiment",
-    "reduce": "smemlab.experiments.reduce:ReduceExperiment",
-    "transpose": "smemlab.experiments.transpose:TransposeExperiment",
-    "matmul": "smemlab.experiments.matmul:MatmulExperiment",
-    "stencil": "smemlab.experiments.stencil:StencilExperiment",
-    "shuffle": "smemlab.experiments.shuffle:ShuffleExperiment",
-    "histogram": "smemlab.experiments.histogram:HistogramExperiment",
-    "config": "smemlab.experiments.config:ConfigExperiment",
-}
+# name -> class, in the seeds' order
+REGISTRY: dict[str, type[Experiment]] = {cls.name: cls for cls in (
+    LayoutExperiment, ReduceExperiment, TransposeExperiment, MatmulExperiment, StencilExperiment, ShuffleExperiment,
+    HistogramExperiment, ConfigExperiment)}
 
 
 def available() -> list[str]:
-    """The experiments whose module is present, in the seeds' order."""
-    names = []
-    for name, target in REGISTRY.items():
-        module = target.split(":")[0]
-        if importlib.util.find_spec(module) is not None:
-            names.append(name)
-    return names
+    """The experiments' names, in the seeds' order."""
+    return list(REGISTRY)
 
 
 def get(name: str) -> Experiment:
-    if name not in REGISTRY or name not in available():
+    if name not in REGISTRY:
         raise UserError(f"unknown experiment {name!r}; choose from: {', '.join(available())}")
-    module, cls = REGISTRY[name].split(":")
-    return getattr(importlib.import_module(module), cls)()
+    return REGISTRY[name]()
 
 
 def all_experiments() -> list[Experiment]:

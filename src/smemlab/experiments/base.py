@@ -99,15 +99,9 @@ class Experiment:
         raise NotImplementedError
 
     def notes(self, records: Sequence[Any]) -> list[str]:
-        """Lines for the report under the table: what the numbers show (from measured records)."""
+        """Lines for the report under the table: what the numbers show. Called by smemlab.derive
+        once the measurements are in (counters included) and each variant's limits are derived, and
+        again whenever a record is derived again: the same records give the same lines. It may also
+        fill derived columns (VariantRecord.extra) that need other variants' figures. It reads the
+        variant records only: the renderer shows what it returns and never calls it."""
         return []
-
-    def bar_plot(self, records: Sequence[Any], path, copy_gbps: float | None) -> bool | None:
-        """The experiment's main chart, where the report's bar chart of its variants does not fit it
-        (True: drawn, False: nothing to draw); None: use the report's."""
-        return None
-
-    def detail_plot(self, records: Sequence[Any], path) -> bool:
-        """A plot of the experiment's own beside the bandwidth bars (written to `path`); False
-        where it has none or the records hold nothing to draw."""
-        return False

@@ -5,7 +5,7 @@
   (cudaFuncAttributeMaxDynamicSharedMemorySize) and fails, with a clear error, without it;
 - the L1/shared carveout preference (CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT) and the
   occupancy of a shared-memory-heavy kernel (cuOccupancyMaxActiveBlocksPerMultiprocessor) as its
-  shared memory per block grows: `plot(records, path)` draws it;
+  shared memory per block grows: smemlab.render.charts draws it from the record (occupancy_chart);
 - the bank size: the seeds' cudaDeviceGetSharedMemConfig / 8-byte Kepler mode. Every GPU since
   Maxwell has 32 banks of 4 bytes and ignores the setting; the 8-byte mode lives on in the bank
   model (smemlab.banks.analyze(..., bank_width=8));
@@ -287,12 +287,6 @@ class ConfigExperiment(Experiment):
 
             yield Case(v, launch, check, (out,), 8 * n, 0, launch_shape(grid, THREADS, smem), extra)
 
-    def bar_plot(self, records: Sequence[Any], path, copy_gbps: float | None) -> bool:
-        return plot_bandwidth(records, path, copy_gbps)
-
-    def detail_plot(self, records: Sequence[Any], path) -> bool:
-        return plot(records, path)
-
     def notes(self, records: Sequence[Any]) -> list[str]:
         out = []
         heavy = [r for r in records if r.variant == "smemHeavy" and r.extra.get("blocks_per_sm") is not None]
@@ -347,76 +341,3 @@ def _reserved_per_block() -> int:
                                                         cupy.cuda.Device().id))
     except Exception:
         return 1024
-
-
-def plot_bandwidth(records: Sequence[Any], path, copy_gbps: float | None) -> bool:
-    """smemHeavy's bandwidth at each shared-memory size, each bar coloured by the blocks per SM that
-    size leaves: the cost of occupancy. False where no size was timed."""
-    heavy = [r for r in records if getattr(r, "variant", None) == "smemHeavy" and r.gbps
-             and r.extra.get("smem_per_block") is not None]
-    if not heavy:
-        return False
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    blocks = [int(r.extra.get("blocks_per_sm") or 0) for r in heavy]
-    levels = sorted(set(blocks), reverse=True)
-    colors = plt.get_cmap("viridis")
-    fig, ax = plt.subplots(figsize=(9, 4.8))
-    for level in levels:
-        idx = [i for i, b in enumerate(blocks) if b == level]
-        ax.bar(idx, [heavy[i].gbps for i in idx], color=colors(level / max(levels)),
-               label=f"{level} block{'s' if level != 1 else ''} per SM")
-    ax.set_xticks(range(len(heavy)), [f"{r.extra['smem_per_block'] / 1024:g}" for r in heavy])
-    if copy_gbps:
-        from smemlab.charts import copy_line
-
-        copy_line(ax, copy_gbps)
-    ax.set_xlabel("shared memory per block (KB)")
-    ax.set_ylabel("effective GB/s (bytes read + written)")
-    ax.set_title("config: smemHeavy's bandwidth as each block asks for more shared memory\n"
-                 "(fewer blocks fit on an SM, so fewer loads are in flight)")
-    ax.grid(axis="y", alpha=0.3)
-    ax.set_axisbelow(True)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return True
-
-
-def plot(records: Sequence[Any], path) -> bool:
-    """Active blocks per SM against shared memory per block, one line per carveout preference.
-    Returns False where the records hold no occupancy data."""
-    heavy = [r for r in records if getattr(r, "variant", None) == "smemHeavy" and r.extra.get("blocks_per_sm_by_carveout")]
-    if not heavy:
-        return False
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    xs = [r.extra["smem_per_block"] / 1024 for r in heavy]
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    series = {c: [r.extra["blocks_per_sm_by_carveout"][c] for r in heavy]
-              for c in heavy[0].extra["blocks_per_sm_by_carveout"]}
-    names = {c: "no preference" if c == "-1" else f"carveout {c}%" for c in series}
-    for c, ys in series.items():
-        same = [names[o] for o in series if o != c and series[o] == ys]
-        if c == "-1" and same:
-            # the driver's default equals a carveout: a wide pale band under that carveout's line, so both show
-            ax.step(xs, ys, where="post", color="0.6", linewidth=7, alpha=0.45, solid_capstyle="butt",
-                    label=f"no preference (the same as {same[0]})")
-        else:
-            ax.step(xs, ys, where="post", marker="o", markersize=4, label=names[c])
-    ax.set_xlabel("shared memory per block (KB)")
-    ax.set_ylabel("active blocks per SM (256 threads)")
-    ax.set_title("Occupancy of smemHeavy as its shared memory grows")
-    ax.grid(alpha=0.3)
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return True

@@ -179,11 +179,9 @@ def config() -> list[KernelLaunch]:
 
 
 def matmul() -> list[KernelLaunch]:
-    import importlib
-
     from smemlab.experiments import matmul as M
+    from smemlab.ops.matmul import launch_shape as mm_launch_shape  # by name: smemlab.ops.matmul is the op
 
-    ops_mm = importlib.import_module("smemlab.ops.matmul")  # the module; smemlab.ops.matmul is the function
     m, n, k = M.MatmulExperiment.bank_check_size
     out = []
     for v in M.MatmulExperiment().variants():
@@ -192,7 +190,7 @@ def matmul() -> list[KernelLaunch]:
         vals = (f"float32[{m * k}]", f"float32[{k * n}]", f"float32[{m * n}]", str(m), str(n), str(k))
         if v.kernel.startswith("mm_"):
             step = v.kernel[3:]
-            (gx, gy), threads = ops_mm.launch_shape(step, m, n)
+            (gx, gy), threads = mm_launch_shape(step, m, n)
             out.append(KernelLaunch("matmul", v.name, "ops_matmul.cu", v.kernel, (threads, 1, 1), (gx, gy, 1), {}, 0,
                                     vals + ("1", "1", "1")))
             continue
@@ -208,9 +206,10 @@ def matmul() -> list[KernelLaunch]:
 
 def library() -> list[KernelLaunch]:
     """The ops kernels no experiment launches, as the ops modules plan them at a small size."""
-    import importlib
-
-    H, R, S = (importlib.import_module(f"smemlab.ops.{m}") for m in ("histogram", "reduce", "stencil"))
+    # by name: the package attributes smemlab.ops.histogram, .reduce_sum, .stencil1d are the ops
+    from smemlab.ops.histogram import UNROLL
+    from smemlab.ops.reduce import NT
+    from smemlab.ops.stencil import TILE
 
     out = []
     # transpose: the 64x64 swizzled-tile kernel (sides multiple of 4) and the scalar fallback
@@ -222,13 +221,13 @@ def library() -> list[KernelLaunch]:
                                 (ntiles, 1, 1), {}, 0, (f"float32[{rows * cols}]", f"float32[{rows * cols}]", str(rows),
                                                         str(cols), str(tiles_x), str(ntiles))))
     # reduce_sum: two blocks; the counter starts at zero (the workspace is zeroed once)
-    n = 2 * R.NT * 4 * 8
+    n = 2 * NT * 4 * 8
     for kernel, xt, pt, ot in (("reduce_i32_i64", "int32", "int64", "int64"), ("reduce_f32_f32", "float32", "float64", "float32"),
                                ("reduce_f32_f64", "float32", "float64", "float64"), ("reduce_f64_f64", "float64", "float64", "float64")):
-        out.append(KernelLaunch("ops", f"reduce_sum {kernel}", "ops_reduce.cu", kernel, (R.NT, 1, 1), (1, 1, 1), {}, 0,
+        out.append(KernelLaunch("ops", f"reduce_sum {kernel}", "ops_reduce.cu", kernel, (NT, 1, 1), (1, 1, 1), {}, 0,
                                 (f"{xt}[{n}]", str(n), f"{pt}[1]", "uint32[1]:0..0", f"{ot}[1]")))
     # stencil1d: radius 4, two tiles
-    n = 2 * S.TILE
+    n = 2 * TILE
     out.append(KernelLaunch("ops", "stencil1d r=4", "ops_stencil.cu", "stencil1d_f32", (256, 1, 1), (2, 1, 1),
                             {"RADIUS": 4}, 0, (f"float32[{n}]", f"float32[{n}]", str(n), "1"), ("c_coef=float32[9]",)))
     # histogram: global atomics, block-private copies (32 copies for 256 bins), a cluster of one
@@ -241,7 +240,7 @@ def library() -> list[KernelLaunch]:
             ("hist_smem", {"AGG": 1, "COPIES": 1, "CS": 2}, 4 * 256, (k, str(keys), "int32[256]", "0", "256")),
             ("hist_cluster", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256, (k, str(keys), "int32[256]", "256")),
             ("hist_cluster_rep", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256, (k, str(keys), "int32[256]", "256")),
-            ("hist_cluster_share", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256 + 2 * 512 * H.UNROLL * 16, (k, str(keys), "int32[256]", "256"))):
+            ("hist_cluster_share", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256 + 2 * 512 * UNROLL * 16, (k, str(keys), "int32[256]", "256"))):
         label = f"histogram {kernel} " + " ".join(f"{a}={b}" for a, b in defines.items())
         out.append(KernelLaunch("ops", label, "ops_histogram.cu", kernel, (512, 1, 1), (1, 1, 1), defines, smem, vals))
     # the copy kernel (no shared memory)

@@ -16,8 +16,10 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
+from smemlab.counters import measured_per_request, predicted_per_request
 from smemlab.errors import UserError
 from smemlab.experiments.base import Case, Check, Experiment, SmemAccess, Variant
+from smemlab.limits import time_against_wavefronts
 
 SQUARE = {"BDIMX": 32, "BDIMY": 32, "IPAD": 1}
 RECT = {"BDIMX": 32, "BDIMY": 16, "IPAD": 2}
@@ -202,35 +204,28 @@ class LayoutExperiment(Experiment):
             )
 
     def notes(self, records: Sequence[Any]) -> list[str]:
-        from smemlab.report import measured_per_request, predicted_per_request
-
+        """Each pair's time ratio beside its wavefront ratio (smemlab.limits says why they differ),
+        and what one pad column does to the 32x16 column read."""
         by = {r.variant: r for r in records if getattr(r, "ok", False)}
-
-        def ms(name):
-            r = by.get(name)
-            return r.median_ms if r is not None and r.median_ms else None
-
-        def wf(name, op):
-            r = by.get(name)
-            if r is None:
-                return None
-            measured = measured_per_request(r, op)
-            return measured if measured is not None else predicted_per_request(r, op)
-
         lines = []
         for suffix, shape in (("", "32x32"), ("_rect", "32x16")):
-            slow, fast = ms(f"setColReadCol{suffix}"), ms(f"setRowReadRow{suffix}")
-            if slow and fast:
-                lines.append(f"{shape}: setColReadCol takes {slow / fast:.2f}x the time of setRowReadRow")
-            col, pad = ms(f"setRowReadCol{suffix}"), ms(f"setRowReadColPad{suffix}")
-            if col and pad:
-                lines.append(f"{shape}: padding makes the column read {col / pad:.2f}x faster (setRowReadCol / setRowReadColPad)")
-            dyn = ms(f"setRowReadColDyn{suffix}")
-            if col and dyn:
-                lines.append(f"{shape}: dynamic shared memory costs {dyn / col:.2f}x the static version (setRowReadColDyn / setRowReadCol)")
-        one, two = wf("setRowReadColPad1_rect", "load"), wf("setRowReadColPad_rect", "load")
+            for fast, slow, what in (("setRowReadRow", "setColReadCol", ""),
+                                     ("setRowReadColPad", "setRowReadCol", ", padding"),
+                                     ("setRowReadCol", "setRowReadColDyn", ", dynamic shared memory")):
+                a, b = by.get(fast + suffix), by.get(slow + suffix)
+                line = time_against_wavefronts(f"{shape}{what}", a, b) if a and b else None
+                if line:
+                    lines.append(line)
+        one, two = by.get("setRowReadColPad1_rect"), by.get("setRowReadColPad_rect")
         if one is not None and two is not None:
-            source = "measured" if by["setRowReadColPad_rect"].counters else "predicted"
-            lines.append(f"32x16: the column read takes {one:.3g} shared wavefronts per request with IPAD 1 and {two:.3g} "
-                         f"with IPAD 2 ({source}): one pad column is not enough when a warp spans two tile rows")
+            measured = [measured_per_request(r, "load") for r in (one, two)]
+            figures = measured if None not in measured else [predicted_per_request(r, "load") for r in (one, two)]
+            if None not in figures:
+                source = "measured" if None not in measured else "predicted"
+                lines.append(f"32x16: the column read takes {figures[0]:.3g} shared wavefronts per request with IPAD 1 and "
+                             f"{figures[1]:.3g} with IPAD 2 ({source}): one pad column is not enough when a warp spans two "
+                             "tile rows")
+            line = time_against_wavefronts("32x16, one pad column against two", two, one)
+            if line:
+                lines.append(line)
         return lines

@@ -16,9 +16,10 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
+from smemlab.counters import GLOBAL_LD_SECTORS
 from smemlab.errors import UserError
-from smemlab.frameworks import cupy_tf32_off
 from smemlab.experiments.base import Case, Check, Experiment, SmemAccess, Variant
+from smemlab.frameworks import cupy_tf32_off
 
 SOURCE = "matmul.cu"
 # the library's kernels (kernels/ops_matmul.cu), one step of the climb each, after siboehm/SGEMM_CUDA
@@ -193,7 +194,7 @@ class MatmulExperiment(Experiment):
         if naive and tiled:
             out.append(f"tiles in shared memory: {tiled.gflops / naive.gflops:.1f}x the naive kernel ({tiled.variant})")
         for r in records:
-            loaded = getattr(r, "counters", {}).get("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")
+            loaded = getattr(r, "counters", {}).get(GLOBAL_LD_SECTORS)  # 32-byte sectors
             if loaded and r.extra.get("model_global_load_MB"):
                 out.append(f"{r.variant}: {loaded * 32 / 1e6:.0f} MB requested from global memory (ncu), "
                            f"model {r.extra['model_global_load_MB']:.0f} MB")

@@ -15,6 +15,7 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
+from smemlab.counters import GLOBAL_LD_REQUESTS
 from smemlab.errors import UserError
 from smemlab.experiments.base import Case, Check, Experiment, SmemAccess, Variant
 
@@ -184,10 +185,14 @@ class StencilExperiment(Experiment):
         if const and const.gbps:
             out.insert(0, f"stancli1DGPU (__constant__): {const.gbps:.0f} GB/s"
                        + (f", {const.pct_copy:.0f}% of the copy kernel" if const.pct_copy else ""))
+        # one global load request is one warp's load instruction: the coefficients show here unless
+        # they come from the constant bank
+        base = (const.counters or {}).get(GLOBAL_LD_REQUESTS) if const else None
         for r in records:
-            c = getattr(r, "counters", {}) or {}
-            ld = c.get("smsp__sass_inst_executed_op_global_ld.sum")
-            if ld:
-                out.append(f"{r.variant}: {ld:.3g} global load instructions (ncu): the coefficient loads show here "
-                           "unless they come from the constant bank")
+            requests = (getattr(r, "counters", {}) or {}).get(GLOBAL_LD_REQUESTS)
+            if requests:
+                line = f"{r.variant}: {requests:.3g} global load requests (Nsight Compute)"
+                if base and r is not const:
+                    line += f", {requests / base:.2f}x the __constant__ version's"
+                out.append(line + ": the coefficient loads show here unless they come from the constant bank")
         return out

@@ -16,6 +16,7 @@ import numpy as np
 
 from smemlab.errors import UserError
 from smemlab.experiments.base import Case, Check, Experiment, SmemAccess, Variant
+from smemlab.limits import time_against_wavefronts
 
 BDIMX, BDIMY, IPAD, TILE = 32, 16, 2, 32  # the defaults of transpose.cu
 MAX_ROWS = 65535 * BDIMY  # gridDim.y is at most 65535, one block row per BDIMY rows
@@ -193,7 +194,11 @@ class TransposeExperiment(Experiment):
                 lines.append(f"{b} takes {ok[b].median_ms / ok[a].median_ms:.2f}x the time of {a}: {what}")
 
         ratio("naiveGmem", "transposeSmem", "coalesced stores through the tile")
-        ratio("transposeSmem", "transposeSmemPad", "padding removes the column read's bank conflicts")
         ratio("transposeSmemPad", "transposeSmemUnrollPad", "two elements a thread")
-        ratio("transpose1", "transpose1Pad", "its +1 pad")
+        # the bank conflicts: each conflicted tile beside its padded fix, the time ratio beside the wavefront ratio
+        for fast, slow, what in (("transposeSmemPad", "transposeSmem", "the column read's bank conflicts, padded away"),
+                                 ("transpose1Pad", "transpose1", "transpose1's bank conflicts, and its +1 pad")):
+            line = time_against_wavefronts(what, ok[fast], ok[slow]) if fast in ok and slow in ok else None
+            if line:
+                lines.append(line)
         return lines

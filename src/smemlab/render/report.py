@@ -1,31 +1,25 @@
-"""Reports from a RunRecord: terminal tables, Markdown, CSV and bar charts.
+"""Reports from a RunRecord: terminal tables, Markdown and CSV (the charts: smemlab.render.charts).
 
-Every figure comes from the record; nothing here measures or invents a number. A table follows
-the book's tables (time, and the counters that explain it), plus GB/s and % of the copy kernel
-(or FLOP/s, for an experiment that computes rather than moves: see Experiment.metric). How a
-column is headed and what the chart draws come from the experiment's definition where it still
-exists (its column titles, metric and sweep columns); the words and figures of the run, from the
-record.
+Every figure comes from the record; nothing here measures, derives or invents a number, and
+nothing here imports an experiment. A table follows the book's tables (time, and the counters that
+explain it), plus GB/s and % of the copy kernel (or FLOP/s, for an experiment that computes rather
+than moves: the record's metric), the limit that binds each variant (smemlab.limits, stored by
+smemlab.derive), and the experiment's own columns under the titles the record gives them.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import math
 from pathlib import Path
 from typing import Any
 
-from smemlab.records import ExperimentRecord, RunRecord, VariantRecord
-
-# Nsight Compute metric names (DESIGN.md); profile.py collects these
-SHARED_LD_WAVEFRONTS = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
-SHARED_ST_WAVEFRONTS = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
-SHARED_LD_INST = "smsp__sass_inst_executed_op_shared_ld.sum"
-SHARED_ST_INST = "smsp__sass_inst_executed_op_shared_st.sum"
-GLOBAL_LD_SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
-GLOBAL_LD_REQUESTS = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
-GLOBAL_ST_SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
-GLOBAL_ST_REQUESTS = "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"
+from smemlab.render.charts import detail_chart, plot_bandwidth
+from smemlab.counters import (GLOBAL_LD_REQUESTS, GLOBAL_LD_SECTORS, GLOBAL_ST_REQUESTS, GLOBAL_ST_SECTORS, bank_mismatch,
+                              measured_per_request, predicted_per_request, ratio)
+from smemlab.limits import NOT_MEASURED, SHARE_OF
+from smemlab.records import ExperimentRecord, RunRecord
 
 
 def _fmt(value: Any, digits: int = 3) -> str:
@@ -46,70 +40,17 @@ def _fmt(value: Any, digits: int = 3) -> str:
     return str(value)
 
 
-def _ratio(num: float | None, den: float | None) -> float | None:
-    if num is None or not den:
-        return None
-    return num / den
-
-
-def predicted_per_request(v: VariantRecord, op: str) -> float | None:
-    """Shared wavefronts per request the bank model predicts for all declared accesses of `op`."""
-    accs = [a for a in v.accesses if a.op == op]
-    requests = sum(a.predicted_requests for a in accs)
-    return sum(a.predicted_wavefronts for a in accs) / requests if requests else None
-
-
-def measured_per_request(v: VariantRecord, op: str, isolated: bool = True) -> float | None:
-    """Shared wavefronts per request measured: at the bank-check size where there is one
-    (`isolated`), else at the run's size."""
-    counters = v.bank_counters if isolated and v.bank_counters else v.counters
-    wave, inst = (SHARED_LD_WAVEFRONTS, SHARED_LD_INST) if op == "load" else (SHARED_ST_WAVEFRONTS, SHARED_ST_INST)
-    return _ratio(counters.get(wave), counters.get(inst))
-
-
-def bank_mismatch(v: VariantRecord, op: str) -> bool:
-    """True where the profiler measured shared wavefronts that the declared accesses do not predict
-    (at the bank-check size where there is one: see Experiment.bank_check_size)."""
-    measured, predicted = measured_per_request(v, op), predicted_per_request(v, op)
-    if measured is None:
-        return False
-    counters = v.bank_counters or v.counters
-    if predicted is None:
-        return counters.get(SHARED_LD_INST if op == "load" else SHARED_ST_INST, 0) > 0 and bool(v.accesses)
-    return abs(measured - predicted) > 1e-6
-
-
-def _experiment(name: str):
-    """The experiment's current definition, or None for a record of one that no longer exists."""
-    from smemlab.errors import UserError
-    from smemlab.experiments import get
-
-    try:
-        return get(name)
-    except UserError:
-        return None
-
-
-def uses_flops(exp: ExperimentRecord) -> bool:
-    """True where the experiment is judged in FLOP/s (matmul), not in bytes moved."""
-    experiment = _experiment(exp.name)
-    if experiment is not None:
-        return experiment.metric == "flops"
-    return any(v.gflops for v in exp.variants) and not any(v.gbps for v in exp.variants)
-
-
-def column_title(exp: ExperimentRecord, key: str) -> str:
-    """An experiment's own column in plain words (its column_titles), not the record's key."""
-    experiment = _experiment(exp.name)
-    titles = experiment.column_titles if experiment is not None else {}
-    return titles.get(key, key.replace("_", " "))
-
-
-def source(exp: ExperimentRecord) -> str:
-    """Which part of the book (or the Programming Guide) the experiment reproduces: a citation, so
-    the current definition's words where it exists, else the record's."""
-    experiment = _experiment(exp.name)
-    return experiment.seed if experiment is not None and experiment.seed else exp.seed
+def binding_cell(limits: dict[str, Any]) -> str:
+    """'shared memory 74%': the limit that binds and the share of the time it alone would take;
+    'none (launch 49%)' where no limit takes half; '-' where the variant has no time."""
+    if not limits:
+        return "-"
+    largest = limits.get("largest")
+    if limits.get("binding") == NOT_MEASURED or largest is None:
+        return NOT_MEASURED
+    # whole percents, rounded down, so that a share just below half never shows as 50% beside "none"
+    share = f"{largest} {math.floor(100 * limits[SHARE_OF[largest]] + 1e-9):d}%"
+    return share if limits["binding"] == largest else f"none ({share})"
 
 
 def _tflops(gflops: float | None) -> str:
@@ -119,8 +60,11 @@ def _tflops(gflops: float | None) -> str:
 def rows(exp: ExperimentRecord) -> tuple[list[str], list[list[str]], list[list[bool]]]:
     """Header, formatted cells, and which cells to flag (a bank-model mismatch, a failure)."""
     profiled = any(v.counters for v in exp.variants)
-    flops = uses_flops(exp)
+    flops = exp.uses_flops()
     header = ["variant", "verified", "time ms (min-max)"] + (["TFLOP/s"] if flops else ["GB/s", "% copy", "% peak"])
+    limited = profiled and any(v.limits for v in exp.variants)
+    if limited:
+        header += ["binding limit"]
     header += ["smem ld wf/req pred", "smem st wf/req pred"]
     isolated = any(v.bank_counters for v in exp.variants)
     if profiled:
@@ -128,7 +72,7 @@ def rows(exp: ExperimentRecord) -> tuple[list[str], list[list[str]], list[list[b
         if isolated:
             header += ["smem ld at size", "smem st at size"]
         header += ["gld sectors/req", "gst sectors/req"]
-    header += [column_title(exp, c) for c in exp.columns]
+    header += [exp.column_title(c) for c in exp.columns]
     table, flags = [], []
     for v in exp.variants:
         time = "-" if v.median_ms is None else f"{v.median_ms:.4g} ({v.min_ms:.3g}-{v.max_ms:.3g})"
@@ -136,6 +80,8 @@ def rows(exp: ExperimentRecord) -> tuple[list[str], list[list[str]], list[list[b
         verified = "yes" if v.ok else ("skipped" if skipped else "FAILED" if "verification" in v.failure else "error")
         cells = [v.variant, verified, time]
         cells += [_tflops(v.gflops)] if flops else [_fmt(v.gbps), _fmt(v.pct_copy), _fmt(v.pct_peak)]
+        if limited:
+            cells.append(binding_cell(v.limits))
         flag = [False, not v.ok and not skipped] + [False] * (len(cells) - 2)
         cells += [_fmt(predicted_per_request(v, "load")), _fmt(predicted_per_request(v, "store"))]
         flag += [False, False]
@@ -146,8 +92,8 @@ def rows(exp: ExperimentRecord) -> tuple[list[str], list[list[str]], list[list[b
                 cells += [_fmt(measured_per_request(v, "load", False)), _fmt(measured_per_request(v, "store", False))]
                 flag += [False, False]
             cells += [
-                _fmt(_ratio(v.counters.get(GLOBAL_LD_SECTORS), v.counters.get(GLOBAL_LD_REQUESTS))),
-                _fmt(_ratio(v.counters.get(GLOBAL_ST_SECTORS), v.counters.get(GLOBAL_ST_REQUESTS))),
+                _fmt(ratio(v.counters.get(GLOBAL_LD_SECTORS), v.counters.get(GLOBAL_LD_REQUESTS))),
+                _fmt(ratio(v.counters.get(GLOBAL_ST_SECTORS), v.counters.get(GLOBAL_ST_REQUESTS))),
             ]
             flag += [False, False]
         for col in exp.columns:
@@ -159,8 +105,25 @@ def rows(exp: ExperimentRecord) -> tuple[list[str], list[list[str]], list[list[b
 
 
 def failures(exp: ExperimentRecord) -> list[str]:
-    """Why a variant failed, or why it was skipped on this GPU."""
-    return [f"{v.variant}: {v.failure or v.check}" for v in exp.variants if not v.ok and (v.failure or v.check)]
+    """Why a variant failed, or why it was skipped on this GPU; why the run stopped before the experiment."""
+    lines = [f"{v.variant}: {v.failure or v.check}" for v in exp.variants if not v.ok and (v.failure or v.check)]
+    return lines + ([f"stopped: {exp.stopped}"] if exp.stopped else [])
+
+
+def ceilings_text(run: RunRecord) -> str | None:
+    """What the binding limits are set against, each with where it comes from; None where the
+    record was not derived."""
+    c = run.ceilings
+    if not c:
+        return None
+
+    def figure(value, fmt: str) -> str:
+        return "not measured" if value is None else fmt.format(value)
+
+    clock = figure(c.get("sm_clock_mhz"), "{:,.0f} MHz")
+    return (f"DRAM {figure(c.get('dram_gbps'), '{:,.0f} GB/s')} ({c.get('dram_source')}); shared memory one wavefront "
+            f"per SM per cycle, {c.get('sms') or '?'} SMs at {clock} ({c.get('sm_clock_source')}); launch floor "
+            f"{figure(c.get('launch_floor_ms') and c['launch_floor_ms'] * 1e3, '{:.1f} us')} ({c.get('launch_floor_source')})")
 
 
 def console(**kwargs):
@@ -205,6 +168,9 @@ def print_terminal(run: RunRecord, out=None) -> None:
             if v.extra.get("lanes_in") is not None:
                 console_.print(f"  {v.variant}: in  {_fmt(v.extra['lanes_in'])}\n  {' ' * len(v.variant)}  out {_fmt(v.extra['lanes_out'])}")
     console_.print(f"profile: {run.profile_status}")
+    limits = ceilings_text(run)
+    if limits:
+        console_.print(f"binding limits set against: {limits}")
 
 
 def markdown(run: RunRecord, plots: dict[str, str] | None = None) -> str:
@@ -221,6 +187,10 @@ def markdown(run: RunRecord, plots: dict[str, str] | None = None) -> str:
         f"- kernel sources SHA-256: `{p.get('kernel_sources_sha256', '?')}`",
         f"- copy kernel in this run: {run.copy_gbps:,.0f} GB/s (bytes read + written)" if run.copy_gbps else "- copy kernel: not measured",
         f"- hardware counters: {run.profile_status}",
+    ]
+    if ceilings_text(run):
+        out.append(f"- binding limits set against: {ceilings_text(run)}")
+    out += [
         "",
         "Columns: time is the median of the timed launches (min-max); GB/s counts bytes read and written once each "
         "(% copy: of the copy kernel in this run, % peak: of the datasheet's memory bandwidth); TFLOP/s counts "
@@ -229,11 +199,17 @@ def markdown(run: RunRecord, plots: dict[str, str] | None = None) -> str:
         "is Nsight Compute's (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st / smsp__sass_inst_executed_op_shared_ld/st), "
         "taken at a few blocks where the experiment has a bank-check size, and `at size` at the run's size, where loads "
         "also pay for arbitration with other warps' traffic; **(!)** marks a prediction the counters contradict.",
-        "",
     ]
+    if any(v.limits for exp in run.experiments for v in exp.variants):
+        out[-1] += (" `binding limit`: of DRAM (the bytes Nsight Compute saw cross DRAM, at the DRAM figure above), shared "
+                    "memory (the shared load and store wavefronts at one per SM per cycle) and launch (the launch floor "
+                    "above), the one that alone would take the largest share of the time, with that share, where it is at "
+                    "least half; `none` where none of the three takes half (latency, atomics, stores that stay in L2 and "
+                    "instruction issue are not among them); `not measured` where the variant has no counters.")
+    out.append("")
     for exp in run.experiments:
         header, table, flags = rows(exp)
-        out += [f"## {exp.name}: {exp.title}", "", f"Source: {source(exp)}. Size: {' x '.join(map(str, exp.size))}.", ""]
+        out += [f"## {exp.name}: {exp.title}", "", f"Source: {exp.seed}. Size: {' x '.join(map(str, exp.size))}.", ""]
         out.append("| " + " | ".join(header) + " |")
         out.append("|" + "---|" * len(header))
         for cells, flag in zip(table, flags):
@@ -260,7 +236,7 @@ def markdown(run: RunRecord, plots: dict[str, str] | None = None) -> str:
             out.append(f"| {row['experiment']} | {row['variant']} | " + " | ".join(tools) + f" | {row.get('expected', '')} |")
         out.append("")
     if run.bench:
-        from smemlab.bench.render import markdown_lines
+        from smemlab.render.bench import markdown_lines
 
         out += markdown_lines(run.bench, plots)
     return "\n".join(out)
@@ -270,103 +246,15 @@ def to_csv(run: RunRecord) -> str:
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(["experiment", "variant", "ok", "median_ms", "min_ms", "max_ms", "gbps", "pct_copy", "pct_peak", "gflops",
-                "error", "smem_ld_pred", "smem_st_pred", "smem_ld_meas", "smem_st_meas"])
+                "error", "smem_ld_pred", "smem_st_pred", "smem_ld_meas", "smem_st_meas", "binding_limit", "dram_share",
+                "smem_share", "launch_share"])
     for exp in run.experiments:
         for v in exp.variants:
             w.writerow([exp.name, v.variant, v.ok, v.median_ms, v.min_ms, v.max_ms, v.gbps, v.pct_copy, v.pct_peak, v.gflops,
                         v.error, predicted_per_request(v, "load"), predicted_per_request(v, "store"),
-                        measured_per_request(v, "load"), measured_per_request(v, "store")])
+                        measured_per_request(v, "load"), measured_per_request(v, "store"), v.limits.get("binding"),
+                        v.limits.get("dram_share"), v.limits.get("smem_share"), v.limits.get("launch_share")])
     return buf.getvalue()
-
-
-def plot_bandwidth(exp: ExperimentRecord, path: str | Path, copy_gbps: float | None = None) -> bool:
-    """The experiment's chart: GB/s (or TFLOP/s where it computes, see Experiment.metric) per variant,
-    grouped by case where the experiment sweeps one variant over several (Experiment.case_columns),
-    or the experiment's own chart (Experiment.bar_plot). False where there is nothing to draw."""
-    experiment = _experiment(exp.name)
-    if experiment is not None:
-        drawn = experiment.bar_plot(exp.variants, path, copy_gbps)
-        if drawn is not None:
-            return drawn
-    flops = uses_flops(exp)
-    value = (lambda v: v.gflops / 1000 if v.gflops else None) if flops else (lambda v: v.gbps)
-    points = [(v, value(v)) for v in exp.variants if value(v)]
-    if not points:
-        return False
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from smemlab.charts import copy_line, wrapped_title
-
-    case_cols = tuple(experiment.case_columns) if experiment is not None else ()
-    names = list(dict.fromkeys(v.variant for v, _ in points))
-    grouped = bool(case_cols) and len(names) < len(points)
-    if grouped:  # cases along x, one bar per variant in each
-        def case_of(v):
-            return tuple(v.extra.get(c) for c in case_cols)
-
-        cases = list(dict.fromkeys(case_of(v) for v, _ in points))
-        width_in = min(15.0, max(7.0, 0.9 * len(cases) + 0.25 * len(points) + 3))
-    else:
-        width_in = min(15.0, max(7.0, 0.5 * len(points) + 3))
-    fig, ax = plt.subplots(figsize=(width_in, 5.2))
-    colors = plt.get_cmap("tab10").colors
-    if grouped:
-        slot = 0.8 / len(names)
-        for i, name in enumerate(names):
-            xs, ys = [], []
-            for v, y in points:
-                if v.variant == name:
-                    xs.append(cases.index(case_of(v)) - 0.4 + slot * (i + 0.5))
-                    ys.append(y)
-            ax.bar(xs, ys, width=slot * 0.95, color=colors[i % len(colors)], label=name)
-        labels = ["\n".join(_case_label(c, val) for c, val in zip(case_cols, case)) for case in cases]
-        ax.set_xticks(range(len(cases)), labels)
-        ax.set_xlabel(", ".join(column_title(exp, c) for c in case_cols))
-    else:
-        labels = [v.variant for v, _ in points]
-        ax.bar(range(len(points)), [y for _, y in points], color="#4477aa")
-        ax.set_xticks(range(len(points)), labels, rotation=40, ha="right", rotation_mode="anchor")
-    ys = [y for _, y in points]
-    if max(ys) / min(ys) > 100:  # a CPU baseline beside GPU kernels, an atomic-bound kernel: keep all visible
-        ax.set_yscale("log")
-    if copy_gbps and not flops:
-        copy_line(ax, copy_gbps)
-    if grouped:
-        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
-    ax.set_ylabel("TFLOP/s" if flops else "effective GB/s (bytes read + written)")
-    ax.grid(axis="y", alpha=0.3)
-    ax.set_axisbelow(True)
-    ax.set_title(wrapped_title(f"{exp.name}: {exp.title}", width_in * 0.8))
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return True
-
-
-def _case_label(column: str, value) -> str:
-    """One line of a case's label on the x axis: '256 bins', 'uniform', '4 KB'."""
-    if value is None:
-        return "-"
-    if column == "bins":
-        return f"{int(value):,} bins"
-    if column == "smem_per_block":
-        return f"{int(value) / 1024:g} KB"
-    return str(value)
-
-
-def _detail_plot(exp: ExperimentRecord, path: Path) -> bool:
-    """The experiment's own plot (Experiment.detail_plot), where the experiment still exists."""
-    from smemlab.errors import UserError
-    from smemlab.experiments import get
-
-    try:
-        experiment = get(exp.name)
-    except UserError:  # a record from a version with other experiments
-        return False
-    return experiment.detail_plot(exp.variants, path)
 
 
 def write_all(run: RunRecord, folder: str | Path) -> Path:
@@ -381,10 +269,10 @@ def write_all(run: RunRecord, folder: str | Path) -> Path:
         if plot_bandwidth(exp, folder / name, run.copy_gbps):
             plots[exp.name] = name
         detail = f"{exp.name}-detail.png"
-        if _detail_plot(exp, folder / detail):
+        if detail_chart(exp, folder / detail):
             plots[f"{exp.name}-detail"] = detail
     if run.bench:
-        from smemlab.bench.render import plot, plot_latency
+        from smemlab.render.bench import plot, plot_latency
 
         gpu = run.provenance.get("gpu", {}).get("name", "GPU")
         if plot(run.bench, folder / "bench.png", gpu):
