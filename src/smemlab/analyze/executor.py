@@ -25,7 +25,7 @@ import numpy as np
 from smemlab.analyze import alu, memops, warpops  # noqa: F401  (registers the builders)
 from smemlab.analyze.cfg import EXIT, Flow
 from smemlab.analyze.machine import WARP, Machine
-from smemlab.analyze.ptx import Imm, Instr, PTXError, Reg
+from smemlab.analyze.ptx import Instr, PTXError, Reg
 from smemlab.errors import UserError
 
 PLAIN, BRANCH, THREAD_END, BARRIER, TRAP = range(5)

@@ -14,7 +14,7 @@ import numpy as np
 from smemlab.analyze import memory as M
 from smemlab.analyze.alu import builder, dtype_of
 from smemlab.analyze.machine import DTYPES, UNSIGNED, Machine
-from smemlab.analyze.ptx import Addr, Imm, Instr, PTXError, Reg, Sink, Sym, Vec
+from smemlab.analyze.ptx import Addr, Imm, Instr, PTXError, Reg, Sym, Vec
 
 SPACES = {"shared": "shared", "shared::cta": "shared", "shared::cluster": "dsmem", "global": "global",
           "local": "local", "const": "const", "param": "param", "param::entry": "param", "param::func": "param"}

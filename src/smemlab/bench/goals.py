@@ -38,7 +38,8 @@ def attach(rows: list, specs: list[dict[str, Any]]) -> None:
                 r.targets.append(dict(spec, vs=list(spec["vs"])))
 
 
-def _get(row: Any, key: str):
+def field(row: Any, key: str):
+    """A field of a row, whether a Row or its dict (records hold dicts)."""
     return row.get(key) if isinstance(row, dict) else getattr(row, key)
 
 
@@ -46,27 +47,27 @@ def evaluate(rows: list) -> None:
     """Fill in `got`, `status` ("met", "missed", "not judged") and `why` of every goal, from the
     rows of its case (Row objects or their dicts)."""
     for r in rows:
-        for t in _get(r, "targets") or []:
+        for t in field(r, "targets") or []:
             t["got"], t["status"], t["why"] = None, "not judged", ""
-            same = [o for o in rows if _get(o, "op") == _get(r, "op") and _get(o, "case") == _get(r, "case")]
-            named = {n: [o for o in same if _get(o, "impl") == n] for n in t["vs"]}
+            same = [o for o in rows if field(o, "op") == field(r, "op") and field(o, "case") == field(r, "case")]
+            named = {n: [o for o in same if field(o, "impl") == n] for n in t["vs"]}
             absent = [n for n, found in named.items() if not found]
-            failed = [n for n, found in named.items() if found and not all(_get(o, "ok") for o in found)]
+            failed = [n for n, found in named.items() if found and not all(field(o, "ok") for o in found)]
             if failed or absent:
                 t["why"] = "; ".join(([f"{', '.join(failed)} failed its check"] if failed else [])
                                      + ([f"{', '.join(absent)} did not run"] if absent else []))
                 continue
-            if not _get(r, "ok"):
+            if not field(r, "ok"):
                 t["status"], t["why"] = "missed", "its output failed the check"
                 continue
             others = [o for found in named.values() for o in found]
             if t["kind"] == "ceiling":
-                mine, base = _get(r, "gbps"), max(_get(o, "gbps") or 0 for o in others)
+                mine, base = field(r, "gbps"), max(field(o, "gbps") or 0 for o in others)
                 t["got"] = mine / base if mine and base else None
             elif t["kind"] == "throughput":
-                t["got"] = min(_get(o, "median_ms") for o in others) / _get(r, "median_ms")
+                t["got"] = min(field(o, "median_ms") for o in others) / field(r, "median_ms")
             else:
-                t["got"] = _get(r, "latency_us") / min(_get(o, "latency_us") for o in others)
+                t["got"] = field(r, "latency_us") / min(field(o, "latency_us") for o in others)
             if t["got"] is None:
                 t["why"] = "no bandwidth to compare"
                 continue
@@ -100,7 +101,7 @@ def tally(rows: Iterable) -> dict[str, int]:
     """{"met": n, "missed": n, "not judged": n} over every goal of the rows."""
     out = {"met": 0, "missed": 0, "not judged": 0}
     for r in rows:
-        for t in _get(r, "targets") or []:
+        for t in field(r, "targets") or []:
             out[status_of(t)] += 1
     return out
 
@@ -108,8 +109,8 @@ def tally(rows: Iterable) -> dict[str, int]:
 def blocked_by_failure(rows: Iterable) -> list[str]:
     """The goals left "not judged" because a baseline they name failed its check: the benchmark
     exits non-zero on any (a failed baseline is never quietly dropped)."""
-    return [f"{_get(r, 'op')} {_get(r, 'case')} {_get(r, 'impl')}: {text(t)}" for r in rows
-            for t in _get(r, "targets") or [] if t.get("status") == "not judged" and "failed" in (t.get("why") or "")]
+    return [f"{field(r, 'op')} {field(r, 'case')} {field(r, 'impl')}: {text(t)}" for r in rows
+            for t in field(r, "targets") or [] if t.get("status") == "not judged" and "failed" in (t.get("why") or "")]
 
 
 LARGE = 1 << 20  # from this many elements on, smemlab must be no slower than the baselines, per call

@@ -349,8 +349,7 @@ def implausible(rows: list, peak_gbps: float | None, peak_tflops: float | None, 
     the memory's peak (the datasheet's, or the fastest cudaMemcpy of the run where the device is
     unknown) on cases too large to stay in L2, or above three times it on any case (L2 is faster
     than DRAM, not 3x), and FLOP rates above the FP32 peak."""
-    def get(r, k):
-        return r.get(k) if isinstance(r, dict) else getattr(r, k)
+    from smemlab.bench.goals import field as get
 
     copies = [get(r, "gbps") for r in rows if get(r, "impl") == "cudaMemcpy" and get(r, "ok") and get(r, "gbps")]
     ceiling = peak_gbps or (max(copies) * 1.25 if copies else None)

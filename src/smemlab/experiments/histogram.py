@@ -260,9 +260,8 @@ class HistogramExperiment(Experiment):
 def _persistent_grid(rt, kernel, shmem: int, n: int, cluster: int) -> int:
     """Blocks for the grid-stride loop: what fits on the GPU at once (occupancy API), no more than
     the keys need, a multiple of the cluster size."""
-    kernel.allow_dynamic_smem(shmem)
     try:
-        per_sm = int(kernel.handle.occupancy.max_active_blocks_per_multiprocessor(THREADS, shmem))
+        per_sm = kernel.blocks_per_sm(THREADS, shmem)
     except Exception:
         per_sm = 1
     grid = max(1, per_sm) * rt.facts.sms

@@ -127,15 +127,21 @@ class _NoSwitch:
 
 _NO_SWITCH = _NoSwitch()
 CURRENT = -1  # the device of an array that names none: the current device when the op runs
-_RUNTIME: list = []  # [cupy.cuda.runtime], bound at the first call (no import on the hot path)
+_CUPY: list = []  # [the cupy module, cupy.cuda.runtime], bound at the first call: no import statement per call
+
+
+def _cupy():
+    if not _CUPY:
+        import cupy
+
+        _CUPY.extend((cupy, cupy.cuda.runtime))
+    return _CUPY[0]
 
 
 def _runtime():
-    if not _RUNTIME:
-        import cupy
-
-        _RUNTIME.append(cupy.cuda.runtime)
-    return _RUNTIME[0]
+    if not _CUPY:
+        _cupy()
+    return _CUPY[1]
 
 
 class GpuArray:
@@ -161,17 +167,13 @@ class GpuArray:
         if self.device == current or self.device == CURRENT:
             self.device = current
             return _NO_SWITCH
-        import cupy
-
-        return cupy.cuda.Device(self.device)
+        return _cupy().cuda.Device(self.device)
 
     def stream(self) -> int:
         """The raw handle of the stream the caller's framework would run this call on."""
         if self.kind == "torch":
             return _torch_stream(self.device)
-        import cupy
-
-        return cupy.cuda.get_current_stream().ptr
+        return _cupy().cuda.get_current_stream().ptr
 
     def empty(self, shape: tuple[int, ...], dtype: np.dtype) -> tuple[Any, int]:
         """(a new array of the caller's type on the current device and stream, its pointer)."""
@@ -180,9 +182,7 @@ class GpuArray:
             # 5.1 for torch.empty(..., device=x.device) on an H200: tools/host_path_probe.py)
             out = self.obj.new_empty(shape, dtype=_NP_TO_TORCH[dtype])
             return out, out.data_ptr()
-        import cupy
-
-        out = cupy.empty(shape, dtype=dtype)
+        out = _cupy().empty(shape, dtype=dtype)
         return out, out.data.ptr
 
     def scalar(self, dtype: np.dtype) -> tuple[Any, int]:

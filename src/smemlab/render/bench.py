@@ -41,6 +41,11 @@ def _families(rows: list[dict[str, Any]]) -> list[tuple[str, str]]:
     return out
 
 
+def _baselines(rows: list[dict[str, Any]], framework: str) -> list[dict[str, Any]]:
+    """The rows of what users call instead, called on `framework`'s arrays (not smemlab's own)."""
+    return [r for r in rows if r.get("framework") == framework and not r["impl"].startswith("smemlab")]
+
+
 def crossovers(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """For each sweep (op, family) and each way of calling smemlab (torch tensors, CuPy arrays): the
     smallest size from which smemlab's one-call latency is below every baseline called the same way
@@ -57,7 +62,7 @@ def crossovers(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for s in sizes:
                 at = [r for r in sweep if r["size"] == s]
                 mine = next(r for r in at if r["impl"] == ours)
-                theirs = [r for r in at if r.get("framework") == framework and not r["impl"].startswith("smemlab")]
+                theirs = _baselines(at, framework)
                 wins[s] = bool(theirs) and all(mine["latency_us"] < r["latency_us"] for r in theirs)
             first = None
             for s in reversed(sizes):
@@ -124,7 +129,7 @@ def latency_table(rows: list[dict[str, Any]]) -> list[str]:
             cells = []
             for fw in ("torch", "cupy"):
                 mine = next((r for r in at if r["impl"] == f"smemlab ({fw})"), None)
-                best = min((r for r in at if r.get("framework") == fw and not r["impl"].startswith("smemlab")),
+                best = min(_baselines(at, fw),
                            key=lambda r: r["latency_us"], default=None)
                 cells.append(f"{_us(mine['latency_us'])} us" if mine else "-")
                 cells.append(f"{_us(best['latency_us'])} us ({best['impl']})" if best else "-")
