@@ -164,3 +164,19 @@ def test_a_packed_launch_error_names_the_kernel(monkeypatch):
     monkeypatch.setattr(device, "_launch_kernel", fail)
     with pytest.raises(KernelError, match="kernel fake_kernel grid \\(1, 1, 1\\) block \\(32, 1, 1\\)"):
         device.launch(k, 1, 32, (1,), 7)
+
+
+def test_another_thread_packs_into_the_shared_buffer_under_the_lock(recorded, monkeypatch):
+    import threading
+
+    k = FakeKernel()
+    k._packed = device._Packed(0xABC, [(0, 8)])
+    fast = []
+    monkeypatch.setattr(device, "_launch_kernel", lambda *a: fast.append((a[-1], k._packed.lock.locked())))
+    device.launch(k, 1, 32, (1,), 7)
+    worker = threading.Thread(target=device.launch, args=(k, 1, 32, (2,), 7))
+    worker.start()
+    worker.join()
+    # the making thread: its own buffer, no lock; another thread: the second buffer, under the lock
+    assert fast == [(k._packed.extra, False), (k._packed.shared_extra, True)]
+    assert bytes(k._packed.buf) == (1).to_bytes(8, "little") and bytes(k._packed.shared_buf) == (2).to_bytes(8, "little")

@@ -167,3 +167,21 @@ def test_ops_are_functions_even_after_their_modules_are_imported():
     from smemlab.ops import histogram, matmul, transpose
 
     assert all(callable(f) and type(f).__name__ == "function" for f in (histogram, matmul, transpose))
+
+
+def test_reduce_call_plans_agree_with_result_dtype_and_refuse_unhashable_dtypes():
+    from smemlab.ops import reduce as R
+
+    for x_dtype in R.DTYPES.dtypes:
+        for arg in (None, "int32", "int64", "float32", "float64", np.float64):
+            try:
+                want = R.result_dtype(x_dtype, arg)
+            except TypeError:
+                with pytest.raises(TypeError, match="dtype"):
+                    R._call_plan(x_dtype, arg)
+                continue
+            name, kernel_out, out, cast = R._call_plan(x_dtype, arg)
+            assert out == want and name.startswith("reduce_") and cast == (kernel_out != out)
+            assert R._call_plan(x_dtype, arg) is R._call_plan(x_dtype, arg)  # kept for the next call
+    with pytest.raises(TypeError, match="dtype: \\['float32'\\] is not accepted"):
+        R._call_plan(np.dtype("float32"), ["float32"])

@@ -166,24 +166,33 @@ class _Packed:
     """A kernel's parameters laid out as the device reads them (offsets and sizes from the driver),
     packed per launch into one buffer passed with CU_LAUNCH_PARAM_BUFFER_POINTER, and launched through
     CuPy's typed binding of cuLaunchKernel: 2.7 us a launch against 3.9 for cuda.core's (which builds
-    an array of pointers to each argument, in Python, every call). Integers only; the lock keeps two
-    threads from packing the one buffer at once."""
+    an array of pointers to each argument, in Python, every call). Integers only.
 
-    __slots__ = ("func", "struct", "buf", "extra", "lock", "_keep")
+    Two buffers: the thread that made the launcher (the one that calls the ops, nearly always)
+    packs into its own with no lock (a lock costs 0.25-0.4 us a launch); every other thread shares
+    the second one under the lock. The driver has copied the parameters when cuLaunchKernel returns."""
+
+    __slots__ = ("func", "struct", "owner", "buf", "extra", "lock", "shared_buf", "shared_extra", "_keep")
 
     def __init__(self, func: int, layout: list[tuple[int, int]]):
+        self.struct = param_struct(layout)
+        self.func = func
+        self.owner = threading.get_ident()
+        (self.buf, self.extra, keep), (self.shared_buf, self.shared_extra, shared_keep) = (
+            self._buffer(self.struct.size), self._buffer(self.struct.size))
+        self._keep = (keep, shared_keep)
+        self.lock = threading.Lock()
+
+    @staticmethod
+    def _buffer(end: int):
+        """(parameter buffer, address of its `extra` array, what must stay alive with them)."""
         import ctypes
 
-        self.struct = param_struct(layout)
-        end = self.struct.size
-        self.buf = (ctypes.c_char * max(end, 1))()
+        buf = (ctypes.c_char * max(end, 1))()
         size_arg = ctypes.c_size_t(end)
         # CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END
-        extra = (ctypes.c_void_p * 5)(1, ctypes.addressof(self.buf), 2, ctypes.addressof(size_arg), 0)
-        self.extra = ctypes.addressof(extra)
-        self._keep = (size_arg, extra)
-        self.func = func
-        self.lock = threading.Lock()
+        extra = (ctypes.c_void_p * 5)(1, ctypes.addressof(buf), 2, ctypes.addressof(size_arg), 0)
+        return buf, ctypes.addressof(extra), (size_arg, extra)
 
     @classmethod
     def of(cls, kernel: "Kernel") -> "_Packed":
@@ -323,26 +332,31 @@ def _config(grid, block, shmem: int, cluster):
 def launch(k: Kernel, grid, block, args: tuple, stream: int, shmem: int = 0, cluster=None) -> None:
     """Enqueue `k` on the stream with raw handle `stream`. With `cluster`, `grid` counts blocks (as in
     CUDA C) and must be a multiple of it. See the module doc for how arguments are passed."""
-    if shmem > k._dyn_limit:
-        k.allow_dynamic_smem(shmem)
+    # as few steps as possible on the common path: this runs once per op call
     if launch_log is not None:
         launch_log.append(k.name)
-    if cluster is None:
-        p = k._packed if k._packed is not None else _packed(k)
-        if p:
-            dims = _DIMS.get((grid, block)) or _dims(grid, block)
-            try:
+    p = k._packed
+    if p is None:
+        p = _packed(k)
+    if shmem > k._dyn_limit:
+        k.allow_dynamic_smem(shmem)
+    if p and cluster is None:
+        dims = _DIMS.get((grid, block)) or _dims(grid, block)
+        try:
+            if p.owner == _get_ident():
+                p.struct.pack_into(p.buf, 0, *args)
+                _launch_kernel(p.func, *dims, shmem, stream, 0, p.extra)
+            else:
                 with p.lock:
-                    p.struct.pack_into(p.buf, 0, *args)
-                    _launch_kernel(p.func, *dims, shmem, stream, 0, p.extra)
-                return
-            except struct.error:
-                pass  # a floating-point argument, or an integer out of its slot's range: cuda.core's path
-            except Exception as exc:
-                raise KernelError(k.name, launch_shape(grid, block, shmem), exc) from exc
-    elif not k._nonportable and max(dim3(cluster)) > PORTABLE_CLUSTER:
+                    p.struct.pack_into(p.shared_buf, 0, *args)
+                    _launch_kernel(p.func, *dims, shmem, stream, 0, p.shared_extra)
+            return
+        except struct.error:
+            pass  # a floating-point argument, or an integer out of its slot's range: cuda.core's path
+        except Exception as exc:
+            raise KernelError(k.name, launch_shape(grid, block, shmem), exc) from exc
+    elif cluster is not None and not k._nonportable and max(dim3(cluster)) > PORTABLE_CLUSTER:
         k.allow_nonportable_cluster()
-    # the two caches looked up inline: this runs once per op call
     s = _STREAMS.get(stream) or core_stream(stream)
     try:
         cfg = _CONFIGS.get((grid, block, shmem, cluster)) or _config(grid, block, shmem, cluster)
@@ -351,6 +365,9 @@ def launch(k: Kernel, grid, block, args: tuple, stream: int, shmem: int = 0, clu
         raise UserError(f"kernel {k.name}: {exc}") from None
     except Exception as exc:
         raise KernelError(k.name, launch_shape(grid, block, shmem, cluster), exc) from exc
+
+
+_get_ident = threading.get_ident
 
 
 def _dims(grid, block) -> tuple[int, ...]:

@@ -6,7 +6,8 @@ For every implementation of a case, `Bench.case`:
 2. times it two ways:
    - latency: one call at a time, host path included, each call followed by a synchronize and
      timed alone on the host clock; the median (and min, max) over many calls. This is what a user
-     calling from Python waits for.
+     calling from Python waits for. The implementations of a case take turns call by call, so a
+     drift of the clocks while they are measured reaches all of them alike.
    - throughput: back-to-back calls between two CUDA events (a batch per sample, so the host path
      overlaps the GPU work), divided by the batch; the median, min and max over the samples.
 3. derives bandwidth (bytes read + written once each / throughput time, decimal GB/s) or TFLOP/s,
@@ -228,21 +229,27 @@ class Bench:
             samples.append(cupy.cuda.get_elapsed_time(start, stop) / batch)
         return statistics.median(samples), min(samples), max(samples), reps
 
-    def latency(self, fn: Callable[[], Any], per_call_ms: float) -> tuple[float, float, float]:
-        """(median, min, max) microseconds of one call followed by a synchronize, each timed alone."""
+    def latency(self, fns: list[Callable[[], Any]], per_call_ms: list[float]) -> list[tuple[float, float, float]]:
+        """(median, min, max) microseconds of one call followed by a synchronize, each timed alone, for
+        each of `fns`. The implementations of a case take turns, one call each per round, so that a
+        drift of the clocks (the GPU's rising from idle, the CPU's) during the measurement reaches
+        all of them alike instead of the first or the last measured."""
         sync = self.stream.synchronize
-        reps = max(MIN_REPS, min(400, int(LATENCY_BUDGET_S * 1e3 / max(per_call_ms, 1e-3))))
+        per_round_ms = sum(max(ms, 1e-3) for ms in per_call_ms)
+        reps = max(MIN_REPS, min(400, int(LATENCY_BUDGET_S * 1e3 * len(fns) / per_round_ms)))
         for _ in range(min(20, reps)):
-            fn()
-            sync()
-        samples = []
+            for fn in fns:
+                fn()
+                sync()
+        samples: list[list[float]] = [[] for _ in fns]
         clock = time.perf_counter
         for _ in range(reps):
-            t0 = clock()
-            fn()
-            sync()
-            samples.append(clock() - t0)
-        return statistics.median(samples) * 1e6, min(samples) * 1e6, max(samples) * 1e6
+            for fn, out in zip(fns, samples):
+                t0 = clock()
+                fn()
+                sync()
+                out.append(clock() - t0)
+        return [(statistics.median(s) * 1e6, min(s) * 1e6, max(s) * 1e6) for s in samples]
 
     def memcpy(self, nbytes: int) -> Row:
         """cudaMemcpyAsync device-to-device of `nbytes` (read + write: 2 x nbytes moved), verified and
@@ -272,8 +279,17 @@ class Bench:
         return row
 
     def _time_row(self, row: Row, fn: Callable[[], Any]) -> None:
+        self._throughput_row(row, fn)
+        self._latency_rows([(row, fn)])
+
+    def _latency_rows(self, timed: list[tuple[Row, Callable[[], Any]]]) -> None:
+        if timed:
+            figures = self.latency([fn for _, fn in timed], [row.median_ms for row, _ in timed])
+            for (row, _), (median, low, high) in zip(timed, figures):
+                row.latency_us, row.latency_min_us, row.latency_max_us = median, low, high
+
+    def _throughput_row(self, row: Row, fn: Callable[[], Any]) -> None:
         row.median_ms, row.min_ms, row.max_ms, row.reps = self.throughput(fn)
-        row.latency_us, row.latency_min_us, row.latency_max_us = self.latency(fn, row.median_ms)
         if row.bytes:
             row.gbps = row.bytes / row.median_ms / 1e6
         if row.flops:
@@ -291,6 +307,7 @@ class Bench:
             # goals compare the rows of one case: two cases of one name would mix their baselines
             raise ValueError(f"{self.op}: case {case!r} was already run")
         rows: list[Row] = []
+        timed: list[tuple[Row, Callable[[], Any]]] = []  # verified: their latencies are measured together
         copy = None
         if memcpy and bytes:
             base = self.memcpy(bytes // 2)
@@ -310,10 +327,12 @@ class Bench:
                 rows.append(row)
                 self.log(f"  {self.op} {case} {name}: FAILED {row.error}")
                 continue
-            self._time_row(row, impl.fn)
+            self._throughput_row(row, impl.fn)
+            timed.append((row, impl.fn))
             if copy is not None and copy.ok and row.gbps:
                 row.vs_copy = row.gbps / copy.gbps
             rows.append(row)
+        self._latency_rows(timed)
         attach(rows, targets or [])
         self.rows.extend(rows)
         for r in rows:

@@ -21,6 +21,7 @@ Every check here looks at metadata alone, so the CPU tests run them with no GPU.
 
 from __future__ import annotations
 
+import math
 import sys
 from typing import Any, Iterable, Sequence
 
@@ -155,10 +156,7 @@ class GpuArray:
 
     @property
     def size(self) -> int:
-        n = 1
-        for s in self.shape:
-            n *= s
-        return n
+        return math.prod(self.shape)
 
     def on_device(self):
         """A context in which the array's device is the current one, restored after (a no-op, and
