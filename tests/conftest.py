@@ -8,7 +8,7 @@ import pytest
 
 @functools.lru_cache(maxsize=1)
 def _no_gpu_reason():
-    from smemlab.gpu import no_gpu_reason
+    from smemlab.device import no_gpu_reason
 
     return no_gpu_reason()
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from smemlab.analyze.args import fill, parse_arg
-from smemlab.compiler import KERNEL_DIR
+from smemlab.compiler import KERNEL_DIR, kernel_sources, source_name
 from smemlab.experiments.launches import all_launches
 
 LAUNCHES = all_launches()
@@ -38,11 +38,11 @@ def inputs(launch):
 def test_every_kernel_of_the_package_has_a_launch():
     launched = {(x.source, x.kernel) for x in LAUNCHES}
     missing = []
-    for path in sorted(KERNEL_DIR.glob("*.cu")):
+    for path in [p for p in kernel_sources() if p.suffix == ".cu"]:
         text = re.sub(r"//[^\n]*", "", path.read_text())
         for name in re.findall(r'extern "C"\s+__global__\s+void\s+(?:__launch_bounds__\([^)]*\)\s+)?(\w+)', text):
-            if (path.name, name) not in launched:
-                missing.append(f"{path.name}:{name}")
+            if (source_name(path), name) not in launched:
+                missing.append(f"{source_name(path)}:{name}")
     assert not missing, f"kernels analyze never runs: {missing}"
 
 

@@ -2,7 +2,7 @@
 
 NVRTC does not always write the same PTX for the same source: register numbers and the order of
 independent instructions vary, and so, at times, does the form of a float4 read of shared memory
-(seen in ops_matmul.cu's mm_vectorized: one `ld.shared.v4`, or an `ld.shared.v4` whose upper half is
+(seen in lib/matmul.cu's mm_vectorized: one `ld.shared.v4`, or an `ld.shared.v4` whose upper half is
 never used then an `ld.shared.v2` of that half, marked `.pragma "used_bytes_mask 255"`). ptxas makes
 the same SASS of each, and Nsight Compute counts that; analyze must count the same for all of them.
 

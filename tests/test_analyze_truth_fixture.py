@@ -73,12 +73,13 @@ def test_every_package_kernel_has_a_case_or_a_reason():
     spec, _ = tools()
     assert spec.package_kernels_without_case() == []
     recorded = {(c["file"], c["kernel"]) for c in cases()}
-    for path in sorted((REPO / "src/smemlab/kernels").glob("*.cu")):
+    kernels = REPO / "src/smemlab/kernels"
+    for path in sorted(kernels.rglob("*.cu")):
         names = re.findall(r'extern\s+"C"\s+__global__\s+void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\(', path.read_text())
         assert names, path
         for name in names:
-            key = f"package:{path.name}"
-            assert (key, name) in recorded or f"{key}:{name}" in spec.SKIPS, f"{path.name}:{name}"
+            key = f"package:{path.relative_to(kernels).as_posix()}"
+            assert (key, name) in recorded or f"{key}:{name}" in spec.SKIPS, f"{key}:{name}"
     for reason in spec.SKIPS.values():
         assert len(reason) > 20  # a reason, not a placeholder
 

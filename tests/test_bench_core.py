@@ -218,7 +218,7 @@ def test_bench_record_replaces_only_the_ops_it_ran(tmp_path, monkeypatch, capsys
         rows = [row("smemlab (cupy)", op="histogram")]
 
     monkeypatch.setattr(bench_cmd, "require_gpu_packages", lambda: None)
-    monkeypatch.setattr("smemlab.gpu.read_facts", lambda device: Facts())
+    monkeypatch.setattr("smemlab.device.read_facts", lambda device: Facts())
     monkeypatch.setattr(bench, "run_benchmarks", lambda *a, **k: Ran())
     from smemlab.cli import main
 

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from smemlab.cli import COMMAND_MODULES, main
-from smemlab.gpu import no_gpu_reason
+from smemlab.device import no_gpu_reason
 
 NO_GPU = no_gpu_reason() is not None
 

@@ -2,10 +2,10 @@
 
 import pytest
 
-from smemlab.compiler import KERNEL_DIR, compile_cubin, kernel_sources, sources_hash
+from smemlab.compiler import KERNEL_DIR, compile_cubin, kernel_sources, source_name, sources_hash
 from smemlab.cubin import static_shared_bytes
 
-SOURCES = [p.name for p in kernel_sources() if p.suffix == ".cu"]
+SOURCES = [source_name(p) for p in kernel_sources() if p.suffix == ".cu"]
 
 
 @pytest.mark.parametrize("source", SOURCES)
@@ -20,16 +20,16 @@ def test_every_kernel_compiles_for_sm90(source):
 
 
 def test_copy_kernel_declares_no_shared_memory():
-    assert static_shared_bytes(compile_cubin("copy.cu")) == {"copyKernel": 0}
+    assert static_shared_bytes(compile_cubin("lib/copy.cu")) == {"copyKernel": 0}
 
 
 def test_compile_cache_returns_the_same_cubin(tmp_path, monkeypatch):
     monkeypatch.setenv("SMEMLAB_CACHE", str(tmp_path))
-    first = compile_cubin("copy.cu", defines={"UNUSED": 1})
+    first = compile_cubin("lib/copy.cu", defines={"UNUSED": 1})
     cached = list((tmp_path / "cubin").iterdir())
     assert len(cached) == 1
-    assert compile_cubin("copy.cu", defines={"UNUSED": 1}) == first
-    compile_cubin("copy.cu", defines={"UNUSED": 2})  # other macros, other entry
+    assert compile_cubin("lib/copy.cu", defines={"UNUSED": 1}) == first
+    compile_cubin("lib/copy.cu", defines={"UNUSED": 2})  # other macros, other entry
     assert len(list((tmp_path / "cubin").iterdir())) == 2
 
 
@@ -46,17 +46,33 @@ def test_sources_hash_changes_with_a_kernel(tmp_path, monkeypatch):
     from smemlab import compiler
 
     monkeypatch.setattr(compiler, "KERNEL_DIR", tmp_path)
-    (tmp_path / "a.cu").write_text("// one")
-    h1 = sources_hash()
-    (tmp_path / "a.cu").write_text("// two")
-    assert sources_hash() != h1
+    for folder in ("book", "lib"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "book" / "a.cu").write_text("// one")
+    (tmp_path / "lib" / "b.cu").write_text("// one")
+    (tmp_path / "h.cuh").write_text("// one")
+    hashes = {sources_hash()}
+    for path in ("book/a.cu", "lib/b.cu", "h.cuh"):  # a book kernel, a library kernel, a shared header
+        (tmp_path / path).write_text("// two")
+        hashes.add(sources_hash())
+    (tmp_path / "lib" / "b.cu").rename(tmp_path / "book" / "b.cu")  # the same text in the other folder
+    hashes.add(sources_hash())
+    assert len(hashes) == 5
+
+
+def test_the_kernels_are_laid_out_as_the_code_is():
+    """The book's programs in book/, the library's kernels in lib/, shared headers beside them."""
+    names = [source_name(p) for p in kernel_sources()]
+    assert {"book/layout.cu", "book/transpose.cu", "lib/transpose.cu", "lib/copy.cu", "cluster.cuh"} <= set(names)
+    assert all(n.startswith(("book/", "lib/")) for n in names if n.endswith(".cu"))
+    assert not any(n.startswith(("lib/ops_", "ops_")) for n in names)
 
 
 def test_static_shared_memory_is_what_the_tile_declares():
     """The seeds' padded 32x33 int tile is 4224 bytes; the unpadded one 4096 (the 1 KB the
     system reserves on sm_90 is not part of what the kernel declares)."""
     square = {"BDIMX": 32, "BDIMY": 32, "IPAD": 1}
-    smem = static_shared_bytes(compile_cubin("layout.cu", "sm_90", square))
+    smem = static_shared_bytes(compile_cubin("book/layout.cu", "sm_90", square))
     assert smem["setRowReadColPad"] == 32 * 33 * 4 == 4224
     assert smem["setRowReadCol"] == 32 * 32 * 4
     assert smem["setRowReadColDyn"] == 0

@@ -34,7 +34,7 @@ def test_parse_size_rejects(bad):
 
 @pytest.mark.parametrize("extra", [{}, {"OPTIN": 0}, {"OPTIN": 1}, {"CARVEOUT": 50}])
 def test_compiles(extra):
-    kernels = static_shared_bytes(compile_cubin("config.cu", "sm_90", dict(DEFINES, **extra)))
+    kernels = static_shared_bytes(compile_cubin("book/config.cu", "sm_90", dict(DEFINES, **extra)))
     assert set(kernels) == {"bigSmem", "smemHeavy", "sum"}
     assert kernels["bigSmem"] <= 1024 and kernels["smemHeavy"] <= 1024  # dynamic only
 

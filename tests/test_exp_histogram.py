@@ -49,7 +49,7 @@ def test_parse_size_rejects(bad):
 
 
 def test_compiles():
-    kernels = static_shared_bytes(compile_cubin("histogram.cu", "sm_90"))
+    kernels = static_shared_bytes(compile_cubin("book/histogram.cu", "sm_90"))
     assert set(kernels) == {"histGlobal", "histSmem", "clusterHist_kernel"}
     assert all(v <= 1024 for v in kernels.values())  # dynamic shared memory only
 

@@ -53,7 +53,7 @@ def test_parse_size_square():
 
 @pytest.mark.parametrize("bs", [16, 32])
 def test_compiles_with_static_tiles(bs):
-    kernels = static_shared_bytes(compile_cubin("matmul.cu", "sm_90", {"BLOCK_SIZE": bs}))
+    kernels = static_shared_bytes(compile_cubin("book/matmul.cu", "sm_90", {"BLOCK_SIZE": bs}))
     assert kernels["MatMulKernelNaive"] == 0
     # As and Bs (sm_90 cubins add the 1 KB the system reserves to a kernel using shared memory)
     assert kernels["MatMulKernel"] - 2 * bs * bs * 4 in (0, 1024)

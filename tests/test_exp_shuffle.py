@@ -83,7 +83,7 @@ def test_parse_size_rejects(bad):
 @pytest.mark.parametrize("defines", [{"BDIMX": 16, "SEGM": 4, "DIM": 128}, {"BDIMX": 32, "SEGM": 4, "DIM": 128},
                                      {"DIM": 256}, {"DIM": 64}])
 def test_compiles(defines):
-    kernels = static_shared_bytes(compile_cubin("shuffle.cu", "sm_90", defines))
+    kernels = static_shared_bytes(compile_cubin("book/shuffle.cu", "sm_90", defines))
     assert {d[0] for d in DEMOS.values()} <= set(kernels)
     dim = defines.get("DIM", 128)
     assert kernels["warpReduceShfl"] == 0 and kernels["test_shfl_xor"] == 0

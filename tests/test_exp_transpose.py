@@ -16,7 +16,7 @@ SM90_RESERVED = 1024  # sm_90 cubins count the block's 1 KB of system shared mem
 
 
 def test_kernels_compile_with_their_tiles():
-    sizes = static_shared_bytes(compile_cubin("transpose.cu", "sm_90"))
+    sizes = static_shared_bytes(compile_cubin("book/transpose.cu", "sm_90"))
     base = sizes["transposeSmemUnrollPadDyn"]  # no static array: 0, or the reserved 1 KB
     assert base in (0, SM90_RESERVED)
     want = {"transposeSmem": 16 * 32 * 4, "transposeSmemPad": 16 * 34 * 4, "transposeSmemUnrollPad": 16 * 66 * 4,

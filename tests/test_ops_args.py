@@ -154,9 +154,9 @@ def test_bench_cli_arguments(tmp_path, capsys):
 def test_kernels_compile_without_gpu():
     from smemlab.compiler import compile_cubin
 
-    for source, defines in [("ops_transpose.cu", {}), ("ops_reduce.cu", {}),
-                            ("ops_stencil.cu", {"RADIUS": 0}), ("ops_stencil.cu", {"RADIUS": 4}),
-                            ("ops_stencil.cu", {"RADIUS": 32})]:
+    for source, defines in [("lib/transpose.cu", {}), ("lib/reduce.cu", {}),
+                            ("lib/stencil.cu", {"RADIUS": 0}), ("lib/stencil.cu", {"RADIUS": 4}),
+                            ("lib/stencil.cu", {"RADIUS": 32})]:
         assert compile_cubin(source, "sm_90", defines)[:4] == b"\x7fELF"
 
 

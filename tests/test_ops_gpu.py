@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from smemlab.gpu import no_gpu_reason
+from smemlab.device import no_gpu_reason
 
 pytestmark = [pytest.mark.gpu, pytest.mark.skipif(no_gpu_reason() is not None, reason=f"needs a CUDA GPU: {no_gpu_reason()}")]
 

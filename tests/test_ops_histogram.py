@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import smemlab.ops.histogram  # noqa: F401  (loads the module: the package attribute `histogram` is the function)
-from smemlab.gpu import no_gpu_reason
+from smemlab.device import no_gpu_reason
 
 H = sys.modules["smemlab.ops.histogram"]  # the module itself
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import smemlab.ops.matmul  # noqa: F401  (loads the module: the package attribute `matmul` is the function)
-from smemlab.gpu import no_gpu_reason
+from smemlab.device import no_gpu_reason
 
 MM = sys.modules["smemlab.ops.matmul"]  # the module itself
 

@@ -1,4 +1,10 @@
-"""Compile kernels/*.cu with NVRTC (through cuda.core) to a cubin, cached on disk.
+"""Compile the package's kernels with NVRTC (through cuda.core) to a cubin, cached on disk.
+
+The kernels are laid out as the code is: kernels/book/ holds the book's programs (one .cu per
+experiment, in the book's names), kernels/lib/ the library's kernels (one .cu per op, and the copy
+kernel every bandwidth is compared with), and kernels/ itself the device helpers both include
+(`#include "cluster.cuh"`: kernels/ is on the include path). A source is named by its path under
+kernels/: "book/layout.cu", "lib/transpose.cu".
 
 Compiling to a cubin needs no GPU and no CUDA toolkit: NVRTC comes from its pip wheel. The cache
 key is the source text (with the headers it may include), the options, the architecture and the
@@ -20,15 +26,23 @@ DEFAULT_ARCH = "sm_90"
 
 
 def kernel_sources() -> list[Path]:
-    """Every kernel source and header the package ships, sorted by name."""
-    return sorted(p for p in KERNEL_DIR.iterdir() if p.suffix in (".cu", ".cuh"))
+    """Every kernel source and header the package ships (book/, lib/ and the shared headers), sorted
+    by their path under kernels/."""
+    return sorted((p for p in KERNEL_DIR.rglob("*") if p.suffix in (".cu", ".cuh") and p.is_file()),
+                  key=source_name)
+
+
+def source_name(path: Path) -> str:
+    """How a kernel file is named to compile_cubin and in `package:` paths: its path under kernels/."""
+    return path.relative_to(KERNEL_DIR).as_posix()
 
 
 def sources_hash() -> str:
-    """One SHA-256 over all kernel sources: the provenance of a recorded run."""
+    """One SHA-256 over all kernel sources and headers, each with its path under kernels/: the
+    provenance of a recorded run."""
     digest = hashlib.sha256()
     for path in kernel_sources():
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        digest.update(source_name(path).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
@@ -72,14 +86,14 @@ class CompileError(RuntimeError):
 
 
 def compile_cubin(source: str, arch: str = DEFAULT_ARCH, defines: Mapping[str, object] | None = None) -> bytes:
-    """Compile kernels/<source> to a cubin for `arch`; returns the cubin bytes (cached)."""
+    """Compile kernels/<source> ("book/layout.cu") to a cubin for `arch`; returns the cubin bytes (cached)."""
     defines = dict(defines or {})
     path = KERNEL_DIR / source
     text = path.read_bytes()
     key = hashlib.sha256(
         b"\0".join([text, _headers_text(), repr(sorted(defines.items())).encode(), arch.encode(), _nvrtc_version().encode()])
     ).hexdigest()[:32]
-    cached = cache_dir() / f"{path.stem}-{arch}-{key}.cubin"
+    cached = cache_dir() / f"{source.removesuffix('.cu').replace('/', '-')}-{arch}-{key}.cubin"
     if cached.exists():
         return cached.read_bytes()
 

@@ -20,7 +20,8 @@ Runtime (smemlab.gpu), the benchmark and the sanitizer's self-check.
   parameter array, 6.1 for ctypes on libcuda, 7.5 for CuPy's RawKernel).
 - `set_constant(source, symbol, values, defines, device, stream)`: a `__constant__` symbol written in
   stream order (kernels enqueued before see the old values), skipped when unchanged.
-- `facts(device)`: the few device properties the ops plan with (SMs, shared memory, compute capability).
+- `facts(device)`: what the device says about its on-chip memories (SMs, shared memory, L2, clock,
+  compute capability), read once per device: what the ops plan with and the experiments record.
 
 A launch error raised by the driver becomes a KernelError naming the kernel and its launch shape;
 an error inside the kernel surfaces at the next synchronisation, as in CUDA C.
@@ -30,44 +31,169 @@ from __future__ import annotations
 
 import struct
 import threading
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from smemlab.errors import KernelError, UserError
+from smemlab.errors import KernelError, NoGPU, UserError
 
 PORTABLE_CLUSTER = 8  # blocks per cluster any sm_90 GPU launches; up to 16 with the non-portable opt-in
 
 
-# ---- device facts ----------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Facts:
-    """What the ops plan with, read once per device."""
+# ---- device facts: read once per device, for the ops' plans and the experiments alike ----------------------
+# Datasheet peaks (decimal GB/s of HBM, FP32 TFLOP/s) by marketing name; leads, not measurements.
+DATASHEET = {
+    "H200": (4800.0, 67.0),
+    "H100 80GB HBM3": (3350.0, 67.0),
+    "H100 SXM": (3350.0, 67.0),
+    "H100 PCIe": (2000.0, 51.0),
+    "H100 NVL": (3900.0, 60.0),
+    "A100-SXM4-80GB": (2039.0, 19.5),
+    "A100-SXM4-40GB": (1555.0, 19.5),
+}
+
+
+@dataclass
+class DeviceFacts:
+    """What the device says about its on-chip memories (bytes unless named otherwise)."""
 
     index: int
     name: str
-    cc: tuple[int, int]
+    compute_capability: str
     sms: int
-    smem_optin: int  # bytes of shared memory one block may opt in to
-    smem_per_sm: int
-    arch: str  # "sm_90"
+    shared_per_block: int
+    shared_per_block_optin: int
+    shared_per_sm: int
+    registers_per_sm: int
+    l2_bytes: int
+    constant_bytes: int
+    global_bytes: int
+    warp_size: int
+    banks: int
+    bank_bytes: int
+    max_threads_per_block: int
+    cluster_launch: bool
+    peak_gbps: float | None  # datasheet, for "% of peak"
+    peak_fp32_tflops: float | None
+    driver: str
+    # the SM clock the device reports (its boost clock, MHz): the binding limits set the shared
+    # wavefronts against SMs x clock (smemlab.limits); None where the device does not say
+    sm_clock_mhz: float | None = None
+
+    @property
+    def cc(self) -> tuple[int, int]:
+        """The compute capability as numbers, (9, 0)."""
+        major, minor = self.compute_capability.split(".")
+        return int(major), int(minor)
+
+    @property
+    def arch(self) -> str:
+        """The architecture NVRTC compiles for, "sm_90"."""
+        return "sm_%d%d" % self.cc
+
+    def to_dict(self) -> dict:
+        return asdict(self)
 
 
-_FACTS: dict[int, Facts] = {}
+def _datasheet(name: str) -> tuple[float | None, float | None]:
+    for key, peaks in DATASHEET.items():
+        if key in name:
+            return peaks
+    return None, None
 
 
-def facts(device: int) -> Facts:
-    f = _FACTS.get(device)
-    if f is None:
+def _driver_version() -> str:
+    import cupy
+
+    v = cupy.cuda.runtime.driverGetVersion()
+    return f"{v // 1000}.{(v % 1000) // 10}"
+
+
+def device_count() -> int:
+    """Number of usable CUDA devices; 0 where there is no driver or no GPU."""
+    try:
         import cupy
 
-        p = cupy.cuda.runtime.getDeviceProperties(device)
-        name = p["name"].decode() if isinstance(p["name"], bytes) else str(p["name"])
-        f = _FACTS[device] = Facts(device, name, (p["major"], p["minor"]), p["multiProcessorCount"],
-                                   p["sharedMemPerBlockOptin"], p["sharedMemPerMultiprocessor"],
-                                   f"sm_{p['major']}{p['minor']}")
+        return cupy.cuda.runtime.getDeviceCount()
+    except Exception:
+        return 0
+
+
+def no_gpu_reason() -> str | None:
+    """Why there is no GPU to run on, in one line; None where there is one."""
+    try:
+        import cupy
+
+        n = cupy.cuda.runtime.getDeviceCount()
+    except Exception as exc:
+        import ctypes.util
+
+        if not ctypes.util.find_library("cuda"):
+            return "no CUDA GPU found (no NVIDIA driver, libcuda, on this machine)"
+        return f"no CUDA GPU found ({exc})"
+    return None if n else "no CUDA GPU found (the driver reports 0 devices)"
+
+
+_FACTS: dict[int, DeviceFacts] = {}
+
+
+def facts(device: int = 0) -> DeviceFacts:
+    """The facts of `device`, read once per process (read_facts)."""
+    f = _FACTS.get(device)
+    if f is None:
+        f = _FACTS[device] = read_facts(device)
     return f
+
+
+def read_facts(index: int = 0) -> DeviceFacts:
+    """What the device says, read now; NoGPU (one plain sentence) where there is no such GPU."""
+    import cupy
+
+    reason = no_gpu_reason()
+    if reason:
+        raise NoGPU(reason)
+    n = cupy.cuda.runtime.getDeviceCount()
+    if not 0 <= index < n:
+        raise NoGPU(f"no GPU with index {index}: this machine has {n} (0..{n - 1})")
+    p = cupy.cuda.runtime.getDeviceProperties(index)
+    name = p["name"].decode() if isinstance(p["name"], bytes) else str(p["name"])
+    peak_gbps, peak_tflops = _datasheet(name)
+    return DeviceFacts(
+        index=index,
+        name=name,
+        compute_capability=f"{p['major']}.{p['minor']}",
+        sms=p["multiProcessorCount"],
+        shared_per_block=p["sharedMemPerBlock"],
+        shared_per_block_optin=p["sharedMemPerBlockOptin"],
+        shared_per_sm=p["sharedMemPerMultiprocessor"],
+        registers_per_sm=p["regsPerMultiprocessor"],
+        l2_bytes=p["l2CacheSize"],
+        constant_bytes=p["totalConstMem"],
+        global_bytes=p["totalGlobalMem"],
+        warp_size=p["warpSize"],
+        # 32 banks of 4 bytes since Maxwell; the bank-size query of Kepler is gone (always 4)
+        banks=32,
+        bank_bytes=4,
+        max_threads_per_block=p["maxThreadsPerBlock"],
+        cluster_launch=bool(p.get("clusterLaunch", p["major"] >= 9)),
+        peak_gbps=peak_gbps,
+        peak_fp32_tflops=peak_tflops,
+        driver=_driver_version(),
+        sm_clock_mhz=_sm_clock_mhz(index),
+    )
+
+
+def _sm_clock_mhz(index: int) -> float | None:
+    """cudaDevAttrClockRate in MHz (the attribute is in kHz), or None where the runtime lacks it."""
+    import cupy
+
+    try:
+        khz = cupy.cuda.runtime.deviceGetAttribute(cupy.cuda.runtime.cudaDevAttrClockRate, index)
+    except Exception:  # a runtime without the attribute: the record says the clock was not recorded
+        return None
+    return khz / 1000 if khz else None
+
 
 
 def current_device() -> int:

@@ -1,8 +1,9 @@
-"""The experiments' GPU runtime: device facts, a stream, kernels, launches, constants, timing.
+"""The experiments' GPU runtime: a stream, kernels, launches, constants, timing.
 
-One `Runtime` per process and device. CuPy owns the arrays and the stream; kernels load and launch
-through smemlab.device (the package's one kernel cache and launch path) on that same stream, so
-CuPy's work and ours stay ordered without syncs.
+One `Runtime` per process and device; its `facts` are smemlab.device's (the one place device facts
+are read). CuPy owns the arrays and the stream; kernels load and launch through smemlab.device (the
+package's one kernel cache and launch path) on that same stream, so CuPy's work and ours stay
+ordered without syncs.
 A launch error surfaces at the next synchronisation; `Runtime.sync(kernel, shape)` turns it into
 a `KernelError` naming the kernel and its launch shape.
 """
@@ -10,143 +11,14 @@ a `KernelError` naming the kernel and its launch shape.
 from __future__ import annotations
 
 import statistics
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
 from smemlab import device as dev
 from smemlab.device import Kernel, launch_shape  # noqa: F401  (the experiments import them from here)
-from smemlab.errors import KernelError, NoGPU
-
-# Datasheet peaks (decimal GB/s of HBM, FP32 TFLOP/s) by marketing name; leads, not measurements.
-DATASHEET = {
-    "H200": (4800.0, 67.0),
-    "H100 80GB HBM3": (3350.0, 67.0),
-    "H100 SXM": (3350.0, 67.0),
-    "H100 PCIe": (2000.0, 51.0),
-    "H100 NVL": (3900.0, 60.0),
-    "A100-SXM4-80GB": (2039.0, 19.5),
-    "A100-SXM4-40GB": (1555.0, 19.5),
-}
-
-
-@dataclass
-class DeviceFacts:
-    """What the device says about its on-chip memories (bytes unless named otherwise)."""
-
-    index: int
-    name: str
-    compute_capability: str
-    sms: int
-    shared_per_block: int
-    shared_per_block_optin: int
-    shared_per_sm: int
-    registers_per_sm: int
-    l2_bytes: int
-    constant_bytes: int
-    global_bytes: int
-    warp_size: int
-    banks: int
-    bank_bytes: int
-    max_threads_per_block: int
-    cluster_launch: bool
-    peak_gbps: float | None  # datasheet, for "% of peak"
-    peak_fp32_tflops: float | None
-    driver: str
-    # the SM clock the device reports (its boost clock, MHz): the binding limits set the shared
-    # wavefronts against SMs x clock (smemlab.limits); None where the device does not say
-    sm_clock_mhz: float | None = None
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-
-def _datasheet(name: str) -> tuple[float | None, float | None]:
-    for key, peaks in DATASHEET.items():
-        if key in name:
-            return peaks
-    return None, None
-
-
-def _driver_version() -> str:
-    import cupy
-
-    v = cupy.cuda.runtime.driverGetVersion()
-    return f"{v // 1000}.{(v % 1000) // 10}"
-
-
-def device_count() -> int:
-    """Number of usable CUDA devices; 0 where there is no driver or no GPU."""
-    try:
-        import cupy
-
-        return cupy.cuda.runtime.getDeviceCount()
-    except Exception:
-        return 0
-
-
-def no_gpu_reason() -> str | None:
-    """Why there is no GPU to run on, in one line; None where there is one."""
-    try:
-        import cupy
-
-        n = cupy.cuda.runtime.getDeviceCount()
-    except Exception as exc:
-        import ctypes.util
-
-        if not ctypes.util.find_library("cuda"):
-            return "no CUDA GPU found (no NVIDIA driver, libcuda, on this machine)"
-        return f"no CUDA GPU found ({exc})"
-    return None if n else "no CUDA GPU found (the driver reports 0 devices)"
-
-
-def read_facts(index: int = 0) -> DeviceFacts:
-    import cupy
-
-    reason = no_gpu_reason()
-    if reason:
-        raise NoGPU(reason)
-    n = cupy.cuda.runtime.getDeviceCount()
-    if not 0 <= index < n:
-        raise NoGPU(f"no GPU with index {index}: this machine has {n} (0..{n - 1})")
-    p = cupy.cuda.runtime.getDeviceProperties(index)
-    name = p["name"].decode() if isinstance(p["name"], bytes) else str(p["name"])
-    peak_gbps, peak_tflops = _datasheet(name)
-    return DeviceFacts(
-        index=index,
-        name=name,
-        compute_capability=f"{p['major']}.{p['minor']}",
-        sms=p["multiProcessorCount"],
-        shared_per_block=p["sharedMemPerBlock"],
-        shared_per_block_optin=p["sharedMemPerBlockOptin"],
-        shared_per_sm=p["sharedMemPerMultiprocessor"],
-        registers_per_sm=p["regsPerMultiprocessor"],
-        l2_bytes=p["l2CacheSize"],
-        constant_bytes=p["totalConstMem"],
-        global_bytes=p["totalGlobalMem"],
-        warp_size=p["warpSize"],
-        # 32 banks of 4 bytes since Maxwell; the bank-size query of Kepler is gone (always 4)
-        banks=32,
-        bank_bytes=4,
-        max_threads_per_block=p["maxThreadsPerBlock"],
-        cluster_launch=bool(p.get("clusterLaunch", p["major"] >= 9)),
-        peak_gbps=peak_gbps,
-        peak_fp32_tflops=peak_tflops,
-        driver=_driver_version(),
-        sm_clock_mhz=_sm_clock_mhz(index),
-    )
-
-
-def _sm_clock_mhz(index: int) -> float | None:
-    """cudaDevAttrClockRate in MHz (the attribute is in kHz), or None where the runtime lacks it."""
-    import cupy
-
-    try:
-        khz = cupy.cuda.runtime.deviceGetAttribute(cupy.cuda.runtime.cudaDevAttrClockRate, index)
-    except Exception:  # a runtime without the attribute: the record says the clock was not recorded
-        return None
-    return khz / 1000 if khz else None
+from smemlab.errors import KernelError
 
 
 @dataclass
@@ -165,12 +37,11 @@ class Runtime:
     def __init__(self, device: int = 0):
         import cupy
 
-        self.facts = read_facts(device)
+        self.facts = dev.facts(device)
         cupy.cuda.Device(device).use()
         dev.ensure_context(device)
         self.device = device
-        major, minor = self.facts.compute_capability.split(".")
-        self.arch = f"sm_{major}{minor}"
+        self.arch = self.facts.arch
         self.cupy_stream = cupy.cuda.Stream(non_blocking=True)
         self.cupy_stream.use()
         self.stream_handle = int(self.cupy_stream.ptr)

@@ -75,7 +75,7 @@ def measure_copy(rt, reps: int = DEFAULT_REPS) -> float:
     src = cupy.random.default_rng(1).random(n4 * 4, dtype=cupy.float32)
     dst = cupy.empty_like(src)
     poison(dst)
-    kernel = rt.kernel("copy.cu", "copyKernel")
+    kernel = rt.kernel("lib/copy.cu", "copyKernel")
     grid = rt.facts.sms * 8
 
     def launch():

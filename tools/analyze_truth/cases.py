@@ -1,12 +1,12 @@
 """The launches whose shared-memory traffic tools/analyze_truth/measure.py records.
 
-Every kernel of the package (src/smemlab/kernels/*.cu, with the macros and argument values the
+Every kernel of the package (src/smemlab/kernels/{book,lib}/*.cu, with the macros and argument values the
 experiments and ops use) and every kernel of the corpus (tools/analyze_truth/kernels/*.cu), each
 launched as ONE thread block (grid 1x1x1) with fixed arguments sized so that the block does real
 work. A case is a dict:
 
     id              unique, stable name
-    file            "package:NAME.cu" (src/smemlab/kernels/NAME.cu) or a repo-relative path
+    file            "package:PATH" (src/smemlab/kernels/PATH: "package:book/layout.cu") or a repo-relative path
     kernel          the kernel's name as written in the source (a template: as instantiated,
                     "reduce6<256>"; in a namespace: "blas::gemv_warp"); an NVRTC name expression
     defines         macros, {NAME: "VALUE"}
@@ -139,30 +139,30 @@ def write_data() -> None:
 # =====================================================================================================
 P = "package:"
 
-# ---- config.cu (experiments/config.py: THREADS 256, TILE 1024) ------------------------------------------
+# ---- book/config.cu (experiments/config.py: THREADS 256, TILE 1024) ------------------------------------------
 CFG = {"THREADS": 256, "TILE": 1024}
-case("config.bigSmem", P + "config.cu", "bigSmem", (256,), ["out=float32[16384]", "in=float32[16384]", "nwords=16384"],
+case("config.bigSmem", P + "book/config.cu", "bigSmem", (256,), ["out=float32[16384]", "in=float32[16384]", "nwords=16384"],
      dict(CFG, OPTIN=1), dyn=65536)
-case("config.smemHeavy", P + "config.cu", "smemHeavy", (256,), ["out=float32[1024]", "in=float32[1024]", "n=1024"],
+case("config.smemHeavy", P + "book/config.cu", "smemHeavy", (256,), ["out=float32[1024]", "in=float32[1024]", "n=1024"],
      dict(CFG, CARVEOUT=-1), dyn=4096)
-case("config.sum", P + "config.cu", "sum", (256,), ["array=float32[4096]", "N=4096", "result=float32[1]"], CFG)
+case("config.sum", P + "book/config.cu", "sum", (256,), ["array=float32[4096]", "N=4096", "result=float32[1]"], CFG)
 
-# ---- copy.cu: no shared memory ------------------------------------------------------------------------
-case("copy.copyKernel", P + "copy.cu", "copyKernel", (256,), ["out=float32[4096]", "in=float32[4096]", "n4=1024"])
+# ---- lib/copy.cu: no shared memory ------------------------------------------------------------------------
+case("copy.copyKernel", P + "lib/copy.cu", "copyKernel", (256,), ["out=float32[4096]", "in=float32[4096]", "n4=1024"])
 
-# ---- histogram.cu (experiments/histogram.py: 512 threads, 256 bins) -------------------------------------
+# ---- book/histogram.cu (experiments/histogram.py: 512 threads, 256 bins) -------------------------------------
 for dist in ("uniform", "skewed"):
     keys = npy(f"pkg_keys_{dist}_256")
     if dist == "uniform":
-        case("histogram.histGlobal", P + "histogram.cu", "histGlobal", (512,),
+        case("histogram.histGlobal", P + "book/histogram.cu", "histGlobal", (512,),
              ["bins=int32[256]", "nbins=256", f"input={keys}", "array_size=8192"])
-    case(f"histogram.histSmem.{dist}", P + "histogram.cu", "histSmem", (512,),
+    case(f"histogram.histSmem.{dist}", P + "book/histogram.cu", "histSmem", (512,),
          ["bins=int32[256]", "nbins=256", f"input={keys}", "array_size=8192"], dyn=1024)
-    case(f"histogram.clusterHist_kernel.{dist}", P + "histogram.cu", "clusterHist_kernel", (512,),
+    case(f"histogram.clusterHist_kernel.{dist}", P + "book/histogram.cu", "clusterHist_kernel", (512,),
          ["bins=int32[256]", "nbins=256", "bins_per_block=256", f"input={keys}", "array_size=8192"], dyn=1024,
          cluster=(1, 1, 1))
 
-# ---- layout.cu (experiments/layout.py: the square 32x32 and the 32x16 rectangle) ------------------------
+# ---- book/layout.cu (experiments/layout.py: the square 32x32 and the 32x16 rectangle) ------------------------
 SQUARE = {"BDIMX": 32, "BDIMY": 32, "IPAD": 1}
 RECT = {"BDIMX": 32, "BDIMY": 16, "IPAD": 2}
 RECT_PAD1 = {"BDIMX": 32, "BDIMY": 16, "IPAD": 1}
@@ -173,136 +173,136 @@ for tag, d in (("square", SQUARE), ("rect", RECT)):
         names[1:1] = ["setRowReadRow2"]
         names.insert(3, "setColReadCol2")
     for name in names:
-        case(f"layout.{name}.{tag}", P + "layout.cu", name, (bx, by), [f"out=int32[{bx * by}]"], d,
+        case(f"layout.{name}.{tag}", P + "book/layout.cu", name, (bx, by), [f"out=int32[{bx * by}]"], d,
              dyn=bx * by * 4 if name.endswith("Dyn") else 0)
     for dp in ((d,) if tag == "square" else (RECT, RECT_PAD1)):
         sub = tag if dp is not RECT_PAD1 else "rect_pad1"
-        case(f"layout.setRowReadColPad.{sub}", P + "layout.cu", "setRowReadColPad", (bx, by), [f"out=int32[{bx * by}]"], dp)
-        case(f"layout.setRowReadColDynPad.{sub}", P + "layout.cu", "setRowReadColDynPad", (bx, by), [f"out=int32[{bx * by}]"],
+        case(f"layout.setRowReadColPad.{sub}", P + "book/layout.cu", "setRowReadColPad", (bx, by), [f"out=int32[{bx * by}]"], dp)
+        case(f"layout.setRowReadColDynPad.{sub}", P + "book/layout.cu", "setRowReadColDynPad", (bx, by), [f"out=int32[{bx * by}]"],
              dp, dyn=(bx + dp["IPAD"]) * by * 4)
 
-# ---- matmul.cu (experiments/matmul.py: BLOCK_SIZE 16 and 32; one block = one output tile) --------------
+# ---- book/matmul.cu (experiments/matmul.py: BLOCK_SIZE 16 and 32; one block = one output tile) --------------
 def mm_args(m, n, k):
     return [f"a=float32[{m * k}]", f"b=float32[{k * n}]", f"c=float32[{m * n}]", f"M={m}", f"N={n}", f"K={k}"]
 
 
-case("matmul.MatMulKernelNaive.bs16", P + "matmul.cu", "MatMulKernelNaive", (16, 16), mm_args(16, 16, 64), {"BLOCK_SIZE": 16})
+case("matmul.MatMulKernelNaive.bs16", P + "book/matmul.cu", "MatMulKernelNaive", (16, 16), mm_args(16, 16, 64), {"BLOCK_SIZE": 16})
 for bs in (16, 32):
-    case(f"matmul.MatMulKernel.bs{bs}", P + "matmul.cu", "MatMulKernel", (bs, bs), mm_args(bs, bs, 64), {"BLOCK_SIZE": bs})
+    case(f"matmul.MatMulKernel.bs{bs}", P + "book/matmul.cu", "MatMulKernel", (bs, bs), mm_args(bs, bs, 64), {"BLOCK_SIZE": bs})
 
-# ---- ops_matmul.cu (ops/matmul.py VARIANTS: one block tile each, K = 64, 16-byte rows) -----------------
+# ---- lib/matmul.cu (ops/matmul.py VARIANTS: one block tile each, K = 64, 16-byte rows) -----------------
 for variant, (tile, threads) in {"tiled": (32, 1024), "blocktile1d": (64, 512), "blocktile2d": (128, 256),
                                  "vectorized": (128, 256), "warptile": (128, 256), "warptile_db": (128, 256),
                                  "warptile_db16": (128, 256)}.items():
     m = n = tile
     k = 64
-    case(f"ops_matmul.mm_{variant}", P + "ops_matmul.cu", f"mm_{variant}", (threads,),
+    case(f"ops_matmul.mm_{variant}", P + "lib/matmul.cu", f"mm_{variant}", (threads,),
          [f"A=float32[{m * k}]", f"B=float32[{k * n}]", f"C=float32[{m * n}]", f"M={m}", f"N={n}", f"K={k}",
           "vecA=1", "vecB=1", "vecC=1"])
 # the guarded element-by-element paths: a ragged shape with the 16-byte flags off
-case("ops_matmul.mm_vectorized.ragged", P + "ops_matmul.cu", "mm_vectorized", (256,),
+case("ops_matmul.mm_vectorized.ragged", P + "lib/matmul.cu", "mm_vectorized", (256,),
      ["A=float32[6000]", "B=float32[6000]", "C=float32[10000]", "M=100", "N=100", "K=60", "vecA=0", "vecB=0", "vecC=0"])
 
-# ---- ops_histogram.cu (ops/histogram.py plans for 256 bins; the cluster kernels as clusters of 1) ------
+# ---- lib/histogram.cu (ops/histogram.py plans for 256 bins; the cluster kernels as clusters of 1) ------
 KEYS_ARGS = [f"keys={npy('pkg_keys_uniform_256')}", "n=8192", "out=uint32[256]"]
-case("ops_histogram.hist_global", P + "ops_histogram.cu", "hist_global", (512,), KEYS_ARGS + ["bins=256"],
+case("ops_histogram.hist_global", P + "lib/histogram.cu", "hist_global", (512,), KEYS_ARGS + ["bins=256"],
      {"AGG": 1, "COPIES": 1, "CS": 2})
 for dist in ("uniform", "skewed"):
-    case(f"ops_histogram.hist_smem.copies32.{dist}", P + "ops_histogram.cu", "hist_smem", (512,),
+    case(f"ops_histogram.hist_smem.copies32.{dist}", P + "lib/histogram.cu", "hist_smem", (512,),
          [f"keys={npy(f'pkg_keys_{dist}_256')}", "n=8192", "out=uint32[256]", "lo=0", "nlocal=256"],
          {"AGG": 0, "COPIES": 32, "CS": 2}, dyn=256 * 32 * 4)
-case("ops_histogram.hist_smem.copies1_agg.skewed", P + "ops_histogram.cu", "hist_smem", (512,),
+case("ops_histogram.hist_smem.copies1_agg.skewed", P + "lib/histogram.cu", "hist_smem", (512,),
      [f"keys={npy('pkg_keys_skewed_256')}", "n=8192", "out=uint32[256]", "lo=0", "nlocal=256"],
      {"AGG": 1, "COPIES": 1, "CS": 2}, dyn=256 * 4)
-case("ops_histogram.hist_cluster.cs1", P + "ops_histogram.cu", "hist_cluster", (512,), KEYS_ARGS + ["bins=256"],
+case("ops_histogram.hist_cluster.cs1", P + "lib/histogram.cu", "hist_cluster", (512,), KEYS_ARGS + ["bins=256"],
      {"AGG": 1, "COPIES": 1, "CS": 1}, dyn=1024, cluster=(1, 1, 1))
-case("ops_histogram.hist_cluster_rep.cs1", P + "ops_histogram.cu", "hist_cluster_rep", (512,), KEYS_ARGS + ["bins=256"],
+case("ops_histogram.hist_cluster_rep.cs1", P + "lib/histogram.cu", "hist_cluster_rep", (512,), KEYS_ARGS + ["bins=256"],
      {"AGG": 0, "COPIES": 1, "CS": 1}, dyn=1024, cluster=(1, 1, 1))
-case("ops_histogram.hist_cluster_share.cs1", P + "ops_histogram.cu", "hist_cluster_share", (512,), KEYS_ARGS + ["bins=256"],
+case("ops_histogram.hist_cluster_share.cs1", P + "lib/histogram.cu", "hist_cluster_share", (512,), KEYS_ARGS + ["bins=256"],
      {"AGG": 0, "COPIES": 1, "CS": 1}, dyn=1024 + 2 * 512 * 2 * 16, cluster=(1, 1, 1))
 
-# ---- ops_reduce.cu (ops/reduce.py: 256 threads; two whole tiles of 256 x 8 vectors and a tail; a grid of
+# ---- lib/reduce.cu (ops/reduce.py: 256 threads; two whole tiles of 256 x 8 vectors and a tail; a grid of
 # one block takes the kernel's one-block path, as the op does for small inputs) --------------------------
 for name, x, n, part, out in (("reduce_i32_i64", "int32", 16391, "int64", "int64"),
                               ("reduce_f32_f32", "float32", 16391, "float64", "float32"),
                               ("reduce_f32_f64", "float32", 16391, "float64", "float64"),
                               ("reduce_f64_f64", "float64", 8199, "float64", "float64")):
-    case(f"ops_reduce.{name}", P + "ops_reduce.cu", name, (256,),
+    case(f"ops_reduce.{name}", P + "lib/reduce.cu", name, (256,),
          [f"x={x}[{n}]", f"n={n}", f"partials={part}[1]", "counter=uint32[1]:0..0", f"out={out}[1]"])
 
-# ---- ops_stencil.cu (ops/stencil.py: RADIUS from the coefficients; two tiles, the second ragged) -----
+# ---- lib/stencil.cu (ops/stencil.py: RADIUS from the coefficients; two tiles, the second ragged) -----
 for r in (4, 3):
-    case(f"ops_stencil.stencil1d_f32.r{r}", P + "ops_stencil.cu", "stencil1d_f32", (256,),
+    case(f"ops_stencil.stencil1d_f32.r{r}", P + "lib/stencil.cu", "stencil1d_f32", (256,),
          ["out=float32[4196]", "x=float32[4196]", "n=4196", "aligned=1"], {"RADIUS": r},
          constants={"c_coef": np.linspace(-1.0, 1.0, 2 * r + 1)})
 
-# ---- ops_transpose.cu (ops/transpose.py) ---------------------------------------------------------------
-case("ops_transpose.transpose_v4", P + "ops_transpose.cu", "transpose_v4", (256,),
+# ---- lib/transpose.cu (ops/transpose.py) ---------------------------------------------------------------
+case("ops_transpose.transpose_v4", P + "lib/transpose.cu", "transpose_v4", (256,),
      ["out=float32[4096]", "in=float32[4096]", "rows=64", "cols=64", "tiles_x=1", "ntiles=1"])
-case("ops_transpose.transpose_v4.two_tiles", P + "ops_transpose.cu", "transpose_v4", (256,),
+case("ops_transpose.transpose_v4.two_tiles", P + "lib/transpose.cu", "transpose_v4", (256,),
      ["out=float32[8192]", "in=float32[8192]", "rows=128", "cols=64", "tiles_x=1", "ntiles=2"])
-case("ops_transpose.transpose_s1", P + "ops_transpose.cu", "transpose_s1", (256,),
+case("ops_transpose.transpose_s1", P + "lib/transpose.cu", "transpose_s1", (256,),
      ["out=float32[1024]", "in=float32[1024]", "rows=32", "cols=32", "tiles_x=1", "ntiles=1"])
-case("ops_transpose.transpose_s1.ragged", P + "ops_transpose.cu", "transpose_s1", (256,),
+case("ops_transpose.transpose_s1.ragged", P + "lib/transpose.cu", "transpose_s1", (256,),
      ["out=float32[810]", "in=float32[810]", "rows=30", "cols=27", "tiles_x=1", "ntiles=1"])
 
-# ---- reduce.cu (experiments/reduce.py: DIM 128, REAL int; float32; larger blocks for the unrolled tree) ---
+# ---- book/reduce.cu (experiments/reduce.py: DIM 128, REAL int; float32; larger blocks for the unrolled tree) ---
 INT = {"DIM": 128, "REAL": "int"}
-case("reduce.reduce_global", P + "reduce.cu", "reduce_global", (128,),
+case("reduce.reduce_global", P + "book/reduce.cu", "reduce_global", (128,),
      ["d_x=int32[128]", "d_work=int32[64]", "d_y=int32[1]", "n=128"], INT)
-case("reduce.reduceGmem", P + "reduce.cu", "reduceGmem", (128,),
+case("reduce.reduceGmem", P + "book/reduce.cu", "reduceGmem", (128,),
      ["g_idata=int32[128]", "g_work=int32[64]", "g_odata=int32[1]", "n=128"], INT)
 for real, dt in (("int", "int32"), ("float", "float32")):
     d = {"DIM": 128, "REAL": real}
     sfx = "" if real == "int" else ".f32"
-    case(f"reduce.reduce_shared{sfx}", P + "reduce.cu", "reduce_shared", (128,), [f"d_x={dt}[128]", f"d_y={dt}[1]", "n=128"], d)
-    case(f"reduce.reduceSmem{sfx}", P + "reduce.cu", "reduceSmem", (128,), [f"g_idata={dt}[128]", f"g_odata={dt}[1]", "n=128"], d)
+    case(f"reduce.reduce_shared{sfx}", P + "book/reduce.cu", "reduce_shared", (128,), [f"d_x={dt}[128]", f"d_y={dt}[1]", "n=128"], d)
+    case(f"reduce.reduceSmem{sfx}", P + "book/reduce.cu", "reduceSmem", (128,), [f"g_idata={dt}[128]", f"g_odata={dt}[1]", "n=128"], d)
     if real == "int":
-        case("reduce.reduceSmemVolatile", P + "reduce.cu", "reduceSmemVolatile", (128,),
+        case("reduce.reduceSmemVolatile", P + "book/reduce.cu", "reduceSmemVolatile", (128,),
              ["g_idata=int32[128]", "g_odata=int32[1]", "n=128"], d)
-    case(f"reduce.reduceSmemUnroll{sfx}", P + "reduce.cu", "reduceSmemUnroll", (128,),
+    case(f"reduce.reduceSmemUnroll{sfx}", P + "book/reduce.cu", "reduceSmemUnroll", (128,),
          [f"g_idata={dt}[512]", f"g_odata={dt}[1]", "n=512"], d)
-    case(f"reduce.reduceSmemUnrollDyn{sfx}", P + "reduce.cu", "reduceSmemUnrollDyn", (128,),
+    case(f"reduce.reduceSmemUnrollDyn{sfx}", P + "book/reduce.cu", "reduceSmemUnrollDyn", (128,),
          [f"g_idata={dt}[512]", f"g_odata={dt}[1]", "n=512"], d, dyn=128 * 4)
-    case(f"reduce.reduceShfl{sfx}", P + "reduce.cu", "reduceShfl", (128,), [f"g_idata={dt}[512]", f"g_odata={dt}[1]", "n=512"], d)
+    case(f"reduce.reduceShfl{sfx}", P + "book/reduce.cu", "reduceShfl", (128,), [f"g_idata={dt}[512]", f"g_odata={dt}[1]", "n=512"], d)
 for dim in (256, 512, 1024):
-    case(f"reduce.reduceSmemUnroll.b{dim}", P + "reduce.cu", "reduceSmemUnroll", (dim,),
+    case(f"reduce.reduceSmemUnroll.b{dim}", P + "book/reduce.cu", "reduceSmemUnroll", (dim,),
          [f"g_idata=int32[{4 * dim}]", "g_odata=int32[1]", f"n={4 * dim}"], {"DIM": dim, "REAL": "int"})
 
-# ---- shuffle.cu (experiments/shuffle.py: BDIMX 16 (32 for the whole-warp broadcast), SEGM 4, DIM 128) ---
+# ---- book/shuffle.cu (experiments/shuffle.py: BDIMX 16 (32 for the whole-warp broadcast), SEGM 4, DIM 128) ---
 SH = {"BDIMX": 16, "SEGM": 4, "DIM": 128}
-case("shuffle.test_shfl_broadcast.warp", P + "shuffle.cu", "test_shfl_broadcast", (32,),
+case("shuffle.test_shfl_broadcast.warp", P + "book/shuffle.cu", "test_shfl_broadcast", (32,),
      ["d_out=int32[32]", "d_in=int32[32]", "srcLane=2"], dict(SH, BDIMX=32))
 for name, extra in (("test_shfl_broadcast", ["srcLane=2"]), ("test_shfl_wrap", ["offset=2"]), ("test_shfl_up", ["delta=2"]),
                     ("test_shfl_down", ["delta=2"]), ("test_shfl_xor", ["mask=1"])):
-    case(f"shuffle.{name}", P + "shuffle.cu", name, (32,), ["d_out=int32[32]", "d_in=int32[32]"] + extra, SH)
+    case(f"shuffle.{name}", P + "book/shuffle.cu", name, (32,), ["d_out=int32[32]", "d_in=int32[32]"] + extra, SH)
 for name, extra in (("test_shfl_xor_array", ["mask=1"]), ("test_shfl_xor_int4", ["mask=1"]),
                     ("test_shfl_xor_element", ["mask=1", "srcIdx=0", "dstIdx=3"]),
                     ("test_shfl_xor_array_swap", ["mask=1", "srcIdx=0", "dstIdx=3"]),
                     ("test_shfl_swap", ["mask=1", "firstIdx=0", "secondIdx=3"])):
-    case(f"shuffle.{name}", P + "shuffle.cu", name, (4,), ["d_out=int32[16]", "d_in=int32[16]"] + extra, SH)
+    case(f"shuffle.{name}", P + "book/shuffle.cu", name, (4,), ["d_out=int32[16]", "d_in=int32[16]"] + extra, SH)
 for name, outs in (("reduceSmem", 1), ("reduceShfl", 1), ("warpReduceSmem", 4), ("warpReduceShfl", 4)):
-    case(f"shuffle.{name}", P + "shuffle.cu", name, (128,), ["g_idata=int32[128]", f"g_odata=int32[{outs}]", "n=128"], SH)
+    case(f"shuffle.{name}", P + "book/shuffle.cu", name, (128,), ["g_idata=int32[128]", f"g_odata=int32[{outs}]", "n=128"], SH)
 
-# ---- stencil.cu (experiments/stencil.py: RADIUS 4, BDIM 256, the book's coefficients; 2 tiles) ---------
+# ---- book/stencil.cu (experiments/stencil.py: RADIUS 4, BDIM 256, the book's coefficients; 2 tiles) ---------
 ST = {"RADIUS": 4, "BDIM": 256}
 BOOK_COEF = [0.0, 0.8, -0.2, 0.03809524, -0.00357143]
 for name in ("stancli1DGPU", "stancli1DGPU_nosync"):
-    case(f"stencil.{name}", P + "stencil.cu", name, (256,), ["in=float32[520]", "out=float32[512]", "size=512"], ST,
+    case(f"stencil.{name}", P + "book/stencil.cu", name, (256,), ["in=float32[520]", "out=float32[512]", "size=512"], ST,
          constants={"coef": BOOK_COEF})
 for name in ("stancliReadOnly", "stancliLdg", "stancliGlobal"):
-    case(f"stencil.{name}", P + "stencil.cu", name, (256,),
+    case(f"stencil.{name}", P + "book/stencil.cu", name, (256,),
          ["in=float32[520]", "out=float32[512]", "size=512", "dcoef=float32[5]"], ST)
 
-# ---- transpose.cu (experiments/transpose.py: the defaults BDIMX 32, BDIMY 16, IPAD 2, TILE 32) ---------
+# ---- book/transpose.cu (experiments/transpose.py: the defaults BDIMX 32, BDIMY 16, IPAD 2, TILE 32) ---------
 for name in ("copyGmem", "naiveGmem", "transposeSmem", "transposeSmemPad"):
-    case(f"transpose.{name}", P + "transpose.cu", name, (32, 16), ["out=float32[512]", "in=float32[512]", "rows=16", "cols=32"])
-case("transpose.transposeSmemUnrollPad", P + "transpose.cu", "transposeSmemUnrollPad", (32, 16),
+    case(f"transpose.{name}", P + "book/transpose.cu", name, (32, 16), ["out=float32[512]", "in=float32[512]", "rows=16", "cols=32"])
+case("transpose.transposeSmemUnrollPad", P + "book/transpose.cu", "transposeSmemUnrollPad", (32, 16),
      ["out=float32[1024]", "in=float32[1024]", "rows=16", "cols=64"])
-case("transpose.transposeSmemUnrollPadDyn", P + "transpose.cu", "transposeSmemUnrollPadDyn", (32, 16),
+case("transpose.transposeSmemUnrollPadDyn", P + "book/transpose.cu", "transposeSmemUnrollPadDyn", (32, 16),
      ["out=float32[1024]", "in=float32[1024]", "rows=16", "cols=64"], dyn=16 * 66 * 4)
 for name in ("transpose1", "transpose1Pad"):
-    case(f"transpose.{name}", P + "transpose.cu", name, (32, 32), ["A=float32[1024]", "B=float32[1024]", "rows=32", "cols=32"])
+    case(f"transpose.{name}", P + "book/transpose.cu", name, (32, 32), ["A=float32[1024]", "B=float32[1024]", "rows=32", "cols=32"])
 
 # =====================================================================================================
 # The corpus (tools/analyze_truth/kernels)

@@ -75,7 +75,7 @@ def source_path(file: str) -> Path:
 
 def repo_file(path: str) -> str:
     """A file name from line info (absolute, or relative to the repo root) as the fixture writes it:
-    package:NAME for src/smemlab/kernels/NAME, else relative to the repo root."""
+    package:PATH for src/smemlab/kernels/PATH, else relative to the repo root."""
     p = path.replace("\\", "/")
     for root in (str(PKG_DIR) + "/", "src/smemlab/kernels/"):
         if root in p:

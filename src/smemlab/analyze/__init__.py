@@ -1,7 +1,7 @@
 """`smemlab analyze`: the shared-memory traffic of a whole kernel, line by line, with no GPU.
 
     from smemlab.analyze import analyze_source
-    r = analyze_source("transpose.cu", "transposeNaive", block=(32, 8, 1), args=["out=float32[1024]", ...])
+    r = analyze_source("book/transpose.cu", "transposeNaive", block=(32, 8, 1), args=["out=float32[1024]", ...])
     r.totals("load")        # {"requests", "wavefronts", "ideal_wavefronts", "instructions"}
     r.ordered_lines()       # per source line, worst first
 

@@ -64,14 +64,14 @@ class Report:
 
 
 def resolve_source(path: str) -> tuple[Path, str]:
-    """(file on disk, name to show); `package:NAME.cu` is the package's kernels/NAME.cu."""
+    """(file on disk, name to show); `package:book/NAME.cu` is the package's kernels/book/NAME.cu."""
     if path.startswith(PACKAGE_PREFIX):
-        from smemlab.compiler import KERNEL_DIR
+        from smemlab.compiler import KERNEL_DIR, kernel_sources, source_name
 
         name = path[len(PACKAGE_PREFIX):]
         p = KERNEL_DIR / name
-        if not p.is_file():
-            known = ", ".join(sorted(x.name for x in KERNEL_DIR.glob("*.cu")))
+        if not p.is_file() or p.suffix != ".cu":
+            known = ", ".join(source_name(x) for x in kernel_sources() if x.suffix == ".cu")
             raise UserError(f"{path}: the package has no kernels/{name} (it has {known})")
         return p, name
     p = Path(path)
@@ -105,6 +105,10 @@ def analyze_source(path: str, kernel: str, block, grid=(1, 1, 1), block_index=(0
     except (OSError, UnicodeDecodeError) as exc:
         raise UserError(f"{path}: cannot read it ({exc})") from None
     includes = [str(file.parent.resolve())] + [str(Path(d)) for d in include_dirs or []]
+    if path.startswith(PACKAGE_PREFIX):  # the package's kernels include its shared headers (kernels/*.cuh)
+        from smemlab.compiler import KERNEL_DIR
+
+        includes.append(str(KERNEL_DIR))
     exprs = [kernel] if ("<" in kernel) else []
     compiled = compile_ptx(text, str(file.resolve()), defines, includes, exprs)
     try:
@@ -218,10 +222,14 @@ def _shown_path(ptx_path: str, file: Path, shown: str) -> str:
             return shown
     except OSError:
         pass
-    try:
-        return str(p.resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(p)
+    from smemlab.compiler import KERNEL_DIR
+
+    for root in (KERNEL_DIR.resolve(), Path.cwd()):  # a package header by its name in the package, as its kernels
+        try:
+            return p.resolve().relative_to(root).as_posix()
+        except ValueError:
+            continue
+    return str(p)
 
 
 def _read_lines(path: str) -> list[str]:

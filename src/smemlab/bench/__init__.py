@@ -82,7 +82,7 @@ def run_benchmarks(names: list[str] | None = None, *, quick: bool = False, log: 
 
 def problems(rows: list[dict], facts) -> list[str]:
     """What makes a benchmark run fail: an output that failed its check, a goal left unjudged because
-    a baseline failed, a figure no device can reach (`facts`: smemlab.gpu.DeviceFacts)."""
+    a baseline failed, a figure no device can reach (`facts`: smemlab.device.DeviceFacts)."""
     from smemlab.bench.goals import blocked_by_failure
     from smemlab.bench.harness import implausible
 

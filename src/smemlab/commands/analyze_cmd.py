@@ -30,7 +30,7 @@ def register(sub) -> None:
                "range is given; a buffer NAME is filled from numpy.random.default_rng(zlib.crc32(NAME)).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("file", metavar="FILE.cu", help="CUDA source as NVRTC takes it (package:NAME.cu: the package's own)")
+    p.add_argument("file", metavar="FILE.cu", help="CUDA source as NVRTC takes it (package:book/NAME.cu, package:lib/NAME.cu: the package's own)")
     p.add_argument("--kernel", required=True, metavar="NAME", help="the kernel, as written in the source")
     p.add_argument("--block", required=True, metavar="X[,Y[,Z]]", help="threads per block")
     p.add_argument("--grid", default="1", metavar="X[,Y[,Z]]", help="blocks of the launch (default 1)")

@@ -56,7 +56,7 @@ def run(args) -> int:
             raise UserError(f"--plot {path}: give a .png file name")
     record = load_record(args.record) if args.record is not None else None
     require_gpu_packages()
-    from smemlab.gpu import read_facts
+    from smemlab.device import read_facts
 
     facts = read_facts(args.device)  # a clear NoGPU error first
     print(f"device: {facts.name} ({facts.sms} SMs, L2 {facts.l2_bytes // 2**20} MiB), driver {facts.driver}")

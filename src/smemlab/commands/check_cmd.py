@@ -25,7 +25,7 @@ def register(sub) -> None:
 def run(args) -> int:
     from rich.table import Table
 
-    from smemlab.gpu import read_facts
+    from smemlab.device import read_facts
     from smemlab.render.report import console
     from smemlab.sanitize import LIBRARY, TOOLS, sanitize_all, sanitizer_path
 

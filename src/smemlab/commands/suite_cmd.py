@@ -40,7 +40,7 @@ def no_gpu_reason() -> str | None:
     missing = missing_gpu_package()
     if missing:
         return f"the GPU packages are not installed ({missing} is missing; {GPU_EXTRA})"
-    from smemlab.gpu import no_gpu_reason as reason
+    from smemlab.device import no_gpu_reason as reason
 
     return reason()
 

@@ -24,7 +24,7 @@ from smemlab.device import current_device
 from smemlab.errors import UserError
 from smemlab.experiments.base import Case, Check, Experiment, SmemAccess, Variant
 
-SOURCE = "config.cu"
+SOURCE = "book/config.cu"
 THREADS = 256
 TILE = 1024
 DEFINES = {"THREADS": THREADS, "TILE": TILE}

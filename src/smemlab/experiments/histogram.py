@@ -20,7 +20,7 @@ import numpy as np
 from smemlab.errors import UserError
 from smemlab.experiments.base import Case, Check, Experiment, Variant
 
-SOURCE = "histogram.cu"
+SOURCE = "book/histogram.cu"
 THREADS = 512
 DEFAULT_BINS = (256, 4096, 65536, 1 << 18)
 DISTRIBUTIONS = ("uniform", "skewed")

@@ -72,7 +72,7 @@ def layout() -> list[KernelLaunch]:
     out = []
     for v in L.LayoutExperiment().variants():
         spec = L.LayoutExperiment().spec(v.name)
-        out.append(KernelLaunch("layout", v.name, "layout.cu", spec.kernel, spec.block, (1, 1, 1), spec.defines,
+        out.append(KernelLaunch("layout", v.name, "book/layout.cu", spec.kernel, spec.block, (1, 1, 1), spec.defines,
                                 spec.smem_bytes if spec.dynamic else 0, (f"int32[{spec.threads}]",), smem=v.smem))
     return out
 
@@ -86,7 +86,7 @@ def transpose() -> list[KernelLaunch]:
     for v in exp.variants():
         s = exp.spec(v.name)
         buf = f"float32[{rows * cols}]"
-        out.append(KernelLaunch("transpose", v.name, "transpose.cu", s.kernel, s.block, T.grid_of(s, rows, cols),
+        out.append(KernelLaunch("transpose", v.name, "book/transpose.cu", s.kernel, s.block, T.grid_of(s, rows, cols),
                                 s.defines, s.dynamic_bytes, (buf, buf, str(rows), str(cols)), smem=v.smem or None))
     return out
 
@@ -103,7 +103,7 @@ def reduce() -> list[KernelLaunch]:
         dt = "int32" if s.real == "int" else "float32"
         grid = _ceil(n, s.span)
         vals = [f"{dt}[{n}]"] + ([f"{dt}[{grid * (s.dim // 2)}]"] if s.scratch else []) + [f"{dt}[{grid}]", str(n)]
-        out.append(KernelLaunch("reduce", v.name, "reduce.cu", s.kernel, (s.dim, 1, 1), (grid, 1, 1), s.defines,
+        out.append(KernelLaunch("reduce", v.name, "book/reduce.cu", s.kernel, (s.dim, 1, 1), (grid, 1, 1), s.defines,
                                 s.dim * 4 if s.dynamic else 0, tuple(vals), smem=v.smem or None))
     return out
 
@@ -116,13 +116,13 @@ def shuffle() -> list[KernelLaunch]:
         count = threads * max(segm, 1)
         d = {"BDIMX": width, "SEGM": S.SEGM, "DIM": S.DIM}
         vals = (f"int32[{count}]", f"int32[{count}]") + tuple(str(int(a)) for a in scalars)
-        out.append(KernelLaunch("shuffle", name, "shuffle.cu", kernel, (threads, 1, 1), (1, 1, 1), d, 0, vals))
+        out.append(KernelLaunch("shuffle", name, "book/shuffle.cu", kernel, (threads, 1, 1), (1, 1, 1), d, 0, vals))
     (n,) = S.ShuffleExperiment.bank_check_size
     by_name = {v.name: v for v in S.ShuffleExperiment().variants()}
     for name, (kernel, group, _) in S.REDUCTIONS.items():
         d = {"BDIMX": S.BDIMX, "SEGM": S.SEGM, "DIM": S.DIM}
         vals = (f"int32[{n}]", f"int32[{_ceil(n, group)}]", str(n))
-        out.append(KernelLaunch("shuffle", name, "shuffle.cu", kernel, (S.DIM, 1, 1), (_ceil(n, S.DIM), 1, 1), d, 0,
+        out.append(KernelLaunch("shuffle", name, "book/shuffle.cu", kernel, (S.DIM, 1, 1), (_ceil(n, S.DIM), 1, 1), d, 0,
                                 vals, smem=by_name[name].smem or None))
     return out
 
@@ -140,7 +140,7 @@ def stencil() -> list[KernelLaunch]:
             continue
         const = v.kernel in ("stancli1DGPU", "stancli1DGPU_nosync")
         vals = (f"float32[{n + 2 * S.RADIUS}]", f"float32[{n}]", str(n)) + (() if const else (f"float32[{S.RADIUS + 1}]",))
-        out.append(KernelLaunch("stencil", v.name, "stencil.cu", v.kernel, (S.BDIM, 1, 1), (grid, 1, 1), S.DEFINES, 0,
+        out.append(KernelLaunch("stencil", v.name, "book/stencil.cu", v.kernel, (S.BDIM, 1, 1), (grid, 1, 1), S.DEFINES, 0,
                                 vals, (coef,) if const else (), smem=smem))
     return out
 
@@ -152,12 +152,12 @@ def histogram() -> list[KernelLaunch]:
     b = (H.THREADS, 1, 1)
     k = f"int32[{keys}]:0..{bins - 1}"
     return [
-        KernelLaunch("histogram", "histGlobal", "histogram.cu", "histGlobal", b, (1, 1, 1), {}, 0,
+        KernelLaunch("histogram", "histGlobal", "book/histogram.cu", "histGlobal", b, (1, 1, 1), {}, 0,
                      (f"int32[{bins}]", str(bins), k, str(keys))),
-        KernelLaunch("histogram", "histSmem", "histogram.cu", "histSmem", b, (1, 1, 1), {}, 4 * bins,
+        KernelLaunch("histogram", "histSmem", "book/histogram.cu", "histSmem", b, (1, 1, 1), {}, 4 * bins,
                      (f"int32[{bins}]", str(bins), k, str(keys))),
         # a cluster of one block (analyze emulates one): all bins in this block's shared memory
-        KernelLaunch("histogram", "clusterHist_kernel", "histogram.cu", "clusterHist_kernel", b, (1, 1, 1), {},
+        KernelLaunch("histogram", "clusterHist_kernel", "book/histogram.cu", "clusterHist_kernel", b, (1, 1, 1), {},
                      4 * bins, (f"int32[{bins}]", str(bins), str(bins), k, str(keys))),
     ]
 
@@ -168,12 +168,12 @@ def config() -> list[KernelLaunch]:
     nwords = 16384  # 64 KB: above the 48 KB that needs the opt-in
     (n,) = C.ConfigExperiment.bank_check_size if hasattr(C, "ConfigExperiment") else (4096,)
     return [
-        KernelLaunch("config", "bigSmem", "config.cu", "bigSmem", (C.THREADS, 1, 1), (1, 1, 1),
+        KernelLaunch("config", "bigSmem", "book/config.cu", "bigSmem", (C.THREADS, 1, 1), (1, 1, 1),
                      dict(C.DEFINES, OPTIN=1), 4 * nwords, (f"float32[{nwords}]", f"float32[{nwords}]", str(nwords))),
-        KernelLaunch("config", "smemHeavy", "config.cu", "smemHeavy", (C.THREADS, 1, 1), (_ceil(n, C.TILE), 1, 1),
+        KernelLaunch("config", "smemHeavy", "book/config.cu", "smemHeavy", (C.THREADS, 1, 1), (_ceil(n, C.TILE), 1, 1),
                      dict(C.DEFINES, CARVEOUT=-1), 4 * C.TILE, (f"float32[{n}]", f"float32[{n}]", str(n))),
         # one block: it is the last one to finish, so it also adds the partial sums
-        KernelLaunch("config", "sum", "config.cu", "sum", (C.THREADS, 1, 1), (1, 1, 1), C.DEFINES, 0,
+        KernelLaunch("config", "sum", "book/config.cu", "sum", (C.THREADS, 1, 1), (1, 1, 1), C.DEFINES, 0,
                      (f"float32[{n}]", str(n), "float32[1]")),
     ]
 
@@ -191,12 +191,12 @@ def matmul() -> list[KernelLaunch]:
         if v.kernel.startswith("mm_"):
             step = v.kernel[3:]
             (gx, gy), threads = mm_launch_shape(step, m, n)
-            out.append(KernelLaunch("matmul", v.name, "ops_matmul.cu", v.kernel, (threads, 1, 1), (gx, gy, 1), {}, 0,
+            out.append(KernelLaunch("matmul", v.name, "lib/matmul.cu", v.kernel, (threads, 1, 1), (gx, gy, 1), {}, 0,
                                     vals + ("1", "1", "1")))
             continue
         bs = v.block[0]
         smem = M.tiled_smem(bs, k) if v.smem else None
-        out.append(KernelLaunch("matmul", v.name, "matmul.cu", v.kernel, v.block, (_ceil(n, bs), _ceil(m, bs), 1),
+        out.append(KernelLaunch("matmul", v.name, "book/matmul.cu", v.kernel, v.block, (_ceil(n, bs), _ceil(m, bs), 1),
                                 {"BLOCK_SIZE": bs}, 0, vals, smem=smem))
     return out
 
@@ -217,18 +217,18 @@ def library() -> list[KernelLaunch]:
         side = 64 if name == "transpose_v4" else 32
         tiles_x = _ceil(cols, side)
         ntiles = tiles_x * _ceil(rows, side)
-        out.append(KernelLaunch("ops", f"transpose {rows}x{cols}", "ops_transpose.cu", name, (256, 1, 1),
+        out.append(KernelLaunch("ops", f"transpose {rows}x{cols}", "lib/transpose.cu", name, (256, 1, 1),
                                 (ntiles, 1, 1), {}, 0, (f"float32[{rows * cols}]", f"float32[{rows * cols}]", str(rows),
                                                         str(cols), str(tiles_x), str(ntiles))))
     # reduce_sum: two blocks; the counter starts at zero (the workspace is zeroed once)
     n = 2 * NT * 4 * 8
     for kernel, xt, pt, ot in (("reduce_i32_i64", "int32", "int64", "int64"), ("reduce_f32_f32", "float32", "float64", "float32"),
                                ("reduce_f32_f64", "float32", "float64", "float64"), ("reduce_f64_f64", "float64", "float64", "float64")):
-        out.append(KernelLaunch("ops", f"reduce_sum {kernel}", "ops_reduce.cu", kernel, (NT, 1, 1), (1, 1, 1), {}, 0,
+        out.append(KernelLaunch("ops", f"reduce_sum {kernel}", "lib/reduce.cu", kernel, (NT, 1, 1), (1, 1, 1), {}, 0,
                                 (f"{xt}[{n}]", str(n), f"{pt}[1]", "uint32[1]:0..0", f"{ot}[1]")))
     # stencil1d: radius 4, two tiles
     n = 2 * TILE
-    out.append(KernelLaunch("ops", "stencil1d r=4", "ops_stencil.cu", "stencil1d_f32", (256, 1, 1), (2, 1, 1),
+    out.append(KernelLaunch("ops", "stencil1d r=4", "lib/stencil.cu", "stencil1d_f32", (256, 1, 1), (2, 1, 1),
                             {"RADIUS": 4}, 0, (f"float32[{n}]", f"float32[{n}]", str(n), "1"), ("c_coef=float32[9]",)))
     # histogram: global atomics, block-private copies (32 copies for 256 bins), a cluster of one
     keys = 8192
@@ -242,9 +242,9 @@ def library() -> list[KernelLaunch]:
             ("hist_cluster_rep", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256, (k, str(keys), "int32[256]", "256")),
             ("hist_cluster_share", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256 + 2 * 512 * UNROLL * 16, (k, str(keys), "int32[256]", "256"))):
         label = f"histogram {kernel} " + " ".join(f"{a}={b}" for a, b in defines.items())
-        out.append(KernelLaunch("ops", label, "ops_histogram.cu", kernel, (512, 1, 1), (1, 1, 1), defines, smem, vals))
+        out.append(KernelLaunch("ops", label, "lib/histogram.cu", kernel, (512, 1, 1), (1, 1, 1), defines, smem, vals))
     # the copy kernel (no shared memory)
-    out.append(KernelLaunch("ops", "copyKernel", "copy.cu", "copyKernel", (256, 1, 1), (1, 1, 1), {}, 0,
+    out.append(KernelLaunch("ops", "copyKernel", "lib/copy.cu", "copyKernel", (256, 1, 1), (1, 1, 1), {}, 0,
                             ("float32[4096]", "float32[4096]", "1024")))
     return out
 

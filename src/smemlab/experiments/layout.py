@@ -138,7 +138,7 @@ class LayoutExperiment(Experiment):
     name = "layout"
     title = "shared-memory layout: row/column access, dynamic allocation, padding"
     seed = "the book's section 5.2, the data layout of shared memory: square and rectangular tiles"
-    source = "layout.cu"
+    source = "book/layout.cu"
     size_help = "BLOCKS (each a 32x32 or 32x16 tile; the book launches 1)"
     default_size = (4096,)
     small_sizes = ((1,), (3,), (13,), (127,))

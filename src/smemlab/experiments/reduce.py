@@ -184,7 +184,7 @@ class ReduceExperiment(Experiment):
     name = "reduce"
     title = "parallel sum: global vs shared memory, unrolling, warp shuffles"
     seed = "the book's section 5.3, reducing global memory access; and its array reduction on the CPU, in global and in shared memory"
-    source = "reduce.cu"
+    source = "book/reduce.cu"
     size_help = "N (elements; int32 and float32)"
     default_size = (1 << 24,)
     small_sizes = ((4099,), (1,), (127,), (129,), (1000,), (65537,), (1000003,))

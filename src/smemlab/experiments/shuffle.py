@@ -17,7 +17,7 @@ import numpy as np
 from smemlab.errors import UserError
 from smemlab.experiments.base import Case, Check, Experiment, SmemAccess, Variant
 
-SOURCE = "shuffle.cu"
+SOURCE = "book/shuffle.cu"
 WARP = 32
 BDIMX = 16
 SEGM = 4

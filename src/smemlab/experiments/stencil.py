@@ -19,7 +19,7 @@ from smemlab.counters import GLOBAL_LD_REQUESTS
 from smemlab.errors import UserError
 from smemlab.experiments.base import Case, Check, Experiment, SmemAccess, Variant
 
-SOURCE = "stencil.cu"
+SOURCE = "book/stencil.cu"
 RADIUS = 4
 BDIM = 256
 DEFINES = {"RADIUS": RADIUS, "BDIM": BDIM}

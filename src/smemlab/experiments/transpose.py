@@ -107,7 +107,7 @@ class TransposeExperiment(Experiment):
     name = "transpose"
     title = "matrix transpose: coalescing through a shared-memory tile, padding, unrolling"
     seed = "the book's section 5.4, coalescing global memory accesses; and another version of its transpose (transpose1)"
-    source = "transpose.cu"
+    source = "book/transpose.cu"
     size_help = "ROWS,COLS (or N for N x N; float32)"
     default_size = (4096, 4096)
     small_sizes = ((33, 47), (1, 1), (17, 3), (16, 32), (129, 257), (1000, 1), (1, 1000), (97, 193))

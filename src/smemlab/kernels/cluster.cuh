@@ -1,5 +1,5 @@
-// Thread-block cluster operations in inline PTX (sm_90+), standing in for the cooperative_groups
-// calls of the seeds (NVRTC here has no CUDA headers):
+// Thread-block cluster operations in inline PTX (sm_90+), for the book's programs and the library
+// alike (NVRTC here has no CUDA headers, so no cooperative_groups):
 //
 //   cg::this_cluster().block_rank()         -> cluster_block_rank()     %cluster_ctarank
 //   cg::this_cluster().dim_blocks().x       -> cluster_num_blocks()     %cluster_nctarank
@@ -7,8 +7,11 @@
 //   cluster.map_shared_rank(ptr, rank)      -> cluster_map_shared_rank  mapa (generic address)
 //
 // The mapped pointer is a generic address of the other block's shared memory (distributed shared
-// memory); plain loads, stores and atomicAdd work through it on sm_90. Below sm_90 every helper
-// traps: the host never launches these kernels there (it checks the device first).
+// memory); plain loads, stores and atomicAdd work through it on sm_90. The library's histogram uses
+// the 32-bit shared::cluster addresses instead (smem_u32, map_to_rank, red_add_cluster,
+// ld_cluster_v4) and a split barrier (cluster_arrive_relaxed, cluster_wait). Below sm_90 every
+// helper traps: the host never launches these kernels there (it checks the device first), and the
+// sources that include this header still compile for the kernels that need no cluster.
 #pragma once
 
 __device__ __forceinline__ unsigned cluster_block_rank()
@@ -48,6 +51,25 @@ __device__ __forceinline__ void cluster_sync()
 #endif
 }
 
+// cluster_sync in two halves, with no memory ordering: arrive, do other work, wait.
+__device__ __forceinline__ void cluster_arrive_relaxed()
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+#else
+    __trap();
+#endif
+}
+
+__device__ __forceinline__ void cluster_wait()
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("barrier.cluster.wait.aligned;" ::: "memory");
+#else
+    __trap();
+#endif
+}
+
 // The generic address of `p` (a generic pointer to this block's shared memory) in the shared
 // memory of block `rank` of the cluster.
 template <typename T>
@@ -61,4 +83,46 @@ __device__ __forceinline__ T* cluster_map_shared_rank(T* p, unsigned rank)
     __trap();
     return p;
 #endif
+}
+
+// The 32-bit shared::cta address of a generic pointer into this block's shared memory.
+__device__ __forceinline__ unsigned smem_u32(const void* p)
+{
+    return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+// The shared::cluster address of the word at shared::cta address `addr` in block `rank`.
+__device__ __forceinline__ unsigned map_to_rank(unsigned addr, unsigned rank)
+{
+#if __CUDA_ARCH__ >= 900
+    unsigned r;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(addr), "r"(rank));
+    return r;
+#else
+    __trap();
+    return addr;
+#endif
+}
+
+// An atomic add (its result unused) into another block's shared memory, at a shared::cluster address.
+__device__ __forceinline__ void red_add_cluster(unsigned addr, unsigned v)
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("red.shared::cluster.add.u32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
+#else
+    __trap();
+#endif
+}
+
+// A 16-byte load from another block's shared memory, at a shared::cluster address.
+__device__ __forceinline__ int4 ld_cluster_v4(unsigned addr)
+{
+    int4 v;
+#if __CUDA_ARCH__ >= 900
+    asm volatile("ld.shared::cluster.v4.s32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr) : "memory");
+#else
+    __trap();
+    v = make_int4(0, 0, 0, 0);
+#endif
+    return v;
 }

@@ -43,7 +43,7 @@ import numpy as np
 from smemlab import device
 from smemlab.ops._args import Dtypes, read
 
-SOURCE = "ops_histogram.cu"
+SOURCE = "lib/histogram.cu"
 METHODS = ("auto", "smem", "cluster_rep", "cluster_share", "cluster", "multipass", "global")
 UNROLL = 2  # int4 loads in flight per thread (the kernels' default)
 MAX_BINS = 1 << 30
@@ -57,7 +57,7 @@ _I32 = np.dtype(np.int32)
 def device_facts(dev: int) -> dict:
     """The facts `plan` takes, for device `dev` (sms, smem_optin, smem_per_sm, cc, name)."""
     f = device.facts(dev)
-    return {"sms": f.sms, "smem_optin": f.smem_optin, "smem_per_sm": f.smem_per_sm, "cc": f.cc, "name": f.name}
+    return {"sms": f.sms, "smem_optin": f.shared_per_block_optin, "smem_per_sm": f.shared_per_sm, "cc": f.cc, "name": f.name}
 
 
 # ---- the plan (pure Python: no GPU needed) --------------------------------------------------------------

@@ -8,7 +8,7 @@
 - Every product is plain IEEE float32 arithmetic (fused multiply-adds, K-order accumulation per
   thread): compare with cuBLAS SGEMM with TF32 off, not with torch's default TF32 matmul.
 
-`variant` picks a step of the climb (kernels/ops_matmul.cu): "tiled", "blocktile1d",
+`variant` picks a step of the climb (kernels/lib/matmul.cu): "tiled", "blocktile1d",
 "blocktile2d", "vectorized", "warptile", "warptile_db", "warptile_db16"; by default the one that
 was fastest for the output's size (`BY_SIZE`: 32x32 tiles for small outputs). Each is
 correct for any shape: guarded loads (zero outside the matrices), predicated stores, and 16-byte
@@ -24,7 +24,7 @@ import numpy as np
 from smemlab import device
 from smemlab.ops._args import Dtypes, read, same_framework
 
-SOURCE = "ops_matmul.cu"
+SOURCE = "lib/matmul.cu"
 # variant -> (block tile M, block tile N, threads)
 VARIANTS = {
     "tiled": (32, 32, 1024),

@@ -22,7 +22,7 @@ import numpy as np
 from smemlab import device
 from smemlab.ops._args import Dtypes, check_dtype_arg, read
 
-SOURCE = "ops_reduce.cu"
+SOURCE = "lib/reduce.cu"
 NT = 256
 DTYPES = Dtypes("int32", "float32", "float64")
 RANKS = (1, 2, 3, 4)
@@ -66,7 +66,7 @@ _PLANS: dict[tuple[int, str], tuple[device.Kernel, int]] = {}
 
 
 def _plan(dev: int, name: str) -> tuple[device.Kernel, int]:
-    """(kernel, grid: the resident blocks, one wave; see kernels/ops_reduce.cu) for kernel `name` on `dev`."""
+    """(kernel, grid: the resident blocks, one wave; see kernels/lib/reduce.cu) for kernel `name` on `dev`."""
     plan = _PLANS.get((dev, name))
     if plan is None:
         k = device.kernel(SOURCE, name, device=dev)

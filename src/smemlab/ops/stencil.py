@@ -21,7 +21,7 @@ import numpy as np
 from smemlab import device
 from smemlab.ops._args import Dtypes, kind_of, read
 
-SOURCE = "ops_stencil.cu"
+SOURCE = "lib/stencil.cu"
 MAX_RADIUS = 32
 TILE = 256 * 4 * 4
 DTYPES = Dtypes("float32")

@@ -1,6 +1,6 @@
 """smemlab.ops.transpose: out = x.T as a new contiguous array, for 2-D float32/int32 arrays.
 
-The kernel (kernels/ops_transpose.cu) moves 64x64 tiles through a swizzled shared-memory tile with
+The kernel (kernels/lib/transpose.cu) moves 64x64 tiles through a swizzled shared-memory tile with
 16-byte global loads and stores; shapes whose sides are not multiples of 4 (or unaligned views)
 take a plain 32x32 padded-tile kernel. 64-bit indexing: any size that fits on the GPU.
 """
@@ -12,7 +12,7 @@ from typing import Any
 from smemlab import device
 from smemlab.ops._args import Dtypes, read
 
-SOURCE = "ops_transpose.cu"
+SOURCE = "lib/transpose.cu"
 DTYPES = Dtypes("float32", "int32")
 
 

@@ -40,35 +40,13 @@
 #define CS 2
 #endif
 
+#include "cluster.cuh"  // the cluster PTX (kernels/cluster.cuh)
+
 static_assert((COPIES & (COPIES - 1)) == 0 && COPIES >= 1 && COPIES <= 32, "COPIES: a power of two, 1..32");
 static_assert((CS & (CS - 1)) == 0 && CS >= 1 && CS <= 16, "CS: a power of two, 1..16");
 
 __host__ __device__ constexpr int log2i(int v) { return v <= 1 ? 0 : 1 + log2i(v >> 1); }
 constexpr int CS_LOG2 = log2i(CS);
-
-// ---- cluster helpers (inline PTX: NVRTC has no cooperative_groups headers here) -------------
-__device__ __forceinline__ unsigned cluster_ctarank() {
-    unsigned r;
-    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-    return r;
-}
-// Arrive with release and wait with acquire: shared-memory writes of every block of the cluster
-// before the barrier are visible to every block after it.
-__device__ __forceinline__ void cluster_sync_all() {
-    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
-}
-__device__ __forceinline__ unsigned smem_u32(const void* p) {
-    return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-// The shared::cluster address of the word at shared::cta address `addr` in block `rank`.
-__device__ __forceinline__ unsigned map_to_rank(unsigned addr, unsigned rank) {
-    unsigned r;
-    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(addr), "r"(rank));
-    return r;
-}
-__device__ __forceinline__ void red_add_cluster(unsigned addr, unsigned v) {
-    asm volatile("red.shared::cluster.add.u32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
-}
 
 // ---- the key stream ---------------------------------------------------------------------------
 // Calls f(key) for every key, warp-uniformly: all 32 lanes of a warp call f together (f may use
@@ -158,7 +136,7 @@ extern "C" __global__ void hist_cluster(const int* __restrict__ keys, long long 
     extern __shared__ unsigned s_part[];
     const int per = (bins + CS - 1) >> CS_LOG2;
     for (int i = threadIdx.x; i < per; i += blockDim.x) s_part[i] = 0u;
-    cluster_sync_all();  // no block adds into a neighbour before the neighbour has zeroed its part
+    cluster_sync();  // no block adds into a neighbour before the neighbour has zeroed its part
     const unsigned base = smem_u32(s_part);
     for_each_key(keys, n, [&](int key) {
         count_key(key, static_cast<unsigned>(key) < static_cast<unsigned>(bins), [&](int k, unsigned c) {
@@ -167,8 +145,8 @@ extern "C" __global__ void hist_cluster(const int* __restrict__ keys, long long 
             red_add_cluster(map_to_rank(base + 4u * word, owner), c);
         });
     });
-    cluster_sync_all();  // every add into this block's part is done (and no block exits early)
-    const unsigned rank = cluster_ctarank();
+    cluster_sync();  // every add into this block's part is done (and no block exits early)
+    const unsigned rank = cluster_block_rank();
     for (int i = threadIdx.x; i < per; i += blockDim.x) {
         const int b = (i << CS_LOG2) + static_cast<int>(rank);
         const unsigned v = s_part[i];
@@ -188,13 +166,6 @@ extern "C" __global__ void hist_cluster(const int* __restrict__ keys, long long 
 //                       the next chunk's loads in flight while this one is counted) and reads all CS
 //                       stages, its peers' through distributed shared memory (16-byte
 //                       ld.shared::cluster); one cluster barrier per chunk. DRAM and L2 read once.
-__device__ __forceinline__ void cluster_arrive_relaxed() { asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory"); }
-__device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.aligned;" ::: "memory"); }
-__device__ __forceinline__ int4 ld_cluster_v4(unsigned addr) {
-    int4 v;
-    asm volatile("ld.shared::cluster.v4.s32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr) : "memory");
-    return v;
-}
 
 __device__ __forceinline__ void count_owned(unsigned* s_part, int key, int lo, int per, int bins) {
     const int rel = key - lo;
@@ -227,7 +198,7 @@ __device__ __forceinline__ void owned_head_tail(const int* keys, long long n, lo
 extern "C" __global__ void hist_cluster_rep(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int bins) {
     extern __shared__ unsigned s_part[];
     const int per = (bins + CS - 1) >> CS_LOG2;
-    const int lo = static_cast<int>(cluster_ctarank()) * per;
+    const int lo = static_cast<int>(cluster_block_rank()) * per;
     for (int i = threadIdx.x; i < per; i += blockDim.x) s_part[i] = 0u;
     __syncthreads();
     const unsigned long long addr = reinterpret_cast<unsigned long long>(keys);
@@ -269,7 +240,7 @@ extern "C" __global__ void hist_cluster_share(const int* __restrict__ keys, long
     const int per = (bins + CS - 1) >> CS_LOG2;
     unsigned* s_part = s_dyn;
     int4* stage = reinterpret_cast<int4*>(s_dyn + ((per + 3) & ~3));
-    const unsigned rank = cluster_ctarank();
+    const unsigned rank = cluster_block_rank();
     const int lo = static_cast<int>(rank) * per;
     for (int i = threadIdx.x; i < per; i += blockDim.x) s_part[i] = 0u;
     const unsigned long long addr = reinterpret_cast<unsigned long long>(keys);
@@ -298,7 +269,7 @@ extern "C" __global__ void hist_cluster_share(const int* __restrict__ keys, long
         gload(c);
         sstore(0);
     }
-    cluster_sync_all();  // zeroed parts and the first stages are ready everywhere
+    cluster_sync();  // zeroed parts and the first stages are ready everywhere
     const unsigned sbase = smem_u32(stage);
     int buf = 0;
     for (; c < nchunks; c += ncl) {  // same trip count in the whole cluster
@@ -319,7 +290,7 @@ extern "C" __global__ void hist_cluster_share(const int* __restrict__ keys, long
             }
         }
         if (more) sstore(buf ^ 1);
-        cluster_sync_all();  // every peer is done reading this stage; the next is written
+        cluster_sync();  // every peer is done reading this stage; the next is written
         buf ^= 1;
     }
     owned_head_tail(keys, n, head, n4, s_part, lo, per, bins);
