@@ -5,7 +5,7 @@ leaves the current device as it found it. Skipped, with the reason, on machines 
 import numpy as np
 import pytest
 
-from smemlab.gpu import no_gpu_reason
+from smemlab.device import no_gpu_reason
 
 
 def _gpus() -> int:
