@@ -83,6 +83,21 @@ def test_ceilings_come_from_the_record_and_say_where_from():
     assert limits.ceilings(run)["dram_gbps"] is None
 
 
+def test_a_measured_empty_launch_is_the_launch_floor():
+    """A run that timed an empty launch sets its variants against it, not against its shortest kernel
+    (a run of one experiment whose kernels all do real work would take the fastest for the floor)."""
+    long_ones = [variant("a", 0.130, smem(2.6e7)), variant("b", 4.1, smem(8.4e8))]
+    run = RunRecord(provenance=gpu(), copy_gbps=None, launch_floor_ms=0.006,
+                    experiments=[ExperimentRecord("layout", "", "", [4096, 128], [], long_ones)])
+    c = limits.ceilings(run)
+    assert c["launch_floor_ms"] == 0.006 and c["launch_floor_source"].startswith("an empty launch")
+    derive(run)
+    assert long_ones[0].limits["launch_share"] == pytest.approx(0.006 / 0.130)
+    assert long_ones[0].limits["binding"] == "shared memory"  # 2.6e7 wavefronts: 0.13 ms at 2e11 a second
+    run.launch_floor_ms = None  # a record from before: the shortest kernel timed and profiled
+    assert limits.ceilings(run)["launch_floor_ms"] == 0.130
+
+
 def test_a_clock_the_run_did_not_record_is_the_datasheet_s_and_says_so():
     run = RunRecord(provenance={"gpu": {"name": "NVIDIA H200", "sms": 132}}, copy_gbps=None, experiments=[])
     c = limits.ceilings(run)

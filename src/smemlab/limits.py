@@ -7,8 +7,9 @@ Three limits, each as the share of the variant's measured time that it alone wou
   benchmark;
 - shared memory: the shared wavefronts (loads and stores; atomics are not among the counters) at
   one wavefront per SM per cycle, the rate of the 32 banks of 4 bytes, so SMs x clock a second;
-- launch: the launch floor, the shortest kernel timed and profiled in the same run (one block of
-  one warp: what a launch between two CUDA events costs with next to no work in it).
+- launch: the launch floor, an empty launch (one warp, no work) timed in the same run as the
+  variants are; in a record from before it was measured, the shortest kernel timed and profiled in
+  the run.
 The largest binds where it takes at least half of the time; below that none of the three does
 (latency, atomics, stores that stay in L2 and instruction issue are not among them). A share is
 computed from the record's figures only; where one is missing (no counters, no clock) it is left
@@ -65,6 +66,10 @@ def _dram_ceiling(run: "RunRecord") -> dict[str, Any]:
 
 
 def _launch_floor(run: "RunRecord") -> dict[str, Any]:
+    if run.launch_floor_ms:
+        return {"launch_floor_ms": run.launch_floor_ms,
+                "launch_floor_source": "an empty launch (one warp of the copy kernel over no elements), timed as "
+                                       "the variants are in this run"}
     timed = [(v.median_ms, e.name, v) for e in run.experiments for v in e.variants if v.ok and v.counters and v.median_ms]
     if not timed:
         return {"launch_floor_ms": None, "launch_floor_source": "no kernel was both timed and profiled in this run"}
