@@ -83,6 +83,21 @@ def test_ceilings_come_from_the_record_and_say_where_from():
     assert limits.ceilings(run)["dram_gbps"] is None
 
 
+def test_a_measured_empty_launch_is_the_launch_floor():
+    """A run that timed an empty launch sets its variants against it, not against its shortest kernel
+    (a run of one experiment whose kernels all do real work would take the fastest for the floor)."""
+    long_ones = [variant("a", 0.130, smem(2.6e7)), variant("b", 4.1, smem(8.4e8))]
+    run = RunRecord(provenance=gpu(), copy_gbps=None, launch_floor_ms=0.006,
+                    experiments=[ExperimentRecord("layout", "", "", [4096, 128], [], long_ones)])
+    c = limits.ceilings(run)
+    assert c["launch_floor_ms"] == 0.006 and c["launch_floor_source"].startswith("an empty launch")
+    derive(run)
+    assert long_ones[0].limits["launch_share"] == pytest.approx(0.006 / 0.130)
+    assert long_ones[0].limits["binding"] == "shared memory"  # 2.6e7 wavefronts: 0.13 ms at 2e11 a second
+    run.launch_floor_ms = None  # a record from before: the shortest kernel timed and profiled
+    assert limits.ceilings(run)["launch_floor_ms"] == 0.130
+
+
 def test_a_clock_the_run_did_not_record_is_the_datasheet_s_and_says_so():
     run = RunRecord(provenance={"gpu": {"name": "NVIDIA H200", "sms": 132}}, copy_gbps=None, experiments=[])
     c = limits.ceilings(run)
@@ -114,7 +129,26 @@ def test_a_time_ratio_far_below_the_wavefront_ratio_is_explained_with_the_figure
     assert line.startswith("32x32: slow takes 2.69x the time of fast")
     assert "the bank model predicts 32x the shared wavefronts" in line and "Nsight Compute counts 30x" in line
     assert "the launch floor is 10.0 us" in line and "its wavefronts at one per SM per cycle 1.0 us" in line
-    assert "slow's wavefronts take 30.0 us of its 43.0 us" in line and "hide most of the wavefront ratio" in line
+    assert "slow's wavefronts take 30.0 us of its 43.0 us" in line
+    # 15 us of fast's time is not its wavefronts: with it added to slow's 30 us, 2.81x, near the 2.69x measured
+    assert line.endswith("With the 15.0 us of fast's time that is not its wavefronts paid by both, the wavefronts give "
+                         "2.81x: that time, which both pay, hides most of the wavefront ratio")
+
+
+def test_what_both_pay_besides_the_wavefronts_explains_a_ratio_the_launch_does_not():
+    """The layout figures of an H200 run (4096 blocks x 128 passes): the launch is 3% of the fast
+    kernel's time, its barriers and latency half of it; both pay them, which leaves 15.3x of 32x."""
+    a, b = pair(0.2787, 4.321, 2.57e7, 8.2176e8)
+    line = limits.time_against_wavefronts("32x32", a, b)
+    assert line.startswith("32x32: slow takes 15.50x the time of fast") and "Nsight Compute counts 32x" in line
+    assert "With the 150.2 us of fast's time that is not its wavefronts paid by both, the wavefronts give 15.28x" in line
+    # one pad column against two on the rectangle: 1.5x the wavefronts, the same time; the fast kernel is
+    # not bound by shared memory, and the extra wavefronts overlap its waiting
+    a, b = pair(0.1430, 0.1428, 1.284e7, 1.928e7, pred=(32, 48))
+    line = limits.time_against_wavefronts("32x16", a, b)
+    assert "the wavefronts give 1.23x, more than measured" in line and "overlap the time it spends waiting" in line
+    a, b = pair(0.100, 0.400, 1e7, 2e7, pred=(32, 64))  # 4x the time for 2x the wavefronts
+    assert limits.time_against_wavefronts("x", a, b).endswith("something besides shared memory grows too")
 
 
 def test_a_time_ratio_that_follows_or_has_nothing_to_follow_says_so():

@@ -7,7 +7,8 @@ import pytest
 from smemlab.compiler import compile_cubin
 from smemlab.cubin import static_shared_bytes
 from smemlab.errors import UserError
-from smemlab.experiments.layout import RECT, RECT_PAD1, SQUARE, LayoutExperiment, flat_index, permutation
+from smemlab.experiments.layout import (DEFAULT_PASSES, MAX_PASSES, RECT, RECT_PAD1, SQUARE, LayoutExperiment,
+                                       expected_output, flat_index, permutation)
 
 EXP = LayoutExperiment()
 DEFINE_SETS = [SQUARE, RECT, RECT_PAD1]
@@ -137,17 +138,55 @@ def test_bank_model_agrees_where_it_exists():
             assert r.wavefronts_per_request == pytest.approx(_wavefronts(a.expr, a.shape, v.block, a.active)), (v.name, a.label)
 
 
-@pytest.mark.parametrize("bad", [[0], [-3], [(1 << 20) + 1], [1, 2], []])
+@pytest.mark.parametrize("bad", [[0], [-3], [(1 << 20) + 1], [1, 0], [1, MAX_PASSES + 1], [1, 2, 3], []])
 def test_parse_size_rejects(bad):
     with pytest.raises(UserError):
         EXP.parse_size(bad)
 
 
 def test_parse_size_accepts():
-    assert EXP.parse_size([1]) == (1,)
+    assert EXP.parse_size([1]) == (1, DEFAULT_PASSES)
+    assert EXP.parse_size([1, 1]) == (1, 1)  # the book's launch: one block, one pass
     assert EXP.parse_size(EXP.default_size) == EXP.default_size
     for s in EXP.small_sizes:
         assert EXP.parse_size(s) == s
+    assert EXP.small_sizes[0][1] >= 2  # the sanitizer's size: racecheck sees the barrier between passes
+
+
+def _run_on_the_host(spec, blocks, passes):
+    """The kernel pass by pass in NumPy, as the GPU runs it: store base + idx + p, then everyone reads
+    and adds, in unsigned 32-bit arithmetic."""
+    bx, by, _ = spec.block
+    ty, tx = np.divmod(np.arange(bx * by, dtype=np.int64), bx)
+    env = {"tx": tx, "ty": ty}
+    stores, loads = flat_index(spec.store, spec.shape, env), flat_index(spec.load, spec.shape, env)
+    out = []
+    for b in range(blocks):
+        tile = np.zeros(int(np.prod(spec.shape)), dtype=np.uint32)
+        acc = np.zeros(bx * by, dtype=np.uint32)
+        for p in range(passes):
+            tile[stores] = (b * bx * by + ty * bx + tx + p).astype(np.uint32)
+            acc += tile[loads]
+        out.append(acc.view(np.int32))
+    return np.concatenate(out)
+
+
+@pytest.mark.parametrize("name", ["setRowReadRow", "setRowReadCol", "setColReadRow_rect", "setRowReadColDynPad1_rect"])
+@pytest.mark.parametrize("blocks, passes", [(1, 1), (3, 2), (2, 7)])
+def test_expected_output_is_the_sum_of_every_pass(name, blocks, passes):
+    spec = EXP.spec(name)
+    assert np.array_equal(expected_output(spec, blocks, passes), _run_on_the_host(spec, blocks, passes))
+
+
+def test_the_sum_still_tells_the_layouts_apart():
+    """Summed over the default passes (modulo 2^32), a kernel that read rows where it should read
+    columns, or another block's tile, gives other sums."""
+    for blocks in (1, 4096):
+        a = expected_output(EXP.spec("setRowReadRow"), blocks, DEFAULT_PASSES)
+        b = expected_output(EXP.spec("setRowReadCol"), blocks, DEFAULT_PASSES)
+        moved = expected_output(EXP.spec("setRowReadRow"), blocks + 1, DEFAULT_PASSES)[1024:]
+        assert np.unique(a).size == a.size and (a != b).sum() == a.size - 32 * blocks  # the diagonal is the same
+        assert not np.intersect1d(moved[-1024:], a[:1024]).size
 
 
 def test_notes_come_from_the_records():

@@ -7,8 +7,9 @@ Three limits, each as the share of the variant's measured time that it alone wou
   benchmark;
 - shared memory: the shared wavefronts (loads and stores; atomics are not among the counters) at
   one wavefront per SM per cycle, the rate of the 32 banks of 4 bytes, so SMs x clock a second;
-- launch: the launch floor, the shortest kernel timed and profiled in the same run (one block of
-  one warp: what a launch between two CUDA events costs with next to no work in it).
+- launch: the launch floor, an empty launch (one warp, no work) timed in the same run as the
+  variants are; in a record from before it was measured, the shortest kernel timed and profiled in
+  the run.
 The largest binds where it takes at least half of the time; below that none of the three does
 (latency, atomics, stores that stay in L2 and instruction issue are not among them). A share is
 computed from the record's figures only; where one is missing (no counters, no clock) it is left
@@ -65,6 +66,10 @@ def _dram_ceiling(run: "RunRecord") -> dict[str, Any]:
 
 
 def _launch_floor(run: "RunRecord") -> dict[str, Any]:
+    if run.launch_floor_ms:
+        return {"launch_floor_ms": run.launch_floor_ms,
+                "launch_floor_source": "an empty launch (one warp of the copy kernel over no elements), timed as "
+                                       "the variants are in this run"}
     timed = [(v.median_ms, e.name, v) for e in run.experiments for v in e.variants if v.ok and v.counters and v.median_ms]
     if not timed:
         return {"launch_floor_ms": None, "launch_floor_source": "no kernel was both timed and profiled in this run"}
@@ -164,7 +169,17 @@ def time_against_wavefronts(label: str, fast: "VariantRecord", slow: "VariantRec
     parts.append(f"its wavefronts at one per SM per cycle {_us(sa)}")
     line += (f". Of {fast.variant}'s {_us(ta)}, " + ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "")
              + parts[-1] + f"; {slow.variant}'s wavefronts take {_us(sb)} of its {_us(tb)}. ")
-    if tb / ta < wave:
-        return line + ("The launch and the work that is not shared memory, which both pay, hide most of the "
-                       "wavefront ratio")
-    return line + "The time grows more than the wavefronts: something besides shared memory grows too"
+    if tb / ta >= wave:
+        return line + "The time grows more than the wavefronts: something besides shared memory grows too"
+    # What the fast variant spends beyond its wavefronts (the launch, latency, barriers, global memory),
+    # paid by the slow one too: added to the slow one's wavefronts, the time ratio it leaves
+    other = max(ta - sa, 0.0)
+    additive = (other + sb) / ta
+    said = (f"With the {_us(other)} of {fast.variant}'s time that is not its wavefronts paid by both, the "
+            f"wavefronts give {additive:.2f}x")
+    if abs((tb / ta) / additive - 1) < 0.1:
+        return line + said + ": that time, which both pay, hides most of the wavefront ratio"
+    if tb / ta < additive:
+        return line + (said + f", more than measured: {fast.variant} is not bound by shared memory, and some of "
+                       f"{slow.variant}'s extra wavefronts overlap the time it spends waiting")
+    return line + said + ", less than measured: something besides shared memory grows too"

@@ -134,15 +134,15 @@ def attach(run, device: int = 0, only: Sequence[str] | None = None) -> None:
         exp = experiments.get(exp_rec.name)
         names = [v.variant for v in exp_rec.variants if v.ok]
         chosen = [v for v in exp.variants() if v.name in names and v.kernel and (not only or v.name in only)]
-        counters, status = profile_experiment(exp_rec.name, exp_rec.size, [v.name for v in chosen], device,
-                                              kernel_symbols(exp.source))
+        kernels = [k for source in exp.sources() for k in kernel_symbols(source)]
+        counters, status = profile_experiment(exp_rec.name, exp_rec.size, [v.name for v in chosen], device, kernels)
         if counters is None:
             statuses.append(f"{exp_rec.name}: {status}")
             continue
         _pair(exp_rec.variants, counters, "counters")
         if exp.bank_check_size:
             isolated, status = profile_experiment(exp_rec.name, exp.bank_check_size, [v.name for v in chosen], device,
-                                                  kernel_symbols(exp.source))
+                                                  kernels)
             if isolated is None:
                 statuses.append(f"{exp_rec.name} at {exp.bank_check_size}: {status}")
             else:

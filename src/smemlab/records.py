@@ -1,7 +1,7 @@
 """What a run records: plain dataclasses that round-trip through JSON.
 
 A `RunRecord` is one invocation of `smemlab run` (or `make run`): its provenance, the copy
-bandwidth measured in that run, one `ExperimentRecord` per experiment, and the profile where
+bandwidth and the cost of an empty launch measured in that run, one `ExperimentRecord` per experiment, and the profile where
 Nsight Compute could read the counters, the compute-sanitizer table, and the library benchmark.
 
 Measured fields are written once, by the runner, the profiler, the sanitizer and the benchmark.
@@ -96,6 +96,8 @@ class RunRecord:
     provenance: dict[str, Any]
     copy_gbps: float | None
     experiments: list[ExperimentRecord]
+    # an empty launch timed as the variants are (one warp, no work): what a launch alone costs here
+    launch_floor_ms: float | None = None
     profile_status: str = "not profiled"
     sanitizer: list[dict[str, Any]] = field(default_factory=list)
     bench: list[dict[str, Any]] = field(default_factory=list)  # smemlab.bench.Row dicts, targets evaluated

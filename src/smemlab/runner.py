@@ -89,6 +89,22 @@ def measure_copy(rt, reps: int = DEFAULT_REPS) -> float:
     return 2 * nbytes / (t.median_ms * 1e-3) / 1e9
 
 
+def measure_launch_floor(rt, reps: int = DEFAULT_REPS) -> float:
+    """Milliseconds of an empty launch timed as the variants are (one warp of the copy kernel over
+    no elements): the part of every variant's time that is the launch alone."""
+    import cupy
+
+    kernel = rt.kernel("lib/copy.cu", "copyKernel")
+    nothing = cupy.empty(4, dtype=cupy.float32)
+
+    def launch():
+        rt.launch(kernel, 1, 32, nothing, nothing, np.uint64(0))
+
+    launch()
+    rt.sync("copyKernel", "grid (1, 1, 1) block (32, 1, 1)")
+    return rt.time(launch, reps=reps).median_ms
+
+
 def _context_alive(rt) -> bool:
     import cupy
 
@@ -228,11 +244,12 @@ def run_suite(
     reps: int = DEFAULT_REPS,
     progress: bool = True,
 ) -> RunRecord:
-    """Measure the copy kernel once, then every experiment, with a progress bar."""
+    """Measure the copy kernel and an empty launch once, then every experiment, with a progress bar."""
     experiments = list(experiments)
     sizes = sizes or {}
     bar = _progress(progress)
     copy_gbps = measure_copy(rt, reps=reps) if reps > 0 else None
+    launch_floor_ms = measure_launch_floor(rt, reps=reps) if reps > 0 else None
     results = []
     with bar or nullcontext():
         task = bar.add_task("experiments", total=len(experiments)) if bar else None
@@ -254,7 +271,7 @@ def run_suite(
                 break
             if bar:
                 bar.advance(task)
-    return RunRecord(provenance=provenance(rt), copy_gbps=copy_gbps, experiments=results)
+    return RunRecord(provenance=provenance(rt), copy_gbps=copy_gbps, experiments=results, launch_floor_ms=launch_floor_ms)
 
 
 def _progress(enabled: bool):

@@ -1,9 +1,15 @@
 """What an experiment is: variants (the seeds' kernels), and cases (a variant ready to run).
 
 An experiment module builds its cases on a `Runtime` (smemlab.gpu): it allocates seeded random
-inputs with CuPy, compiles its kernels/NAME.cu, and hands the runner one `Case` per variant. The
+inputs with CuPy, compiles its kernels/book/NAME.cu, and hands the runner one `Case` per variant. The
 runner (smemlab.runner) does the rest the same way for every experiment: poison the outputs,
 launch once, check, then time; it never needs to know what the kernel computes.
+
+Where the library has the fast version of a topic (smemlab.ops), the experiment ends with it: a
+variant named after the op (`smemlab.ops.transpose`) that launches the op's kernel (kernels/lib/)
+exactly as the op does, through the op's own launch function, into the experiment's buffers, so it
+is verified, timed and profiled like the book's kernels and the table climbs from the book's kernel
+to the library's.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ class Variant:
     smem: tuple[SmemAccess, ...] = ()
     hazard: str | None = None  # kept on purpose to show a hazard; the sanitizer finding expected
     on_gpu: bool = True  # False: a host baseline, timed with the host clock
+    library: str | None = None  # the library op it runs ("smemlab.ops.transpose"); its kernel is in kernels/lib/
 
 
 @dataclass
@@ -75,7 +82,8 @@ class Experiment:
     name: str = ""
     title: str = ""
     seed: str = ""  # which seed section it reproduces
-    source: str = ""  # kernels/<source> holding its kernels
+    source: str = ""  # kernels/<source> holding its kernels ("book/layout.cu")
+    library_source: str = ""  # kernels/<source> of the library op its last variant runs ("lib/transpose.cu")
     size_help: str = ""  # how --size is read, e.g. "N (elements)" or "ROWS,COLS"
     default_size: tuple[int, ...] = ()
     small_sizes: tuple[tuple[int, ...], ...] = ()  # odd sizes the GPU tests verify
@@ -90,6 +98,10 @@ class Experiment:
 
     def variants(self) -> list[Variant]:
         raise NotImplementedError
+
+    def sources(self) -> tuple[str, ...]:
+        """Every kernel source its variants launch from: the book's, then the library's."""
+        return tuple(s for s in (self.source, self.library_source) if s)
 
     def parse_size(self, values: Sequence[int]) -> tuple[int, ...]:
         """Validate a --size; raise UserError naming what is accepted."""

@@ -8,7 +8,9 @@ per-block shared-memory histogram (only where all the bins fit one block), and w
 (cupy.bincount; torch.bincount where torch is installed), for bins from 256 to 2^18 and uniform and
 skewed (Zipf) keys, verified against numpy.bincount. The bins are zeroed inside every launch (a
 memset on the stream, counted in the time). On a GPU without clusters (before sm_90) the cluster
-variants are skipped and say so.
+variants are skipped and say so. Last, the library's histogram (smemlab.ops.histogram: 32 copies of
+the bins a block where they fit, a cluster's shared memories where they do not), launched as the op
+launches it.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ import numpy as np
 
 from smemlab.errors import UserError
 from smemlab.experiments.base import Case, Check, Experiment, Variant
+from smemlab.ops.histogram import SOURCE as LIBRARY_SOURCE
 
 SOURCE = "book/histogram.cu"
+LIBRARY = "smemlab.ops.histogram"
 THREADS = 512
 DEFAULT_BINS = (256, 4096, 65536, 1 << 18)
 DISTRIBUTIONS = ("uniform", "skewed")
@@ -86,6 +90,7 @@ class HistogramExperiment(Experiment):
     columns = ("bins", "keys", "dist", "cluster", "smem_per_block")
     column_titles = {"dist": "keys drawn", "cluster": "cluster size", "smem_per_block": "shared memory per block (B)"}
     case_columns = ("dist", "bins")
+    library_source = LIBRARY_SOURCE
 
     def variants(self) -> list[Variant]:
         b = (THREADS, 1, 1)
@@ -102,6 +107,9 @@ class HistogramExperiment(Experiment):
             Variant("cupy_bincount", "cupy.bincount(keys, minlength=bins)", None),
             Variant("torch_bincount", "torch.bincount(keys, minlength=bins) on the same stream (where torch is "
                     "installed)", None),
+            Variant(LIBRARY, "the library's histogram: block-private copies of the bins (one per lane where they fit, "
+                    "no two lanes on one bank), a cluster's shared memories where one block cannot hold them; "
+                    "bins zeroed in the launch (memset, timed)", "hist_smem", b, library=LIBRARY),
         ]
 
     def parse_size(self, values: Sequence[int]) -> tuple[int, ...]:
@@ -174,6 +182,9 @@ class HistogramExperiment(Experiment):
                                    (), moved, 0, "torch.bincount", extra)
                         continue
 
+                    if v.library:
+                        yield self._library_case(rt, v, keys, bins, verdict, moved, extra)
+                        continue
                     kernel = rt.kernel(SOURCE, v.kernel)
                     if v.name == "histGlobal":
                         grid = _persistent_grid(rt, kernel, 0, n, 1)
@@ -233,6 +244,25 @@ class HistogramExperiment(Experiment):
 
                     yield Case(v, launch, lambda bins=bins, verdict=verdict: verdict(bins), (bins,), moved, 0,
                                launch_shape(grid, THREADS, shmem, (c, 1, 1)) + " + memset", extra)
+
+    @staticmethod
+    def _library_case(rt, v: Variant, keys, bins, verdict, moved: int, extra: dict) -> Case:
+        """The library's histogram of `keys` into `bins`, launched by the op's own launch function."""
+        from smemlab.ops.histogram import MAX_KEYS, device_facts, plan
+        from smemlab.ops.histogram import launch as library_launch
+
+        n, nbins = keys.size, bins.size
+        if n > MAX_KEYS:
+            return _skipped(v, f"{n} keys: the library counts at most {MAX_KEYS} keys (int32 counts)", extra)
+        p = plan(nbins, device_facts(rt.device))
+        extra = dict(extra, cluster=p.cluster or "-", smem_per_block=p.smem)
+
+        def launch():
+            bins.fill(0)
+            library_launch(keys.data.ptr, n, bins.data.ptr, nbins, rt.device, rt.stream_handle)
+
+        shape = f"method {p.method}, block {p.block}" + (f", cluster {p.cluster}" if p.cluster else "")
+        return Case(v, launch, lambda: verdict(bins), (bins,), moved, 0, shape + " + memset", extra)
 
     def notes(self, records: Sequence[Any]) -> list[str]:
         out = []

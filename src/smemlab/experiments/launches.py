@@ -84,6 +84,8 @@ def transpose() -> list[KernelLaunch]:
     out = []
     exp = T.TransposeExperiment()
     for v in exp.variants():
+        if v.library:  # the library's kernels: library()
+            continue
         s = exp.spec(v.name)
         buf = f"float32[{rows * cols}]"
         out.append(KernelLaunch("transpose", v.name, "book/transpose.cu", s.kernel, s.block, T.grid_of(s, rows, cols),
@@ -97,6 +99,8 @@ def reduce() -> list[KernelLaunch]:
     (n,) = R.ReduceExperiment.bank_check_size
     out = []
     for v in R.ReduceExperiment().variants():
+        if v.library:  # the library's kernels: library()
+            continue
         s = R.ReduceExperiment().spec(v.name)
         if s.kernel is None:
             continue
@@ -136,7 +140,7 @@ def stencil() -> list[KernelLaunch]:
     coef = f"coef=float32[{S.RADIUS + 1}]"
     out = []
     for v in S.StencilExperiment().variants():
-        if v.kernel is None:
+        if v.kernel is None or v.library:  # a host baseline; the library's kernels: library()
             continue
         const = v.kernel in ("stancli1DGPU", "stancli1DGPU_nosync")
         vals = (f"float32[{n + 2 * S.RADIUS}]", f"float32[{n}]", str(n)) + (() if const else (f"float32[{S.RADIUS + 1}]",))
@@ -205,7 +209,8 @@ def matmul() -> list[KernelLaunch]:
 
 
 def library() -> list[KernelLaunch]:
-    """The ops kernels no experiment launches, as the ops modules plan them at a small size."""
+    """The library's kernels (the ops' plans at a small size; the experiments' last variants launch
+    them through the ops at full size)."""
     # by name: the package attributes smemlab.ops.histogram, .reduce_sum, .stencil1d are the ops
     from smemlab.ops.histogram import UNROLL
     from smemlab.ops.reduce import NT

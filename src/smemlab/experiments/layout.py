@@ -4,12 +4,17 @@ int tile, static and dynamic, with and without padding, on a square 32x32 block 
 Every kernel writes each thread's global index into the tile in one order and reads it back in another,
 so `out` is a known permutation; the reference simulates the kernel's index maths in NumPy from the very
 expressions declared for the bank model, so a declaration that does not match the kernel fails the check.
---size is the number of blocks: the seeds launch one; each block writes its own slice of `out`, and
-thousands of them make the time measurable.
+
+--size BLOCKS[,PASSES]: the seeds launch one block and make one pass over its tile, a few microseconds
+that are mostly the launch. Here each block writes its own slice of `out`, thousands of blocks fill the
+GPU, and each makes PASSES passes over its tile (the NPASS macro of book/layout.cu: pass p stores
+idx + p, and each thread sums what it reads), so the shared-memory wavefronts, which differ 32x
+between the layouts, set the time rather than the launch. The sum is checked exactly (modulo 2^32).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
@@ -25,6 +30,10 @@ SQUARE = {"BDIMX": 32, "BDIMY": 32, "IPAD": 1}
 RECT = {"BDIMX": 32, "BDIMY": 16, "IPAD": 2}
 RECT_PAD1 = {"BDIMX": 32, "BDIMY": 16, "IPAD": 1}  # one column of padding is not enough for 32x16
 MAX_BLOCKS = 1 << 20  # out stays below 2^31 ints, as the kernels store unsigned int indices into int
+MAX_PASSES = 1 << 16
+# 4096 blocks of 128 passes: the conflict-free 32x32 kernels' wavefronts alone take about 0.13 ms on a
+# 132-SM H200 (at one wavefront per SM per cycle), over ten times an empty launch; the 32-way ones 32x that
+DEFAULT_PASSES = 128
 
 
 @dataclass(frozen=True)
@@ -117,6 +126,15 @@ def flat_index(expr: str, shape: Sequence[int], env: dict[str, Any], mask: np.nd
     return np.ravel_multi_index(parts, tuple(shape))
 
 
+def expected_output(spec: _Spec, blocks: int, passes: int) -> np.ndarray:
+    """What the kernel leaves in `out` (int32): each thread's sum, over the passes, of what it read,
+    where pass p stored base + idx + p, in unsigned 32-bit arithmetic as on the GPU."""
+    nt = spec.threads
+    read = np.arange(blocks, dtype=np.uint64)[:, None] * nt + permutation(spec).astype(np.uint64)[None, :]
+    total = read * np.uint64(passes) + np.uint64(passes * (passes - 1) // 2)
+    return (total % np.uint64(1 << 32)).astype(np.uint32).view(np.int32).ravel()
+
+
 def permutation(spec: _Spec) -> np.ndarray:
     """What one block writes to out[idx], idx = threadIdx.y * BDIMX + threadIdx.x: simulate the store
     of each thread's idx into the tile, then the load (block 0; block b adds b * BDIMX * BDIMY)."""
@@ -139,10 +157,12 @@ class LayoutExperiment(Experiment):
     title = "shared-memory layout: row/column access, dynamic allocation, padding"
     seed = "the book's section 5.2, the data layout of shared memory: square and rectangular tiles"
     source = "book/layout.cu"
-    size_help = "BLOCKS (each a 32x32 or 32x16 tile; the book launches 1)"
-    default_size = (4096,)
-    small_sizes = ((1,), (3,), (13,), (127,))
-    bank_check_size = (1,)
+    size_help = (f"BLOCKS[,PASSES] (each block a 32x32 or 32x16 tile, PASSES passes over it, default "
+                 f"{DEFAULT_PASSES}; the book launches 1,1)")
+    default_size = (4096, DEFAULT_PASSES)
+    # the first is the sanitizer's: two passes, so racecheck sees the barrier between them
+    small_sizes = ((3, 2), (1, 1), (13, 3), (127, 1))
+    bank_check_size = (1, 1)
     columns = ()
 
     def variants(self) -> list[Variant]:
@@ -159,20 +179,23 @@ class LayoutExperiment(Experiment):
         return _SPECS[name][1]
 
     def parse_size(self, values: Sequence[int]) -> tuple[int, ...]:
-        values = list(values)
-        if len(values) != 1:
-            raise UserError(f"layout --size takes one number, the blocks to launch (1 to {MAX_BLOCKS}); got {values}")
-        blocks = int(values[0])
+        values = [int(v) for v in values]
+        if len(values) not in (1, 2):
+            raise UserError(f"layout --size takes BLOCKS or BLOCKS,PASSES (blocks 1 to {MAX_BLOCKS}, passes over "
+                            f"each tile 1 to {MAX_PASSES}); got {values}")
+        blocks, passes = values if len(values) == 2 else (values[0], DEFAULT_PASSES)
         if not 1 <= blocks <= MAX_BLOCKS:
             raise UserError(f"layout --size {blocks}: the number of blocks must be 1 to {MAX_BLOCKS}")
-        return (blocks,)
+        if not 1 <= passes <= MAX_PASSES:
+            raise UserError(f"layout --size {blocks},{passes}: the passes over each tile must be 1 to {MAX_PASSES}")
+        return (blocks, passes)
 
     def cases(self, rt, size: tuple[int, ...], variants: Sequence[Variant]) -> Iterator[Case]:
         import cupy
 
         from smemlab.gpu import launch_shape
 
-        (blocks,) = self.parse_size(size)
+        blocks, passes = self.parse_size(size)
         biggest = max(self.spec(v.name).threads for v in variants) if variants else 0
         need = blocks * biggest * 4
         if need > rt.facts.global_bytes // 2:
@@ -181,11 +204,12 @@ class LayoutExperiment(Experiment):
         for v in variants:
             spec = self.spec(v.name)
             nt = spec.threads
-            perm = permutation(spec)
-            expected = (np.arange(blocks, dtype=np.int64)[:, None] * nt + perm[None, :]).astype(np.int32).ravel()
+            expected = expected_output(spec, blocks, passes)
             out = cupy.empty(blocks * nt, dtype=cupy.int32)
-            kernel = rt.kernel(self.source, spec.kernel, spec.defines)
+            kernel = rt.kernel(self.source, spec.kernel, dict(spec.defines, NPASS=passes))
             shmem = spec.smem_bytes if spec.dynamic else 0
+            # each warp runs the store and the load once a pass
+            v = dataclasses.replace(v, smem=tuple(dataclasses.replace(a, per_warp=passes) for a in v.smem))
 
             def launch(kernel=kernel, out=out, spec=spec, shmem=shmem):
                 rt.launch(kernel, blocks, spec.block, out, shmem=shmem)
@@ -196,11 +220,12 @@ class LayoutExperiment(Experiment):
                 if bad.size:
                     i = int(bad[0])
                     return Check(False, f"{bad.size} of {got.size} wrong; out[{i}] = {got[i]}, expected {expected[i]}")
-                return Check(True, f"all {got.size} elements are the expected permutation")
+                return Check(True, f"all {got.size} elements are the expected sums over {passes} pass(es)")
 
             yield Case(
                 variant=v, launch=launch, check=check, outputs=(out,), bytes_moved=blocks * nt * 4,
-                launch_shape=launch_shape(blocks, spec.block, shmem) + (f"; tile {'x'.join(map(str, spec.shape))} int"),
+                launch_shape=launch_shape(blocks, spec.block, shmem)
+                + f"; tile {'x'.join(map(str, spec.shape))} int, {passes} pass{'es' if passes > 1 else ''}",
             )
 
     def notes(self, records: Sequence[Any]) -> list[str]:

@@ -20,6 +20,7 @@ from smemlab.counters import GLOBAL_LD_SECTORS
 from smemlab.errors import UserError
 from smemlab.experiments.base import Case, Check, Experiment, SmemAccess, Variant
 from smemlab.frameworks import cupy_tf32_off
+from smemlab.ops.matmul import SOURCE as LIBRARY_SOURCE
 
 SOURCE = "book/matmul.cu"
 # the library's kernels (kernels/lib/matmul.cu), one step of the climb each, after siboehm/SGEMM_CUDA
@@ -89,6 +90,7 @@ class MatmulExperiment(Experiment):
     column_titles = {"A_reads": "reads of each A element", "B_reads": "reads of each B element",
                      "model_global_load_MB": "global loads (MB, modelled)"}
     metric = "flops"
+    library_source = LIBRARY_SOURCE
 
     def variants(self) -> list[Variant]:
         m, n, k = self.default_size
@@ -100,7 +102,8 @@ class MatmulExperiment(Experiment):
             Variant("MatMulKernel32", "shared-memory tiles, BLOCK_SIZE 32 (A read N/32 times, B M/32 times)",
                     "MatMulKernel", (32, 32, 1), tiled_smem(32, k)),
         ] + [
-            Variant(f"mm_{step}", f"smemlab.ops.matmul, step {i + 1} of the climb to cuBLAS: {CLIMB[step]}", f"mm_{step}")
+            Variant(f"mm_{step}", f"smemlab.ops.matmul, step {i + 1} of the climb to cuBLAS: {CLIMB[step]}", f"mm_{step}",
+                    library="smemlab.ops.matmul")
             for i, step in enumerate(CLIMB)
         ] + [
             Variant("cublas", "cuBLAS SGEMM through cupy.matmul, compute type FP32 (TF32 off)", None, on_gpu=True),
@@ -150,10 +153,9 @@ class MatmulExperiment(Experiment):
                            f"cupy.matmul {m}x{k} @ {k}x{n}, compute type {compute}", extra)
                 continue
             if v.kernel.startswith("mm_"):
-                from smemlab.ops.matmul import SOURCE as MM_SOURCE
                 from smemlab.ops.matmul import kernel_args, launch_shape as mm_launch_shape
 
-                step_kernel = rt.kernel(MM_SOURCE, v.kernel)
+                step_kernel = rt.kernel(LIBRARY_SOURCE, v.kernel)
                 (gx, gy), threads = mm_launch_shape(v.kernel[3:], m, n)
 
                 def launch(step_kernel=step_kernel, gx=gx, gy=gy, threads=threads):

@@ -10,6 +10,10 @@ traffic is the point of the comparison and shows in the profiler's sectors, not 
 
 Float32: each variant's result (partials added in float32 on the host, pairwise) against a float64
 reference, and seed 003's observation that a sequential float32 sum of 1.23s stops growing at 2^25.
+
+Last, the library's sum (smemlab.ops.reduce_sum), int32 and float32, launched as the op launches it:
+the whole sum in one launch (16-byte loads, a grid of resident blocks, the last block adding the
+partials), so its time includes what the book's kernels leave to the host.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ import numpy as np
 
 from smemlab.errors import UserError
 from smemlab.experiments.base import Case, Check, Experiment, SmemAccess, Variant
+from smemlab.ops.reduce import NT as LIBRARY_THREADS
+from smemlab.ops.reduce import SOURCE as LIBRARY_SOURCE
 
 MAX_N = 1 << 34
 STALL_N = 100_000_000  # seed 003 (the book's N): a sequential float32 sum of N x 1.23 ends at 33554432
@@ -80,6 +86,13 @@ _FLOAT = [("cpu_sum_f32", "CPU: sequential float32 sum (the array reduction's lo
 ]
 
 _SPECS = {name: (summary, spec) for name, summary, spec in _INT + _FLOAT}
+# the library's sum: variant -> (its input, its result, summary)
+LIBRARY = "smemlab.ops.reduce_sum"
+_LIBRARY = {
+    LIBRARY: ("int", np.int64, "the library's sum of the int32 input into an int64, the whole sum in one launch"),
+    f"{LIBRARY}_f32": ("float", np.float32, "the library's float32 sum (32 accumulators a thread, partials in "
+                                            "float64), the whole sum in one launch"),
+}
 
 HAZARD = ("racecheck: shared-memory read/write hazards between lanes of the last warp (volatile, no __syncwarp "
           "between the steps: it relied on lock-step warps, gone since Volta)")
@@ -193,6 +206,8 @@ class ReduceExperiment(Experiment):
     column_titles = {COL_SPEEDUP: "times faster than the CPU", COL_ERROR: "relative error (vs float64)",
                      COL_STALL: "sum of 10^8 x 1.23"}
 
+    library_source = LIBRARY_SOURCE
+
     def variants(self) -> list[Variant]:
         out = []
         for name, (summary, spec) in _SPECS.items():
@@ -200,6 +215,9 @@ class ReduceExperiment(Experiment):
                 name, summary, kernel=spec.kernel, block=(spec.dim, 1, 1), smem=smem_accesses(spec),
                 hazard=HAZARD if spec.kernel == "reduceSmemVolatile" else None, on_gpu=spec.kernel is not None,
             ))
+        for name, (real, result, summary) in _LIBRARY.items():
+            kernel = "reduce_i32_i64" if real == "int" else "reduce_f32_f32"
+            out.append(Variant(name, summary, kernel=kernel, block=(LIBRARY_THREADS, 1, 1), library=LIBRARY))
         return out
 
     def spec(self, name: str) -> _Spec:
@@ -218,8 +236,8 @@ class ReduceExperiment(Experiment):
         import cupy
 
         (n,) = self.parse_size(size)
-        specs = {v.name: self.spec(v.name) for v in variants}
-        reals = sorted({s.real for s in specs.values()})
+        specs = {v.name: self.spec(v.name) for v in variants if not v.library}
+        reals = sorted({s.real for s in specs.values()} | {_LIBRARY[v.name][0] for v in variants if v.library})
         gpu_f32 = [name for name, s in specs.items() if s.kernel and s.real == "float"]
         # The stall demonstration launches kernels outside any case: skip it in the profiler's and the
         # sanitizer's child runs (they log launches), where extra launches would be taken for a variant's.
@@ -242,6 +260,10 @@ class ReduceExperiment(Experiment):
         stall_results = self._stall(rt, specs, gpu_f32) if stall else {}
 
         for v in variants:
+            if v.library:
+                real = _LIBRARY[v.name][0]
+                yield self._library_case(rt, v, devs[real], totals[real], {})
+                continue
             spec = specs[v.name]
             real = spec.real
             xh, xd = hosts[real], devs[real]
@@ -311,6 +333,37 @@ class ReduceExperiment(Experiment):
                              f"({'within' if ok else 'beyond'} {tol:.1e})", error=err)
 
         return check
+
+    def _library_case(self, rt, v: Variant, xd, total, extra: dict) -> Case:
+        """The library's sum of the device array xd, launched by the op's own launch function."""
+        import cupy
+
+        from smemlab.gpu import launch_shape
+        from smemlab.ops.reduce import kernel_name, launch_blocks
+        from smemlab.ops.reduce import launch as library_launch
+
+        real, result, _ = _LIBRARY[v.name]
+        n = xd.size
+        out = cupy.empty((), dtype=result)
+        kernel = kernel_name(xd.dtype, result)
+
+        def launch():
+            library_launch(kernel, xd.data.ptr, n, xd.itemsize, out.data.ptr, rt.device, rt.stream_handle)
+
+        def check() -> Check:
+            got = out.get()[()]
+            if real == "int":
+                return Check(int(got) == int(total), f"sum {int(got)}, expected {int(total)} (exact, int64)")
+            err = abs(float(got) - float(total)) / abs(float(total))  # NaN (the poison) fails below
+            extra[COL_ERROR] = err
+            tol = (math.log2(max(n, 2)) + 32) * U32
+            ok = err <= tol
+            return Check(ok, f"sum {float(got)!r} vs float64 {float(total)!r}: relative error {err:.2e} "
+                             f"({'within' if ok else 'beyond'} {tol:.1e})", error=err)
+
+        return Case(variant=v, launch=launch, check=check, outputs=(out,), bytes_moved=n * xd.itemsize + out.nbytes,
+                    launch_shape=f"{kernel}: " + launch_shape(launch_blocks(kernel, n, xd.itemsize, rt.device),
+                                                              LIBRARY_THREADS), extra=extra)
 
     def _cpu_case(self, v: Variant, xh: np.ndarray, total, extra: dict) -> Case:
         result: dict[str, Any] = {}
@@ -385,6 +438,11 @@ class ReduceExperiment(Experiment):
             speed = f", {best.extra[COL_SPEEDUP]:.0f}x the CPU" if best.extra.get(COL_SPEEDUP) else ""
             gbps = f" ({best.gbps:,.0f} GB/s{speed})" if best.gbps else ""
             lines.append(f"fastest int32 kernel: {best.variant}{gbps}")
+            lib = ok.get(LIBRARY)
+            if lib is not None and lib.median_ms and lib.gbps:
+                lines.append(f"the library ({LIBRARY}), the whole int32 sum in one launch: {lib.gbps:,.0f} GB/s, "
+                             f"{best.median_ms / lib.median_ms:.2f}x as fast as {best.variant}, which leaves its "
+                             f"partials to the host")
         for a, b, what in (("reduceGmem", "reduceSmem", "the tree in shared instead of global memory"),
                            ("reduceSmem", "reduceSmemUnroll", "four blocks a thread"),
                            ("reduceSmemUnroll", "reduceShfl", "warp shuffles instead of the shared-memory tree"),

@@ -5,7 +5,10 @@ out[i] = sum_{k=1..4} c_k (in[i+4+k] - in[i+4-k]) over an input padded with 4 ha
 side, the points staged in shared memory with their halo, in a grid-stride loop. The constant-memory
 coefficients are written from Python (`Runtime.set_constant`, the cudaMemcpyToSymbol equivalent):
 new coefficients between launches, no recompiling. The seeds' loop without the barrier between
-iterations is kept as a named hazard variant for the sanitizer table.
+iterations is kept as a named hazard variant for the sanitizer table. Last, the library's stencil
+(smemlab.ops.stencil1d: constant-memory coefficients, 16-byte loads, four outputs a thread) with the
+same nine weights over the same padded input, launched as the op launches it (zero padding outside
+the input, so its valid region is the book's output).
 """
 
 from __future__ import annotations
@@ -18,8 +21,10 @@ import numpy as np
 from smemlab.counters import GLOBAL_LD_REQUESTS
 from smemlab.errors import UserError
 from smemlab.experiments.base import Case, Check, Experiment, SmemAccess, Variant
+from smemlab.ops.stencil import SOURCE as LIBRARY_SOURCE
 
 SOURCE = "book/stencil.cu"
+LIBRARY = "smemlab.ops.stencil1d"
 RADIUS = 4
 BDIM = 256
 DEFINES = {"RADIUS": RADIUS, "BDIM": BDIM}
@@ -82,6 +87,7 @@ class StencilExperiment(Experiment):
     small_sizes = ((10007,), (1,), (255,), (257,), (100003,))
     bank_check_size = (1024,)
     columns = ("coef_in", "grid", "iterations")
+    library_source = LIBRARY_SOURCE
     column_titles = {"coef_in": "coefficients in", "grid": "blocks", "iterations": "grid-stride iterations"}
 
     def variants(self) -> list[Variant]:
@@ -102,6 +108,8 @@ class StencilExperiment(Experiment):
                            "(no barrier before smem is refilled)"),
             Variant("cupyx_correlate1d", "cupyx.scipy.ndimage.correlate1d with the same 9 weights (the library a user "
                     "would pick), valid region", None),
+            Variant(LIBRARY, "the library's stencil with the same 9 weights: coefficients in __constant__ memory, 16-byte "
+                    "loads, four outputs a thread; valid region", "stencil1d_f32", b, library=LIBRARY),
         ]
 
     def parse_size(self, values: Sequence[int]) -> tuple[int, ...]:
@@ -141,6 +149,9 @@ class StencilExperiment(Experiment):
 
         for v in variants:
             extra: dict[str, Any] = {"grid": grid, "iterations": iterations}
+            if v.library:
+                yield self._library_case(rt, v, x, coef, verdict)
+                continue
             if v.kernel is None:
                 from cupyx.scipy.ndimage import correlate1d
 
@@ -170,6 +181,28 @@ class StencilExperiment(Experiment):
                     rt.launch(kernel, grid, BDIM, x, out, np.int64(n), dcoef)
 
             yield Case(v, launch, lambda: verdict(out), (out,), moved, 0, shape, extra)
+
+    @staticmethod
+    def _library_case(rt, v: Variant, x, coef: np.ndarray, verdict) -> Case:
+        """The library's stencil over the padded input x (all of it, zero padded outside), launched by
+        the op's own launch function; the check reads the valid region, the book's output."""
+        import cupy
+
+        from smemlab.gpu import launch_shape
+        from smemlab.ops.stencil import TILE, coefficients
+        from smemlab.ops.stencil import launch as library_launch
+
+        total = x.size
+        n = total - 2 * RADIUS
+        y = cupy.empty(total, dtype=cupy.float32)
+        w = coefficients(correlate_weights(coef))
+
+        def launch():
+            library_launch(y.data.ptr, x.data.ptr, total, w, rt.device, rt.stream_handle)
+
+        extra = {"coef_in": "__constant__", "grid": -(-total // TILE)}
+        return Case(v, launch, lambda: verdict(y[RADIUS:RADIUS + n]), (y,), 2 * 4 * total, 0,
+                    launch_shape(extra["grid"], 256), extra)
 
     def notes(self, records: Sequence[Any]) -> list[str]:
         ok = [r for r in records if getattr(r, "ok", False) and r.median_ms]

@@ -1,6 +1,7 @@
 """Matrix transpose (seed 001, book section 5.4 "coalesced global memory access", and seed 003's
 transpose1): a copy as the upper bound, the naive transpose, and the shared-memory tile with padding,
-unrolling and dynamic allocation; float32, any ROWS x COLS.
+unrolling and dynamic allocation; float32, any ROWS x COLS. Last, the library's transpose
+(smemlab.ops.transpose: 64x64 swizzled tiles, 16-byte accesses), launched as the op launches it.
 
 bytes_moved is the matrix read once and written once (2 x ROWS x COLS x 4) for every variant, the copy
 included, so GB/s compare directly. The declared shared-memory accesses are those of a full tile; the
@@ -17,8 +18,10 @@ import numpy as np
 from smemlab.errors import UserError
 from smemlab.experiments.base import Case, Check, Experiment, SmemAccess, Variant
 from smemlab.limits import time_against_wavefronts
+from smemlab.ops.transpose import SOURCE as LIBRARY_SOURCE
 
-BDIMX, BDIMY, IPAD, TILE = 32, 16, 2, 32  # the defaults of transpose.cu
+BDIMX, BDIMY, IPAD, TILE = 32, 16, 2, 32  # the defaults of book/transpose.cu
+LIBRARY = "smemlab.ops.transpose"
 MAX_ROWS = 65535 * BDIMY  # gridDim.y is at most 65535, one block row per BDIMY rows
 MAX_COLS = 1 << 30
 MAX_ELEMENTS = 1 << 34
@@ -114,9 +117,13 @@ class TransposeExperiment(Experiment):
     bank_check_size = (64, 64)
     columns = (COL_PCT_COPYGMEM,)
     column_titles = {COL_PCT_COPYGMEM: "% of copyGmem"}
+    library_source = LIBRARY_SOURCE
 
     def variants(self) -> list[Variant]:
-        return [Variant(name, summary, kernel=s.kernel, block=s.block, smem=s.smem) for name, (summary, s) in _SPECS.items()]
+        book = [Variant(name, summary, kernel=s.kernel, block=s.block, smem=s.smem) for name, (summary, s) in _SPECS.items()]
+        return book + [Variant(LIBRARY, "the library's transpose: 64x64 tiles through a swizzled shared-memory tile, "
+                                        "16-byte loads and stores (transpose_s1, a padded 32x32 tile, where a side is "
+                                        "not a multiple of 4)", kernel="transpose_v4", block=(256, 1, 1), library=LIBRARY)]
 
     def spec(self, name: str) -> _Spec:
         return _SPECS[name][1]
@@ -152,7 +159,20 @@ class TransposeExperiment(Experiment):
         x = cupy.asarray(host)
         out_t = cupy.empty((cols, rows), dtype=cupy.float32)
         out_c = cupy.empty((rows, cols), dtype=cupy.float32)
+        def checker(out, want):
+            def check() -> Check:
+                got = cupy.asnumpy(out)
+                if np.array_equal(got, want):
+                    return Check(True, f"all {got.size} elements exact")
+                bad = np.argwhere(~(got == want))
+                r, c = (int(i) for i in bad[0])
+                return Check(False, f"{len(bad)} of {got.size} wrong; out[{r},{c}] = {got[r, c]!r}, expected {want[r, c]!r}")
+            return check
+
         for v in variants:
+            if v.library:
+                yield self._library_case(rt, v, x, out_t, checker(out_t, host.T))
+                continue
             spec = self.spec(v.name)
             out = out_t if spec.transposes else out_c
             want = host.T if spec.transposes else host
@@ -163,16 +183,24 @@ class TransposeExperiment(Experiment):
             def launch(kernel=kernel, grid=grid, spec=spec, args=args):
                 rt.launch(kernel, grid, spec.block, *args, np.uint32(rows), np.uint32(cols), shmem=spec.dynamic_bytes)
 
-            def check(out=out, want=want) -> Check:
-                got = cupy.asnumpy(out)
-                if np.array_equal(got, want):
-                    return Check(True, f"all {got.size} elements exact")
-                bad = np.argwhere(~(got == want))
-                r, c = (int(i) for i in bad[0])
-                return Check(False, f"{len(bad)} of {got.size} wrong; out[{r},{c}] = {got[r, c]!r}, expected {want[r, c]!r}")
-
-            yield Case(variant=v, launch=launch, check=check, outputs=(out,), bytes_moved=2 * nbytes,
+            yield Case(variant=v, launch=launch, check=checker(out, want), outputs=(out,), bytes_moved=2 * nbytes,
                        launch_shape=launch_shape(grid, spec.block, spec.dynamic_bytes))
+
+    @staticmethod
+    def _library_case(rt, v: Variant, x, out, check) -> Case:
+        """The library's transpose of `x` into `out`, launched by the op's own launch function."""
+        from smemlab.gpu import launch_shape
+        from smemlab.ops.transpose import launch as library_launch
+        from smemlab.ops.transpose import plan
+
+        rows, cols = x.shape
+        name, side, _, ntiles = plan(rows, cols, x.data.ptr, out.data.ptr)
+
+        def launch():
+            library_launch(out.data.ptr, x.data.ptr, rows, cols, rt.device, rt.stream_handle)
+
+        return Case(variant=v, launch=launch, check=check, outputs=(out,), bytes_moved=2 * x.nbytes,
+                    launch_shape=f"{name}: " + launch_shape(min(ntiles, 2**31 - 1), 256) + f"; {side}x{side} tiles")
 
     def notes(self, records: Sequence[Any]) -> list[str]:
         """Lines for the report. Also fills the % of copyGmem column, which needs copyGmem's time."""
@@ -182,10 +210,16 @@ class TransposeExperiment(Experiment):
         if copy is not None:
             for r in ok.values():
                 r.extra[COL_PCT_COPYGMEM] = 100 * copy.median_ms / r.median_ms
-            others = [r for r in ok.values() if r.variant != "copyGmem"]
-            if others:
-                best = min(others, key=lambda r: r.median_ms)
-                lines.append(f"fastest transpose: {best.variant}, {best.extra[COL_PCT_COPYGMEM]:.0f}% of copyGmem's speed")
+            book = [r for r in ok.values() if r.variant not in ("copyGmem", LIBRARY)]
+            if book:
+                best = min(book, key=lambda r: r.median_ms)
+                lines.append(f"fastest of the book's transposes: {best.variant}, {best.extra[COL_PCT_COPYGMEM]:.0f}% of "
+                             f"copyGmem's speed")
+                lib = ok.get(LIBRARY)
+                if lib is not None:
+                    lines.append(f"the library ({LIBRARY}): {lib.extra[COL_PCT_COPYGMEM]:.0f}% of copyGmem's speed, "
+                                 f"{best.median_ms / lib.median_ms:.2f}x as fast as {best.variant}"
+                                 + (f", {lib.pct_copy:.0f}% of the copy kernel" if lib.pct_copy else ""))
             if "naiveGmem" in ok:
                 lines.append(f"naiveGmem (strided stores) runs at {ok['naiveGmem'].extra[COL_PCT_COPYGMEM]:.0f}% of copyGmem")
 

@@ -177,20 +177,27 @@ def histogram(keys: Any, bins: int, *, method: str = "auto", **options: Any) -> 
     if a.shape[0] > MAX_KEYS:
         raise ValueError(f"keys: {a.shape[0]} keys were given; at most {MAX_KEYS} are accepted (int32 counts)")
     with a.on_device():
-        key = (a.device, bins, method, tuple(sorted(options.items())) if options else ())
         stream = a.stream()
-        launches = _LAUNCHES.get(key)
-        if launches is None:
-            launches = _LAUNCHES[key] = launches_for(bins, plan(bins, device_facts(a.device), method, **options),
-                                                     a.device, stream)
         out, out_ptr = a.zeros((bins,), _I32, stream)
-        n = a.shape[0]
-        for k, grid, block, shmem, cluster, tail in launches:
-            device.launch(k, grid, block, (a.ptr, n, out_ptr) + tail, stream, shmem, cluster)
+        launch(a.ptr, a.shape[0], out_ptr, bins, a.device, stream, method, **options)
         return out
 
 
 _LAUNCHES: dict[tuple, list] = {}
+
+
+def launch(keys_ptr: int, n: int, out_ptr: int, bins: int, dev: int, stream: int, method: str = "auto",
+           **options: Any) -> None:
+    """Enqueue the counting of the n int32 keys at `keys_ptr` into the `bins` int32 counters at
+    `out_ptr` (zeroed by the caller, in stream order) on the raw stream handle `stream`, planned once
+    per (device, bins, method, options): what `histogram` launches, and what the histogram experiment
+    times as its last variant."""
+    key = (dev, bins, method, tuple(sorted(options.items())) if options else ())
+    launches = _LAUNCHES.get(key)
+    if launches is None:
+        launches = _LAUNCHES[key] = launches_for(bins, plan(bins, device_facts(dev), method, **options), dev, stream)
+    for k, grid, block, shmem, cluster, tail in launches:
+        device.launch(k, grid, block, (keys_ptr, n, out_ptr) + tail, stream, shmem, cluster)
 
 
 def launches_for(bins: int, p: Plan, dev: int, stream: int) -> list[tuple]:

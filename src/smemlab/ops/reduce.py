@@ -114,6 +114,31 @@ def _call_plan(x_dtype: np.dtype, dtype: Any) -> tuple[str, np.dtype, np.dtype, 
     return plan
 
 
+def kernel_name(x_dtype: Any, out_dtype: Any) -> str:
+    """The kernel that sums `x_dtype` into `out_dtype` (int32 input: an int64 result, whatever `out_dtype`)."""
+    return _OUT[(np.dtype(x_dtype), np.dtype(out_dtype))]
+
+
+def launch(kernel: str, x_ptr: int, n: int, itemsize: int, out_ptr: int, dev: int, stream: int) -> None:
+    """Enqueue the sum of the n >= 1 elements at `x_ptr` into the one value at `out_ptr` with `kernel`
+    (kernel_name) on the raw stream handle `stream`: what `reduce_sum` launches, and what the reduce
+    experiment times as its last variants. One launch; the partials and the counter are the stream's
+    workspace."""
+    k, grid = _plan(dev, kernel)
+    ws = _workspace(dev, stream, grid)
+    device.launch(k, _blocks(grid, n * itemsize), NT, (x_ptr, n, ws.partials_ptr, ws.counter_ptr, out_ptr), stream)
+
+
+def _blocks(grid: int, nbytes: int) -> int:
+    """Blocks of a launch over `nbytes`: one up to ONE_BLOCK, else one per tile, at most `grid`."""
+    return 1 if nbytes <= ONE_BLOCK else min(grid, -(-nbytes // TILE_BYTES))
+
+
+def launch_blocks(kernel: str, n: int, itemsize: int, dev: int) -> int:
+    """The blocks `launch` runs for n elements of `itemsize` bytes on device `dev` (NT threads each)."""
+    return _blocks(_plan(dev, kernel)[1], n * itemsize)
+
+
 def reduce_sum(x: Any, dtype: Any = None) -> Any:
     """The sum of all elements of `x` (int32, float32 or float64, contiguous, any rank 1-4, on the
     GPU) as a 0-d array of the caller's type, computed on the caller's current stream. `dtype`:
@@ -126,12 +151,8 @@ def reduce_sum(x: Any, dtype: Any = None) -> Any:
         if n == 0:
             out, _ = a.zeros((), out_dtype, stream)
             return out
-        k, grid = _plan(a.device, name)
         out, out_ptr = a.scalar(kernel_out)
-        ws = _workspace(a.device, stream, grid)
-        nbytes = n * a.dtype.itemsize
-        blocks = 1 if nbytes <= ONE_BLOCK else min(grid, -(-nbytes // TILE_BYTES))
-        device.launch(k, blocks, NT, (a.ptr, n, ws.partials_ptr, ws.counter_ptr, out_ptr), stream)
+        launch(name, a.ptr, n, a.dtype.itemsize, out_ptr, a.device, stream)
         if cast:
             out = a.astype(out, out_dtype)  # int64 -> int32 wraps modulo 2^32, like NumPy
         return out

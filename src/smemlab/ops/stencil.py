@@ -30,7 +30,7 @@ DTYPES = Dtypes("float32")
 _LAST: list = [((), None)]  # [(the last list or tuple of coefficients, as checked)]: one item, swapped whole
 
 
-def _coefficients(coef: Any) -> np.ndarray:
+def coefficients(coef: Any) -> np.ndarray:
     """The coefficients as checked float32. A list or tuple equal to the last one is not checked
     again (a user's loop passes the same coefficients every call: 3 us saved of a 20 us call)."""
     if type(coef) in (list, tuple):
@@ -68,21 +68,28 @@ def _check_coefficients(coef: Any) -> np.ndarray:
 _DEFINES = [{"RADIUS": r} for r in range(MAX_RADIUS + 1)]
 
 
+def launch(out_ptr: int, x_ptr: int, n: int, c: np.ndarray, dev: int, stream: int) -> None:
+    """Enqueue the stencil of the n >= 1 float32 values at `x_ptr` with the checked float32
+    coefficients `c` into `out_ptr` on the raw stream handle `stream` (the coefficients written into
+    constant memory first, in stream order): what `stencil1d` launches, and what the stencil
+    experiment times as its last variant."""
+    defines = _DEFINES[(c.size - 1) // 2]
+    k = device.kernel(SOURCE, "stencil1d_f32", defines, dev)
+    device.set_constant(SOURCE, "c_coef", c, defines, dev, stream)
+    tiles = -(-n // TILE)
+    device.launch(k, min(tiles, 2**31 - 1), 256, (out_ptr, x_ptr, n, int(x_ptr % 16 == 0)), stream)
+    device.constant_read(SOURCE, "c_coef", defines, dev, stream)
+
+
 def stencil1d(x: Any, coef: Any) -> Any:
     """The 1-D stencil of float32 `x` (1-D, contiguous, on the GPU) with the odd-length `coef`:
     a new float32 array of x's length and the caller's type, computed on the caller's stream.
     Boundary: zero padding (see the module doc)."""
-    c = _coefficients(coef)
+    c = coefficients(coef)
     a = read(x, "x", DTYPES, (1,), allow_empty=True)
-    defines = _DEFINES[(c.size - 1) // 2]
     with a.on_device():
         n = a.shape[0]
         out, out_ptr = a.empty((n,), a.dtype)
         if n:
-            stream = a.stream()
-            k = device.kernel(SOURCE, "stencil1d_f32", defines, a.device)
-            device.set_constant(SOURCE, "c_coef", c, defines, a.device, stream)
-            tiles = -(-n // TILE)
-            device.launch(k, min(tiles, 2**31 - 1), 256, (out_ptr, a.ptr, n, int(a.ptr % 16 == 0)), stream)
-            device.constant_read(SOURCE, "c_coef", defines, a.device, stream)
+            launch(out_ptr, a.ptr, n, c, a.device, a.stream())
         return out

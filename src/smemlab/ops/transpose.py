@@ -24,6 +24,15 @@ def plan(rows: int, cols: int, ptr_in: int, ptr_out: int) -> tuple[str, int, int
     return ("transpose_v4" if vec else "transpose_s1"), side, tiles_x, tiles_x * -(-rows // side)
 
 
+def launch(out_ptr: int, in_ptr: int, rows: int, cols: int, dev: int, stream: int) -> None:
+    """Enqueue out = in.T for the rows x cols matrix of 4-byte elements at `in_ptr` (both on device
+    `dev`, rows and cols >= 1) on the raw stream handle `stream`: what `transpose` launches, and what
+    the transpose experiment times as its last variant."""
+    name, _, tiles_x, ntiles = plan(rows, cols, in_ptr, out_ptr)
+    k = device.kernel(SOURCE, name, device=dev)
+    device.launch(k, min(ntiles, 2**31 - 1), 256, (out_ptr, in_ptr, rows, cols, tiles_x, ntiles), stream)
+
+
 def transpose(x: Any) -> Any:
     """The transpose of the 2-D array `x` (float32 or int32, C-contiguous, on the GPU) as a new
     C-contiguous array of shape (cols, rows), of the caller's type (CuPy -> CuPy, torch -> torch),
@@ -33,7 +42,5 @@ def transpose(x: Any) -> Any:
     with a.on_device():
         out, out_ptr = a.empty((cols, rows), a.dtype)
         if rows and cols:
-            name, _, tiles_x, ntiles = plan(rows, cols, a.ptr, out_ptr)
-            k = device.kernel(SOURCE, name, device=a.device)
-            device.launch(k, min(ntiles, 2**31 - 1), 256, (out_ptr, a.ptr, rows, cols, tiles_x, ntiles), a.stream())
+            launch(out_ptr, a.ptr, rows, cols, a.device, a.stream())
         return out

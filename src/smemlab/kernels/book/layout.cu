@@ -11,6 +11,13 @@
 //
 // Each block writes its own slice of `out` (the seeds launch one block; many blocks make the timing
 // meaningful), and stores base + idx rather than idx, so a block writing another block's slice fails.
+//
+// NPASS passes over the tile (the book makes one): a kernel of one pass runs for a few microseconds,
+// mostly launch overhead, so the time says little about shared memory; with many blocks and many
+// passes, the shared-memory wavefronts set the time. Pass p stores base + idx + p (a read of the
+// previous pass's value would show) and each thread adds up what it reads: out holds the sum over
+// the passes, modulo 2^32. The second barrier keeps the next pass's stores off the tile until every
+// thread has read it.
 
 #ifndef BDIMX
 #define BDIMX 32
@@ -22,6 +29,10 @@
 #define IPAD 1
 #endif
 
+#ifndef NPASS
+#define NPASS 1
+#endif
+
 #define NT (BDIMX * BDIMY)
 
 extern "C" __global__ void setRowReadRow(int *out)
@@ -29,9 +40,14 @@ extern "C" __global__ void setRowReadRow(int *out)
     __shared__ int tile[BDIMY][BDIMX];
     unsigned int idx = threadIdx.y * BDIMX + threadIdx.x;
     unsigned int base = blockIdx.x * NT;
-    tile[threadIdx.y][threadIdx.x] = base + idx;
-    __syncthreads();
-    out[(size_t)base + idx] = tile[threadIdx.y][threadIdx.x];
+    unsigned int sum = 0;
+    for (unsigned int pass = 0; pass < NPASS; ++pass) {
+        tile[threadIdx.y][threadIdx.x] = base + idx + pass;
+        __syncthreads();
+        sum += tile[threadIdx.y][threadIdx.x];
+        __syncthreads();
+    }
+    out[(size_t)base + idx] = sum;
 }
 
 // seed 002's rectangle version: the same row-major access, reached through the linear index
@@ -42,9 +58,14 @@ extern "C" __global__ void setRowReadRow2(int *out)
     unsigned int base = blockIdx.x * NT;
     unsigned int irow = idx / BDIMX;
     unsigned int icol = idx % BDIMX;
-    tile[irow][icol] = base + idx;
-    __syncthreads();
-    out[(size_t)base + idx] = tile[irow][icol];
+    unsigned int sum = 0;
+    for (unsigned int pass = 0; pass < NPASS; ++pass) {
+        tile[irow][icol] = base + idx + pass;
+        __syncthreads();
+        sum += tile[irow][icol];
+        __syncthreads();
+    }
+    out[(size_t)base + idx] = sum;
 }
 
 // the tile is declared [BDIMX][BDIMY] and indexed [threadIdx.x][threadIdx.y]: consecutive lanes are BDIMY
@@ -54,9 +75,14 @@ extern "C" __global__ void setColReadCol(int *out)
     __shared__ int tile[BDIMX][BDIMY];
     unsigned int idx = threadIdx.y * BDIMX + threadIdx.x;
     unsigned int base = blockIdx.x * NT;
-    tile[threadIdx.x][threadIdx.y] = base + idx;
-    __syncthreads();
-    out[(size_t)base + idx] = tile[threadIdx.x][threadIdx.y];
+    unsigned int sum = 0;
+    for (unsigned int pass = 0; pass < NPASS; ++pass) {
+        tile[threadIdx.x][threadIdx.y] = base + idx + pass;
+        __syncthreads();
+        sum += tile[threadIdx.x][threadIdx.y];
+        __syncthreads();
+    }
+    out[(size_t)base + idx] = sum;
 }
 
 // seed 002's rectangle version: column-major in a [BDIMY][BDIMX] tile through the transposed coordinates
@@ -67,9 +93,14 @@ extern "C" __global__ void setColReadCol2(int *out)
     unsigned int base = blockIdx.x * NT;
     unsigned int irow = idx / BDIMY;
     unsigned int icol = idx % BDIMY;
-    tile[icol][irow] = base + idx;
-    __syncthreads();
-    out[(size_t)base + idx] = tile[icol][irow];
+    unsigned int sum = 0;
+    for (unsigned int pass = 0; pass < NPASS; ++pass) {
+        tile[icol][irow] = base + idx + pass;
+        __syncthreads();
+        sum += tile[icol][irow];
+        __syncthreads();
+    }
+    out[(size_t)base + idx] = sum;
 }
 
 // write by columns, read by rows: the store conflicts, the load does not
@@ -80,9 +111,14 @@ extern "C" __global__ void setColReadRow(int *out)
     unsigned int base = blockIdx.x * NT;
     unsigned int irow = idx / BDIMY;
     unsigned int icol = idx % BDIMY;
-    tile[icol][irow] = base + idx;
-    __syncthreads();
-    out[(size_t)base + idx] = tile[threadIdx.y][threadIdx.x];
+    unsigned int sum = 0;
+    for (unsigned int pass = 0; pass < NPASS; ++pass) {
+        tile[icol][irow] = base + idx + pass;
+        __syncthreads();
+        sum += tile[threadIdx.y][threadIdx.x];
+        __syncthreads();
+    }
+    out[(size_t)base + idx] = sum;
 }
 
 // write by rows, read by columns: out holds the transpose of the thread grid
@@ -93,9 +129,14 @@ extern "C" __global__ void setRowReadCol(int *out)
     unsigned int base = blockIdx.x * NT;
     unsigned int irow = idx / BDIMY;
     unsigned int icol = idx % BDIMY;
-    tile[threadIdx.y][threadIdx.x] = base + idx;
-    __syncthreads();
-    out[(size_t)base + idx] = tile[icol][irow];
+    unsigned int sum = 0;
+    for (unsigned int pass = 0; pass < NPASS; ++pass) {
+        tile[threadIdx.y][threadIdx.x] = base + idx + pass;
+        __syncthreads();
+        sum += tile[icol][irow];
+        __syncthreads();
+    }
+    out[(size_t)base + idx] = sum;
 }
 
 // dynamic shared memory is one-dimensional: the same accesses, with the 2-D offsets written out
@@ -108,9 +149,14 @@ extern "C" __global__ void setRowReadColDyn(int *out)
     unsigned int irow = idx / BDIMY;
     unsigned int icol = idx % BDIMY;
     unsigned int col_idx = icol * BDIMX + irow;
-    tile[idx] = base + idx;
-    __syncthreads();
-    out[(size_t)base + idx] = tile[col_idx];
+    unsigned int sum = 0;
+    for (unsigned int pass = 0; pass < NPASS; ++pass) {
+        tile[idx] = base + idx + pass;
+        __syncthreads();
+        sum += tile[col_idx];
+        __syncthreads();
+    }
+    out[(size_t)base + idx] = sum;
 }
 
 // IPAD unused ints at the end of each row shift every row by IPAD banks, so a column spreads over the
@@ -122,9 +168,14 @@ extern "C" __global__ void setRowReadColPad(int *out)
     unsigned int base = blockIdx.x * NT;
     unsigned int irow = idx / BDIMY;
     unsigned int icol = idx % BDIMY;
-    tile[threadIdx.y][threadIdx.x] = base + idx;
-    __syncthreads();
-    out[(size_t)base + idx] = tile[icol][irow];
+    unsigned int sum = 0;
+    for (unsigned int pass = 0; pass < NPASS; ++pass) {
+        tile[threadIdx.y][threadIdx.x] = base + idx + pass;
+        __syncthreads();
+        sum += tile[icol][irow];
+        __syncthreads();
+    }
+    out[(size_t)base + idx] = sum;
 }
 
 // the padded layout by hand in dynamic shared memory (launched with (BDIMX + IPAD) * BDIMY * sizeof(int))
@@ -137,7 +188,12 @@ extern "C" __global__ void setRowReadColDynPad(int *out)
     unsigned int icol = g_idx % BDIMY;
     unsigned int row_idx = threadIdx.y * (BDIMX + IPAD) + threadIdx.x;
     unsigned int col_idx = icol * (BDIMX + IPAD) + irow;
-    tile[row_idx] = base + g_idx;
-    __syncthreads();
-    out[(size_t)base + g_idx] = tile[col_idx];
+    unsigned int sum = 0;
+    for (unsigned int pass = 0; pass < NPASS; ++pass) {
+        tile[row_idx] = base + g_idx + pass;
+        __syncthreads();
+        sum += tile[col_idx];
+        __syncthreads();
+    }
+    out[(size_t)base + g_idx] = sum;
 }
