@@ -394,3 +394,22 @@ def test_ldmatrix_hands_each_lane_its_fragment():
         ref = _ldmatrix_ref(tile, rows, 2, True)
         want = [(a + b) & M32 for a, b in ref]
         assert r.buffers["out"][32 * w:32 * w + 32].tolist() == want
+
+
+def test_carry_chains():
+    r, ins = run("carry_ops", 64, ["a_=uint32[64]:0..4294967295", "b_=uint32[64]:0..4294967295",
+                                   "out=uint32[2048]"])
+    got = rows(r.buffers["out"], 17, 64)
+    M64_ = M64 + 1
+    for t, (a, b) in enumerate(zip(ins["a_"].tolist(), ins["b_"].tolist())):
+        c, d = a ^ ((b << 7) & M32), (b * 2654435761) & M32
+        add, sub = (c << 32 | a) + (d << 32 | b), (c << 32 | a) - (d << 32 | b)
+        mad = (a * b + (d << 32 | c)) % M64_
+        hi = ((s32(a) * s32(b)) >> 32) & M32  # mad.hi.s32: the signed product's high half
+        p, q = a << 32 | b, d << 32 | c
+        x, carry = (p + q) % M64_, (p + q) >> 64
+        y = (p + q + carry) % M64_
+        want = [add & M32, add >> 32 & M32, add >> 64, sub & M32, sub >> 32 & M32, M32 if sub < 0 else 0,
+                mad & M32, mad >> 32, (hi + c) & M32, (hi + c) >> 32,
+                x & M32, x >> 32, y & M32, y >> 32, t & 1, int(a + b > M32), M32 if a < b else 0]
+        assert got[:, t].tolist() == want, f"thread {t}: a={a} b={b}"

@@ -274,3 +274,37 @@ extern "C" __global__ void control_ops(const int *v_, int *out)
         return;
     out[threadIdx.x] = acc + s[(threadIdx.x + 1) & 255];
 }
+
+// extended-precision arithmetic: the carry flag through add.cc/addc, sub.cc/subc, mad.cc/madc
+extern "C" __global__ void carry_ops(const unsigned *a_, const unsigned *b_, unsigned *out)
+{
+    const unsigned a = a_[threadIdx.x], b = b_[threadIdx.x], c = a ^ (b << 7), d = b * 2654435761u;
+    unsigned lo, hi, top, f;
+    unsigned long long x, y;
+    asm("add.cc.u32 %0, %3, %4;\n\taddc.cc.u32 %1, %5, %6;\n\taddc.u32 %2, 0, 0;"  // 64-bit add, carry out
+        : "=r"(lo), "=r"(hi), "=r"(top) : "r"(a), "r"(b), "r"(c), "r"(d));
+    R(0) = lo; R(1) = hi; R(2) = top;
+    asm("sub.cc.u32 %0, %3, %4;\n\tsubc.cc.u32 %1, %5, %6;\n\tsubc.u32 %2, 0, 0;"  // 64-bit sub, borrow out
+        : "=r"(lo), "=r"(hi), "=r"(top) : "r"(a), "r"(b), "r"(c), "r"(d));
+    R(3) = lo; R(4) = hi; R(5) = top;
+    asm("mad.lo.cc.u32 %0, %2, %3, %4;\n\tmadc.hi.u32 %1, %2, %3, %5;"  // a * b + (d:c), 64 bits
+        : "=r"(lo), "=r"(hi) : "r"(a), "r"(b), "r"(c), "r"(d));
+    R(6) = lo; R(7) = hi;
+    asm("mad.hi.cc.s32 %0, %2, %3, %4;\n\taddc.u32 %1, 0, 0;"  // signed high half + c, its carry
+        : "=r"(lo), "=r"(f) : "r"(a), "r"(b), "r"(c));
+    R(8) = lo; R(9) = f;
+    const unsigned long long p = ((unsigned long long)a << 32) | b, q = ((unsigned long long)d << 32) | c;
+    asm("add.cc.u64 %0, %2, %3;\n\taddc.u64 %1, %2, %3;" : "=l"(x), "=l"(y) : "l"(p), "l"(q));
+    R(10) = (unsigned)x; R(11) = (unsigned)(x >> 32); R(12) = (unsigned)y; R(13) = (unsigned)(y >> 32);
+    // a carry set by every lane, then cleared by the even lanes only: each thread keeps its own flag
+    asm("{\n\t.reg .pred %%p;\n\tsetp.eq.u32 %%p, %2, 0;\n\tadd.cc.u32 %0, %1, %1;\n\t"
+        "@%%p add.cc.u32 %0, 0, 0;\n\taddc.u32 %0, 0, 0;\n\t}" : "=r"(f) : "r"(a | 0x80000000u), "r"(threadIdx.x & 1));
+    R(14) = f;
+    // the carry that only the carry-in makes: high words c + ~c and c - c
+    asm("add.cc.u32 %0, %2, %3;\n\taddc.cc.u32 %0, %4, %5;\n\taddc.u32 %1, 0, 0;" : "=r"(lo), "=r"(f)
+        : "r"(a), "r"(b), "r"(c), "r"(~c));
+    R(15) = f;
+    asm("sub.cc.u32 %0, %2, %3;\n\tsubc.cc.u32 %0, %4, %4;\n\tsubc.u32 %1, 0, 0;" : "=r"(lo), "=r"(f)
+        : "r"(a), "r"(b), "r"(c));
+    R(16) = f;
+}
