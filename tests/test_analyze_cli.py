@@ -64,6 +64,8 @@ BAD_CASES = {
                              "bytes past the end of out"),
     "divergent barrier": (["--kernel", "divergent_barrier", "--block", "256", "--arg", "out=float32[256]"],
                           "divergent barrier: threads 0-63 reach it but threads 64-255"),
+    "named barrier that never completes": (["--kernel", "named_barrier_hang", "--block", "128", "--arg",
+                                            "out=float32[128]"], "barrier 1 waits for 96 threads, but only 64 arrive"),
     "endless loop": (["--kernel", "spins", "--block", "32", "--arg", "flag=float32[4]:0..1", "--max-steps", "1000"],
                      "--max-steps 1,000"),
     "unsupported instruction": (["--kernel", "unsupported", "--block", "32", "--arg", "out=float32[32]"],

@@ -23,7 +23,7 @@ M64 = 0xFFFFFFFFFFFFFFFF
 def run(kernel, block, args):
     block = block if isinstance(block, tuple) else (block,)
     r = analyze_source(SRC, kernel, block, args=args)
-    ins = {a.split("=")[0]: fill(a.split("=")[0], parse_arg(a)[1]) for a in args}
+    ins = {a.split("=")[0]: fill(a.split("=")[0], parse_arg(a)[1]) for a in args if "[" in a}  # buffers
     return r, ins
 
 
@@ -413,3 +413,18 @@ def test_carry_chains():
                 mad & M32, mad >> 32, (hi + c) & M32, (hi + c) >> 32,
                 x & M32, x >> 32, y & M32, y >> 32, t & 1, int(a + b > M32), M32 if a < b else 0]
         assert got[:, t].tolist() == want, f"thread {t}: a={a} b={b}"
+
+
+def test_named_barriers_with_thread_counts():
+    """Barrier ids and counts (bar.sync/barrier.sync a, b; bar.arrive a, b): a warp-specialised ring
+    buffer, two warps meeting at one barrier from different instructions, and two groups apart."""
+    n = 6
+    r, ins = run("named_barriers", 128, ["in=int32[192]", f"n={n}", "out=int32[1024]"])
+    out = r.buffers["out"]
+    assert np.array_equal(out[: n * 32], (ins["in"].reshape(n, 32)[:, ::-1] * 2).ravel())
+    t = np.arange(128)
+    s = np.where(t < 64, t + 1, -t)
+    got = rows(out, n + 2, 128)
+    assert np.array_equal(got[n], np.where(t < 64, s[63 - (t % 64)], s[t ^ 32]))
+    assert np.array_equal(got[n + 1, :64], (t[:64] ^ 32) * 3)
+    assert r.barriers == n + (n - 2) + 2 + 1  # full n times, empty n - 2, barriers 5 and 6, barrier 7

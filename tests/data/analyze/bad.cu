@@ -70,3 +70,10 @@ extern "C" __global__ void by_value(Pair p, int *out)
 {
     out[threadIdx.x] = p.a + p.b;
 }
+
+extern "C" __global__ void named_barrier_hang(float *out)
+{
+    if (threadIdx.x < 64)
+        asm volatile("bar.sync 1, 96;");
+    out[threadIdx.x] = 0.0f;
+}

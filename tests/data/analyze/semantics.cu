@@ -308,3 +308,32 @@ extern "C" __global__ void carry_ops(const unsigned *a_, const unsigned *b_, uns
         : "r"(a), "r"(b), "r"(c));
     R(16) = f;
 }
+
+// named barriers with thread counts: warp 0 produces into a 2-slot ring that warp 1 consumes, through
+// bar.arrive/bar.sync on "full" barriers 1, 2 and "empty" barriers 3, 4 (warp specialisation); then
+// warps meet at barrier 5 from two different instructions, and warps 0-1 and 2-3 sync apart (6, 7)
+extern "C" __global__ void named_barriers(const int *in, int n, int *out)
+{
+    __shared__ int buf[2][32];
+    __shared__ int s[128];
+    const int t = threadIdx.x, lane = t & 31, w = t / 32;
+    if (w == 0) {
+        for (int i = 0; i < n; i++) {
+            if (i >= 2) asm volatile("bar.sync %0, 64;" ::"r"(3 + (i & 1)));
+            buf[i & 1][lane] = in[i * 32 + lane];
+            asm volatile("bar.arrive %0, 64;" ::"r"(1 + (i & 1)));
+        }
+    } else if (w == 1) {
+        for (int i = 0; i < n; i++) {
+            asm volatile("bar.sync %0, 64;" ::"r"(1 + (i & 1)));
+            out[i * 32 + lane] = buf[i & 1][31 - lane] * 2;
+            if (i + 2 < n) asm volatile("barrier.sync.aligned %0, 64;" ::"r"(3 + (i & 1)));
+        }
+    }
+    if (w < 2) { s[t] = t + 1; asm volatile("bar.sync 5, 64;"); R(n) = s[63 - t]; }
+    else { s[t] = -t; asm volatile("bar.sync %0, %1;" ::"r"(6), "r"(64)); R(n) = s[t ^ 32]; }
+    if (w >= 2) return;
+    s[t] = t * 3;
+    asm volatile("bar.sync 7, 64;");
+    R(n + 1) = s[t ^ 32];
+}
