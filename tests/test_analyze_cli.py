@@ -66,6 +66,8 @@ BAD_CASES = {
                           "divergent barrier: threads 0-63 reach it but threads 64-255"),
     "named barrier that never completes": (["--kernel", "named_barrier_hang", "--block", "128", "--arg",
                                             "out=float32[128]"], "barrier 1 waits for 96 threads, but only 64 arrive"),
+    "jump table index past its list": (["--kernel", "jump_past_the_list", "--block", "32", "--arg", "out=float32[32]"],
+                                       "thread 2 (threadIdx 2,0,0, warp 0 lane 2): brx.idx index 2 is past the 2"),
     "endless loop": (["--kernel", "spins", "--block", "32", "--arg", "flag=float32[4]:0..1", "--max-steps", "1000"],
                      "--max-steps 1,000"),
     "unsupported instruction": (["--kernel", "unsupported", "--block", "32", "--arg", "out=float32[32]"],

@@ -428,3 +428,16 @@ def test_named_barriers_with_thread_counts():
     assert np.array_equal(got[n], np.where(t < 64, s[63 - (t % 64)], s[t ^ 32]))
     assert np.array_equal(got[n + 1, :64], (t[:64] ^ 32) * 3)
     assert r.barriers == n + (n - 2) + 2 + 1  # full n times, empty n - 2, barriers 5 and 6, barrier 7
+
+
+def test_jump_tables_and_labels_in_blocks():
+    """brx.idx picks a target of its .branchtargets list per thread (the paths meet again after it); a
+    guard that is off falls through; the same asm inlined twice keeps its labels apart."""
+    r, ins = run("switch_ops", 64, ["k_=int32[64]", "out=int32[1024]"])
+    got = rows(r.buffers["out"], 2, 64)
+    k = ins["k_"]
+    t = np.arange(64)
+    v = np.where(k & 4, ((k & 3) + 1) * 100, 0)
+    assert np.array_equal(got[0], v + ((t + v // 100) & 63) * 10)
+    assert np.array_equal(got[1], (((k >> 3) & 3) + 1) * 100)
+    assert len({int(x) for x in v}) == 5  # every target and the fall-through were taken

@@ -2,12 +2,12 @@
 
 All warps of the block execute together while they agree: the active mask has one entry per thread
 of the block, and an instruction runs once for every thread under it (NumPy arrays of warps * 32).
-A branch on which the threads disagree splits the mask: the taken and not-taken paths run one after
-the other, each with its own threads, and the threads meet again at the branch's immediate
-post-dominator (`cfg.py`), as on a stack-based SIMT machine. Per warp this is exactly the warp's
-own reconvergence stack (a warp whose lanes agree takes one path only; a warp with no lane on a
-path issues nothing there), so per-warp counts are those of warps running separately, and a
-race-free kernel computes what it computes on the GPU.
+A branch on which the threads disagree splits the mask (`brx.idx`: one path per target its threads
+pick): the paths run one after the other, each with its own threads, and the threads meet again at
+the branch's immediate post-dominator (`cfg.py`), as on a stack-based SIMT machine. Per warp this is
+exactly the warp's own reconvergence stack (a warp whose lanes agree takes one path only; a warp
+with no lane on a path issues nothing there), so per-warp counts are those of warps running
+separately, and a race-free kernel computes what it computes on the GPU.
 
 Barriers (`bar.sync`, `barrier.sync`, `bar.red`, `bar.arrive`, `barrier.cluster.arrive/wait`) are
 the block's 16 named barriers: a thread that reaches one arrives and waits (`arrive`: does not wait),
@@ -31,7 +31,7 @@ from smemlab.analyze.machine import WARP, Machine
 from smemlab.analyze.ptx import Instr, PTXError, Reg
 from smemlab.errors import UserError
 
-PLAIN, BRANCH, THREAD_END, BARRIER, TRAP = range(5)
+PLAIN, BRANCH, THREAD_END, BARRIER, TRAP, SWITCH = range(6)
 
 
 class AnalyzeError(UserError):
@@ -113,6 +113,8 @@ class Executor:
         op = ins.parts[0]
         if op == "bra":
             return BRANCH, None
+        if op == "brx":
+            return SWITCH, self.mach.getter(ins.operands[0], np.uint32)
         if op in ("ret", "exit"):
             return THREAD_END, None
         if op == "trap":
@@ -203,6 +205,8 @@ class Executor:
                 self.steps += e.nw
                 if kind == BRANCH:
                     self._branch(e, pc, instrs[pc])
+                elif kind == SWITCH:
+                    self._switch(e, pc, instrs[pc])
                 elif kind == THREAD_END:
                     self._exit(e, pc, instrs[pc])
                 elif kind == BARRIER:
@@ -243,6 +247,32 @@ class Executor:
             e.pc, e.mask = pc + 1, not_taken
             e.refresh(W)
         self.stack.append(_Entry(target, taken, r, W))
+
+    def _switch(self, e: _Entry, pc: int, ins: Instr) -> None:
+        """brx.idx: the threads split by their index over the list's targets (a guard that is off: on
+        to the next instruction), and meet again at the branch's reconvergence point."""
+        m = e.mask if ins.guard is None else e.mask & self._pred(ins.guard)
+        table = self.flow.tables[pc]
+        idx = self.ops[pc]()
+        bad = m & (idx >= len(table))
+        if bad.any():
+            t = int(np.flatnonzero(bad)[0])
+            raise AnalyzeError(f"{self.where(pc)}: {self.describe_thread(t)}: brx.idx index {int(idx[t])} is past "
+                               f"the {len(table)} targets of its list")
+        paths = [(table[int(v)], m & (idx == v)) for v in np.unique(idx[m])]
+        if ins.guard is not None and (e.mask & ~m).any():
+            paths.append((pc + 1, e.mask & ~m))
+        if len(paths) == 1:
+            e.pc = paths[0][0]
+            return
+        W = self.mach.W
+        r = self.flow.ipdom[pc]
+        if e.rpc != r:
+            e.pc, e.holder = r, True
+        else:
+            self.stack.pop()
+        for target, mask in reversed(paths):
+            self.stack.append(_Entry(target, mask, r, W))
 
     def _exit(self, e: _Entry, pc: int, ins: Instr) -> None:
         m = e.mask

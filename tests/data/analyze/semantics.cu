@@ -337,3 +337,31 @@ extern "C" __global__ void named_barriers(const int *in, int n, int *out)
     asm volatile("bar.sync 7, 64;");
     R(n + 1) = s[t ^ 32];
 }
+
+// brx.idx through a .branchtargets list, a guard that is off falling through, and the same inline asm
+// (labels and all) inlined twice: labels are scoped by their { } block, as registers are
+__device__ __forceinline__ int table_pick(int k, int on)
+{
+    int v;
+    asm volatile("{\n\t.reg .u32 %%i;\n\t.reg .pred %%on;\n\t"
+                 "and.b32 %%i, %1, 3;\n\tsetp.ne.s32 %%on, %2, 0;\n\tmov.u32 %0, 0;\n\t"
+                 "Tab: .branchtargets L0, L1, L2, L3;\n\t"
+                 "@%%on brx.idx %%i, Tab;\n\tbra.uni Done;\n"
+                 "L0:\n\tmov.u32 %0, 100;\n\tbra.uni Done;\n"
+                 "L1:\n\tmov.u32 %0, 200;\n\tbra.uni Done;\n"
+                 "L2:\n\tmov.u32 %0, 300;\n\tbra.uni Done;\n"
+                 "L3:\n\tmov.u32 %0, 400;\n"
+                 "Done:\n\t}" : "=r"(v) : "r"(k), "r"(on));
+    return v;
+}
+
+extern "C" __global__ void switch_ops(const int *k_, int *out)
+{
+    __shared__ int s[64];
+    s[threadIdx.x] = threadIdx.x * 10;
+    __syncthreads();
+    const int k = k_[threadIdx.x];
+    const int v = table_pick(k, k & 4);
+    R(0) = v + s[(threadIdx.x + v / 100) & 63];
+    R(1) = table_pick(k >> 3, 1);
+}
