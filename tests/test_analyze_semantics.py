@@ -23,7 +23,7 @@ M64 = 0xFFFFFFFFFFFFFFFF
 def run(kernel, block, args):
     block = block if isinstance(block, tuple) else (block,)
     r = analyze_source(SRC, kernel, block, args=args)
-    ins = {a.split("=")[0]: fill(a.split("=")[0], parse_arg(a)[1]) for a in args}
+    ins = {a.split("=")[0]: fill(a.split("=")[0], parse_arg(a)[1]) for a in args if "[" in a}  # buffers
     return r, ins
 
 
@@ -394,3 +394,50 @@ def test_ldmatrix_hands_each_lane_its_fragment():
         ref = _ldmatrix_ref(tile, rows, 2, True)
         want = [(a + b) & M32 for a, b in ref]
         assert r.buffers["out"][32 * w:32 * w + 32].tolist() == want
+
+
+def test_carry_chains():
+    r, ins = run("carry_ops", 64, ["a_=uint32[64]:0..4294967295", "b_=uint32[64]:0..4294967295",
+                                   "out=uint32[2048]"])
+    got = rows(r.buffers["out"], 17, 64)
+    M64_ = M64 + 1
+    for t, (a, b) in enumerate(zip(ins["a_"].tolist(), ins["b_"].tolist())):
+        c, d = a ^ ((b << 7) & M32), (b * 2654435761) & M32
+        add, sub = (c << 32 | a) + (d << 32 | b), (c << 32 | a) - (d << 32 | b)
+        mad = (a * b + (d << 32 | c)) % M64_
+        hi = ((s32(a) * s32(b)) >> 32) & M32  # mad.hi.s32: the signed product's high half
+        p, q = a << 32 | b, d << 32 | c
+        x, carry = (p + q) % M64_, (p + q) >> 64
+        y = (p + q + carry) % M64_
+        want = [add & M32, add >> 32 & M32, add >> 64, sub & M32, sub >> 32 & M32, M32 if sub < 0 else 0,
+                mad & M32, mad >> 32, (hi + c) & M32, (hi + c) >> 32,
+                x & M32, x >> 32, y & M32, y >> 32, t & 1, int(a + b > M32), M32 if a < b else 0]
+        assert got[:, t].tolist() == want, f"thread {t}: a={a} b={b}"
+
+
+def test_named_barriers_with_thread_counts():
+    """Barrier ids and counts (bar.sync/barrier.sync a, b; bar.arrive a, b): a warp-specialised ring
+    buffer, two warps meeting at one barrier from different instructions, and two groups apart."""
+    n = 6
+    r, ins = run("named_barriers", 128, ["in=int32[192]", f"n={n}", "out=int32[1024]"])
+    out = r.buffers["out"]
+    assert np.array_equal(out[: n * 32], (ins["in"].reshape(n, 32)[:, ::-1] * 2).ravel())
+    t = np.arange(128)
+    s = np.where(t < 64, t + 1, -t)
+    got = rows(out, n + 2, 128)
+    assert np.array_equal(got[n], np.where(t < 64, s[63 - (t % 64)], s[t ^ 32]))
+    assert np.array_equal(got[n + 1, :64], (t[:64] ^ 32) * 3)
+    assert r.barriers == n + (n - 2) + 2 + 1  # full n times, empty n - 2, barriers 5 and 6, barrier 7
+
+
+def test_jump_tables_and_labels_in_blocks():
+    """brx.idx picks a target of its .branchtargets list per thread (the paths meet again after it); a
+    guard that is off falls through; the same asm inlined twice keeps its labels apart."""
+    r, ins = run("switch_ops", 64, ["k_=int32[64]", "out=int32[1024]"])
+    got = rows(r.buffers["out"], 2, 64)
+    k = ins["k_"]
+    t = np.arange(64)
+    v = np.where(k & 4, ((k & 3) + 1) * 100, 0)
+    assert np.array_equal(got[0], v + ((t + v // 100) & 63) * 10)
+    assert np.array_equal(got[1], (((k >> 3) & 3) + 1) * 100)
+    assert len({int(x) for x in v}) == 5  # every target and the fall-through were taken

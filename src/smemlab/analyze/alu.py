@@ -337,8 +337,6 @@ def _sat_add(a, b, sub=False):
 def b_addsub(ins, mach):
     t = type_part(ins)
     sub = ins.parts[0] == "sub"
-    if "cc" in ins.parts or ins.parts[0] in ("addc", "subc"):
-        raise PTXError(f"{ins.opcode}: extended-precision carry is not supported")
     if _is_float(t):
         return float_op(ins, mach, 2, np.subtract if sub else np.add)
     if "sat" in ins.parts:
@@ -392,8 +390,6 @@ def b_mad(ins, mach):
     t = type_part(ins)
     if _is_float(t):
         return float_op(ins, mach, 3, _fma)
-    if "cc" in ins.parts or ins.parts[0] == "madc":
-        raise PTXError(f"{ins.opcode}: extended-precision carry is not supported")
     dt = dtype_of(t)
     if "wide" in ins.parts:
         wd = _wide(dt)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from smemlab.analyze.ptx import Instr, Label, PTXError, Sym
+from smemlab.analyze.ptx import Instr, Label, PTXError, Sym, Targets
 
 EXIT = -1  # the virtual exit: "reconverges only when the threads have exited"
 ENDS_THREAD = ("ret", "exit", "trap")
@@ -24,34 +24,45 @@ class Flow:
     leaders: list[bool]  # instruction starts a basic block
     ipdom: dict[int, int]  # branch index -> reconvergence index (EXIT when paths only meet at the end)
     targets: dict[int, int]  # branch index -> target index
+    tables: dict[int, list[int]]  # brx.idx index -> its target indices, in the order of its list
 
 
 def is_branch(ins: Instr) -> bool:
-    return ins.parts[0] == "bra"
+    return ins.parts[0] in ("bra", "brx")
 
 
-def flatten(body: list) -> tuple[list[Instr], dict[str, int]]:
-    instrs, labels = [], {}
+def flatten(body: list) -> tuple[list[Instr], dict[str, int], dict[str, list[str]]]:
+    instrs, labels, lists = [], {}, {}
     for item in body:
         if isinstance(item, Label):
             labels[item.name] = len(instrs)
+        elif isinstance(item, Targets):
+            lists[item.name] = item.labels
         else:
             instrs.append(item)
-    return instrs, labels
+    return instrs, labels, lists
+
+
+def _label(ins: Instr, labels: dict[str, int], name: str) -> int:
+    if name not in labels:
+        raise PTXError(f"branch {ins.text!r}: no label {name}")
+    return labels[name]
 
 
 def build_flow(body: list) -> Flow:
-    instrs, labels = flatten(body)
+    instrs, labels, lists = flatten(body)
     n = len(instrs)
     targets: dict[int, int] = {}
+    tables: dict[int, list[int]] = {}
     for i, ins in enumerate(instrs):
-        if is_branch(ins):
+        if ins.parts[0] == "brx":  # brx.idx{.uni} index, list
+            if len(ins.operands) != 2 or not isinstance(ins.operands[1], Sym) or ins.operands[1].name not in lists:
+                raise PTXError(f"branch {ins.text!r}: brx.idx needs a .branchtargets list of the kernel")
+            tables[i] = [_label(ins, labels, t) for t in lists[ins.operands[1].name]]
+        elif is_branch(ins):
             if len(ins.operands) != 1 or not isinstance(ins.operands[0], Sym):
                 raise PTXError(f"branch {ins.text!r}: only direct branches to a label are supported")
-            name = ins.operands[0].name
-            if name not in labels:
-                raise PTXError(f"branch {ins.text!r}: no label {name}")
-            targets[i] = labels[name]
+            targets[i] = _label(ins, labels, ins.operands[0].name)
 
     def succs(i: int) -> list[int]:
         ins = instrs[i]
@@ -59,16 +70,17 @@ def build_flow(body: list) -> Flow:
         nxt = i + 1 if i + 1 < n else EXIT
         if op in ENDS_THREAD:
             return [EXIT] if ins.guard is None else [EXIT, nxt]
-        if op == "bra":
-            return [targets[i]] if ins.guard is None else [targets[i], nxt]
+        if op in ("bra", "brx"):
+            to = tables[i] if op == "brx" else [targets[i]]
+            return to if ins.guard is None else to + [nxt]
         return [nxt]
 
     leaders = [False] * n
     if n:
         leaders[0] = True
     for i, ins in enumerate(instrs):
-        if i in targets:
-            leaders[targets[i]] = True
+        for t in tables.get(i, [targets[i]] if i in targets else []):
+            leaders[t] = True
         if (is_branch(ins) or ins.parts[0] in ENDS_THREAD) and i + 1 < n:
             leaders[i + 1] = True
     # basic blocks
@@ -88,10 +100,10 @@ def build_flow(body: list) -> Flow:
         bsucc.append(sorted(set(out)))
     ipdom_b = _postdominators(nb, bsucc)
     ipdom: dict[int, int] = {}
-    for i in targets:
+    for i in list(targets) + list(tables):
         p = ipdom_b[block_of[i]]
         ipdom[i] = EXIT if p is None or p == nb else starts[p]
-    return Flow(instrs, labels, leaders, ipdom, targets)
+    return Flow(instrs, labels, leaders, ipdom, targets, tables)
 
 
 def _postdominators(nb: int, succ: list[list[int]]) -> list[int | None]:

@@ -2,18 +2,21 @@
 
 All warps of the block execute together while they agree: the active mask has one entry per thread
 of the block, and an instruction runs once for every thread under it (NumPy arrays of warps * 32).
-A branch on which the threads disagree splits the mask: the taken and not-taken paths run one after
-the other, each with its own threads, and the threads meet again at the branch's immediate
-post-dominator (`cfg.py`), as on a stack-based SIMT machine. Per warp this is exactly the warp's
-own reconvergence stack (a warp whose lanes agree takes one path only; a warp with no lane on a
-path issues nothing there), so per-warp counts are those of warps running separately, and a
-race-free kernel computes what it computes on the GPU.
+A branch on which the threads disagree splits the mask (`brx.idx`: one path per target its threads
+pick): the paths run one after the other, each with its own threads, and the threads meet again at
+the branch's immediate post-dominator (`cfg.py`), as on a stack-based SIMT machine. Per warp this is
+exactly the warp's own reconvergence stack (a warp whose lanes agree takes one path only; a warp
+with no lane on a path issues nothing there), so per-warp counts are those of warps running
+separately, and a race-free kernel computes what it computes on the GPU.
 
-Barriers (`bar.sync`, `barrier.sync`, `bar.red`, `barrier.cluster.wait`) require every thread of the
-block that has not exited; threads on another path at that moment make the barrier divergent, which
-is reported as the hazard it is (undefined behaviour: a hang or a wrong result on the GPU). Before
-calling it that, the executor lets a sibling path (the other side of the same branch) run first:
-that path may exit or reach the same barrier.
+Barriers (`bar.sync`, `barrier.sync`, `bar.red`, `bar.arrive`, `barrier.cluster.arrive/wait`) are
+the block's 16 named barriers: a thread that reaches one arrives and waits (`arrive`: does not wait),
+and the barrier completes when every thread of the block that has not exited has arrived, or, with a
+thread count, when that many have, from whatever instruction (warp-specialised producers and
+consumers). A path that waits lets another path run meanwhile (one not holding a reconvergence point
+for paths still running), which may exit, arrive or reach the barrier. When every path waits, or
+only reconvergence points are left, the barrier can never complete: reported as the hazard it is (a
+divergent `__syncthreads()`: undefined behaviour, a hang or a wrong result on the GPU).
 """
 
 from __future__ import annotations
@@ -22,13 +25,13 @@ import inspect
 
 import numpy as np
 
-from smemlab.analyze import alu, memops, warpops  # noqa: F401  (registers the builders)
+from smemlab.analyze import alu, carry, memops, warpops  # noqa: F401  (registers the builders)
 from smemlab.analyze.cfg import EXIT, Flow
 from smemlab.analyze.machine import WARP, Machine
 from smemlab.analyze.ptx import Instr, PTXError, Reg
 from smemlab.errors import UserError
 
-PLAIN, BRANCH, THREAD_END, BARRIER, TRAP = range(5)
+PLAIN, BRANCH, THREAD_END, BARRIER, TRAP, SWITCH = range(6)
 
 
 class AnalyzeError(UserError):
@@ -40,10 +43,12 @@ class Unsupported(Exception):
 
 
 class _Entry:
-    __slots__ = ("pc", "mask", "rpc", "full", "nw", "waiting")
+    __slots__ = ("pc", "mask", "rpc", "full", "nw", "waiting", "holder")
 
     def __init__(self, pc, mask, rpc, W):
-        self.pc, self.mask, self.rpc, self.waiting = pc, mask, rpc, False
+        self.pc, self.mask, self.rpc = pc, mask, rpc
+        self.waiting = None  # the barrier its threads wait at
+        self.holder = False  # it waits at a reconvergence point for the paths above it
         self.refresh(W)
 
     def refresh(self, W):
@@ -84,6 +89,7 @@ class Executor:
         self.steps = 0
         self.issued_warps = 0
         self.barriers = 0
+        self.arrived: dict[int, np.ndarray] = {}  # barrier -> threads arrived in its current phase
         n = len(flow.instrs)
         self.kinds = [PLAIN] * n
         self.ops = [None] * n
@@ -107,6 +113,8 @@ class Executor:
         op = ins.parts[0]
         if op == "bra":
             return BRANCH, None
+        if op == "brx":
+            return SWITCH, self.mach.getter(ins.operands[0], np.uint32)
         if op in ("ret", "exit"):
             return THREAD_END, None
         if op == "trap":
@@ -137,23 +145,20 @@ class Executor:
         return lambda m, full: fn(m & R[i], False)
 
     def _barrier_op(self, ins: Instr):
-        """(kind, count getter, reduction) of a barrier: kind 'sync', 'arrive' or 'red'."""
-        parts = ins.parts
-        if "arrive" in parts and "wait" not in parts:
-            return ("arrive", None, None)
+        """(kind, barrier getter, count getter, reduction) of a barrier: kind 'sync', 'arrive', 'red', or
+        'skip' (barrier.cluster.arrive: a cluster of one block, whose wait syncs the block)."""
+        parts, ops, mach = ins.parts, ins.operands, self.mach
         if "cluster" in parts:
-            return ("sync", None, None)
-        mach = self.mach
+            return ("skip" if "arrive" in parts and "wait" not in parts else "sync"), None, None, None
         if "red" in parts:
             red = next(p for p in parts if p in ("popc", "and", "or"))
-            ops = ins.operands
-            count = mach.getter(ops[2], np.uint32) if len(ops) == 4 else None
             c = mach.getter(ops[-1], np.bool_)
             w = mach.writer(ops[0], np.uint32 if red == "popc" else np.bool_)
-            return ("red", count, (red, c, w))
-        ops = ins.operands
+            count = mach.getter(ops[2], np.uint32) if len(ops) == 4 else None
+            return "red", mach.getter(ops[1], np.uint32), count, (red, c, w)
+        bid = mach.getter(ops[0], np.uint32) if ops else None
         count = mach.getter(ops[1], np.uint32) if len(ops) > 1 else None
-        return ("sync", count, None)
+        return ("arrive" if "arrive" in parts else "sync"), bid, count, None
 
     # ------------------------------------------------------------------ running
 
@@ -169,6 +174,7 @@ class Executor:
         with np.errstate(all="ignore"):
             while stack:
                 e = stack[-1]
+                e.holder = False  # on top: no path above it is left
                 pc = e.pc
                 if pc == e.rpc or pc == EXIT or not e.nw:
                     stack.pop()
@@ -199,6 +205,8 @@ class Executor:
                 self.steps += e.nw
                 if kind == BRANCH:
                     self._branch(e, pc, instrs[pc])
+                elif kind == SWITCH:
+                    self._switch(e, pc, instrs[pc])
                 elif kind == THREAD_END:
                     self._exit(e, pc, instrs[pc])
                 elif kind == BARRIER:
@@ -233,12 +241,38 @@ class Executor:
         W = self.mach.W
         r = self.flow.ipdom[pc]
         if e.rpc != r:  # the entry waits at the reconvergence point with all its threads
-            e.pc = r
+            e.pc, e.holder = r, True
             self.stack.append(_Entry(pc + 1, not_taken, r, W))
         else:  # it already reconverges there: it becomes the not-taken path
             e.pc, e.mask = pc + 1, not_taken
             e.refresh(W)
         self.stack.append(_Entry(target, taken, r, W))
+
+    def _switch(self, e: _Entry, pc: int, ins: Instr) -> None:
+        """brx.idx: the threads split by their index over the list's targets (a guard that is off: on
+        to the next instruction), and meet again at the branch's reconvergence point."""
+        m = e.mask if ins.guard is None else e.mask & self._pred(ins.guard)
+        table = self.flow.tables[pc]
+        idx = self.ops[pc]()
+        bad = m & (idx >= len(table))
+        if bad.any():
+            t = int(np.flatnonzero(bad)[0])
+            raise AnalyzeError(f"{self.where(pc)}: {self.describe_thread(t)}: brx.idx index {int(idx[t])} is past "
+                               f"the {len(table)} targets of its list")
+        paths = [(table[int(v)], m & (idx == v)) for v in np.unique(idx[m])]
+        if ins.guard is not None and (e.mask & ~m).any():
+            paths.append((pc + 1, e.mask & ~m))
+        if len(paths) == 1:
+            e.pc = paths[0][0]
+            return
+        W = self.mach.W
+        r = self.flow.ipdom[pc]
+        if e.rpc != r:
+            e.pc, e.holder = r, True
+        else:
+            self.stack.pop()
+        for target, mask in reversed(paths):
+            self.stack.append(_Entry(target, mask, r, W))
 
     def _exit(self, e: _Entry, pc: int, ins: Instr) -> None:
         m = e.mask
@@ -253,38 +287,61 @@ class Executor:
         e.pc = pc + 1
 
     def _barrier(self, e: _Entry, pc: int) -> None:
-        kind, count, red = self.ops[pc]
-        if kind == "arrive":
+        kind, bid, count, red = self.ops[pc]
+        if kind == "skip":
             e.pc = pc + 1
             return
-        m = e.mask
-        ok = np.array_equal(m, self.live)
-        if not ok and count is not None:
-            n = int(count()[np.flatnonzero(m)[0]])
-            ok = int(m.sum()) == n
-        if not ok:
-            ok = not (self.live & ~m & ~self._bound_to_exit()).any()
-        if not ok:
-            # let a sibling path (the other side of the same branch) run first: it may exit, or arrive
-            st = self.stack
-            if len(st) >= 2 and st[-2].rpc == e.rpc and st[-2].pc != st[-2].rpc and not st[-2].waiting \
-                    and not e.waiting:
-                e.waiting = True
-                st[-1], st[-2] = st[-2], st[-1]
+        first = int(np.flatnonzero(e.mask)[0])
+        key = int(bid()[first]) if bid is not None else -1
+        n = int(count()[first]) if count is not None else None
+        arrived = self.arrived.get(key)
+        if arrived is None:
+            arrived = self.arrived[key] = np.zeros(self.mach.N, dtype=bool)
+        if e.waiting is None:
+            arrived |= e.mask
+            if kind == "arrive":
+                e.pc = pc + 1
+                self._complete(key, n, None)
                 return
-            self._divergent_barrier(e, pc)
-        e.waiting = False
+            e.waiting = key
+        else:
+            self.steps -= e.nw  # looking again at a barrier it waits at is no instruction
+        if self._complete(key, n, red):
+            return
+        # let another path run: it may exit, arrive, or reach this barrier
+        st = self.stack
+        for j in range(len(st) - 2, -1, -1):
+            if st[j].waiting is None and not st[j].holder:
+                st.append(st.pop(j))
+                return
+        self._stuck(e, pc, key, n)
+
+    def _complete(self, key: int, n: int | None, red) -> bool:
+        """Complete barrier `key` if every thread it waits for has arrived: release its waiting paths."""
+        arrived = self.arrived[key]
+        if n is None:
+            short = self.live & ~arrived
+            done = not short.any() or not (short & ~self._bound_to_exit()).any()
+        else:
+            done = int(arrived.sum()) >= n
+        if not done:
+            return False
+        self.arrived[key] = np.zeros_like(arrived)
+        for entry in self.stack:
+            if entry.waiting == key:
+                entry.waiting = None
+                entry.pc += 1
         self.barriers += 1
         if red is not None:
             op, c, w = red
-            v = c() & m
+            v = c() & arrived
             if op == "popc":
-                w(np.full(self.mach.N, int(v.sum()), dtype=np.uint32), m, e.full)
+                w(np.full(self.mach.N, int(v.sum()), dtype=np.uint32), arrived, False)
             elif op == "and":
-                w(np.full(self.mach.N, bool(v.sum() == m.sum())), m, e.full)
+                w(np.full(self.mach.N, bool(v.sum() == arrived.sum())), arrived, False)
             else:
-                w(np.full(self.mach.N, bool(v.any())), m, e.full)
-        e.pc = pc + 1
+                w(np.full(self.mach.N, bool(v.any())), arrived, False)
+        return True
 
     def _bound_to_exit(self) -> np.ndarray:
         """Threads parked in the stack below the top at a `ret`/`exit` (an early return): they exit
@@ -300,18 +357,23 @@ class Executor:
             above |= entry.mask
         return out
 
-    def _divergent_barrier(self, e: _Entry, pc: int):
-        here = np.flatnonzero(e.mask)
-        missing = np.flatnonzero(self.live & ~e.mask)
+    def _stuck(self, e: _Entry, pc: int, key: int, n: int | None):
+        """No path can run: the threads that barrier `key` waits for never arrive."""
+        arrived = self.arrived[key] & self.live
+        missing = self.live & ~arrived
         elsewhere = ""
-        for other in reversed(self.stack[:-1]):
-            if (other.mask & self.live & ~e.mask).any() and 0 <= other.pc < len(self.flow.instrs):
+        for other in reversed(self.stack):
+            if (other.mask & missing).any() and 0 <= other.pc < len(self.flow.instrs):
                 elsewhere = f"; they wait at {self.where(other.pc)}"
                 break
+        if n is None:
+            raise AnalyzeError(
+                f"{self.where(pc)}: divergent barrier: {_ranges(np.flatnonzero(arrived))} reach it but "
+                f"{_ranges(np.flatnonzero(missing))} of the block do not{elsewhere}. A __syncthreads() that not "
+                f"every thread reaches is undefined behaviour (the GPU may hang or go on with wrong data)")
         raise AnalyzeError(
-            f"{self.where(pc)}: divergent barrier: {_ranges(here)} reach it but {_ranges(missing)} of the block "
-            f"do not{elsewhere}. A __syncthreads() that not every thread reaches is undefined behaviour "
-            f"(the GPU may hang or go on with wrong data)")
+            f"{self.where(pc)}: barrier {key} waits for {n} threads, but only {int(arrived.sum())} arrive "
+            f"({_ranges(np.flatnonzero(arrived))}) and no other thread can{elsewhere}: the GPU would hang")
 
 
 def _ranges(ids: np.ndarray) -> str:

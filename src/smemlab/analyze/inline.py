@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from smemlab.analyze.ptx import Addr, Instr, Kernel, Label, Module, Pair, PTXError, Reg, Sym, Variable, Vec
+from smemlab.analyze.ptx import Addr, Instr, Kernel, Label, Module, Pair, PTXError, Reg, Sym, Targets, Variable, Vec
 
 MAX_DEPTH = 16
 
@@ -87,12 +87,15 @@ def inline_calls(module: Module, kernel: Kernel) -> Kernel:
                 variables.append(dataclasses.replace(v, name=v.name + tag))
             end = f"$Lret{tag}"
             for c in callee.body:
-                if isinstance(c, Label):
+                if isinstance(c, (Label, Targets)):
                     smap[c.name] = c.name + tag
             body_copy = []
             for c in callee.body:
                 if isinstance(c, Label):
                     body_copy.append(Label(smap[c.name]))
+                    continue
+                if isinstance(c, Targets):
+                    body_copy.append(Targets(smap[c.name], [smap.get(t, t) for t in c.labels]))
                     continue
                 if c.parts[0] == "ret":
                     guard = _map_operand(c.guard, rmap, smap) if c.guard else None

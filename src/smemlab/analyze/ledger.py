@@ -19,8 +19,9 @@ unit serialises them); `atomicAdd(&x, 1)` with its result unused, which ptxas tu
 ATOMS.POPC.INC (the warp's lanes on one word merged into one increment), costs the largest number of
 distinct words in one bank, as a store does; ATOMS.CAS costs twice the ATOMS figure (ideal 2).
 Which form a site is comes from the SASS (sass.py), else from the PTX (an add of the immediate 1 whose
-result is never read). Ideal: one per request. Not modelled: the compare-and-swap loops ptxas emits
-for float and 64-bit atomicAdd on shared memory (their trips depend on the pattern and on timing).
+result is never read). Ideal: one per request. The compare-and-swap loops ptxas emits for float and
+64-bit atomicAdd on shared memory ("spin") count each execution of the loop's LDS as a load and of its
+ATOMS.CAST.SPIN as the atomic, 2 wavefronts per phase with an active lane (casloop.py).
 """
 
 from __future__ import annotations
@@ -52,7 +53,8 @@ class Site:
     worst_wavefronts: int = -1
     worst_addresses: np.ndarray | None = None  # the costliest warp's 32 byte offsets (-1: inactive)
     worst_warp: int = 0  # its warp index in the block
-    atomic_rule: str = "lanes"  # atomics: "lanes" (ATOMS), "words" (ATOMS.POPC.INC), "cas" (ATOMS.CAS)
+    atomic_rule: str = "lanes"  # atomics: "lanes" (ATOMS), "words" (ATOMS.POPC.INC), "cas" (ATOMS.CAS),
+    # "spin" (one execution of a compare-and-swap loop's ATOMS.CAST.SPIN)
     dsmem: bool = False  # distributed shared memory (a cluster of one: the block's own)
     pending: list = field(default_factory=list)
 
@@ -62,7 +64,7 @@ class Ledger:
         self.W = warps
         self.sites: dict[int, Site] = {}
         self.plan: dict[int, int] = {}  # pc -> bytes of the SASS access (0: merged into another), see sass.py
-        self.atomic_rules: dict[int, str] = {}  # pc -> "lanes" | "words"
+        self.atomic_rules: dict[int, str] = {}  # pc -> "lanes" | "words" | "spin"
         self.coalesce: dict[int, int] = {}  # pc -> width to merge consecutive accesses into (sass.py)
         self.shift: dict[int, int] = {}  # pc -> bytes from its address to where its access starts (sass.py)
         self._runs: dict[tuple, dict] = {}
@@ -189,6 +191,13 @@ def atomic_costs(a: np.ndarray, size: int, rule: str):
     if rule == "cas":  # ATOMS.CAS: twice the ATOMS figure, ideal 2 (measured)
         worst, ideal, degree = atomic_costs(a, size, "lanes")
         return 2 * worst, 2 * ideal, degree
+    if rule == "spin":  # one execution of a compare-and-swap loop's ATOMS.CAST.SPIN (casloop.py)
+        per = 128 // size  # lanes per phase, bank groups per phase
+        act = (a >= 0).reshape(a.shape[0], WARP // per, per)
+        group = np.where(a >= 0, (a // size) % per, per).reshape(act.shape)
+        counts = np.zeros((a.shape[0], WARP // per, per + 1), dtype=np.int64)
+        np.add.at(counts, (np.arange(a.shape[0])[:, None, None], np.arange(WARP // per)[None, :, None], group), 1)
+        return 2 * act.any(axis=2).sum(axis=1), 2 * -(-act.sum(axis=(1, 2)) // per), counts[:, :, :per].max(axis=(1, 2))
     act = a >= 0
     words = max(1, size // 4)
     rows = np.arange(a.shape[0])[:, None]

@@ -54,6 +54,7 @@ class Machine:
         self.index: dict[str, int] = {}
         self.dtype: list[np.dtype] = []
         self.steps = 0  # warp-instructions executed so far (drives %clock)
+        self.carry = np.zeros(self.N, dtype=bool)  # CC.CF of the extended-precision arithmetic (carry.py)
         t = np.arange(self.N, dtype=np.int64)
         self.thread_ids = t
         self.lane = (t % WARP).astype(np.uint32)

@@ -2,7 +2,8 @@
 
 `ld`/`st` of 1 to 16 bytes (`.v2`/`.v4` vectors are one access of the full width), `atom`/`red`
 (add, min, max, and, or, xor, exch, cas, inc, dec; lanes hitting one address are applied one after
-another in thread order, so returned old values are those of some valid serial order), `cp.async`
+another in thread order, so returned old values are those of some valid serial order; on shared
+memory, those that ptxas makes a compare-and-swap loop execute it trip by trip: casloop.py), `cp.async`
 (copied at once), `cvta`, `mapa` (a cluster of one block: rank 0 only), `isspacep`. Generic
 addresses are resolved per lane through the windows of `memory.py`.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from smemlab.analyze import casloop
 from smemlab.analyze import memory as M
 from smemlab.analyze.alu import builder, dtype_of
 from smemlab.analyze.machine import DTYPES, UNSIGNED, Machine
@@ -317,6 +319,8 @@ def b_atom(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
     size = dt.itemsize
     acc = Access(ins, mach, ledger, pc, "atomic", size, ex)
     ga = address_getter(mach, addr_op, acc.space)
+    if acc.space == "shared" and ledger is not None and ledger.atomic_rules.get(pc) == "spin":
+        return _looped_atomic(acc, ga, op, dt, gb, w)
 
     def fn(m, full):
         a = ga()
@@ -332,6 +336,48 @@ def b_atom(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
             o = _atomic_apply(sp, off, sub, dt, op, b, c)
             old = np.where(sub, o, old)
             acc.record(name, off, sub)
+        if w is not None:
+            w(old, m, full)
+    return fn
+
+
+def _looped_atomic(acc: Access, ga, op: str, dt, gb, w):
+    """A shared atomic that ptxas makes a compare-and-swap loop (casloop.py): each execution of the
+    loop's LDS counts as a load of the line and each execution of its CAS as the atomic."""
+    mach, ledger, ins, size = acc.mach, acc.ledger, acc.ins, acc.size
+    sp = mach.shared
+    view = sp.bytes.view(dt)
+    load_site = ledger.site(acc.pc, "load", size, ins.loc, ins.text + "  (the compare-and-swap loop's LDS)")
+    cas_site = acc.site("shared")
+    W = mach.W
+
+    def fn(m, full):
+        a = ga()
+        _check(sp, a, m, size, "atomic")
+        b = gb()
+        old = np.zeros(mach.N, dtype=dt)
+
+        def warps(rem):
+            return int(rem.reshape(W, 32).any(axis=1).sum())
+
+        def load(rem):
+            ledger.record(load_site, a, rem, warps(rem))
+
+        def cas(rem):
+            ledger.record(cas_site, a, rem, warps(rem))
+
+        def leave(rem):  # min/max: the lanes whose update changes nothing take the word they read
+            cur = view[np.where(rem, a // size, 0)]
+            out = rem & ((np.minimum(cur, b) if op == "min" else np.maximum(cur, b)) == cur)
+            old[out] = cur[out]
+            return out
+
+        def apply(lanes):
+            won = np.zeros(mach.N, dtype=bool)
+            won[lanes] = True
+            old[lanes] = _atomic_apply(sp, a, won, dt, op, b, None)[lanes]
+
+        casloop.run(a, m, size, load, leave if op in ("min", "max") else None, cas, apply)
         if w is not None:
             w(old, m, full)
     return fn

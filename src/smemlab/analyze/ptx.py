@@ -2,9 +2,9 @@
 
 Only what the emulator needs is kept: module-level variables (state space, alignment, type, size,
 initial bytes), the `.file` table, and for each `.entry` its parameters, register declarations,
-local/shared declarations, labels and instructions, every instruction tagged with the `.loc` line
-in force where it appears. Registers declared inside `{ }` scopes (inline asm) are renamed so that
-they cannot clash with the kernel's own.
+local/shared declarations, labels, `.branchtargets` lists and instructions, every instruction tagged
+with the `.loc` line in force where it appears. Registers and labels declared inside `{ }` scopes
+(inline asm) are renamed so that they cannot clash with the kernel's own or another copy's.
 
 Operands are parsed once here: registers (`%r1`, `%tid.x`), immediates (decimal, hex, `0f`/`0d`
 floats), addresses (`[%rd1+8]`, `[sym+4]`), vectors (`{%r1, %r2}`), negated predicates (`!%p1`),
@@ -86,6 +86,13 @@ class Instr:
 @dataclass
 class Label:
     name: str
+
+
+@dataclass
+class Targets:
+    """A `.branchtargets` list (`Tab: .branchtargets L0, L1;`): the labels `brx.idx` picks from."""
+    name: str
+    labels: list[str]
 
 
 @dataclass
@@ -458,6 +465,20 @@ def _parse_kernel(name: str, params_text: str, perf: str, body: str, files: dict
     loc: Loc | None = None
     scopes: list[dict[str, str]] = []
     counter = [0]
+    statements = list(_statements(body))
+    # labels are scoped by { } blocks, as registers are (an inline asm with labels may be inlined twice)
+    block_labels: list[set[str]] = []
+    open_blocks: list[int] = []
+    for kind, payload in statements:
+        if kind == "open":
+            open_blocks.append(len(block_labels))
+            block_labels.append(set())
+        elif kind == "close" and open_blocks:
+            open_blocks.pop()
+        elif kind == "label" and open_blocks:
+            block_labels[open_blocks[-1]].add(payload)
+    blocks: list[int] = []  # the { } blocks open at this statement, by number
+    opened = [0]
 
     def rename(reg: str) -> str:
         for scope in reversed(scopes):
@@ -465,10 +486,16 @@ def _parse_kernel(name: str, params_text: str, perf: str, body: str, files: dict
                 return scope[reg]
         return reg
 
+    def relabel(label: str) -> str:
+        for b in reversed(blocks):
+            if label in block_labels[b]:
+                return f"{label}$b{b}"
+        return label
+
     def is_reg(name: str) -> bool:
         return any(name in scope for scope in scopes) or name in k.regs
 
-    for kind, payload in _statements(body):
+    for kind, payload in statements:
         if kind == "loc":
             m = _LOC.match(payload)
             if m:
@@ -483,13 +510,16 @@ def _parse_kernel(name: str, params_text: str, perf: str, body: str, files: dict
             continue
         if kind == "open":
             scopes.append({})
+            blocks.append(opened[0])
+            opened[0] += 1
             continue
         if kind == "close":
             if scopes:
                 scopes.pop()
+                blocks.pop()
             continue
         if kind == "label":
-            k.body.append(Label(payload))
+            k.body.append(Label(relabel(payload)))
             continue
         if kind == "section":
             continue
@@ -509,6 +539,12 @@ def _parse_kernel(name: str, params_text: str, perf: str, body: str, files: dict
                         reg = fresh
                     k.regs[reg] = typ
             continue
+        if stmt.startswith(".branchtargets"):
+            if not k.body or not isinstance(k.body[-1], Label):
+                raise PTXError(f"kernel {name}: {stmt!r} has no label naming it")
+            labels = [relabel(x.strip()) for x in stmt[len(".branchtargets"):].split(",") if x.strip()]
+            k.body.append(Targets(k.body.pop().name, labels))
+            continue
         if stmt.startswith("."):
             if stmt.startswith((".pragma", ".maxnreg", ".maxntid", ".reqntid", ".minnctapersm", ".noreturn")):
                 continue
@@ -518,7 +554,10 @@ def _parse_kernel(name: str, params_text: str, perf: str, body: str, files: dict
                 continue
             raise PTXError(f"kernel {name}: directive {stmt!r} is not understood")
         try:
-            k.body.append(_parse_instr(stmt, loc, rename, is_reg))
+            ins = _parse_instr(stmt, loc, rename, is_reg)
+            if blocks and ins.parts[0] in ("bra", "brx"):
+                ins.operands = [Sym(relabel(o.name)) if isinstance(o, Sym) else o for o in ins.operands]
+            k.body.append(ins)
         except PTXError as exc:
             if str(exc).startswith("call:"):
                 k.body.append(Instr("call", ("call",), [], None, loc, stmt))

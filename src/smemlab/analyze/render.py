@@ -10,6 +10,10 @@ from smemlab.analyze.session import EXTRA_KINDS, KINDS, Report
 ATOMIC_NOTE = ("shared-memory atomics: an ATOMS costs the most active lanes on one bank (lanes on one word count "
                "apart); where ptxas made ATOMS.POPC.INC (atomicAdd of 1, result unused) it costs the most distinct "
                "words in one bank: the rule measured on an H200 for 4-byte atomics (tools/atomic_truth)")
+LOOP_NOTE = ("64-bit and float atomicAdd (and 64-bit and/or/xor/min/max) on shared memory are compare-and-swap "
+             "loops in SASS: each execution's LDS counts as a load of the line, its ATOMS.CAST.SPIN as 2 atomic "
+             "wavefronts per phase; trips are those of each warp alone (with several warps on the same words the "
+             "GPU's depend on timing, usually more)")
 MAPPED = ("load", "store")  # kinds with a bank map (the load/store model's phases)
 REQUESTS_NOTE = ("requests count warps with at least one active lane; Nsight Compute also counts warps whose "
                  "predicate is off everywhere where ptxas turned a short branch into predicated code (at zero "
@@ -53,8 +57,10 @@ def to_json(r: Report) -> dict:
 
 def notes(r: Report) -> list[str]:
     out = [REQUESTS_NOTE]
-    if any(s.kind == "atomic" and s.issued for s in r.sites):
+    if any(s.kind == "atomic" and s.atomic_rule != "spin" and s.issued for s in r.sites):
         out.append(ATOMIC_NOTE)
+    if any(s.kind == "atomic" and s.atomic_rule == "spin" and s.issued for s in r.sites):
+        out.append(LOOP_NOTE)
     if any(s.dsmem and s.issued for s in r.sites):
         out.append("distributed shared memory (shared::cluster, mapa) is emulated as a cluster of one block: its "
                    "accesses land in the block's own shared memory and count as shared accesses")

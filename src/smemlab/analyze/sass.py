@@ -39,6 +39,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from smemlab.analyze.casloop import LOOPED, looped
 from smemlab.analyze.ptx import Addr, Instr
 
 _SASS_OPS = {"LDS": "load", "STS": "store", "ATOMS": "atomic"}
@@ -57,6 +58,7 @@ class SassAccess:
     offset: int
     text: str
     popc: bool = False  # ATOMS.POPC.INC: the warp's increments of one word merged
+    spin: bool = False  # ATOMS.CAST.SPIN: the compare-and-swap of a loop (casloop.py)
 
 
 @dataclass
@@ -64,7 +66,7 @@ class Plan:
     """pc -> bytes of the access the hardware makes there (0: merged into another pc's access)."""
 
     sizes: dict[int, int] = field(default_factory=dict)
-    atomic_rules: dict[int, str] = field(default_factory=dict)  # pc -> "lanes" | "words" (ledger.py)
+    atomic_rules: dict[int, str] = field(default_factory=dict)  # pc -> "lanes" | "words" | "spin" (ledger.py)
     coalesce: dict[int, int] = field(default_factory=dict)  # pc -> SASS width to build from consecutive accesses
     shift: dict[int, int] = field(default_factory=dict)  # pc -> bytes from the PTX address to the access's start
     merged: list[tuple[int, list[int], int]] = field(default_factory=list)  # (line, pcs, width)
@@ -135,7 +137,8 @@ def parse_sass(text: str, symbol: str) -> list[SassAccess]:
         if not addr:
             continue
         base, offset = _split_address(addr.group(1))
-        accesses.append(SassAccess(file, line, _SASS_OPS[op], width, base, offset, raw.strip(), "POPC" in mods))
+        accesses.append(SassAccess(file, line, _SASS_OPS[op], width, base, offset, raw.strip(), "POPC" in mods,
+                                   ".CAST.SPIN" in mods))
     return accesses
 
 
@@ -257,8 +260,9 @@ def plan(instrs: list[Instr], leaders: list[bool], sites: dict[int, tuple[str, i
         lo, size = narrow.get(pc, (0, size))
         ptx_groups[(file, line, op)][base].append((a.offset + lo, size, pc))
     sass_groups: dict[tuple, dict[str, list[tuple[int, int]]]] = defaultdict(lambda: defaultdict(list))
-    for s in sass:
-        if s.op != "atomic":
+    loops = {(s.file, s.line, s.base, s.offset, s.width) for s in sass if s.spin}
+    for s in sass:  # the LDS of a compare-and-swap loop belongs to its atomic, not to the line's loads
+        if s.op != "atomic" and not (s.op == "load" and (s.file, s.line, s.base, s.offset, s.width) in loops):
             sass_groups[(s.file, s.line, s.op)][s.base].append((s.offset, s.width))
     for key, groups in ptx_groups.items():
         sgroups = [g for g in sass_groups.get(key, {}).values()]
@@ -288,11 +292,12 @@ def plan(instrs: list[Instr], leaders: list[bool], sites: dict[int, tuple[str, i
 
 def atomic_rules(instrs: list[Instr], atomics: list[int], sass: list[SassAccess] | None,
                  files: dict[int, str]) -> dict[int, str]:
-    """pc -> "words" where the shared atomic is (or will be) ATOMS.POPC.INC, else "lanes"."""
-    by_line: dict[tuple, list[bool]] = defaultdict(list)
+    """pc -> "words" where the shared atomic is (or will be) ATOMS.POPC.INC, "spin" where it is a
+    compare-and-swap loop (ATOMS.CAST.SPIN), else "lanes"."""
+    by_line: dict[tuple, list[str]] = defaultdict(list)
     for s in sass or []:
         if s.op == "atomic":
-            by_line[(s.file, s.line)].append(s.popc)
+            by_line[(s.file, s.line)].append("words" if s.popc else "spin" if s.spin else "lanes")
     ptx_by_line: dict[tuple, list[int]] = defaultdict(list)
     for pc in atomics:
         loc = instrs[pc].loc
@@ -303,11 +308,18 @@ def atomic_rules(instrs: list[Instr], atomics: list[int], sass: list[SassAccess]
         kinds = by_line.get(key)
         for i, pc in enumerate(sorted(pcs)):
             if kinds and (len(set(kinds)) == 1 or len(kinds) == len(pcs)):
-                popc = kinds[0] if len(set(kinds)) == 1 else kinds[i]
+                out[pc] = kinds[0] if len(set(kinds)) == 1 else kinds[i]
             else:
-                popc = _looks_like_popc_inc(instrs[pc], read)
-            out[pc] = "words" if popc else "lanes"
+                out[pc] = _form_from_ptx(instrs[pc], read)
     return out
+
+
+def _form_from_ptx(ins: Instr, read: set[str]) -> str:
+    """What ptxas makes of a shared atomic, guessed from the PTX where the SASS does not say."""
+    op = next((p for p in ins.parts[1:] if p in LOOPED), "")
+    if looped(op, ins.parts[-1]):
+        return "spin"
+    return "words" if _looks_like_popc_inc(ins, read) else "lanes"
 
 
 def _registers_read(instrs: list[Instr]) -> set[str]:

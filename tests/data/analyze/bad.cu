@@ -70,3 +70,16 @@ extern "C" __global__ void by_value(Pair p, int *out)
 {
     out[threadIdx.x] = p.a + p.b;
 }
+
+extern "C" __global__ void named_barrier_hang(float *out)
+{
+    if (threadIdx.x < 64)
+        asm volatile("bar.sync 1, 96;");
+    out[threadIdx.x] = 0.0f;
+}
+
+extern "C" __global__ void jump_past_the_list(float *out)
+{
+    asm volatile("{\n\tT: .branchtargets A, B;\n\tbrx.idx %0, T;\nA:\nB:\n\t}" ::"r"(threadIdx.x & 3));
+    out[threadIdx.x] = 0.0f;
+}

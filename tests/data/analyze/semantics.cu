@@ -274,3 +274,94 @@ extern "C" __global__ void control_ops(const int *v_, int *out)
         return;
     out[threadIdx.x] = acc + s[(threadIdx.x + 1) & 255];
 }
+
+// extended-precision arithmetic: the carry flag through add.cc/addc, sub.cc/subc, mad.cc/madc
+extern "C" __global__ void carry_ops(const unsigned *a_, const unsigned *b_, unsigned *out)
+{
+    const unsigned a = a_[threadIdx.x], b = b_[threadIdx.x], c = a ^ (b << 7), d = b * 2654435761u;
+    unsigned lo, hi, top, f;
+    unsigned long long x, y;
+    asm("add.cc.u32 %0, %3, %4;\n\taddc.cc.u32 %1, %5, %6;\n\taddc.u32 %2, 0, 0;"  // 64-bit add, carry out
+        : "=r"(lo), "=r"(hi), "=r"(top) : "r"(a), "r"(b), "r"(c), "r"(d));
+    R(0) = lo; R(1) = hi; R(2) = top;
+    asm("sub.cc.u32 %0, %3, %4;\n\tsubc.cc.u32 %1, %5, %6;\n\tsubc.u32 %2, 0, 0;"  // 64-bit sub, borrow out
+        : "=r"(lo), "=r"(hi), "=r"(top) : "r"(a), "r"(b), "r"(c), "r"(d));
+    R(3) = lo; R(4) = hi; R(5) = top;
+    asm("mad.lo.cc.u32 %0, %2, %3, %4;\n\tmadc.hi.u32 %1, %2, %3, %5;"  // a * b + (d:c), 64 bits
+        : "=r"(lo), "=r"(hi) : "r"(a), "r"(b), "r"(c), "r"(d));
+    R(6) = lo; R(7) = hi;
+    asm("mad.hi.cc.s32 %0, %2, %3, %4;\n\taddc.u32 %1, 0, 0;"  // signed high half + c, its carry
+        : "=r"(lo), "=r"(f) : "r"(a), "r"(b), "r"(c));
+    R(8) = lo; R(9) = f;
+    const unsigned long long p = ((unsigned long long)a << 32) | b, q = ((unsigned long long)d << 32) | c;
+    asm("add.cc.u64 %0, %2, %3;\n\taddc.u64 %1, %2, %3;" : "=l"(x), "=l"(y) : "l"(p), "l"(q));
+    R(10) = (unsigned)x; R(11) = (unsigned)(x >> 32); R(12) = (unsigned)y; R(13) = (unsigned)(y >> 32);
+    // a carry set by every lane, then cleared by the even lanes only: each thread keeps its own flag
+    asm("{\n\t.reg .pred %%p;\n\tsetp.eq.u32 %%p, %2, 0;\n\tadd.cc.u32 %0, %1, %1;\n\t"
+        "@%%p add.cc.u32 %0, 0, 0;\n\taddc.u32 %0, 0, 0;\n\t}" : "=r"(f) : "r"(a | 0x80000000u), "r"(threadIdx.x & 1));
+    R(14) = f;
+    // the carry that only the carry-in makes: high words c + ~c and c - c
+    asm("add.cc.u32 %0, %2, %3;\n\taddc.cc.u32 %0, %4, %5;\n\taddc.u32 %1, 0, 0;" : "=r"(lo), "=r"(f)
+        : "r"(a), "r"(b), "r"(c), "r"(~c));
+    R(15) = f;
+    asm("sub.cc.u32 %0, %2, %3;\n\tsubc.cc.u32 %0, %4, %4;\n\tsubc.u32 %1, 0, 0;" : "=r"(lo), "=r"(f)
+        : "r"(a), "r"(b), "r"(c));
+    R(16) = f;
+}
+
+// named barriers with thread counts: warp 0 produces into a 2-slot ring that warp 1 consumes, through
+// bar.arrive/bar.sync on "full" barriers 1, 2 and "empty" barriers 3, 4 (warp specialisation); then
+// warps meet at barrier 5 from two different instructions, and warps 0-1 and 2-3 sync apart (6, 7)
+extern "C" __global__ void named_barriers(const int *in, int n, int *out)
+{
+    __shared__ int buf[2][32];
+    __shared__ int s[128];
+    const int t = threadIdx.x, lane = t & 31, w = t / 32;
+    if (w == 0) {
+        for (int i = 0; i < n; i++) {
+            if (i >= 2) asm volatile("bar.sync %0, 64;" ::"r"(3 + (i & 1)));
+            buf[i & 1][lane] = in[i * 32 + lane];
+            asm volatile("bar.arrive %0, 64;" ::"r"(1 + (i & 1)));
+        }
+    } else if (w == 1) {
+        for (int i = 0; i < n; i++) {
+            asm volatile("bar.sync %0, 64;" ::"r"(1 + (i & 1)));
+            out[i * 32 + lane] = buf[i & 1][31 - lane] * 2;
+            if (i + 2 < n) asm volatile("barrier.sync.aligned %0, 64;" ::"r"(3 + (i & 1)));
+        }
+    }
+    if (w < 2) { s[t] = t + 1; asm volatile("bar.sync 5, 64;"); R(n) = s[63 - t]; }
+    else { s[t] = -t; asm volatile("bar.sync %0, %1;" ::"r"(6), "r"(64)); R(n) = s[t ^ 32]; }
+    if (w >= 2) return;
+    s[t] = t * 3;
+    asm volatile("bar.sync 7, 64;");
+    R(n + 1) = s[t ^ 32];
+}
+
+// brx.idx through a .branchtargets list, a guard that is off falling through, and the same inline asm
+// (labels and all) inlined twice: labels are scoped by their { } block, as registers are
+__device__ __forceinline__ int table_pick(int k, int on)
+{
+    int v;
+    asm volatile("{\n\t.reg .u32 %%i;\n\t.reg .pred %%on;\n\t"
+                 "and.b32 %%i, %1, 3;\n\tsetp.ne.s32 %%on, %2, 0;\n\tmov.u32 %0, 0;\n\t"
+                 "Tab: .branchtargets L0, L1, L2, L3;\n\t"
+                 "@%%on brx.idx %%i, Tab;\n\tbra.uni Done;\n"
+                 "L0:\n\tmov.u32 %0, 100;\n\tbra.uni Done;\n"
+                 "L1:\n\tmov.u32 %0, 200;\n\tbra.uni Done;\n"
+                 "L2:\n\tmov.u32 %0, 300;\n\tbra.uni Done;\n"
+                 "L3:\n\tmov.u32 %0, 400;\n"
+                 "Done:\n\t}" : "=r"(v) : "r"(k), "r"(on));
+    return v;
+}
+
+extern "C" __global__ void switch_ops(const int *k_, int *out)
+{
+    __shared__ int s[64];
+    s[threadIdx.x] = threadIdx.x * 10;
+    __syncthreads();
+    const int k = k_[threadIdx.x];
+    const int v = table_pick(k, k & 4);
+    R(0) = v + s[(threadIdx.x + v / 100) & 63];
+    R(1) = table_pick(k >> 3, 1);
+}
