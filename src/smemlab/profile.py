@@ -133,7 +133,8 @@ def attach(run, device: int = 0, only: Sequence[str] | None = None) -> None:
     for exp_rec in run.experiments:
         exp = experiments.get(exp_rec.name)
         names = [v.variant for v in exp_rec.variants if v.ok]
-        chosen = [v for v in exp.variants() if v.name in names and v.kernel and (not only or v.name in only)]
+        chosen = [v for v in exp.variants()
+                  if v.name in names and v.kernel and v.profiled and (not only or v.name in only)]
         counters, status = profile_experiment(exp_rec.name, exp_rec.size, [v.name for v in chosen], device,
                                               kernel_symbols(exp.source))
         if counters is None:
