@@ -177,6 +177,18 @@ def test_timeline_shows_the_fewest_chunks_near_the_best(tmp_path, monkeypatch):
     assert [(r.extra["streams"], r.extra["chunks"]) for r in drawn] == [(1, 64), (4, 64)]
 
 
+def test_staging_notes_take_the_full_grid_as_one_level_whatever_its_blocks():
+    recs = []
+    for name, per_sm, gbps in (("stagedPlain", 8, 3000.0), ("stagedPlainV4", 6, 2900.0), ("stagedCpAsync2", 8, 3150.0)):
+        method, stages, width = staging.METHODS[name]
+        r = _rec(name, 1.0, method=method, stages=stages, width=width, blocks_per_sm=per_sm)
+        r.gbps = gbps
+        recs.append(r)
+    notes = staging.staging_notes(recs)
+    assert notes[0].startswith("6/8 blocks per SM (48/64 warps): plain loads 3,000 GB/s (4 B a thread), 2,900 GB/s (16 B")
+    assert "at 6/8 blocks per SM (48/64 warps) they do not pay: 1.05x (stagedCpAsync2 against stagedPlain)" in notes[1]
+
+
 def test_no_pipeline_note_without_its_steps_alone():
     recs = [r for r in _records() if r.variant != "pipelineCompute"]
     assert pipeline.pipeline_notes(recs) == []

@@ -110,13 +110,17 @@ def staging_notes(records: Sequence[Any]) -> list[str]:
     then when the asynchronous copies pay."""
     timed = [r for r in records if r.ok and r.gbps and r.variant in METHODS]
     out, verdicts = [], []
-    for per_sm in sorted({r.extra.get("blocks_per_sm") for r in timed}):
-        here = [r for r in timed if r.extra.get("blocks_per_sm") == per_sm]
+    # two levels: one block per SM, and as many as fit (which the compiler's register use may make differ)
+    for full in (False, True):
+        here = [r for r in timed if (r.extra.get("blocks_per_sm") != 1) == full]
         plains = sorted((r for r in here if r.extra.get("method") == "plain"), key=lambda r: r.extra.get("width", 0))
         if not plains:
             continue
         plain = max(plains, key=lambda r: r.gbps)
-        where = f"{per_sm} block{'s' if per_sm > 1 else ''} per SM ({per_sm * BDIM // 32} warps)"
+        levels = sorted({r.extra.get("blocks_per_sm") for r in here})
+        blocks = "/".join(map(str, levels))
+        where = (f"{blocks} block{'s' if levels != [1] else ''} per SM "
+                 f"({'/'.join(str(b * BDIM // 32) for b in levels)} warps)")
         parts = [f"{where}: plain loads " + ", ".join(f"{r.gbps:,.0f} GB/s ({r.extra.get('width')} B a thread)"
                                                       for r in plains)]
         best_async = None

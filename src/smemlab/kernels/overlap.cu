@@ -25,6 +25,11 @@
 #ifndef TILE
 #define TILE 1024
 #endif
+// every staged kernel fits 8 blocks of 256 threads on an SM (at most 32 registers a thread), so that
+// at full occupancy all of them run with the same 64 warps
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 8
+#endif
 // input floats one tile reads: a multiple of 4, so every stage buffer starts 16-byte aligned
 #define SPAN (TILE + 2 * RADIUS)
 static_assert(SPAN % 4 == 0, "a stage must be a whole number of 16-byte copies");
@@ -85,7 +90,7 @@ __device__ __forceinline__ void stencil_tile(const float *buf, float *out, long 
     }
 }
 
-extern "C" __global__ void __launch_bounds__(BDIM) stagedPlain(const float *__restrict__ in, float *__restrict__ out,
+extern "C" __global__ void __launch_bounds__(BDIM, MIN_BLOCKS) stagedPlain(const float *__restrict__ in, float *__restrict__ out,
                                                               long long n)
 {
     __shared__ __align__(16) float buf[SPAN];
@@ -103,7 +108,7 @@ extern "C" __global__ void __launch_bounds__(BDIM) stagedPlain(const float *__re
 
 // the same through registers 16 bytes a thread (float4), as wide as the cp.async copies below: the
 // fair comparison for them, whose only difference is then that the copy does not wait in registers
-extern "C" __global__ void __launch_bounds__(BDIM) stagedPlainV4(const float *__restrict__ in, float *__restrict__ out,
+extern "C" __global__ void __launch_bounds__(BDIM, MIN_BLOCKS) stagedPlainV4(const float *__restrict__ in, float *__restrict__ out,
                                                                 long long n)
 {
     __shared__ __align__(16) float buf[SPAN];
@@ -112,6 +117,7 @@ extern "C" __global__ void __launch_bounds__(BDIM) stagedPlainV4(const float *__
         const long long base = t * TILE;
         const int count = tile_outputs(t, n);
         const int span = count + 2 * RADIUS, whole = span / 4; // the last tile may end in 1-3 single floats
+#pragma unroll 2 // two 16-byte loads in flight a thread: four spill under the 32-register cap
         for (int i = threadIdx.x; i < whole; i += BDIM)
             reinterpret_cast<float4 *>(buf)[i] = reinterpret_cast<const float4 *>(in + base)[i];
         for (int i = 4 * whole + threadIdx.x; i < span; i += BDIM)
@@ -168,25 +174,25 @@ template <int S> __device__ __forceinline__ void staged_cp_async(const float *in
     }
 }
 
-extern "C" __global__ void __launch_bounds__(BDIM) stagedCpAsync1(const float *__restrict__ in, float *__restrict__ out,
+extern "C" __global__ void __launch_bounds__(BDIM, MIN_BLOCKS) stagedCpAsync1(const float *__restrict__ in, float *__restrict__ out,
                                                                  long long n)
 {
     staged_cp_async<1>(in, out, n);
 }
 
-extern "C" __global__ void __launch_bounds__(BDIM) stagedCpAsync2(const float *__restrict__ in, float *__restrict__ out,
+extern "C" __global__ void __launch_bounds__(BDIM, MIN_BLOCKS) stagedCpAsync2(const float *__restrict__ in, float *__restrict__ out,
                                                                  long long n)
 {
     staged_cp_async<2>(in, out, n);
 }
 
-extern "C" __global__ void __launch_bounds__(BDIM) stagedCpAsync3(const float *__restrict__ in, float *__restrict__ out,
+extern "C" __global__ void __launch_bounds__(BDIM, MIN_BLOCKS) stagedCpAsync3(const float *__restrict__ in, float *__restrict__ out,
                                                                  long long n)
 {
     staged_cp_async<3>(in, out, n);
 }
 
-extern "C" __global__ void __launch_bounds__(BDIM) stagedCpAsync4(const float *__restrict__ in, float *__restrict__ out,
+extern "C" __global__ void __launch_bounds__(BDIM, MIN_BLOCKS) stagedCpAsync4(const float *__restrict__ in, float *__restrict__ out,
                                                                  long long n)
 {
     staged_cp_async<4>(in, out, n);
@@ -273,25 +279,25 @@ template <int S> __device__ __forceinline__ void staged_tma(const float *in, flo
 #endif
 }
 
-extern "C" __global__ void __launch_bounds__(BDIM) stagedTma1(const float *__restrict__ in, float *__restrict__ out,
+extern "C" __global__ void __launch_bounds__(BDIM, MIN_BLOCKS) stagedTma1(const float *__restrict__ in, float *__restrict__ out,
                                                              long long n)
 {
     staged_tma<1>(in, out, n);
 }
 
-extern "C" __global__ void __launch_bounds__(BDIM) stagedTma2(const float *__restrict__ in, float *__restrict__ out,
+extern "C" __global__ void __launch_bounds__(BDIM, MIN_BLOCKS) stagedTma2(const float *__restrict__ in, float *__restrict__ out,
                                                              long long n)
 {
     staged_tma<2>(in, out, n);
 }
 
-extern "C" __global__ void __launch_bounds__(BDIM) stagedTma3(const float *__restrict__ in, float *__restrict__ out,
+extern "C" __global__ void __launch_bounds__(BDIM, MIN_BLOCKS) stagedTma3(const float *__restrict__ in, float *__restrict__ out,
                                                              long long n)
 {
     staged_tma<3>(in, out, n);
 }
 
-extern "C" __global__ void __launch_bounds__(BDIM) stagedTma4(const float *__restrict__ in, float *__restrict__ out,
+extern "C" __global__ void __launch_bounds__(BDIM, MIN_BLOCKS) stagedTma4(const float *__restrict__ in, float *__restrict__ out,
                                                              long long n)
 {
     staged_tma<4>(in, out, n);
