@@ -71,7 +71,7 @@ BAD_CASES = {
     "endless loop": (["--kernel", "spins", "--block", "32", "--arg", "flag=float32[4]:0..1", "--max-steps", "1000"],
                      "--max-steps 1,000"),
     "unsupported instruction": (["--kernel", "unsupported", "--block", "32", "--arg", "out=float32[32]"],
-                                "`mbarrier.init.shared.b64` is not supported"),
+                                "`stacksave.u64` is not supported"),
     "trap": (["--kernel", "traps", "--block", "32", "--arg", "out=float32[32]"], "thread 5"),
     "misaligned": (["--kernel", "misaligned", "--block", "32", "--arg", "out=float32[32]"], "misaligned"),
     "struct by value": (["--kernel", "by_value", "--block", "32", "--arg", "p=3", "--arg", "out=int32[32]"],

@@ -70,11 +70,14 @@ class Runtime:
         *args: Any,
         shmem: int = 0,
         cluster: int | Sequence[int] | None = None,
+        stream: int | None = None,
     ) -> None:
-        """Enqueue `kernel` on the runtime's stream. CuPy arrays pass as pointers, Python ints as
-        integers of any width, floating-point values as NumPy scalars of the parameter's type
-        (np.float32(x)). With `cluster`, `grid` counts blocks (as in CUDA C)."""
-        dev.launch(kernel, grid, block, tuple(kernel_arg(a) for a in args), self.stream_handle, shmem, cluster)
+        """Enqueue `kernel` on the runtime's stream (or on the raw stream handle `stream`, for work
+        spread over several streams). CuPy arrays pass as pointers, Python ints as integers of any
+        width, floating-point values as NumPy scalars of the parameter's type (np.float32(x)). With
+        `cluster`, `grid` counts blocks (as in CUDA C)."""
+        dev.launch(kernel, grid, block, tuple(kernel_arg(a) for a in args),
+                   self.stream_handle if stream is None else stream, shmem, cluster)
 
     def set_constant(self, source: str, symbol: str, values: np.ndarray, defines: Mapping[str, object] | None = None) -> None:
         """Write `values` into the `__constant__` symbol of kernels/<source> (cudaMemcpyToSymbol):

@@ -133,7 +133,8 @@ def attach(run, device: int = 0, only: Sequence[str] | None = None) -> None:
     for exp_rec in run.experiments:
         exp = experiments.get(exp_rec.name)
         names = [v.variant for v in exp_rec.variants if v.ok]
-        chosen = [v for v in exp.variants() if v.name in names and v.kernel and (not only or v.name in only)]
+        chosen = [v for v in exp.variants()
+                  if v.name in names and v.kernel and v.profiled and (not only or v.name in only)]
         kernels = [k for source in exp.sources() for k in kernel_symbols(source)]
         counters, status = profile_experiment(exp_rec.name, exp_rec.size, [v.name for v in chosen], device, kernels)
         if counters is None:

@@ -18,8 +18,8 @@ work. A case is a dict:
     constants       (measure only) __constant__ symbols written before the launch: addresses never
                     depend on them, but the outputs would be all zeros without them
 
-SKIPS names the package kernels that are not recorded, with the reason (none at present: the
-cluster kernels all run as a cluster of one block).
+SKIPS names the package kernels that are not recorded, with the reason (the cluster kernels all run
+as a cluster of one block; the overlap experiment's kernels are not recorded yet).
 
 `python3 tools/analyze_truth/cases.py` writes the .npy inputs (tests/data/analyze_truth/) and prints
 the number of cases.
@@ -38,6 +38,10 @@ K = "tools/analyze_truth/kernels"
 
 CASES: list[dict] = []
 SKIPS: dict[str, str] = {}  # "package:FILE.cu:kernel" -> why it is not recorded
+for _name in ("gatherPieces", "pipelineCompute", "stagedPlain", "stagedPlainV4",
+              *(f"staged{m}{s}" for m in ("CpAsync", "Tma") for s in (1, 2, 3, 4))):
+    SKIPS[f"package:book/overlap.cu:{_name}"] = ("book/overlap.cu came after the recording on the H200; record its kernels "
+                                            "(cases like tests' launches) with the next run of measure.py")
 
 
 def case(id, file, kernel, block, args, defines=None, dyn=0, grid=(1, 1, 1), cluster=None, constants=None):

@@ -4,7 +4,8 @@
 (add, min, max, and, or, xor, exch, cas, inc, dec; lanes hitting one address are applied one after
 another in thread order, so returned old values are those of some valid serial order; on shared
 memory, those that ptxas makes a compare-and-swap loop execute it trip by trip: casloop.py), `cp.async`
-(copied at once), `cvta`, `mapa` (a cluster of one block: rank 0 only), `isspacep`. Generic
+(copied at once), `mbarrier` and `cp.async.bulk` from global to shared memory (copied at once, its
+bytes counted on the mbarrier), `cvta`, `mapa` (a cluster of one block: rank 0 only), `isspacep`. Generic
 addresses are resolved per lane through the windows of `memory.py`.
 """
 
@@ -415,6 +416,160 @@ def b_cp_async(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
             v = np.where(keep, v, 0).astype(UNSIGNED[es])
             sp.store(d + k, m, es, v)
         ledger.record(site, d, m, ex.issued_warps)
+    return fn
+
+
+# ------------------------------------------------------------------------------ mbarriers, bulk copies
+
+
+class MBarrier:
+    """One mbarrier of the emulated block (Hopper's transaction barrier): the phases completed so far,
+    the arrivals each phase expects, those still to come, and the transaction bytes still to come
+    (negative while a copy has completed bytes that no arrival has announced yet). A phase completes
+    when both reach zero. The state an arrival returns is the number of the phase it arrived on."""
+
+    __slots__ = ("phase", "expected", "pending", "tx")
+
+    def __init__(self, count: int):
+        self.phase, self.expected, self.pending, self.tx = 0, count, count, 0
+
+    def arrive(self, count: int = 1, tx: int = 0, drop: bool = False) -> int:
+        token = self.phase
+        self.tx += tx
+        self.pending -= count
+        if drop:
+            self.expected -= count
+        self._settle()
+        return token
+
+    def transact(self, nbytes: int) -> None:
+        """`nbytes` more expected (positive) or completed (negative)."""
+        self.tx += nbytes
+        self._settle()
+
+    def _settle(self) -> None:
+        if self.pending <= 0 and self.tx == 0:
+            self.phase += 1
+            self.pending = self.expected
+
+
+def _mbarriers(mach: Machine) -> dict[int, MBarrier]:
+    """The block's mbarriers by shared-memory offset (created with the first mbarrier.init)."""
+    bars = getattr(mach, "mbarriers", None)
+    if bars is None:
+        bars = mach.mbarriers = {}
+    return bars
+
+
+def _mbarrier_at(mach: Machine, off: int, thread: int, what: str) -> MBarrier:
+    bar = _mbarriers(mach).get(off)
+    if bar is None:
+        raise Fault(f"{what} on shared offset {off}, where no mbarrier was initialised (mbarrier.init)", thread)
+    return bar
+
+
+@builder("mbarrier")
+def b_mbarrier(ins: Instr, mach: Machine, **_):
+    """init, arrive (with .expect_tx, or _drop), expect_tx, complete_tx, test_wait/try_wait (with
+    .parity, or on the state an arrival returned) and inval, on mbarriers in the block's own shared
+    memory. Lanes act one after another in thread order; copies complete at once, so a wait only
+    waits on arrivals that have not happened yet."""
+    op = ins.parts[1]
+    if space_of(ins) not in ("shared", "dsmem"):
+        raise PTXError(f"{ins.opcode}: only mbarriers in shared memory (.shared::cta) are supported")
+    ops = ins.operands
+    if op in ("init", "inval", "expect_tx", "complete_tx"):
+        addr_op, value_op = ops[0], (ops[1] if len(ops) > 1 else None)
+    elif op in ("arrive", "arrive_drop", "test_wait", "try_wait"):
+        addr_op, value_op = ops[1], (ops[2] if len(ops) > 2 else None)
+    else:
+        raise PTXError(f"{ins.opcode} is not supported")
+    ga = address_getter(mach, addr_op, "shared")
+    gv = mach.getter(value_op, np.uint64) if value_op is not None else None
+    sp = mach.shared
+    what = f"mbarrier.{op}"
+
+    def lanes(m):
+        a = ga()
+        _check(sp, a, m, 8, what)
+        v = gv() if gv is not None else None
+        return a, v, np.flatnonzero(m)
+
+    if op in ("test_wait", "try_wait"):
+        w = mach.writer(ops[0], np.bool_)
+        parity = "parity" in ins.parts
+
+        def wait(m, full):
+            a, v, idx = lanes(m)
+            done = np.zeros(mach.N, dtype=bool)
+            for t in idx:
+                bar = _mbarrier_at(mach, int(a[t]), int(t), what)
+                # .parity: the phase of that parity has completed when the current one has the other
+                done[t] = (bar.phase & 1) != (int(v[t]) & 1) if parity else bar.phase > int(v[t])
+            w(done, m, full)
+        return wait
+
+    w = mach.writer(ops[0], np.uint64) if op in ("arrive", "arrive_drop") else None
+    expect = "expect_tx" in ins.parts
+
+    def act(m, full):
+        a, v, idx = lanes(m)
+        state = np.zeros(mach.N, dtype=np.uint64)
+        bars = _mbarriers(mach)
+        for t in idx:
+            off = int(a[t])
+            if op == "init":
+                bars[off] = MBarrier(int(v[t]))
+            elif op == "inval":
+                bars.pop(off, None)
+            elif op == "expect_tx":
+                _mbarrier_at(mach, off, int(t), what).transact(int(v[t]))
+            elif op == "complete_tx":
+                _mbarrier_at(mach, off, int(t), what).transact(-int(v[t]))
+            else:  # arrive: a count, or with .expect_tx the bytes to expect (one arrival)
+                bar = _mbarrier_at(mach, off, int(t), what)
+                count = 1 if expect or v is None else int(v[t])
+                state[t] = bar.arrive(count, int(v[t]) if expect else 0, drop=op == "arrive_drop")
+        if w is not None:
+            w(state, m, full)
+    return act
+
+
+@builder("cp.async.bulk")
+def b_cp_async_bulk(ins: Instr, mach: Machine, **_):
+    """cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]:
+    `size` bytes (a multiple of 16, both addresses 16-byte aligned) from global to shared memory,
+    copied at once, then counted on the mbarrier as completed transaction bytes. The copy engine
+    writes shared memory without the LSU, so no shared-memory request is counted (nor does Nsight
+    Compute count one). A cluster of one block: shared::cluster is the block's own shared memory."""
+    parts = ins.parts
+    if "tensor" in parts or len(parts) < 5 or parts[3] not in ("shared::cluster", "shared::cta") \
+            or parts[4] != "global" or not any(p.startswith("mbarrier") for p in parts):
+        raise PTXError(f"{ins.opcode}: only global-to-shared bulk copies completing on an mbarrier are supported "
+                       f"(not tensor copies, stores, or prefetches)")
+    dst, src, size_op, mbar = ins.operands[:4]
+    gd = address_getter(mach, dst, "shared")
+    gs = address_getter(mach, src, "global")
+    gn = mach.getter(size_op, np.uint32)
+    gb = address_getter(mach, mbar, "shared")
+    sp, gsp = mach.shared, mach.global_
+
+    def fn(m, full):
+        d, s, n, b = gd(), gs() - M.GLOBAL_BASE, gn(), gb()
+        for t in np.flatnonzero(m):
+            size = int(n[t])
+            if size % 16 or int(d[t]) % 16 or int(s[t]) % 16:
+                raise Fault(f"cp.async.bulk of {size} bytes from {gsp.describe(int(s[t]))} to shared offset "
+                            f"{int(d[t])}: the size and both addresses must be multiples of 16", int(t))
+            words = np.arange(0, size, 4, dtype=np.int64)
+            every = np.ones(words.size, dtype=bool)
+            try:
+                gsp.check(int(s[t]) + words, every, 4, "cp.async.bulk load")
+                sp.check(int(d[t]) + words, every, 4, "cp.async.bulk store")
+            except M.MemoryFault as exc:
+                raise Fault(str(exc), int(t)) from None
+            sp.store(int(d[t]) + words, every, 4, gsp.load(int(s[t]) + words, every, 4))
+            _mbarrier_at(mach, int(b[t]), int(t), "cp.async.bulk's mbarrier").transact(-size)
     return fn
 
 

@@ -12,6 +12,7 @@ from smemlab.experiments.config import ConfigExperiment
 from smemlab.experiments.histogram import HistogramExperiment
 from smemlab.experiments.layout import LayoutExperiment
 from smemlab.experiments.matmul import MatmulExperiment
+from smemlab.experiments.overlap import OverlapExperiment
 from smemlab.experiments.reduce import ReduceExperiment
 from smemlab.experiments.shuffle import ShuffleExperiment
 from smemlab.experiments.stencil import StencilExperiment
@@ -20,7 +21,7 @@ from smemlab.experiments.transpose import TransposeExperiment
 # name -> class, in the seeds' order
 REGISTRY: dict[str, type[Experiment]] = {cls.name: cls for cls in (
     LayoutExperiment, ReduceExperiment, TransposeExperiment, MatmulExperiment, StencilExperiment, ShuffleExperiment,
-    HistogramExperiment, ConfigExperiment)}
+    HistogramExperiment, ConfigExperiment, OverlapExperiment)}
 
 
 def available() -> list[str]:

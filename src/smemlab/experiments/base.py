@@ -51,6 +51,9 @@ class Variant:
     hazard: str | None = None  # kept on purpose to show a hazard; the sanitizer finding expected
     on_gpu: bool = True  # False: a host baseline, timed with the host clock
     library: str | None = None  # the library op it runs ("smemlab.ops.transpose"); its kernel is in kernels/lib/
+    # False: `smemlab profile` leaves it out; for work of many launches and copies on several streams,
+    # whose per-kernel counters explain nothing and would take Nsight Compute minutes to collect
+    profiled: bool = True
 
 
 @dataclass

@@ -205,6 +205,25 @@ def matmul() -> list[KernelLaunch]:
     return out
 
 
+def overlap() -> list[KernelLaunch]:
+    from smemlab.experiments import pipeline as P
+    from smemlab.experiments import staging as S
+
+    pieces, piece = 4, 256  # 4 pieces of 4 KiB (256 float4s) at offsets anywhere in a 16 KiB host buffer
+    out = [KernelLaunch("overlap", "mappedGatherH2D", "book/overlap.cu", "gatherPieces", (256, 1, 1), (pieces, 1, 1), {}, 0,
+                        (f"float4[{pieces * piece}]", f"int64[{pieces}]:0..{(pieces - 1) * piece}",
+                         f"float4[{pieces * piece}]", str(piece), str(pieces))),
+           KernelLaunch("overlap", "pipelineCompute", "book/overlap.cu", "pipelineCompute", (P.THREADS, 1, 1), (1, 1, 1), {},
+                        0, ("float32[512]", "float32[512]", "512", "8", repr(P.A)))]
+    # three tiles and a partial one over two blocks: block 0 loops over tiles 0 and 2, its stages wrap
+    n = 3 * S.TILE + 5
+    coef = f"scoef=float32[{S.RADIUS + 1}]"
+    for name in S.METHODS:
+        out.append(KernelLaunch("overlap", name, "book/overlap.cu", name, (S.BDIM, 1, 1), (2, 1, 1), {}, 0,
+                                (f"float32[{n + 2 * S.RADIUS}]", f"float32[{n}]", str(n)), (coef,)))
+    return out
+
+
 # ---------------------------------------------------------------------------------------------- the library
 
 
@@ -255,7 +274,7 @@ def library() -> list[KernelLaunch]:
 
 
 EXPERIMENTS = {"layout": layout, "transpose": transpose, "reduce": reduce, "shuffle": shuffle, "stencil": stencil,
-               "histogram": histogram, "config": config, "matmul": matmul}
+               "histogram": histogram, "config": config, "matmul": matmul, "overlap": overlap}
 
 
 def for_experiment(name: str) -> list[KernelLaunch]:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from smemlab.records import ExperimentRecord
+from smemlab.render.overlap_charts import overlap_chart, timeline_chart
 
 
 def wrapped_title(text: str, width_in: float) -> str:
@@ -183,5 +184,5 @@ def occupancy_chart(records: Sequence[Any], path) -> bool:
 
 
 # experiment name -> its own chart, where the bar chart of its variants does not fit it
-OWN_BAR_CHARTS = {"config": occupancy_bandwidth_chart}
-DETAIL_CHARTS = {"config": occupancy_chart}
+OWN_BAR_CHARTS = {"config": occupancy_bandwidth_chart, "overlap": overlap_chart}
+DETAIL_CHARTS = {"config": occupancy_chart, "overlap": timeline_chart}

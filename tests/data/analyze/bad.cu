@@ -40,10 +40,9 @@ extern "C" __global__ void early_return(float *out, int n)
 
 extern "C" __global__ void unsupported(float *out)
 {
-    __shared__ unsigned long long bar;
-    unsigned addr = (unsigned)__cvta_generic_to_shared(&bar);
-    asm volatile("mbarrier.init.shared.b64 [%0], 1;" ::"r"(addr));
-    out[threadIdx.x] = 1.0f;
+    unsigned long long sp;
+    asm volatile("stacksave.u64 %0;" : "=l"(sp));
+    out[threadIdx.x] = (float)(sp & 1);
 }
 
 extern "C" __global__ void traps(float *out)

@@ -1,0 +1,146 @@
+"""Inside the SM, third part of the `overlap` experiment: the 1-D stencil's halo tile staged into
+shared memory three ways (kernels/book/overlap.cu):
+
+- `stagedPlain`: through registers, as the book's stencil does (ld.global, then st.shared), and
+  `stagedPlainV4`, the same 16 bytes a thread (as wide as the cp.async copies);
+- `stagedCpAsyncS`: cp.async (Ampere's global-to-shared copy, no registers), S = 1..4 tiles in
+  flight, one commit group a tile;
+- `stagedTmaS`: Hopper's bulk-copy engine (cp.async.bulk), one thread issuing a whole tile, its
+  bytes counted on an mbarrier, S = 1..4 stages.
+
+Each runs a persistent grid of 1 block per SM (8 warps: too few plain loads in flight to cover the
+memory's latency, where prefetching stages should pay) and of as many blocks as fit (where every
+variant should be memory-bound). Verified against a float64 reference computed on the device.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Sequence
+
+import numpy as np
+
+from smemlab.experiments.base import Case, Check, Variant
+from smemlab.experiments.stencil import BOOK_COEF
+
+SOURCE = "book/overlap.cu"
+RADIUS = 4
+BDIM = 256
+TILE = 1024
+STAGES = (1, 2, 3, 4)
+TOLERANCE = 1e-5
+# variant -> (method, stages, bytes one thread moves per load or copy; 0: one thread copies the whole tile)
+METHODS = {"stagedPlain": ("plain", 1, 4), "stagedPlainV4": ("plain", 1, 16),
+           **{f"stagedCpAsync{s}": ("cp.async", s, 16) for s in STAGES},
+           **{f"stagedTma{s}": ("TMA", s, 0) for s in STAGES}}
+PAYS = 1.1  # async copies "pay" from this ratio to the better plain loads on
+
+
+def variants() -> list[Variant]:
+    b = (BDIM, 1, 1)
+    out = [Variant("stagedPlain", "the stencil's tile and halo staged through registers (ld.global, st.shared), as "
+                   "the book's stencil does; one tile at a time", "stagedPlain", b),
+           Variant("stagedPlainV4", "the same 16 bytes a thread (float4 loads and stores): as wide as the cp.async "
+                   "copies, so that only the asynchrony differs", "stagedPlainV4", b)]
+    out += [Variant(f"stagedCpAsync{s}", f"the tile copied by cp.async.cg (16 bytes a thread, no registers), {s} "
+                    f"tile{'s' if s > 1 else ''} in flight", f"stagedCpAsync{s}", b) for s in STAGES]
+    out += [Variant(f"stagedTma{s}", f"the tile copied by the bulk-copy engine (TMA, cp.async.bulk; sm_90), one "
+                    f"thread a tile, an mbarrier counting its bytes, {s} stage{'s' if s > 1 else ''}", f"stagedTma{s}", b)
+            for s in STAGES]
+    return out
+
+
+def reference(x, coef: np.ndarray, radius: int = RADIUS):
+    """The stencil over a padded input, in float64, on the array's own device (NumPy or CuPy)."""
+    n = x.size - 2 * radius
+    x = x.astype("float64")
+    out = float(coef[1]) * (x[radius + 1:radius + 1 + n] - x[radius - 1:radius - 1 + n])
+    for k in range(2, radius + 1):
+        out += float(coef[k]) * (x[radius + k:radius + k + n] - x[radius - k:radius - k + n])
+    return out
+
+
+def cases(rt, n: int, chosen: Sequence[Variant]) -> Iterator[Case]:
+    import cupy
+
+    chosen = [v for v in chosen if v.name in METHODS]
+    if not chosen:
+        return
+    x = cupy.random.default_rng(17).uniform(-1.0, 1.0, n + 2 * RADIUS, dtype=cupy.float32)
+    out = cupy.empty(n, dtype=cupy.float32)
+    coef = BOOK_COEF.copy()
+    ref = reference(x, coef)
+    scale = float(cupy.abs(ref).max()) or 1.0
+    tiles = -(-n // TILE)
+    rt.set_constant(SOURCE, "scoef", coef)
+    hopper = int(rt.facts.compute_capability.split(".")[0]) >= 9
+
+    def check() -> Check:
+        if not bool(cupy.isfinite(out).all()):
+            bad = int(cupy.argmin(cupy.isfinite(out)))
+            return Check(False, f"out[{bad}] = {float(out[bad])} (not written?)")
+        err = float(cupy.abs(out - ref).max()) / scale
+        return Check(err <= TOLERANCE, f"max |out - ref| / max |ref| = {err:.3g} (float64 on the device, tolerance "
+                                       f"{TOLERANCE:g})", err)
+
+    for v in chosen:
+        method, stages, width = METHODS[v.name]
+        if method == "TMA" and not hopper:
+            yield Case(v, lambda: None, lambda: Check(True, "skipped: bulk copies need sm_90"), (), 0, 0, "-",
+                       {"skipped": f"bulk copies (TMA) need compute capability 9.0; this GPU has "
+                                   f"{rt.facts.compute_capability}"})
+            continue
+        kernel = rt.kernel(SOURCE, v.kernel)
+        full = kernel.blocks_per_sm(BDIM)
+        for per_sm in sorted({1, full}):
+            grid = max(1, min(tiles, per_sm * rt.facts.sms))
+
+            def launch(kernel=kernel, grid=grid):
+                rt.launch(kernel, grid, BDIM, x, out, n)
+
+            what = f"{width} B a thread" if method == "plain" else f"{stages} stage{'s' if stages > 1 else ''}"
+            extra: dict[str, Any] = {"case": f"{method}, {what}, {per_sm} block{'s' if per_sm > 1 else ''}/SM",
+                                     "method": method, "stages": stages, "width": width, "blocks_per_sm": per_sm}
+            yield Case(v, launch, check, (out,), 4 * (n + 2 * RADIUS) + 4 * n, 0,
+                       f"grid ({grid}, 1, 1) block ({BDIM}, 1, 1), {kernel.static_smem} B static smem", extra)
+
+
+# ---- what the record shows -------------------------------------------------------------------------------
+def staging_notes(records: Sequence[Any]) -> list[str]:
+    """Per occupancy: the plain loads against each asynchronous method at its best number of stages,
+    then when the asynchronous copies pay."""
+    timed = [r for r in records if r.ok and r.gbps and r.variant in METHODS]
+    out, verdicts = [], []
+    # two levels: one block per SM, and as many as fit (which the compiler's register use may make differ)
+    for full in (False, True):
+        here = [r for r in timed if (r.extra.get("blocks_per_sm") != 1) == full]
+        plains = sorted((r for r in here if r.extra.get("method") == "plain"), key=lambda r: r.extra.get("width", 0))
+        if not plains:
+            continue
+        plain = max(plains, key=lambda r: r.gbps)
+        levels = sorted({r.extra.get("blocks_per_sm") for r in here})
+        blocks = "/".join(map(str, levels))
+        where = (f"{blocks} block{'s' if levels != [1] else ''} per SM "
+                 f"({'/'.join(str(b * BDIM // 32) for b in levels)} warps)")
+        parts = [f"{where}: plain loads " + ", ".join(f"{r.gbps:,.0f} GB/s ({r.extra.get('width')} B a thread)"
+                                                      for r in plains)]
+        best_async = None
+        for method in ("cp.async", "TMA"):
+            mine = sorted((r for r in here if r.extra.get("method") == method), key=lambda r: r.extra["stages"])
+            if not mine:
+                continue
+            best = max(mine, key=lambda r: r.gbps)
+            best_async = best if best_async is None or best.gbps > best_async.gbps else best_async
+            by_stage = ", ".join(f"{r.extra['stages']}: {r.gbps:,.0f}" for r in mine)
+            parts.append(f"{method} best at {best.extra['stages']} stage{'s' if best.extra['stages'] > 1 else ''}, "
+                         f"{best.gbps:,.0f} GB/s, {best.gbps / plain.gbps:.2f}x the better plain loads (GB/s by stages: "
+                         f"{by_stage})")
+        out.append("; ".join(parts))
+        if best_async is not None:
+            ratio = best_async.gbps / plain.gbps
+            verdicts.append(f"at {where} they {'pay' if ratio >= PAYS else 'do not pay'}: {ratio:.2f}x "
+                            f"({best_async.variant} against {plain.variant})")
+    if verdicts:
+        out.append(f"asynchronous copies into shared memory on this GPU (paying: at least {PAYS}x the better plain "
+                   f"loads): " + "; ".join(verdicts) + ". Stages keep a block's copies in flight across its barriers; "
+                   "with few blocks on an SM, nothing else does")
+    return out

@@ -1,0 +1,304 @@
+// Overlapping memory transfers with computation (seed 004: "重叠内存传输和计算, 组团传输减少小块数据的频繁传输"),
+// from the host link down to shared memory.
+//
+//   gatherPieces       the small pieces of one transfer read straight from mapped pinned host memory
+//                      (zero-copy over the host link), each through its own offset, into one device buffer
+//   pipelineCompute    the chunked pipeline's kernel: K fused multiply-adds per element, y <- y * a + x
+//                      (K chosen by the experiment so that computing takes as long as the copies)
+//   stagedPlain        the 1-D 9-point stencil, each tile and its halo staged in shared memory through
+//                      registers (ld.global then st.shared), as the book's stencil does
+//   stagedPlainV4      the same, 16 bytes a thread (float4): as wide as the cp.async copies
+//   stagedCpAsyncS     the same tiles copied by cp.async (global to shared, no registers; 16 bytes a
+//                      thread a time), S tiles in flight (S = 1..4 stages, commit/wait groups)
+//   stagedTmaS         the same tiles copied by the bulk-copy engine (Hopper's TMA: cp.async.bulk), one
+//                      thread issuing a tile, completion counted on an mbarrier per stage, S stages
+//
+// Every staged kernel runs a persistent grid-stride loop over tiles of TILE outputs; tile t reads
+// in[t*TILE .. t*TILE + TILE + 2*RADIUS) (the input carries the halo, as in stencil.cu) and writes
+// out[t*TILE .. t*TILE + TILE). Inline PTX keeps the asynchronous copies free of CUDA headers.
+#ifndef RADIUS
+#define RADIUS 4
+#endif
+#ifndef BDIM
+#define BDIM 256
+#endif
+#ifndef TILE
+#define TILE 1024
+#endif
+// every staged kernel fits 8 blocks of 256 threads on an SM (at most 32 registers a thread), so that
+// at full occupancy all of them run with the same 64 warps
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 8
+#endif
+// input floats one tile reads: a multiple of 4, so every stage buffer starts 16-byte aligned
+#define SPAN (TILE + 2 * RADIUS)
+static_assert(SPAN % 4 == 0, "a stage must be a whole number of 16-byte copies");
+
+__constant__ float scoef[RADIUS + 1];
+
+// ---------------------------------------------------------------------------------------- the host link
+// `host` is the device address of a mapped pinned host buffer; piece p is piece_vec4 float4s from
+// host + offsets[p], written to dst + p * piece_vec4.
+extern "C" __global__ void gatherPieces(const float4 *__restrict__ host, const long long *__restrict__ offsets,
+                                        float4 *__restrict__ dst, int piece_vec4, int count)
+{
+    for (int p = blockIdx.x; p < count; p += gridDim.x) {
+        const float4 *src = host + offsets[p];
+        float4 *d = dst + (long long)p * piece_vec4;
+        for (int i = threadIdx.x; i < piece_vec4; i += blockDim.x)
+            d[i] = src[i];
+    }
+}
+
+// ---------------------------------------------------------------------------------------- the pipeline
+extern "C" __global__ void pipelineCompute(const float *__restrict__ in, float *__restrict__ out, long long n,
+                                           int iters, float a)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+        const float x = in[i];
+        float y = x;
+        for (int k = 0; k < iters; k++)
+            y = fmaf(y, a, x);
+        out[i] = y;
+    }
+}
+
+// ---------------------------------------------------------------------------------------- inside the SM
+__device__ __forceinline__ unsigned smem_addr(const void *p)
+{
+    unsigned r;
+    asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(r) : "l"(p));
+    return r;
+}
+
+// outputs of tile t (fewer than TILE in the last one)
+__device__ __forceinline__ int tile_outputs(long long t, long long n)
+{
+    const long long left = n - t * TILE;
+    return left < TILE ? (int)left : TILE;
+}
+
+// the stencil over one staged tile: out[base + j] from buf[j .. j + 2*RADIUS]
+__device__ __forceinline__ void stencil_tile(const float *buf, float *out, long long base, int count)
+{
+    for (int j = threadIdx.x; j < count; j += BDIM) {
+        float tmp = 0.0f;
+#pragma unroll
+        for (int k = 1; k <= RADIUS; k++)
+            tmp += scoef[k] * (buf[j + RADIUS + k] - buf[j + RADIUS - k]);
+        out[base + j] = tmp;
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(BDIM, MIN_BLOCKS) stagedPlain(const float *__restrict__ in, float *__restrict__ out,
+                                                              long long n)
+{
+    __shared__ __align__(16) float buf[SPAN];
+    const long long tiles = (n + TILE - 1) / TILE;
+    for (long long t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const long long base = t * TILE;
+        const int count = tile_outputs(t, n);
+        for (int i = threadIdx.x; i < count + 2 * RADIUS; i += BDIM)
+            buf[i] = in[base + i];
+        __syncthreads(); // the tile is staged
+        stencil_tile(buf, out, base, count);
+        __syncthreads(); // all have read it before the next tile overwrites it
+    }
+}
+
+// the same through registers 16 bytes a thread (float4), as wide as the cp.async copies below: the
+// fair comparison for them, whose only difference is then that the copy does not wait in registers
+extern "C" __global__ void __launch_bounds__(BDIM, MIN_BLOCKS) stagedPlainV4(const float *__restrict__ in, float *__restrict__ out,
+                                                                long long n)
+{
+    __shared__ __align__(16) float buf[SPAN];
+    const long long tiles = (n + TILE - 1) / TILE;
+    for (long long t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const long long base = t * TILE;
+        const int count = tile_outputs(t, n);
+        const int span = count + 2 * RADIUS, whole = span / 4; // the last tile may end in 1-3 single floats
+#pragma unroll 2 // two 16-byte loads in flight a thread: four spill under the 32-register cap
+        for (int i = threadIdx.x; i < whole; i += BDIM)
+            reinterpret_cast<float4 *>(buf)[i] = reinterpret_cast<const float4 *>(in + base)[i];
+        for (int i = 4 * whole + threadIdx.x; i < span; i += BDIM)
+            buf[i] = in[base + i];
+        __syncthreads(); // the tile is staged
+        stencil_tile(buf, out, base, count);
+        __syncthreads(); // all have read it before the next tile overwrites it
+    }
+}
+
+// ---- cp.async: each thread copies 16-byte pieces of the tile; the bytes past the input are zero-filled
+__device__ __forceinline__ void cp_async16(unsigned dst, const void *src, int bytes)
+{
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
+}
+
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+
+template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
+
+__device__ __forceinline__ void issue_cp_async(float *stage, const float *in, long long t, long long n)
+{
+    const int bytes = 4 * (tile_outputs(t, n) + 2 * RADIUS);
+    const unsigned dst = smem_addr(stage);
+    const float *src = in + t * TILE;
+    for (int i = threadIdx.x; 16 * i < bytes; i += BDIM)
+        cp_async16(dst + 16 * i, src + 4 * i, min(16, bytes - 16 * i));
+}
+
+// S stages: while tile j is computed, tiles j+1 .. j+S-1 are being copied. One commit group per
+// tile (empty past the last tile), so wait_group S-1 always means "tile j has landed".
+template <int S> __device__ __forceinline__ void staged_cp_async(const float *in, float *out, long long n)
+{
+    __shared__ __align__(16) float buf[S][SPAN];
+    const long long tiles = (n + TILE - 1) / TILE;
+    const long long step = gridDim.x;
+#pragma unroll
+    for (int s = 0; s < S - 1; s++) {
+        const long long u = blockIdx.x + s * step;
+        if (u < tiles)
+            issue_cp_async(buf[s], in, u, n);
+        cp_async_commit();
+    }
+    int j = 0;
+    for (long long t = blockIdx.x; t < tiles; t += step, j++) {
+        const long long u = t + (S - 1) * step; // its stage was last read in iteration j - 1
+        if (u < tiles)
+            issue_cp_async(buf[(j + S - 1) % S], in, u, n);
+        cp_async_commit();
+        cp_async_wait<S - 1>(); // this thread's copies of tile j are done
+        __syncthreads();        // and everyone's
+        stencil_tile(buf[j % S], out, t * TILE, tile_outputs(t, n));
+        __syncthreads(); // all have read stage j % S before it is refilled
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(BDIM, MIN_BLOCKS) stagedCpAsync1(const float *__restrict__ in, float *__restrict__ out,
+                                                                 long long n)
+{
+    staged_cp_async<1>(in, out, n);
+}
+
+extern "C" __global__ void __launch_bounds__(BDIM, MIN_BLOCKS) stagedCpAsync2(const float *__restrict__ in, float *__restrict__ out,
+                                                                 long long n)
+{
+    staged_cp_async<2>(in, out, n);
+}
+
+extern "C" __global__ void __launch_bounds__(BDIM, MIN_BLOCKS) stagedCpAsync3(const float *__restrict__ in, float *__restrict__ out,
+                                                                 long long n)
+{
+    staged_cp_async<3>(in, out, n);
+}
+
+extern "C" __global__ void __launch_bounds__(BDIM, MIN_BLOCKS) stagedCpAsync4(const float *__restrict__ in, float *__restrict__ out,
+                                                                 long long n)
+{
+    staged_cp_async<4>(in, out, n);
+}
+
+// ---- TMA bulk copies (sm_90): one thread copies a whole tile, the mbarrier counts its bytes
+__device__ __forceinline__ void mbar_init(unsigned bar, unsigned count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
+}
+
+__device__ __forceinline__ void mbar_arrive_expect_tx(unsigned bar, unsigned bytes)
+{
+    unsigned long long state;
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 %0, [%1], %2;" : "=l"(state) : "r"(bar), "r"(bytes) : "memory");
+}
+
+__device__ __forceinline__ bool mbar_try_wait(unsigned bar, unsigned parity)
+{
+    unsigned done;
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+    return done != 0;
+}
+
+__device__ __forceinline__ void bulk_copy_g2s(unsigned dst, const void *src, unsigned bytes, unsigned bar)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                 ::"r"(dst), "l"(src), "r"(bytes), "r"(bar) : "memory");
+}
+
+// bulk copies move multiples of 16 bytes: the last tile's last 1-3 floats are loaded plainly
+__device__ __forceinline__ unsigned bulk_bytes(long long t, long long n) { return (4u * (tile_outputs(t, n) + 2 * RADIUS)) & ~15u; }
+
+__device__ __forceinline__ void issue_bulk(float *stage, unsigned long long *bar, const float *in, long long t, long long n)
+{
+    const unsigned bytes = bulk_bytes(t, n);
+    mbar_arrive_expect_tx(smem_addr(bar), bytes);
+    bulk_copy_g2s(smem_addr(stage), in + t * TILE, bytes, smem_addr(bar));
+}
+
+template <int S> __device__ __forceinline__ void staged_tma(const float *in, float *out, long long n)
+{
+#if __CUDA_ARCH__ >= 900
+    __shared__ __align__(128) float buf[S][SPAN];
+    __shared__ __align__(8) unsigned long long bar[S];
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < S; s++)
+            mbar_init(smem_addr(&bar[s]), 1); // one arrival (the issuing thread's) plus the bytes
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+    const long long tiles = (n + TILE - 1) / TILE;
+    const long long step = gridDim.x;
+    if (threadIdx.x == 0)
+        for (int s = 0; s < S - 1; s++) {
+            const long long u = blockIdx.x + s * step;
+            if (u < tiles)
+                issue_bulk(buf[s], &bar[s], in, u, n);
+        }
+    int j = 0;
+    for (long long t = blockIdx.x; t < tiles; t += step, j++) {
+        const int s = j % S;
+        const long long u = t + (S - 1) * step;
+        if (threadIdx.x == 0 && u < tiles) {
+            // the stage was read by ordinary loads (the generic proxy) until the barrier that ended
+            // iteration j - 1; order those reads before the copy engine (the async proxy) writes it
+            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+            issue_bulk(buf[(j + S - 1) % S], &bar[(j + S - 1) % S], in, u, n);
+        }
+        // stage s completes its (j / S)-th phase when tile j has landed
+        while (!mbar_try_wait(smem_addr(&bar[s]), (j / S) & 1))
+            ;
+        const int count = tile_outputs(t, n);
+        const int copied = bulk_bytes(t, n) / 4;
+        if (threadIdx.x < count + 2 * RADIUS - copied)
+            buf[s][copied + threadIdx.x] = in[t * TILE + copied + threadIdx.x];
+        __syncthreads(); // the plain tail is in
+        stencil_tile(buf[s], out, t * TILE, count);
+        __syncthreads(); // all have read stage s before it is refilled
+    }
+#else
+    __trap(); // bulk copies and transaction barriers need sm_90; the experiment skips these before sm_90
+#endif
+}
+
+extern "C" __global__ void __launch_bounds__(BDIM, MIN_BLOCKS) stagedTma1(const float *__restrict__ in, float *__restrict__ out,
+                                                             long long n)
+{
+    staged_tma<1>(in, out, n);
+}
+
+extern "C" __global__ void __launch_bounds__(BDIM, MIN_BLOCKS) stagedTma2(const float *__restrict__ in, float *__restrict__ out,
+                                                             long long n)
+{
+    staged_tma<2>(in, out, n);
+}
+
+extern "C" __global__ void __launch_bounds__(BDIM, MIN_BLOCKS) stagedTma3(const float *__restrict__ in, float *__restrict__ out,
+                                                             long long n)
+{
+    staged_tma<3>(in, out, n);
+}
+
+extern "C" __global__ void __launch_bounds__(BDIM, MIN_BLOCKS) stagedTma4(const float *__restrict__ in, float *__restrict__ out,
+                                                             long long n)
+{
+    staged_tma<4>(in, out, n);
+}
