@@ -38,7 +38,7 @@ def layout_table(record: RunRecord) -> list[str]:
         return ["(the recorded run has no layout experiment)"]
     variants = {v.variant: v for v in exp.variants}
     blocks, passes = (list(exp.size) + [1, 1])[:2]
-    lines = [f"| layout (32x32 int tile; {blocks:,} blocks x {passes} pass{"es" if passes != 1 else ""}) | time ms | smem ld wf/req predicted | "
+    lines = [f"| layout (32x32 int tile; {blocks:,} blocks x {passes} pass{'es' if passes != 1 else ''}) | time ms | smem ld wf/req predicted | "
              "measured (ncu) |", "|---|---|---|---|"]
     for label, name in LAYOUT_ROWS:
         v = variants.get(name)
