@@ -212,10 +212,11 @@ def test_the_profiler_leaves_out_the_unprofiled_variants(monkeypatch):
     from smemlab import profile
     from smemlab.records import ExperimentRecord, RunRecord
 
-    asked = []
+    asked, metrics = [], []
 
-    def fake(name, size, variants, device, kernels, timeout=900):
+    def fake(name, size, variants, device, kernels, timeout=900, extra_metrics=()):
         asked.extend(variants)
+        metrics.extend(extra_metrics)
         return [], "fake"
 
     monkeypatch.setattr(profile, "profile_experiment", fake)
@@ -223,6 +224,25 @@ def test_the_profiler_leaves_out_the_unprofiled_variants(monkeypatch):
     recs = [_rec(n, 1.0) for n in ("pipeline", "pipelineCompute", "stagedPlain", "stagedTma2")]
     profile.attach(RunRecord({}, None, [ExperimentRecord("overlap", "t", "s", [1024], [], recs)]))
     assert asked == ["stagedPlain", "stagedTma2"]
+    assert metrics == list(staging.STALL_METRICS)  # the stall reasons the staging notes read
+
+
+def test_stall_notes_set_each_variants_waits_side_by_side():
+    from smemlab import counters as C
+
+    recs = []
+    for name, per_sm, long_sb in (("stagedPlainV4", 1, 4.54), ("stagedCpAsync3", 1, 0.12), ("stagedTma3", 8, 1.67)):
+        method, stages, width = staging.METHODS[name]
+        r = _rec(name, 1.0, method=method, stages=stages, width=width, blocks_per_sm=per_sm)
+        r.gbps = 1000.0
+        r.counters = {C.STALL_LONG_SCOREBOARD: long_sb, C.STALL_BARRIER: 0.5}
+        recs.append(r)
+    notes = staging.stall_notes(recs)
+    assert notes == ["warp cycles stalled per issued instruction at 1 block(s) per SM (Nsight Compute): stagedPlainV4 "
+                     "long scoreboard 4.54, barrier 0.50; stagedCpAsync3 long scoreboard 0.12, barrier 0.50",
+                     "warp cycles stalled per issued instruction at 8 block(s) per SM (Nsight Compute): stagedTma3 "
+                     "long scoreboard 1.67, barrier 0.50"]
+    assert staging.stall_notes([_rec("stagedPlain", 1.0, blocks_per_sm=1)]) == []  # not profiled: no line
 
 
 # ---- on the GPU --------------------------------------------------------------------------------------------

@@ -91,6 +91,15 @@ def test_parse_recorded_ncu_csv_and_assign_to_variants():
         assert c[SHARED_LD_INST] > 0 or c[SHARED_ST_INST] > 0, variant
 
 
+def test_assign_sums_counts_and_averages_ratios_over_a_cases_launches():
+    from smemlab.counters import SHARED_LD_WAVEFRONTS, STALL_BARRIER
+
+    rows = [{"Kernel Name": "k1", SHARED_LD_WAVEFRONTS: 10.0, STALL_BARRIER: 1.0},
+            {"Kernel Name": "k2", SHARED_LD_WAVEFRONTS: 30.0, STALL_BARRIER: 3.0}]
+    ((variant, counters),) = assign(rows, [("v", ["k1", "k2"])], [SHARED_LD_WAVEFRONTS, STALL_BARRIER])
+    assert variant == "v" and counters == {SHARED_LD_WAVEFRONTS: 40.0, STALL_BARRIER: 2.0}
+
+
 def test_assign_refuses_rows_that_do_not_match_the_log():
     rows = [{"Kernel Name": "other", METRICS[0]: 1.0}]
     with pytest.raises(ValueError, match="other"):

@@ -30,6 +30,13 @@ DSHARED_ATOM_INST = "smsp__sass_inst_executed_op_dshared_atom.sum"
 DSHARED_LD_INST = "smsp__sass_inst_executed_op_dshared_ld.sum"
 DSHARED_ST_INST = "smsp__sass_inst_executed_op_dshared_st.sum"
 
+# why warps wait, per issued instruction (warp cycles stalled on the reason / instructions issued):
+# the warp-state section's figures. Ratios: asked for only by experiments that explain themselves
+# with them (Experiment.extra_metrics), and averaged, not summed, over a case's launches
+STALL_LONG_SCOREBOARD = "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio"
+STALL_BARRIER = "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio"
+STALL_SHORT_SCOREBOARD = "smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio"
+
 # what the profiler asks ncu for, in this order
 METRICS = [
     SHARED_LD_WAVEFRONTS,

@@ -56,10 +56,12 @@ def parse_raw_csv(text: str) -> list[dict[str, object]]:
     return out
 
 
-def assign(rows: list[dict], launches: list[tuple[str, list[str]]]) -> list[tuple[str, dict[str, float]]]:
-    """Sum the counters of each case's launches: `launches` is [(variant, [kernel, ...]), ...]
-    in the order the child ran them; `rows` are ncu's, in the same order. One entry per case, in
-    order (an experiment may run one variant several times, at several sizes)."""
+def assign(rows: list[dict], launches: list[tuple[str, list[str]]],
+           metrics: Sequence[str] = METRICS) -> list[tuple[str, dict[str, float]]]:
+    """Sum the counters of each case's launches (a ratio metric, `.ratio`, is averaged over them):
+    `launches` is [(variant, [kernel, ...]), ...] in the order the child ran them; `rows` are ncu's,
+    in the same order. One entry per case, in order (an experiment may run one variant several
+    times, at several sizes)."""
     out: list[tuple[str, dict[str, float]]] = []
     i = 0
     for variant, kernels in launches:
@@ -71,18 +73,23 @@ def assign(rows: list[dict], launches: list[tuple[str, list[str]]]) -> list[tupl
             name = str(row.get("Kernel Name", ""))
             if name.split("(")[0] != kernel:
                 raise ValueError(f"launch {i}: ncu profiled {name!r} where {kernel!r} was logged")
-            for metric in METRICS:
+            for metric in metrics:
                 value = row.get(metric)
                 if isinstance(value, float):
                     total[metric] = total.get(metric, 0.0) + value
             i += 1
+        for metric in metrics:
+            if metric.endswith(".ratio") and metric in total and kernels:
+                total[metric] /= len(kernels)
         out.append((variant, total))
     return out
 
 
 def profile_experiment(exp_name: str, size: Sequence[int] | None, variants: Sequence[str] | None, device: int,
-                       kernels: Sequence[str], timeout: int = 900) -> tuple[list[tuple[str, dict[str, float]]] | None, str]:
-    """Counters per variant, or (None, why not)."""
+                       kernels: Sequence[str], timeout: int = 900, extra_metrics: Sequence[str] = ()
+                       ) -> tuple[list[tuple[str, dict[str, float]]] | None, str]:
+    """Counters per variant (counters.METRICS, then `extra_metrics`), or (None, why not)."""
+    metrics = list(METRICS) + [m for m in extra_metrics if m not in METRICS]
     ncu = ncu_path()
     if not ncu:
         return None, "ncu (Nsight Compute) not found on PATH"
@@ -90,7 +97,7 @@ def profile_experiment(exp_name: str, size: Sequence[int] | None, variants: Sequ
         return {}, "no kernels to profile"
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "launches.json"
-        cmd = [ncu, "--clock-control", "none", "--csv", "--page", "raw", "--metrics", ",".join(METRICS),
+        cmd = [ncu, "--clock-control", "none", "--csv", "--page", "raw", "--metrics", ",".join(metrics),
                "--kernel-name-base", "function", "--kernel-name", "regex:^(" + "|".join(sorted(set(kernels))) + ")$",
                sys.executable, "-m", "smemlab", "run", exp_name, "--reps", "0", "--device", str(device),
                "--launch-log", str(log), "--quiet"]
@@ -120,7 +127,7 @@ def profile_experiment(exp_name: str, size: Sequence[int] | None, variants: Sequ
         wanted = set(kernels)
         launches = [(v, [k for k in ks if k in wanted]) for v, ks in json.loads(log.read_text())]
     try:
-        return assign(parse_raw_csv(text), launches), "Nsight Compute, --clock-control none"
+        return assign(parse_raw_csv(text), launches, metrics), "Nsight Compute, --clock-control none"
     except ValueError as exc:
         return None, f"could not match ncu's rows to variants: {exc}"
 
@@ -136,7 +143,8 @@ def attach(run, device: int = 0, only: Sequence[str] | None = None) -> None:
         chosen = [v for v in exp.variants()
                   if v.name in names and v.kernel and v.profiled and (not only or v.name in only)]
         kernels = [k for source in exp.sources() for k in kernel_symbols(source)]
-        counters, status = profile_experiment(exp_rec.name, exp_rec.size, [v.name for v in chosen], device, kernels)
+        counters, status = profile_experiment(exp_rec.name, exp_rec.size, [v.name for v in chosen], device, kernels,
+                                              extra_metrics=exp.extra_metrics)
         if counters is None:
             statuses.append(f"{exp_rec.name}: {status}")
             continue

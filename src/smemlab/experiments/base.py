@@ -98,6 +98,9 @@ class Experiment:
     # also pay for arbitration with other warps' traffic (extra wavefronts the conflict counter
     # counts too), which no per-access model can predict
     bank_check_size: tuple[int, ...] | None = None
+    # Nsight Compute metrics asked for besides counters.METRICS, for this experiment's notes (stall
+    # reasons, say): each adds replay passes, so only where the notes read them
+    extra_metrics: tuple[str, ...] = ()
 
     def variants(self) -> list[Variant]:
         raise NotImplementedError

@@ -220,7 +220,8 @@ def overlap() -> list[KernelLaunch]:
     coef = f"scoef=float32[{S.RADIUS + 1}]"
     for name in S.METHODS:
         out.append(KernelLaunch("overlap", name, "book/overlap.cu", name, (S.BDIM, 1, 1), (2, 1, 1), {}, 0,
-                                (f"float32[{n + 2 * S.RADIUS}]", f"float32[{n}]", str(n)), (coef,)))
+                                (f"float32[{n + 2 * S.RADIUS}]", f"float32[{n}]", str(n)), (coef,),
+                                smem=S.staged_smem(name, tiles=2)))
     return out
 
 

@@ -35,6 +35,10 @@ class OverlapExperiment(Experiment):
     columns = ("case", "link_gbps", "of_ideal")
     column_titles = {"case": "case", "link_gbps": "link GB/s", "of_ideal": "of ideal overlap"}
     case_columns = ("case",)
+    # what the asynchronous copies remove: warps waiting on their loads (the staging notes)
+    extra_metrics = staging.STALL_METRICS
+    # the staged stencils' bank check: four tiles, so few blocks that no other traffic shares their SMs
+    bank_check_size = (4 * staging.TILE,)
 
     def variants(self) -> list[Variant]:
         return hostlink.variants() + pipeline.variants() + staging.variants()

@@ -19,7 +19,8 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from smemlab.experiments.base import Case, Check, Variant
+from smemlab.counters import STALL_BARRIER, STALL_LONG_SCOREBOARD, STALL_SHORT_SCOREBOARD
+from smemlab.experiments.base import Case, Check, SmemAccess, Variant
 from smemlab.experiments.stencil import BOOK_COEF
 
 SOURCE = "book/overlap.cu"
@@ -33,19 +34,55 @@ METHODS = {"stagedPlain": ("plain", 1, 4), "stagedPlainV4": ("plain", 1, 16),
            **{f"stagedCpAsync{s}": ("cp.async", s, 16) for s in STAGES},
            **{f"stagedTma{s}": ("TMA", s, 0) for s in STAGES}}
 PAYS = 1.1  # async copies "pay" from this ratio to the better plain loads on
+# warp cycles stalled per issued instruction, by reason (Nsight Compute): a plain load's wait shows
+# as long_scoreboard (a register waiting on memory); an async copy's as barrier and short_scoreboard
+STALL_METRICS = (STALL_LONG_SCOREBOARD, STALL_BARRIER, STALL_SHORT_SCOREBOARD)
+STALL_NAMES = {STALL_LONG_SCOREBOARD: "long scoreboard", STALL_BARRIER: "barrier",
+               STALL_SHORT_SCOREBOARD: "short scoreboard"}
+
+
+SPAN = TILE + 2 * RADIUS  # floats a stage holds: the tile and its halo
+
+
+def staged_smem(name: str, tiles: int = 1) -> tuple[SmemAccess, ...]:
+    """The shared accesses of one block of variant `name` that stages `tiles` whole tiles: the
+    stencil's 2 x RADIUS loads a point (every variant alike), and the stores of the plain staging
+    (4 or 16 bytes a thread; the tile's last 2 x RADIUS floats by the first lanes of warp 0). The
+    asynchronous copies write shared memory without a store instruction (cp.async's LDGSTS, the bulk
+    copy engine): Nsight Compute counts no shared store for them, and nothing is declared."""
+    method, _, width = METHODS[name]
+    shape, per_tile = (SPAN,), TILE // BDIM
+    out = [SmemAccess(f"buf[j+{RADIUS}{d:+d}] load", f"buf[tx+{RADIUS + d}]", shape, "float", "load",
+                      per_warp=per_tile * tiles) for k in range(1, RADIUS + 1) for d in (k, -k)]
+    if method == "plain" and width == 4:
+        out += [SmemAccess("buf[i] store", "buf[tx]", shape, "float", "store", per_warp=per_tile * tiles),
+                SmemAccess("buf[i] store, the halo's end", f"buf[tx+{TILE}]", shape, "float", "store",
+                           active=f"tx < {2 * RADIUS}", per_warp=tiles)]
+    elif method == "plain":
+        # `#pragma unroll 2` over a loop of 258 float4s: the first two lanes (two trips) run the
+        # unrolled pair of stores, every other lane (one trip) the remainder's store: three instructions
+        vecs, whole = (SPAN // 4,), SPAN // 4
+        out += [SmemAccess("float4 buf[i] store (one trip)", "buf4[tx]", vecs, "float4", "store",
+                           active=f"tx >= {whole - BDIM}", per_warp=tiles),
+                SmemAccess("float4 buf[i] store (two trips: the first)", "buf4[tx]", vecs, "float4", "store",
+                           active=f"tx < {whole - BDIM}", per_warp=tiles),
+                SmemAccess("float4 buf[i] store (two trips: the second)", f"buf4[tx+{BDIM}]", vecs, "float4", "store",
+                           active=f"tx < {whole - BDIM}", per_warp=tiles)]
+    return tuple(out)
 
 
 def variants() -> list[Variant]:
     b = (BDIM, 1, 1)
     out = [Variant("stagedPlain", "the stencil's tile and halo staged through registers (ld.global, st.shared), as "
-                   "the book's stencil does; one tile at a time", "stagedPlain", b),
+                   "the book's stencil does; one tile at a time", "stagedPlain", b, staged_smem("stagedPlain")),
            Variant("stagedPlainV4", "the same 16 bytes a thread (float4 loads and stores): as wide as the cp.async "
-                   "copies, so that only the asynchrony differs", "stagedPlainV4", b)]
+                   "copies, so that only the asynchrony differs", "stagedPlainV4", b, staged_smem("stagedPlainV4"))]
     out += [Variant(f"stagedCpAsync{s}", f"the tile copied by cp.async.cg (16 bytes a thread, no registers), {s} "
-                    f"tile{'s' if s > 1 else ''} in flight", f"stagedCpAsync{s}", b) for s in STAGES]
-    out += [Variant(f"stagedTma{s}", f"the tile copied by the bulk-copy engine (TMA, cp.async.bulk; sm_90), one "
-                    f"thread a tile, an mbarrier counting its bytes, {s} stage{'s' if s > 1 else ''}", f"stagedTma{s}", b)
+                    f"tile{'s' if s > 1 else ''} in flight", f"stagedCpAsync{s}", b, staged_smem(f"stagedCpAsync{s}"))
             for s in STAGES]
+    out += [Variant(f"stagedTma{s}", f"the tile copied by the bulk-copy engine (TMA, cp.async.bulk; sm_90), one "
+                    f"thread a tile, an mbarrier counting its bytes, {s} stage{'s' if s > 1 else ''}", f"stagedTma{s}", b,
+                    staged_smem(f"stagedTma{s}")) for s in STAGES]
     return out
 
 
@@ -143,4 +180,22 @@ def staging_notes(records: Sequence[Any]) -> list[str]:
         out.append(f"asynchronous copies into shared memory on this GPU (paying: at least {PAYS}x the better plain "
                    f"loads): " + "; ".join(verdicts) + ". Stages keep a block's copies in flight across its barriers; "
                    "with few blocks on an SM, nothing else does")
+    out += stall_notes(timed)
+    return out
+
+
+def stall_notes(records: Sequence[Any]) -> list[str]:
+    """Where the warps of each staged variant wait (Nsight Compute's stall reasons), per occupancy:
+    what the asynchronous copies take away from the plain loads."""
+    out = []
+    for full in (False, True):
+        here = [r for r in records if (r.extra.get("blocks_per_sm") != 1) == full
+                and r.counters.get(STALL_LONG_SCOREBOARD) is not None]
+        if not here:
+            continue
+        per_sm = "/".join(sorted({str(r.extra.get("blocks_per_sm")) for r in here}))
+        parts = [f"{r.variant} " + ", ".join(f"{STALL_NAMES[m]} {r.counters[m]:.2f}" for m in STALL_METRICS
+                                              if r.counters.get(m) is not None) for r in here]
+        out.append(f"warp cycles stalled per issued instruction at {per_sm} block(s) per SM (Nsight Compute): "
+                   + "; ".join(parts))
     return out
