@@ -41,14 +41,11 @@ def run_case(rt):
     last verdict is returned. `times`: run it that often (launches must repeat). `verify`: assert
     every verdict, except, with `hazards_may_fail`, those of a variant kept to show a hazard (a
     race may or may not give the right answer)."""
-    from smemlab.runner import poison
+    from smemlab.measure import checked_call
 
     def run(case, times: int = 1, verify: bool = False, hazards_may_fail: bool = False):
         for _ in range(times):
-            for out in case.outputs:
-                poison(out)
-            case.launch()
-            rt.sync(case.variant.name, case.launch_shape)
+            checked_call(case.launch, lambda: rt.sync(case.variant.name, case.launch_shape), case.outputs)
             verdict = case.check()
             if verify and not (hazards_may_fail and case.variant.hazard):
                 assert verdict.ok, f"{case.variant.name} {case.launch_shape}: {verdict.detail}"

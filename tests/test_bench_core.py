@@ -103,7 +103,7 @@ def sweep_rows():
         kw = dict(op="reduce", case=case, size=size, family="f32")
         out += [row("smemlab (torch)", lat=t_ours, framework="torch", **kw), row("torch", lat=t_theirs, framework="torch", **kw),
                 row("smemlab (cupy)", lat=ours, framework="cupy", **kw), row("cupy", lat=theirs, framework="cupy", **kw)]
-    return [r.to_dict() for r in out]
+    return out
 
 
 def test_crossover_is_the_size_from_which_smemlab_stays_fastest():
@@ -130,7 +130,7 @@ def test_problems_name_failures_unjudged_goals_and_impossible_figures():
 
     rows = case_rows(torch_ok=False)
     evaluate(rows)
-    found = problems([r.to_dict() for r in rows], Facts())
+    found = problems(rows, Facts())
     assert any("FAILED" in f for f in found) and any(f.startswith("not judged") for f in found)
 
 
@@ -138,20 +138,21 @@ def test_bench_rows_render_into_the_report_with_charts(tmp_path):
     rows = case_rows()
     evaluate(rows)
     failed = Row("matmul", "8x8x8 f32", "smemlab (cupy)", False, error="AssertionError: bad")
-    dicts = [r.to_dict() for r in rows + [failed]] + sweep_rows()
-    lines = "\n".join(markdown_lines(dicts))
+    every = rows + [failed] + sweep_rows()
+    lines = "\n".join(markdown_lines(every))
     assert "Goals met: 2 of 4 (2 missed, 0 not judged)." in lines
     assert "**missed**" in lines and "FAILED: AssertionError: bad" in lines
     assert "reduce f32, smemlab (cupy): fastest from 2^20 f32" in lines
-    assert any("0.95 of cudaMemcpy" in line for line in goal_table(dicts))
-    run = RunRecord(provenance={"gpu": {"name": "Test GPU"}}, copy_gbps=None, experiments=[], bench=dicts)
+    assert any("0.95 of cudaMemcpy" in line for line in goal_table(every))
+    run = RunRecord(provenance={"gpu": {"name": "Test GPU"}}, copy_gbps=None, experiments=[], bench=every)
     path = report.write_all(run, tmp_path)
     text_ = path.read_text()
     assert "## Library benchmark" in text_ and "bench-latency.png" in text_
     assert (tmp_path / "bench.png").exists() and (tmp_path / "bench-latency.png").exists()
-    assert RunRecord.load(tmp_path / "run.json").bench == dicts
-    assert not plot([failed.to_dict()], tmp_path / "none.png", "GPU")
-    assert not plot_latency([failed.to_dict()], tmp_path / "none.png", "GPU")
+    assert RunRecord.load(tmp_path / "run.json").bench == every
+    assert json.loads((tmp_path / "run.json").read_text())["bench"] == [r.to_dict() for r in every]  # flat, one key a field
+    assert not plot([failed], tmp_path / "none.png", "GPU")
+    assert not plot_latency([failed], tmp_path / "none.png", "GPU")
 
 
 @pytest.mark.parametrize("argv,message", [
@@ -205,7 +206,7 @@ def test_bench_record_replaces_only_the_ops_it_ran(tmp_path, monkeypatch, capsys
     from smemlab import bench
     from smemlab.commands import bench_cmd
 
-    old = [dict(row("cupy", op=op).to_dict()) for op in ("transpose", "histogram")]
+    old = [row("cupy", op=op) for op in ("transpose", "histogram")]
     RunRecord(provenance={"gpu": {"name": "Test GPU"}}, copy_gbps=None, experiments=[], bench=old).save(tmp_path / "run.json")
 
     class Facts:
@@ -224,4 +225,4 @@ def test_bench_record_replaces_only_the_ops_it_ran(tmp_path, monkeypatch, capsys
 
     assert main(["bench", "histogram", "--record", str(tmp_path)]) == 0
     kept = RunRecord.load(tmp_path / "run.json").bench
-    assert [(r["op"], r["impl"]) for r in kept] == [("transpose", "cupy"), ("histogram", "smemlab (cupy)")]
+    assert [(r.op, r.impl) for r in kept] == [("transpose", "cupy"), ("histogram", "smemlab (cupy)")]

@@ -12,7 +12,7 @@ from smemlab import limits
 from smemlab.counters import (DRAM_READ_BYTES, DRAM_WRITE_BYTES, GLOBAL_LD_SECTORS, SHARED_LD_INST, SHARED_LD_WAVEFRONTS,
                               SHARED_ST_INST, SHARED_ST_WAVEFRONTS)
 from smemlab.derive import derive
-from smemlab.records import AccessRecord, ExperimentRecord, RunRecord, VariantRecord
+from smemlab.records import AccessRecord, BenchRow, ExperimentRecord, RunRecord, VariantRecord
 from smemlab.render import report
 
 SMS, CLOCK_MHZ = 100, 2000.0  # 2e11 wavefronts a second: 1 ms is 2e8 wavefronts
@@ -64,9 +64,9 @@ def test_a_limit_the_record_cannot_compute_is_left_out_not_guessed():
 
 
 def test_ceilings_come_from_the_record_and_say_where_from():
-    memcpy = [{"op": "reduce", "case": c, "impl": "cudaMemcpy", "ok": True, "bytes": b, "gbps": g}
+    memcpy = [BenchRow("reduce", c, "cudaMemcpy", True, bytes=b, gbps=g)
               for c, b, g in (("small", 1 << 20, 5000.0), ("large", 1 << 31, 4200.0), ("mid", 1 << 27, 3700.0))]
-    memcpy.append({"op": "reduce", "case": "bad", "impl": "cudaMemcpy", "ok": False, "bytes": 1 << 33, "gbps": 9e9})
+    memcpy.append(BenchRow("reduce", "bad", "cudaMemcpy", False, bytes=1 << 33, gbps=9e9))
     fast = variant("one warp", 0.008, smem(0), shape="grid (1, 1, 1) block (32, 1, 1)")
     slow = variant("big", 1.0, smem(1e6))
     unprofiled = variant("host", 0.0001)
@@ -78,7 +78,10 @@ def test_ceilings_come_from_the_record_and_say_where_from():
     assert c["launch_floor_ms"] == 0.008 and "e/one warp" in c["launch_floor_source"]  # not the host baseline
     assert c["sm_clock_mhz"] == CLOCK_MHZ and c["sm_clock_source"].startswith("recorded") and c["sms"] == SMS
     run.bench = []
-    assert limits.ceilings(run)["dram_gbps"] == 3000.0  # the copy kernel, where the record has no memcpy
+    c = limits.ceilings(run)  # the runner's copy, where the record has no benchmark
+    assert c["dram_gbps"] == 3000.0 and c["dram_source"].startswith("the copy kernel")  # a record from before
+    run.copy_by = "cudaMemcpy"
+    assert limits.ceilings(run)["dram_source"].startswith("cudaMemcpyAsync device to device, timed by the runner")
     run.copy_gbps = None
     assert limits.ceilings(run)["dram_gbps"] is None
 

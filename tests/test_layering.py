@@ -15,7 +15,7 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 # lowest first: (layer, modules). A name stands for the module and everything under it, unless a
-# longer name in the table says otherwise (smemlab.bench.goals is the record's, the rest of bench measures).
+# longer name in the table says otherwise (smemlab.bench.goals is the record's, the rest of bench runs).
 LAYERS = [
     ("foundation", ["smemlab", "smemlab.errors", "smemlab.frameworks"]),
     # what a run records, and pure readings of it: metric names, wavefronts per request, limits,
@@ -25,10 +25,15 @@ LAYERS = [
     ("bank model", ["smemlab.banks"]),
     ("compile", ["smemlab.compiler", "smemlab.cubin"]),
     ("analyze (no GPU)", ["smemlab.analyze"]),
-    ("device", ["smemlab.device", "smemlab.gpu"]),
+    ("device", ["smemlab.device"]),
+    # the one measuring harness (poison, verify, time, the memcpy ceiling, provenance): it works on
+    # CuPy streams, below the experiments' runtime, which times through it
+    ("measure", ["smemlab.measure"]),
+    ("runtime", ["smemlab.gpu"]),
     ("library", ["smemlab.ops"]),
     ("experiments", ["smemlab.experiments"]),
-    ("measure", ["smemlab.runner", "smemlab.bench"]),
+    # what runs the experiments and the benchmark through the harness
+    ("run", ["smemlab.runner", "smemlab.bench"]),
     ("counters and sanitizer", ["smemlab.profile", "smemlab.sanitize"]),
     ("derive", ["smemlab.derive"]),
     ("render", ["smemlab.render"]),
@@ -113,6 +118,8 @@ def test_the_checks_see_what_they_check():
     assert {"smemlab.records", "smemlab.render.charts", "smemlab.render.bench"} <= report
     assert "smemlab.experiments" in imports(SRC / "smemlab" / "derive.py")
     assert "smemlab.experiments" in imports(SRC / "smemlab" / "profile.py")  # inside attach()
-    assert layer_of("smemlab.bench.goals") == "record" and layer_of("smemlab.bench.harness") == "measure"
+    assert layer_of("smemlab.bench.goals") == "record" and layer_of("smemlab.bench.harness") == "run"
+    assert "smemlab.measure" in imports(SRC / "smemlab" / "bench" / "harness.py")
+    assert RANK[layer_of("smemlab.measure")] < RANK[layer_of("smemlab.gpu")] < RANK[layer_of("smemlab.runner")]
     assert layer_of("smemlab.render.bench") == "render"
     assert layer_of("smemlab.analyze.ptx") == "analyze (no GPU)" and layer_of("smemlab.nosuch") is None

@@ -114,7 +114,28 @@ def test_recorded_report_is_what_smemlab_report_renders_from_the_record(tmp_path
 
     shutil.copy(RECORDED, tmp_path / "run.json")
     assert main(["report", str(tmp_path), "--quiet"]) == 0
-    assert (tmp_path / "report.md").read_text() == (ROOT / "results" / "report.md").read_text()
+    # report.md and run.csv are written by the same recording as run.json: rendered again, byte for byte
+    for name in ("report.md", "run.csv"):
+        assert (tmp_path / name).read_text() == (ROOT / "results" / name).read_text(), name
+
+
+def _holds(new, old) -> bool:
+    """Every key of `old` is in `new` with the same value (new may add keys with their defaults)."""
+    if isinstance(old, dict):
+        return isinstance(new, dict) and all(k in new and _holds(new[k], v) for k, v in old.items())
+    if isinstance(old, list):
+        return isinstance(new, list) and len(new) == len(old) and all(_holds(n, o) for n, o in zip(new, old))
+    return new == old
+
+
+@pytest.mark.skipif(not RECORDED.exists(), reason="no recorded GPU run in results/ yet")
+def test_the_recorded_run_saves_again_with_every_field_it_had(tmp_path):
+    """Read into the record types and written again, the recorded run keeps every key and value
+    (variants and benchmark rows alike): the JSON layout is the one it was recorded in."""
+    RunRecord.load(RECORDED).save(tmp_path / "run.json")
+    old, new = json.loads(RECORDED.read_text()), json.loads((tmp_path / "run.json").read_text())
+    assert old["bench"] and _holds(new, old)
+    assert not _holds(dict(new, bench=new["bench"][1:]), old)  # the check sees a row gone
 
 
 @pytest.mark.skipif(not RECORDED.exists(), reason="no recorded GPU run in results/ yet")
@@ -132,12 +153,12 @@ def test_recorded_run_is_complete():
     assert run.profile_status.startswith("Nsight Compute")
     assert run.sanitizer and all(r.get("memcheck") for r in run.sanitizer)
     ops = {"transpose", "reduce", "stencil", "histogram", "matmul"}
-    assert {r["op"] for r in run.bench} == ops
-    assert [f"{r['op']} {r['case']} {r['impl']}" for r in run.bench if not r["ok"]] == []
-    assert all(r.get("latency_us") and r.get("median_ms") for r in run.bench)  # both figures on every row
-    assert any(r["impl"] == "cudaMemcpy" for r in run.bench)  # the ceiling, measured in the same run
+    assert {r.op for r in run.bench} == ops
+    assert [f"{r.op} {r.case} {r.impl}" for r in run.bench if not r.ok] == []
+    assert all(r.latency_us and r.median_ms for r in run.bench)  # both figures on every row
+    assert any(r.impl == "cudaMemcpy" for r in run.bench)  # the ceiling, measured in the same run
     for op in ops:  # a sweep from host-bound to memory-bound, at least five sizes
-        sizes = {r["size"] for r in run.bench if r["op"] == op and r.get("family")}
+        sizes = {r.size for r in run.bench if r.op == op and r.family}
         assert len(sizes) >= 5, (op, sorted(sizes))
     from smemlab.bench.goals import blocked_by_failure
 

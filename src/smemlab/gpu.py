@@ -10,25 +10,15 @@ a `KernelError` naming the kernel and its launch shape.
 
 from __future__ import annotations
 
-import statistics
-from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
 from smemlab import device as dev
+from smemlab import measure
 from smemlab.device import Kernel, launch_shape  # noqa: F401  (the experiments import them from here)
 from smemlab.errors import KernelError
-
-
-@dataclass
-class Timing:
-    """Milliseconds of one launch: median, min and max over `reps` timed launches."""
-
-    median_ms: float
-    min_ms: float
-    max_ms: float
-    reps: int
+from smemlab.measure import Timing
 
 
 class Runtime:
@@ -100,30 +90,15 @@ class Runtime:
         except Exception as exc:
             raise KernelError(what or "stream", shape, exc) from exc
 
-    def time(self, fn: Callable[[], Any], warmup: int = 3, reps: int = 20, host: bool = False) -> Timing:
-        """Time `fn` (which enqueues work): warm-up, then `reps` launches each between CUDA
-        events (or the host clock for host work); median, min and max in milliseconds."""
-        import time as _time
-
-        import cupy
-
-        for _ in range(warmup):
-            fn()
-        self.sync()
-        samples = []
-        for _ in range(reps):
-            if host:
-                t0 = _time.perf_counter()
-                fn()
-                samples.append((_time.perf_counter() - t0) * 1e3)
-                continue
-            start, stop = cupy.cuda.Event(), cupy.cuda.Event()
-            start.record(self.cupy_stream)
-            fn()
-            stop.record(self.cupy_stream)
-            stop.synchronize()
-            samples.append(cupy.cuda.get_elapsed_time(start, stop))
-        return Timing(statistics.median(samples), min(samples), max(samples), reps)
+    def time(self, fn: Callable[[], Any], warmup: int = 3, reps: int = 20, host: bool = False,
+             batch: int | None = None) -> Timing:
+        """Milliseconds per call of `fn` (which enqueues work on the runtime's stream), by
+        smemlab.measure: `reps` samples of back-to-back calls between CUDA events (`batch` calls a
+        sample; None: as many as last about a millisecond), median, min and max; with `host`, work
+        done on the host, each call timed alone on the host clock."""
+        if host:
+            return measure.time_host(fn, reps=reps, warmup=warmup)
+        return measure.time_calls(fn, self.cupy_stream, reps=reps, warmup=warmup, batch=batch)
 
 
 def kernel_arg(value: Any) -> Any:

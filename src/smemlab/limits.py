@@ -3,13 +3,13 @@
 Three limits, each as the share of the variant's measured time that it alone would take:
 - DRAM: the bytes Nsight Compute saw cross DRAM (read + written) at the run's ceiling, which is
   cudaMemcpyAsync device to device measured by the run's benchmark (DESIGN.md: the ceiling is
-  cudaMemcpy, not a kernel of ours), or the copy kernel of the run where the record has no
-  benchmark;
+  cudaMemcpy, not a kernel of ours), or the runner's copy where the record has no benchmark
+  (cudaMemcpyAsync too; the package's copy kernel in a record from before);
 - shared memory: the shared wavefronts (loads and stores; atomics are not among the counters) at
   one wavefront per SM per cycle, the rate of the 32 banks of 4 bytes, so SMs x clock a second;
 - launch: the launch floor, an empty launch (one warp, no work) timed in the same run as the
-  variants are; in a record from before it was measured, the shortest kernel timed and profiled in
-  the run.
+  variants are (launches back to back: the rate at which they reach the GPU); in a record from
+  before it was measured, the shortest kernel timed and profiled in the run.
 The largest binds where it takes at least half of the time; below that none of the three does
 (latency, atomics, stores that stay in L2 and instruction issue are not among them). A share is
 computed from the record's figures only; where one is missing (no counters, no clock) it is left
@@ -53,14 +53,18 @@ def ceilings(run: "RunRecord") -> dict[str, Any]:
 
 
 def _dram_ceiling(run: "RunRecord") -> dict[str, Any]:
-    memcpy = [r for r in run.bench if r.get("impl") == "cudaMemcpy" and r.get("ok") and r.get("gbps")]
+    memcpy = [r for r in run.bench if r.impl == "cudaMemcpy" and r.ok and r.gbps]
     if memcpy:
         # the largest copy: the small ones fit in L2 and would set the ceiling at L2's bandwidth
-        largest = max(memcpy, key=lambda r: (r.get("bytes") or 0, r["gbps"]))
-        return {"dram_gbps": largest["gbps"],
-                "dram_source": f"cudaMemcpyAsync device to device in smemlab bench, {(largest.get('bytes') or 0) / 1e9:.2f} "
-                               f"GB read + written ({largest['op']} {largest['case']}), the largest copy it timed"}
+        largest = max(memcpy, key=lambda r: (r.bytes or 0, r.gbps))
+        return {"dram_gbps": largest.gbps,
+                "dram_source": f"cudaMemcpyAsync device to device in smemlab bench, {(largest.bytes or 0) / 1e9:.2f} "
+                               f"GB read + written ({largest.op} {largest.case}), the largest copy it timed"}
     if run.copy_gbps:
+        if run.copy_by == "cudaMemcpy":
+            return {"dram_gbps": run.copy_gbps,
+                    "dram_source": "cudaMemcpyAsync device to device, timed by the runner of this run (no benchmark in "
+                                   "the record)"}
         return {"dram_gbps": run.copy_gbps, "dram_source": "the copy kernel of this run (no cudaMemcpyAsync in the record)"}
     return {"dram_gbps": None, "dram_source": NOT_MEASURED}
 

@@ -4,6 +4,12 @@ A `RunRecord` is one invocation of `smemlab run` (or `make run`): its provenance
 bandwidth and the cost of an empty launch measured in that run, one `ExperimentRecord` per experiment, and the profile where
 Nsight Compute could read the counters, the compute-sanitizer table, and the library benchmark.
 
+What smemlab.measure times is one record type, `Measured`: the time per call (median, min and max
+over the samples), the samples, the FLOPs and the bandwidth. An experiment's variant
+(`VariantRecord`) and a benchmark's row (`BenchRow`) are both a `Measured` with the fields that
+name them and the figures only they have (an experiment's counters and bank predictions; a library
+call's latency, alone, and its goals). Their JSON is flat, one key a field, as it always was.
+
 Measured fields are written once, by the runner, the profiler, the sanitizer and the benchmark.
 Derived fields (an experiment's notes and derived columns, each variant's `limits`, the run's
 `ceilings`) are written by smemlab.derive from the measured ones, after all of them are in; the
@@ -13,7 +19,7 @@ renderer reads the record only, so a recorded run renders again with no GPU and 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,20 +37,40 @@ class AccessRecord:
     predicted_wavefronts: int = 0
 
 
+@dataclass(kw_only=True)
+class Measured:
+    """What smemlab.measure records of anything it times, verified first: an experiment's variant or
+    a library benchmark's row. Each record type puts its own fields (its name, `ok`) first."""
+
+    median_ms: float | None = None  # per call: the median over the samples
+    min_ms: float | None = None
+    max_ms: float | None = None
+    reps: int = 0  # samples timed
+    flops: int = 0
+    gbps: float | None = None  # bytes read + written once each over the median, decimal GB/s
+
+    def set_time(self, t: Any) -> None:
+        """The figures of a smemlab.measure.Timing (median, min, max per call; samples)."""
+        self.median_ms, self.min_ms, self.max_ms, self.reps = t.median_ms, t.min_ms, t.max_ms, t.reps
+
+    def bandwidth(self, nbytes: int) -> float | None:
+        """Sets and returns `gbps` for `nbytes` moved in the median time (None where either is missing)."""
+        if nbytes and self.median_ms:
+            self.gbps = nbytes / (self.median_ms * 1e-3) / 1e9
+        return self.gbps
+
+
 @dataclass
-class VariantRecord:
+class VariantRecord(Measured):
     variant: str
     summary: str
     ok: bool
     check: str = ""
     error: float | None = None  # relative error where floating point
-    median_ms: float | None = None
-    min_ms: float | None = None
-    max_ms: float | None = None
-    reps: int = 0
+    # calls per timed sample (back to back between two CUDA events); 0 in a record from before batching,
+    # whose samples were one launch each
+    batch: int = 0
     bytes_moved: int = 0
-    flops: int = 0
-    gbps: float | None = None
     pct_copy: float | None = None
     pct_peak: float | None = None
     gflops: float | None = None
@@ -59,6 +85,32 @@ class VariantRecord:
     bank_counters: dict[str, float] = field(default_factory=dict)
     # derived: the share of the time each limit alone would take, and which binds (smemlab.limits)
     limits: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class BenchRow(Measured):
+    """One implementation of one case of `smemlab bench`: verified, then timed back to back
+    (the Measured figures: per call) and one call at a time (latency, host path included)."""
+
+    op: str
+    case: str
+    impl: str
+    ok: bool
+    error: str = ""
+    family: str = ""  # the sweep it belongs to ("f32", "int32", "256 bins uniform"); "" if none
+    size: int = 0  # elements (matmul: M*N*K) of the case, the sweep's x axis
+    framework: str = ""  # the caller's array type it was called with: "torch", "cupy" or ""
+    latency_us: float | None = None  # one call alone, host path included: median
+    latency_min_us: float | None = None
+    latency_max_us: float | None = None
+    bytes: int = 0  # bytes read + written once each
+    tflops: float | None = None
+    vs_copy: float | None = None  # bandwidth over cudaMemcpy's on the same bytes, this run
+    note: str = ""
+    targets: list = field(default_factory=list)  # goals on this row: see smemlab.bench.goals
+
+    def to_dict(self) -> dict:
+        return plain(self)
 
 
 @dataclass
@@ -96,16 +148,19 @@ class RunRecord:
     provenance: dict[str, Any]
     copy_gbps: float | None
     experiments: list[ExperimentRecord]
+    # what `copy_gbps` timed: "cudaMemcpy" (cudaMemcpyAsync device to device, smemlab.measure) or, in
+    # a record from before, the package's own copy kernel
+    copy_by: str = "copy kernel"
     # an empty launch timed as the variants are (one warp, no work): what a launch alone costs here
     launch_floor_ms: float | None = None
     profile_status: str = "not profiled"
     sanitizer: list[dict[str, Any]] = field(default_factory=list)
-    bench: list[dict[str, Any]] = field(default_factory=list)  # smemlab.bench.Row dicts, targets evaluated
+    bench: list[BenchRow] = field(default_factory=list)  # targets evaluated
     # derived: what each variant's time is set against (smemlab.limits.ceilings)
     ceilings: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), indent=1, default=_jsonable)
+        return json.dumps(plain(self), indent=1, default=_jsonable)
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(self.to_json() + "\n")
@@ -130,11 +185,29 @@ class RunRecord:
                 variants.append(VariantRecord(**_known(VariantRecord, v)))
             e = dict(e, variants=variants)
             exps.append(ExperimentRecord(**_known(ExperimentRecord, e)))
-        return cls(**_known(cls, dict(data, experiments=exps)))
+        bench = [BenchRow(**_known(BenchRow, r)) for r in data.get("bench") or []]
+        return cls(**_known(cls, dict(data, experiments=exps, bench=bench)))
 
     @classmethod
     def load(cls, path: str | Path) -> "RunRecord":
         return cls.from_dict(json.loads(Path(path).read_text()))
+
+
+def plain(value: Any) -> Any:
+    """A record as JSON-ready dicts and lists (dataclasses.asdict), the measured fields of a record
+    right after its `ok`: its name first, as the JSON has always had it."""
+    if is_dataclass(value) and not isinstance(value, type):
+        names = [f.name for f in fields(value)]
+        shared = {f.name for f in fields(Measured)} if isinstance(value, Measured) else set()
+        own = [n for n in names if n not in shared]
+        cut = own.index("ok") + 1 if "ok" in own else len(own)
+        order = own[:cut] + [n for n in names if n in shared] + own[cut:]
+        return {n: plain(getattr(value, n)) for n in order}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
 
 
 def _known(cls, data: dict) -> dict:

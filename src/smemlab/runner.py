@@ -1,35 +1,28 @@
 """The runner: for every case, poison the outputs, launch once, verify, then time.
 
-It is the same for every experiment (DESIGN.md, "Measurement rules"): a variant that does not
-verify is never timed; timings are the median of many launches between CUDA events, with min and
-max; bandwidth counts the bytes read and written once each, in decimal GB/s, and is compared with
-a plain copy kernel measured in the same run and with the datasheet peak.
+It is the same for every experiment, and the measuring is smemlab.measure's, as the benchmark's
+is (DESIGN.md, "Measurement rules"): a variant that does not verify is never timed; a kernel is
+timed over samples of back-to-back launches between CUDA events (median, min and max per launch),
+host work on the host clock; bandwidth counts the bytes read and written once each, in decimal
+GB/s, and is compared with cudaMemcpyAsync device to device measured in the same run and with the
+datasheet peak.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
-import platform
 import sys
 from contextlib import nullcontext
 from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
+from smemlab import measure
 from smemlab.errors import KernelError, UserError
 from smemlab.experiments.base import Case, Experiment, Variant
 from smemlab.records import AccessRecord, ExperimentRecord, RunRecord, VariantRecord
 
 DEFAULT_REPS = 20
-POISON_INT = 0xDEADBEEF
-
-
-def poison(array) -> None:
-    """Fill an output so that any element the kernel fails to write cannot pass the check."""
-    if array.dtype.kind == "f":
-        array.fill(np.nan)
-    else:  # the 0xDEADBEEF pattern, wrapped to the dtype's width
-        array.fill(np.array(POISON_INT, dtype=np.uint64).astype(array.dtype))
+WARMUP = 3
 
 
 def select_variants(exp: Experiment, names: Sequence[str] | None) -> list[Variant]:
@@ -67,31 +60,16 @@ def predict_accesses(variant: Variant) -> list[AccessRecord]:
 
 
 def measure_copy(rt, reps: int = DEFAULT_REPS) -> float:
-    """GB/s of the plain copy kernel over a buffer 8x the L2 (bytes read + written)."""
-    import cupy
-
+    """GB/s of cudaMemcpyAsync device to device over a buffer 8x the L2 (bytes read + written):
+    the ceiling, measured as the benchmark measures it."""
     nbytes = min(max(8 * rt.facts.l2_bytes, 256 << 20), rt.facts.global_bytes // 8)
-    n4 = nbytes // 16
-    src = cupy.random.default_rng(1).random(n4 * 4, dtype=cupy.float32)
-    dst = cupy.empty_like(src)
-    poison(dst)
-    kernel = rt.kernel("lib/copy.cu", "copyKernel")
-    grid = rt.facts.sms * 8
-
-    def launch():
-        rt.launch(kernel, grid, 256, dst, src, np.uint64(n4))
-
-    launch()
-    rt.sync("copyKernel")
-    if not bool(cupy.array_equal(dst, src)):
-        raise RuntimeError("the copy kernel did not copy: the GPU is not behaving")
-    t = rt.time(launch, reps=reps)
-    return 2 * nbytes / (t.median_ms * 1e-3) / 1e9
+    return measure.copy_ceiling_gbps(rt.cupy_stream, nbytes, reps=reps)
 
 
 def measure_launch_floor(rt, reps: int = DEFAULT_REPS) -> float:
-    """Milliseconds of an empty launch timed as the variants are (one warp of the copy kernel over
-    no elements): the part of every variant's time that is the launch alone."""
+    """Milliseconds per launch of an empty kernel (one warp of the copy kernel over no elements),
+    timed as the variants are: back to back, so it is the rate at which launches reach the GPU. No
+    variant's time can be below it; one near it is bound by launching, not by its work."""
     import cupy
 
     kernel = rt.kernel("lib/copy.cu", "copyKernel")
@@ -102,7 +80,7 @@ def measure_launch_floor(rt, reps: int = DEFAULT_REPS) -> float:
 
     launch()
     rt.sync("copyKernel", "grid (1, 1, 1) block (32, 1, 1)")
-    return rt.time(launch, reps=reps).median_ms
+    return rt.time(launch, warmup=WARMUP, reps=reps).median_ms
 
 
 def _context_alive(rt) -> bool:
@@ -141,11 +119,8 @@ def run_case(rt, case: Case, reps: int, copy_gbps: float | None) -> VariantRecor
     except Exception as exc:  # a bad declaration is a bug to show, not a reason to skip the run
         rec.extra["prediction_error"] = str(exc)
     try:
-        for out in case.outputs:
-            poison(out)
         mark = len(rt.launch_log) if rt.launch_log is not None else None
-        case.launch()
-        rt.sync(v.kernel or v.name, case.launch_shape)
+        measure.checked_call(case.launch, lambda: rt.sync(v.kernel or v.name, case.launch_shape), case.outputs)
         if mark is not None:
             rt.variant_launches.append((v.name, rt.launch_log[mark:]))
         verdict = case.check()
@@ -163,17 +138,17 @@ def run_case(rt, case: Case, reps: int, copy_gbps: float | None) -> VariantRecor
         return rec
     if reps <= 0:
         return rec
-    t = rt.time(case.launch, reps=reps, host=not v.on_gpu)
-    rec.median_ms, rec.min_ms, rec.max_ms, rec.reps = t.median_ms, t.min_ms, t.max_ms, t.reps
-    seconds = t.median_ms * 1e-3
-    if case.bytes_moved and seconds > 0:
-        rec.gbps = case.bytes_moved / seconds / 1e9
+    # a variant that must be timed a launch at a time says so (Variant.batched) and why
+    t = rt.time(case.launch, warmup=WARMUP, reps=reps, host=not v.on_gpu, batch=None if v.batched else 1)
+    rec.set_time(t)
+    rec.batch = t.batch
+    if rec.bandwidth(case.bytes_moved):
         if copy_gbps:
             rec.pct_copy = 100 * rec.gbps / copy_gbps
         if rt.facts.peak_gbps:
             rec.pct_peak = 100 * rec.gbps / rt.facts.peak_gbps
-    if case.flops and seconds > 0:
-        rec.gflops = case.flops / seconds / 1e9
+    if case.flops and rec.median_ms:
+        rec.gflops = case.flops / (rec.median_ms * 1e-3) / 1e9
     return rec
 
 
@@ -203,37 +178,8 @@ def run_experiment(
 
 
 def provenance(rt=None) -> dict:
-    """Where and with what a run was made: enough to tell two recorded runs apart."""
-    from importlib import metadata
-
-    from smemlab import __version__
-    from smemlab.compiler import sources_hash
-
-    def version(pkg: str) -> str | None:
-        try:
-            return metadata.version(pkg)
-        except metadata.PackageNotFoundError:
-            return None
-
-    packages = {p: version(p) for p in ("cupy-cuda13x", "cuda-core", "cuda-bindings", "nvidia-cuda-nvrtc", "numpy", "torch")}
-    try:
-        from cuda.bindings import nvrtc
-
-        _, major, minor = nvrtc.nvrtcVersion()
-        packages["nvrtc"] = f"{major}.{minor}"
-    except Exception:
-        pass
-    prov = {
-        "smemlab": __version__,
-        "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "python": sys.version.split()[0],
-        "platform": platform.platform(),
-        "packages": packages,
-        "kernel_sources_sha256": sources_hash(),
-    }
-    if rt is not None:
-        prov["gpu"] = rt.facts.to_dict()
-    return prov
+    """Where and with what a run was made (smemlab.measure.provenance), with the runtime's device."""
+    return measure.provenance(rt.facts.to_dict() if rt is not None else None)
 
 
 def run_suite(
@@ -244,7 +190,7 @@ def run_suite(
     reps: int = DEFAULT_REPS,
     progress: bool = True,
 ) -> RunRecord:
-    """Measure the copy kernel and an empty launch once, then every experiment, with a progress bar."""
+    """Measure the copy ceiling and an empty launch once, then every experiment, with a progress bar."""
     experiments = list(experiments)
     sizes = sizes or {}
     bar = _progress(progress)
@@ -271,7 +217,8 @@ def run_suite(
                 break
             if bar:
                 bar.advance(task)
-    return RunRecord(provenance=provenance(rt), copy_gbps=copy_gbps, experiments=results, launch_floor_ms=launch_floor_ms)
+    return RunRecord(provenance=provenance(rt), copy_gbps=copy_gbps, experiments=results, launch_floor_ms=launch_floor_ms,
+                     copy_by="cudaMemcpy")
 
 
 def _progress(enabled: bool):

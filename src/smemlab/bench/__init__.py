@@ -80,13 +80,13 @@ def run_benchmarks(names: list[str] | None = None, *, quick: bool = False, log: 
     return b
 
 
-def problems(rows: list[dict], facts) -> list[str]:
+def problems(rows: list[Row], facts) -> list[str]:
     """What makes a benchmark run fail: an output that failed its check, a goal left unjudged because
     a baseline failed, a figure no device can reach (`facts`: smemlab.device.DeviceFacts)."""
     from smemlab.bench.goals import blocked_by_failure
     from smemlab.bench.harness import implausible
 
-    out = [f"{r['op']} {r['case']} {r['impl']}: FAILED {r['error']}" for r in rows if not r["ok"]]
+    out = [f"{r.op} {r.case} {r.impl}: FAILED {r.error}" for r in rows if not r.ok]
     out += [f"not judged: {line}" for line in blocked_by_failure(rows)]
     out += [f"impossible figure: {line}" for line in implausible(rows, facts.peak_gbps, facts.peak_fp32_tflops, facts.l2_bytes)]
     return out

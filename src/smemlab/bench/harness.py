@@ -1,6 +1,7 @@
 """The benchmark's harness: one stream for every implementation, verify before timing, two figures.
 
-For every implementation of a case, `Bench.case`:
+The measuring is smemlab.measure's, as the experiments' is. For every implementation of a case,
+`Bench.case`:
 1. poisons the memory pools (CuPy's and torch's) so that an output nobody writes shows, calls the
    implementation once, and checks its output; a failed check records the error and skips timing;
 2. times it two ways:
@@ -16,54 +17,23 @@ For every implementation of a case, `Bench.case`:
 Every implementation runs on one stream, made current for CuPy and for torch for the whole run
 (`Bench` is a context manager), the stream the events are recorded on: the library follows the
 caller's current stream, CuPy and torch follow theirs, so nothing runs outside the timed region.
+A row is a smemlab.records.BenchRow (`Row` here), the record type the report reads.
 """
 
 from __future__ import annotations
 
-import statistics
-import time
-from dataclasses import asdict, dataclass, field
+import dataclasses
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 
+from smemlab import measure
 from smemlab.frameworks import cupy_tf32_off, torch_tf32_off
+from smemlab.measure import BUDGET_MS
+from smemlab.records import BenchRow
 
-SLOW_MS = 2.0  # a call slower than this is timed one call per sample ...
-BUDGET_MS = 300.0  # ... with about this much GPU time for its samples
-MIN_REPS = 7
-LATENCY_BUDGET_S = 0.15  # host time per implementation for the single calls (at least MIN_REPS)
-
-
-@dataclass
-class Row:
-    """One implementation of one case: verified, then timed (JSON round trip: `asdict`)."""
-
-    op: str
-    case: str
-    impl: str
-    ok: bool
-    error: str = ""
-    family: str = ""  # the sweep it belongs to ("f32", "int32", "256 bins uniform"); "" if none
-    size: int = 0  # elements (matmul: M*N*K) of the case, the sweep's x axis
-    framework: str = ""  # the caller's array type it was called with: "torch", "cupy" or ""
-    latency_us: float | None = None  # one call alone, host path included: median
-    latency_min_us: float | None = None
-    latency_max_us: float | None = None
-    median_ms: float | None = None  # back-to-back calls between events: per call
-    min_ms: float | None = None
-    max_ms: float | None = None
-    reps: int = 0
-    bytes: int = 0  # bytes read + written once each
-    flops: int = 0
-    gbps: float | None = None
-    tflops: float | None = None
-    vs_copy: float | None = None  # bandwidth over cudaMemcpy's on the same bytes, this run
-    note: str = ""
-    targets: list = field(default_factory=list)  # goals on this row: see smemlab.bench.goals
-
-    def to_dict(self) -> dict:
-        return asdict(self)
+Row = BenchRow  # one implementation of one case: verified, then timed
 
 
 @dataclass
@@ -184,72 +154,22 @@ class Bench:
                                  f"NaN {int(cupy.isnan(of).sum())})")
 
     def _poison(self, nbytes: int) -> None:
-        """Leave a freed block of `nbytes` 0xFF bytes (NaN / -1) on top of CuPy's pool and torch's
-        cache, so that a fresh output of that size very likely reuses it: unwritten elements show."""
-        if nbytes <= 0:
-            return
-        import cupy
-
-        p = cupy.empty(nbytes, dtype=np.uint8)
-        p.fill(0xFF)
-        del p
-        if self.torch is not None:
-            t = self.torch.empty(nbytes, dtype=self.torch.uint8, device=f"cuda:{self.device}")
-            t.fill_(0xFF)
-            del t
+        measure.poison_pools(nbytes, self.torch, self.device)
 
     # -- timing ------------------------------------------------------------------------------
     def throughput(self, fn: Callable[[], Any]) -> tuple[float, float, float, int]:
         """(median, min, max) milliseconds per call and the number of samples, each sample `batch`
-        back-to-back calls between two CUDA events. A call slower than SLOW_MS is timed alone, with as
-        many samples as BUDGET_MS allows (at least MIN_REPS), so one slow baseline does not hold a
-        sweep up for minutes."""
-        import cupy
-
-        batch, reps, stream = self.batch, self.reps, self.stream
-        start, stop = cupy.cuda.Event(), cupy.cuda.Event()
-        self.sync()
-        start.record(stream)
-        fn()
-        stop.record(stream)
-        stop.synchronize()
-        once = cupy.cuda.get_elapsed_time(start, stop)
-        if once > SLOW_MS:
-            batch, reps = 1, max(MIN_REPS, min(reps, int(BUDGET_MS / once)))
-        for _ in range(self.warmup if once <= SLOW_MS else 1):
-            fn()
-        self.sync()
-        samples = []
-        for _ in range(reps):
-            start.record(stream)
-            for _ in range(batch):
-                fn()
-            stop.record(stream)
-            stop.synchronize()
-            samples.append(cupy.cuda.get_elapsed_time(start, stop) / batch)
-        return statistics.median(samples), min(samples), max(samples), reps
+        back-to-back calls between two CUDA events (smemlab.measure.time_calls). A call slower than
+        measure.SLOW_MS is timed alone, with as many samples as BUDGET_MS allows (at least
+        measure.MIN_REPS), so one slow baseline does not hold a sweep up for minutes."""
+        t = measure.time_calls(fn, self.stream, reps=self.reps, warmup=self.warmup, batch=self.batch,
+                               budget_ms=BUDGET_MS)
+        return t.median_ms, t.min_ms, t.max_ms, t.reps
 
     def latency(self, fns: list[Callable[[], Any]], per_call_ms: list[float]) -> list[tuple[float, float, float]]:
         """(median, min, max) microseconds of one call followed by a synchronize, each timed alone, for
-        each of `fns`. The implementations of a case take turns, one call each per round, so that a
-        drift of the clocks (the GPU's rising from idle, the CPU's) during the measurement reaches
-        all of them alike instead of the first or the last measured."""
-        sync = self.stream.synchronize
-        per_round_ms = sum(max(ms, 1e-3) for ms in per_call_ms)
-        reps = max(MIN_REPS, min(400, int(LATENCY_BUDGET_S * 1e3 * len(fns) / per_round_ms)))
-        for _ in range(min(20, reps)):
-            for fn in fns:
-                fn()
-                sync()
-        samples: list[list[float]] = [[] for _ in fns]
-        clock = time.perf_counter
-        for _ in range(reps):
-            for fn, out in zip(fns, samples):
-                t0 = clock()
-                fn()
-                sync()
-                out.append(clock() - t0)
-        return [(statistics.median(s) * 1e6, min(s) * 1e6, max(s) * 1e6) for s in samples]
+        each of `fns`, the implementations taking turns call by call (smemlab.measure.latency)."""
+        return measure.latency(fns, per_call_ms, self.stream.synchronize)
 
     def memcpy(self, nbytes: int) -> Row:
         """cudaMemcpyAsync device-to-device of `nbytes` (read + write: 2 x nbytes moved), verified and
@@ -257,21 +177,9 @@ class Bench:
         row = self._memcpy.get(nbytes)
         if row is not None:
             return row
-        import cupy
-
-        rt = cupy.cuda.runtime
-        src = self.random(max(1, nbytes // 4), "float32")
-        dst = cupy.empty_like(src)
-        dst.fill(np.nan)
-        stream = self.stream.ptr
-
-        def copy():
-            rt.memcpyAsync(dst.data.ptr, src.data.ptr, src.nbytes, rt.memcpyDeviceToDevice, stream)
-
-        row = Row(self.op, "", "cudaMemcpy", True, bytes=2 * src.nbytes)
-        copy()
-        self.sync()
-        if not bool(cupy.array_equal(dst, src)):
+        copy = measure.DeviceCopy(self.random(max(1, nbytes // 4), "float32"), self.stream)
+        row = Row(self.op, "", "cudaMemcpy", True, bytes=copy.moved)
+        if not copy.verify():
             row.ok, row.error = False, "the copy differs from its source"
         else:
             self._time_row(row, copy)
@@ -290,8 +198,7 @@ class Bench:
 
     def _throughput_row(self, row: Row, fn: Callable[[], Any]) -> None:
         row.median_ms, row.min_ms, row.max_ms, row.reps = self.throughput(fn)
-        if row.bytes:
-            row.gbps = row.bytes / row.median_ms / 1e6
+        row.bandwidth(row.bytes)
         if row.flops:
             row.tflops = row.flops / row.median_ms / 1e9
 
@@ -311,15 +218,15 @@ class Bench:
         copy = None
         if memcpy and bytes:
             base = self.memcpy(bytes // 2)
-            copy = Row(**dict(base.to_dict(), op=self.op, case=case, family=family, size=size))
+            copy = dataclasses.replace(base, op=self.op, case=case, family=family, size=size,
+                                       targets=list(base.targets))
             rows.append(copy)
         for name, impl in impls.items():
             row = Row(self.op, case, name, True, family=family, size=size, framework=impl.framework, bytes=bytes,
                       flops=flops, note=note if name.startswith("smemlab") else "")
             try:
                 self._poison(out_bytes)
-                out = impl.fn()
-                self.sync()
+                out = measure.checked_call(impl.fn, self.sync)
                 (checks or {}).get(name, check)(out)
                 del out
             except Exception as exc:

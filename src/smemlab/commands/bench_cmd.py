@@ -61,7 +61,7 @@ def run(args) -> int:
     facts = read_facts(args.device)  # a clear NoGPU error first
     print(f"device: {facts.name} ({facts.sms} SMs, L2 {facts.l2_bytes // 2**20} MiB), driver {facts.driver}")
     b = run_benchmarks(names, quick=args.quick, device=args.device)
-    rows = [r.to_dict() for r in b.rows]
+    rows = list(b.rows)
     print()
     print("summary (latency: one call at a time, host path included; back-to-back: calls in a row, per call)")
     for r in b.rows:
@@ -73,7 +73,8 @@ def run(args) -> int:
     if args.json:
         from smemlab.compiler import sources_hash
 
-        doc = {"device": facts.to_dict(), "quick": args.quick, "kernel_sources_sha256": sources_hash(), "rows": rows}
+        doc = {"device": facts.to_dict(), "quick": args.quick, "kernel_sources_sha256": sources_hash(),
+               "rows": [r.to_dict() for r in rows]}
         args.json.write_text(json.dumps(doc, indent=1, default=str))
         print(f"wrote {args.json}")
     if args.plot:
@@ -89,8 +90,8 @@ def run(args) -> int:
 
         # the ops run now replace their rows; the others' rows of the record stay
         order = list(load_all())
-        kept = [r for r in record.bench if r["op"] not in names]
-        record.bench = sorted(kept + rows, key=lambda r: order.index(r["op"]) if r["op"] in order else len(order))
+        kept = [r for r in record.bench if r.op not in names]
+        record.bench = sorted(kept + rows, key=lambda r: order.index(r.op) if r.op in order else len(order))
         from smemlab.derive import derive
 
         derive(record)  # the DRAM ceiling of the binding limits is the benchmark's cudaMemcpy

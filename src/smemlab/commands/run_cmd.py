@@ -14,8 +14,9 @@ def register(sub) -> None:
     p = sub.add_parser(
         "run", help="run experiments: verify, time, report",
         description="Run experiments on the GPU. Every variant is checked against a NumPy reference before it is "
-                    "timed (median of --reps launches between CUDA events, with min and max); bandwidth counts "
-                    "bytes read and written once each and is compared with a copy kernel measured in the same run.",
+                    "timed (--reps samples, each of launches back to back between CUDA events, about a millisecond of "
+                    "them, per launch: median, min and max); bandwidth counts bytes read and written once each and is "
+                    "compared with cudaMemcpyAsync device to device measured in the same run.",
         epilog="examples:\n  smemlab run layout\n  smemlab run transpose --size 4096,4096 --variant transposeSmemPad\n"
                "  smemlab run reduce --size 16777216 --profile --json reduce.json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -23,7 +24,7 @@ def register(sub) -> None:
     p.add_argument("experiment", nargs="*", help="experiments to run (default: all; see `smemlab list`)")
     p.add_argument("--variant", action="append", default=[], metavar="NAME", help="only this variant (repeatable)")
     p.add_argument("--size", type=int_list, metavar="N[,M]", help="problem size (one experiment only; see `smemlab list`)")
-    p.add_argument("--reps", type=nonneg_int, default=20, help="timed launches per variant (default 20; 0 verifies only)")
+    p.add_argument("--reps", type=nonneg_int, default=20, help="timed samples per variant, each of launches back to back (default 20; 0 verifies only)")
     p.add_argument("--profile", action="store_true", help="also read hardware counters with Nsight Compute (ncu)")
     p.add_argument("--json", metavar="FILE", help="write the run record as JSON")
     p.add_argument("--csv", metavar="FILE", help="write one CSV row per variant")

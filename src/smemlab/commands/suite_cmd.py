@@ -25,7 +25,7 @@ def register(sub) -> None:
                               "Every declared access, conflicted or not: smemlab list --accesses",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", default="results", metavar="DIR", help="where to write run.json, report.md and plots (default results)")
-    p.add_argument("--reps", type=nonneg_int, default=20, help="timed launches per variant (default 20)")
+    p.add_argument("--reps", type=nonneg_int, default=20, help="timed samples per variant, each of launches back to back (default 20)")
     p.add_argument("--no-profile", action="store_true", help="skip Nsight Compute")
     p.add_argument("--no-check", action="store_true", help="skip compute-sanitizer")
     p.add_argument("--no-bench", action="store_true", help="skip the library benchmark (smemlab bench)")
@@ -132,7 +132,7 @@ def run(args) -> int:
 
         print("benchmarking the library (smemlab bench) ...", file=sys.stderr)
         bench = run_benchmarks(log=lambda line: print(line, file=sys.stderr), device=args.device)
-        record.bench = [r.to_dict() for r in bench.rows]
+        record.bench = list(bench.rows)
     from smemlab.derive import derive
 
     derive(record)  # notes and limits, after the counters, the sanitizer and the benchmark's memcpy ceiling

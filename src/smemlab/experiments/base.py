@@ -3,7 +3,8 @@
 An experiment module builds its cases on a `Runtime` (smemlab.gpu): it allocates seeded random
 inputs with CuPy, compiles its kernels/book/NAME.cu, and hands the runner one `Case` per variant. The
 runner (smemlab.runner) does the rest the same way for every experiment: poison the outputs,
-launch once, check, then time; it never needs to know what the kernel computes.
+launch once, check, then time launches back to back (smemlab.measure); it never needs to know
+what the kernel computes.
 
 Where the library has the fast version of a topic (smemlab.ops), the experiment ends with it: a
 variant named after the op (`smemlab.ops.transpose`) that launches the op's kernel (kernels/lib/)
@@ -50,6 +51,9 @@ class Variant:
     smem: tuple[SmemAccess, ...] = ()
     hazard: str | None = None  # kept on purpose to show a hazard; the sanitizer finding expected
     on_gpu: bool = True  # False: a host baseline, timed with the host clock
+    # False: timed one call a sample, for work whose figure is a call alone (a transfer's own cost),
+    # not calls back to back; the variant's definition says why
+    batched: bool = True
     library: str | None = None  # the library op it runs ("smemlab.ops.transpose"); its kernel is in kernels/lib/
     # False: `smemlab profile` leaves it out; for work of many launches and copies on several streams,
     # whose per-kernel counters explain nothing and would take Nsight Compute minutes to collect
@@ -70,7 +74,10 @@ class Case:
     """A variant ready to run: its inputs are on the GPU, its reference is computed."""
 
     variant: Variant
-    launch: Callable[[], Any]  # enqueues the work on the runtime's stream (or runs it on the host)
+    # enqueues the work on the runtime's stream (or runs it on the host). The timer calls it back to
+    # back, many times a sample (smemlab.measure): each call does all the work the record times, what
+    # it needs before the kernel too (a memset of the bins it counts into)
+    launch: Callable[[], Any]
     check: Callable[[], Check]  # compares the outputs of the last launch with the reference
     outputs: Sequence[Any] = ()  # CuPy arrays the runner poisons before the checked launch
     bytes_moved: int = 0  # bytes read + bytes written, each counted once

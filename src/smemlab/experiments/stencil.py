@@ -217,7 +217,7 @@ class StencilExperiment(Experiment):
                            f"{r.median_ms / const.median_ms:.2f}x the time of the __constant__ version")
         if const and const.gbps:
             out.insert(0, f"stancli1DGPU (__constant__): {const.gbps:.0f} GB/s"
-                       + (f", {const.pct_copy:.0f}% of the copy kernel" if const.pct_copy else ""))
+                       + (f", {const.pct_copy:.0f}% of the run's copy" if const.pct_copy else ""))
         # one global load request is one warp's load instruction: the coefficients show here unless
         # they come from the constant bank
         base = (const.counters or {}).get(GLOBAL_LD_REQUESTS) if const else None

@@ -219,7 +219,7 @@ class TransposeExperiment(Experiment):
                 if lib is not None:
                     lines.append(f"the library ({LIBRARY}): {lib.extra[COL_PCT_COPYGMEM]:.0f}% of copyGmem's speed, "
                                  f"{best.median_ms / lib.median_ms:.2f}x as fast as {best.variant}"
-                                 + (f", {lib.pct_copy:.0f}% of the copy kernel" if lib.pct_copy else ""))
+                                 + (f", {lib.pct_copy:.0f}% of the run's copy" if lib.pct_copy else ""))
             if "naiveGmem" in ok:
                 lines.append(f"naiveGmem (strided stores) runs at {ok['naiveGmem'].extra[COL_PCT_COPYGMEM]:.0f}% of copyGmem")
 

@@ -2,7 +2,7 @@
 
 Every figure comes from the record; nothing here measures, derives or invents a number, and
 nothing here imports an experiment. A table follows the book's tables (time, and the counters that
-explain it), plus GB/s and % of the copy kernel (or FLOP/s, for an experiment that computes rather
+explain it), plus GB/s and % of the run's copy (or FLOP/s, for an experiment that computes rather
 than moves: the record's metric), the limit that binds each variant (smemlab.limits, stored by
 smemlab.derive), and the experiment's own columns under the titles the record gives them.
 """
@@ -151,7 +151,7 @@ def print_terminal(run: RunRecord, out=None) -> None:
     console_ = out or console()
     gpu = run.provenance.get("gpu", {})
     console_.print(f"[bold]{gpu.get('name', 'GPU')}[/] (CC {gpu.get('compute_capability', '?')}, driver {gpu.get('driver', '?')})"
-                  + (f"; copy kernel {run.copy_gbps:,.0f} GB/s" if run.copy_gbps else ""))
+                  + (f"; {copy_words(run)[0]} {run.copy_gbps:,.0f} GB/s" if run.copy_gbps else ""))
     for exp in run.experiments:
         header, table, flags = rows(exp)
         t = Table(title=f"{exp.name}: {exp.title}  (size {'x'.join(map(str, exp.size))})", title_justify="left")
@@ -173,6 +173,23 @@ def print_terminal(run: RunRecord, out=None) -> None:
         console_.print(f"binding limits set against: {limits}")
 
 
+def copy_words(run: RunRecord) -> tuple[str, str]:
+    """What the run's copy figure timed, bare and in a sentence: ("copy kernel", "the copy kernel")
+    in a record from before the runner timed cudaMemcpyAsync."""
+    if run.copy_by == "cudaMemcpy":
+        return ("cudaMemcpyAsync device to device",) * 2
+    return run.copy_by, f"the {run.copy_by}"
+
+
+def _time_words(run: RunRecord) -> str:
+    """How the variants' times were taken: per launch over samples of launches back to back, or, in a
+    record from before (no variant's `batch` recorded), one launch a sample."""
+    if any(v.batch for exp in run.experiments for v in exp.variants):
+        return ("per launch, the median over the timed samples, each of launches back to back between CUDA events "
+                "(about a millisecond of them, or one where a launch takes longer; host work: one call a sample)")
+    return "the median of the timed launches"
+
+
 def markdown(run: RunRecord, plots: dict[str, str] | None = None) -> str:
     """The whole report as Markdown: provenance, then one table (and plot) per experiment."""
     p = run.provenance
@@ -185,15 +202,16 @@ def markdown(run: RunRecord, plots: dict[str, str] | None = None) -> str:
         f"- date: {p.get('date', '?')}; smemlab {p.get('smemlab', '?')}; Python {p.get('python', '?')}",
         "- packages: " + ", ".join(f"{k} {v}" for k, v in p.get("packages", {}).items() if v),
         f"- kernel sources SHA-256: `{p.get('kernel_sources_sha256', '?')}`",
-        f"- copy kernel in this run: {run.copy_gbps:,.0f} GB/s (bytes read + written)" if run.copy_gbps else "- copy kernel: not measured",
+        f"- {copy_words(run)[0]} in this run: {run.copy_gbps:,.0f} GB/s (bytes read + written)" if run.copy_gbps
+        else f"- {copy_words(run)[0]}: not measured",
         f"- hardware counters: {run.profile_status}",
     ]
     if ceilings_text(run):
         out.append(f"- binding limits set against: {ceilings_text(run)}")
     out += [
         "",
-        "Columns: time is the median of the timed launches (min-max); GB/s counts bytes read and written once each "
-        "(% copy: of the copy kernel in this run, % peak: of the datasheet's memory bandwidth); TFLOP/s counts "
+        f"Columns: time is {_time_words(run)} (min-max); GB/s counts bytes read and written once each "
+        f"(% copy: of {copy_words(run)[1]} in this run, % peak: of the datasheet's memory bandwidth); TFLOP/s counts "
         "2 FLOPs per multiply-add; "
         "`smem ld/st wf/req pred` is the bank model's prediction of shared wavefronts per request; `smem ld/st meas` "
         "is Nsight Compute's (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st / smsp__sass_inst_executed_op_shared_ld/st), "
