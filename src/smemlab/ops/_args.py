@@ -29,14 +29,32 @@ import numpy as np
 
 _HOST_HINT = "move it to the GPU first (cupy.asarray(x), or torch.as_tensor(x, device='cuda'))"
 
+# bfloat16 has no NumPy dtype (and CuPy arrays cannot hold it): a torch bfloat16 tensor is read with
+# this stand-in, a 2-byte structured dtype that no CuPy array or __cuda_array_interface__ typestr
+# carries, so only torch tensors ever have it. Kernels see its raw 16-bit words.
+BF16 = np.dtype([("bfloat16", "<u2")])
+
+
+def as_dtype(d: Any) -> np.dtype:
+    """A dtype from a NumPy dtype, a name, or a torch dtype; "bfloat16" is BF16."""
+    if isinstance(d, np.dtype):
+        return d
+    if type(d).__module__.startswith("torch"):
+        d = str(d).replace("torch.", "")
+    return BF16 if (isinstance(d, str) and d == "bfloat16") else np.dtype(d)
+
+
+def dtype_name(d: np.dtype) -> str:
+    return "bfloat16" if d == BF16 else d.name
+
 
 class Dtypes:
     """A set of accepted dtypes, built once per op (membership tests on the hot path are set look-ups)."""
 
     def __init__(self, *names: str):
-        self.dtypes = tuple(np.dtype(n) for n in names)
+        self.dtypes = tuple(as_dtype(n) for n in names)
         self.set = frozenset(self.dtypes)
-        self.text = fmt_list(d.name for d in self.dtypes)
+        self.text = fmt_list(dtype_name(d) + (" (torch tensors only)" if d == BF16 else "") for d in self.dtypes)
 
     def __contains__(self, dtype) -> bool:
         return dtype in self.set
@@ -84,7 +102,8 @@ def _torch_dtype_maps(torch) -> None:
         td = getattr(torch, name)
         _TORCH_TO_NP[td] = np.dtype(name)
         _NP_TO_TORCH[np.dtype(name)] = td
-    _TORCH_TO_NP[torch.bfloat16] = None  # no NumPy dtype: never accepted
+    _TORCH_TO_NP[torch.bfloat16] = BF16
+    _NP_TO_TORCH[BF16] = torch.bfloat16
 
 
 def kind_of(x: Any) -> str:
@@ -263,7 +282,7 @@ def read(x: Any, name: str, dtypes: Dtypes, ndims: Sequence[int], allow_empty: b
         raise TypeError(f"{name}: expected a GPU array (CuPy array, CUDA torch tensor, or an object with "
                         f"__cuda_array_interface__) of {dtypes.text}, got {_describe(x)}")
     if dtype not in dtypes.set:
-        raise TypeError(f"{name}: dtype {dtype.name} is not accepted; accepted: {dtypes.text}")
+        raise TypeError(f"{name}: dtype {dtype_name(dtype)} is not accepted; accepted: {dtypes.text}")
     if len(shape) not in ndims:
         ranks = fmt_list(f"{n}-D" for n in ndims)
         raise ValueError(f"{name}: expected a {ranks} array, got {len(shape)}-D with shape {tuple(shape)}")
@@ -284,14 +303,13 @@ def read(x: Any, name: str, dtypes: Dtypes, ndims: Sequence[int], allow_empty: b
 
 def check_dtype_arg(dtype: Any, name: str, accepted: Sequence[Any]) -> np.dtype:
     """A `dtype=` argument (NumPy or torch dtype, or a name): one of `accepted`."""
-    text = str(dtype).replace("torch.", "") if type(dtype).__module__.startswith("torch") else dtype
     try:
-        d = np.dtype(text)
+        d = as_dtype(dtype)
     except TypeError:
         d = None
-    acc = [np.dtype(a) for a in accepted]
+    acc = [as_dtype(a) for a in accepted]
     if d is None or d not in acc:
-        raise TypeError(f"{name}: {dtype!r} is not accepted; accepted: {fmt_list(a.name for a in acc)}")
+        raise TypeError(f"{name}: {dtype!r} is not accepted; accepted: {fmt_list(dtype_name(a) for a in acc)}")
     return d
 
 

@@ -1,15 +1,25 @@
-"""smemlab.ops.reduce_sum: the sum of all elements, in one kernel launch.
+"""smemlab.ops.reduce_sum: the sum of all elements, or of each row (axis=-1), in one kernel launch.
 
-dtype=None follows CuPy and NumPy: int32 sums into int64, float32 into float32, float64 into
-float64. dtype may also be given: int32 input -> int32 (the int64 sum wrapped modulo 2^32, as
-NumPy's `x.sum(dtype=np.int32)`) or int64; float32 input -> float32 or float64 (accumulated in
-float64 per thread); float64 input -> float64.
+Result dtypes. dtype=None gives what both `torch.sum` (for torch tensors) and `cupy.sum` (for CuPy
+arrays) give, which agree on every accepted input: int32 and int64 sum into int64; float16 into
+float16, bfloat16 into bfloat16, float32 into float32 and float64 into float64 (the 16-bit types
+accumulate in float32, as torch and CuPy do, and the result is rounded once to 16 bits). dtype may
+also be given: int32 input -> int32 (the int64 sum wrapped modulo 2^32, as NumPy's
+`x.sum(dtype=np.int32)`) or int64; float16 or bfloat16 input -> float32 (the float32 sum, not
+rounded to 16 bits: `torch.sum(x, dtype=torch.float32)`); float32 input -> float64 (accumulated in
+float64 per thread). bfloat16 comes from torch tensors only (NumPy and CuPy have no bfloat16).
 
-Accuracy: integer sums are exact. A float32 sum keeps 32 independent float32 accumulators per
-thread (chains of roughly n / (16 x threads in the grid) elements), adds them pairwise, then
-across the warp and block in float32; the per-block partials and the final sum are added in
-float64 and rounded once to float32. Its error is that of a sum of chains of n / 4M elements,
-far under the sqrt(n) x eps x ||x|| bound the tests check (and no worse than CuPy's CUB sum).
+axis: None (every element, a 0-d result) or the last axis (-1, or ndim - 1): one sum per row of the
+array seen as (size / shape[-1], shape[-1]), a result of shape x.shape[:-1]. Rows shorter than 32 KB
+are summed by groups of 1 to 32 threads each, longer rows by one or more blocks each
+(kernels/lib/reduce.cu).
+
+Accuracy: integer sums are exact (int64 wraps on overflow, as NumPy and torch do). A floating-point
+sum keeps up to 32 independent accumulators per thread (chains of roughly n / (16 x threads in the
+grid) elements for a full sum), adds them pairwise, then across the warp and block; the per-block
+partials and the final sum are added in float64 and rounded once to the output type. Its error is
+that of a sum of short chains, far under the sqrt(n) x eps x ||x|| bound the tests check (and no
+worse than CuPy's CUB sum).
 """
 
 from __future__ import annotations
@@ -20,49 +30,65 @@ from typing import Any
 import numpy as np
 
 from smemlab import device
-from smemlab.ops._args import Dtypes, check_dtype_arg, read
+from smemlab.ops._args import Dtypes, as_dtype, check_dtype_arg, read
 
 SOURCE = "lib/reduce.cu"
 NT = 256
-DTYPES = Dtypes("int32", "float32", "float64")
+UNROLL = 8  # 16-byte vectors in flight per thread: the kernels' default
+DTYPES = Dtypes("int32", "int64", "float16", "bfloat16", "float32", "float64")
 RANKS = (1, 2, 3, 4)
-_OUT = {  # (input, output) -> kernel; the kernels of int32 input write int64 (keyed by dtype objects:
-    # dtype.name costs 1.9 us a call)
-    (np.dtype(i), np.dtype(o)): k for (i, o), k in {
-        ("int32", "int64"): "reduce_i32_i64",
-        ("int32", "int32"): "reduce_i32_i64",
-        ("float32", "float32"): "reduce_f32_f32",
-        ("float32", "float64"): "reduce_f32_f64",
-        ("float64", "float64"): "reduce_f64_f64",
+# (input, output) -> the kernels' suffix (keyed by dtype objects: dtype.name costs 1.9 us a call); the
+# kernels of int32 input write int64, and dtype=int32 converts that
+SUFFIX = {
+    (as_dtype(i), as_dtype(o)): k for (i, o), k in {
+        ("int32", "int64"): "i32_i64",
+        ("int32", "int32"): "i32_i64",
+        ("int64", "int64"): "i64_i64",
+        ("float16", "float16"): "f16_f16",
+        ("float16", "float32"): "f16_f32",
+        ("bfloat16", "bfloat16"): "bf16_bf16",
+        ("bfloat16", "float32"): "bf16_f32",
+        ("float32", "float32"): "f32_f32",
+        ("float32", "float64"): "f32_f64",
+        ("float64", "float64"): "f64_f64",
     }.items()
 }
-_DEFAULT = {np.dtype(k): np.dtype(v) for k, v in {"int32": "int64", "float32": "float32", "float64": "float64"}.items()}
+_DEFAULT = {as_dtype(k): as_dtype(v) for k, v in {"int32": "int64", "int64": "int64", "float16": "float16",
+                                                  "bfloat16": "bfloat16", "float32": "float32",
+                                                  "float64": "float64"}.items()}
 _I64 = np.dtype(np.int64)
-# A block's tile: NT threads x UNROLL (8, the kernel's default) 16-byte vectors. The grid has at most
-# one block per tile (a block with no whole tile would only add its zero to the second phase), and
-# up to ONE_BLOCK bytes one block sums everything and writes the result itself: the two-phase grid
-# (partials, then the last block) costs a threadfence and an atomic round trip that dominate a sum
-# of a few thousand elements.
-TILE_BYTES = NT * 8 * 16
+# A block's tile: NT threads x UNROLL 16-byte vectors. The grid of a full sum has at most one block per
+# tile (a block with no whole tile would only add its zero to the second phase), and up to ONE_BLOCK
+# bytes one block sums everything and writes the result itself: the two-phase grid (partials, then
+# the last block) costs a threadfence and an atomic round trip that dominate a sum of a few thousand
+# elements.
+TILE_BYTES = NT * UNROLL * 16
 ONE_BLOCK = 2 * TILE_BYTES
+# Row sums: rows shorter than a tile go to groups of threads (rows_warp), longer ones to blocks
+# (rows_block), SEG_BYTES or more of a row per block, up to ROW_BLOCKS_PER_SM blocks per SM in all.
+SEG_BYTES = 8 * 1024
+ROW_BLOCKS_PER_SM = 8
 
 
 class _Workspace:
-    """Per (device, stream): the partials and the last-block counter, which the last block resets
-    to 0, so a launch needs no memset. Zeroed once, with the device synchronised, when made."""
+    """Per (device, stream): 8-byte partial slots (int64 or float64) and the last-block counters (the
+    full sum's, then one per row of a row sum split over blocks), which the last block resets to 0,
+    so a launch needs no memset. Zeroed once, with the device synchronised, when made."""
 
-    def __init__(self, blocks: int):
+    def __init__(self, slots: int, counters: int):
         import cupy
 
-        self.partials = cupy.empty(blocks, dtype=np.float64)  # 8-byte slots: int64 or float64
-        self.counter = cupy.zeros(1, dtype=np.uint32)
+        self.partials = cupy.empty(slots, dtype=np.float64)
+        self.counters = cupy.zeros(counters, dtype=np.uint32)
         cupy.cuda.runtime.deviceSynchronize()  # the zeroing ran on CuPy's stream, not the caller's
-        self.partials_ptr, self.counter_ptr = self.partials.data.ptr, self.counter.data.ptr
+        self.partials_ptr, self.counter_ptr = self.partials.data.ptr, self.counters.data.ptr
+        self.row_counters_ptr = self.counter_ptr + 4
 
 
 _WS: dict[tuple[int, int], _Workspace] = {}
 _WS_LOCK = threading.Lock()
 _PLANS: dict[tuple[int, str], tuple[device.Kernel, int]] = {}
+_ROW_PLANS: dict[tuple, tuple[device.Kernel, int, int, bool]] = {}
 
 
 def _plan(dev: int, name: str) -> tuple[device.Kernel, int]:
@@ -75,30 +101,60 @@ def _plan(dev: int, name: str) -> tuple[device.Kernel, int]:
     return plan
 
 
-def _workspace(dev: int, stream: int, blocks: int) -> _Workspace:
+def _workspace(dev: int, stream: int) -> _Workspace:
     ws = _WS.get((dev, stream))
     if ws is None:
         with _WS_LOCK:
             if len(_WS) > 32:  # streams long gone
                 _WS.clear()
-            ws = _WS[(dev, stream)] = _Workspace(blocks)
+            want = device.facts(dev).sms * ROW_BLOCKS_PER_SM
+            # a full sum's grid is at most 8 blocks per SM; a row sum splits rows over blocks only while
+            # rows < want, into rows * segs < 2 * want partials
+            ws = _WS[(dev, stream)] = _Workspace(2 * want, 1 + want)
     return ws
+
+
+def row_plan(rows: int, cols: int, itemsize: int, sms: int) -> tuple[str, int, int]:
+    """("warp", grid, lanes per row) or ("block", grid, blocks per row) for a rows x cols row sum."""
+    row_bytes = cols * itemsize
+    if row_bytes < TILE_BYTES:
+        per_thread = -(-(row_bytes // 16) // UNROLL)  # one batch of UNROLL vectors per thread covers the row
+        lanes = 1 if per_thread <= 1 else min(32, 1 << (per_thread - 1).bit_length())
+        warps = -(-rows // (32 // lanes))
+        return "warp", min(-(-warps // (NT // 32)), 2**31 - 1), lanes
+    want = sms * ROW_BLOCKS_PER_SM
+    segs = max(1, min(row_bytes // SEG_BYTES, -(-want // rows)))
+    return "block", min(rows * segs, 2**31 - 1), segs
+
+
+def _row_kernel(dev: int, name: str, rows: int, cols: int, itemsize: int) -> tuple[device.Kernel, int, int, bool]:
+    """(kernel, grid, lanes or blocks per row, whether by blocks) of the row sums that go with the full
+    sum's kernel `name` (reduce_<in>_<out>), kept per shape."""
+    key = (dev, name, rows, cols)
+    plan = _ROW_PLANS.get(key)
+    if plan is None:
+        kind, grid, per_row = row_plan(rows, cols, itemsize, device.facts(dev).sms)
+        if len(_ROW_PLANS) > 4096:
+            _ROW_PLANS.clear()
+        k = device.kernel(SOURCE, f"rows_{kind}_{name.removeprefix('reduce_')}", device=dev)
+        plan = _ROW_PLANS[key] = (k, grid, per_row, kind == "block")
+    return plan
 
 
 def result_dtype(x_dtype: Any, dtype: Any = None) -> np.dtype:
     """The output dtype reduce_sum gives for an input dtype and a `dtype=` argument."""
-    x_dtype = np.dtype(x_dtype)
+    x_dtype = as_dtype(x_dtype)
     if dtype is None:
         return _DEFAULT[x_dtype]
-    return check_dtype_arg(dtype, "dtype", [o for (i, o) in _OUT if i == x_dtype])
+    return check_dtype_arg(dtype, "dtype", [o for (i, o) in SUFFIX if i == x_dtype])
 
 
 _CALLS: dict[tuple[np.dtype, Any], tuple[str, np.dtype, np.dtype, bool]] = {}
 
 
 def _call_plan(x_dtype: np.dtype, dtype: Any) -> tuple[str, np.dtype, np.dtype, bool]:
-    """(kernel, the kernel's output dtype, the result's dtype, whether the result is cast from the
-    kernel's) for an input dtype and a `dtype=` argument; kept per pair where the argument can be a
+    """(full-sum kernel, the kernel's output dtype, the result's dtype, whether the result is cast from
+    the kernel's) for an input dtype and a `dtype=` argument; kept per pair where the argument can be a
     key, so that a call compares no NumPy dtypes (0.3 us each)."""
     key = (x_dtype, dtype)
     try:
@@ -108,15 +164,26 @@ def _call_plan(x_dtype: np.dtype, dtype: Any) -> tuple[str, np.dtype, np.dtype, 
     if plan is None:
         out_dtype = _DEFAULT[x_dtype] if dtype is None else result_dtype(x_dtype, dtype)
         kernel_out = _I64 if x_dtype.kind == "i" else out_dtype
-        plan = (_OUT[(x_dtype, out_dtype)], kernel_out, out_dtype, kernel_out != out_dtype)
+        plan = ("reduce_" + SUFFIX[(x_dtype, out_dtype)], kernel_out, out_dtype, kernel_out != out_dtype)
         if key is not None:
             _CALLS[key] = plan
     return plan
 
 
+def _last_axis(axis: Any, ndim: int) -> None:
+    """Accept the last axis (-1 or ndim - 1); anything else is a clear error."""
+    if isinstance(axis, (int, np.integer)) and not isinstance(axis, (bool, np.bool_)):
+        if axis == -1 or axis == ndim - 1:
+            return
+        raise ValueError(f"axis: {axis} is not supported for a {ndim}-D array; reduce_sum sums every element "
+                         f"(axis=None) or along the last axis (axis=-1)")
+    raise TypeError(f"axis: expected None or -1 (the last axis), got {axis!r}")
+
+
 def kernel_name(x_dtype: Any, out_dtype: Any) -> str:
-    """The kernel that sums `x_dtype` into `out_dtype` (int32 input: an int64 result, whatever `out_dtype`)."""
-    return _OUT[(np.dtype(x_dtype), np.dtype(out_dtype))]
+    """The full-sum kernel that sums `x_dtype` into `out_dtype` (int32 input: an int64 result, whatever
+    `out_dtype`)."""
+    return "reduce_" + SUFFIX[(as_dtype(x_dtype), as_dtype(out_dtype))]
 
 
 def launch(kernel: str, x_ptr: int, n: int, itemsize: int, out_ptr: int, dev: int, stream: int) -> None:
@@ -125,7 +192,7 @@ def launch(kernel: str, x_ptr: int, n: int, itemsize: int, out_ptr: int, dev: in
     experiment times as its last variants. One launch; the partials and the counter are the stream's
     workspace."""
     k, grid = _plan(dev, kernel)
-    ws = _workspace(dev, stream, grid)
+    ws = _workspace(dev, stream)
     device.launch(k, _blocks(grid, n * itemsize), NT, (x_ptr, n, ws.partials_ptr, ws.counter_ptr, out_ptr), stream)
 
 
@@ -139,12 +206,18 @@ def launch_blocks(kernel: str, n: int, itemsize: int, dev: int) -> int:
     return _blocks(_plan(dev, kernel)[1], n * itemsize)
 
 
-def reduce_sum(x: Any, dtype: Any = None) -> Any:
-    """The sum of all elements of `x` (int32, float32 or float64, contiguous, any rank 1-4, on the
-    GPU) as a 0-d array of the caller's type, computed on the caller's current stream. `dtype`:
-    see the module doc (None matches `cupy.sum`: int32 -> int64). An empty array sums to 0."""
+def reduce_sum(x: Any, dtype: Any = None, *, axis: Any = None) -> Any:
+    """The sum of the elements of `x` (int32, int64, float16, bfloat16 (torch), float32 or float64,
+    contiguous, rank 1-4, on the GPU), as an array of the caller's type computed on the caller's
+    current stream: of all elements as a 0-d array (axis=None), or along the last axis (axis=-1) as
+    an array of shape x.shape[:-1]. `dtype`: see the module doc (None matches torch.sum and
+    cupy.sum: int32 -> int64). An empty sum is 0."""
     a = read(x, "x", DTYPES, RANKS, allow_empty=True)
     name, kernel_out, out_dtype, cast = _call_plan(a.dtype, dtype)
+    if axis is not None:
+        _last_axis(axis, len(a.shape))
+        if len(a.shape) > 1:
+            return _row_sums(a, name, kernel_out, out_dtype, cast)
     with a.on_device():
         n = a.size
         stream = a.stream()
@@ -156,3 +229,28 @@ def reduce_sum(x: Any, dtype: Any = None) -> Any:
         if cast:
             out = a.astype(out, out_dtype)  # int64 -> int32 wraps modulo 2^32, like NumPy
         return out
+
+
+def _row_sums(a, name: str, kernel_out: np.dtype, out_dtype: np.dtype, cast: bool) -> Any:
+    """One sum per row of `a` seen as (size / cols, cols): an array of shape a.shape[:-1]."""
+    shape = a.shape[:-1]
+    cols = a.shape[-1]
+    rows = a.size // cols if cols else 0
+    with a.on_device():
+        stream = a.stream()
+        if rows == 0 or cols == 0:  # no rows, or rows of nothing: sums of 0
+            out, _ = a.zeros(shape, out_dtype, stream)
+            return out
+        k, grid, per_row, by_blocks = _row_kernel(a.device, name, rows, cols, a.dtype.itemsize)
+        out, out_ptr = a.empty(shape, kernel_out)
+        if not by_blocks:
+            device.launch(k, grid, NT, (a.ptr, rows, cols, per_row, out_ptr), stream)
+        elif per_row == 1:  # one block per row writes its sum: no partials, no counters
+            device.launch(k, grid, NT, (a.ptr, rows, cols, 1, 0, 0, out_ptr), stream)
+        else:
+            ws = _workspace(a.device, stream)
+            device.launch(k, grid, NT, (a.ptr, rows, cols, per_row, ws.partials_ptr, ws.row_counters_ptr, out_ptr), stream)
+        if cast:
+            out = a.astype(out, out_dtype)
+        return out
+

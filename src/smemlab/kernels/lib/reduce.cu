@@ -11,11 +11,11 @@
 // launches for small inputs, writes its sum directly). An unaligned head and the tail that fills no
 // whole vector are added element by element by the first threads.
 //
-// Instantiations (extern "C"): input / per-thread accumulator / output
-//   reduce_i32_i64   int32  / int64  / int64    (exact; dtype=int32 output wraps like NumPy)
-//   reduce_f32_f32   float32/ float32/ float32  (partials and the final sum in double)
-//   reduce_f32_f64   float32/ double / float64
-//   reduce_f64_f64   float64/ double / float64
+// The sums along the last axis (rows_warp_*, rows_block_*) reuse these pieces per row: see below.
+// Kernels (extern "C") are named <kind>_<input>_<output>; the table above them, at the end of this
+// file, gives each one's per-thread accumulator. Integers sum exactly in int64; float16, bfloat16
+// and float32 accumulate in float per thread (float32 -> float64 in double), float64 in double;
+// partials and final sums of floating point are added in double and rounded once to the output.
 #ifndef UNROLL
 #define UNROLL 8
 #endif
@@ -79,11 +79,55 @@ __device__ __forceinline__ ACC block_sum(ACC v, ACC *ws)
     return v;  // valid in thread 0
 }
 
+// 16-bit floating-point elements as stored (NVRTC from its pip wheel has no cuda_fp16.h): widened to
+// float when added; a result is rounded once, double -> float -> 16 bits, to nearest even.
+struct f16 {
+    unsigned short bits;
+    __device__ __forceinline__ operator float() const
+    {
+        float f;
+        asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(bits));
+        return f;
+    }
+    f16() = default;
+    __device__ __forceinline__ explicit f16(double v) { asm("cvt.rn.f16.f32 %0, %1;" : "=h"(bits) : "f"((float)v)); }
+};
+
+struct bf16 {  // the upper half of a float32
+    unsigned short bits;
+    __device__ __forceinline__ operator float() const { return __uint_as_float((unsigned)bits << 16); }
+    bf16() = default;
+    __device__ __forceinline__ explicit bf16(double v)
+    {
+        const unsigned u = __float_as_uint((float)v);
+        bits = (u & 0x7fffffffu) > 0x7f800000u ? 0x7fc0 : (unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+    }
+};
+
+// Independent accumulators per thread: one per element of UNROLL vectors, at most 32 (float16 and
+// bfloat16 give 64 elements per UNROLL vectors: 32 accumulators keep the registers for the loads).
+template <typename T>
+__host__ __device__ constexpr int accumulators()
+{
+    return UNROLL * (16 / (int)sizeof(T)) < 32 ? UNROLL * (16 / (int)sizeof(T)) : 32;
+}
+
+// Add the elements of 16-byte vector `v`, the u-th of its batch, into acc[0..NACC) (u compile-time)
+template <typename T, int NACC, typename ACC>
+__device__ __forceinline__ void add_vector(ACC *acc, const int4 &v, int u)
+{
+    constexpr int EPV = 16 / sizeof(T);
+    const T *e = reinterpret_cast<const T *>(&v);
+#pragma unroll
+    for (int k = 0; k < EPV; ++k) acc[(u * EPV + k) % NACC] += (ACC)e[k];
+}
+
 template <typename T, typename ACC, typename FIN, typename OUT>
 __device__ __forceinline__ void reduce_impl(const T *__restrict__ x, u64 n, FIN *__restrict__ partials,
                                             unsigned int *__restrict__ counter, OUT *__restrict__ out)
 {
     constexpr int EPV = 16 / sizeof(T);  // elements per 16-byte vector
+    constexpr int NACC = accumulators<T>();
     __shared__ FIN ws[NT / 32];
     __shared__ bool last;
 
@@ -93,9 +137,9 @@ __device__ __forceinline__ void reduce_impl(const T *__restrict__ x, u64 n, FIN 
     const u64 tail0 = head + nv * EPV;
     const int4 *__restrict__ xv = reinterpret_cast<const int4 *>(x + head);
 
-    ACC acc[UNROLL * EPV];
+    ACC acc[NACC];
 #pragma unroll
-    for (int a = 0; a < UNROLL * EPV; ++a) acc[a] = ACC(0);
+    for (int a = 0; a < NACC; ++a) acc[a] = ACC(0);
 
     const u64 tid = (u64)blockIdx.x * NT + threadIdx.x;
 #if EVEN_SHARE
@@ -110,11 +154,7 @@ __device__ __forceinline__ void reduce_impl(const T *__restrict__ x, u64 n, FIN 
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) v[u] = LOAD(xv + i + u * NT);
 #pragma unroll
-        for (int u = 0; u < UNROLL; ++u) {
-            const T *e = reinterpret_cast<const T *>(&v[u]);
-#pragma unroll
-            for (int k = 0; k < EPV; ++k) acc[u * EPV + k] += (ACC)e[k];
-        }
+        for (int u = 0; u < UNROLL; ++u) add_vector<T, NACC>(acc, v[u], u);
     }
     const u64 stride = (u64)gridDim.x * NT;
     u64 i = tiles * (NT * UNROLL) + tid;  // the vectors after the last whole tile
@@ -126,23 +166,16 @@ __device__ __forceinline__ void reduce_impl(const T *__restrict__ x, u64 n, FIN 
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) v[u] = LOAD(xv + i + u * stride);
 #pragma unroll
-        for (int u = 0; u < UNROLL; ++u) {
-            const T *e = reinterpret_cast<const T *>(&v[u]);
-#pragma unroll
-            for (int k = 0; k < EPV; ++k) acc[u * EPV + k] += (ACC)e[k];
-        }
+        for (int u = 0; u < UNROLL; ++u) add_vector<T, NACC>(acc, v[u], u);
     }
 #endif
     for (; i < nv; i += stride) {
-        int4 v = LOAD(xv + i);
-        const T *e = reinterpret_cast<const T *>(&v);
-#pragma unroll
-        for (int k = 0; k < EPV; ++k) acc[k] += (ACC)e[k];
+        add_vector<T, NACC>(acc, LOAD(xv + i), 0);
     }
     if (tid < head) acc[0] += (ACC)x[tid];
     if (tid < n - tail0) acc[EPV > 1 ? 1 : 0] += (ACC)x[tail0 + tid];
 
-    pairwise<UNROLL * EPV>(acc);  // compile-time indices only: acc stays in registers
+    pairwise<NACC>(acc);  // compile-time indices only: acc stays in registers
     FIN s = block_sum<FIN>((FIN)acc[0], ws);
     if (gridDim.x == 1) {  // small inputs get one block: no partials, no counter, one phase
         if (threadIdx.x == 0) out[0] = (OUT)s;
@@ -167,26 +200,198 @@ __device__ __forceinline__ void reduce_impl(const T *__restrict__ x, u64 n, FIN 
     }
 }
 
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_i32_i64(const int *__restrict__ x, u64 n, i64 *partials,
-                                                               unsigned int *counter, i64 *out)
+
+// ---- Sums along the last axis: out[r] = the sum of row r of a contiguous rows x cols array ------------
+//
+// A row starts wherever r * cols puts it, so each row has its own head (the elements before its first
+// 16-byte boundary) and tail, added element by element; its vectors are read UNROLL at a time per
+// thread, every load predicated on the row's end rather than looping over a remainder, so that a short
+// row is still read with all its loads in flight.
+//   rows_warp:  groups of `lanes` threads (a power of 2 up to 32) sum one row each, a warp's 32 / lanes
+//               groups side by side, then add across the group with shuffles of that width. The host
+//               picks lanes so that one batch of UNROLL vectors per thread covers a row of up to 32 KB.
+//   rows_block: `segs` blocks per row, each summing an even share of the row's vectors (block_sum).
+//               With one segment the block writes its row's sum; otherwise each writes a partial and
+//               the row's last block (threadfence + the row's counter, reset to 0 after) adds the
+//               row's partials across its threads, in an order that does not depend on which was last.
+template <typename T>
+struct Row {
+    const T *x;     // the row's first element
+    i64 head, nv;   // elements before the first 16-byte boundary; whole vectors after it
+    const int4 *xv; // the vectors
+    i64 tail0;      // the first element after the vectors
+};
+
+template <typename T>
+__device__ __forceinline__ Row<T> row_of(const T *x, i64 r, i64 cols)
 {
-    reduce_impl<int, i64, i64, i64>(x, n, partials, counter, out);
+    Row<T> w;
+    w.x = x + r * cols;
+    w.head = ((16 - ((u64)w.x & 15)) & 15) / sizeof(T);
+    if (w.head > cols) w.head = cols;
+    w.nv = (cols - w.head) / (16 / (i64)sizeof(T));
+    w.xv = reinterpret_cast<const int4 *>(w.x + w.head);
+    w.tail0 = w.head + w.nv * (16 / (i64)sizeof(T));
+    return w;
 }
 
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_f32_f32(const float *__restrict__ x, u64 n, double *partials,
-                                                               unsigned int *counter, float *out)
+// Vectors i, i + step, ... i + (UNROLL - 1) * step of the row below `end`, added into acc
+template <typename T, int NACC, typename ACC>
+__device__ __forceinline__ void add_batch(ACC *acc, const int4 *xv, i64 i, i64 step, i64 end)
 {
-    reduce_impl<float, float, double, float>(x, n, partials, counter, out);
+    int4 v[UNROLL];
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) v[u] = i + u * step < end ? LOAD(xv + i + u * step) : make_int4(0, 0, 0, 0);
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) add_vector<T, NACC>(acc, v[u], u);
 }
 
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_f32_f64(const float *__restrict__ x, u64 n, double *partials,
-                                                               unsigned int *counter, double *out)
+template <typename T, typename ACC, typename FIN, typename OUT>
+__device__ __forceinline__ void rows_warp_impl(const T *__restrict__ x, i64 rows, i64 cols, int lanes, OUT *__restrict__ out)
 {
-    reduce_impl<float, double, double, double>(x, n, partials, counter, out);
+    constexpr int NACC = accumulators<T>();
+    const int lane = threadIdx.x & 31, g = lane & (lanes - 1);
+    const int per_warp = 32 / lanes;
+    const i64 warp = ((i64)blockIdx.x * NT + threadIdx.x) >> 5, warps = (i64)gridDim.x * (NT / 32);
+    for (i64 r0 = warp * per_warp; r0 < rows; r0 += warps * per_warp) {  // warp-uniform: the shuffles below
+        const i64 r = r0 + lane / lanes;
+        ACC acc[NACC];
+#pragma unroll
+        for (int a = 0; a < NACC; ++a) acc[a] = ACC(0);
+        if (r < rows) {
+            const Row<T> w = row_of(x, r, cols);
+            for (i64 i = g; i < w.nv; i += UNROLL * lanes) add_batch<T, NACC>(acc, w.xv, i, lanes, w.nv);
+            for (i64 e = g; e < w.head; e += lanes) acc[0] += (ACC)w.x[e];
+            for (i64 e = w.tail0 + g; e < cols; e += lanes) acc[NACC - 1] += (ACC)w.x[e];
+        }
+        pairwise<NACC>(acc);
+        FIN s = (FIN)acc[0];
+        for (int o = lanes >> 1; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o, lanes);
+        if (g == 0 && r < rows) out[r] = (OUT)s;
+    }
 }
 
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_f64_f64(const double *__restrict__ x, u64 n, double *partials,
-                                                               unsigned int *counter, double *out)
+template <typename T, typename ACC, typename FIN, typename OUT>
+__device__ __forceinline__ void rows_block_impl(const T *__restrict__ x, i64 rows, i64 cols, i64 segs,
+                                                FIN *__restrict__ partials, unsigned int *__restrict__ counters,
+                                                OUT *__restrict__ out)
 {
-    reduce_impl<double, double, double, double>(x, n, partials, counter, out);
+    constexpr int NACC = accumulators<T>();
+    __shared__ FIN ws[NT / 32];
+    __shared__ bool last;
+    for (i64 b = blockIdx.x; b < rows * segs; b += gridDim.x) {
+        const i64 r = b / segs, s = b - r * segs;
+        const Row<T> w = row_of(x, r, cols);
+        const i64 per = w.nv / segs, extra = w.nv % segs;
+        const i64 v0 = s * per + (s < extra ? s : extra), v1 = v0 + per + (s < extra ? 1 : 0);
+        ACC acc[NACC];
+#pragma unroll
+        for (int a = 0; a < NACC; ++a) acc[a] = ACC(0);
+        for (i64 i = v0 + threadIdx.x; i < v1; i += UNROLL * NT) add_batch<T, NACC>(acc, w.xv, i, NT, v1);
+        if (s == 0)
+            for (i64 e = threadIdx.x; e < w.head; e += NT) acc[0] += (ACC)w.x[e];
+        if (s == segs - 1)
+            for (i64 e = w.tail0 + threadIdx.x; e < cols; e += NT) acc[NACC - 1] += (ACC)w.x[e];
+        pairwise<NACC>(acc);
+        FIN t = block_sum<FIN>((FIN)acc[0], ws);
+        if (segs == 1) {
+            if (threadIdx.x == 0) out[r] = (OUT)t;
+        } else {
+            if (threadIdx.x == 0) {
+                partials[b] = t;
+                __threadfence();
+                last = atomicAdd(counters + r, 1u) == (unsigned int)(segs - 1);
+            }
+            __syncthreads();
+            if (last) {
+                __threadfence();
+                FIN u = FIN(0);
+                for (i64 k = threadIdx.x; k < segs; k += NT) u += __ldcg(partials + r * segs + k);
+                __syncthreads();  // ws is reused
+                u = block_sum<FIN>(u, ws);
+                if (threadIdx.x == 0) {
+                    out[r] = (OUT)u;
+                    counters[r] = 0u;  // ready for the next launch on this stream
+                }
+            }
+        }
+        __syncthreads();  // ws and last are rewritten for the block's next row
+    }
 }
+
+// ---- The kernels. input / per-thread accumulator / partials and final sum / output ----------------------
+//   reduce_i32_i64    int32    / int64  / int64  / int64   (exact; dtype=int32 wraps the int64 sum like NumPy)
+//   reduce_i64_i64    int64    / int64  / int64  / int64   (exact, wrapping on overflow like NumPy)
+//   reduce_f16_f16    float16  / float  / double / float16 (torch.sum's and cupy.sum's result type)
+//   reduce_f16_f32    float16  / float  / double / float32 (dtype=float32)
+//   reduce_bf16_bf16  bfloat16 / float  / double / bfloat16
+//   reduce_bf16_f32   bfloat16 / float  / double / float32
+//   reduce_f32_f32    float32  / float  / double / float32
+//   reduce_f32_f64    float32  / double / double / float64
+//   reduce_f64_f64    float64  / double / double / float64
+// and rows_warp_* and rows_block_* of the same pairs.
+// clang-format off
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_i32_i64(const int *__restrict__ x, u64 n, i64 *partials, unsigned int *counter, i64 *out)
+{ reduce_impl<int, i64, i64, i64>(x, n, partials, counter, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_i64_i64(const i64 *__restrict__ x, u64 n, i64 *partials, unsigned int *counter, i64 *out)
+{ reduce_impl<i64, i64, i64, i64>(x, n, partials, counter, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_f16_f16(const f16 *__restrict__ x, u64 n, double *partials, unsigned int *counter, f16 *out)
+{ reduce_impl<f16, float, double, f16>(x, n, partials, counter, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_f16_f32(const f16 *__restrict__ x, u64 n, double *partials, unsigned int *counter, float *out)
+{ reduce_impl<f16, float, double, float>(x, n, partials, counter, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_bf16_bf16(const bf16 *__restrict__ x, u64 n, double *partials, unsigned int *counter, bf16 *out)
+{ reduce_impl<bf16, float, double, bf16>(x, n, partials, counter, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_bf16_f32(const bf16 *__restrict__ x, u64 n, double *partials, unsigned int *counter, float *out)
+{ reduce_impl<bf16, float, double, float>(x, n, partials, counter, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_f32_f32(const float *__restrict__ x, u64 n, double *partials, unsigned int *counter, float *out)
+{ reduce_impl<float, float, double, float>(x, n, partials, counter, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_f32_f64(const float *__restrict__ x, u64 n, double *partials, unsigned int *counter, double *out)
+{ reduce_impl<float, double, double, double>(x, n, partials, counter, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_f64_f64(const double *__restrict__ x, u64 n, double *partials, unsigned int *counter, double *out)
+{ reduce_impl<double, double, double, double>(x, n, partials, counter, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_warp_i32_i64(const int *__restrict__ x, i64 rows, i64 cols, int lanes, i64 *out)
+{ rows_warp_impl<int, i64, i64, i64>(x, rows, cols, lanes, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_warp_i64_i64(const i64 *__restrict__ x, i64 rows, i64 cols, int lanes, i64 *out)
+{ rows_warp_impl<i64, i64, i64, i64>(x, rows, cols, lanes, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_warp_f16_f16(const f16 *__restrict__ x, i64 rows, i64 cols, int lanes, f16 *out)
+{ rows_warp_impl<f16, float, double, f16>(x, rows, cols, lanes, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_warp_f16_f32(const f16 *__restrict__ x, i64 rows, i64 cols, int lanes, float *out)
+{ rows_warp_impl<f16, float, double, float>(x, rows, cols, lanes, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_warp_bf16_bf16(const bf16 *__restrict__ x, i64 rows, i64 cols, int lanes, bf16 *out)
+{ rows_warp_impl<bf16, float, double, bf16>(x, rows, cols, lanes, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_warp_bf16_f32(const bf16 *__restrict__ x, i64 rows, i64 cols, int lanes, float *out)
+{ rows_warp_impl<bf16, float, double, float>(x, rows, cols, lanes, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_warp_f32_f32(const float *__restrict__ x, i64 rows, i64 cols, int lanes, float *out)
+{ rows_warp_impl<float, float, double, float>(x, rows, cols, lanes, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_warp_f32_f64(const float *__restrict__ x, i64 rows, i64 cols, int lanes, double *out)
+{ rows_warp_impl<float, double, double, double>(x, rows, cols, lanes, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_warp_f64_f64(const double *__restrict__ x, i64 rows, i64 cols, int lanes, double *out)
+{ rows_warp_impl<double, double, double, double>(x, rows, cols, lanes, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_block_i32_i64(const int *__restrict__ x, i64 rows, i64 cols, i64 segs, i64 *partials,
+                                            unsigned int *counters, i64 *out)
+{ rows_block_impl<int, i64, i64, i64>(x, rows, cols, segs, partials, counters, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_block_i64_i64(const i64 *__restrict__ x, i64 rows, i64 cols, i64 segs, i64 *partials,
+                                            unsigned int *counters, i64 *out)
+{ rows_block_impl<i64, i64, i64, i64>(x, rows, cols, segs, partials, counters, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_block_f16_f16(const f16 *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
+                                            unsigned int *counters, f16 *out)
+{ rows_block_impl<f16, float, double, f16>(x, rows, cols, segs, partials, counters, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_block_f16_f32(const f16 *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
+                                            unsigned int *counters, float *out)
+{ rows_block_impl<f16, float, double, float>(x, rows, cols, segs, partials, counters, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_block_bf16_bf16(const bf16 *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
+                                            unsigned int *counters, bf16 *out)
+{ rows_block_impl<bf16, float, double, bf16>(x, rows, cols, segs, partials, counters, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_block_bf16_f32(const bf16 *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
+                                            unsigned int *counters, float *out)
+{ rows_block_impl<bf16, float, double, float>(x, rows, cols, segs, partials, counters, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_block_f32_f32(const float *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
+                                            unsigned int *counters, float *out)
+{ rows_block_impl<float, float, double, float>(x, rows, cols, segs, partials, counters, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_block_f32_f64(const float *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
+                                            unsigned int *counters, double *out)
+{ rows_block_impl<float, double, double, double>(x, rows, cols, segs, partials, counters, out); }
+extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_block_f64_f64(const double *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
+                                            unsigned int *counters, double *out)
+{ rows_block_impl<double, double, double, double>(x, rows, cols, segs, partials, counters, out); }
+// clang-format on
