@@ -1,8 +1,17 @@
-"""smemlab.ops.transpose: out = x.T as a new contiguous array, for 2-D float32/int32 arrays.
+"""smemlab.ops.transpose: the last two axes swapped, as a new contiguous array.
 
-The kernel (kernels/lib/transpose.cu) moves 64x64 tiles through a swizzled shared-memory tile with
-16-byte global loads and stores; shapes whose sides are not multiples of 4 (or unaligned views)
-take a plain 32x32 padded-tile kernel. 64-bit indexing: any size that fits on the GPU.
+2-D x (rows, cols) gives x.T; a batch (B, rows, cols), or (B1, B2, rows, cols), gives each matrix
+transposed, as `x.transpose(-1, -2).contiguous()` (torch) or `cupy.ascontiguousarray(x.swapaxes(-1,
+-2))` (not x.T's reversal of every axis). Elements of 2, 4 or 8 bytes: float16, bfloat16 (torch),
+int16, float32, int32, float64, int64 (the kernels move bits: one kernel per element size).
+
+The kernels (kernels/lib/transpose.cu) move square tiles of 16 x 16 16-byte chunks (128x128 elements
+of 2 bytes, 64x64 of 4, 32x32 of 8) through a swizzled shared-memory tile with 16-byte loads and
+stores. Where both sides are multiples of the 16-byte vector and both pointers are 16-byte aligned
+every chunk is a whole vector; any other shape or alignment takes the same kernel's `_any` form,
+which loads each chunk from two aligned vectors and shifts it into place, and cuts the output rows
+on their own 16-byte boundaries (only the chunks at tile ends and ragged edges are written element
+by element). 64-bit indexing: any size that fits on the GPU.
 """
 
 from __future__ import annotations
@@ -13,34 +22,59 @@ from smemlab import device
 from smemlab.ops._args import Dtypes, read
 
 SOURCE = "lib/transpose.cu"
-DTYPES = Dtypes("float32", "int32")
+DTYPES = Dtypes("float16", "bfloat16", "int16", "float32", "int32", "float64", "int64")
+RANKS = (2, 3, 4)
+NT = 256
+_PLANS: dict[tuple, tuple[device.Kernel, int, int, int]] = {}
 
 
-def plan(rows: int, cols: int, ptr_in: int, ptr_out: int) -> tuple[str, int, int, int]:
-    """(kernel name, tile side, tiles across, tile count) for a rows x cols input."""
-    vec = rows % 4 == 0 and cols % 4 == 0 and ptr_in % 16 == 0 and ptr_out % 16 == 0
-    side = 64 if vec else 32
-    tiles_x = -(-cols // side)
-    return ("transpose_v4" if vec else "transpose_s1"), side, tiles_x, tiles_x * -(-rows // side)
+def plan(shape: tuple[int, ...], itemsize: int, aligned_ptrs: bool) -> tuple[str, int, int, int]:
+    """(kernel name, tiles down, tiles across, tile count) for an input of `shape` (..., rows, cols)."""
+    rows, cols = shape[-2], shape[-1]
+    batch = 1
+    for s in shape[:-2]:
+        batch *= s
+    vec = 16 // itemsize
+    side = 16 * vec
+    whole = aligned_ptrs and rows % vec == 0 and cols % vec == 0
+    tiles_y, tiles_x = -(-rows // side), -(-cols // side)
+    return f"transpose_e{itemsize}" + ("" if whole else "_any"), tiles_y, tiles_x, batch * tiles_y * tiles_x
 
 
-def launch(out_ptr: int, in_ptr: int, rows: int, cols: int, dev: int, stream: int) -> None:
-    """Enqueue out = in.T for the rows x cols matrix of 4-byte elements at `in_ptr` (both on device
-    `dev`, rows and cols >= 1) on the raw stream handle `stream`: what `transpose` launches, and what
-    the transpose experiment times as its last variant."""
-    name, _, tiles_x, ntiles = plan(rows, cols, in_ptr, out_ptr)
-    k = device.kernel(SOURCE, name, device=dev)
-    device.launch(k, min(ntiles, 2**31 - 1), 256, (out_ptr, in_ptr, rows, cols, tiles_x, ntiles), stream)
+def _plan(dev: int, shape: tuple[int, ...], itemsize: int, aligned_ptrs: bool) -> tuple[device.Kernel, int, int, int]:
+    key = (dev, shape, itemsize, aligned_ptrs)
+    p = _PLANS.get(key)
+    if p is None:
+        name, tiles_y, tiles_x, ntiles = plan(shape, itemsize, aligned_ptrs)
+        if len(_PLANS) > 4096:
+            _PLANS.clear()
+        p = _PLANS[key] = (device.kernel(SOURCE, name, device=dev), tiles_y, tiles_x, ntiles)
+    return p
+
+
+def launch(out_ptr: int, in_ptr: int, rows: int, cols: int, dev: int, stream: int, itemsize: int = 4,
+           shape: tuple[int, ...] | None = None) -> None:
+    """Enqueue the transpose of the last two axes of the array at `in_ptr` (shape `shape`, by default
+    (rows, cols); rows and cols >= 1; `itemsize`-byte elements) into `out_ptr`, both on device `dev`, on
+    the raw stream handle `stream`: what `transpose` launches, and what the transpose experiment times
+    as its last variant."""
+    k, tiles_y, tiles_x, ntiles = _plan(dev, shape or (rows, cols), itemsize, (in_ptr | out_ptr) & 15 == 0)
+    # pointers rounded down to 16 bytes, with the elements they were rounded by
+    args = (out_ptr & ~15, (out_ptr & 15) // itemsize, in_ptr & ~15, (in_ptr & 15) // itemsize, rows, cols, tiles_y,
+            tiles_x, ntiles)
+    device.launch(k, min(ntiles, 2**31 - 1), NT, args, stream)
 
 
 def transpose(x: Any) -> Any:
-    """The transpose of the 2-D array `x` (float32 or int32, C-contiguous, on the GPU) as a new
-    C-contiguous array of shape (cols, rows), of the caller's type (CuPy -> CuPy, torch -> torch),
-    computed on the caller's current stream. Same result as `cupy.ascontiguousarray(x.T)`."""
-    a = read(x, "x", DTYPES, (2,), allow_empty=True)
-    rows, cols = a.shape
+    """The transpose of the last two axes of `x` (2-D, or a batch of 3-D or 4-D; 2-, 4- or 8-byte
+    elements; C-contiguous; on the GPU) as a new C-contiguous array of shape (..., cols, rows), of
+    the caller's type (CuPy -> CuPy, torch -> torch), computed on the caller's current stream. Same
+    result as `cupy.ascontiguousarray(x.swapaxes(-1, -2))` (x.T for 2-D)."""
+    a = read(x, "x", DTYPES, RANKS, allow_empty=True)
+    shape = a.shape
+    rows, cols = shape[-2], shape[-1]
     with a.on_device():
-        out, out_ptr = a.empty((cols, rows), a.dtype)
-        if rows and cols:
-            launch(out_ptr, a.ptr, rows, cols, a.device, a.stream())
+        out, out_ptr = a.empty(shape[:-2] + (cols, rows), a.dtype)
+        if a.size:
+            launch(out_ptr, a.ptr, rows, cols, a.device, a.stream(), a.dtype.itemsize, shape)
         return out

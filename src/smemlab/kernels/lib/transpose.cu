@@ -14,8 +14,8 @@
 // 256 contiguous bytes per output row and half warp. Edge tiles are bounds-checked per chunk
 // (whole chunks are in or out because rows and cols are multiples of 4). 64-bit indexing.
 //
-// transpose_s1 (any shape, any alignment): the classic 32x32 tile padded to 33 columns,
-// 32x8 threads, 4 elements per thread, bounds-checked.
+// transpose_e2 / _e4 / _e8 and their _any forms (2-, 4- and 8-byte elements, batches, any shape and
+// alignment): the same design generalised, below transpose_v4.
 typedef long long i64;
 
 #define T4 64
@@ -89,25 +89,194 @@ extern "C" __global__ void __launch_bounds__(256, MINB) transpose_v4(float *__re
     }
 }
 
-extern "C" __global__ void __launch_bounds__(256) transpose_s1(float *__restrict__ out, const float *__restrict__ in,
-                                                              i64 rows, i64 cols, i64 tiles_x, i64 ntiles)
+// ---- Any element size, any shape, batches ------------------------------------------------------------
+//
+// The kernel above for E-byte elements (V = 16 / E per 16-byte vector) and for a batch of matrices
+// (B x rows x cols -> B x cols x rows; tile k belongs to matrix k / tiles-per-matrix). A tile is
+// 16V x 16V elements (128x128 for 2 bytes, 64x64 for 4, 32x32 for 8: 32, 16 and 8 KB of shared
+// memory, as tiles of 256 threads, 16 chunks of 16 bytes across): thread (c = t % 16, g = t / 16)
+// loads input rows Vg .. Vg+V-1 at column chunk c, turns the V x V block around in registers (byte
+// permutes for 2-byte elements) into chunk g of output rows Vc .. Vc+V-1, and stores those into the
+// XOR-swizzled tile (chunk q of row j at q ^ ((j / V) & 7): per quarter warp, the lanes c = 0..7 hit
+// eight different 16-byte bank groups on both sides, as above); then it reads chunk c of output rows
+// g, g + 16, ... and writes each with one 16-byte store.
+//
+// transpose_eE: both pointers 16-byte aligned, rows and cols multiples of V: every chunk is a whole
+// aligned vector, inside the matrix or outside it.
+// transpose_eE_any: any shape, pointers aligned to the element only. An input row starts s = (index of
+// its first element) mod V elements past a 16-byte boundary, so a chunk straddles two aligned vectors:
+// the thread loads both (the second is mostly its neighbour's first, an L1 hit) and shifts the V
+// elements it wants out of the pair (`window`). On the output side the chunks are cut on each output
+// row's own 16-byte boundaries, each taken from two neighbouring chunks of the shared tile, so that
+// every store is an aligned 16-byte store except the partial chunks at a tile's two ends (V elements
+// between them) and at the matrix's ragged edges, which are stored element by element (the
+// neighbouring tile stores the rest of such a vector). The pointers arrive rounded down to 16 bytes,
+// with the element offsets (in_off, out_off) that they were rounded by; vectors that would reach past
+// either end of the array are read element by element.
+typedef unsigned long long u64;
+typedef unsigned short u16;
+
+__device__ __forceinline__ unsigned word(const uint4 &v, int i)
 {
-    __shared__ float tile[32][33];
-    const int tx = threadIdx.x & 31, ty = threadIdx.x >> 5;  // 32 x 8
-    for (i64 k = blockIdx.x; k < ntiles; k += gridDim.x) {
-        const i64 by = k / tiles_x, bx = k - by * tiles_x;
-        const i64 r0 = by * 32, c0 = bx * 32;
+    return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
+}
+
+// out[m] = (element m of in[0], element m of in[1], ..., element m of in[V - 1]): the V x V block of
+// E-byte elements turned around (every index a compile-time constant once unrolled)
+template <int E>
+__device__ __forceinline__ void turn(const uint4 *in, uint4 *out)
+{
+    constexpr int V = 16 / E;
 #pragma unroll
-        for (int u = 0; u < 4; ++u) {
-            const i64 row = r0 + ty + 8 * u, col = c0 + tx;
-            if (row < rows && col < cols) tile[ty + 8 * u][tx] = in[row * cols + col];
-        }
-        __syncthreads();
+    for (int m = 0; m < V; ++m) {
+        unsigned w[4];
 #pragma unroll
-        for (int u = 0; u < 4; ++u) {
-            const i64 orow = c0 + ty + 8 * u, ocol = r0 + tx;
-            if (orow < cols && ocol < rows) out[orow * rows + ocol] = tile[tx][ty + 8 * u];
+        for (int i = 0; i < 4; ++i) {
+            if constexpr (E == 2)  // word i = element m of rows 2i and 2i + 1: low or high halves
+                w[i] = __byte_perm(word(in[2 * i], m >> 1), word(in[2 * i + 1], m >> 1), (m & 1) ? 0x7632 : 0x5410);
+            else if constexpr (E == 4)
+                w[i] = word(in[i], m);
+            else
+                w[i] = word(in[i >> 1], 2 * m + (i & 1));
         }
-        __syncthreads();
+        out[m] = make_uint4(w[0], w[1], w[2], w[3]);
     }
 }
+
+// The 16 bytes that start `bytes` (0 to 16, a multiple of E) into the 32 bytes lo:hi
+template <int E>
+__device__ __forceinline__ uint4 window(const uint4 &lo, const uint4 &hi, int bytes)
+{
+    const unsigned w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+    const int q = bytes >> 2;
+    unsigned r[5];  // words q .. q + 4 of lo:hi, selected without indexing a register array at run time
+#pragma unroll
+    for (int i = 0; i < 5; ++i)
+        r[i] = q == 0 ? w[i] : q == 1 ? w[i + 1 < 8 ? i + 1 : 7] : q == 2 ? w[i + 2 < 8 ? i + 2 : 7]
+             : q == 3 ? w[i + 3 < 8 ? i + 3 : 7] : w[i + 4 < 8 ? i + 4 : 7];
+    if constexpr (E >= 4) {
+        return make_uint4(r[0], r[1], r[2], r[3]);
+    } else {  // 2-byte elements: a half-word shift when bytes is 2 mod 4
+        const int sh = (bytes & 3) * 8;
+        return make_uint4(__funnelshift_r(r[0], r[1], sh), __funnelshift_r(r[1], r[2], sh), __funnelshift_r(r[2], r[3], sh),
+                          __funnelshift_r(r[3], r[4], sh));
+    }
+}
+
+template <typename T>
+union Chunk {
+    uint4 v;
+    T e[16 / sizeof(T)];
+};
+
+// The aligned vector at element idx of base, with its elements outside [lo, hi) zero: one 16-byte load
+// when it lies inside, else element by element (a vector crossing an end of the array)
+template <typename T>
+__device__ __forceinline__ uint4 load_chunk(const T *__restrict__ base, i64 idx, i64 lo, i64 hi)
+{
+    constexpr int V = 16 / sizeof(T);
+    if (idx >= lo && idx + V <= hi) return __ldg(reinterpret_cast<const uint4 *>(base + idx));
+    Chunk<T> c;
+#pragma unroll
+    for (int k = 0; k < V; ++k) c.e[k] = (idx + k >= lo && idx + k < hi) ? base[idx + k] : T(0);
+    return c.v;
+}
+
+// Elements [first, last) of v stored at base + idx (aligned): one 16-byte store when that is all of them
+template <typename T>
+__device__ __forceinline__ void store_chunk(T *__restrict__ base, i64 idx, const uint4 &v, int first, int last)
+{
+    constexpr int V = 16 / sizeof(T);
+    if (first == 0 && last == V) {
+        *reinterpret_cast<uint4 *>(base + idx) = v;
+        return;
+    }
+    Chunk<T> c;
+    c.v = v;
+#pragma unroll
+    for (int k = 0; k < V; ++k)
+        if (k >= first && k < last) base[idx + k] = c.e[k];
+}
+
+template <typename T, bool ANY>
+__device__ __forceinline__ void transpose_tiles(T *__restrict__ out, i64 out_off, const T *__restrict__ in, i64 in_off,
+                                                i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{
+    constexpr int E = sizeof(T), V = 16 / E, TS = 16 * V;
+    __shared__ uint4 tile[TS * 16];
+    const int t = threadIdx.x, c = t & 15, g = t >> 4;
+    const uint4 zero = make_uint4(0u, 0u, 0u, 0u);
+    const i64 per_matrix = tiles_y * tiles_x, size = rows * cols, batch = ntiles / per_matrix;
+    const i64 in_end = in_off + batch * size;
+    for (i64 k = blockIdx.x; k < ntiles; k += gridDim.x) {
+        const i64 b = k / per_matrix, rem = k - b * per_matrix;
+        const i64 tx = rem / tiles_y, ty = rem - tx * tiles_y;  // down a band of input columns (ORDER 1)
+        const i64 r0 = ty * TS, c0 = tx * TS;
+        const i64 col = c0 + V * c;  // this thread's input columns: col .. col + V - 1
+        uint4 lo[V], hi[V], v[V];
+        int shift[V];
+#pragma unroll
+        for (int u = 0; u < V; ++u) {
+            const i64 row = r0 + V * g + u;
+            const i64 first = in_off + b * size + row * cols + col;  // the index of element (row, col)
+            shift[u] = ANY ? (int)(first % V) : 0;
+            lo[u] = hi[u] = zero;
+            if (row < rows && col < cols) {
+                if (!ANY) {
+                    lo[u] = __ldg(reinterpret_cast<const uint4 *>(in + first));
+                } else {
+                    lo[u] = load_chunk(in, first - shift[u], in_off, in_end);
+                    if (shift[u] != 0 && col + V - shift[u] < cols)  // hi holds wanted elements of this row
+                        hi[u] = load_chunk(in, first - shift[u] + V, in_off, in_end);
+                }
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < V; ++u) v[u] = ANY ? window<E>(lo[u], hi[u], shift[u] * E) : lo[u];
+        turn<E>(v, lo);
+#pragma unroll
+        for (int m = 0; m < V; ++m) {
+            const int j = V * c + m;  // output row within the tile (= input column)
+            tile[j * 16 + (g ^ ((j / V) & 7))] = lo[m];
+        }
+        __syncthreads();
+        const int lim = (int)(rows - r0 < TS ? rows - r0 : TS);  // output columns of this tile: [0, lim)
+#pragma unroll
+        for (int w = 0; w < V; ++w) {
+            const int j = g + 16 * w, key = (j / V) & 7;
+            const i64 orow = c0 + j;  // output row (= input column)
+            if (orow >= cols) continue;
+            const i64 base = out_off + b * size + orow * rows + r0;  // the index of output element (orow, r0)
+            if (!ANY) {
+                if (V * c < lim) *reinterpret_cast<uint4 *>(out + base + V * c) = tile[j * 16 + (c ^ key)];
+                continue;
+            }
+            // chunk q covers tile columns [Vq - s, Vq - s + V): the end of shared chunk q - 1 and the start
+            // of chunk q; thread c stores chunk c, and thread 15 also chunk 16 when the row is shifted
+            const int s = (int)(base % V);
+            for (int q = c; q <= (c == 15 && s != 0 ? 16 : c); ++q) {
+                const uint4 a = q > 0 && s != 0 ? tile[j * 16 + ((q - 1) ^ key)] : zero;  // s = 0: chunk q itself
+                const uint4 z = q < 16 ? tile[j * 16 + (q ^ key)] : zero;
+                const int p0 = V * q - s;
+                const int first = p0 < 0 ? -p0 : 0, last = lim - p0 < V ? lim - p0 : V;
+                if (first < last) store_chunk(out, base + p0, window<E>(a, z, (V - s) * E), first, last);
+            }
+        }
+        __syncthreads();  // the tile is rewritten by the next iteration
+    }
+}
+
+// clang-format off
+extern "C" __global__ void __launch_bounds__(256, MINB) transpose_e2(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_tiles<u16, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(256, MINB) transpose_e4(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_tiles<unsigned, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(256, MINB) transpose_e8(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_tiles<u64, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(256, MINB) transpose_e2_any(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_tiles<u16, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(256, MINB) transpose_e4_any(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_tiles<unsigned, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(256, MINB) transpose_e8_any(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_tiles<u64, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+// clang-format on
