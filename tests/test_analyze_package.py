@@ -113,6 +113,54 @@ def test_library_histogram_and_transpose(reports):
     assert t.totals("load")["wavefronts"] == t.totals("load")["ideal_wavefronts"]
 
 
+def scalars(launch):
+    return {n: int(v) for n, v in (a.split("=") for a in launch.args()) if "[" not in v}
+
+
+def test_library_transposes_compute_the_transpose(reports):
+    """Every element size, whole vectors (a batch of two) and any shape (at offsets from 16-byte
+    boundaries): one block walking every tile writes exactly the transpose, nothing before the output's
+    offset, with every shared access conflict-free."""
+    keys = sorted(k for k in BY_ID if k.startswith("ops:transpose_e"))
+    assert len(keys) == 6
+    for key in keys:
+        launch, r = BY_ID[key], report(reports, key)
+        ins, n = inputs(launch), scalars(launch)
+        rows, cols, in_off, out_off = n["rows"], n["cols"], n["in_off"], n["out_off"]
+        batch = (ins["in"].size - in_off) // (rows * cols)
+        want = ins["in"][in_off:].reshape(batch, rows, cols).transpose(0, 2, 1).ravel()
+        got = r.buffers["out"]
+        assert np.array_equal(got[out_off:], want), key
+        assert np.array_equal(got[:out_off], ins["out"][:out_off]), key
+        for kind in ("load", "store"):
+            assert r.totals(kind)["wavefronts"] == r.totals(kind)["ideal_wavefronts"], (key, kind)
+
+
+def as_float(a, suffix_type):
+    """A kernel buffer's values as float64 (bfloat16 buffers hold the upper 16 bits of float32)."""
+    return (a.astype(np.uint32) << 16).view(np.float32).astype(np.float64) if suffix_type == "bf16" else a.astype(np.float64)
+
+
+@pytest.mark.parametrize("kind", ["reduce", "rows_warp", "rows_block"])
+def test_library_sums_compute_the_sums(kind, reports):
+    """Every (input, output) pair of reduce_sum: the full sum, the row sums by groups of lanes (rows that
+    start unaligned) and by two blocks a row, against float64 sums of the same inputs."""
+    keys = sorted(k for k in BY_ID if k.startswith(f"ops:reduce_sum {kind}_"))
+    assert len(keys) == 9
+    for key in keys:
+        launch, r = BY_ID[key], report(reports, key)
+        tin, tout = key.rsplit("_", 2)[-2:]
+        ins, n = inputs(launch), scalars(launch)
+        x = as_float(ins["x"], tin)
+        want = np.atleast_1d(x.sum()) if kind == "reduce" else x.reshape(n["rows"], n["cols"]).sum(axis=1)
+        got = as_float(r.buffers["out"], tout)
+        if tin.startswith("i"):
+            assert np.array_equal(got, want), key
+        else:  # the result's own rounding: 2^-10 for float16, 2^-7 for bfloat16, far less for the others
+            rel = {"f16": 2.0**-10, "bf16": 2.0**-7}.get(tout, 1e-6)
+            assert np.allclose(got, want, rtol=rel, atol=rel), (key, got, want)
+
+
 def test_matmul_block_computes_its_tile(reports):
     for key in ("matmul:MatMulKernel16", "matmul:mm_tiled", "matmul:mm_warptile_db16"):
         launch, r = BY_ID[key], report(reports, key)

@@ -125,11 +125,11 @@ def test_the_library_selfcheck_covers_every_method_and_variant():
 def test_sanitizer_rows_attribute_library_findings_to_cases():
     from smemlab.sanitize import _rows
 
-    output = "========= Invalid __global__ write of size 4 bytes\n=========     at transpose_s1+0x10\n"
-    launches = [["transpose 65x63 f32 (scalar kernel)", ["transpose_s1"]], ["reduce_sum 1 int32", ["reduce_i32_i64"]]]
+    output = "========= Invalid __global__ write of size 4 bytes\n=========     at transpose_e4_any+0x10\n"
+    launches = [["transpose 65x63 f32 (any shape)", ["transpose_e4_any"]], ["reduce_sum 1 int32", ["reduce_i32_i64"]]]
     rows = _rows("library", {label: "" for label, _ in launches}, [("memcheck", output, launches)])
     by = {r["variant"]: r["memcheck"] for r in rows}
-    assert by["reduce_sum 1 int32"] == "clean" and by["transpose 65x63 f32 (scalar kernel)"].startswith("1 finding")
+    assert by["reduce_sum 1 int32"] == "clean" and by["transpose 65x63 f32 (any shape)"].startswith("1 finding")
 
 
 def test_parameters_pack_at_the_drivers_offsets():

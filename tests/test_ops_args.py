@@ -42,17 +42,22 @@ def test_other_objects_refused():
 
 
 def test_wrong_dtype():
-    with pytest.raises(TypeError, match="dtype float64 is not accepted; accepted: float32 or int32"):
-        ops.transpose(FakeCAI((4, 4), "<f8"))
-    with pytest.raises(TypeError, match="int16"):
+    with pytest.raises(TypeError, match=r"dtype complex64 is not accepted; accepted: float16, bfloat16 \(torch tensors "
+                                        r"only\), int16, float32, int32, float64 or int64"):
+        ops.transpose(FakeCAI((4, 4), "<c8"))
+    with pytest.raises(TypeError, match="dtype int8 is not accepted"):
+        ops.transpose(FakeCAI((4, 4), "|i1"))
+    with pytest.raises(TypeError, match="dtype int16 is not accepted; accepted: int32, int64, float16"):
         ops.reduce_sum(FakeCAI((8,), "<i2"))
     with pytest.raises(TypeError, match="accepted: float32"):
         ops.stencil1d(FakeCAI((8,), "<i4"), [1.0])
 
 
 def test_wrong_rank():
-    with pytest.raises(ValueError, match="expected a 2-D array, got 1-D"):
+    with pytest.raises(ValueError, match="expected a 2-D, 3-D or 4-D array, got 1-D"):
         ops.transpose(FakeCAI((16,)))
+    with pytest.raises(ValueError, match="got 5-D"):
+        ops.transpose(FakeCAI((2, 2, 2, 2, 2)))
     with pytest.raises(ValueError, match="expected a 1-D array, got 2-D"):
         ops.stencil1d(FakeCAI((4, 4)), [1.0, 2.0, 1.0])
     with pytest.raises(ValueError, match="got 0-D"):
@@ -95,6 +100,81 @@ def test_reduce_dtype_argument():
     assert result_dtype("float64") == np.float64
     assert result_dtype("int32", "int32") == np.int32
     assert result_dtype("float32", np.float64) == np.float64
+
+
+def test_reduce_new_dtypes_result_types():
+    from smemlab.ops._args import BF16
+    from smemlab.ops.reduce import result_dtype
+
+    # torch.sum's and cupy.sum's result types, which agree on every accepted input
+    assert result_dtype("int64") == np.int64
+    assert result_dtype("float16") == np.float16
+    assert result_dtype("bfloat16") == BF16
+    assert result_dtype("float16", "float32") == np.float32
+    assert result_dtype("bfloat16", np.float32) == np.float32
+    with pytest.raises(TypeError, match="accepted: float16 or float32"):
+        result_dtype("float16", "float64")
+    with pytest.raises(TypeError, match="accepted: bfloat16 or float32"):
+        result_dtype("bfloat16", "float16")
+    with pytest.raises(TypeError, match="accepted: int64"):
+        ops.reduce_sum(FakeCAI((8,), "<i8"), dtype="int32")
+
+
+def test_bfloat16_only_from_torch():
+    """CuPy cannot hold bfloat16; an array interface naming a 2-byte raw type is not taken for one."""
+    with pytest.raises(TypeError, match=r"dtype void16 is not accepted; .*bfloat16 \(torch tensors only\)"):
+        ops.reduce_sum(FakeCAI((8,), "|V2"))
+    with pytest.raises(TypeError, match=r"bfloat16 \(torch tensors only\)"):
+        ops.transpose(FakeCAI((4, 4), "|V2"))
+    with pytest.raises(TypeError, match="dtype float16 is not accepted; accepted: float32"):
+        ops.stencil1d(FakeCAI((8,), "<f2"), [1.0])
+
+
+@pytest.mark.parametrize("axis,exc,match", [
+    (0, ValueError, "axis: 0 is not supported for a 2-D array; .* last axis"),
+    (-2, ValueError, "axis: -2 is not supported"),
+    (2, ValueError, "axis: 2 is not supported"),
+    ((0, 1), TypeError, r"axis: expected None or -1 \(the last axis\), got \(0, 1\)"),
+    (True, TypeError, "got True"),
+    ("-1", TypeError, "got '-1'"),
+])
+def test_reduce_axis_refused(axis, exc, match):
+    with pytest.raises(exc, match=match):
+        ops.reduce_sum(FakeCAI((4, 6), "<f4"), axis=axis)
+
+
+def test_reduce_axis_checked_after_the_array():
+    with pytest.raises(TypeError, match="GPU array"):
+        ops.reduce_sum(np.ones((4, 4), np.float32), axis=0)
+    with pytest.raises(TypeError, match="accepted: float32 or float64"):
+        ops.reduce_sum(FakeCAI((4, 6), "<f4"), dtype="int32", axis=-1)
+
+
+def test_row_plan():
+    from smemlab.ops.reduce import TILE_BYTES, row_plan
+
+    # short rows: groups of lanes sized so one batch of 8 vectors per lane covers the row
+    assert row_plan(1 << 20, 256, 4, 132) == ("warp", (1 << 20) // 4 // 8, 8)  # 64 vectors: 8 lanes, 4 rows a warp
+    assert row_plan(1000, 3, 4, 132)[0::2] == ("warp", 1)
+    kind, grid, lanes = row_plan(10, TILE_BYTES // 4 - 1, 4, 132)
+    assert (kind, lanes) == ("warp", 32) and grid * 8 * 32 // lanes >= 10
+    # long rows: one block a row when there are rows enough, else several, never under 8 KB each
+    assert row_plan(1 << 14, 1 << 14, 4, 132) == ("block", 1 << 14, 1)
+    kind, grid, segs = row_plan(256, 1 << 20, 4, 132)
+    assert kind == "block" and grid == 256 * segs and 132 * 8 <= grid < 2 * 132 * 8
+    assert row_plan(2, TILE_BYTES // 2, 2, 132) == ("block", 2 * (TILE_BYTES // 8192), TILE_BYTES // 8192)
+
+
+def test_transpose_plan():
+    from smemlab.ops.transpose import plan
+
+    assert plan((4096, 4096), 4, True) == ("transpose_e4", 64, 64, 4096)
+    assert plan((4096, 4100), 4, True)[0] == "transpose_e4"  # sides multiples of 4 elements
+    assert plan((4096, 4098), 4, True)[0] == "transpose_e4_any"
+    assert plan((4096, 4096), 4, False)[0] == "transpose_e4_any"  # a pointer off 16-byte alignment
+    assert plan((8, 1000, 1000), 2, True) == ("transpose_e2", 8, 8, 8 * 64)  # 128x128 tiles of 2-byte elements
+    assert plan((8, 1000, 1001), 2, True)[0] == "transpose_e2_any"
+    assert plan((2, 3, 64, 64), 8, True) == ("transpose_e8", 2, 2, 6 * 4)  # 32x32 tiles of 8-byte elements
 
 
 @pytest.mark.parametrize("coef,exc,match", [

@@ -226,6 +226,8 @@ def overlap() -> list[KernelLaunch]:
 
 
 # ---------------------------------------------------------------------------------------------- the library
+# the kernels' element types as analyze's buffers hold them (bfloat16: its 16-bit words)
+ANALYZE_DTYPE = {"i32": "int32", "i64": "int64", "f16": "float16", "bf16": "uint16", "f32": "float32", "f64": "float64"}
 
 
 def library() -> list[KernelLaunch]:
@@ -234,23 +236,40 @@ def library() -> list[KernelLaunch]:
     # by name: the package attributes smemlab.ops.histogram, .reduce_sum, .stencil1d are the ops
     from smemlab.ops.histogram import UNROLL
     from smemlab.ops.reduce import NT
+    from smemlab.ops.reduce import SUFFIX as REDUCE_SUFFIX
+    from smemlab.ops.transpose import plan as transpose_plan
     from smemlab.ops.stencil import TILE
 
     out = []
-    # transpose: the 64x64 swizzled-tile kernel (sides multiple of 4) and the scalar fallback
-    for rows, cols, name in ((128, 128, "transpose_v4"), (66, 66, "transpose_s1")):
-        side = 64 if name == "transpose_v4" else 32
-        tiles_x = _ceil(cols, side)
-        ntiles = tiles_x * _ceil(rows, side)
-        out.append(KernelLaunch("ops", f"transpose {rows}x{cols}", "lib/transpose.cu", name, (256, 1, 1),
-                                (ntiles, 1, 1), {}, 0, (f"float32[{rows * cols}]", f"float32[{rows * cols}]", str(rows),
-                                                        str(cols), str(tiles_x), str(ntiles))))
-    # reduce_sum: two blocks; the counter starts at zero (the workspace is zeroed once)
+    # transpose: the 64x64 swizzled-tile kernel (float32, sides multiple of 4)
+    out.append(KernelLaunch("ops", "transpose 128x128", "lib/transpose.cu", "transpose_v4", (256, 1, 1), (4, 1, 1), {}, 0,
+                            ("float32[16384]", "float32[16384]", "128", "128", "2", "4")))
+    # every element size, as the op plans it, with one block walking all the tiles: whole vectors (a batch
+    # of two, the second tile across ragged by whole chunks), and any shape (sides one past and three
+    # short of a tile, both arrays at an offset from a 16-byte boundary)
+    for e, dt in ((2, "uint16"), (4, "float32"), (8, "float64")):
+        v = 16 // e
+        for shape, offsets in (((2, 2 * v, 18 * v), (0, 0)), ((1, 16 * v + 1, 16 * v - 3), (3, 1))):
+            name, tiles_y, tiles_x, ntiles = transpose_plan(shape, e, offsets == (0, 0))
+            n = shape[0] * shape[1] * shape[2]
+            out.append(KernelLaunch("ops", f"{name} {'x'.join(map(str, shape))}", "lib/transpose.cu", name, (256, 1, 1),
+                                    (1, 1, 1), {}, 0, (f"{dt}[{n + offsets[0]}]", str(offsets[0]), f"{dt}[{n + offsets[1]}]",
+                                                       str(offsets[1]), str(shape[1]), str(shape[2]), str(tiles_y),
+                                                       str(tiles_x), str(ntiles))))
+    # reduce_sum: every (input, output) pair. The full sum as two blocks' worth in one block (the counter
+    # starts at zero: the workspace is zeroed once); row sums by groups of 4 lanes (5 rows of 67, the rows
+    # unaligned), and by two blocks per row (rows of 3001), the partials combined by the last
     n = 2 * NT * 4 * 8
-    for kernel, xt, pt, ot in (("reduce_i32_i64", "int32", "int64", "int64"), ("reduce_f32_f32", "float32", "float64", "float32"),
-                               ("reduce_f32_f64", "float32", "float64", "float64"), ("reduce_f64_f64", "float64", "float64", "float64")):
-        out.append(KernelLaunch("ops", f"reduce_sum {kernel}", "lib/reduce.cu", kernel, (NT, 1, 1), (1, 1, 1), {}, 0,
-                                (f"{xt}[{n}]", str(n), f"{pt}[1]", "uint32[1]:0..0", f"{ot}[1]")))
+    for suffix in sorted(set(REDUCE_SUFFIX.values())):
+        x, o = (ANALYZE_DTYPE[t] for t in suffix.split("_"))
+        part = "int64" if x.startswith("int") else "float64"
+        out.append(KernelLaunch("ops", f"reduce_sum reduce_{suffix}", "lib/reduce.cu", f"reduce_{suffix}", (NT, 1, 1),
+                                (1, 1, 1), {}, 0, (f"{x}[{n}]", str(n), f"{part}[1]", "uint32[1]:0..0", f"{o}[1]")))
+        out.append(KernelLaunch("ops", f"reduce_sum rows_warp_{suffix}", "lib/reduce.cu", f"rows_warp_{suffix}", (NT, 1, 1),
+                                (1, 1, 1), {}, 0, (f"{x}[{5 * 67}]", "5", "67", "4", f"{o}[5]")))
+        out.append(KernelLaunch("ops", f"reduce_sum rows_block_{suffix}", "lib/reduce.cu", f"rows_block_{suffix}", (NT, 1, 1),
+                                (1, 1, 1), {}, 0, (f"{x}[{2 * 3001}]", "2", "3001", "2", f"{part}[4]", "uint32[2]:0..0",
+                                                   f"{o}[2]")))
     # stencil1d: radius 4, two tiles
     n = 2 * TILE
     out.append(KernelLaunch("ops", "stencil1d r=4", "lib/stencil.cu", "stencil1d_f32", (256, 1, 1), (2, 1, 1),

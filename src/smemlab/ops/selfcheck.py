@@ -34,27 +34,32 @@ def _transpose(shape, dtype="float32", offset=0):
 
         from smemlab.ops import transpose
 
-        h = _rand(shape[0] * shape[1] + offset, dtype, sum(shape), -1000, 1000)
+        h = _rand(int(np.prod(shape)) + offset, dtype, sum(shape), -1000, 1000)
         x = cupy.asarray(h)[offset:].reshape(shape)
-        np.testing.assert_array_equal(cupy.asnumpy(transpose(x)), h[offset:].reshape(shape).T)
+        np.testing.assert_array_equal(cupy.asnumpy(transpose(x)), np.swapaxes(h[offset:].reshape(shape), -1, -2))
 
     return run
 
 
-def _reduce(n, dtype, out=None):
+def _reduce(shape, dtype, out=None, axis=None):
+    """reduce_sum of `shape` random elements (all of them, or each row with axis=-1) against NumPy;
+    float16 inputs in [-1, 1) (their sums fit in float16)."""
+
     def run():
         import cupy
 
         from smemlab.ops import reduce_sum
 
-        h = _rand(n, dtype, n, -1000, 1000)
-        got = reduce_sum(cupy.asarray(h), dtype=out)
+        n = int(np.prod(shape))
+        h = _rand(shape, dtype, n, -1, 1) if dtype == "float16" else _rand(shape, dtype, n, -1000, 1000)
+        got = cupy.asnumpy(reduce_sum(cupy.asarray(h), dtype=out, axis=axis)).astype(np.float64)
+        sums = h.astype(np.float64).sum(axis=axis)
         if np.dtype(dtype).kind == "i":
-            want = h.astype(np.int64).sum().astype(out or np.int64)
-            assert int(got) == int(want), (int(got), int(want))
-        else:
-            want = h.astype(np.float64).sum()
-            assert abs(float(got) - want) <= 1e-4 * np.abs(h).sum() + 1e-6, (float(got), want)
+            want = h.astype(np.int64).sum(axis=axis).astype(out or np.int64)
+            assert np.array_equal(got, want.astype(np.float64)), (got, want)
+        else:  # float32 accumulation, and float16's rounding of the result
+            tol = 1e-4 * np.abs(h).astype(np.float64).sum(axis=axis) + 1e-6 + (np.abs(sums) * 2.0**-10 if out is None and dtype == "float16" else 0)
+            assert np.all(np.abs(got - sums) <= tol), (got, sums)
 
     return run
 
@@ -110,15 +115,29 @@ def cases() -> list[tuple[str, Callable[[], None]]]:
 
     out = [
         ("transpose 1x1 f32", _transpose((1, 1))),
-        ("transpose 65x63 f32 (scalar kernel)", _transpose((65, 63))),
-        ("transpose 128x68 i32 (16-byte kernel)", _transpose((128, 68), "int32")),
+        ("transpose 65x63 f32 (any shape)", _transpose((65, 63))),
+        ("transpose 128x68 i32 (whole vectors)", _transpose((128, 68), "int32")),
         ("transpose 60x36 f32, unaligned view", _transpose((60, 36), offset=1)),
-        ("reduce_sum 1 int32", _reduce(1, "int32")),
-        ("reduce_sum 1000003 int32", _reduce(1_000_003, "int32")),
-        ("reduce_sum 4097 int32 -> int32", _reduce(4097, "int32", "int32")),
-        ("reduce_sum 4099 float32", _reduce(4099, "float32")),
-        ("reduce_sum 1001 float32 -> float64", _reduce(1001, "float32", "float64")),
-        ("reduce_sum 1001 float64", _reduce(1001, "float64")),
+        ("transpose 129x127 f16 (any shape)", _transpose((129, 127), "float16")),
+        ("transpose 128x136 i16 (whole vectors)", _transpose((128, 136), "int16")),
+        ("transpose 33x31 f64 (any shape)", _transpose((33, 31), "float64")),
+        ("transpose 32x66 i64 (whole vectors)", _transpose((32, 66), "int64")),
+        ("transpose 3x33x65 f32 batch", _transpose((3, 33, 65))),
+        ("transpose 2x17x9 f16 batch, unaligned view", _transpose((2, 17, 9), "float16", offset=3)),
+        ("reduce_sum 1 int32", _reduce((1,), "int32")),
+        ("reduce_sum 1000003 int32", _reduce((1_000_003,), "int32")),
+        ("reduce_sum 4097 int32 -> int32", _reduce((4097,), "int32", "int32")),
+        ("reduce_sum 4099 float32", _reduce((4099,), "float32")),
+        ("reduce_sum 1001 float32 -> float64", _reduce((1001,), "float32", "float64")),
+        ("reduce_sum 1001 float64", _reduce((1001,), "float64")),
+        ("reduce_sum 4097 int64", _reduce((4097,), "int64")),
+        ("reduce_sum 100003 float16", _reduce((100_003,), "float16")),
+        ("reduce_sum 4099 float16 -> float32", _reduce((4099,), "float16", "float32")),
+        ("reduce_sum rows 33x255 float32 (groups of lanes)", _reduce((33, 255), "float32", axis=-1)),
+        ("reduce_sum rows 7x1001 float16 (groups of lanes)", _reduce((7, 1001), "float16", axis=-1)),
+        ("reduce_sum rows 5x9001 int32 (a block a row)", _reduce((5, 9001), "int32", axis=-1)),
+        ("reduce_sum rows 2x70001 float64 (blocks a row)", _reduce((2, 70_001), "float64", axis=-1)),
+        ("reduce_sum rows 3x40001 int64 -> int64 (blocks a row)", _reduce((3, 40_001), "int64", axis=-1)),
         ("stencil1d 1 r=4", _stencil(1, 4)),
         ("stencil1d 4097 r=0", _stencil(4097, 0)),
         ("stencil1d 4097 r=32", _stencil(4097, 32)),
