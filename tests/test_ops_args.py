@@ -153,28 +153,36 @@ def test_reduce_axis_checked_after_the_array():
 def test_row_plan():
     from smemlab.ops.reduce import TILE_BYTES, row_plan
 
-    # short rows: groups of lanes sized so one batch of 8 vectors per lane covers the row
-    assert row_plan(1 << 20, 256, 4, 132) == ("warp", (1 << 20) // 4 // 8, 8)  # 64 vectors: 8 lanes, 4 rows a warp
-    assert row_plan(1000, 3, 4, 132)[0::2] == ("warp", 1)
-    kind, grid, lanes = row_plan(10, TILE_BYTES // 4 - 1, 4, 132)
+    resident, slots = 264, 2112  # an H200's 132 SMs with 2 blocks each; 16 partial slots an SM
+    # short rows: groups of lanes sized so that two batches of 8 vectors a lane cover a row
+    assert row_plan(1 << 20, 256, 4, resident, slots) == ("warp", (1 << 20) // 8 // 8, 4)  # 64 vectors: 4 lanes
+    assert row_plan(1000, 3, 4, resident, slots)[0::2] == ("warp", 1)
+    kind, grid, lanes = row_plan(10, TILE_BYTES // 4 - 1, 4, resident, slots)
     assert (kind, lanes) == ("warp", 32) and grid * 8 * 32 // lanes >= 10
-    # long rows: one block a row when there are rows enough, else several, never under 8 KB each
-    assert row_plan(1 << 14, 1 << 14, 4, 132) == ("block", 1 << 14, 1)
-    kind, grid, segs = row_plan(256, 1 << 20, 4, 132)
-    assert kind == "block" and grid == 256 * segs and 132 * 8 <= grid < 2 * 132 * 8
-    assert row_plan(2, TILE_BYTES // 2, 2, 132) == ("block", 2 * (TILE_BYTES // 8192), TILE_BYTES // 8192)
+    # long rows: one block a row while that fills the waves of resident blocks, else as many as fill them
+    assert row_plan(1 << 14, 1 << 14, 4, resident, slots) == ("block", 1 << 14, 1)
+    assert row_plan(256, 1 << 20, 4, resident, slots) == ("block", 256, 1)  # 256 of 264 slots: one wave
+    assert row_plan(100, 1 << 20, 4, resident, slots) == ("block", 500, 5)  # 500 blocks: 95% of two waves
+    assert row_plan(2, TILE_BYTES // 2, 2, resident, slots) == ("block", 8, 4)  # no block under 8 KB of a row
+    for rows in (1, 3, 50, 200, 300, 600):  # never more partials and counters than the workspace holds
+        kind, grid, segs = row_plan(rows, 1 << 22, 4, resident, slots)
+        assert grid == rows * segs and (segs == 1 or (grid <= slots and rows <= slots // 2))
 
 
 def test_transpose_plan():
     from smemlab.ops.transpose import plan
 
-    assert plan((4096, 4096), 4, True) == ("transpose_e4", 64, 64, 4096)
+    assert plan((4096, 4096), 4, True) == ("transpose_e4", 64, 64, 4096, 256)
     assert plan((4096, 4100), 4, True)[0] == "transpose_e4"  # sides multiples of 4 elements
     assert plan((4096, 4098), 4, True)[0] == "transpose_e4_any"
     assert plan((4096, 4096), 4, False)[0] == "transpose_e4_any"  # a pointer off 16-byte alignment
-    assert plan((8, 1000, 1000), 2, True) == ("transpose_e2", 8, 8, 8 * 64)  # 128x128 tiles of 2-byte elements
-    assert plan((8, 1000, 1001), 2, True)[0] == "transpose_e2_any"
-    assert plan((2, 3, 64, 64), 8, True) == ("transpose_e8", 2, 2, 6 * 4)  # 32x32 tiles of 8-byte elements
+    assert plan((8, 2000, 1000), 2, True) == ("transpose_e2", 16, 8, 8 * 128, 256)  # 128x128 tiles of 2 bytes
+    assert plan((8, 2000, 1001), 2, True)[0] == "transpose_e2_any"
+    assert plan((4, 3, 256, 256), 8, True) == ("transpose_e8", 8, 8, 12 * 64, 256)  # 32x32 tiles of 8 bytes
+    # too few 16-chunk tiles for the GPU, or tiles mostly empty: tiles of 8 chunks, 64 threads
+    assert plan((1024, 1024), 2, True) == ("transpose_e2_small", 16, 16, 256, 64)
+    assert plan((512, 2048, 64), 2, True) == ("transpose_e2_small", 32, 1, 512 * 32, 64)
+    assert plan((7, 5), 8, True) == ("transpose_e8_small_any", 1, 1, 1, 64)
 
 
 @pytest.mark.parametrize("coef,exc,match", [

@@ -308,7 +308,7 @@ def test_reduce_rows_dtypes_views_and_ranks():
     got = ops.reduce_sum(cupy.asarray(h16), dtype="float32", axis=-1)
     assert got.dtype == np.float32
     np.testing.assert_allclose(cupy.asnumpy(got), h16.astype(np.float64).sum(1), rtol=1e-5, atol=1e-5)
-    base = cupy.asarray(rand(1 + 6 * 7 * 131, "float32", seed=4))
+    base = cupy.asarray(rand(3 + 6 * 7 * 131, "float32", seed=4))
     for off in (1, 2, 3):  # an unaligned 3-D view: rows of 131 at any alignment
         v = base[off:off + 6 * 7 * 131].reshape(6, 7, 131)
         got = cupy.asnumpy(ops.reduce_sum(v, axis=-1))

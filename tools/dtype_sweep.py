@@ -5,8 +5,9 @@ same bytes and against the baselines, in one run:
 
 Kernel time: back-to-back launches between CUDA events, or the replay of a CUDA graph of 20 launches where
 one launch is shorter than the host path (under 2^24 elements), cudaMemcpy timed the same way. What chose
-the settings in kernels/lib/transpose.cu (the tile order, MINB, blocks per tile) and kernels/lib/reduce.cu
-(BLOCKS_PER_SM, UNROLL, the row kernels' thresholds in ops/reduce.py)."""
+the tile size per shape (ops/transpose.py) and the occupancy targets (MINB_*) in kernels/lib/transpose.cu,
+BLOCKS_PER_SM and UNROLL for the new sums in kernels/lib/reduce.cu, and the row kernels' plan (lanes and
+blocks per row, ROWS_BLOCKS_PER_SM; ops/reduce.py)."""
 
 from __future__ import annotations
 
@@ -83,39 +84,44 @@ def transpose_part(b) -> None:
               ("float16", (16384, 16384)), ("float16", (7001, 5003)), ("float64", (1024, 1024)), ("float64", (4096, 4096)),
               ("float64", (16384, 16384)), ("float64", (7001, 5003)), ("float32", (64, 1024, 1024)),
               ("float16", (512, 2048, 64)), ("float16", (256, 1024, 128)), ("float64", (1024, 128, 128)),
-              ("float32", (100, 999, 1001))]
+              ("float32", (100, 999, 1001)), ("float16", (4096, 4093)), ("float64", (4099, 4096)),
+              ("float32", (2048, 2048)), ("float16", (2048, 2048)), ("float64", (2048, 2048))]
     for dtype, shape in shapes:
         x = b.random(shape, dtype)
         ref = cupy.ascontiguousarray(x.swapaxes(-1, -2))
         out = cupy.empty_like(ref)
         e, n = x.itemsize, x.size
         copy = copy_ms(b, x.nbytes, n)
-        name, ty, tx, nt = plan(shape, e, True)
+        name = plan(shape, e, True)[0]
         rows, cols = shape[-2:]
-        variants = [(name, {}, nt), (name, {"MINB": {2: 3, 4: 4, 8: 6}[e]}, nt)]
-        if not name.endswith("_any"):  # the any-shape form on the same shape: what a ragged shape costs
-            variants.append((name + "_any", {}, nt))
-        if e == 8:
-            variants.append((name, {}, -(-nt // 2)))
-        if name == "transpose_e4" and len(shape) == 2:
-            variants.append(("transpose_v4", {}, nt))
+        batch = x.size // (rows * cols)
+        # the plan's kernel, the other tile size, the any-shape form on the same shape, transpose_v4
+        names = [name, name.replace("_small", "") if "_small" in name else name.replace(f"_e{e}", f"_e{e}_small")]
+        if not name.endswith("_any"):
+            names.append(name + "_any")
+        if e == 4 and len(shape) == 2 and not name.endswith("_any"):
+            names.append("transpose_v4")
         line = [f"{'x'.join(map(str, shape))} {dtype}: memcpy {2 * x.nbytes / copy / 1e6:,.0f} GB/s"]
-        for kname, defines, grid in variants:
-            k = device.kernel("lib/transpose.cu", kname, defines, b.device)
+        for kname in names:
+            chunks = 8 if "_small" in kname else 16
+            side = chunks * 16 // e
+            ty, tx = -(-rows // side), -(-cols // side)
+            nt = batch * ty * tx
+            k = device.kernel("lib/transpose.cu", kname, {}, b.device)
             if kname == "transpose_v4":
                 args = (out.data.ptr, x.data.ptr, rows, cols, tx, nt)
             else:
                 args = (out.data.ptr, 0, x.data.ptr, 0, rows, cols, ty, tx, nt)
             out.view(cupy.uint8).fill(0xFF)
-            device.launch(k, grid, 256, args, stream)
+            device.launch(k, nt, chunks * chunks, args, stream)
             b.sync()
             if not bool(cupy.array_equal(out.view(cupy.uint8), ref.view(cupy.uint8))):
-                line.append(f"{kname} {defines} grid {grid}: WRONG")
+                line.append(f"{kname}: WRONG")
                 continue
-            ms = kernel_ms(b, lambda: device.launch(k, grid, 256, args, stream), n)
+            ms = kernel_ms(b, lambda: device.launch(k, nt, chunks * chunks, args, stream), n)
             gbps = 2 * x.nbytes / ms / 1e6
-            tag = f"{kname}{defines or ''}" + ("" if grid == nt else f" grid/{nt // grid}")
-            line.append(f"{tag} ({k.blocks_per_sm(256)}/SM): {gbps:,.0f} ({copy / ms:.3f})")
+            mark = "*" if kname == name else ""
+            line.append(f"{mark}{kname} ({k.blocks_per_sm(chunks * chunks)}/SM): {gbps:,.0f} ({copy / ms:.3f})")
         base = kernel_ms(b, lambda: cupy.ascontiguousarray(x.swapaxes(-1, -2)), n)
         line.append(f"cupy {2 * x.nbytes / base / 1e6:,.0f}")
         if b.torch is not None:
@@ -190,23 +196,29 @@ def rows_part(b) -> None:
     import cupy
 
     from smemlab import device
-    from smemlab.ops.reduce import row_plan
+    from smemlab.ops.reduce import _slots, row_plan
 
     stream = b.stream.ptr
     sms = device.facts(b.device).sms
-    for rows, cols in ((1 << 14, 1 << 14), (1 << 20, 256), (256, 1 << 20), (1 << 16, 1000), (4096, 4099)):
+    for rows, cols in ((1 << 14, 1 << 14), (1 << 20, 256), (256, 1 << 20), (1 << 16, 1000), (4096, 4099), (100, 1 << 20),
+                       (1 << 17, 2048)):
         x = b.random((rows, cols), "float32")
         ref = cupy.sum(x.astype(cupy.float64), axis=-1)
         out = cupy.empty(rows, dtype=cupy.float32)
-        kind, grid, per = row_plan(rows, cols, 4, sms)
+        resident = sms * device.kernel("lib/reduce.cu", "rows_block_f32_f32", {}, b.device).blocks_per_sm(256)
+        kind, grid, per = row_plan(rows, cols, 4, resident, _slots(b.device))
         line = [f"rows {rows}x{cols} f32: plan {kind} {per}"]
-        variants = [("warp", lanes) for lanes in (4, 8, 16, 32)] + [("block", segs) for segs in (1, 2, 4, 8, 16)]
-        part = cupy.empty(2 * 16 * rows, dtype=cupy.float64)
-        cnt = cupy.zeros(rows, dtype=cupy.uint32)
-        for kind_v, per_v in variants:
-            if kind_v == "block" and per_v * rows > 64 * sms * 8:
+        variants = [(kind, per, {}), (kind, per, {"ROWS_BLOCKS_PER_SM": 3}), (kind, per, {"ROWS_BLOCKS_PER_SM": 4})]
+        variants += [("warp", lanes, {}) for lanes in (2, 4, 8, 16, 32) if (kind, lanes) != ("warp", per)]
+        variants += [("block", segs, {}) for segs in (1, 2, 4, 8) if (kind, segs) != ("block", per)]
+        part = cupy.empty(max(8, _slots(b.device)), dtype=cupy.float64)
+        cnt = cupy.zeros(max(rows, 1), dtype=cupy.uint32)
+        for kind_v, per_v, defines in variants:
+            if kind_v == "block" and (per_v * rows > part.size and per_v > 1 or per_v * rows > 1 << 18):
                 continue
-            k = device.kernel("lib/reduce.cu", f"rows_{kind_v}_f32_f32", {}, b.device)
+            if kind_v == "warp" and cols * 4 > 4 * 32 * 1024:
+                continue
+            k = device.kernel("lib/reduce.cu", f"rows_{kind_v}_f32_f32", defines, b.device)
             if kind_v == "warp":
                 g = -(-(-(-rows // (32 // per_v))) // 8)
                 args = (x.data.ptr, rows, cols, per_v, out.data.ptr)
@@ -218,7 +230,8 @@ def rows_part(b) -> None:
             b.sync()
             ok = bool(cupy.allclose(out, ref, rtol=1e-5, atol=1e-3))
             ms = b.throughput(lambda: device.launch(k, g, 256, args, stream))[0]
-            line.append(f"{kind_v} {per_v}: {x.nbytes / ms / 1e6:,.0f}{'' if ok else ' WRONG'}")
+            tag = f"{kind_v} {per_v}" + (f" {defines}" if defines else "")
+            line.append(f"{tag} ({k.blocks_per_sm(256)}/SM): {x.nbytes / ms / 1e6:,.0f}{'' if ok else ' WRONG'}")
         line.append(f"cupy {x.nbytes / b.throughput(lambda: cupy.sum(x, axis=-1))[0] / 1e6:,.0f}")
         if b.torch is not None:
             t = b.as_torch(x)

@@ -50,7 +50,8 @@ for _sfx in ("i64_i64", "f16_f16", "f16_f32", "bf16_bf16", "bf16_f32"):
 for _sfx in ("i32_i64", "i64_i64", "f16_f16", "f16_f32", "bf16_bf16", "bf16_f32", "f32_f32", "f32_f64", "f64_f64"):
     SKIPS[f"package:lib/reduce.cu:rows_warp_{_sfx}"] = SKIPS[f"package:lib/reduce.cu:rows_block_{_sfx}"] = _NEW
 for _e in ("2", "4", "8"):
-    SKIPS[f"package:lib/transpose.cu:transpose_e{_e}"] = SKIPS[f"package:lib/transpose.cu:transpose_e{_e}_any"] = _NEW
+    for _form in ("", "_any", "_small", "_small_any"):
+        SKIPS[f"package:lib/transpose.cu:transpose_e{_e}{_form}"] = _NEW
 
 
 def case(id, file, kernel, block, args, defines=None, dyn=0, grid=(1, 1, 1), cluster=None, constants=None):

@@ -237,25 +237,28 @@ def library() -> list[KernelLaunch]:
     from smemlab.ops.histogram import UNROLL
     from smemlab.ops.reduce import NT
     from smemlab.ops.reduce import SUFFIX as REDUCE_SUFFIX
-    from smemlab.ops.transpose import plan as transpose_plan
     from smemlab.ops.stencil import TILE
 
     out = []
     # transpose: the 64x64 swizzled-tile kernel (float32, sides multiple of 4)
     out.append(KernelLaunch("ops", "transpose 128x128", "lib/transpose.cu", "transpose_v4", (256, 1, 1), (4, 1, 1), {}, 0,
                             ("float32[16384]", "float32[16384]", "128", "128", "2", "4")))
-    # every element size, as the op plans it, with one block walking all the tiles: whole vectors (a batch
-    # of two, the second tile across ragged by whole chunks), and any shape (sides one past and three
-    # short of a tile, both arrays at an offset from a 16-byte boundary)
+    # every element size and both tile sizes (16 and 8 chunks a side), one block walking all the tiles:
+    # whole vectors (a batch of two whole tiles), and any shape (sides one past and three short of a tile,
+    # both arrays at an offset from a 16-byte boundary)
     for e, dt in ((2, "uint16"), (4, "float32"), (8, "float64")):
         v = 16 // e
-        for shape, offsets in (((2, 2 * v, 18 * v), (0, 0)), ((1, 16 * v + 1, 16 * v - 3), (3, 1))):
-            name, tiles_y, tiles_x, ntiles = transpose_plan(shape, e, offsets == (0, 0))
-            n = shape[0] * shape[1] * shape[2]
-            out.append(KernelLaunch("ops", f"{name} {'x'.join(map(str, shape))}", "lib/transpose.cu", name, (256, 1, 1),
-                                    (1, 1, 1), {}, 0, (f"{dt}[{n + offsets[0]}]", str(offsets[0]), f"{dt}[{n + offsets[1]}]",
-                                                       str(offsets[1]), str(shape[1]), str(shape[2]), str(tiles_y),
-                                                       str(tiles_x), str(ntiles))))
+        for chunks, small in ((16, ""), (8, "_small")):
+            side = chunks * v
+            for shape, offsets, form in (((2, side, side), (0, 0), ""), ((1, side + 1, side - 3), (3, 1), "_any")):
+                name = f"transpose_e{e}{small}{form}"
+                tiles_y, tiles_x = _ceil(shape[1], side), _ceil(shape[2], side)
+                n = shape[0] * shape[1] * shape[2]
+                out.append(KernelLaunch("ops", f"{name} {'x'.join(map(str, shape))}", "lib/transpose.cu", name,
+                                        (chunks * chunks, 1, 1), (1, 1, 1), {}, 0,
+                                        (f"{dt}[{n + offsets[0]}]", str(offsets[0]), f"{dt}[{n + offsets[1]}]",
+                                         str(offsets[1]), str(shape[1]), str(shape[2]), str(tiles_y), str(tiles_x),
+                                         str(shape[0] * tiles_y * tiles_x))))
     # reduce_sum: every (input, output) pair. The full sum as two blocks' worth in one block (the counter
     # starts at zero: the workspace is zeroed once); row sums by groups of 4 lanes (5 rows of 67, the rows
     # unaligned), and by two blocks per row (rows of 3001), the partials combined by the last

@@ -64,10 +64,14 @@ _I64 = np.dtype(np.int64)
 # elements.
 TILE_BYTES = NT * UNROLL * 16
 ONE_BLOCK = 2 * TILE_BYTES
-# Row sums: rows shorter than a tile go to groups of threads (rows_warp), longer ones to blocks
-# (rows_block), SEG_BYTES or more of a row per block, up to ROW_BLOCKS_PER_SM blocks per SM in all.
+# Row sums: rows shorter than a tile go to groups of lanes (rows_warp), two batches of UNROLL vectors per
+# lane; longer ones to blocks (rows_block), SEG_BYTES or more of a row per block, as many per row as fill
+# whole waves of resident blocks best (up to WAVES of them). On an H200 (tools/dtype_sweep.py, float32):
+# 2^20 x 256 read 4,412 GB/s with 4 lanes a row against 4,265 with 8; 256 x 2^20 4,541 with one block a
+# row (256 blocks: one wave) against 4,445-4,483 with 2 to 16.
 SEG_BYTES = 8 * 1024
-ROW_BLOCKS_PER_SM = 8
+WAVES = 4
+SLOTS_PER_SM = 16  # the workspace's partials: a split row sum has rows x blocks per row of them at most
 
 
 class _Workspace:
@@ -107,23 +111,30 @@ def _workspace(dev: int, stream: int) -> _Workspace:
         with _WS_LOCK:
             if len(_WS) > 32:  # streams long gone
                 _WS.clear()
-            want = device.facts(dev).sms * ROW_BLOCKS_PER_SM
-            # a full sum's grid is at most 8 blocks per SM; a row sum splits rows over blocks only while
-            # rows < want, into rows * segs < 2 * want partials
-            ws = _WS[(dev, stream)] = _Workspace(2 * want, 1 + want)
+            slots = _slots(dev)  # a full sum's grid (at most 8 blocks per SM), or a split row sum's
+            ws = _WS[(dev, stream)] = _Workspace(slots, 1 + slots // 2)
     return ws
 
 
-def row_plan(rows: int, cols: int, itemsize: int, sms: int) -> tuple[str, int, int]:
-    """("warp", grid, lanes per row) or ("block", grid, blocks per row) for a rows x cols row sum."""
+def _slots(dev: int) -> int:
+    return device.facts(dev).sms * SLOTS_PER_SM
+
+
+def row_plan(rows: int, cols: int, itemsize: int, resident: int, slots: int) -> tuple[str, int, int]:
+    """("warp", grid, lanes per row) or ("block", grid, blocks per row) for a rows x cols row sum, where
+    `resident` blocks of rows_block fit on the GPU at once and a split row sum may use `slots` partials
+    (and slots / 2 row counters)."""
     row_bytes = cols * itemsize
     if row_bytes < TILE_BYTES:
-        per_thread = -(-(row_bytes // 16) // UNROLL)  # one batch of UNROLL vectors per thread covers the row
-        lanes = 1 if per_thread <= 1 else min(32, 1 << (per_thread - 1).bit_length())
+        per_lane = -(-(row_bytes // 16) // (2 * UNROLL))  # two batches of UNROLL vectors per lane
+        lanes = 1 if per_lane <= 1 else min(32, 1 << (per_lane - 1).bit_length())
         warps = -(-rows // (32 // lanes))
         return "warp", min(-(-warps // (NT // 32)), 2**31 - 1), lanes
-    want = sms * ROW_BLOCKS_PER_SM
-    segs = max(1, min(row_bytes // SEG_BYTES, -(-want // rows)))
+    best, segs = 0.0, 1
+    for s in range(1, max(1, min(row_bytes // SEG_BYTES, WAVES * resident // rows, slots // rows)) + 1):
+        fill = rows * s / (-(-rows * s // resident) * resident)  # of the waves' blocks, those that work
+        if fill > 1.02 * best:  # a larger split only for a clear gain
+            best, segs = fill, s
     return "block", min(rows * segs, 2**31 - 1), segs
 
 
@@ -133,10 +144,12 @@ def _row_kernel(dev: int, name: str, rows: int, cols: int, itemsize: int) -> tup
     key = (dev, name, rows, cols)
     plan = _ROW_PLANS.get(key)
     if plan is None:
-        kind, grid, per_row = row_plan(rows, cols, itemsize, device.facts(dev).sms)
+        pair = name.removeprefix("reduce_")
+        block = device.kernel(SOURCE, f"rows_block_{pair}", device=dev)
+        kind, grid, per_row = row_plan(rows, cols, itemsize, device.facts(dev).sms * block.blocks_per_sm(NT), _slots(dev))
         if len(_ROW_PLANS) > 4096:
             _ROW_PLANS.clear()
-        k = device.kernel(SOURCE, f"rows_{kind}_{name.removeprefix('reduce_')}", device=dev)
+        k = block if kind == "block" else device.kernel(SOURCE, f"rows_warp_{pair}", device=dev)
         plan = _ROW_PLANS[key] = (k, grid, per_row, kind == "block")
     return plan
 

@@ -6,8 +6,8 @@ transposed, as `x.transpose(-1, -2).contiguous()` (torch) or `cupy.ascontiguousa
 int16, float32, int32, float64, int64 (the kernels move bits: one kernel per element size).
 
 The kernels (kernels/lib/transpose.cu) move square tiles of 16 x 16 16-byte chunks (128x128 elements
-of 2 bytes, 64x64 of 4, 32x32 of 8) through a swizzled shared-memory tile with 16-byte loads and
-stores. Where both sides are multiples of the 16-byte vector and both pointers are 16-byte aligned
+of 2 bytes, 64x64 of 4, 32x32 of 8; 8 x 8 chunks for matrices too small or too narrow to fill such
+tiles) through a swizzled shared-memory tile with 16-byte loads and stores. Where both sides are multiples of the 16-byte vector and both pointers are 16-byte aligned
 every chunk is a whole vector; any other shape or alignment takes the same kernel's `_any` form,
 which loads each chunk from two aligned vectors and shifts it into place, and cuts the output rows
 on their own 16-byte boundaries (only the chunks at tile ends and ragged edges are written element
@@ -16,6 +16,7 @@ by element). 64-bit indexing: any size that fits on the GPU.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from smemlab import device
@@ -24,31 +25,40 @@ from smemlab.ops._args import Dtypes, read
 SOURCE = "lib/transpose.cu"
 DTYPES = Dtypes("float16", "bfloat16", "int16", "float32", "int32", "float64", "int64")
 RANKS = (2, 3, 4)
-NT = 256
-_PLANS: dict[tuple, tuple[device.Kernel, int, int, int]] = {}
+# Tiles of 16 chunks of 16 bytes a side (256 threads) unless that leaves the GPU short of blocks or the
+# tiles mostly empty: then tiles of 8 chunks (64 threads), a quarter of the area (tools/dtype_sweep.py)
+FEW_TILES = 512
+LOW_FILL = 0.75
+_PLANS: dict[tuple, tuple[device.Kernel, int, int, int, int]] = {}
 
 
-def plan(shape: tuple[int, ...], itemsize: int, aligned_ptrs: bool) -> tuple[str, int, int, int]:
-    """(kernel name, tiles down, tiles across, tile count) for an input of `shape` (..., rows, cols)."""
+def plan(shape: tuple[int, ...], itemsize: int, aligned_ptrs: bool) -> tuple[str, int, int, int, int]:
+    """(kernel name, tiles down, tiles across, tile count, threads a block) for an input of `shape`
+    (..., rows, cols) of `itemsize`-byte elements."""
     rows, cols = shape[-2], shape[-1]
-    batch = 1
-    for s in shape[:-2]:
-        batch *= s
+    batch = math.prod(shape[:-2])
     vec = 16 // itemsize
     side = 16 * vec
+    ntiles = batch * -(-rows // side) * -(-cols // side)
+    small = ntiles < FEW_TILES or batch * rows * cols < LOW_FILL * ntiles * side * side
+    if small:
+        side //= 2
     whole = aligned_ptrs and rows % vec == 0 and cols % vec == 0
     tiles_y, tiles_x = -(-rows // side), -(-cols // side)
-    return f"transpose_e{itemsize}" + ("" if whole else "_any"), tiles_y, tiles_x, batch * tiles_y * tiles_x
+    name = f"transpose_e{itemsize}" + ("_small" if small else "") + ("" if whole else "_any")
+    return name, tiles_y, tiles_x, batch * tiles_y * tiles_x, 64 if small else 256
 
 
-def _plan(dev: int, shape: tuple[int, ...], itemsize: int, aligned_ptrs: bool) -> tuple[device.Kernel, int, int, int]:
+def _plan(dev: int, shape: tuple[int, ...], itemsize: int, aligned_ptrs: bool) -> tuple[device.Kernel, int, int, int, int]:
     key = (dev, shape, itemsize, aligned_ptrs)
     p = _PLANS.get(key)
     if p is None:
-        name, tiles_y, tiles_x, ntiles = plan(shape, itemsize, aligned_ptrs)
+        name, tiles_y, tiles_x, ntiles, threads = plan(shape, itemsize, aligned_ptrs)
+        if ntiles >= 2**32:  # the kernels' tile indices
+            raise ValueError(f"x: {ntiles} tiles of a transpose of shape {shape}: at most 2^32 - 1")
         if len(_PLANS) > 4096:
             _PLANS.clear()
-        p = _PLANS[key] = (device.kernel(SOURCE, name, device=dev), tiles_y, tiles_x, ntiles)
+        p = _PLANS[key] = (device.kernel(SOURCE, name, device=dev), tiles_y, tiles_x, ntiles, threads)
     return p
 
 
@@ -58,11 +68,11 @@ def launch(out_ptr: int, in_ptr: int, rows: int, cols: int, dev: int, stream: in
     (rows, cols); rows and cols >= 1; `itemsize`-byte elements) into `out_ptr`, both on device `dev`, on
     the raw stream handle `stream`: what `transpose` launches, and what the transpose experiment times
     as its last variant."""
-    k, tiles_y, tiles_x, ntiles = _plan(dev, shape or (rows, cols), itemsize, (in_ptr | out_ptr) & 15 == 0)
+    k, tiles_y, tiles_x, ntiles, threads = _plan(dev, shape or (rows, cols), itemsize, (in_ptr | out_ptr) & 15 == 0)
     # pointers rounded down to 16 bytes, with the elements they were rounded by
     args = (out_ptr & ~15, (out_ptr & 15) // itemsize, in_ptr & ~15, (in_ptr & 15) // itemsize, rows, cols, tiles_y,
             tiles_x, ntiles)
-    device.launch(k, min(ntiles, 2**31 - 1), NT, args, stream)
+    device.launch(k, min(ntiles, 2**31 - 1), threads, args, stream)
 
 
 def transpose(x: Any) -> Any:

@@ -319,6 +319,11 @@ __device__ __forceinline__ void rows_block_impl(const T *__restrict__ x, i64 row
     }
 }
 
+// The row kernels' register cap: ROWS_BLOCKS_PER_SM resident blocks (tools/dtype_sweep.py)
+#ifndef ROWS_BLOCKS_PER_SM
+#define ROWS_BLOCKS_PER_SM 2
+#endif
+
 // ---- The kernels. input / per-thread accumulator / partials and final sum / output ----------------------
 //   reduce_i32_i64    int32    / int64  / int64  / int64   (exact; dtype=int32 wraps the int64 sum like NumPy)
 //   reduce_i64_i64    int64    / int64  / int64  / int64   (exact, wrapping on overflow like NumPy)
@@ -349,49 +354,49 @@ extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_f32_f64(c
 { reduce_impl<float, double, double, double>(x, n, partials, counter, out); }
 extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_f64_f64(const double *__restrict__ x, u64 n, double *partials, unsigned int *counter, double *out)
 { reduce_impl<double, double, double, double>(x, n, partials, counter, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_warp_i32_i64(const int *__restrict__ x, i64 rows, i64 cols, int lanes, i64 *out)
+extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_warp_i32_i64(const int *__restrict__ x, i64 rows, i64 cols, int lanes, i64 *out)
 { rows_warp_impl<int, i64, i64, i64>(x, rows, cols, lanes, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_warp_i64_i64(const i64 *__restrict__ x, i64 rows, i64 cols, int lanes, i64 *out)
+extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_warp_i64_i64(const i64 *__restrict__ x, i64 rows, i64 cols, int lanes, i64 *out)
 { rows_warp_impl<i64, i64, i64, i64>(x, rows, cols, lanes, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_warp_f16_f16(const f16 *__restrict__ x, i64 rows, i64 cols, int lanes, f16 *out)
+extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_warp_f16_f16(const f16 *__restrict__ x, i64 rows, i64 cols, int lanes, f16 *out)
 { rows_warp_impl<f16, float, double, f16>(x, rows, cols, lanes, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_warp_f16_f32(const f16 *__restrict__ x, i64 rows, i64 cols, int lanes, float *out)
+extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_warp_f16_f32(const f16 *__restrict__ x, i64 rows, i64 cols, int lanes, float *out)
 { rows_warp_impl<f16, float, double, float>(x, rows, cols, lanes, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_warp_bf16_bf16(const bf16 *__restrict__ x, i64 rows, i64 cols, int lanes, bf16 *out)
+extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_warp_bf16_bf16(const bf16 *__restrict__ x, i64 rows, i64 cols, int lanes, bf16 *out)
 { rows_warp_impl<bf16, float, double, bf16>(x, rows, cols, lanes, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_warp_bf16_f32(const bf16 *__restrict__ x, i64 rows, i64 cols, int lanes, float *out)
+extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_warp_bf16_f32(const bf16 *__restrict__ x, i64 rows, i64 cols, int lanes, float *out)
 { rows_warp_impl<bf16, float, double, float>(x, rows, cols, lanes, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_warp_f32_f32(const float *__restrict__ x, i64 rows, i64 cols, int lanes, float *out)
+extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_warp_f32_f32(const float *__restrict__ x, i64 rows, i64 cols, int lanes, float *out)
 { rows_warp_impl<float, float, double, float>(x, rows, cols, lanes, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_warp_f32_f64(const float *__restrict__ x, i64 rows, i64 cols, int lanes, double *out)
+extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_warp_f32_f64(const float *__restrict__ x, i64 rows, i64 cols, int lanes, double *out)
 { rows_warp_impl<float, double, double, double>(x, rows, cols, lanes, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_warp_f64_f64(const double *__restrict__ x, i64 rows, i64 cols, int lanes, double *out)
+extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_warp_f64_f64(const double *__restrict__ x, i64 rows, i64 cols, int lanes, double *out)
 { rows_warp_impl<double, double, double, double>(x, rows, cols, lanes, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_block_i32_i64(const int *__restrict__ x, i64 rows, i64 cols, i64 segs, i64 *partials,
+extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_block_i32_i64(const int *__restrict__ x, i64 rows, i64 cols, i64 segs, i64 *partials,
                                             unsigned int *counters, i64 *out)
 { rows_block_impl<int, i64, i64, i64>(x, rows, cols, segs, partials, counters, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_block_i64_i64(const i64 *__restrict__ x, i64 rows, i64 cols, i64 segs, i64 *partials,
+extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_block_i64_i64(const i64 *__restrict__ x, i64 rows, i64 cols, i64 segs, i64 *partials,
                                             unsigned int *counters, i64 *out)
 { rows_block_impl<i64, i64, i64, i64>(x, rows, cols, segs, partials, counters, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_block_f16_f16(const f16 *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
+extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_block_f16_f16(const f16 *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
                                             unsigned int *counters, f16 *out)
 { rows_block_impl<f16, float, double, f16>(x, rows, cols, segs, partials, counters, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_block_f16_f32(const f16 *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
+extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_block_f16_f32(const f16 *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
                                             unsigned int *counters, float *out)
 { rows_block_impl<f16, float, double, float>(x, rows, cols, segs, partials, counters, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_block_bf16_bf16(const bf16 *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
+extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_block_bf16_bf16(const bf16 *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
                                             unsigned int *counters, bf16 *out)
 { rows_block_impl<bf16, float, double, bf16>(x, rows, cols, segs, partials, counters, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_block_bf16_f32(const bf16 *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
+extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_block_bf16_f32(const bf16 *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
                                             unsigned int *counters, float *out)
 { rows_block_impl<bf16, float, double, float>(x, rows, cols, segs, partials, counters, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_block_f32_f32(const float *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
+extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_block_f32_f32(const float *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
                                             unsigned int *counters, float *out)
 { rows_block_impl<float, float, double, float>(x, rows, cols, segs, partials, counters, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_block_f32_f64(const float *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
+extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_block_f32_f64(const float *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
                                             unsigned int *counters, double *out)
 { rows_block_impl<float, double, double, double>(x, rows, cols, segs, partials, counters, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) rows_block_f64_f64(const double *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
+extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_block_f64_f64(const double *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
                                             unsigned int *counters, double *out)
 { rows_block_impl<double, double, double, double>(x, rows, cols, segs, partials, counters, out); }
 // clang-format on

@@ -92,14 +92,14 @@ extern "C" __global__ void __launch_bounds__(256, MINB) transpose_v4(float *__re
 // ---- Any element size, any shape, batches ------------------------------------------------------------
 //
 // The kernel above for E-byte elements (V = 16 / E per 16-byte vector) and for a batch of matrices
-// (B x rows x cols -> B x cols x rows; tile k belongs to matrix k / tiles-per-matrix). A tile is
-// 16V x 16V elements (128x128 for 2 bytes, 64x64 for 4, 32x32 for 8: 32, 16 and 8 KB of shared
-// memory, as tiles of 256 threads, 16 chunks of 16 bytes across): thread (c = t % 16, g = t / 16)
-// loads input rows Vg .. Vg+V-1 at column chunk c, turns the V x V block around in registers (byte
-// permutes for 2-byte elements) into chunk g of output rows Vc .. Vc+V-1, and stores those into the
-// XOR-swizzled tile (chunk q of row j at q ^ ((j / V) & 7): per quarter warp, the lanes c = 0..7 hit
-// eight different 16-byte bank groups on both sides, as above); then it reads chunk c of output rows
-// g, g + 16, ... and writes each with one 16-byte store.
+// (B x rows x cols -> B x cols x rows; tile k belongs to matrix k / tiles-per-matrix). A tile is C
+// chunks of 16 bytes a side, CV x CV elements, C x C threads: C = 16 gives 128x128 for 2 bytes, 64x64
+// for 4, 32x32 for 8 (32, 16 and 8 KB of shared memory, 256 threads); C = 8 a quarter of that (64
+// threads). Thread (c = t % C, g = t / C) loads input rows Vg .. Vg+V-1 at column chunk c, turns the
+// V x V block around in registers (byte permutes for 2-byte elements) into chunk g of output rows
+// Vc .. Vc+V-1, and stores those into the XOR-swizzled tile (chunk q of row j at q ^ ((j / V) & 7):
+// per quarter warp, the lanes c = 0..7 hit eight different 16-byte bank groups on both sides, as
+// above); then it reads chunk c of output rows g, g + C, ... and writes each with one 16-byte store.
 //
 // transpose_eE: both pointers 16-byte aligned, rows and cols multiples of V: every chunk is a whole
 // aligned vector, inside the matrix or outside it.
@@ -187,8 +187,8 @@ template <typename T>
 __device__ __forceinline__ void store_chunk(T *__restrict__ base, i64 idx, const uint4 &v, int first, int last)
 {
     constexpr int V = 16 / sizeof(T);
-    if (first == 0 && last == V) {
-        *reinterpret_cast<uint4 *>(base + idx) = v;
+    if (first == 0 && last == V) {  // __stwb: a plain 16-byte store that ptxas cannot split into four (a
+        __stwb(reinterpret_cast<uint4 *>(base + idx), v);  // vector assembled from words, behind a T pointer)
         return;
     }
     Chunk<T> c;
@@ -198,20 +198,22 @@ __device__ __forceinline__ void store_chunk(T *__restrict__ base, i64 idx, const
         if (k >= first && k < last) base[idx + k] = c.e[k];
 }
 
-template <typename T, bool ANY>
+template <typename T, int C, bool ANY>
 __device__ __forceinline__ void transpose_tiles(T *__restrict__ out, i64 out_off, const T *__restrict__ in, i64 in_off,
                                                 i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
 {
-    constexpr int E = sizeof(T), V = 16 / E, TS = 16 * V;
-    __shared__ uint4 tile[TS * 16];
-    const int t = threadIdx.x, c = t & 15, g = t >> 4;
+    constexpr int E = sizeof(T), V = 16 / E, TS = C * V;
+    __shared__ uint4 tile[TS * C];
+    const int t = threadIdx.x, c = t % C, g = t / C;
     const uint4 zero = make_uint4(0u, 0u, 0u, 0u);
+    // tile indices in 32 bits (the host keeps ntiles < 2^32): two 64-bit divisions a tile cost more than the
+    // index arithmetic of a whole tile
     const i64 per_matrix = tiles_y * tiles_x, size = rows * cols, batch = ntiles / per_matrix;
     const i64 in_end = in_off + batch * size;
     for (i64 k = blockIdx.x; k < ntiles; k += gridDim.x) {
         const i64 b = k / per_matrix, rem = k - b * per_matrix;
         const i64 tx = rem / tiles_y, ty = rem - tx * tiles_y;  // down a band of input columns (ORDER 1)
-        const i64 r0 = ty * TS, c0 = tx * TS;
+        const i64 r0 = (i64)ty * TS, c0 = (i64)tx * TS;
         const i64 col = c0 + V * c;  // this thread's input columns: col .. col + V - 1
         uint4 lo[V], hi[V], v[V];
         int shift[V];
@@ -237,26 +239,27 @@ __device__ __forceinline__ void transpose_tiles(T *__restrict__ out, i64 out_off
 #pragma unroll
         for (int m = 0; m < V; ++m) {
             const int j = V * c + m;  // output row within the tile (= input column)
-            tile[j * 16 + (g ^ ((j / V) & 7))] = lo[m];
+            tile[j * C + (g ^ ((j / V) & 7))] = lo[m];
         }
         __syncthreads();
         const int lim = (int)(rows - r0 < TS ? rows - r0 : TS);  // output columns of this tile: [0, lim)
 #pragma unroll
         for (int w = 0; w < V; ++w) {
-            const int j = g + 16 * w, key = (j / V) & 7;
+            const int j = g + C * w, key = (j / V) & 7;
             const i64 orow = c0 + j;  // output row (= input column)
             if (orow >= cols) continue;
             const i64 base = out_off + b * size + orow * rows + r0;  // the index of output element (orow, r0)
             if (!ANY) {
-                if (V * c < lim) *reinterpret_cast<uint4 *>(out + base + V * c) = tile[j * 16 + (c ^ key)];
+                if (V * c < lim) *reinterpret_cast<uint4 *>(out + base + V * c) = tile[j * C + (c ^ key)];
                 continue;
             }
             // chunk q covers tile columns [Vq - s, Vq - s + V): the end of shared chunk q - 1 and the start
-            // of chunk q; thread c stores chunk c, and thread 15 also chunk 16 when the row is shifted
+            // of chunk q; thread c stores chunk c, and the last thread of the row also chunk C when the row
+            // is shifted
             const int s = (int)(base % V);
-            for (int q = c; q <= (c == 15 && s != 0 ? 16 : c); ++q) {
-                const uint4 a = q > 0 && s != 0 ? tile[j * 16 + ((q - 1) ^ key)] : zero;  // s = 0: chunk q itself
-                const uint4 z = q < 16 ? tile[j * 16 + (q ^ key)] : zero;
+            for (int q = c; q <= (c == C - 1 && s != 0 ? C : c); ++q) {
+                const uint4 a = q > 0 && s != 0 ? tile[j * C + ((q - 1) ^ key)] : zero;  // s = 0: chunk q itself
+                const uint4 z = q < C ? tile[j * C + (q ^ key)] : zero;
                 const int p0 = V * q - s;
                 const int first = p0 < 0 ? -p0 : 0, last = lim - p0 < V ? lim - p0 : V;
                 if (first < last) store_chunk(out, base + p0, window<E>(a, z, (V - s) * E), first, last);
@@ -266,17 +269,39 @@ __device__ __forceinline__ void transpose_tiles(T *__restrict__ out, i64 out_off
     }
 }
 
+// The kernels: element size 2, 4 or 8 bytes; C = 16 chunks a tile side (256 threads), or 8 (64 threads:
+// `_small`, for matrices that 16-chunk tiles would leave too few blocks or half-empty tiles); whole
+// vectors, or `_any` shape and alignment. Each is compiled for a number of resident blocks per SM (in
+// 256-thread blocks; 4x as many of 64 threads), the most its registers allow without spilling: more
+// blocks keep more tiles' loads in flight (tools/dtype_sweep.py: 0.48 -> 0.55 of cudaMemcpy for the
+// 4-byte _any form at 3 -> 4 blocks). The 2-byte _any form holds two vectors per row of its 8x8 block.
+#define MINB_E2 3
+#define MINB_E2_ANY 2
+#define MINB_E4 4
+#define MINB_E8 6
 // clang-format off
-extern "C" __global__ void __launch_bounds__(256, MINB) transpose_e2(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<u16, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, MINB) transpose_e4(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<unsigned, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, MINB) transpose_e8(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<u64, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, MINB) transpose_e2_any(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<u16, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, MINB) transpose_e4_any(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<unsigned, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, MINB) transpose_e8_any(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<u64, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(256, MINB_E2) transpose_e2(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_tiles<u16, 16, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(256, MINB_E2_ANY) transpose_e2_any(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_tiles<u16, 16, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E2) transpose_e2_small(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_tiles<u16, 8, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E2_ANY) transpose_e2_small_any(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_tiles<u16, 8, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(256, MINB_E4) transpose_e4(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_tiles<unsigned, 16, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(256, MINB_E4) transpose_e4_any(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_tiles<unsigned, 16, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E4) transpose_e4_small(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_tiles<unsigned, 8, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E4) transpose_e4_small_any(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_tiles<unsigned, 8, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(256, MINB_E8) transpose_e8(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_tiles<u64, 16, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(256, MINB_E8) transpose_e8_any(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_tiles<u64, 16, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E8) transpose_e8_small(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_tiles<u64, 8, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E8) transpose_e8_small_any(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_tiles<u64, 8, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
 // clang-format on
