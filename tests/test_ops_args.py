@@ -174,13 +174,15 @@ def test_transpose_plan():
 
     assert plan((4096, 4096), 4, True) == ("transpose_e4", 64, 64, 4096, 256)
     assert plan((4096, 4100), 4, True)[0] == "transpose_e4"  # sides multiples of 4 elements
-    assert plan((4096, 4098), 4, True)[0] == "transpose_e4_any"
-    assert plan((4096, 4096), 4, False)[0] == "transpose_e4_any"  # a pointer off 16-byte alignment
-    assert plan((8, 2000, 1000), 2, True) == ("transpose_e2", 16, 8, 8 * 128, 256)  # 128x128 tiles of 2 bytes
-    assert plan((8, 2000, 1001), 2, True)[0] == "transpose_e2_any"
-    assert plan((4, 3, 256, 256), 8, True) == ("transpose_e8", 8, 8, 12 * 64, 256)  # 32x32 tiles of 8 bytes
-    # too few 16-chunk tiles for the GPU, or tiles mostly empty: tiles of 8 chunks, 64 threads
+    # any shape or alignment (the _any form): tiles of 8 chunks, 64 threads
+    assert plan((4096, 4098), 4, True) == ("transpose_e4_small_any", 128, 129, 128 * 129, 64)
+    assert plan((4096, 4096), 4, False)[0] == "transpose_e4_small_any"  # a pointer off 16-byte alignment
+    assert plan((16, 2000, 1000), 2, True) == ("transpose_e2", 16, 8, 16 * 128, 256)  # 128x128 tiles of 2 bytes
+    assert plan((8, 2000, 1001), 2, True)[0] == "transpose_e2_small_any"
+    assert plan((8, 3, 256, 256), 8, True) == ("transpose_e8", 8, 8, 24 * 64, 256)  # 32x32 tiles of 8 bytes
+    # too few 16-chunk tiles for the GPU, or tiles mostly empty: tiles of 8 chunks
     assert plan((1024, 1024), 2, True) == ("transpose_e2_small", 16, 16, 256, 64)
+    assert plan((2048, 2048), 4, True)[0] == "transpose_e4_small"
     assert plan((512, 2048, 64), 2, True) == ("transpose_e2_small", 32, 1, 512 * 32, 64)
     assert plan((7, 5), 8, True) == ("transpose_e8_small_any", 1, 1, 1, 64)
 

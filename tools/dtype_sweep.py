@@ -79,13 +79,11 @@ def transpose_part(b) -> None:
     from smemlab.ops.transpose import plan
 
     stream = b.stream.ptr
-    shapes = [("float32", (1024, 1024)), ("float32", (4096, 4096)), ("float32", (16384, 16384)), ("float32", (12000, 7000)),
-              ("float32", (7001, 5003)), ("float32", (8191, 8193)), ("float16", (1024, 1024)), ("float16", (4096, 4096)),
-              ("float16", (16384, 16384)), ("float16", (7001, 5003)), ("float64", (1024, 1024)), ("float64", (4096, 4096)),
-              ("float64", (16384, 16384)), ("float64", (7001, 5003)), ("float32", (64, 1024, 1024)),
-              ("float16", (512, 2048, 64)), ("float16", (256, 1024, 128)), ("float64", (1024, 128, 128)),
-              ("float32", (100, 999, 1001)), ("float16", (4096, 4093)), ("float64", (4099, 4096)),
-              ("float32", (2048, 2048)), ("float16", (2048, 2048)), ("float64", (2048, 2048))]
+    shapes = [(d, (n, n)) for n in (1024, 2048, 4096, 16384) for d in ("float32", "float16", "float64")]
+    shapes += [("float32", (12000, 7000)), ("float32", (64, 1024, 1024)), ("float16", (512, 2048, 64)),
+               ("float16", (256, 1024, 128)), ("float64", (1024, 128, 128)), ("float32", (7001, 5003)),
+               ("float16", (7001, 5003)), ("float64", (7001, 5003)), ("float32", (8191, 8193)), ("float16", (4096, 4093)),
+               ("float64", (4099, 4096)), ("float32", (100, 999, 1001)), ("float16", (32, 1000, 999))]
     for dtype, shape in shapes:
         x = b.random(shape, dtype)
         ref = cupy.ascontiguousarray(x.swapaxes(-1, -2))
@@ -95,19 +93,20 @@ def transpose_part(b) -> None:
         name = plan(shape, e, True)[0]
         rows, cols = shape[-2:]
         batch = x.size // (rows * cols)
-        # the plan's kernel, the other tile size, the any-shape form on the same shape, transpose_v4
-        names = [name, name.replace("_small", "") if "_small" in name else name.replace(f"_e{e}", f"_e{e}_small")]
-        if not name.endswith("_any"):
-            names.append(name + "_any")
+        # the plan's kernel, the other tile size, transpose_v4 (float32), one more resident block for _any
+        other = name.replace("_small", "") if "_small" in name else name.replace(f"_e{e}", f"_e{e}_small")
+        variants = [(name, {}), (other, {})]
         if e == 4 and len(shape) == 2 and not name.endswith("_any"):
-            names.append("transpose_v4")
+            variants.append(("transpose_v4", {}))
+        if name.endswith("_any"):
+            variants.append((name, {f"MINB_E{e}_ANY": {2: 3, 4: 4, 8: 8}[e]}))
         line = [f"{'x'.join(map(str, shape))} {dtype}: memcpy {2 * x.nbytes / copy / 1e6:,.0f} GB/s"]
-        for kname in names:
+        for kname, defines in variants:
             chunks = 8 if "_small" in kname else 16
             side = chunks * 16 // e
             ty, tx = -(-rows // side), -(-cols // side)
             nt = batch * ty * tx
-            k = device.kernel("lib/transpose.cu", kname, {}, b.device)
+            k = device.kernel("lib/transpose.cu", kname, defines, b.device)
             if kname == "transpose_v4":
                 args = (out.data.ptr, x.data.ptr, rows, cols, tx, nt)
             else:
@@ -120,8 +119,8 @@ def transpose_part(b) -> None:
                 continue
             ms = kernel_ms(b, lambda: device.launch(k, nt, chunks * chunks, args, stream), n)
             gbps = 2 * x.nbytes / ms / 1e6
-            mark = "*" if kname == name else ""
-            line.append(f"{mark}{kname} ({k.blocks_per_sm(chunks * chunks)}/SM): {gbps:,.0f} ({copy / ms:.3f})")
+            mark = "*" if (kname, defines) == (name, {}) else ""
+            line.append(f"{mark}{kname}{defines or ''} ({k.blocks_per_sm(chunks * chunks)}/SM): {gbps:,.0f} ({copy / ms:.3f})")
         base = kernel_ms(b, lambda: cupy.ascontiguousarray(x.swapaxes(-1, -2)), n)
         line.append(f"cupy {2 * x.nbytes / base / 1e6:,.0f}")
         if b.torch is not None:

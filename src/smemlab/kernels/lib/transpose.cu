@@ -206,31 +206,34 @@ __device__ __forceinline__ void transpose_tiles(T *__restrict__ out, i64 out_off
     __shared__ uint4 tile[TS * C];
     const int t = threadIdx.x, c = t % C, g = t / C;
     const uint4 zero = make_uint4(0u, 0u, 0u, 0u);
-    // tile indices in 32 bits (the host keeps ntiles < 2^32): two 64-bit divisions a tile cost more than the
-    // index arithmetic of a whole tile
     const i64 per_matrix = tiles_y * tiles_x, size = rows * cols, batch = ntiles / per_matrix;
     const i64 in_end = in_off + batch * size;
     for (i64 k = blockIdx.x; k < ntiles; k += gridDim.x) {
         const i64 b = k / per_matrix, rem = k - b * per_matrix;
         const i64 tx = rem / tiles_y, ty = rem - tx * tiles_y;  // down a band of input columns (ORDER 1)
-        const i64 r0 = (i64)ty * TS, c0 = (i64)tx * TS;
+        const i64 r0 = ty * TS, c0 = tx * TS;
         const i64 col = c0 + V * c;  // this thread's input columns: col .. col + V - 1
+        // A whole tile that is neither the array's first nor its last reads and writes inside the array
+        // wherever its rows' shifts put its vectors: no bounds to check (the _any form's edge tiles check
+        // each vector, each chunk and the array's ends)
+        const bool whole = r0 + TS <= rows && c0 + TS <= cols && k != 0 && k != ntiles - 1;
         uint4 lo[V], hi[V], v[V];
         int shift[V];
+        const i64 first0 = in_off + b * size + (r0 + V * g) * cols + col;  // the index of element (row, col)
 #pragma unroll
         for (int u = 0; u < V; ++u) {
-            const i64 row = r0 + V * g + u;
-            const i64 first = in_off + b * size + row * cols + col;  // the index of element (row, col)
-            shift[u] = ANY ? (int)(first % V) : 0;
+            const i64 row = r0 + V * g + u, first = first0 + u * cols;
+            shift[u] = ANY ? (int)(first & (V - 1)) : 0;
             lo[u] = hi[u] = zero;
-            if (row < rows && col < cols) {
-                if (!ANY) {
-                    lo[u] = __ldg(reinterpret_cast<const uint4 *>(in + first));
-                } else {
-                    lo[u] = load_chunk(in, first - shift[u], in_off, in_end);
-                    if (shift[u] != 0 && col + V - shift[u] < cols)  // hi holds wanted elements of this row
-                        hi[u] = load_chunk(in, first - shift[u] + V, in_off, in_end);
-                }
+            if (!ANY) {
+                if (row < rows && col < cols) lo[u] = __ldg(reinterpret_cast<const uint4 *>(in + first));
+            } else if (whole) {
+                lo[u] = __ldg(reinterpret_cast<const uint4 *>(in + first - shift[u]));
+                if (shift[u] != 0) hi[u] = __ldg(reinterpret_cast<const uint4 *>(in + first - shift[u] + V));
+            } else if (row < rows && col < cols) {
+                lo[u] = load_chunk(in, first - shift[u], in_off, in_end);
+                if (shift[u] != 0 && col + V - shift[u] < cols)  // hi holds wanted elements of this row
+                    hi[u] = load_chunk(in, first - shift[u] + V, in_off, in_end);
             }
         }
 #pragma unroll
@@ -255,15 +258,26 @@ __device__ __forceinline__ void transpose_tiles(T *__restrict__ out, i64 out_off
             }
             // chunk q covers tile columns [Vq - s, Vq - s + V): the end of shared chunk q - 1 and the start
             // of chunk q; thread c stores chunk c, and the last thread of the row also chunk C when the row
-            // is shifted
-            const int s = (int)(base % V);
-            for (int q = c; q <= (c == C - 1 && s != 0 ? C : c); ++q) {
-                const uint4 a = q > 0 && s != 0 ? tile[j * C + ((q - 1) ^ key)] : zero;  // s = 0: chunk q itself
-                const uint4 z = q < C ? tile[j * C + (q ^ key)] : zero;
-                const int p0 = V * q - s;
+            // is shifted. In a whole tile only chunk 0 (from element s) and chunk C (up to s) are partial.
+            const int s = (int)(base & (V - 1));
+            const uint4 z = tile[j * C + (c ^ key)];
+            if (s == 0) {
+                if (whole)
+                    __stwb(reinterpret_cast<uint4 *>(out + base + V * c), z);
+                else if (V * c < lim)
+                    store_chunk(out, base + V * c, z, 0, lim - V * c < V ? lim - V * c : V);
+                continue;
+            }
+            const uint4 a = c > 0 ? tile[j * C + ((c - 1) ^ key)] : zero;
+            const int p0 = V * c - s;
+            if (whole && c > 0) {
+                __stwb(reinterpret_cast<uint4 *>(out + base + p0), window<E>(a, z, (V - s) * E));
+            } else {
                 const int first = p0 < 0 ? -p0 : 0, last = lim - p0 < V ? lim - p0 : V;
                 if (first < last) store_chunk(out, base + p0, window<E>(a, z, (V - s) * E), first, last);
             }
+            if (c == C - 1 && TS - s < lim)  // chunk C: the row's last s elements of this tile
+                store_chunk(out, base + TS - s, window<E>(z, zero, (V - s) * E), 0, lim - (TS - s) < s ? lim - (TS - s) : s);
         }
         __syncthreads();  // the tile is rewritten by the next iteration
     }
@@ -273,12 +287,27 @@ __device__ __forceinline__ void transpose_tiles(T *__restrict__ out, i64 out_off
 // `_small`, for matrices that 16-chunk tiles would leave too few blocks or half-empty tiles); whole
 // vectors, or `_any` shape and alignment. Each is compiled for a number of resident blocks per SM (in
 // 256-thread blocks; 4x as many of 64 threads), the most its registers allow without spilling: more
-// blocks keep more tiles' loads in flight (tools/dtype_sweep.py: 0.48 -> 0.55 of cudaMemcpy for the
-// 4-byte _any form at 3 -> 4 blocks). The 2-byte _any form holds two vectors per row of its 8x8 block.
+// blocks keep more tiles' loads in flight (tools/dtype_sweep.py, before the whole-tile path: 0.48 -> 0.55
+// of cudaMemcpy for the 4-byte _any form at 3 -> 4 blocks; with it, 4 blocks spill). The 2-byte _any
+// form holds two vectors per row of its 8x8 block.
+#ifndef MINB_E2
 #define MINB_E2 3
+#endif
+#ifndef MINB_E2_ANY
 #define MINB_E2_ANY 2
+#endif
+#ifndef MINB_E4
 #define MINB_E4 4
+#endif
+#ifndef MINB_E4_ANY
+#define MINB_E4_ANY 3
+#endif
+#ifndef MINB_E8
 #define MINB_E8 6
+#endif
+#ifndef MINB_E8_ANY
+#define MINB_E8_ANY 6
+#endif
 // clang-format off
 extern "C" __global__ void __launch_bounds__(256, MINB_E2) transpose_e2(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
 { transpose_tiles<u16, 16, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
@@ -290,18 +319,18 @@ extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E2_ANY) transpose_e2_s
 { transpose_tiles<u16, 8, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
 extern "C" __global__ void __launch_bounds__(256, MINB_E4) transpose_e4(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
 { transpose_tiles<unsigned, 16, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, MINB_E4) transpose_e4_any(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+extern "C" __global__ void __launch_bounds__(256, MINB_E4_ANY) transpose_e4_any(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
 { transpose_tiles<unsigned, 16, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
 extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E4) transpose_e4_small(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
 { transpose_tiles<unsigned, 8, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E4) transpose_e4_small_any(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E4_ANY) transpose_e4_small_any(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
 { transpose_tiles<unsigned, 8, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
 extern "C" __global__ void __launch_bounds__(256, MINB_E8) transpose_e8(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
 { transpose_tiles<u64, 16, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, MINB_E8) transpose_e8_any(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+extern "C" __global__ void __launch_bounds__(256, MINB_E8_ANY) transpose_e8_any(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
 { transpose_tiles<u64, 16, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
 extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E8) transpose_e8_small(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
 { transpose_tiles<u64, 8, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E8) transpose_e8_small_any(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E8_ANY) transpose_e8_small_any(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
 { transpose_tiles<u64, 8, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
 // clang-format on
