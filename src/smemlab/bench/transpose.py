@@ -50,7 +50,7 @@ def bench_transpose(b: Bench) -> None:
 
 
 def _case(b: Bench, cupy, transpose, dtype: str, shape: tuple[int, ...], targets: list, family: str = "") -> None:
-    x = b.random(shape, dtype)
+    x = b.random(shape, "int32").astype(dtype) if dtype == "int16" else b.random(shape, dtype)  # CuPy draws no int16
     ref = cupy.ascontiguousarray(x.swapaxes(-1, -2))
     rows, cols = shape[-2:]
     whole = all(s % (16 // x.itemsize) == 0 for s in (rows, cols))
