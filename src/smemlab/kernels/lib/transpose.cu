@@ -14,8 +14,8 @@
 // 256 contiguous bytes per output row and half warp. Edge tiles are bounds-checked per chunk
 // (whole chunks are in or out because rows and cols are multiples of 4). 64-bit indexing.
 //
-// transpose_e2 / _e4 / _e8 and their _any forms (2-, 4- and 8-byte elements, batches, any shape and
-// alignment): the same design generalised, below transpose_v4.
+// ops.transpose launches the generalisation below (transpose_e2/_e4/_e8 and their _small and _any
+// forms); transpose_v4 stays as the form the analyze truth fixture recorded (and tools/ time it).
 typedef long long i64;
 
 #define T4 64
@@ -215,8 +215,11 @@ __device__ __forceinline__ void transpose_tiles(T *__restrict__ out, i64 out_off
         const i64 col = c0 + V * c;  // this thread's input columns: col .. col + V - 1
         // A whole tile that is neither the array's first nor its last reads and writes inside the array
         // wherever its rows' shifts put its vectors: no bounds to check (the _any form's edge tiles check
-        // each vector, each chunk and the array's ends)
-        const bool whole = r0 + TS <= rows && c0 + TS <= cols && k != 0 && k != ntiles - 1;
+        // each vector, each chunk and the array's ends). Taken for 8-byte elements only: on an H200
+        // (tools/dtype_sweep.py, ragged shapes, of cudaMemcpy) it lifted them from 0.61-0.69 to 0.77-0.78,
+        // but took 2-byte elements from 0.56-0.69 to 0.38-0.56 and 4-byte from 0.55-0.58 to 0.52 (their
+        // per-row load code doubled; the cause was not established)
+        const bool whole = E == 8 && r0 + TS <= rows && c0 + TS <= cols && k != 0 && k != ntiles - 1;
         uint4 lo[V], hi[V], v[V];
         int shift[V];
         const i64 first0 = in_off + b * size + (r0 + V * g) * cols + col;  // the index of element (row, col)
@@ -287,9 +290,8 @@ __device__ __forceinline__ void transpose_tiles(T *__restrict__ out, i64 out_off
 // `_small`, for matrices that 16-chunk tiles would leave too few blocks or half-empty tiles); whole
 // vectors, or `_any` shape and alignment. Each is compiled for a number of resident blocks per SM (in
 // 256-thread blocks; 4x as many of 64 threads), the most its registers allow without spilling: more
-// blocks keep more tiles' loads in flight (tools/dtype_sweep.py, before the whole-tile path: 0.48 -> 0.55
-// of cudaMemcpy for the 4-byte _any form at 3 -> 4 blocks; with it, 4 blocks spill). The 2-byte _any
-// form holds two vectors per row of its 8x8 block.
+// blocks keep more tiles' loads in flight (tools/dtype_sweep.py: 0.48 -> 0.55 of cudaMemcpy for the
+// 4-byte _any form at 3 -> 4 blocks). The 2-byte _any form holds two vectors per row of its 8x8 block.
 #ifndef MINB_E2
 #define MINB_E2 3
 #endif
@@ -300,7 +302,7 @@ __device__ __forceinline__ void transpose_tiles(T *__restrict__ out, i64 out_off
 #define MINB_E4 4
 #endif
 #ifndef MINB_E4_ANY
-#define MINB_E4_ANY 3
+#define MINB_E4_ANY 4
 #endif
 #ifndef MINB_E8
 #define MINB_E8 6
