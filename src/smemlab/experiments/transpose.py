@@ -122,8 +122,9 @@ class TransposeExperiment(Experiment):
     def variants(self) -> list[Variant]:
         book = [Variant(name, summary, kernel=s.kernel, block=s.block, smem=s.smem) for name, (summary, s) in _SPECS.items()]
         return book + [Variant(LIBRARY, "the library's transpose: 64x64 tiles through a swizzled shared-memory tile, "
-                                        "16-byte loads and stores (transpose_s1, a padded 32x32 tile, where a side is "
-                                        "not a multiple of 4)", kernel="transpose_v4", block=(256, 1, 1), library=LIBRARY)]
+                                        "16-byte loads and stores (32x32 tiles for small matrices; where a side is not "
+                                        "a multiple of 4, each chunk shifted out of two aligned vectors)",
+                               kernel="transpose_e4", block=(256, 1, 1), library=LIBRARY)]
 
     def spec(self, name: str) -> _Spec:
         return _SPECS[name][1]
@@ -194,13 +195,14 @@ class TransposeExperiment(Experiment):
         from smemlab.ops.transpose import plan
 
         rows, cols = x.shape
-        name, side, _, ntiles = plan(rows, cols, x.data.ptr, out.data.ptr)
+        name, _, _, ntiles, threads = plan(x.shape, x.itemsize, (x.data.ptr | out.data.ptr) & 15 == 0)
+        side = 16 // x.itemsize * (8 if threads == 64 else 16)  # 8 or 16 chunks of 16 bytes a side
 
         def launch():
-            library_launch(out.data.ptr, x.data.ptr, rows, cols, rt.device, rt.stream_handle)
+            library_launch(out.data.ptr, x.data.ptr, rows, cols, rt.device, rt.stream_handle, x.itemsize)
 
         return Case(variant=v, launch=launch, check=check, outputs=(out,), bytes_moved=2 * x.nbytes,
-                    launch_shape=f"{name}: " + launch_shape(min(ntiles, 2**31 - 1), 256) + f"; {side}x{side} tiles")
+                    launch_shape=f"{name}: " + launch_shape(min(ntiles, 2**31 - 1), threads) + f"; {side}x{side} tiles")
 
     def notes(self, records: Sequence[Any]) -> list[str]:
         """Lines for the report. Also fills the % of copyGmem column, which needs copyGmem's time."""
