@@ -6,7 +6,7 @@ set -o pipefail
 export PYTHONPATH=$PWD/src PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv > $OUT/gpu.txt
 rm -rf results
-timeout 560 python3 -m smemlab suite --out results --no-check --no-bench > $OUT/suite.log 2>&1
+timeout 575 python3 -m smemlab suite --out results --no-check --no-bench > $OUT/suite.log 2>&1
 echo "suite exit $?" | tee -a $OUT/suite.log
 tail -5 $OUT/suite.log
 tar czf $OUT/results.tgz results
