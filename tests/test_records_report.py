@@ -220,6 +220,29 @@ def test_charts_of_the_recorded_run_are_legible(tmp_path):
     assert set(plt.get_fignums()) == before  # closed after drawing
 
 
+def test_the_layout_chart_shows_time_and_marks_the_predicted_conflicts(tmp_path, monkeypatch):
+    from smemlab.render import charts
+
+    run = RunRecord.load(RECORDED)
+    layout = {e.name: e for e in run.experiments}["layout"]
+    drawn = {}
+
+    def bar(self, x, heights, color=None, **kw):
+        drawn.update(heights=list(heights), colors=list(color))
+        return original(self, x, heights, color=color, **kw)
+
+    import matplotlib.axes
+
+    original = matplotlib.axes.Axes.bar
+    monkeypatch.setattr(matplotlib.axes.Axes, "bar", bar)
+    assert charts.layout_chart(layout.variants, tmp_path / "l.png", None)
+    ok = [v for v in layout.variants if v.ok and v.median_ms]
+    assert drawn["heights"] == [v.median_ms for v in ok]
+    red = [v.variant for v, c in zip(ok, drawn["colors"]) if c == "#cc3311"]
+    assert "setColReadCol" in red and "setRowReadRow" not in red and "setRowReadColPad" not in red
+    assert not charts.layout_chart([], tmp_path / "e.png", None)
+
+
 def test_wrapped_titles_fit_the_figure():
     from smemlab.render.charts import wrapped_title
 

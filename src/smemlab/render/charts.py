@@ -184,6 +184,44 @@ def occupancy_chart(records: Sequence[Any], path) -> bool:
     return True
 
 
+def layout_chart(records: Sequence[Any], path, copy_gbps: float | None) -> bool:
+    """The layout experiment's time per variant, each bar labelled with the shared wavefronts per
+    request the bank model predicts for its load and its store: its kernels move few bytes through
+    global memory and many through shared memory, so GB/s would show nothing, time shows the banks."""
+    from smemlab.counters import predicted_per_request
+
+    points = [v for v in records if v.ok and v.median_ms]
+    if not points:
+        return False
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    width_in = min(15.0, max(7.0, 0.55 * len(points) + 3))
+    fig, ax = plt.subplots(figsize=(width_in, 5.4))
+    labels, colors = [], []
+    for v in points:
+        ld, st = predicted_per_request(v, "load"), predicted_per_request(v, "store")
+        labels.append("ld {} / st {}".format(*(f"{x:g}" if x is not None else "-" for x in (ld, st))))
+        colors.append("#cc3311" if max(x or 1 for x in (ld, st)) > 1 else "#4477aa")
+    bars = ax.bar(range(len(points)), [v.median_ms for v in points], color=colors)
+    for bar, text in zip(bars, labels):
+        ax.annotate(text, (bar.get_x() + bar.get_width() / 2, bar.get_height()), ha="center", va="bottom",
+                    fontsize=7, rotation=90, xytext=(0, 2), textcoords="offset points")
+    ax.set_xticks(range(len(points)), [v.variant for v in points], rotation=40, ha="right", rotation_mode="anchor")
+    ax.set_ylabel("time per launch (ms)")
+    ax.set_ylim(0, max(v.median_ms for v in points) * 1.3)
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
+    ax.set_title(wrapped_title("layout: time per launch; bars labelled with the bank model's shared wavefronts per "
+                               "request (load / store); red where a bank conflict is predicted", width_in * 0.8))
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
 # experiment name -> its own chart, where the bar chart of its variants does not fit it
-OWN_BAR_CHARTS = {"config": occupancy_bandwidth_chart, "overlap": overlap_chart}
+OWN_BAR_CHARTS = {"config": occupancy_bandwidth_chart, "overlap": overlap_chart, "layout": layout_chart}
 DETAIL_CHARTS = {"config": occupancy_chart, "overlap": timeline_chart}
