@@ -48,11 +48,11 @@ def alone_us(fn, sync, n=1000):
     return statistics.median(samples) * 1e6
 
 
-def gpu_us(fn, n=2000):
+def gpu_us(fn, n=2000, warm=50):
     import cupy
 
     s = cupy.cuda.get_current_stream()
-    for _ in range(min(50, n)):
+    for _ in range(min(warm, n)):
         fn()
     e0, e1 = cupy.cuda.Event(), cupy.cuda.Event()
     e0.record(s)
