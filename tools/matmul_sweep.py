@@ -22,9 +22,10 @@ import json
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
-from timing import gpu_us  # (and puts src/ on the path)
+from timing import alone_us, gpu_us  # (and puts src/ on the path)
 
 from smemlab.compiler import KERNEL_DIR
 
@@ -76,23 +77,6 @@ def source_text() -> str:
     return "\n".join(out) + "\n"
 
 
-def summary(shape: str, rows: list[dict]) -> None:
-    """The best split of each configuration, fastest first, and the model's pick for the library's."""
-    best: dict[str, dict] = {}
-    for r in rows:
-        if r["ok"] and (r["impl"] not in best or r["us"] < best[r["impl"]]["us"]):
-            best[r["impl"]] = r
-    ranked = sorted(best.values(), key=lambda r: r["us"])
-    print(f"-- {shape}: " + ", ".join(f"{r['impl']} S={r['splits']} {r['ratio']:.3f}" for r in ranked[:6]), flush=True)
-    for name in LIBRARY:
-        one = next((r for r in rows if r["impl"] == name and r["splits"] == 1), None)
-        if one and "model_splits" in one and name in best:
-            picked = next((r for r in rows if r["impl"] == name and r["splits"] == one["model_splits"]), None)
-            print(f"   {name}: best S={best[name]['splits']} ({best[name]['ratio']:.3f}); choose_splits says "
-                  f"S={one['model_splits']}" + (f" ({picked['ratio']:.3f})" if picked and picked["ok"] else " (not measured)"),
-                  flush=True)
-
-
 def generated_source() -> Path:
     """The generated source, written at a fixed path (the compile cache names cubins by path)."""
     gen = Path(tempfile.gettempdir()) / "smemlab_matmul_sweep.cu"
@@ -105,19 +89,42 @@ def generated_defines() -> dict[str, str]:
     return {"SMEMLAB_LIB_MATMUL": hashlib.sha256((KERNEL_DIR / "lib/matmul.cu").read_bytes()).hexdigest()[:16]}
 
 
+def best_of(rows: list[dict]) -> dict[str, dict]:
+    """Each implementation's fastest verified row."""
+    best: dict[str, dict] = {}
+    for r in rows:
+        if r["ok"] and (r["impl"] not in best or r["us"] < best[r["impl"]]["us"]):
+            best[r["impl"]] = r
+    return best
+
+
+def summary(shape: str, rows: list[dict]) -> None:
+    """The best split of each configuration, fastest first, and the model's pick for the library's."""
+    best = best_of(rows)
+    ranked = sorted(best.values(), key=lambda r: r["us"])
+    print(f"-- {shape}: " + ", ".join(f"{r['impl']} S={r['splits']} {r['ratio']:.3f}" for r in ranked[:6]), flush=True)
+    for name in LIBRARY:
+        model = next((r["model_splits"] for r in rows if r["impl"] == name and "model_splits" in r), None)
+        picked = next((r for r in rows if r["impl"] == name and r["splits"] == model and r["ok"]), None)
+        if name in best and model is not None:
+            print(f"   {name}: best S={best[name]['splits']} ({best[name]['ratio']:.3f}); choose_splits says S={model}"
+                  + (f" ({picked['ratio']:.3f})" if picked else " (not measured)"), flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--json", help="write every measurement here (one JSON object per line, as they come)")
     ap.add_argument("--shapes", help="MxNxK or N, comma-separated (default: the bench's and the issue's shapes)")
     ap.add_argument("--quick", action="store_true", help=f"only {QUICK}")
     ap.add_argument("--configs", help="comma-separated names of CONFIGS (default: all)")
+    ap.add_argument("--no-calls", action="store_true", help="no per-call latencies")
     args = ap.parse_args()
 
     import cupy as cp
 
     from smemlab import device
     from smemlab.frameworks import cupy_tf32_off
-    from smemlab.ops import matmul as op  # noqa: F401
+    from smemlab.ops import matmul as op_matmul
     MM = sys.modules["smemlab.ops.matmul"]
 
     shapes = QUICK if args.quick else SHAPES
@@ -141,8 +148,7 @@ def main() -> None:
     if torch is not None:
         torch.cuda.set_stream(torch.cuda.ExternalStream(s.ptr))  # cuBLAS (torch) on the timer's stream
     facts = device.facts(0)
-    sms, peak = facts.sms, facts.peak_tflops
-
+    sms, peak = facts.sms, facts.peak_fp32_tflops
     gen = generated_source()
     defines = generated_defines()
 
@@ -157,6 +163,16 @@ def main() -> None:
         n = max(3, int(BATCH_MS * 1e3 / max(est, 1.0)))
         return statistics.median(gpu_us(fn, n, warm=0) for _ in range(REPS))
 
+    def call_us(fn):
+        """One call at a time, host path included (what a user waits for): the median."""
+        fn()
+        s.synchronize()
+        t0 = time.perf_counter()
+        fn()
+        s.synchronize()
+        est = time.perf_counter() - t0
+        return alone_us(fn, s.synchronize, max(5, min(300, int(0.25 / max(est, 1e-6)))), warm=3)
+
     def emit(rec):
         print(("{shape:>16s} {impl:>20s} S={splits:<2d} {us:10.1f} us {tflops:7.2f} TFLOP/s  {ratio:5.3f} of cuBLAS"
                "  err {err:.2e}{flag}").format(flag="" if rec["ok"] else "  FAILED", **rec), flush=True)
@@ -165,6 +181,7 @@ def main() -> None:
             out.flush()
 
     print(f"{facts.name}: {sms} SMs, FP32 peak {peak} TFLOP/s; sweep source {gen}", flush=True)
+    finals = []
     for m, n, k in shapes:
         shape = f"{m}x{n}x{k}"
         rng = cp.random.default_rng(m + n + k)
@@ -190,8 +207,8 @@ def main() -> None:
                 print(f"BUG: {impl} {shape} above the FP32 peak", flush=True)
             return {"shape": shape, "impl": impl, "splits": splits, "us": us, "tflops": tf, "err": err, "ok": ok}
 
-        base = []
-        base.append(record("cuBLAS (cupy)", 1, lambda: cp.matmul(a, b, out=c), c))
+        base = [record("cuBLAS (cupy)", 1, lambda: cp.matmul(a, b, out=c), c)]
+        ta = tb = None
         if torch is not None:
             ta, tb, tc = (torch.as_tensor(x, device="cuda") for x in (a, b, c))
             base.append(record("cuBLAS (torch)", 1, lambda: torch.mm(ta, tb, out=tc), c))
@@ -207,13 +224,22 @@ def main() -> None:
                 continue
             if name in OLD:
                 bm, bn, nt = MM.VARIANTS[name]
-                smem = 0
+                smem, resident = 0, 2
             else:
                 bm, bn, nt, smem = geometry(CONFIGS[name])
+                resident = CONFIGS[name][-1]
             kern = kernel_of(name)
             gx, gy = -(-n // bn), -(-m // bm)
             tiles = gx * gy
-            options = [1] if name in OLD else [x for x in SPLITS if x == 1 or (k >= x * MM.MIN_SLICE and tiles * x <= 24 * sms)]
+            model = 1 if name in OLD else MM.split_model(tiles, k, sms, resident)
+            if name in OLD:
+                options = [1]
+            elif name in LIBRARY:  # every split that fits; the others: none and the model's
+                options = [x for x in SPLITS if x == 1 or (k >= x * MM.MIN_SLICE and tiles * x <= 24 * sms)]
+            else:
+                options = sorted({1, model})
+            if model not in options:
+                options.append(model)
             for splits in options:
                 ws = cp.empty(max(1, tiles * splits * bm * bn), cp.float32) if splits > 1 else None
                 counters = cp.zeros(max(1, tiles), cp.uint32)
@@ -224,15 +250,46 @@ def main() -> None:
                     device.launch(kern, grid, nt, kargs, s.ptr, smem)
                 rec = record(name, splits, launch, c)
                 rec["ratio"] = best / rec["us"] if rec["ok"] else 0.0
-                if name in LIBRARY and splits == 1:
-                    rec["model_splits"] = MM.choose_splits(name, m, n, k, sms)
+                rec["model_splits"] = model
                 emit(rec)
                 rows.append(rec)
         summary(shape, rows)
-        a = b = c = ref = None
+        if m * n * k >= 1000 ** 3 and not args.no_calls:
+            finals += per_call(shape, rows, base, lambda v, sp, x, y: op_matmul(x, y, variant=v, splits=sp),
+                               lambda: cp.matmul(a, b), (lambda: torch.mm(ta, tb)) if ta is not None else None,
+                               a, b, ta, tb, call_us, emit)
+        a = b = c = ref = ta = tb = tc = None
         cp.get_default_memory_pool().free_all_blocks()
+    for line in finals:
+        print(line, flush=True)
     if out:
         out.close()
+
+
+def per_call(shape, rows, base, ours, cupy_mm, torch_mm, a, b, ta, tb, call_us, emit) -> list[str]:
+    """Latency of one call at a time through smemlab.ops.matmul (host path included) for each library
+    variant at its best split and at the model's, beside cuBLAS's through CuPy and torch."""
+    best = best_of(rows)
+    lines = []
+    frameworks = [("cupy", cupy_mm, a, b)] + ([("torch", torch_mm, ta, tb)] if torch_mm else [])
+    for fw, blas, x, y in frameworks:
+        try:
+            blas_us = call_us(blas)
+            emit({"shape": shape, "impl": f"call cuBLAS ({fw})", "splits": 1, "us": blas_us, "tflops": 0.0,
+                  "ratio": 1.0, "err": 0.0, "ok": True})
+            for name in LIBRARY:
+                if name not in best:
+                    continue
+                model = best[name]["model_splits"]
+                for sp in sorted({best[name]["splits"], model}):
+                    us = call_us(lambda: ours(name, sp, x, y))
+                    emit({"shape": shape, "impl": f"call {name} ({fw})", "splits": sp, "us": us, "tflops": 0.0,
+                          "ratio": blas_us / us, "err": 0.0, "ok": True})
+                    lines.append(f"per call {shape} {fw}: {name} S={sp}{' (model)' if sp == model else ''} {us:.1f} us, "
+                                 f"cuBLAS {blas_us:.1f} us: {blas_us / us:.3f} of cuBLAS")
+        except Exception as exc:  # a failure here must not lose the kernel figures above
+            lines.append(f"per call {shape} {fw}: {type(exc).__name__}: {exc}")
+    return lines
 
 
 if __name__ == "__main__":

@@ -35,8 +35,8 @@ def loop_us(fn, sync, n=3000):
     return (time.perf_counter() - t0) / n * 1e6
 
 
-def alone_us(fn, sync, n=1000):
-    for _ in range(50):
+def alone_us(fn, sync, n=1000, warm=50):
+    for _ in range(warm):
         fn()
         sync()
     samples = []

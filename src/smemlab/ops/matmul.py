@@ -88,21 +88,26 @@ class Plan(NamedTuple):
 
 
 def choose_splits(variant: str, m: int, n: int, k: int, sms: int) -> int:
-    """How many blocks share each output tile's K: the count that finishes first in a model where
-    every SM runs RESIDENT blocks at once at its full rate (one alone at about 2/3 of it), and the
-    grid's blocks go to the SMs evenly: time ~ ceil(blocks / sms) x the slabs of a slice. Ties go
-    to fewer splits (each split writes and reads back a partial tile). Slices keep MIN_SLICE of K."""
+    """How many blocks share each output tile's K for mm_`variant` (1 for the kernels that cannot
+    split): `split_model` on its tiles."""
     if variant not in DYNAMIC_SMEM:
         return 1
     bm, bn, _ = VARIANTS[variant]
-    tiles = -(-m // bm) * -(-n // bn)
+    return split_model(-(-m // bm) * -(-n // bn), k, sms)
+
+
+def split_model(tiles: int, k: int, sms: int, resident: int = RESIDENT) -> int:
+    """The splits of K that finish first in a model where every SM runs `resident` blocks at once at
+    its full rate (one alone at about 2/3 of it) and the grid's blocks go to the SMs evenly:
+    time ~ ceil(blocks / sms) x the K of a slice. Ties go to fewer splits (each split writes and
+    reads back a partial tile), and a split must buy 3%. Slices keep MIN_SLICE of K."""
     best, best_cost = 1, None
     for s in range(1, MAX_SPLITS + 1):
         if s > 1 and k < s * MIN_SLICE:
             break
         per_sm = -(-tiles * s // sms)
-        cost = -(-k // s) * (per_sm if per_sm >= RESIDENT else 1.5 * per_sm)
-        if best_cost is None or cost < best_cost * 0.97:  # a split must buy at least 3%
+        cost = -(-k // s) * (per_sm if per_sm >= resident else 1.5 * per_sm)
+        if best_cost is None or cost < best_cost * 0.97:
             best, best_cost = s, cost
     return best
 
