@@ -50,7 +50,8 @@ def test_unknown_splits_and_splits_of_a_kernel_that_cannot():
 def test_plans():
     p = MM.plan(1024, 1024, 1024, 132, "async")
     assert p == MM.Plan("async", (8, 8, 4), 256, MM.DYNAMIC_SMEM["async"], 4)
-    assert MM.plan(1000, 999, 4093, 132, "wide", 1).grid == (8, 8, 1)
+    assert MM.plan(1000, 999, 4093, 132, "pack", 1).grid == (8, 8, 1)
+    assert MM.plan(1024, 1024, 1024, 132, splits=2) == MM.Plan("async", (8, 8, 2), 256, MM.DYNAMIC_SMEM["async"], 2)
     assert MM.plan(33, 65, 17, 132, "tiled").grid == (3, 2, 1)  # the old kernels never split
 
 
@@ -64,9 +65,23 @@ def test_splits_fill_idle_sms_and_leave_full_grids_alone():
     assert MM.choose_splits("warptile_db16", 128, 128, 8192, sms) == 1
     # any split the model picks keeps MIN_SLICE of K per slice and at most MAX_SPLITS
     for m, n, k in ((128, 128, 1 << 16), (300, 200, 5000), (1000, 1000, 1000), (128, 4096, 700)):
-        s = MM.choose_splits("wide", m, n, k, sms)
+        s = MM.choose_splits("pack", m, n, k, sms)
         assert 1 <= s <= MM.MAX_SPLITS and (s == 1 or k >= s * MM.MIN_SLICE), (m, n, k, s)
     assert MM.choose_splits("async", 128, 128, 1 << 16, sms) == MM.MAX_SPLITS
+
+
+def test_the_default_picks_what_the_sweep_measured_fastest():
+    """`choose` on the H200's 132 SMs against the table in ops/matmul.py: the best measured variant
+    at every measured shape, and the best split or one within 2% of it (3001x4999x2003: 2 splits,
+    0.903 of cuBLAS, against 3 at 0.913; 1000^3 and 1024^3: 4)."""
+    sms = 132
+    assert MM.choose(256, 256, 256, sms) == ("tiled", 1)
+    for size, splits in ((512, 4), (768, 3), (1000, 4), (1024, 4)):
+        assert MM.choose(size, size, size, sms) == ("async", splits), size
+    assert MM.choose(3001, 4999, 2003, sms) == ("async", 2)
+    for shape in ((2048, 2048, 2048), (4096, 4096, 4096), (4097, 4095, 4093), (8192, 8192, 8192)):
+        assert MM.choose(*shape, sms) == ("warptile_db16", 1), shape
+    assert MM.plan(1024, 1024, 1024, sms).variant == "async" and MM.plan(4096, 4096, 4096, sms).splits == 1
 
 
 def test_kernel_args_carry_the_workspace_for_the_split_kernels():
@@ -142,7 +157,7 @@ def test_split_k_is_deterministic_and_resets_its_counters():
         assert bool((MM.matmul(a, b, variant="async", splits=6) == first).all())
     _check(cp.asnumpy(a), cp.asnumpy(b), cp.asnumpy(first))
     big_a = rs.uniform(-1, 1, (1024, 1024), dtype=cp.float32)
-    big = MM.matmul(big_a, big_a, variant="wide", splits=8)
+    big = MM.matmul(big_a, big_a, variant="pack", splits=8)
     _check(cp.asnumpy(big_a), cp.asnumpy(big_a), cp.asnumpy(big))
 
 

@@ -1,8 +1,9 @@
 """Kernel time of smemlab.ops.matmul's kernels, and of more configurations of its fast template,
-against cuBLAS (TF32 off) through CuPy and torch: what chose VARIANTS, BY_SIZE and the split-K model
-in smemlab/ops/matmul.py.
+against cuBLAS (TF32 off) through CuPy and torch: what chose `choose`, its table and the constants of
+its model in smemlab/ops/matmul.py (tools/data/matmul_sweep_h200.jsonl: the run on an H200 that did,
+through tools/gpu_matmul.sh).
 
-    python3 tools/matmul_sweep.py [--json FILE] [--shapes 1024,4096,3001x4999x2003] [--quick]
+    python3 tools/matmul_sweep.py [--json FILE] [--shapes 1024,4096,3001x4999x2003] [--quick] [--no-calls]
 
 Every configuration is mm_fast_body<WM, WN, TN, BK, STAGES, ASYNC> of kernels/lib/matmul.cu (WM x WN
 warps of 64 x 4TN outputs, BK-deep slabs, STAGES cp.async stages or two register-staged ones), built
@@ -46,7 +47,7 @@ CONFIGS = {
     "wide256_bk16_s3": (2, 4, 16, 16, 3, True, 1),
     "narrow_bk16_s3": (2, 2, 8, 16, 3, True, 4),
 }
-LIBRARY = ("pack", "async", "wide")
+LIBRARY = ("pack", "async")
 OLD = ("tiled", "blocktile1d", "warptile_db16")  # earlier steps (the first two up to 1024 x 1024 outputs)
 SHAPES = [(1024, 1024, 1024), (4096, 4096, 4096), (2048, 2048, 2048), (8192, 8192, 8192), (3001, 4999, 2003),
           (1000, 1000, 1000), (4097, 4095, 4093), (512, 512, 512), (768, 768, 768), (256, 256, 256)]
@@ -224,14 +225,13 @@ def main() -> None:
                 continue
             if name in OLD:
                 bm, bn, nt = MM.VARIANTS[name]
-                smem, resident = 0, 2
+                smem = 0
             else:
                 bm, bn, nt, smem = geometry(CONFIGS[name])
-                resident = CONFIGS[name][-1]
             kern = kernel_of(name)
             gx, gy = -(-n // bn), -(-m // bm)
             tiles = gx * gy
-            model = 1 if name in OLD else MM.split_model(tiles, k, sms, resident)
+            model = 1 if name in OLD else MM.split_model(tiles, k, sms)
             if name in OLD:
                 options = [1]
             elif name in LIBRARY:  # every split that fits; the others: none and the model's

@@ -43,7 +43,7 @@ for _name in ("gatherPieces", "pipelineCompute", "stagedPlain", "stagedPlainV4",
     SKIPS[f"package:book/overlap.cu:{_name}"] = ("book/overlap.cu came after the recording on the H200; record its kernels "
                                             "(cases like tests' launches) with the next run of measure.py")
 
-for _name in ("mm_pack", "mm_async", "mm_wide"):
+for _name in ("mm_pack", "mm_async"):
     SKIPS[f"package:lib/matmul.cu:{_name}"] = ("lib/matmul.cu's packed and cp.async kernels came after the recording on the "
                                           "H200; record them (one 128x128 tile, K = 64, dynamic shared memory as "
                                           "ops/matmul.py's DYNAMIC_SMEM) with the next run of measure.py")

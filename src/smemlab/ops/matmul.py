@@ -9,14 +9,16 @@
   thread): compare with cuBLAS SGEMM with TF32 off, not with torch's default TF32 matmul.
 
 `variant` picks a step of the climb (kernels/lib/matmul.cu): "tiled", "blocktile1d",
-"blocktile2d", "vectorized", "warptile", "warptile_db", "warptile_db16", "pack", "async", "wide";
-by default the one that was fastest for the output's size (`BY_SIZE`: 32x32 tiles for small
-outputs). Each is correct for any shape: guarded loads (zero outside the matrices), predicated
-stores, and 16-byte accesses only where a row's start is 16-byte aligned.
+"blocktile2d", "vectorized", "warptile", "warptile_db", "warptile_db16", "pack", "async"; by
+default (`choose`) the one measured fastest for the shape: 32x32 tiles for the smallest products,
+warptile_db16 for grids of 128x128 tiles that fill the GPU, async with K split over several blocks
+per tile for the grids that do not (1024 x 1024 is 64 tiles for 132 SMs). Each is correct for any
+shape: guarded loads (zero outside the matrices), predicated stores, and 16-byte accesses only
+where a row's start is 16-byte aligned.
 
-`splits`: the last three split K over that many blocks per output tile when the tiles alone would
-leave SMs idle (`choose_splits`: 1024 x 1024 is 64 tiles for 132 SMs); the last block of a tile
-adds the partials in a fixed order, so the result does not depend on which block finishes first.
+`splits` (pack and async only): K shared by that many blocks per output tile; the last block of a
+tile adds the partials in a fixed order, so the result does not depend on which block finishes
+first. None picks by shape (`choose_splits`).
 """
 
 from __future__ import annotations
@@ -41,15 +43,21 @@ VARIANTS = {
     "warptile_db16": (128, 128, 256),
     "pack": (128, 128, 256),
     "async": (128, 128, 256),
-    "wide": (128, 128, 128),
 }
 # the kernels that keep their stages in dynamic shared memory (bytes: stages x BK x (BM + 4 + BN)
 # floats) and take the split-K workspace (two more arguments)
-DYNAMIC_SMEM = {"pack": 2 * 16 * 260 * 4, "async": 3 * 16 * 260 * 4, "wide": 4 * 8 * 260 * 4}
-RESIDENT = 2  # blocks of each of them an SM holds (__launch_bounds__ min blocks; registers)
+DYNAMIC_SMEM = {"pack": 2 * 16 * 260 * 4, "async": 3 * 16 * 260 * 4}
+DEFAULT = "warptile_db16"  # the fastest where the grid fills the GPU (H200: 0.865-0.877 of cuBLAS)
+SPLIT = "async"  # the fastest where it does not, with K split (1024^3: 0.844 of cuBLAS)
+
+# The model `choose` and `split_model` use, calibrated on the sweep below (an H200, 132 SMs):
+ALONE = 1.05  # an SM with one block does ~95% of the work it does with two (1024^3, async: 2 splits,
+# 128 blocks, one an SM: 69.8 us; 4 splits, 256 blocks, two an SM, half the K each: 66.8 us)
+ASYNC_COST = 1.06  # async's tile takes 1.04-1.08x warptile_db16's (4096^3: 3296 against 3118 us)
 MAX_SPLITS = 16
-MIN_SLICE = 128  # K per split at least: shorter slices spend more on the hand-off than they gain
-DEFAULT = "warptile_db16"  # fastest in the recorded run (H100: 86-90% of cuBLAS)
+MIN_SLICE = 128  # K of a slice at least
+SHARED_SLICE = 192  # ... and where two blocks share an SM (768^3: 6 splits of 128, 46.2 us; 3 of 256, 41.9)
+TILED_WORK = 5 * 256 ** 3  # M*N*K up to this: the 32x32 tiles (see the table)
 MAX_DIM = (1 << 31) - 1
 DTYPES = Dtypes("float32")
 _F32 = np.dtype(np.float32)
@@ -96,40 +104,49 @@ def choose_splits(variant: str, m: int, n: int, k: int, sms: int) -> int:
     return split_model(-(-m // bm) * -(-n // bn), k, sms)
 
 
-def split_model(tiles: int, k: int, sms: int, resident: int = RESIDENT) -> int:
-    """The splits of K that finish first in a model where every SM runs `resident` blocks at once at
-    its full rate (one alone at about 2/3 of it) and the grid's blocks go to the SMs evenly:
-    time ~ ceil(blocks / sms) x the K of a slice. Ties go to fewer splits (each split writes and
-    reads back a partial tile), and a split must buy 3%. Slices keep MIN_SLICE of K."""
-    best, best_cost = 1, None
-    for s in range(1, MAX_SPLITS + 1):
-        if s > 1 and k < s * MIN_SLICE:
-            break
-        per_sm = -(-tiles * s // sms)
-        cost = -(-k // s) * (per_sm if per_sm >= resident else 1.5 * per_sm)
-        if best_cost is None or cost < best_cost * 0.97:
+def grid_cost(tiles: int, k: int, splits: int, sms: int) -> float:
+    """The time of `tiles` x `splits` blocks, each multiplying K / splits, in units of one K step of
+    a block on an SM it shares with another: the grid's blocks go to the SMs evenly and the busiest
+    SM decides (two at once each take twice as long, so n blocks on an SM cost n; one alone, ALONE)."""
+    per_sm = -(-tiles * splits // sms)
+    return -(-k // splits) * (ALONE if per_sm == 1 else per_sm)
+
+
+def split_model(tiles: int, k: int, sms: int) -> int:
+    """The splits of K with the least `grid_cost`; a split must buy 3% (each one writes and reads
+    back a partial tile), and slices keep MIN_SLICE of K (SHARED_SLICE where blocks share SMs)."""
+    best, best_cost = 1, grid_cost(tiles, k, 1, sms)
+    for s in range(2, min(MAX_SPLITS, k // MIN_SLICE) + 1):
+        if tiles * s > sms and k < s * SHARED_SLICE:
+            continue
+        cost = grid_cost(tiles, k, s, sms)
+        if cost < best_cost * 0.97:
             best, best_cost = s, cost
     return best
 
 
 def plan(m: int, n: int, k: int, sms: int, variant: str | None = None, splits: int | None = None) -> Plan:
-    """The launch `matmul` makes for (M, K) @ (K, N) on a GPU of `sms` SMs: the variant by size
-    (`choose`) unless given, the splits of K by `choose_splits` unless given."""
-    variant = variant or choose(m, n)
+    """The launch `matmul` makes for (M, K) @ (K, N) on a GPU of `sms` SMs: with neither given, the
+    variant and splits `choose` picks; a variant alone splits as `choose_splits` says; splits alone
+    run on SPLIT."""
+    if variant is None and splits is None:
+        variant, splits = choose(m, n, k, sms)
+    variant = variant or SPLIT  # splits given alone: the kernel that splits best
     (gx, gy), threads = launch_shape(variant, m, n)
     if splits is None:
         splits = choose_splits(variant, m, n, k, sms)
     elif splits != 1 and variant not in DYNAMIC_SMEM:
         raise ValueError(f"splits={splits}: variant {variant} does not split K (only {', '.join(DYNAMIC_SMEM)} do)")
-    elif not 1 <= splits <= min(MAX_SPLITS, 65535):
+    elif not 1 <= splits <= MAX_SPLITS:
         raise ValueError(f"splits={splits}: 1 to {MAX_SPLITS} are accepted")
     return Plan(variant, (gx, gy, splits), threads, DYNAMIC_SMEM.get(variant, 0), splits)
 
 
 class _Workspace:
-    """Per (device, stream): the split-K partial tiles and the tile counters, which the last block
-    of each tile resets to 0, so a launch needs no memset. Grown (never shrunk) with the device
-    synchronised, so that no launch still in flight uses the memory given back."""
+    """Per (device, stream): the split-K partial tiles (splits x tiles x 64 KB: 126 MB for
+    3001x4999 in 2 splits) and the tile counters, which the last block of each tile resets to 0, so
+    a launch needs no memset. Grown (never shrunk) with the device synchronised, so that no launch
+    still in flight uses the memory given back."""
 
     def __init__(self):
         self.floats = self.tiles = 0
@@ -164,37 +181,53 @@ def workspace(p: Plan, dev: int, stream: int) -> tuple[int, int]:
     with _WS_LOCK:
         ws = _WS.get((dev, stream))
         if ws is None:
-            if len(_WS) > 32:  # streams long gone
+            if len(_WS) > 32:  # streams long gone; synchronised first, as a launch may still use one
+                import cupy
+
+                cupy.cuda.runtime.deviceSynchronize()
                 _WS.clear()
             ws = _WS[(dev, stream)] = _Workspace()
         ws.fit(tiles * p.splits * bm * bn, tiles)
         return ws.ws_ptr, ws.counters_ptr
 
 
-# The variant for an M x N output, by the number of output elements (the kernel alone, square
-# sizes, an H200, 2026-11-22, tools/matmul_variants.py, microseconds; cuBLAS TF32 off):
-#   size        128   256   384   512   768  1024  1536  2048  4096
-#   tiled       6.5  11.2  26.4  34.5   117   244   804  1930 16472
-#   blocktile1d 12.1 22.2  32.9  42.9  91.8   122   462  1027  8581
-#   warptile_db16 16.4 29.9 43.3  56.9  83.6   111   296   394  3103
-#   cuBLAS     17.0  20.7  20.9  20.9  34.0  56.2   188   341  2673
-# Small outputs fill the GPU only with small tiles: 32x32 tiles up to 512 x 512, then the 128x128
-# warp tiles, which win from 768 x 768 on.
-BY_SIZE = ((512 * 512, "tiled"), (None, DEFAULT))
+# What chose `choose` (an H200, 2026-11-22, tools/matmul_sweep.py): kernel time, back-to-back launches
+# between CUDA events (median of 5 batches), as a fraction of the best cuBLAS (TF32 off; CuPy or
+# torch), async at its best splits (in brackets); cuBLAS's own time last:
+#   M x N x K         tiled  warptile_db16  pack       async      cuBLAS
+#   256^3             2.116  0.779          0.844 (2)  0.902 (2)     23.3 us
+#   512^3             0.691  0.418          0.833 (4)  0.878 (4)     23.8
+#   768^3             0.292  0.409          0.751 (3)  0.818 (3)     34.3
+#   1000^3            0.207  0.456          0.710 (4)  0.758 (4)     50.8
+#   1024^3            0.231  0.505          0.787 (4)  0.844 (4)     56.4
+#   2048^3            -      0.867          0.747 (1)  0.806 (1)    342.6
+#   3001x4999x2003    -      0.886          0.787 (3)  0.913 (3)   1453.1  (2 splits: 0.903)
+#   4096^3            -      0.865          0.744 (1)  0.818 (1)   2696.2
+#   4097x4095x4093    -      0.869          0.734 (1)  0.837 (1)   2840.7
+#   8192^3            -      0.877          0.753 (1)  0.833 (1)  21523.2
+# The 32x32 tiles win at 256^3 and lose at 512^3 (TILED_WORK: where the two lines cross, 5 x 256^3,
+# not measured itself); pack (register staging and the paired lanes) is slower than warptile_db16
+# everywhere; 64x64 warp tiles (8x16 outputs a thread, the sweep's "wide") were slower still.
 
 
-def choose(m: int, n: int) -> str:
-    """The variant `matmul` uses for an M x N output (BY_SIZE)."""
-    for limit, variant in BY_SIZE:
-        if limit is None or m * n <= limit:
-            return variant
-    return DEFAULT
+def choose(m: int, n: int, k: int, sms: int) -> tuple[str, int]:
+    """(variant, splits) that `matmul` uses by default for (M, K) @ (K, N) on `sms` SMs: the 32x32
+    tiles up to TILED_WORK, else warptile_db16 unless async at its modelled splits is cheaper in
+    `grid_cost` (ASYNC_COST per tile): where the 128x128 tiles leave SMs idle or end on a short wave."""
+    if m * n * k <= TILED_WORK:
+        return "tiled", 1
+    bm, bn, _ = VARIANTS[SPLIT]
+    tiles = -(-m // bm) * -(-n // bn)
+    s = split_model(tiles, k, sms)
+    if grid_cost(tiles, k, s, sms) * ASYNC_COST < grid_cost(tiles, k, 1, sms):
+        return SPLIT, s
+    return DEFAULT, 1
 
 
 def matmul(a: Any, b: Any, *, variant: str | None = None, splits: int | None = None) -> Any:
     """a @ b in float32 on the CUDA cores, of the caller's array type (see the module doc).
-    `variant`: a step of the climb; None picks by size (`choose`). `splits`: blocks per output
-    tile sharing K (the last three variants); None picks by shape (`choose_splits`)."""
+    `variant`: a step of the climb; None picks by shape (`choose`). `splits`: blocks per output
+    tile sharing K (pack and async; given alone: async); None picks by shape."""
     if variant is not None and variant not in VARIANTS:
         raise ValueError(f"variant {variant!r}: one of {', '.join(VARIANTS)} is accepted")
     if splits is not None and (type(splits) is not int or not 1 <= splits <= MAX_SPLITS):

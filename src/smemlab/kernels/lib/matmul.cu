@@ -307,7 +307,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) mm_warptile_db16(const floa
     warptile_body<16, true>(A, B, C, M, N, K, vecA, vecB, vecC);
 }
 
-// ---- 8-10. packed fragment loads, cp.async pipelines, split-K ------------------------------------
+// ---- 8-9. packed fragment loads, cp.async pipelines, split-K -------------------------------------
 //   mm_pack   as warptile_db16, with two layout fixes the bank model and Nsight Compute found:
 //             - lanes interleaved in pairs (lane and lane^1 share B's column, lane and lane^2 A's
 //               row), so every 16-byte fragment load packs two lanes to a register and costs 2
@@ -317,8 +317,10 @@ extern "C" __global__ void __launch_bounds__(256, 2) mm_warptile_db16(const floa
 //   mm_async  as pack, the tiles copied by cp.async (global to shared, no registers, no stores),
 //             3 stages in flight: A's transposed copy is 4 bytes a lane (8 k x 4 rows a warp: one
 //             32-byte sector a row, 32 banks), B's 16 bytes (4 bytes where its rows are not aligned)
-//   mm_wide   as async with 4 warps of 64x64 (8x16 outputs a thread): 128 FFMAs per 6 fragment
-//             loads (64 per 4 in the others), twice the registers, 8 warps an SM
+// Measured on an H200 (ops/matmul.py has the table): both are slower than warptile_db16 where the
+// grid fills the GPU (pack 0.73-0.79 of cuBLAS, async 0.81-0.84, warptile_db16 0.87); async split
+// is the fastest where it does not (1024^3: 0.84, against 0.51 for warptile_db16). The template
+// also makes WM x WN warps of 64 x 4TN (tools/matmul_sweep.py measures more shapes of it).
 // Copies and loads of a slab inside the matrices (every block but the last row and column of the
 // grid, every slab but the last) take a path with no bounds checks.
 // Each takes the split-K workspace: launched with gridDim.z = S > 1, block z multiplies the z-th
@@ -618,8 +620,4 @@ extern "C" __global__ void __launch_bounds__(256, 2) mm_pack(const float* __rest
 
 extern "C" __global__ void __launch_bounds__(256, 2) mm_async(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, int vecA, int vecB, int vecC, float* __restrict__ ws, unsigned* __restrict__ counters) {
     mm_fast_body<2, 4, 8, 16, 3, true>(A, B, C, M, N, K, vecA, vecB, vecC, ws, counters);
-}
-
-extern "C" __global__ void __launch_bounds__(128, 2) mm_wide(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, int vecA, int vecB, int vecC, float* __restrict__ ws, unsigned* __restrict__ counters) {
-    mm_fast_body<2, 2, 16, 8, 4, true>(A, B, C, M, N, K, vecA, vecB, vecC, ws, counters);
 }
