@@ -35,12 +35,13 @@ def test_the_library_comes_last(name):
     assert all(v.library for v in variants[first:]) and not any(v.library for v in variants[:first])
 
 
-def test_matmul_climbs_to_the_ops_default_then_cublas():
-    from smemlab.ops.matmul import DEFAULT
+def test_matmul_climbs_through_every_kernel_the_op_picks_then_cublas():
+    from smemlab.ops.matmul import DEFAULT, SPLIT, VARIANTS
 
     names = [v.name for v in get("matmul").variants()]
     lib = [v.name for v in get("matmul").variants() if v.library]
-    assert lib[-1] == f"mm_{DEFAULT}" and names[-1] == "cublas" and names.index(lib[-1]) == len(names) - 2
+    assert lib == [f"mm_{v}" for v in VARIANTS] and {f"mm_{DEFAULT}", f"mm_{SPLIT}", "mm_tiled"} <= set(lib)
+    assert names[-1] == "cublas" and names.index(lib[-1]) == len(names) - 2
 
 
 @pytest.mark.parametrize("name", sorted(LIBRARY))

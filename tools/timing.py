@@ -35,8 +35,8 @@ def loop_us(fn, sync, n=3000):
     return (time.perf_counter() - t0) / n * 1e6
 
 
-def alone_us(fn, sync, n=1000):
-    for _ in range(50):
+def alone_us(fn, sync, n=1000, warm=50):
+    for _ in range(warm):
         fn()
         sync()
     samples = []
@@ -48,11 +48,11 @@ def alone_us(fn, sync, n=1000):
     return statistics.median(samples) * 1e6
 
 
-def gpu_us(fn, n=2000):
+def gpu_us(fn, n=2000, warm=50):
     import cupy
 
     s = cupy.cuda.get_current_stream()
-    for _ in range(min(50, n)):
+    for _ in range(min(warm, n)):
         fn()
     e0, e1 = cupy.cuda.Event(), cupy.cuda.Event()
     e0.record(s)

@@ -184,7 +184,7 @@ def config() -> list[KernelLaunch]:
 
 def matmul() -> list[KernelLaunch]:
     from smemlab.experiments import matmul as M
-    from smemlab.ops.matmul import launch_shape as mm_launch_shape  # by name: smemlab.ops.matmul is the op
+    from smemlab.ops.matmul import DYNAMIC_SMEM, launch_shape as mm_launch_shape  # by name: smemlab.ops.matmul is the op
 
     m, n, k = M.MatmulExperiment.bank_check_size
     out = []
@@ -195,8 +195,9 @@ def matmul() -> list[KernelLaunch]:
         if v.kernel.startswith("mm_"):
             step = v.kernel[3:]
             (gx, gy), threads = mm_launch_shape(step, m, n)
-            out.append(KernelLaunch("matmul", v.name, "lib/matmul.cu", v.kernel, (threads, 1, 1), (gx, gy, 1), {}, 0,
-                                    vals + ("1", "1", "1")))
+            split = ("float32[1]", "uint32[1]") if step in DYNAMIC_SMEM else ()  # the workspace, unread: K not split
+            out.append(KernelLaunch("matmul", v.name, "lib/matmul.cu", v.kernel, (threads, 1, 1), (gx, gy, 1), {},
+                                    DYNAMIC_SMEM.get(step, 0), vals + ("1", "1", "1") + split))
             continue
         bs = v.block[0]
         smem = M.tiled_smem(bs, k) if v.smem else None

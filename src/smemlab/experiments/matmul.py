@@ -31,7 +31,11 @@ CLIMB = {
     "vectorized": "16-byte global and shared loads, A's tile stored transposed",
     "warptile": "each warp owns a 64x32 tile: every fragment load a broadcast",
     "warptile_db": "double buffering: the next tile's loads in flight during the FMAs",
-    "warptile_db16": "BK=16: half the barriers (the library's default)",
+    "warptile_db16": "BK=16: half the barriers",
+    "pack": "lanes paired: every fragment load 2 wavefronts (B's took 4), A's stores conflict-free "
+            "(measured slower than warptile_db16)",
+    "async": "cp.async: tiles copied global to shared without registers, 3 stages in flight; "
+             "K split over blocks where the tiles leave SMs idle",
 }
 # float32 accumulating K products: the norm-wise relative error grows like sqrt(K) * 6e-8; TF32
 # (10-bit mantissa) would give ~1e-4 to 1e-3 and fail this
@@ -153,15 +157,16 @@ class MatmulExperiment(Experiment):
                            f"cupy.matmul {m}x{k} @ {k}x{n}, compute type {compute}", extra)
                 continue
             if v.kernel.startswith("mm_"):
-                from smemlab.ops.matmul import kernel_args, launch_shape as mm_launch_shape
+                from smemlab.ops.matmul import kernel_args, plan
 
                 step_kernel = rt.kernel(LIBRARY_SOURCE, v.kernel)
-                (gx, gy), threads = mm_launch_shape(v.kernel[3:], m, n)
+                p = plan(m, n, k, 0, v.kernel[3:], 1)  # the kernel itself: K not split
+                args = kernel_args(a.data.ptr, b.data.ptr, c.data.ptr, m, n, k, p.variant)[3:]
 
-                def launch(step_kernel=step_kernel, gx=gx, gy=gy, threads=threads):
-                    rt.launch(step_kernel, (gx, gy, 1), (threads, 1, 1), a, b, c, *kernel_args(a.data.ptr, b.data.ptr, c.data.ptr, m, n, k)[3:])
+                def launch(step_kernel=step_kernel, p=p, args=args):
+                    rt.launch(step_kernel, p.grid, (p.threads, 1, 1), a, b, c, *args, shmem=p.smem)
 
-                yield Case(v, launch, lambda: verdict(c), (c,), once, flops, launch_shape((gx, gy, 1), (threads, 1, 1)), extra)
+                yield Case(v, launch, lambda: verdict(c), (c,), once, flops, launch_shape(p.grid, (p.threads, 1, 1), p.smem), extra)
                 continue
             bs = v.block[0]
             tiled = v.kernel == "MatMulKernel"

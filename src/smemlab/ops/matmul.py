@@ -9,15 +9,22 @@
   thread): compare with cuBLAS SGEMM with TF32 off, not with torch's default TF32 matmul.
 
 `variant` picks a step of the climb (kernels/lib/matmul.cu): "tiled", "blocktile1d",
-"blocktile2d", "vectorized", "warptile", "warptile_db", "warptile_db16"; by default the one that
-was fastest for the output's size (`BY_SIZE`: 32x32 tiles for small outputs). Each is
-correct for any shape: guarded loads (zero outside the matrices), predicated stores, and 16-byte
-accesses only where a row's start is 16-byte aligned.
+"blocktile2d", "vectorized", "warptile", "warptile_db", "warptile_db16", "pack", "async"; by
+default (`choose`) the one measured fastest for the shape: 32x32 tiles for the smallest products,
+warptile_db16 for grids of 128x128 tiles that fill the GPU, async with K split over several blocks
+per tile for the grids that do not (1024 x 1024 is 64 tiles for 132 SMs). Each is correct for any
+shape: guarded loads (zero outside the matrices), predicated stores, and 16-byte accesses only
+where a row's start is 16-byte aligned.
+
+`splits` (pack and async only): K shared by that many blocks per output tile; the last block of a
+tile adds the partials in a fixed order, so the result does not depend on which block finishes
+first. None picks by shape (`choose_splits`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import threading
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -34,8 +41,23 @@ VARIANTS = {
     "warptile": (128, 128, 256),
     "warptile_db": (128, 128, 256),
     "warptile_db16": (128, 128, 256),
+    "pack": (128, 128, 256),
+    "async": (128, 128, 256),
 }
-DEFAULT = "warptile_db16"  # fastest in the recorded run (H100: 86-90% of cuBLAS)
+# the kernels that keep their stages in dynamic shared memory (bytes: stages x BK x (BM + 4 + BN)
+# floats) and take the split-K workspace (two more arguments)
+DYNAMIC_SMEM = {"pack": 2 * 16 * 260 * 4, "async": 3 * 16 * 260 * 4}
+DEFAULT = "warptile_db16"  # the fastest where the grid fills the GPU (H200: 0.865-0.877 of cuBLAS)
+SPLIT = "async"  # the fastest where it does not, with K split (1024^3: 0.844 of cuBLAS)
+
+# The model `choose` and `split_model` use, calibrated on the sweep below (an H200, 132 SMs):
+ALONE = 1.05  # an SM with one block does ~95% of the work it does with two (1024^3, async: 2 splits,
+# 128 blocks, one an SM: 69.8 us; 4 splits, 256 blocks, two an SM, half the K each: 66.8 us)
+ASYNC_COST = 1.06  # async's tile takes 1.04-1.08x warptile_db16's (4096^3: 3296 against 3118 us)
+MAX_SPLITS = 16
+MIN_SLICE = 128  # K of a slice at least
+SHARED_SLICE = 192  # ... and where two blocks share an SM (768^3: 6 splits of 128, 46.2 us; 3 of 256, 41.9)
+TILED_WORK = 5 * 256 ** 3  # M*N*K up to this: the 32x32 tiles (see the table)
 MAX_DIM = (1 << 31) - 1
 DTYPES = Dtypes("float32")
 _F32 = np.dtype(np.float32)
@@ -52,38 +74,164 @@ def launch_shape(variant: str, m: int, n: int) -> tuple[tuple[int, int], int]:
     return (-(-n // bn), gy), threads
 
 
-def kernel_args(a_ptr: int, b_ptr: int, c_ptr: int, m: int, n: int, k: int) -> tuple:
-    """The arguments of every mm_* kernel: the three pointers, M, N, K and the flags that allow
-    16-byte accesses (a row's start 16-byte aligned), as Python ints (see smemlab.device.launch)."""
-    return (a_ptr, b_ptr, c_ptr, m, n, k, int(k % 4 == 0 and a_ptr % 16 == 0),
+def kernel_args(a_ptr: int, b_ptr: int, c_ptr: int, m: int, n: int, k: int, variant: str = DEFAULT, ws_ptr: int = 0,
+                counters_ptr: int = 0) -> tuple:
+    """The arguments of the mm_`variant` kernel: the three pointers, M, N, K and the flags that allow
+    16-byte accesses (a row's start 16-byte aligned), as Python ints (see smemlab.device.launch);
+    for the kernels of DYNAMIC_SMEM also the split-K workspace and tile counters (unread, may be 0,
+    when not split)."""
+    args = (a_ptr, b_ptr, c_ptr, m, n, k, int(k % 4 == 0 and a_ptr % 16 == 0),
             int(n % 4 == 0 and b_ptr % 16 == 0), int(n % 4 == 0 and c_ptr % 16 == 0))
+    return args + (ws_ptr, counters_ptr) if variant in DYNAMIC_SMEM else args
 
 
-# The variant for an M x N output, by the number of output elements (the kernel alone, square
-# sizes, an H200, 2026-11-22, tools/matmul_variants.py, microseconds; cuBLAS TF32 off):
-#   size        128   256   384   512   768  1024  1536  2048  4096
-#   tiled       6.5  11.2  26.4  34.5   117   244   804  1930 16472
-#   blocktile1d 12.1 22.2  32.9  42.9  91.8   122   462  1027  8581
-#   warptile_db16 16.4 29.9 43.3  56.9  83.6   111   296   394  3103
-#   cuBLAS     17.0  20.7  20.9  20.9  34.0  56.2   188   341  2673
-# Small outputs fill the GPU only with small tiles: 32x32 tiles up to 512 x 512, then the 128x128
-# warp tiles, which win from 768 x 768 on.
-BY_SIZE = ((512 * 512, "tiled"), (None, DEFAULT))
+class Plan(NamedTuple):
+    """One launch of matmul: the kernel mm_`variant`, its grid (x over N, y over M, z over the
+    splits of K), threads, dynamic shared memory (bytes) and the splits of K."""
+    variant: str
+    grid: tuple[int, int, int]
+    threads: int
+    smem: int
+    splits: int
 
 
-def choose(m: int, n: int) -> str:
-    """The variant `matmul` uses for an M x N output (BY_SIZE)."""
-    for limit, variant in BY_SIZE:
-        if limit is None or m * n <= limit:
-            return variant
-    return DEFAULT
+def choose_splits(variant: str, m: int, n: int, k: int, sms: int) -> int:
+    """How many blocks share each output tile's K for mm_`variant` (1 for the kernels that cannot
+    split): `split_model` on its tiles."""
+    if variant not in DYNAMIC_SMEM:
+        return 1
+    bm, bn, _ = VARIANTS[variant]
+    return split_model(-(-m // bm) * -(-n // bn), k, sms)
 
 
-def matmul(a: Any, b: Any, *, variant: str | None = None) -> Any:
+def grid_cost(tiles: int, k: int, splits: int, sms: int) -> float:
+    """The time of `tiles` x `splits` blocks, each multiplying K / splits, in units of one K step of
+    a block on an SM it shares with another: the grid's blocks go to the SMs evenly and the busiest
+    SM decides (two at once each take twice as long, so n blocks on an SM cost n; one alone, ALONE)."""
+    per_sm = -(-tiles * splits // sms)
+    return -(-k // splits) * (ALONE if per_sm == 1 else per_sm)
+
+
+def split_model(tiles: int, k: int, sms: int) -> int:
+    """The splits of K with the least `grid_cost`; a split must buy 3% (each one writes and reads
+    back a partial tile), and slices keep MIN_SLICE of K (SHARED_SLICE where blocks share SMs)."""
+    best, best_cost = 1, grid_cost(tiles, k, 1, sms)
+    for s in range(2, min(MAX_SPLITS, k // MIN_SLICE) + 1):
+        if tiles * s > sms and k < s * SHARED_SLICE:
+            continue
+        cost = grid_cost(tiles, k, s, sms)
+        if cost < best_cost * 0.97:
+            best, best_cost = s, cost
+    return best
+
+
+def plan(m: int, n: int, k: int, sms: int, variant: str | None = None, splits: int | None = None) -> Plan:
+    """The launch `matmul` makes for (M, K) @ (K, N) on a GPU of `sms` SMs: with neither given, the
+    variant and splits `choose` picks; a variant alone splits as `choose_splits` says; splits alone
+    run on SPLIT."""
+    if variant is None and splits is None:
+        variant, splits = choose(m, n, k, sms)
+    variant = variant or SPLIT  # splits given alone: the kernel that splits best
+    (gx, gy), threads = launch_shape(variant, m, n)
+    if splits is None:
+        splits = choose_splits(variant, m, n, k, sms)
+    elif splits != 1 and variant not in DYNAMIC_SMEM:
+        raise ValueError(f"splits={splits}: variant {variant} does not split K (only {', '.join(DYNAMIC_SMEM)} do)")
+    elif not 1 <= splits <= MAX_SPLITS:
+        raise ValueError(f"splits={splits}: 1 to {MAX_SPLITS} are accepted")
+    return Plan(variant, (gx, gy, splits), threads, DYNAMIC_SMEM.get(variant, 0), splits)
+
+
+class _Workspace:
+    """Per (device, stream): the split-K partial tiles (splits x tiles x 64 KB: 126 MB for
+    3001x4999 in 2 splits) and the tile counters, which the last block of each tile resets to 0, so
+    a launch needs no memset. Grown (never shrunk) with the device synchronised, so that no launch
+    still in flight uses the memory given back."""
+
+    def __init__(self):
+        self.floats = self.tiles = 0
+        self.ws = self.counters = None
+        self.ws_ptr = self.counters_ptr = 0
+
+    def fit(self, floats: int, tiles: int) -> None:
+        if floats <= self.floats and tiles <= self.tiles:
+            return
+        import cupy
+
+        cupy.cuda.runtime.deviceSynchronize()
+        self.floats, self.tiles = max(floats, self.floats), max(tiles, self.tiles)
+        self.ws = cupy.empty(self.floats, dtype=np.float32)
+        self.counters = cupy.zeros(self.tiles, dtype=np.uint32)
+        cupy.cuda.runtime.deviceSynchronize()  # the zeroing ran on CuPy's stream, not the caller's
+        self.ws_ptr, self.counters_ptr = self.ws.data.ptr, self.counters.data.ptr
+
+
+_WS: dict[tuple[int, int], _Workspace] = {}
+_PLANS: dict[tuple, Plan] = {}  # a call's plan by its shape and arguments: choose_splits costs microseconds
+_WS_LOCK = threading.Lock()
+
+
+def workspace(p: Plan, dev: int, stream: int) -> tuple[int, int]:
+    """(partials pointer, counters pointer) for launching plan `p` on `stream` of device `dev`
+    ((0, 0) when it does not split: the kernel never reads them)."""
+    if p.splits == 1:
+        return 0, 0
+    bm, bn, _ = VARIANTS[p.variant]
+    tiles = p.grid[0] * p.grid[1]
+    with _WS_LOCK:
+        ws = _WS.get((dev, stream))
+        if ws is None:
+            if len(_WS) > 32:  # streams long gone; synchronised first, as a launch may still use one
+                import cupy
+
+                cupy.cuda.runtime.deviceSynchronize()
+                _WS.clear()
+            ws = _WS[(dev, stream)] = _Workspace()
+        ws.fit(tiles * p.splits * bm * bn, tiles)
+        return ws.ws_ptr, ws.counters_ptr
+
+
+# What chose `choose` (an H200, 2026-11-22, tools/matmul_sweep.py): kernel time, back-to-back launches
+# between CUDA events (median of 5 batches), as a fraction of the best cuBLAS (TF32 off; CuPy or
+# torch), async at its best splits (in brackets); cuBLAS's own time last:
+#   M x N x K         tiled  warptile_db16  pack       async      cuBLAS
+#   256^3             2.116  0.779          0.844 (2)  0.902 (2)     23.3 us
+#   512^3             0.691  0.418          0.833 (4)  0.878 (4)     23.8
+#   768^3             0.292  0.409          0.751 (3)  0.818 (3)     34.3
+#   1000^3            0.207  0.456          0.710 (4)  0.758 (4)     50.8
+#   1024^3            0.231  0.505          0.787 (4)  0.844 (4)     56.4
+#   2048^3            -      0.867          0.747 (1)  0.806 (1)    342.6
+#   3001x4999x2003    -      0.886          0.787 (3)  0.913 (3)   1453.1  (2 splits: 0.903)
+#   4096^3            -      0.865          0.744 (1)  0.818 (1)   2696.2
+#   4097x4095x4093    -      0.869          0.734 (1)  0.837 (1)   2840.7
+#   8192^3            -      0.877          0.753 (1)  0.833 (1)  21523.2
+# The 32x32 tiles win at 256^3 and lose at 512^3 (TILED_WORK: where the two lines cross, 5 x 256^3,
+# not measured itself); pack (register staging and the paired lanes) is slower than warptile_db16
+# everywhere; 64x64 warp tiles (8x16 outputs a thread, the sweep's "wide") were slower still.
+
+
+def choose(m: int, n: int, k: int, sms: int) -> tuple[str, int]:
+    """(variant, splits) that `matmul` uses by default for (M, K) @ (K, N) on `sms` SMs: the 32x32
+    tiles up to TILED_WORK, else warptile_db16 unless async at its modelled splits is cheaper in
+    `grid_cost` (ASYNC_COST per tile): where the 128x128 tiles leave SMs idle or end on a short wave."""
+    if m * n * k <= TILED_WORK:
+        return "tiled", 1
+    bm, bn, _ = VARIANTS[SPLIT]
+    tiles = -(-m // bm) * -(-n // bn)
+    s = split_model(tiles, k, sms)
+    if grid_cost(tiles, k, s, sms) * ASYNC_COST < grid_cost(tiles, k, 1, sms):
+        return SPLIT, s
+    return DEFAULT, 1
+
+
+def matmul(a: Any, b: Any, *, variant: str | None = None, splits: int | None = None) -> Any:
     """a @ b in float32 on the CUDA cores, of the caller's array type (see the module doc).
-    `variant`: a step of the climb; None picks by size (`choose`)."""
+    `variant`: a step of the climb; None picks by shape (`choose`). `splits`: blocks per output
+    tile sharing K (pack and async; given alone: async); None picks by shape."""
     if variant is not None and variant not in VARIANTS:
         raise ValueError(f"variant {variant!r}: one of {', '.join(VARIANTS)} is accepted")
+    if splits is not None and (type(splits) is not int or not 1 <= splits <= MAX_SPLITS):
+        raise ValueError(f"splits={splits!r}: an int from 1 to {MAX_SPLITS} is accepted")
     va = read(a, "a", DTYPES, (2,))
     vb = read(b, "b", DTYPES, (2,))
     same_framework(va, vb, ("a", "b"))
@@ -93,10 +241,17 @@ def matmul(a: Any, b: Any, *, variant: str | None = None) -> Any:
                          f"equal K are accepted")
     if max(m, n, k) > MAX_DIM:
         raise ValueError(f"shapes {tuple(va.shape)} and {tuple(vb.shape)}: each dimension must be below 2^31")
-    variant = variant or choose(m, n)
-    grid, threads = launch_shape(variant, m, n)
+    key = (m, n, k, variant, splits, va.device)
+    p = _PLANS.get(key)
+    if p is None:
+        if len(_PLANS) > 4096:
+            _PLANS.clear()
+        p = _PLANS[key] = plan(m, n, k, device.facts(va.device).sms, variant, splits)
     with va.on_device():
         c, c_ptr = va.empty((m, n), _F32)
-        kern = device.kernel(SOURCE, f"mm_{variant}", device=va.device)
-        device.launch(kern, grid, threads, kernel_args(va.ptr, vb.ptr, c_ptr, m, n, k), va.stream())
+        stream = va.stream()
+        kern = device.kernel(SOURCE, f"mm_{p.variant}", device=va.device)
+        ws_ptr, counters_ptr = workspace(p, va.device, stream)
+        device.launch(kern, p.grid, p.threads, kernel_args(va.ptr, vb.ptr, c_ptr, m, n, k, p.variant, ws_ptr, counters_ptr),
+                      stream, p.smem)
         return c

@@ -5,7 +5,7 @@ so that the library's own kernels are checked for out-of-bounds accesses, races,
 reads of uninitialised memory at the sizes where edge code runs: one element, tile +- 1, primes,
 unaligned views, every histogram method and every matmul variant.
 
-    python -m smemlab.ops.selfcheck [--device N] [--launch-log FILE]
+    python -m smemlab.ops.selfcheck [--device N] [--launch-log FILE] [--only OP]
 
 prints one line a case and exits 1 if any output is wrong; `--launch-log` writes
 [[case, [kernel names]], ...] so that findings can be attributed to cases.
@@ -93,14 +93,14 @@ def _histogram(n, bins, method):
     return run
 
 
-def _matmul(m, n, k, variant):
+def _matmul(m, n, k, variant, splits=None):
     def run():
         import cupy
 
         from smemlab.ops import matmul
 
         a, b = _rand((m, k), "float32", m), _rand((k, n), "float32", n)
-        got = cupy.asnumpy(matmul(cupy.asarray(a), cupy.asarray(b), variant=variant))
+        got = cupy.asnumpy(matmul(cupy.asarray(a), cupy.asarray(b), variant=variant, splits=splits))
         want = a.astype(np.float64) @ b.astype(np.float64)
         err = np.linalg.norm(got - want) / np.linalg.norm(want)
         assert err < 1e-5, err
@@ -150,6 +150,9 @@ def cases() -> list[tuple[str, Callable[[], None]]]:
     for variant in VARIANTS:
         out.append((f"matmul 33x65x17 {variant}", _matmul(33, 65, 17, variant)))
     out.append(("matmul 128x132x64 warptile_db16 (16-byte loads)", _matmul(128, 132, 64, "warptile_db16")))
+    for variant in ("pack", "async"):  # interior tiles (no checks), edges, and K in 3 slices
+        out.append((f"matmul 260x264x100 {variant} (16-byte loads, K in 3 splits)", _matmul(260, 264, 100, variant, 3)))
+    out.append(("matmul 131x133x77 async (4-byte copies, K in 2 splits)", _matmul(131, 133, 77, "async", 2)))
     return out
 
 
@@ -157,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m smemlab.ops.selfcheck", description=__doc__.split("\n\n")[0])
     parser.add_argument("--device", type=int, default=0)
     parser.add_argument("--launch-log", metavar="FILE")
+    parser.add_argument("--only", metavar="OP", help="only the cases of this op (e.g. matmul)")
     args = parser.parse_args(argv)
     import cupy
 
@@ -166,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     launches: list[tuple[str, list[str]]] = []
     failed = 0
     for label, check in cases():
+        if args.only and label.split()[0] != args.only:
+            continue
         device.launch_log = []
         try:
             check()

@@ -306,3 +306,318 @@ extern "C" __global__ void __launch_bounds__(256, 2) mm_warptile_db(const float*
 extern "C" __global__ void __launch_bounds__(256, 2) mm_warptile_db16(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, int vecA, int vecB, int vecC) {
     warptile_body<16, true>(A, B, C, M, N, K, vecA, vecB, vecC);
 }
+
+// ---- 8-9. packed fragment loads, cp.async pipelines, split-K -------------------------------------
+//   mm_pack   as warptile_db16, with two layout fixes the bank model and Nsight Compute found:
+//             - lanes interleaved in pairs (lane and lane^1 share B's column, lane and lane^2 A's
+//               row), so every 16-byte fragment load packs two lanes to a register and costs 2
+//               wavefronts; in warptile B's cost 4 (a 75% busy shared-memory pipe became 50%)
+//             - A's transposed stores from 16 rows x 2 k-quads per warp: 32 banks, no conflict
+//               (warptile_db16's 8 rows x 4 quads put quads 0 and 2 on the same banks: 2-way)
+//   mm_async  as pack, the tiles copied by cp.async (global to shared, no registers, no stores),
+//             3 stages in flight: A's transposed copy is 4 bytes a lane (8 k x 4 rows a warp: one
+//             32-byte sector a row, 32 banks), B's 16 bytes (4 bytes where its rows are not aligned)
+// Measured on an H200 (ops/matmul.py has the table): both are slower than warptile_db16 where the
+// grid fills the GPU (pack 0.73-0.79 of cuBLAS, async 0.81-0.84, warptile_db16 0.87); async split
+// is the fastest where it does not (1024^3: 0.84, against 0.51 for warptile_db16). The template
+// also makes WM x WN warps of 64 x 4TN (tools/matmul_sweep.py measures more shapes of it).
+// Copies and loads of a slab inside the matrices (every block but the last row and column of the
+// grid, every slab but the last) take a path with no bounds checks.
+// Each takes the split-K workspace: launched with gridDim.z = S > 1, block z multiplies the z-th
+// slice of K; every block writes its partial tile to ws and counts itself in counters[tile]; the
+// last of the S adds the partials in the order z = 0..S-1 (deterministic: the same sum whichever
+// block comes last), writes C and sets the counter back to 0 for the next launch.
+
+__device__ __forceinline__ unsigned smem_addr(const void* p) {
+    return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+// bytes = 0 copies nothing and fills the destination with zeros (outside the matrices)
+__device__ __forceinline__ void cp_async4(float* dst, const float* src, int bytes) {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(smem_addr(dst)), "l"(src), "r"(bytes) : "memory");
+}
+
+__device__ __forceinline__ void cp_async16(float* dst, const float* src, int bytes) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(smem_addr(dst)), "l"(src), "r"(bytes) : "memory");
+}
+
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+
+template <int N>
+__device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
+
+// One block tile: BM x BN outputs, BK-deep slabs, NT threads. A stage holds A's slab transposed
+// (BK rows of LDA floats) then B's (BK rows of BN).
+template <int BM, int BN, int BK, int NT>
+struct MmTile {
+    static constexpr int LDA = BM + 4;  // 4-byte copies of 8 k x 4 rows land on 4k + row: 32 banks
+    static constexpr int STAGE = BK * (LDA + BN);
+    static constexpr int NW = NT / 32;
+    // cp.async of A: warp-copies of 8 k x 4 rows, KG a row group; thread rows arow + i*ASTEP
+    static constexpr int KG = BK / 8, ACOPIES = BM / 4 * KG / NW, ASTEP = NW / KG * 4;
+    // 16-byte pieces of B: thread k-rows bkr + i*BSTEP
+    static constexpr int BCOPIES = BK * BN / 4 / NT, BSTEP = NT / (BN / 4);
+    // registers of A (mm_pack): 16 rows x 2 k-quads a warp; thread rows prow + i*PSTEP
+    static constexpr int Q = BK / 4, QB = Q == 4 ? 2 : 1, PLOADS = BM * Q / NT, PSTEP = (NT >> (4 + QB)) * 16;
+    static_assert(BK % 8 == 0 && NW % KG == 0 && ACOPIES * NW == BM / 4 * KG, "A's copies do not divide");
+    static_assert(NT % (BN / 4) == 0 && BCOPIES * NT == BK * BN / 4, "B's pieces do not divide");
+    static_assert((Q == 2 || Q == 4) && PLOADS * NT == BM * Q && NW % (Q / 2) == 0 && NT % (1 << (4 + QB)) == 0,
+                  "A's registers do not divide");
+
+    int arow, akk, bkr, bc, prow, pkq;
+    __device__ __forceinline__ MmTile() {
+        const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+        arow = (warp / KG) * 4 + (lane >> 3);
+        akk = (warp % KG) * 8 + (lane & 7);
+        bkr = tid / (BN / 4);
+        bc = (tid % (BN / 4)) * 4;
+        prow = ((tid >> 1) & 15) | ((tid >> (4 + QB)) << 4);
+        pkq = ((tid & 1) | (((tid >> 5) & (Q / 2 - 1)) << 1)) * 4;
+    }
+
+    // Copy the slab at k0 into a stage (As: A^T, Bs: B), asynchronously. full: the block's rows and
+    // columns are inside C and the slab inside [0, kend), so no copy needs a check.
+    __device__ __forceinline__ void copy(float* __restrict__ As, float* __restrict__ Bs, const float* __restrict__ A,
+                                         const float* __restrict__ B, int M, int N, int K, int kend, int bm, int bn, int k0,
+                                         int vecB, bool fullM, bool fullN) const {
+        const bool kfull = k0 + BK <= kend;
+        if (kfull && fullM) {
+            const float* p = A + static_cast<u64>(bm + arow) * K + k0 + akk;
+#pragma unroll
+            for (int i = 0; i < ACOPIES; ++i)
+                cp_async4(&As[akk * LDA + arow + i * ASTEP], p + static_cast<u64>(i * ASTEP) * K, 4);
+        } else {
+            const int gk = k0 + akk;
+#pragma unroll
+            for (int i = 0; i < ACOPIES; ++i) {
+                const int gr = bm + arow + i * ASTEP;
+                const bool in = gr < M && gk < kend;
+                cp_async4(&As[akk * LDA + arow + i * ASTEP], in ? A + static_cast<u64>(gr) * K + gk : A, in ? 4 : 0);
+            }
+        }
+        if (kfull && fullN) {
+            const float* p = B + static_cast<u64>(k0 + bkr) * N + bn + bc;
+#pragma unroll
+            for (int i = 0; i < BCOPIES; ++i) {
+                float* dst = &Bs[(bkr + i * BSTEP) * BN + bc];
+                const float* src = p + static_cast<u64>(i * BSTEP) * N;
+                if (vecB) {
+                    cp_async16(dst, src, 16);
+                } else {  // rows not 16-byte aligned (N % 4 != 0): four 4-byte copies
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) cp_async4(dst + e, src + e, 4);
+                }
+            }
+        } else {
+            const int gc = bn + bc;
+#pragma unroll
+            for (int i = 0; i < BCOPIES; ++i) {
+                const int gk = k0 + bkr + i * BSTEP;
+                float* dst = &Bs[(bkr + i * BSTEP) * BN + bc];
+                const float* src = B + static_cast<u64>(gk) * N + gc;
+                if (vecB) {  // N % 4 == 0: the four are inside together or not at all
+                    const bool in = gk < kend && gc < N;
+                    cp_async16(dst, in ? src : B, in ? 16 : 0);
+                } else {
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {
+                        const bool in = gk < kend && gc + e < N;
+                        cp_async4(dst + e, in ? src + e : B, in ? 4 : 0);
+                    }
+                }
+            }
+        }
+    }
+
+    // mm_pack's registers: load the slab at k0 (16-byte loads where full and aligned) ...
+    __device__ __forceinline__ void load(float4 (&ra)[PLOADS], float4 (&rb)[BCOPIES], const float* __restrict__ A,
+                                         const float* __restrict__ B, int M, int N, int K, int kend, int bm, int bn, int k0,
+                                         int vecA, int vecB, bool fullM, bool fullN) const {
+        const bool kfull = k0 + BK <= kend;
+        if (kfull && fullM && vecA) {
+            const float* p = A + static_cast<u64>(bm + prow) * K + k0 + pkq;
+#pragma unroll
+            for (int i = 0; i < PLOADS; ++i)
+                ra[i] = __ldg(reinterpret_cast<const float4*>(p + static_cast<u64>(i * PSTEP) * K));
+        } else {
+#pragma unroll
+            for (int i = 0; i < PLOADS; ++i) ra[i] = load4_guard(A, bm + prow + i * PSTEP, k0 + pkq, M, kend, K, vecA);
+        }
+        if (kfull && fullN && vecB) {
+            const float* p = B + static_cast<u64>(k0 + bkr) * N + bn + bc;
+#pragma unroll
+            for (int i = 0; i < BCOPIES; ++i) rb[i] = __ldg(reinterpret_cast<const float4*>(p + static_cast<u64>(i * BSTEP) * N));
+        } else {
+#pragma unroll
+            for (int i = 0; i < BCOPIES; ++i) rb[i] = load4_guard(B, k0 + bkr + i * BSTEP, bn + bc, kend, N, N, vecB);
+        }
+    }
+
+    // ... and store it into a stage, A transposed
+    __device__ __forceinline__ void store(float* __restrict__ As, float* __restrict__ Bs, const float4 (&ra)[PLOADS],
+                                          const float4 (&rb)[BCOPIES]) const {
+#pragma unroll
+        for (int i = 0; i < PLOADS; ++i) {
+            float* d = &As[pkq * LDA + prow + i * PSTEP];
+            d[0] = ra[i].x;
+            d[LDA] = ra[i].y;
+            d[2 * LDA] = ra[i].z;
+            d[3 * LDA] = ra[i].w;
+        }
+#pragma unroll
+        for (int i = 0; i < BCOPIES; ++i) *reinterpret_cast<float4*>(&Bs[(bkr + i * BSTEP) * BN + bc]) = rb[i];
+    }
+};
+
+// The BK steps of one stage: per step 2 + TN/4 16-byte fragment loads and 8 x TN FFMAs.
+// Thread (ly, lx) of its warp owns rows am + {0..3, 32..35} and columns bn + 16j + {0..3}.
+template <int BK, int LDA, int LDB, int TN>
+__device__ __forceinline__ void mm_stage_fma(const float* __restrict__ As, const float* __restrict__ Bs, int am, int bn,
+                                             float (&acc)[8][TN]) {
+#pragma unroll
+    for (int k = 0; k < BK; ++k) {
+        float a[8], b[TN];
+        const float4 a0 = *reinterpret_cast<const float4*>(&As[k * LDA + am]);
+        const float4 a1 = *reinterpret_cast<const float4*>(&As[k * LDA + am + 32]);
+        a[0] = a0.x; a[1] = a0.y; a[2] = a0.z; a[3] = a0.w;
+        a[4] = a1.x; a[5] = a1.y; a[6] = a1.z; a[7] = a1.w;
+#pragma unroll
+        for (int j = 0; j < TN / 4; ++j) {
+            const float4 t = *reinterpret_cast<const float4*>(&Bs[k * LDB + bn + 16 * j]);
+            b[4 * j] = t.x; b[4 * j + 1] = t.y; b[4 * j + 2] = t.z; b[4 * j + 3] = t.w;
+        }
+#pragma unroll
+        for (int i = 0; i < 8; ++i)
+#pragma unroll
+            for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    }
+}
+
+// C = acc (one slice), or the split-K hand-off described above.
+template <int BM, int BN, int NT, int TN>
+__device__ __forceinline__ void mm_epilogue(float (&acc)[8][TN], float* __restrict__ C, int M, int N, int vecC, int row0,
+                                            int col0, float* __restrict__ ws, unsigned* __restrict__ counters) {
+    constexpr int J = TN / 4, V = 8 * J, PART = BM * BN / 4;  // float4 of a thread, of a tile
+    const int S = gridDim.z;
+    if (S > 1) {
+        __shared__ unsigned last;
+        const unsigned tile = blockIdx.y * gridDim.x + blockIdx.x;
+        float4* part = reinterpret_cast<float4*>(ws) + static_cast<u64>(tile) * S * PART + threadIdx.x;
+#pragma unroll
+        for (int v = 0; v < V; ++v) {  // float4 v of every thread side by side: 512 contiguous bytes a warp
+            const float* r = &acc[v / J][(v % J) * 4];
+            part[blockIdx.z * PART + v * NT] = make_float4(r[0], r[1], r[2], r[3]);
+        }
+        __threadfence();
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            last = atomicAdd(&counters[tile], 1u) == static_cast<unsigned>(S - 1);
+            if (last) counters[tile] = 0;
+        }
+        __syncthreads();
+        if (!last) return;
+        __threadfence();
+#pragma unroll
+        for (int v = 0; v < V; ++v) {
+            float4 s = make_float4(0.f, 0.f, 0.f, 0.f);
+            for (int z = 0; z < S; ++z) {
+                const float4 p = __ldcg(&part[z * PART + v * NT]);
+                s.x += p.x; s.y += p.y; s.z += p.z; s.w += p.w;
+            }
+            float* r = &acc[v / J][(v % J) * 4];
+            r[0] = s.x; r[1] = s.y; r[2] = s.z; r[3] = s.w;
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+        const int r = row0 + (i >> 2) * 32 + (i & 3);
+#pragma unroll
+        for (int j = 0; j < J; ++j)
+            store4_guard(C, r, col0 + 16 * j, M, N, N, vecC,
+                         make_float4(acc[i][4 * j], acc[i][4 * j + 1], acc[i][4 * j + 2], acc[i][4 * j + 3]));
+    }
+}
+
+// WM x WN warps, each 64 x 4TN; a STAGES-deep cp.async pipeline (ASYNC) or two stages filled
+// through registers. Shared memory: dynamic, STAGES x MmTile::STAGE floats.
+template <int WM, int WN, int TN, int BK, int STAGES, bool ASYNC>
+__device__ __forceinline__ void mm_fast_body(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M,
+                                             int N, int K, int vecA, int vecB, int vecC, float* __restrict__ ws,
+                                             unsigned* __restrict__ counters) {
+    constexpr int BM = 64 * WM, BN = 4 * TN * WN, NT = 32 * WM * WN;
+    using T = MmTile<BM, BN, BK, NT>;
+    constexpr int LDA = T::LDA, STAGE = T::STAGE;
+    static_assert(ASYNC ? STAGES >= 2 : STAGES == 2, "register staging has two stages");
+    extern __shared__ __align__(16) float mm_smem[];
+
+    const T tile;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    // lane bits: 0 -> ly bit 0, 1-2 -> lx, 3-4 -> ly bits 1-2 (see mm_pack above)
+    const int ly = (lane & 1) | ((lane >> 3) << 1), lx = (lane >> 1) & 3;
+    const int am = (warp / WN) * 64 + ly * 4, bnn = (warp % WN) * 4 * TN + lx * 4;
+    const int bm = blockIdx.y * BM, bn = blockIdx.x * BN;
+    const bool fullM = bm + BM <= M, fullN = bn + BN <= N;
+
+    // this block's slice of K: whole slabs, [kbeg, kend)
+    const int slabs = (K + BK - 1) / BK, per = (slabs + gridDim.z - 1) / gridDim.z;
+    const int kbeg = blockIdx.z * per * BK, kend = min(K, kbeg + per * BK);
+    const int nt = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;
+
+    float acc[8][TN];
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; ++j) acc[i][j] = 0.f;
+
+    if constexpr (ASYNC) {
+#pragma unroll
+        for (int s = 0; s < STAGES - 1; ++s) {
+            if (s < nt) {
+                float* st = mm_smem + s * STAGE;
+                tile.copy(st, st + BK * LDA, A, B, M, N, K, kend, bm, bn, kbeg + s * BK, vecB, fullM, fullN);
+            }
+            cp_async_commit();  // empty groups too: group t is always slab t
+        }
+        int read = 0, write = STAGES - 1;
+        for (int t = 0; t < nt; ++t) {
+            cp_async_wait<STAGES - 2>();  // this thread's copies of slab t have landed
+            __syncthreads();              // everyone's have; and everyone is done with slab t-1's stage
+            if (t + STAGES - 1 < nt) {
+                float* st = mm_smem + write * STAGE;
+                tile.copy(st, st + BK * LDA, A, B, M, N, K, kend, bm, bn, kbeg + (t + STAGES - 1) * BK, vecB, fullM, fullN);
+            }
+            cp_async_commit();
+            const float* st = mm_smem + read * STAGE;
+            mm_stage_fma<BK, LDA, BN, TN>(st, st + BK * LDA, am, bnn, acc);
+            read = read + 1 == STAGES ? 0 : read + 1;
+            write = write + 1 == STAGES ? 0 : write + 1;
+        }
+    } else {
+        float4 ra[T::PLOADS], rb[T::BCOPIES];
+        if (nt > 0) {
+            tile.load(ra, rb, A, B, M, N, K, kend, bm, bn, kbeg, vecA, vecB, fullM, fullN);
+            tile.store(mm_smem, mm_smem + BK * LDA, ra, rb);
+        }
+        __syncthreads();
+        for (int t = 0; t < nt; ++t) {
+            const bool more = t + 1 < nt;
+            if (more) tile.load(ra, rb, A, B, M, N, K, kend, bm, bn, kbeg + (t + 1) * BK, vecA, vecB, fullM, fullN);
+            const float* st = mm_smem + (t & 1) * STAGE;
+            mm_stage_fma<BK, LDA, BN, TN>(st, st + BK * LDA, am, bnn, acc);  // the loads above in flight
+            if (more) {
+                float* next = mm_smem + ((t + 1) & 1) * STAGE;
+                tile.store(next, next + BK * LDA, ra, rb);
+            }
+            __syncthreads();
+        }
+    }
+    mm_epilogue<BM, BN, NT, TN>(acc, C, M, N, vecC, bm + am, bn + bnn, ws, counters);
+}
+
+extern "C" __global__ void __launch_bounds__(256, 2) mm_pack(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, int vecA, int vecB, int vecC, float* __restrict__ ws, unsigned* __restrict__ counters) {
+    mm_fast_body<2, 4, 8, 16, 2, false>(A, B, C, M, N, K, vecA, vecB, vecC, ws, counters);
+}
+
+extern "C" __global__ void __launch_bounds__(256, 2) mm_async(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, int vecA, int vecB, int vecC, float* __restrict__ ws, unsigned* __restrict__ counters) {
+    mm_fast_body<2, 4, 8, 16, 3, true>(A, B, C, M, N, K, vecA, vecB, vecC, ws, counters);
+}
