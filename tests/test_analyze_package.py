@@ -162,6 +162,15 @@ def test_library_sums_compute_the_sums(kind, reports):
             assert np.allclose(got, want, rtol=rel, atol=rel), (key, got, want)
 
 
+def test_library_exchange_counts_every_key(reports):
+    """hist_cluster_exchange as a cluster of one: ranked, scattered to its stage, read back, counted."""
+    for bits in (32, 16):
+        key = f"ops:histogram hist_cluster_exchange AGG=0 COPIES=1 CS=1 THREADS=512 MINB=1 CBITS={bits}"
+        ins = inputs(BY_ID[key])
+        got = report(reports, key).buffers["out"].astype(np.int64) - ins["out"].astype(np.int64)
+        assert np.array_equal(got, np.bincount(ins["keys"], minlength=256)), bits
+
+
 def test_matmul_block_computes_its_tile(reports):
     for key in ("matmul:MatMulKernel16", "matmul:mm_tiled", "matmul:mm_warptile_db16"):
         launch, r = BY_ID[key], report(reports, key)

@@ -60,6 +60,47 @@ def test_choose_cluster_size():
     assert H.choose_cluster_size(524288, optin, nonportable=False) == 0
     assert H.choose_cluster_size(900000, optin) == 16  # over the target, under the hardware limit
     assert H.choose_cluster_size(1 << 20, optin) == 0  # 4 MB: no cluster holds it
+    assert H.choose_cluster_size(262144, optin, bits=16) == 4  # 16-bit counters: 128 KB a block
+    assert H.choose_cluster_size(1 << 20, optin, bits=16) == 16  # 2 MB over 16 blocks
+
+
+def test_counter_bytes_round_to_16():
+    assert H.counter_bytes(256, 32) == 1024 and H.counter_bytes(256, 16) == 512
+    assert H.counter_bytes(5, 32) == 32 and H.counter_bytes(5, 16) == 16
+    assert H.counter_bytes(116224, 16) == HOPPER["smem_optin"]  # the most 16-bit counters one block holds
+
+
+def test_plan_exchange():
+    for bins in (65536, 262144, 262147, 1 << 20, 5):
+        p = H.plan(bins, HOPPER, "cluster_exchange")
+        per = -(-bins // p.cluster)
+        assert p.method == "cluster_exchange" and per <= H.EXCHANGE_MAX_PER_BLOCK
+        dynamic, static = H.exchange_smem(bins, p.cluster, p.counter_bits, p.block)
+        assert p.smem == dynamic and dynamic + static <= HOPPER["smem_optin"]
+        assert p.block >= 32 * p.cluster and p.block * p.min_blocks <= 1024  # 64 registers a thread
+    p = H.plan(1 << 20, HOPPER, "cluster_exchange")
+    assert (p.cluster, p.counter_bits) == (16, 16)  # 32-bit counters of 2^20 bins fit no cluster
+    p = H.plan(262144, HOPPER, "cluster_exchange", cluster=16, counter_bits=16, block=512)
+    assert (p.smem, p.min_blocks) == (32768 + 2 * 512 * 8 * 2, 2)
+    with pytest.raises(ValueError, match="do not fit"):
+        H.plan((1 << 20) + 1, HOPPER, "cluster_exchange")  # more than 2^16 bins a block
+    with pytest.raises(ValueError, match="do not fit"):
+        H.plan(262144, HOPPER, "cluster_exchange", cluster=2)
+    with pytest.raises(ValueError, match="do not fit"):
+        H.plan(262144, HOPPER, "cluster_exchange", cluster=16, block=256)  # a warp a peer: 512 threads
+    with pytest.raises(ValueError, match="counter_bits"):
+        H.plan(262144, HOPPER, "cluster_exchange", counter_bits=8)
+
+
+def test_plan_16_bit_counters_halve_the_passes_and_the_cluster():
+    p32, p16 = H.plan(262144, HOPPER, "multipass"), H.plan(262144, HOPPER, "multipass", counter_bits=16)
+    assert (p32.passes, p16.passes, p16.counter_bits) == (5, 3, 16)
+    assert p16.smem <= HOPPER["smem_optin"] and p16.passes * p16.bins_per_pass >= 262144
+    assert H.plan(262144, HOPPER, "cluster_rep", counter_bits=16).cluster == 4
+    with pytest.raises(ValueError, match="one copy"):
+        H.plan(262144, HOPPER, "multipass", counter_bits=16, copies=2)
+    with pytest.raises(ValueError, match="32-bit"):
+        H.plan(65536, HOPPER, "cluster", counter_bits=16)
 
 
 def test_plan_auto():
@@ -99,7 +140,7 @@ def test_plan_rejects():
         H.plan(256, HOPPER, "fastest")
     with pytest.raises(ValueError, match="shared memory"):
         H.plan(65536, HOPPER, "smem")
-    for m in ("cluster", "cluster_rep", "cluster_share"):
+    for m in ("cluster", "cluster_rep", "cluster_share", "cluster_exchange"):
         with pytest.raises(ValueError, match="compute capability"):
             H.plan(65536, AMPERE, m)
     with pytest.raises(ValueError, match="copies"):
@@ -108,7 +149,8 @@ def test_plan_rejects():
 
 @pytest.mark.parametrize(
     "defines",
-    [dict(COPIES=32, AGG=0), dict(COPIES=4, AGG=1), dict(COPIES=1, AGG=0, CS=8), dict(CS=16, AGG=1), dict(CS=2, AGG=0, UNROLL=4)],
+    [dict(COPIES=32, AGG=0), dict(COPIES=4, AGG=1), dict(COPIES=1, AGG=0, CS=8), dict(CS=16, AGG=1), dict(CS=2, AGG=0, UNROLL=4),
+     dict(CS=16, CBITS=16, THREADS=512, MINB=2), dict(CS=4, CBITS=16, THREADS=1024, MINB=1, AGG=1)],
 )
 def test_kernels_compile_for_sm90(defines):
     pytest.importorskip("cuda.core")
@@ -116,7 +158,33 @@ def test_kernels_compile_for_sm90(defines):
     from smemlab.cubin import static_shared_bytes
 
     cubin = compile_cubin(H.SOURCE, "sm_90", defines)
-    assert set(static_shared_bytes(cubin)) >= {"hist_global", "hist_smem", "hist_cluster"}
+    static = static_shared_bytes(cubin)
+    assert set(static) >= {"hist_global", "hist_smem", "hist_cluster", "hist_cluster_exchange"}
+    threads, cs = defines.get("THREADS", 1024), defines.get("CS", 2)
+    assert static["hist_cluster_exchange"] == H.exchange_smem(1, cs, 32, threads)[1]  # the plan counts its tables
+
+
+# 16-bit counters that wrap: every half starts at CTR_INIT, so a few keys a bin take it past 65535. One
+# block emulated on the CPU (smemlab analyze: a cluster of one), its output against NumPy.
+WRAPS = [("hist_smem", {"COPIES": 1, "AGG": 0}, ["lo=0", "nlocal=255"]), ("hist_smem", {"COPIES": 1, "AGG": 1}, ["lo=0", "nlocal=255"]),
+         ("hist_cluster_rep", {"CS": 1}, ["bins=255"]), ("hist_cluster_exchange", {"CS": 1, "THREADS": 512}, ["bins=255"])]
+
+
+@pytest.mark.parametrize("kernel,defines,tail", WRAPS, ids=[f"{k}-{d}" for k, d, _ in WRAPS])
+@pytest.mark.parametrize("init", [65500, 65535])
+def test_16_bit_counters_wrap_exactly(kernel, defines, tail, init):
+    pytest.importorskip("cuda.core")
+    from smemlab.analyze import analyze_source
+    from smemlab.analyze.args import fill, parse_arg
+
+    n, bins = 8192 * 2 + 3, 255
+    keys = f"keys=int32[{n}]:-2..{bins + 2}" if defines.get("AGG") != 1 else f"keys=int32[{n}]:0..4"  # AGG: few keys, adds of up to 32
+    smem = H.exchange_smem(bins, 1, 16, 512)[0] if kernel == "hist_cluster_exchange" else H.counter_bytes(bins, 16)
+    args = [keys, f"n={n}", f"out=uint32[{bins}]:0..0"] + tail
+    r = analyze_source(f"package:{H.SOURCE}", kernel, (512, 1, 1), (1, 1, 1), (0, 0, 0), smem, args,
+                       {**{k: str(v) for k, v in defines.items()}, "CBITS": "16", "CTR_INIT": str(init)})
+    k = fill("keys", parse_arg(keys)[1])
+    assert np.array_equal(r.buffers["out"].astype(np.int64), _reference(k, bins))
 
 
 # ---- GPU ----------------------------------------------------------------------------------------------
@@ -141,6 +209,8 @@ CASES = [
     (1000003, 4096, "cluster"), (333333, 3, "cluster"),
     (1000003, 65536, "cluster_rep"), ((1 << 22) + 1, 262144, "cluster_rep"), (333333, 5, "cluster_rep"),
     (1000003, 65536, "cluster_share"), ((1 << 22) + 2, 262144, "cluster_share"), (333333, 5, "cluster_share"), (7, 100, "cluster_share"),
+    (1000003, 65536, "cluster_exchange"), ((1 << 22) + 3, 262144, "cluster_exchange"), (333333, 5, "cluster_exchange"),
+    (7, 100, "cluster_exchange"), (1, 1, "cluster_exchange"), (2000003, 1 << 20, "cluster_exchange"), (999999, 50001, "cluster_exchange"),
 ]
 
 
@@ -161,6 +231,10 @@ def test_counts_exact(n, bins, method, skew):
 @pytest.mark.parametrize("opts", [dict(method="smem", copies=c, agg=a) for c in (1, 8, 32) for a in (0, 1)]
                          + [dict(method="cluster", cluster=cs, agg=a) for cs in (2, 4, 8, 16) for a in (0, 1)]
                          + [dict(method=m, cluster=cs) for m in ("cluster_rep", "cluster_share") for cs in (2, 4, 8, 16)]
+                         + [dict(method="cluster_exchange", cluster=cs, counter_bits=b, block=t) for cs in (2, 4, 8, 16)
+                            for b in (16, 32) for t in (512, 1024) if t >= 32 * cs]
+                         + [dict(method="cluster_rep", cluster=cs, counter_bits=16) for cs in (2, 16)]
+                         + [dict(method="multipass", counter_bits=16, agg=a) for a in (0, 1)]
                          + [dict(method="global", agg=0), dict(method="multipass", agg=1)])
 def test_every_variant_exact(opts):
     import cupy as cp
@@ -223,3 +297,28 @@ def test_matches_cupy_bincount_in_range():
 
     keys = cp.random.RandomState(5).randint(0, 4096, 5_000_000, dtype=cp.int32)
     assert bool((H.histogram(keys, 4096) == cp.bincount(keys, minlength=4096)).all())
+
+
+@gpu
+@pytest.mark.parametrize("method,opts", [("multipass", {}), ("cluster_rep", {"cluster": 4}), ("cluster_exchange", {"cluster": 8}),
+                                         ("cluster_exchange", {"cluster": 16, "block": 512})])
+def test_16_bit_counters_past_65535(method, opts):
+    """A few bins take every key: each block's counters pass 65535 many times (real wraps, and with
+    every half started at 65500, the wraps of a few counts a bin, on every bin)."""
+    import cupy as cp
+
+    from smemlab import device
+
+    bins = 131073
+    rng = np.random.default_rng(11)
+    keys = np.where(rng.random(1 << 25) < 0.99, rng.integers(0, 3, 1 << 25), rng.integers(-2, bins + 2, 1 << 25)).astype(np.int32)
+    d = cp.asarray(keys)
+    got = H.histogram(d, bins, method=method, counter_bits=16, **opts)
+    np.testing.assert_array_equal(cp.asnumpy(got), _reference(keys, bins))
+    dev = d.device.id
+    p = H.plan(bins, H.device_facts(dev), method, counter_bits=16, **opts)
+    stream = cp.cuda.get_current_stream().ptr
+    out = cp.zeros(bins, cp.uint32)
+    for k, grid, block, shmem, cluster, tail in H.launches_for(bins, p, dev, stream, {"CTR_INIT": 65500}):
+        device.launch(k, grid, block, (d.data.ptr, d.size, out.data.ptr) + tail, stream, shmem, cluster)
+    np.testing.assert_array_equal(cp.asnumpy(out).astype(np.int64), _reference(keys, bins))

@@ -235,7 +235,7 @@ def library() -> list[KernelLaunch]:
     """The library's kernels (the ops' plans at a small size; the experiments' last variants launch
     them through the ops at full size)."""
     # by name: the package attributes smemlab.ops.histogram, .reduce_sum, .stencil1d are the ops
-    from smemlab.ops.histogram import UNROLL
+    from smemlab.ops.histogram import UNROLL, exchange_smem
     from smemlab.ops.reduce import NT
     from smemlab.ops.reduce import SUFFIX as REDUCE_SUFFIX
     from smemlab.ops.stencil import TILE
@@ -288,7 +288,9 @@ def library() -> list[KernelLaunch]:
             ("hist_smem", {"AGG": 1, "COPIES": 1, "CS": 2}, 4 * 256, (k, str(keys), "int32[256]", "0", "256")),
             ("hist_cluster", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256, (k, str(keys), "int32[256]", "256")),
             ("hist_cluster_rep", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256, (k, str(keys), "int32[256]", "256")),
-            ("hist_cluster_share", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256 + 2 * 512 * UNROLL * 16, (k, str(keys), "int32[256]", "256"))):
+            ("hist_cluster_share", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256 + 2 * 512 * UNROLL * 16, (k, str(keys), "int32[256]", "256")),
+            *(("hist_cluster_exchange", {"AGG": 0, "COPIES": 1, "CS": 1, "THREADS": 512, "MINB": 1, "CBITS": bits},
+               exchange_smem(256, 1, bits, 512)[0], (k, str(keys), "int32[256]", "256")) for bits in (32, 16))):
         label = f"histogram {kernel} " + " ".join(f"{a}={b}" for a, b in defines.items())
         out.append(KernelLaunch("ops", label, "lib/histogram.cu", kernel, (512, 1, 1), (1, 1, 1), defines, smem, vals))
     # the copy kernel (no shared memory)

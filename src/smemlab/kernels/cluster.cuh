@@ -9,7 +9,8 @@
 // The mapped pointer is a generic address of the other block's shared memory (distributed shared
 // memory); plain loads, stores and atomicAdd work through it on sm_90. The library's histogram uses
 // the 32-bit shared::cluster addresses instead (smem_u32, map_to_rank, red_add_cluster,
-// ld_cluster_v4) and a split barrier (cluster_arrive_relaxed, cluster_wait). Below sm_90 every
+// ld_cluster_v4, st_cluster_v2) and a split barrier (cluster_arrive or cluster_arrive_relaxed, then
+// cluster_wait). Below sm_90 every
 // helper traps: the host never launches these kernels there (it checks the device first), and the
 // sources that include this header still compile for the kernels that need no cluster.
 #pragma once
@@ -51,7 +52,17 @@ __device__ __forceinline__ void cluster_sync()
 #endif
 }
 
-// cluster_sync in two halves, with no memory ordering: arrive, do other work, wait.
+// cluster_sync in two halves: arrive (with release semantics, or relaxed: no memory ordering), do
+// other work, wait (with acquire semantics: what the peers wrote before they arrived is visible after).
+__device__ __forceinline__ void cluster_arrive()
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
+#else
+    __trap();
+#endif
+}
+
 __device__ __forceinline__ void cluster_arrive_relaxed()
 {
 #if __CUDA_ARCH__ >= 900
@@ -109,6 +120,16 @@ __device__ __forceinline__ void red_add_cluster(unsigned addr, unsigned v)
 {
 #if __CUDA_ARCH__ >= 900
     asm volatile("red.shared::cluster.add.u32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
+#else
+    __trap();
+#endif
+}
+
+// An 8-byte store into another block's shared memory, at a shared::cluster address.
+__device__ __forceinline__ void st_cluster_v2(unsigned addr, int x, int y)
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("st.shared::cluster.v2.s32 [%0], {%1, %2};" ::"r"(addr), "r"(x), "r"(y) : "memory");
 #else
     __trap();
 #endif

@@ -44,7 +44,7 @@ from smemlab import device
 from smemlab.ops._args import Dtypes, read
 
 SOURCE = "lib/histogram.cu"
-METHODS = ("auto", "smem", "cluster_rep", "cluster_share", "cluster", "multipass", "global")
+METHODS = ("auto", "smem", "cluster_exchange", "cluster_rep", "cluster_share", "cluster", "multipass", "global")
 UNROLL = 2  # int4 loads in flight per thread (the kernels' default)
 MAX_BINS = 1 << 30
 MAX_KEYS = (1 << 31) - 1
@@ -63,14 +63,16 @@ def device_facts(dev: int) -> dict:
 # ---- the plan (pure Python: no GPU needed) --------------------------------------------------------------
 @dataclass(frozen=True)
 class Plan:
-    method: str  # smem | multipass | cluster | global
+    method: str  # smem | multipass | cluster | cluster_rep | cluster_share | cluster_exchange | global
     block: int
     copies: int = 1  # smem: copies of the histogram per block
-    cluster: int = 0  # cluster: blocks per cluster
+    cluster: int = 0  # cluster*: blocks per cluster
     smem: int = 0  # dynamic shared memory per block, bytes
     passes: int = 1  # multipass: passes over the keys
     bins_per_pass: int = 0
     agg: int = 0  # warp-aggregated atomics
+    counter_bits: int = 32  # 16: two counters a 32-bit word (counts past 65535 move to the output)
+    min_blocks: int = 1  # cluster_exchange: blocks per SM its registers are sized for (__launch_bounds__)
 
 
 def choose_copies(bins: int, budget: int) -> int:
@@ -81,32 +83,67 @@ def choose_copies(bins: int, budget: int) -> int:
     return copies
 
 
-def choose_cluster_size(bins: int, smem_optin: int, nonportable: bool = True, target: int = 128 * 1024) -> int:
-    """Blocks per cluster for `bins` int32 counters spread over the cluster's shared memories:
-    the smallest power of two whose share per block is at most `target` bytes (and fits the
-    block's opt-in limit); 0 where no cluster holds them (more than 8 blocks need the
-    non-portable size, at most 16)."""
+def counter_bytes(bins: int, bits: int) -> int:
+    """Shared memory for `bins` counters of `bits` bits (16: two a 32-bit word), rounded to 16 bytes."""
+    words = bins if bits == 32 else -(-bins // 2)
+    return -(-words // 4) * 16
+
+
+def choose_cluster_size(bins: int, smem_optin: int, nonportable: bool = True, target: int = 128 * 1024,
+                        bits: int = 32) -> int:
+    """Blocks per cluster for `bins` counters of `bits` bits spread over the cluster's shared
+    memories: the smallest power of two whose share per block is at most `target` bytes (and fits the
+    block's opt-in limit); 0 where no cluster holds them (more than 8 blocks need the non-portable
+    size, at most 16)."""
     limit = MAX_CLUSTER if nonportable else PORTABLE_CLUSTER
-    cap = min(target, smem_optin)
-    cs = 2
-    while cs <= limit:
-        if -(-bins // cs) * 4 <= cap:
-            return cs
-        cs *= 2
-    # the target was too tight: take any size that fits the hardware limit
-    cs = 2
-    while cs <= limit:
-        if -(-bins // cs) * 4 <= smem_optin:
-            return cs
-        cs *= 2
+    for cap in (min(target, smem_optin), smem_optin):  # the target, then (too tight) the hardware limit
+        cs = 2
+        while cs <= limit:
+            if counter_bytes(-(-bins // cs), bits) <= cap:
+                return cs
+            cs *= 2
     return 0
 
 
+# hist_cluster_exchange: local bin numbers travel as 16-bit entries, so a block owns at most 2^16 bins
+EXCHANGE_MAX_PER_BLOCK = 1 << 16
+
+
+def exchange_smem(bins: int, cluster: int, bits: int, block: int) -> tuple[int, int]:
+    """(dynamic, static) shared memory of hist_cluster_exchange: the counters, two stages of
+    block * 4 * UNROLL 16-bit entries; two [warp][owner] int tables and two [peer] int2 tables."""
+    dynamic = counter_bytes(-(-bins // cluster), bits) + 2 * block * 4 * UNROLL * 2
+    return dynamic, 2 * (block // 32) * cluster * 4 + 2 * cluster * 8
+
+
+def _exchange_plan(bins: int, facts: dict, cluster: int | None, bits: int | None, block: int | None) -> Plan:
+    optin = facts["smem_optin"]
+    for cs in ((cluster,) if cluster else (2, 4, 8, 16)):
+        for b in ((bits,) if bits else (32, 16)):
+            for threads in ((block,) if block else (1024, 512)):
+                if (cs & (cs - 1) or not 2 <= cs <= MAX_CLUSTER or b not in (16, 32) or threads % 32
+                        or not 32 * cs <= threads <= 1024 or -(-bins // cs) > EXCHANGE_MAX_PER_BLOCK):
+                    continue
+                dynamic, static = exchange_smem(bins, cs, b, threads)
+                if dynamic + static <= optin:
+                    per_sm = facts.get("smem_per_sm", optin + 1024) // (dynamic + static + 1024)
+                    minb = max(1, min(1024 // threads, per_sm))  # 64 registers a thread: no spills
+                    return Plan("cluster_exchange", threads, cluster=cs, smem=dynamic, counter_bits=b, min_blocks=minb)
+    raise ValueError(f"method 'cluster_exchange': {bins} bins do not fit a cluster of at most {MAX_CLUSTER} blocks "
+                     f"of at most {EXCHANGE_MAX_PER_BLOCK} bins each (cluster={cluster}, counter_bits={bits}, block={block})")
+
+
+def _check_bits(bits: int | None) -> None:
+    if bits not in (None, 16, 32):
+        raise ValueError(f"counter_bits={bits}: 16 or 32 is accepted")
+
+
 def plan(bins: int, facts: dict, method: str = "auto", *, copies: int | None = None, cluster: int | None = None,
-         agg: int | None = None, block: int | None = None) -> Plan:
+         agg: int | None = None, block: int | None = None, counter_bits: int | None = None) -> Plan:
     """How `histogram` counts `bins` bins on a device with `facts` (sms, smem_optin, cc)."""
     if method not in METHODS:
         raise ValueError(f"method {method!r}: one of {', '.join(METHODS)} is accepted")
+    _check_bits(counter_bits)
     optin = facts["smem_optin"]
     has_cluster = tuple(facts["cc"]) >= (9, 0)
     if method == "auto":
@@ -116,6 +153,8 @@ def plan(bins: int, facts: dict, method: str = "auto", *, copies: int | None = N
             method = "cluster_rep"
         else:
             method = "global"
+    if method in ("cluster", "cluster_rep", "cluster_share", "cluster_exchange") and not has_cluster:
+        raise ValueError(f"method {method!r}: thread-block clusters need compute capability 9.0 or newer, this GPU is {facts['cc'][0]}.{facts['cc'][1]}")
     if method == "smem":
         if bins * 4 > optin:
             raise ValueError(f"method 'smem': {bins} bins need {bins * 4} bytes, more than one block's {optin} bytes of shared memory")
@@ -127,28 +166,33 @@ def plan(bins: int, facts: dict, method: str = "auto", *, copies: int | None = N
         b = block or (1024 if smem > optin // 2 else 512)
         return Plan("smem", b, copies=c, smem=smem, agg=0 if agg is None else agg)
     if method == "multipass":
+        bits = counter_bits or 32
         c = copies or 1
-        per = min(bins, optin // (4 * c))
+        if bits == 16 and c != 1:
+            raise ValueError(f"method 'multipass': 16-bit counters take one copy (copies={c})")
+        per = min(bins, optin // (4 * c) if bits == 32 else optin // 16 * 8)
         passes = -(-bins // per)
         per = -(-bins // passes)  # balance the passes
-        return Plan("multipass", block or 1024, copies=c, smem=per * c * 4, passes=passes, bins_per_pass=per, agg=0 if agg is None else agg)
+        smem = per * c * 4 if bits == 32 else counter_bytes(per, 16)
+        return Plan("multipass", block or 1024, copies=c, smem=smem, passes=passes, bins_per_pass=per,
+                    agg=0 if agg is None else agg, counter_bits=bits)
+    if method == "cluster_exchange":
+        return _exchange_plan(bins, facts, cluster, counter_bits, block)
     if method in ("cluster_rep", "cluster_share"):
-        if not has_cluster:
-            raise ValueError(f"method {method!r}: thread-block clusters need compute capability 9.0 or newer, this GPU is {facts['cc'][0]}.{facts['cc'][1]}")
+        bits = counter_bits or 32
         for b in ((block,) if block else (1024, 512)):
             staging = 2 * b * UNROLL * 16 if method == "cluster_share" else 0
-            cs = cluster or choose_cluster_size(bins, optin - staging, target=min(128 * 1024, optin - staging))
+            cs = cluster or choose_cluster_size(bins, optin - staging, target=min(128 * 1024, optin - staging), bits=bits)
             if cs and not cs & (cs - 1) and 2 <= cs <= MAX_CLUSTER:
-                per = -(-bins // cs)
-                smem = -(-per // 4) * 16 + staging  # the counters (rounded to 16 bytes), then the stages
+                smem = counter_bytes(-(-bins // cs), bits) + staging  # the counters, then the stages
                 if smem <= optin:
                     if not block and method == "cluster_rep" and smem <= optin // 2:
                         b = 512
-                    return Plan(method, b, cluster=cs, smem=smem, agg=0)
+                    return Plan(method, b, cluster=cs, smem=smem, agg=0, counter_bits=bits)
         raise ValueError(f"method {method!r}: {bins} bins do not fit a cluster of at most {MAX_CLUSTER} blocks (cluster={cluster}, block={block})")
     if method == "cluster":
-        if not has_cluster:
-            raise ValueError(f"method 'cluster': thread-block clusters need compute capability 9.0 or newer, this GPU is {facts['cc'][0]}.{facts['cc'][1]}")
+        if counter_bits == 16:
+            raise ValueError("method 'cluster': 32-bit counters only (its adds are remote)")
         cs = cluster or choose_cluster_size(bins, optin)
         if not cs or cs & (cs - 1) or not 2 <= cs <= MAX_CLUSTER:
             raise ValueError(f"method 'cluster': {bins} bins do not fit a cluster of at most {MAX_CLUSTER} blocks (cluster={cluster})")
@@ -200,11 +244,14 @@ def launch(keys_ptr: int, n: int, out_ptr: int, bins: int, dev: int, stream: int
         device.launch(k, grid, block, (keys_ptr, n, out_ptr) + tail, stream, shmem, cluster)
 
 
-def launches_for(bins: int, p: Plan, dev: int, stream: int) -> list[tuple]:
+def launches_for(bins: int, p: Plan, dev: int, stream: int, extra: dict | None = None) -> list[tuple]:
     """The launches of plan `p` on device `dev`: (kernel, grid, block, dynamic smem, cluster, the
-    arguments after (keys, n, out)). Each adds the counts of the keys into `out` (zeroed first)."""
+    arguments after (keys, n, out)). Each adds the counts of the keys into `out` (zeroed first).
+    `extra`: more macros for the kernels (the tests' CTR_INIT)."""
     facts = device_facts(dev)
-    defines = {"AGG": p.agg, "COPIES": p.copies, "CS": p.cluster or 2}
+    defines = {"AGG": p.agg, "COPIES": p.copies, "CS": p.cluster or 2, **(extra or {})}
+    if p.counter_bits != 32:
+        defines["CBITS"] = p.counter_bits
     if p.method == "global":
         k = device.kernel(SOURCE, "hist_global", defines, dev)
         return [(k, facts["sms"] * k.blocks_per_sm(p.block), p.block, 0, None, (bins,))]
@@ -214,9 +261,10 @@ def launches_for(bins: int, p: Plan, dev: int, stream: int) -> list[tuple]:
         per = p.bins_per_pass or bins
         return [(k, grid, p.block, p.smem, None, (lo, min(per, bins - lo)))
                 for lo in range(0, bins, per)]
-    if p.method in ("cluster", "cluster_rep", "cluster_share"):
-        name = {"cluster": "hist_cluster", "cluster_rep": "hist_cluster_rep", "cluster_share": "hist_cluster_share"}[p.method]
-        k = device.kernel(SOURCE, name, defines, dev)
+    if p.method in ("cluster", "cluster_rep", "cluster_share", "cluster_exchange"):
+        if p.method == "cluster_exchange":
+            defines.update(THREADS=p.block, MINB=p.min_blocks)
+        k = device.kernel(SOURCE, "hist_" + p.method, defines, dev)
         clusters = k.max_active_clusters(p.block, p.smem, p.cluster, stream)
         if clusters <= 0:  # unknown: stay well inside one wave (GPCs rarely fill with clusters)
             per_sm = max(1, min(2048 // p.block, facts["smem_per_sm"] // (p.smem + 1024)))

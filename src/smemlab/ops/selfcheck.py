@@ -79,14 +79,14 @@ def _stencil(n, radius, offset=0):
     return run
 
 
-def _histogram(n, bins, method):
+def _histogram(n, bins, method, **options):
     def run():
         import cupy
 
         from smemlab.ops import histogram
 
         h = _rand(n, "int32", bins + n, -3, bins + 3)  # a few keys outside [0, bins) on both sides
-        got = cupy.asnumpy(histogram(cupy.asarray(h), bins, method=method))
+        got = cupy.asnumpy(histogram(cupy.asarray(h), bins, method=method, **options))
         inside = h[(h >= 0) & (h < bins)]
         np.testing.assert_array_equal(got, np.bincount(inside, minlength=bins))
 
@@ -143,10 +143,15 @@ def cases() -> list[tuple[str, Callable[[], None]]]:
         ("stencil1d 4097 r=32", _stencil(4097, 32)),
         ("stencil1d 12289 r=4, unaligned view", _stencil(12289, 4, offset=1)),
     ]
-    for method, bins in (("auto", 256), ("smem", 4099), ("global", 1000), ("multipass", 65537), ("cluster", 4096),
-                         ("cluster_rep", 65536), ("cluster_share", 65536), ("auto", 262147)):
+    for method, bins, options in (("auto", 256, {}), ("smem", 4099, {}), ("global", 1000, {}), ("multipass", 65537, {}),
+                                  ("multipass", 65537, {"counter_bits": 16}), ("cluster", 4096, {}),
+                                  ("cluster_rep", 65536, {}), ("cluster_rep", 65537, {"counter_bits": 16, "cluster": 2}),
+                                  ("cluster_share", 65536, {}), ("cluster_exchange", 65536, {}),
+                                  ("cluster_exchange", 262147, {"cluster": 8, "counter_bits": 16, "block": 512}),
+                                  ("auto", 262147, {})):
         assert method in METHODS
-        out.append((f"histogram {bins} bins {method}", _histogram(100_003, bins, method)))
+        label = " ".join([f"histogram {bins} bins {method}"] + [f"{k}={v}" for k, v in options.items()])
+        out.append((label, _histogram(100_003, bins, method, **options)))
     for variant in VARIANTS:
         out.append((f"matmul 33x65x17 {variant}", _matmul(33, 65, 17, variant)))
     out.append(("matmul 128x132x64 warptile_db16 (16-byte loads)", _matmul(128, 132, 64, "warptile_db16")))

@@ -14,9 +14,11 @@
 //                 (b / CS), and every key is a `red.shared::cluster.add` into that block's shared
 //                 memory. 2^18 bins = 1 MB fit a cluster of 8 blocks of 128 KB. Remote atomics are
 //                 slow (H100: ~0.3 keys per clock per SM), so see also, at the end of this file,
-//   hist_cluster_rep / hist_cluster_share: the cluster's blocks each own a contiguous slice of the
-//                 bins and count only their own keys locally; the keys reach every block of the
-//                 cluster through L2 (replicated reads) or through DSMEM (16-byte loads of staged keys).
+//   hist_cluster_rep / hist_cluster_share / hist_cluster_exchange: the cluster's blocks each own a
+//                 contiguous slice of the bins and count only their own keys locally; the keys reach
+//                 every block of the cluster through L2 (replicated reads), through DSMEM (16-byte
+//                 loads of staged keys, every block reading every key), or sorted by owner in each
+//                 block and read through DSMEM by their owner only (each key crosses once).
 //
 // Every kernel reads the keys 16 bytes at a time (int4, streaming loads), UNROLL of them in flight
 // per thread, with the unaligned head and the tail (at most 3 + 3 keys) done by the first warp.
@@ -25,7 +27,9 @@
 // cost one atomic per distinct key and warp instead of one per key.
 //
 // Compile-time parameters (macros): COPIES (power of two, 1..32), AGG (0/1), UNROLL, CS (cluster
-// size, power of two, hist_cluster only).
+// size, power of two), CBITS (32, or 16: two counters a word, see "counters" below; hist_smem with
+// COPIES=1 and the cluster kernels but hist_cluster), THREADS and MINB (hist_cluster_exchange's
+// block size and blocks per SM, for its __launch_bounds__), CTR_INIT (tests only).
 
 #ifndef COPIES
 #define COPIES 1
@@ -39,11 +43,19 @@
 #ifndef CS
 #define CS 2
 #endif
+#ifndef CBITS
+#define CBITS 32
+#endif
+#ifndef CTR_INIT
+#define CTR_INIT 0
+#endif
 
 #include "cluster.cuh"  // the cluster PTX (kernels/cluster.cuh)
 
 static_assert((COPIES & (COPIES - 1)) == 0 && COPIES >= 1 && COPIES <= 32, "COPIES: a power of two, 1..32");
 static_assert((CS & (CS - 1)) == 0 && CS >= 1 && CS <= 16, "CS: a power of two, 1..16");
+static_assert(CBITS == 32 || (CBITS == 16 && COPIES == 1), "CBITS: 32, or 16 with COPIES=1");
+static_assert(CBITS == 16 || CTR_INIT == 0, "CTR_INIT: 16-bit counters only");
 
 __host__ __device__ constexpr int log2i(int v) { return v <= 1 ? 0 : 1 + log2i(v >> 1); }
 constexpr int CS_LOG2 = log2i(CS);
@@ -102,6 +114,70 @@ __device__ __forceinline__ void count_key(int key, bool ok, Slot&& add) {
 #endif
 }
 
+// ---- counters: a 32-bit word a bin, or (CBITS=16) two bins a word ---------------------------------
+// 16-bit counters hold twice the bins in the same shared memory; counts past 65535 move to the output
+// (global memory) 65536 at a time, and none is lost whatever the order the threads' atomics land in:
+// each add returns the word's old value, which shows exactly when a half wraps.
+//  - The low half's value is always exact (nothing else adds below bit 16), so each of its wraps is
+//    seen by exactly one add: that thread moves 65536 to the low bin and takes the carry back out of
+//    the high half (an atomicAdd of -65536).
+//  - The high half's wraps are the word's own 32-bit wraps: up by an add (high half at 65535 plus a
+//    carry or an add), down by a take-back that finds the high half at 0. Each is seen by the atomic
+//    that makes it, which moves +65536 or -65536 to the high bin. So the moves plus what is left in
+//    the half are the exact count, whatever carries were in flight when the high half was read.
+// CTR_INIT starts every half there instead of 0 (the tests start near 65535, so that the wraps come).
+constexpr unsigned CTR_WORD_INIT = CBITS == 16 ? (static_cast<unsigned>(CTR_INIT) & 0xFFFFu) * 0x10001u : 0u;
+
+__device__ __forceinline__ int ctr_words(int nloc) { return CBITS == 16 ? (nloc + 1) >> 1 : nloc; }
+
+__device__ __forceinline__ void ctr_zero(unsigned* ctr, int nloc) {
+    for (int i = threadIdx.x; i < ctr_words(nloc); i += blockDim.x) ctr[i] = CTR_WORD_INIT;
+}
+
+// 65536s moved to the output of local bin l (bin bin0 + l), if there is such a bin
+__device__ __forceinline__ void ctr_move(unsigned* out, unsigned bin0, unsigned l, unsigned nloc, unsigned v) {
+    if (l < nloc) atomicAdd(out + bin0 + l, v);
+}
+
+// The add of c to local bin l made its half of *word wrap (old: the word before the add). Rare.
+__device__ __forceinline__ void ctr_wrapped(unsigned* word, unsigned l, unsigned c, unsigned old, unsigned* out,
+                                            unsigned bin0, unsigned nloc) {
+    const unsigned high = l | 1u;
+    if (l & 1u) {
+        ctr_move(out, bin0, high, nloc, 0x10000u);
+        return;
+    }
+    ctr_move(out, bin0, l, nloc, 0x10000u);
+    if (old + c < old) ctr_move(out, bin0, high, nloc, 0x10000u);  // the carry went on out of the word
+    if (atomicAdd(word, 0xFFFF0000u) < 0x10000u) ctr_move(out, bin0, high, nloc, 0xFFFF0000u);  // the take-back wrapped down
+}
+
+// Adds c (at most 32) to local bin l of nloc, whose bin is bin0 + l.
+__device__ __forceinline__ void ctr_add(unsigned* ctr, unsigned l, unsigned c, unsigned* out, unsigned bin0, unsigned nloc) {
+#if CBITS == 16
+    const unsigned shift = (l & 1u) << 4;
+    const unsigned old = atomicAdd(ctr + (l >> 1), c << shift);
+    if (((old >> shift) & 0xFFFFu) + c > 0xFFFFu) ctr_wrapped(ctr + (l >> 1), l, c, old, out, bin0, nloc);
+#else
+    atomicAdd(ctr + l, c);
+#endif
+}
+
+// Adds the block's counters to the output (after a barrier).
+__device__ __forceinline__ void ctr_merge(const unsigned* ctr, unsigned* out, unsigned bin0, int nloc) {
+    for (int i = threadIdx.x; i < ctr_words(nloc); i += blockDim.x) {
+        const unsigned w = ctr[i];
+#if CBITS == 16
+        const int l = 2 * i;
+        const unsigned low = (w & 0xFFFFu) - CTR_INIT, high = (w >> 16) - CTR_INIT;
+        if (low) atomicAdd(out + bin0 + l, low);
+        if (high && l + 1 < nloc) atomicAdd(out + bin0 + l + 1, high);
+#else
+        if (w) atomicAdd(out + bin0 + i, w);
+#endif
+    }
+}
+
 // ---- kernels ------------------------------------------------------------------------------------
 extern "C" __global__ void hist_global(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int bins) {
     for_each_key(keys, n, [&](int key) {
@@ -110,19 +186,25 @@ extern "C" __global__ void hist_global(const int* __restrict__ keys, long long n
     });
 }
 
-// Dynamic shared memory: nlocal * COPIES words.
+// Dynamic shared memory: nlocal * COPIES words (CBITS=16: ceil(nlocal / 2) words).
 extern "C" __global__ void hist_smem(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int lo, int nlocal) {
     extern __shared__ unsigned s_hist[];
-    const int words = nlocal * COPIES;
-    for (int i = threadIdx.x; i < words; i += blockDim.x) s_hist[i] = 0u;
+    const int words = CBITS == 16 ? ctr_words(nlocal) : nlocal * COPIES;
+    for (int i = threadIdx.x; i < words; i += blockDim.x) s_hist[i] = CTR_WORD_INIT;
     __syncthreads();
     const unsigned copy = threadIdx.x & (COPIES - 1);
     for_each_key(keys, n, [&](int key) {
         const int rel = key - lo;
-        count_key(rel, static_cast<unsigned>(rel) < static_cast<unsigned>(nlocal),
-                  [&](int r, unsigned c) { atomicAdd(s_hist + r * COPIES + copy, c); });
+        count_key(rel, static_cast<unsigned>(rel) < static_cast<unsigned>(nlocal), [&](int r, unsigned c) {
+            if constexpr (CBITS == 16) ctr_add(s_hist, r, c, out, lo, nlocal);
+            else atomicAdd(s_hist + r * COPIES + copy, c);
+        });
     });
     __syncthreads();
+    if constexpr (CBITS == 16) {
+        ctr_merge(s_hist, out, lo, nlocal);
+        return;
+    }
     for (int b = threadIdx.x; b < nlocal; b += blockDim.x) {
         unsigned sum = 0u;
 #pragma unroll
@@ -167,21 +249,22 @@ extern "C" __global__ void hist_cluster(const int* __restrict__ keys, long long 
 //                       stages, its peers' through distributed shared memory (16-byte
 //                       ld.shared::cluster); one cluster barrier per chunk. DRAM and L2 read once.
 
-__device__ __forceinline__ void count_owned(unsigned* s_part, int key, int lo, int per, int bins) {
+// the local bins of block `rank` (fewer than per for the last blocks where CS does not divide bins)
+__device__ __forceinline__ int owned_bins(int lo, int per, int bins) { return bins > lo ? min(per, bins - lo) : 0; }
+
+__device__ __forceinline__ void count_owned(unsigned* s_part, int key, int lo, int per, int bins, unsigned* out) {
     const int rel = key - lo;
     if (static_cast<unsigned>(key) < static_cast<unsigned>(bins) && static_cast<unsigned>(rel) < static_cast<unsigned>(per))
-        atomicAdd(s_part + rel, 1u);
+        ctr_add(s_part, rel, 1u, out, lo, owned_bins(lo, per, bins));
 }
 
 __device__ __forceinline__ void merge_owned(const unsigned* s_part, unsigned* out, int lo, int per, int bins) {
-    for (int i = threadIdx.x; i < per; i += blockDim.x) {
-        const unsigned v = s_part[i];
-        if (lo + i < bins && v) atomicAdd(out + lo + i, v);
-    }
+    ctr_merge(s_part, out, lo, owned_bins(lo, per, bins));
 }
 
 // head and tail keys (at most 3 + 3), seen by every block of cluster 0
-__device__ __forceinline__ void owned_head_tail(const int* keys, long long n, long long head, long long n4, unsigned* s_part, int lo, int per, int bins) {
+__device__ __forceinline__ void owned_head_tail(const int* keys, long long n, long long head, long long n4, unsigned* s_part, int lo, int per, int bins,
+                                                unsigned* out) {
     if ((blockIdx.x >> CS_LOG2) == 0 && threadIdx.x < 8) {
         const unsigned t = threadIdx.x;
         long long i = -1;
@@ -190,16 +273,16 @@ __device__ __forceinline__ void owned_head_tail(const int* keys, long long n, lo
         } else if (head + 4 * n4 + (t - 4) < n) {
             i = head + 4 * n4 + (t - 4);
         }
-        if (i >= 0) count_owned(s_part, keys[i], lo, per, bins);
+        if (i >= 0) count_owned(s_part, keys[i], lo, per, bins, out);
     }
 }
 
-// Dynamic shared memory: ceil(bins / CS) words.
+// Dynamic shared memory: ceil(bins / CS) words (CBITS=16: half that, rounded up).
 extern "C" __global__ void hist_cluster_rep(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int bins) {
     extern __shared__ unsigned s_part[];
     const int per = (bins + CS - 1) >> CS_LOG2;
     const int lo = static_cast<int>(cluster_block_rank()) * per;
-    for (int i = threadIdx.x; i < per; i += blockDim.x) s_part[i] = 0u;
+    ctr_zero(s_part, per);
     __syncthreads();
     const unsigned long long addr = reinterpret_cast<unsigned long long>(keys);
     long long head = static_cast<long long>(((16u - static_cast<unsigned>(addr & 15u)) & 15u) >> 2);
@@ -222,27 +305,27 @@ extern "C" __global__ void hist_cluster_rep(const int* __restrict__ keys, long l
         }
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) {
-            count_owned(s_part, v[u].x, lo, per, bins);
-            count_owned(s_part, v[u].y, lo, per, bins);
-            count_owned(s_part, v[u].z, lo, per, bins);
-            count_owned(s_part, v[u].w, lo, per, bins);
+            count_owned(s_part, v[u].x, lo, per, bins, out);
+            count_owned(s_part, v[u].y, lo, per, bins, out);
+            count_owned(s_part, v[u].z, lo, per, bins, out);
+            count_owned(s_part, v[u].w, lo, per, bins, out);
         }
     }
     if (it) cluster_wait();
-    owned_head_tail(keys, n, head, n4, s_part, lo, per, bins);
+    owned_head_tail(keys, n, head, n4, s_part, lo, per, bins, out);
     __syncthreads();
     merge_owned(s_part, out, lo, per, bins);
 }
 
-// Dynamic shared memory: round4(ceil(bins / CS)) words + 2 stages of UNROLL * blockDim int4.
+// Dynamic shared memory: round4(counter words) words + 2 stages of UNROLL * blockDim int4.
 extern "C" __global__ void hist_cluster_share(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int bins) {
     extern __shared__ __align__(16) unsigned s_dyn[];
     const int per = (bins + CS - 1) >> CS_LOG2;
     unsigned* s_part = s_dyn;
-    int4* stage = reinterpret_cast<int4*>(s_dyn + ((per + 3) & ~3));
+    int4* stage = reinterpret_cast<int4*>(s_dyn + ((ctr_words(per) + 3) & ~3));
     const unsigned rank = cluster_block_rank();
     const int lo = static_cast<int>(rank) * per;
-    for (int i = threadIdx.x; i < per; i += blockDim.x) s_part[i] = 0u;
+    ctr_zero(s_part, per);
     const unsigned long long addr = reinterpret_cast<unsigned long long>(keys);
     long long head = static_cast<long long>(((16u - static_cast<unsigned>(addr & 15u)) & 15u) >> 2);
     if (head > n) head = n;
@@ -283,17 +366,180 @@ extern "C" __global__ void hist_cluster_share(const int* __restrict__ keys, long
                 w[u] = ld_cluster_v4(map_to_rank(sbase + 16u * static_cast<unsigned>(buf * P + u * blockDim.x + threadIdx.x), static_cast<unsigned>(r)));
 #pragma unroll
             for (int u = 0; u < UNROLL; ++u) {
-                count_owned(s_part, w[u].x, lo, per, bins);
-                count_owned(s_part, w[u].y, lo, per, bins);
-                count_owned(s_part, w[u].z, lo, per, bins);
-                count_owned(s_part, w[u].w, lo, per, bins);
+                count_owned(s_part, w[u].x, lo, per, bins, out);
+                count_owned(s_part, w[u].y, lo, per, bins, out);
+                count_owned(s_part, w[u].z, lo, per, bins, out);
+                count_owned(s_part, w[u].w, lo, per, bins, out);
             }
         }
         if (more) sstore(buf ^ 1);
         cluster_sync();  // every peer is done reading this stage; the next is written
         buf ^= 1;
     }
-    owned_head_tail(keys, n, head, n4, s_part, lo, per, bins);
+    owned_head_tail(keys, n, head, n4, s_part, lo, per, bins, out);
     __syncthreads();
     merge_owned(s_part, out, lo, per, bins);
+}
+
+// ---- the keys exchanged once through distributed shared memory ------------------------------------
+// hist_cluster_exchange: block `rank` of a cluster owns the contiguous bins [rank*per, rank*per+per),
+// per = ceil(bins / CS) <= 65536, counted in its own shared memory (32- or 16-bit counters). Each block
+// reads its own tiles of keys once (THREADS * KPT keys a tile) and, per tile:
+//   1. ranks its keys by owner (warp ballots: a key's place among the warp's keys for the same owner),
+//   2. scans the warps' counts into owner-major positions (the warps of owner o, then of o + 1, ...),
+//      and pushes to each owner o the segment [start, end) that is o's (an 8-byte DSMEM store),
+//   3. writes its keys, as 16-bit local bin numbers, to those positions of a stage in its shared memory,
+//   4. arrives at the cluster barrier, ranks its next tile, waits for the peers;
+//   5. reads from every peer the segment that is its own (16-byte ld.shared::cluster) and counts it
+//      with local shared-memory atomics.
+// So every key crosses the cluster's network once, at 2 bytes, where hist_cluster_share moves every
+// key to every block at 4 and hist_cluster_rep reads every key CS times from L2. Two stages and two
+// segment tables (even and odd tiles) let a block write tile t + 1 while its peers still read tile t:
+// a peer reads tile t before it arrives for tile t + 1, and this block writes tile t + 2 only after
+// waiting for that arrival. One cluster barrier per tile, its wait hidden behind the next tile's ranks.
+#ifndef THREADS
+#define THREADS 1024
+#endif
+#ifndef MINB
+#define MINB 1
+#endif
+constexpr int XW = THREADS / 32;      // warps a block
+constexpr int KPT = 4 * UNROLL;       // keys a thread a tile
+constexpr int STAGE = THREADS * KPT;  // 16-bit entries a stage
+static_assert(THREADS % 32 == 0 && THREADS >= 32 * CS && THREADS <= 1024, "THREADS: a multiple of 32 from 32 * CS to 1024");
+
+__device__ __forceinline__ int key_at(const int4* v, int j) {
+    const int4 q = v[j >> 2];
+    return (j & 3) == 0 ? q.x : (j & 3) == 1 ? q.y : (j & 3) == 2 ? q.z : q.w;
+}
+
+// Dynamic shared memory: round4(counter words) words, then 2 stages of STAGE 16-bit entries.
+extern "C" __global__ void __launch_bounds__(THREADS, MINB)
+hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int bins) {
+    extern __shared__ __align__(16) unsigned s_dyn[];
+    __shared__ int s_cnt[XW * CS];   // [warp][owner]: the warp's keys of this tile for the owner
+    __shared__ int s_off[XW * CS];   // [warp][owner]: where they go in the stage
+    __shared__ int2 s_seg[2][CS];    // [tile parity][peer]: the peer's stage segment for this block (the peer writes it)
+    constexpr unsigned FULL = 0xffffffffu;
+    const unsigned rank = cluster_block_rank();
+    const unsigned per = (static_cast<unsigned>(bins) + CS - 1) >> CS_LOG2;
+    // key / per as (key * magic) >> 40, exact for key * per < 2^40 (key < 2^20, per <= 2^16)
+    const unsigned long long magic = ((1ull << 40) + per - 1) / per;
+    const unsigned bin0 = rank * per;
+    const int nloc = owned_bins(static_cast<int>(bin0), static_cast<int>(per), bins);
+    unsigned* ctr = s_dyn;
+    unsigned short* stage = reinterpret_cast<unsigned short*>(s_dyn + ((ctr_words(per) + 3) & ~3));
+    ctr_zero(ctr, per);
+
+    const unsigned long long addr = reinterpret_cast<unsigned long long>(keys);
+    long long head = static_cast<long long>(((16u - static_cast<unsigned>(addr & 15u)) & 15u) >> 2);
+    if (head > n) head = n;
+    const long long n4 = (n - head) >> 2;
+    if (blockIdx.x == 0 && threadIdx.x < 8) {  // head and tail (at most 3 + 3 keys): straight to the output
+        const long long t = threadIdx.x, i = t < 4 ? (t < head ? t : -1) : (head + 4 * n4 + t - 4 < n ? head + 4 * n4 + t - 4 : -1);
+        if (i >= 0 && static_cast<unsigned>(keys[i]) < static_cast<unsigned>(bins)) atomicAdd(out + keys[i], 1u);
+    }
+
+    const int4* __restrict__ k4 = reinterpret_cast<const int4*>(keys + head);
+    const long long P = static_cast<long long>(THREADS) * UNROLL;  // int4 a block a tile
+    const long long ncl = gridDim.x >> CS_LOG2, cid = blockIdx.x >> CS_LOG2;
+    const long long nchunks = (n4 + P * CS - 1) / (P * CS);  // a chunk: one tile for each block of a cluster
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, below_me = (1u << lane) - 1u;
+    int4 cur[UNROLL], nxt[UNROLL];
+    int rk[KPT];
+    auto owner_of = [&](int key) { return static_cast<unsigned>((static_cast<unsigned long long>(key) * magic) >> 40); };
+    auto load = [&](long long c, int4* v) {
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+            const long long i = c * P * CS + rank * P + u * THREADS + threadIdx.x;
+            v[u] = i < n4 ? __ldcs(k4 + i) : make_int4(-1, -1, -1, -1);
+        }
+    };
+    auto rank_tile = [&]() {  // rk[j]: key j's place among this warp's keys of the tile for its owner
+        int run = 0;          // lane o < CS: this warp's keys for owner o so far
+#pragma unroll
+        for (int j = 0; j < KPT; ++j) {
+            const int key = key_at(cur, j);
+            const bool ok = static_cast<unsigned>(key) < static_cast<unsigned>(bins);
+            const unsigned o = ok ? owner_of(key) : 0u;
+            unsigned mine = __ballot_sync(FULL, ok);  // lane o: the lanes whose key goes to owner o
+#pragma unroll
+            for (int b = 0; b < CS_LOG2; ++b) {
+                const unsigned bit = __ballot_sync(FULL, (o >> b) & 1u);
+                mine &= ((lane >> b) & 1u) ? bit : ~bit;
+            }
+            rk[j] = __shfl_sync(FULL, run, o) + __popc(__shfl_sync(FULL, mine, o) & below_me);
+            run += __popc(mine);
+        }
+        if (lane < CS) s_cnt[warp * CS + lane] = run;
+    };
+    auto place = [&](int par) {  // warp o: owner o's positions, and its segment pushed to block o
+        if (threadIdx.x >= 32 * CS) return;
+        const unsigned o = warp;
+        const int x = lane < XW ? s_cnt[lane * CS + o] : 0;
+        int start = 0;  // the keys for the owners before o (this lane's warp's, then the block's)
+        if (lane < XW)
+            for (unsigned p = 0; p < o; ++p) start += s_cnt[lane * CS + p];
+        int incl = x;
+#pragma unroll
+        for (int d = 1; d < 32; d <<= 1) {
+            const int t = __shfl_up_sync(FULL, incl, d);
+            if (lane >= static_cast<unsigned>(d)) incl += t;
+        }
+#pragma unroll
+        for (int d = 16; d; d >>= 1) start += __shfl_xor_sync(FULL, start, d);
+        if (lane < XW) s_off[lane * CS + o] = start + incl - x;
+        const int total = __shfl_sync(FULL, incl, 31);
+        if (lane == 0) st_cluster_v2(map_to_rank(smem_u32(&s_seg[par][rank]), o), start, start + total);
+    };
+    auto scatter = [&](int par) {
+        unsigned short* st = stage + par * STAGE;
+#pragma unroll
+        for (int j = 0; j < KPT; ++j) {
+            const int key = key_at(cur, j);
+            if (static_cast<unsigned>(key) < static_cast<unsigned>(bins)) {
+                const unsigned o = owner_of(key);
+                st[s_off[warp * CS + o] + rk[j]] = static_cast<unsigned short>(static_cast<unsigned>(key) - o * per);
+            }
+        }
+    };
+    auto count = [&](int par) {  // THREADS / CS threads read each peer's segment, 8 entries (16 bytes) at a time
+        constexpr int G = THREADS / CS;
+        const unsigned r = threadIdx.x / G;
+        const int2 seg = s_seg[par][r];
+        const unsigned base = smem_u32(stage + par * STAGE);
+        for (int c8 = (seg.x >> 3) + static_cast<int>(threadIdx.x % G); 8 * c8 < seg.y; c8 += G) {
+            const int4 w = ld_cluster_v4(map_to_rank(base + 16u * static_cast<unsigned>(c8), r));
+            const unsigned u[4] = {static_cast<unsigned>(w.x), static_cast<unsigned>(w.y), static_cast<unsigned>(w.z),
+                                   static_cast<unsigned>(w.w)};
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                const int idx = 8 * c8 + e;
+                if (idx >= seg.x && idx < seg.y)
+                    ctr_add(ctr, (u[e >> 1] >> (16 * (e & 1))) & 0xFFFFu, 1u, out, bin0, static_cast<unsigned>(nloc));
+            }
+        }
+    };
+
+    load(cid, cur);
+    load(cid + ncl, nxt);
+    cluster_sync();  // every block of the cluster is running, its counters zeroed
+    rank_tile();
+    int par = 0;
+    for (long long c = cid; c < nchunks; c += ncl) {  // the same trip count in the whole cluster
+        __syncthreads();  // s_cnt of this tile
+        place(par);
+        __syncthreads();  // s_off
+        scatter(par);
+        cluster_arrive();  // release: this tile's stage, and the segments pushed to the peers
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) cur[u] = nxt[u];
+        load(c + 2 * ncl, nxt);
+        rank_tile();    // the next tile's ranks while the peers finish this one
+        cluster_wait();  // acquire: the peers' stages and segments of this tile
+        count(par);
+        par ^= 1;
+    }
+    cluster_sync();  // no block leaves while a peer may still read its stage
+    ctr_merge(ctr, out, bin0, nloc);
 }

@@ -1,0 +1,176 @@
+"""smemlab.ops.histogram past one block's shared memory, every design side by side: each variant
+(kernel x cluster size x counter width x block size) at 262144 and 1048576 bins, uniform and hot90
+keys (bench/histogram.py's), 2^26 and 2^28 keys, verified exactly against NumPy's bincount before it
+is timed (CUDA events around back-to-back calls, median), with the baselines (torch.bincount,
+torch.histc where its float32 counts are exact, CuPy's bincount, CUB's histogram) verified and timed
+the same way, in one process on one stream. Prints GB/s of keys and the ratio to the best baseline;
+a variant's fixed cost (zeroing and merging its counters) is timed on 2^16 keys.
+
+    python3 tools/histogram_sweep.py [--bins 262144 1048576] [--logs 26 28] [--json FILE] [--budget S]
+
+What chose `method="auto"` and the cluster_exchange defaults in ops/histogram.py (their figures are
+quoted there).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+# (label, method, options): the designs for bins that one block cannot hold
+VARIANTS = {
+    262144: [
+        ("global", "global", {}),
+        ("multipass", "multipass", {}),
+        ("multipass c16", "multipass", {"counter_bits": 16}),
+        ("cluster_rep cs8", "cluster_rep", {"cluster": 8}),
+        ("cluster_rep cs4 c16", "cluster_rep", {"cluster": 4, "counter_bits": 16}),
+        ("exchange cs8 c32 b1024", "cluster_exchange", {"cluster": 8, "counter_bits": 32, "block": 1024}),
+        ("exchange cs8 c32 b512", "cluster_exchange", {"cluster": 8, "counter_bits": 32, "block": 512}),
+        ("exchange cs16 c32 b512", "cluster_exchange", {"cluster": 16, "counter_bits": 32, "block": 512}),
+        ("exchange cs8 c16 b512", "cluster_exchange", {"cluster": 8, "counter_bits": 16, "block": 512}),
+        ("exchange cs4 c16 b1024", "cluster_exchange", {"cluster": 4, "counter_bits": 16, "block": 1024}),
+        ("exchange cs16 c16 b512", "cluster_exchange", {"cluster": 16, "counter_bits": 16, "block": 512}),
+    ],
+    1048576: [
+        ("global", "global", {}),
+        ("multipass", "multipass", {}),
+        ("multipass c16", "multipass", {"counter_bits": 16}),
+        ("cluster_rep cs16 c16", "cluster_rep", {"cluster": 16, "counter_bits": 16}),
+        ("exchange cs16 c16 b1024", "cluster_exchange", {"cluster": 16, "counter_bits": 16, "block": 1024}),
+        ("exchange cs16 c16 b512", "cluster_exchange", {"cluster": 16, "counter_bits": 16, "block": 512}),
+    ],
+}
+
+
+def describe(bins: int, method: str, options: dict, dev: int, stream: int) -> str:
+    """The plan and the grid it launches: what a line of the table was."""
+    from smemlab.ops.histogram import device_facts, launches_for, plan
+
+    p = plan(bins, device_facts(dev), method, **options)
+    launches = launches_for(bins, p, dev, stream)
+    grid = launches[0][1]
+    what = f"block {p.block}, {p.smem // 1024} KB"
+    if p.cluster:
+        what += f", {grid // p.cluster} clusters of {p.cluster}"
+    else:
+        what += f", grid {grid}" + (f", {len(launches)} passes" if len(launches) > 1 else "")
+    return what + (f", min {p.min_blocks}/SM" if p.method == "cluster_exchange" else "")
+
+
+def diagnose(got: np.ndarray, want: np.ndarray, owners: int) -> str:
+    """Where a wrong histogram is wrong: the count of bad bins, the totals, the errors by slice."""
+    bad = np.flatnonzero(got != want)
+    slices = np.add.reduceat(np.abs(got - want), np.linspace(0, got.size, owners + 1).astype(int)[:-1])
+    return (f"{bad.size} bins wrong (first {bad[:4].tolist()}), total {int(got.sum())} vs {int(want.sum())}, "
+            f"abs error by 1/{owners} of the bins {slices.tolist()}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--bins", type=int, nargs="+", default=sorted(VARIANTS))
+    ap.add_argument("--logs", type=int, nargs="+", default=[26, 28])
+    ap.add_argument("--dists", nargs="+", default=["uniform", "hot90"])
+    ap.add_argument("--only", nargs="*", help="variant labels to run (default: all)")
+    ap.add_argument("--no-baselines", action="store_true")
+    ap.add_argument("--json", help="write every figure here")
+    ap.add_argument("--budget", type=float, default=1e9, help="seconds: start no new data set after this")
+    args = ap.parse_args(argv)
+
+    import cupy
+
+    from smemlab import device
+    from smemlab.bench import Bench
+    from smemlab.bench.histogram import baselines, make_keys
+    from smemlab.ops import histogram
+
+    t0 = time.time()
+    rows: list[dict] = []
+    with Bench(reps=15, warmup=3, batch=3) as b:
+        facts = device.facts(b.device)
+        copy = b.memcpy(1 << 30)
+        print(f"{facts.name}: {facts.sms} SMs, {facts.shared_per_block_optin} B opt-in shared memory; "
+              f"cudaMemcpy 1 GiB: {copy.gbps:,.0f} GB/s (read + write)", flush=True)
+        for bins in args.bins:
+            variants = [v for v in VARIANTS[bins] if not args.only or v[0] in args.only]
+            small = make_keys(1 << 16, bins, "uniform", seed=5)
+            small_want = np.bincount(cupy.asnumpy(small), minlength=bins)
+            for label, method, options in variants:  # the fixed cost: zero, merge, launch
+                print(f"{bins} bins {label}: {describe(bins, method, options, b.device, b.stream.ptr)}; ", end="", flush=True)
+                row = {"bins": bins, "impl": label, "keys": 1 << 16, "dist": "uniform", "ok": False}
+                try:
+                    got = cupy.asnumpy(histogram(small, bins, method=method, **options)).astype(np.int64)
+                    if np.array_equal(got, small_want):
+                        row["ok"] = True
+                        row["ms"] = b.throughput(lambda: histogram(small, bins, method=method, **options))[0]
+                        print(f"2^16 keys {row['ms'] * 1e3:.0f} us", flush=True)
+                    else:
+                        row["error"] = diagnose(got, small_want, 16)
+                        print(f"WRONG: {row['error']}", flush=True)
+                except Exception as exc:  # a variant that cannot launch is reported, the rest still run
+                    row["error"] = f"{type(exc).__name__}: {exc}"
+                    print(f"FAILED: {row['error']}", flush=True)
+                rows.append(row)
+            for lg in args.logs:
+                for dist in args.dists:
+                    if time.time() - t0 > args.budget:
+                        print(f"budget of {args.budget:.0f} s spent: stopping before 2^{lg} {dist} {bins}", flush=True)
+                        break
+                    n = 1 << lg
+                    keys = make_keys(n, bins, dist, seed=lg * 7 + bins % 101 + len(dist))
+                    t1 = time.time()
+                    want = np.bincount(cupy.asnumpy(keys), minlength=bins)
+                    print(f"-- {bins} bins, 2^{lg} {dist} keys (NumPy reference in {time.time() - t1:.1f} s)", flush=True)
+                    impls = {label: (lambda m=method, o=options: histogram(keys, bins, method=m, **o))
+                             for label, method, options in variants}
+                    if not args.no_baselines:
+                        impls.update({name: impl.fn for name, impl in baselines(b, keys, bins, int(want.max())).items()})
+                    case = []
+                    ours = {v[0] for v in variants}
+                    for label, fn in impls.items():
+                        row = {"bins": bins, "impl": label, "keys": n, "dist": dist, "ok": False, "baseline": label not in ours}
+                        try:
+                            b._poison(8 * bins)
+                            out = b.to_cupy(fn())
+                            got = cupy.asnumpy(out).astype(np.int64)
+                            if got.shape != want.shape or not np.array_equal(got, want):
+                                row["error"] = diagnose(got, want, 16) if got.shape == want.shape else f"shape {got.shape}"
+                            else:
+                                row["ok"] = True
+                                row["ms"], row["min_ms"], row["max_ms"], _ = b.throughput(fn)
+                                row["gbps"] = keys.nbytes / row["ms"] / 1e6
+                        except Exception as exc:
+                            row["error"] = f"{type(exc).__name__}: {exc}"
+                        case.append(row)
+                    base = [r for r in case if r["baseline"] and r["ok"]]
+                    best = min(base, key=lambda r: r["ms"]) if base else None
+                    singles = [r for r in case if r["ok"] and r["impl"].split()[0] in ("global", "multipass")]
+                    single = min(singles, key=lambda r: r["ms"]) if singles else None
+                    for r in case:
+                        if r["ok"] and best:
+                            r["x_best_baseline"] = best["ms"] / r["ms"]
+                        if r["ok"] and single:
+                            r["x_best_single_block"] = single["ms"] / r["ms"]
+                        figures = (f"{r['gbps']:8,.0f} GB/s  {r['ms']:.3f} ms  {r.get('x_best_baseline', 0):5.2f}x best baseline"
+                                   f"  {r.get('x_best_single_block', 0):5.2f}x best single-block" if r["ok"] else f"WRONG: {r.get('error')}")
+                        print(f"   {r['impl']:<26} {figures}", flush=True)
+                    if best:
+                        print(f"   best baseline: {best['impl']} {best['gbps']:,.0f} GB/s", flush=True)
+                    rows.extend(case)
+                    keys = out = None
+                    cupy.get_default_memory_pool().free_all_blocks()
+    if args.json:
+        Path(args.json).write_text(json.dumps({"device": facts.name, "memcpy_gbps": copy.gbps, "rows": rows}, indent=1))
+    print(f"done in {time.time() - t0:.0f} s", flush=True)
+    return 0 if all(r["ok"] or r.get("baseline") for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
