@@ -90,6 +90,12 @@ def test_plan_exchange():
         H.plan(262144, HOPPER, "cluster_exchange", cluster=16, block=256)  # a warp a peer: 512 threads
     with pytest.raises(ValueError, match="counter_bits"):
         H.plan(262144, HOPPER, "cluster_exchange", counter_bits=8)
+    p = H.plan(262144, HOPPER, "cluster_exchange", cluster=8, block=512, unroll=4)
+    assert (p.unroll, p.min_blocks, p.smem) == (4, 1, 131072 + 2 * 512 * 16 * 2)  # 128 registers a thread: one block an SM
+    with pytest.raises(ValueError, match="unroll"):
+        H.plan(262144, HOPPER, "cluster_exchange", unroll=3)
+    with pytest.raises(ValueError, match="unroll"):
+        H.plan(262144, HOPPER, "multipass", unroll=4)
 
 
 def test_plan_16_bit_counters_halve_the_passes_and_the_cluster():

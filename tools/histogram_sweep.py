@@ -38,6 +38,9 @@ VARIANTS = {
         ("exchange cs8 c16 b512", "cluster_exchange", {"cluster": 8, "counter_bits": 16, "block": 512}),
         ("exchange cs4 c16 b1024", "cluster_exchange", {"cluster": 4, "counter_bits": 16, "block": 1024}),
         ("exchange cs16 c16 b512", "cluster_exchange", {"cluster": 16, "counter_bits": 16, "block": 512}),
+        ("exchange cs8 c32 b512 u4", "cluster_exchange", {"cluster": 8, "counter_bits": 32, "block": 512, "unroll": 4}),
+        ("exchange cs8 c32 b1024 u1", "cluster_exchange", {"cluster": 8, "counter_bits": 32, "block": 1024, "unroll": 1}),
+        ("exchange cs16 c16 b512 u4", "cluster_exchange", {"cluster": 16, "counter_bits": 16, "block": 512, "unroll": 4}),
     ],
     1048576: [
         ("global", "global", {}),
@@ -46,6 +49,7 @@ VARIANTS = {
         ("cluster_rep cs16 c16", "cluster_rep", {"cluster": 16, "counter_bits": 16}),
         ("exchange cs16 c16 b1024", "cluster_exchange", {"cluster": 16, "counter_bits": 16, "block": 1024}),
         ("exchange cs16 c16 b512", "cluster_exchange", {"cluster": 16, "counter_bits": 16, "block": 512}),
+        ("exchange cs16 c16 b512 u4", "cluster_exchange", {"cluster": 16, "counter_bits": 16, "block": 512, "unroll": 4}),
     ],
 }
 

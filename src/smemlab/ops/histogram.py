@@ -73,6 +73,7 @@ class Plan:
     agg: int = 0  # warp-aggregated atomics
     counter_bits: int = 32  # 16: two counters a 32-bit word (counts past 65535 move to the output)
     min_blocks: int = 1  # cluster_exchange: blocks per SM its registers are sized for (__launch_bounds__)
+    unroll: int = UNROLL  # cluster_exchange: int4 loads a thread a tile (a tile: block * 4 * unroll keys)
 
 
 def choose_copies(bins: int, budget: int) -> int:
@@ -109,26 +110,32 @@ def choose_cluster_size(bins: int, smem_optin: int, nonportable: bool = True, ta
 EXCHANGE_MAX_PER_BLOCK = 1 << 16
 
 
-def exchange_smem(bins: int, cluster: int, bits: int, block: int) -> tuple[int, int]:
+def exchange_smem(bins: int, cluster: int, bits: int, block: int, unroll: int = UNROLL) -> tuple[int, int]:
     """(dynamic, static) shared memory of hist_cluster_exchange: the counters, two stages of
-    block * 4 * UNROLL 16-bit entries; two [warp][owner] int tables and two [peer] int2 tables."""
-    dynamic = counter_bytes(-(-bins // cluster), bits) + 2 * block * 4 * UNROLL * 2
+    block * 4 * unroll 16-bit entries; two [warp][owner] int tables and two [peer] int2 tables."""
+    dynamic = counter_bytes(-(-bins // cluster), bits) + 2 * block * 4 * unroll * 2
     return dynamic, 2 * (block // 32) * cluster * 4 + 2 * cluster * 8
 
 
-def _exchange_plan(bins: int, facts: dict, cluster: int | None, bits: int | None, block: int | None) -> Plan:
+def _exchange_plan(bins: int, facts: dict, cluster: int | None, bits: int | None, block: int | None,
+                   unroll: int | None) -> Plan:
     optin = facts["smem_optin"]
+    u = unroll or UNROLL
+    if u not in (1, 2, 4):
+        raise ValueError(f"unroll={u}: 1, 2 or 4 is accepted")
     for cs in ((cluster,) if cluster else (2, 4, 8, 16)):
         for b in ((bits,) if bits else (32, 16)):
             for threads in ((block,) if block else (1024, 512)):
                 if (cs & (cs - 1) or not 2 <= cs <= MAX_CLUSTER or b not in (16, 32) or threads % 32
                         or not 32 * cs <= threads <= 1024 or -(-bins // cs) > EXCHANGE_MAX_PER_BLOCK):
                     continue
-                dynamic, static = exchange_smem(bins, cs, b, threads)
+                dynamic, static = exchange_smem(bins, cs, b, threads, u)
                 if dynamic + static <= optin:
                     per_sm = facts.get("smem_per_sm", optin + 1024) // (dynamic + static + 1024)
-                    minb = max(1, min(1024 // threads, per_sm))  # 64 registers a thread: no spills
-                    return Plan("cluster_exchange", threads, cluster=cs, smem=dynamic, counter_bits=b, min_blocks=minb)
+                    regs = 64 if u <= 2 else 128  # a thread's registers that hold its keys and ranks without spills
+                    minb = max(1, min(65536 // (regs * threads), per_sm))
+                    return Plan("cluster_exchange", threads, cluster=cs, smem=dynamic, counter_bits=b, min_blocks=minb,
+                                unroll=u)
     raise ValueError(f"method 'cluster_exchange': {bins} bins do not fit a cluster of at most {MAX_CLUSTER} blocks "
                      f"of at most {EXCHANGE_MAX_PER_BLOCK} bins each (cluster={cluster}, counter_bits={bits}, block={block})")
 
@@ -139,11 +146,14 @@ def _check_bits(bits: int | None) -> None:
 
 
 def plan(bins: int, facts: dict, method: str = "auto", *, copies: int | None = None, cluster: int | None = None,
-         agg: int | None = None, block: int | None = None, counter_bits: int | None = None) -> Plan:
+         agg: int | None = None, block: int | None = None, counter_bits: int | None = None,
+         unroll: int | None = None) -> Plan:
     """How `histogram` counts `bins` bins on a device with `facts` (sms, smem_optin, cc)."""
     if method not in METHODS:
         raise ValueError(f"method {method!r}: one of {', '.join(METHODS)} is accepted")
     _check_bits(counter_bits)
+    if unroll is not None and method != "cluster_exchange":
+        raise ValueError(f"unroll: method 'cluster_exchange' only (method {method!r})")
     optin = facts["smem_optin"]
     has_cluster = tuple(facts["cc"]) >= (9, 0)
     if method == "auto":
@@ -177,7 +187,7 @@ def plan(bins: int, facts: dict, method: str = "auto", *, copies: int | None = N
         return Plan("multipass", block or 1024, copies=c, smem=smem, passes=passes, bins_per_pass=per,
                     agg=0 if agg is None else agg, counter_bits=bits)
     if method == "cluster_exchange":
-        return _exchange_plan(bins, facts, cluster, counter_bits, block)
+        return _exchange_plan(bins, facts, cluster, counter_bits, block, unroll)
     if method in ("cluster_rep", "cluster_share"):
         bits = counter_bits or 32
         for b in ((block,) if block else (1024, 512)):
@@ -263,7 +273,7 @@ def launches_for(bins: int, p: Plan, dev: int, stream: int, extra: dict | None =
                 for lo in range(0, bins, per)]
     if p.method in ("cluster", "cluster_rep", "cluster_share", "cluster_exchange"):
         if p.method == "cluster_exchange":
-            defines.update(THREADS=p.block, MINB=p.min_blocks)
+            defines.update(THREADS=p.block, MINB=p.min_blocks, UNROLL=p.unroll)
         k = device.kernel(SOURCE, "hist_" + p.method, defines, dev)
         clusters = k.max_active_clusters(p.block, p.smem, p.cluster, stream)
         if clusters <= 0:  # unknown: stay well inside one wave (GPCs rarely fill with clusters)
