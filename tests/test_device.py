@@ -49,6 +49,20 @@ def test_launch_passes_arguments_as_given_and_caches_the_config(recorded):
     assert len(device._CONFIGS) == 1  # one launch shape, one config
 
 
+def test_dynamic_shared_memory_opt_in_counts_the_static(recorded, monkeypatch):
+    """48 KB is static and dynamic together: 48 KB of dynamic memory beside 4 KB of static needs the
+    opt-in (CUDA_ERROR_INVALID_VALUE at the launch without it)."""
+    k = FakeKernel()
+    k.static_smem, k._dyn_limit = 4096, 48 * 1024 - 4096  # as the constructor sets them for 4 KB of static memory
+    set_to = []
+    monkeypatch.setattr(k, "set_attribute", lambda attr, value: set_to.append((attr, value)))
+    device.launch(k, 4, 128, (), 7, shmem=44 * 1024)
+    assert set_to == []
+    device.launch(k, 4, 128, (), 7, shmem=48 * 1024)
+    assert set_to == [("MAX_DYNAMIC_SHARED_SIZE_BYTES", 48 * 1024)]
+    assert device.Kernel("k", "k.cu", object(), 4096, 0)._dyn_limit == 48 * 1024 - 4096
+
+
 def test_cluster_launch_counts_blocks_and_checks_the_multiple(recorded):
     k = FakeKernel()
     k._nonportable = True

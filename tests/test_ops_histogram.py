@@ -99,8 +99,11 @@ def test_plan_exchange():
 
 
 def test_plan_16_bit_counters_halve_the_passes_and_the_cluster():
-    p32, p16 = H.plan(262144, HOPPER, "multipass"), H.plan(262144, HOPPER, "multipass", counter_bits=16)
+    p32, p16 = H.plan(262144, HOPPER, "multipass", counter_bits=32), H.plan(262144, HOPPER, "multipass", counter_bits=16)
     assert (p32.passes, p16.passes, p16.counter_bits) == (5, 3, 16)
+    assert H.plan(262144, HOPPER, "multipass") == p16  # 16-bit counters where they save passes
+    assert H.plan(4096, HOPPER, "multipass").counter_bits == 32  # one pass either way
+    assert H.plan(65536, HOPPER, "multipass").passes == 1  # 16-bit: 128 KB, one pass
     assert p16.smem <= HOPPER["smem_optin"] and p16.passes * p16.bins_per_pass >= 262144
     assert H.plan(262144, HOPPER, "cluster_rep", counter_bits=16).cluster == 4
     with pytest.raises(ValueError, match="one copy"):

@@ -24,34 +24,66 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-# (label, method, options): the designs for bins that one block cannot hold
+# (label, method, options[, macros]): the designs for bins that one block cannot hold; macros (a
+# kernel's compile-time choices that the op does not offer) launch the op's plan directly
 VARIANTS = {
+    65536: [
+        ("global", "global", {}),
+        ("multipass c32", "multipass", {"counter_bits": 32}),
+        ("multipass c16", "multipass", {"counter_bits": 16}),
+        ("cluster_rep cs2", "cluster_rep", {"cluster": 2}),
+        ("exchange cs2 c32 b1024", "cluster_exchange", {"cluster": 2, "counter_bits": 32, "block": 1024}),
+        ("exchange cs4 c32 b1024", "cluster_exchange", {"cluster": 4, "counter_bits": 32, "block": 1024}),
+        ("exchange cs2 c16 b512", "cluster_exchange", {"cluster": 2, "counter_bits": 16, "block": 512}),
+    ],
     262144: [
         ("global", "global", {}),
-        ("multipass", "multipass", {}),
+        ("multipass c32", "multipass", {"counter_bits": 32}),
         ("multipass c16", "multipass", {"counter_bits": 16}),
         ("cluster_rep cs8", "cluster_rep", {"cluster": 8}),
         ("cluster_rep cs4 c16", "cluster_rep", {"cluster": 4, "counter_bits": 16}),
         ("exchange cs8 c32 b1024", "cluster_exchange", {"cluster": 8, "counter_bits": 32, "block": 1024}),
-        ("exchange cs8 c32 b512", "cluster_exchange", {"cluster": 8, "counter_bits": 32, "block": 512}),
-        ("exchange cs16 c32 b512", "cluster_exchange", {"cluster": 16, "counter_bits": 32, "block": 512}),
-        ("exchange cs8 c16 b512", "cluster_exchange", {"cluster": 8, "counter_bits": 16, "block": 512}),
-        ("exchange cs4 c16 b1024", "cluster_exchange", {"cluster": 4, "counter_bits": 16, "block": 1024}),
-        ("exchange cs16 c16 b512", "cluster_exchange", {"cluster": 16, "counter_bits": 16, "block": 512}),
+        ("exchange cs8 c32 b1024 xsync0", "cluster_exchange", {"cluster": 8, "counter_bits": 32, "block": 1024}, {"XSYNC": 0}),
         ("exchange cs8 c32 b512 u4", "cluster_exchange", {"cluster": 8, "counter_bits": 32, "block": 512, "unroll": 4}),
-        ("exchange cs8 c32 b1024 u1", "cluster_exchange", {"cluster": 8, "counter_bits": 32, "block": 1024, "unroll": 1}),
-        ("exchange cs16 c16 b512 u4", "cluster_exchange", {"cluster": 16, "counter_bits": 16, "block": 512, "unroll": 4}),
+        ("exchange cs4 c16 b1024", "cluster_exchange", {"cluster": 4, "counter_bits": 16, "block": 1024}),
+        ("exchange cs8 c16 b512", "cluster_exchange", {"cluster": 8, "counter_bits": 16, "block": 512}),
+        ("exchange cs16 c32 b512", "cluster_exchange", {"cluster": 16, "counter_bits": 32, "block": 512}),
+        ("exchange cs16 c16 b512", "cluster_exchange", {"cluster": 16, "counter_bits": 16, "block": 512}),
     ],
     1048576: [
         ("global", "global", {}),
-        ("multipass", "multipass", {}),
+        ("multipass c32", "multipass", {"counter_bits": 32}),
         ("multipass c16", "multipass", {"counter_bits": 16}),
         ("cluster_rep cs16 c16", "cluster_rep", {"cluster": 16, "counter_bits": 16}),
         ("exchange cs16 c16 b1024", "cluster_exchange", {"cluster": 16, "counter_bits": 16, "block": 1024}),
-        ("exchange cs16 c16 b512", "cluster_exchange", {"cluster": 16, "counter_bits": 16, "block": 512}),
+        ("exchange cs16 c16 b1024 xsync0", "cluster_exchange", {"cluster": 16, "counter_bits": 16, "block": 1024}, {"XSYNC": 0}),
         ("exchange cs16 c16 b512 u4", "cluster_exchange", {"cluster": 16, "counter_bits": 16, "block": 512, "unroll": 4}),
     ],
 }
+SINGLE_BLOCK = ("global", "multipass")  # the designs that count in one block's shared memory (or none)
+
+
+def caller(keys, bins: int, method: str, options: dict, macros: dict | None):
+    """The call that a variant is: the op itself, or (with macros) the op's plan launched directly."""
+    import cupy
+
+    from smemlab import device
+    from smemlab.ops import histogram
+    from smemlab.ops.histogram import device_facts, launches_for, plan
+
+    if not macros:
+        return lambda: histogram(keys, bins, method=method, **options)
+    dev = keys.device.id
+    stream = cupy.cuda.get_current_stream().ptr
+    launches = launches_for(bins, plan(bins, device_facts(dev), method, **options), dev, stream, macros)
+
+    def run():
+        out = cupy.zeros(bins, dtype=cupy.int32)
+        for k, grid, block, shmem, cluster, tail in launches:
+            device.launch(k, grid, block, (keys.data.ptr, keys.size, out.data.ptr) + tail, stream, shmem, cluster)
+        return out
+
+    return run
 
 
 def describe(bins: int, method: str, options: dict, dev: int, stream: int) -> str:
@@ -79,7 +111,7 @@ def diagnose(got: np.ndarray, want: np.ndarray, owners: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--bins", type=int, nargs="+", default=sorted(VARIANTS))
+    ap.add_argument("--bins", type=int, nargs="+", default=[262144, 1048576, 65536])
     ap.add_argument("--logs", type=int, nargs="+", default=[26, 28])
     ap.add_argument("--dists", nargs="+", default=["uniform", "hot90"])
     ap.add_argument("--only", nargs="*", help="variant labels to run (default: all)")
@@ -93,7 +125,6 @@ def main(argv: list[str] | None = None) -> int:
     from smemlab import device
     from smemlab.bench import Bench
     from smemlab.bench.histogram import baselines, make_keys
-    from smemlab.ops import histogram
 
     t0 = time.time()
     rows: list[dict] = []
@@ -106,14 +137,15 @@ def main(argv: list[str] | None = None) -> int:
             variants = [v for v in VARIANTS[bins] if not args.only or v[0] in args.only]
             small = make_keys(1 << 16, bins, "uniform", seed=5)
             small_want = np.bincount(cupy.asnumpy(small), minlength=bins)
-            for label, method, options in variants:  # the fixed cost: zero, merge, launch
+            for label, method, options, *macros in variants:  # the fixed cost: zero, merge, launch
                 print(f"{bins} bins {label}: {describe(bins, method, options, b.device, b.stream.ptr)}; ", end="", flush=True)
                 row = {"bins": bins, "impl": label, "keys": 1 << 16, "dist": "uniform", "ok": False}
                 try:
-                    got = cupy.asnumpy(histogram(small, bins, method=method, **options)).astype(np.int64)
+                    fn = caller(small, bins, method, options, macros[0] if macros else None)
+                    got = cupy.asnumpy(fn()).astype(np.int64)
                     if np.array_equal(got, small_want):
                         row["ok"] = True
-                        row["ms"] = b.throughput(lambda: histogram(small, bins, method=method, **options))[0]
+                        row["ms"] = b.throughput(fn)[0]
                         print(f"2^16 keys {row['ms'] * 1e3:.0f} us", flush=True)
                     else:
                         row["error"] = diagnose(got, small_want, 16)
@@ -132,15 +164,15 @@ def main(argv: list[str] | None = None) -> int:
                     t1 = time.time()
                     want = np.bincount(cupy.asnumpy(keys), minlength=bins)
                     print(f"-- {bins} bins, 2^{lg} {dist} keys (NumPy reference in {time.time() - t1:.1f} s)", flush=True)
-                    impls = {label: (lambda m=method, o=options: histogram(keys, bins, method=m, **o))
-                             for label, method, options in variants}
+                    # ours as (method, options, macros) until called; the baselines as their calls
+                    impls = {label: (method, options, macros[0] if macros else None) for label, method, options, *macros in variants}
                     if not args.no_baselines:
                         impls.update({name: impl.fn for name, impl in baselines(b, keys, bins, int(want.max())).items()})
                     case = []
-                    ours = {v[0] for v in variants}
                     for label, fn in impls.items():
-                        row = {"bins": bins, "impl": label, "keys": n, "dist": dist, "ok": False, "baseline": label not in ours}
+                        row = {"bins": bins, "impl": label, "keys": n, "dist": dist, "ok": False, "baseline": callable(fn)}
                         try:
+                            fn = fn if callable(fn) else caller(keys, bins, *fn)
                             b._poison(8 * bins)
                             out = b.to_cupy(fn())
                             got = cupy.asnumpy(out).astype(np.int64)
@@ -155,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
                         case.append(row)
                     base = [r for r in case if r["baseline"] and r["ok"]]
                     best = min(base, key=lambda r: r["ms"]) if base else None
-                    singles = [r for r in case if r["ok"] and r["impl"].split()[0] in ("global", "multipass")]
+                    singles = [r for r in case if r["ok"] and r["impl"].split()[0] in SINGLE_BLOCK]
                     single = min(singles, key=lambda r: r["ms"]) if singles else None
                     for r in case:
                         if r["ok"] and best:

@@ -228,7 +228,8 @@ class Kernel:
         self.handle = handle  # cuda.core Kernel
         self.static_smem = static_smem
         self.device = device
-        self._dyn_limit = 48 * 1024
+        # without the opt-in, static and dynamic shared memory together may take 48 KB
+        self._dyn_limit = 48 * 1024 - static_smem
         self._nonportable = False
         self._packed: _Packed | None | bool = None  # built at the first launch; False: none possible
 

@@ -9,8 +9,8 @@
 // The mapped pointer is a generic address of the other block's shared memory (distributed shared
 // memory); plain loads, stores and atomicAdd work through it on sm_90. The library's histogram uses
 // the 32-bit shared::cluster addresses instead (smem_u32, map_to_rank, red_add_cluster,
-// ld_cluster_v4, st_cluster_v2) and a split barrier (cluster_arrive or cluster_arrive_relaxed, then
-// cluster_wait). Below sm_90 every
+// ld_cluster_v2, ld_cluster_v4) and a split barrier (cluster_arrive, cluster_arrive_shared_cta or
+// cluster_arrive_relaxed, then cluster_wait). Below sm_90 every
 // helper traps: the host never launches these kernels there (it checks the device first), and the
 // sources that include this header still compile for the kernels that need no cluster.
 #pragma once
@@ -58,6 +58,19 @@ __device__ __forceinline__ void cluster_arrive()
 {
 #if __CUDA_ARCH__ >= 900
     asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
+#else
+    __trap();
+#endif
+}
+
+// Arrive after a release fence for this block's own shared memory only (its shared::cta writes are
+// visible to the peers after their wait), not for global memory: ptxas makes it a MEMBAR.CTA where the
+// release arrive is a MEMBAR.GPU.
+__device__ __forceinline__ void cluster_arrive_shared_cta()
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("fence.release.sync_restrict::shared::cta.cluster;\n\t"
+                 "barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
 #else
     __trap();
 #endif
@@ -125,14 +138,23 @@ __device__ __forceinline__ void red_add_cluster(unsigned addr, unsigned v)
 #endif
 }
 
-// An 8-byte store into another block's shared memory, at a shared::cluster address.
-__device__ __forceinline__ void st_cluster_v2(unsigned addr, int x, int y)
+// An 8-byte load from another block's shared memory, at a shared::cluster address.
+__device__ __forceinline__ int2 ld_cluster_v2(unsigned addr)
 {
+    int2 v;
 #if __CUDA_ARCH__ >= 900
-    asm volatile("st.shared::cluster.v2.s32 [%0], {%1, %2};" ::"r"(addr), "r"(x), "r"(y) : "memory");
+    asm volatile("ld.shared::cluster.v2.s32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "r"(addr) : "memory");
 #else
     __trap();
+    v = make_int2(0, 0);
 #endif
+    return v;
+}
+
+// A 2-byte store into this block's shared memory, at a shared::cta address.
+__device__ __forceinline__ void st_shared_u16(unsigned addr, unsigned v)
+{
+    asm volatile("st.shared.u16 [%0], %1;" ::"r"(addr), "h"(static_cast<unsigned short>(v)) : "memory");
 }
 
 // A 16-byte load from another block's shared memory, at a shared::cluster address.

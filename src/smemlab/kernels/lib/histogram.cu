@@ -387,21 +387,28 @@ extern "C" __global__ void hist_cluster_share(const int* __restrict__ keys, long
 // reads its own tiles of keys once (THREADS * KPT keys a tile) and, per tile:
 //   1. ranks its keys by owner (warp ballots: a key's place among the warp's keys for the same owner),
 //   2. scans the warps' counts into owner-major positions (the warps of owner o, then of o + 1, ...),
-//      and pushes to each owner o the segment [start, end) that is o's (an 8-byte DSMEM store),
+//      and notes each owner's segment [start, end) in a table in its shared memory,
 //   3. writes its keys, as 16-bit local bin numbers, to those positions of a stage in its shared memory,
 //   4. arrives at the cluster barrier, ranks its next tile, waits for the peers;
-//   5. reads from every peer the segment that is its own (16-byte ld.shared::cluster) and counts it
-//      with local shared-memory atomics.
+//   5. reads from every peer the table entry and the segment that are its own (ld.shared::cluster,
+//      16 bytes a load) and counts the segment with local shared-memory atomics.
 // So every key crosses the cluster's network once, at 2 bytes, where hist_cluster_share moves every
 // key to every block at 4 and hist_cluster_rep reads every key CS times from L2. Two stages and two
-// segment tables (even and odd tiles) let a block write tile t + 1 while its peers still read tile t:
-// a peer reads tile t before it arrives for tile t + 1, and this block writes tile t + 2 only after
-// waiting for that arrival. One cluster barrier per tile, its wait hidden behind the next tile's ranks.
+// tables (even and odd tiles) let a block write tile t + 1 while its peers still read tile t: a peer
+// reads tile t before it arrives for tile t + 1, and this block writes tile t + 2 only after waiting
+// for that arrival. One cluster barrier per tile, its wait hidden behind the next tile's ranks.
+// The barrier's release: everything a peer reads is in this block's own shared memory, so XSYNC=1 (the
+// default) fences shared::cta writes only (fence.release.sync_restrict::shared::cta.cluster, a
+// MEMBAR.CTA in the SASS) before a relaxed arrive; XSYNC=0 arrives with release semantics, which ptxas
+// makes a MEMBAR.GPU (a wait for every memory operation in flight, global ones included) per tile.
 #ifndef THREADS
 #define THREADS 1024
 #endif
 #ifndef MINB
 #define MINB 1
+#endif
+#ifndef XSYNC
+#define XSYNC 1
 #endif
 constexpr int XW = THREADS / 32;      // warps a block
 constexpr int KPT = 4 * UNROLL;       // keys a thread a tile
@@ -413,13 +420,21 @@ __device__ __forceinline__ int key_at(const int4* v, int j) {
     return (j & 3) == 0 ? q.x : (j & 3) == 1 ? q.y : (j & 3) == 2 ? q.z : q.w;
 }
 
+__device__ __forceinline__ void exchange_arrive() {
+#if XSYNC
+    cluster_arrive_shared_cta();
+#else
+    cluster_arrive();
+#endif
+}
+
 // Dynamic shared memory: round4(counter words) words, then 2 stages of STAGE 16-bit entries.
 extern "C" __global__ void __launch_bounds__(THREADS, MINB)
 hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int bins) {
     extern __shared__ __align__(16) unsigned s_dyn[];
     __shared__ int s_cnt[XW * CS];   // [warp][owner]: the warp's keys of this tile for the owner
     __shared__ int s_off[XW * CS];   // [warp][owner]: where they go in the stage
-    __shared__ int2 s_seg[2][CS];    // [tile parity][peer]: the peer's stage segment for this block (the peer writes it)
+    __shared__ int2 s_seg[2][CS];    // [tile parity][owner]: the owner's segment [start, end) of the stage (the owner reads it)
     constexpr unsigned FULL = 0xffffffffu;
     const unsigned rank = cluster_block_rank();
     const unsigned per = (static_cast<unsigned>(bins) + CS - 1) >> CS_LOG2;
@@ -428,7 +443,7 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
     const unsigned bin0 = rank * per;
     const int nloc = owned_bins(static_cast<int>(bin0), static_cast<int>(per), bins);
     unsigned* ctr = s_dyn;
-    unsigned short* stage = reinterpret_cast<unsigned short*>(s_dyn + ((ctr_words(per) + 3) & ~3));
+    const unsigned stage = smem_u32(s_dyn + ((ctr_words(per) + 3) & ~3));  // shared::cta address of stage 0
     ctr_zero(ctr, per);
 
     const unsigned long long addr = reinterpret_cast<unsigned long long>(keys);
@@ -446,8 +461,7 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
     const long long nchunks = (n4 + P * CS - 1) / (P * CS);  // a chunk: one tile for each block of a cluster
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, below_me = (1u << lane) - 1u;
     int4 cur[UNROLL], nxt[UNROLL];
-    int rk[KPT];
-    auto owner_of = [&](int key) { return static_cast<unsigned>((static_cast<unsigned long long>(key) * magic) >> 40); };
+    unsigned rk[KPT];  // a key's owner (bits 16+) and its place among the warp's keys for that owner
     auto load = [&](long long c, int4* v) {
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) {
@@ -455,25 +469,25 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
             v[u] = i < n4 ? __ldcs(k4 + i) : make_int4(-1, -1, -1, -1);
         }
     };
-    auto rank_tile = [&]() {  // rk[j]: key j's place among this warp's keys of the tile for its owner
-        int run = 0;          // lane o < CS: this warp's keys for owner o so far
+    auto rank_tile = [&]() {
+        int run = 0;  // lane o < CS: this warp's keys for owner o so far
 #pragma unroll
         for (int j = 0; j < KPT; ++j) {
             const int key = key_at(cur, j);
             const bool ok = static_cast<unsigned>(key) < static_cast<unsigned>(bins);
-            const unsigned o = ok ? owner_of(key) : 0u;
+            const unsigned o = ok ? static_cast<unsigned>((static_cast<unsigned long long>(key) * magic) >> 40) : 0u;
             unsigned mine = __ballot_sync(FULL, ok);  // lane o: the lanes whose key goes to owner o
 #pragma unroll
             for (int b = 0; b < CS_LOG2; ++b) {
                 const unsigned bit = __ballot_sync(FULL, (o >> b) & 1u);
                 mine &= ((lane >> b) & 1u) ? bit : ~bit;
             }
-            rk[j] = __shfl_sync(FULL, run, o) + __popc(__shfl_sync(FULL, mine, o) & below_me);
+            rk[j] = (o << 16) | (__shfl_sync(FULL, run, o) + __popc(__shfl_sync(FULL, mine, o) & below_me));
             run += __popc(mine);
         }
         if (lane < CS) s_cnt[warp * CS + lane] = run;
     };
-    auto place = [&](int par) {  // warp o: owner o's positions, and its segment pushed to block o
+    auto place = [&](int par) {  // warp o: owner o's positions, and its segment in the table
         if (threadIdx.x >= 32 * CS) return;
         const unsigned o = warp;
         const int x = lane < XW ? s_cnt[lane * CS + o] : 0;
@@ -489,34 +503,35 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
 #pragma unroll
         for (int d = 16; d; d >>= 1) start += __shfl_xor_sync(FULL, start, d);
         if (lane < XW) s_off[lane * CS + o] = start + incl - x;
-        const int total = __shfl_sync(FULL, incl, 31);
-        if (lane == 0) st_cluster_v2(map_to_rank(smem_u32(&s_seg[par][rank]), o), start, start + total);
+        if (lane == 31) s_seg[par][o] = make_int2(start, start + incl);
     };
     auto scatter = [&](int par) {
-        unsigned short* st = stage + par * STAGE;
+        const unsigned st = stage + 2u * STAGE * par;
 #pragma unroll
         for (int j = 0; j < KPT; ++j) {
             const int key = key_at(cur, j);
             if (static_cast<unsigned>(key) < static_cast<unsigned>(bins)) {
-                const unsigned o = owner_of(key);
-                st[s_off[warp * CS + o] + rk[j]] = static_cast<unsigned short>(static_cast<unsigned>(key) - o * per);
+                const unsigned o = rk[j] >> 16;
+                st_shared_u16(st + 2u * (s_off[warp * CS + o] + (rk[j] & 0xFFFFu)), static_cast<unsigned>(key) - o * per);
             }
         }
     };
     auto count = [&](int par) {  // THREADS / CS threads read each peer's segment, 8 entries (16 bytes) at a time
         constexpr int G = THREADS / CS;
         const unsigned r = threadIdx.x / G;
-        const int2 seg = s_seg[par][r];
-        const unsigned base = smem_u32(stage + par * STAGE);
+        const int2 seg = ld_cluster_v2(map_to_rank(smem_u32(&s_seg[par][rank]), r));
+        const unsigned base = map_to_rank(stage + 2u * STAGE * par, r);
         for (int c8 = (seg.x >> 3) + static_cast<int>(threadIdx.x % G); 8 * c8 < seg.y; c8 += G) {
-            const int4 w = ld_cluster_v4(map_to_rank(base + 16u * static_cast<unsigned>(c8), r));
+            const int4 w = ld_cluster_v4(base + 16u * static_cast<unsigned>(c8));
             const unsigned u[4] = {static_cast<unsigned>(w.x), static_cast<unsigned>(w.y), static_cast<unsigned>(w.z),
                                    static_cast<unsigned>(w.w)};
+            if (8 * c8 >= seg.x && 8 * c8 + 8 <= seg.y) {  // all 8 entries are this block's (all but a segment's ends)
 #pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                const int idx = 8 * c8 + e;
-                if (idx >= seg.x && idx < seg.y)
-                    ctr_add(ctr, (u[e >> 1] >> (16 * (e & 1))) & 0xFFFFu, 1u, out, bin0, static_cast<unsigned>(nloc));
+                for (int e = 0; e < 8; ++e) ctr_add(ctr, (u[e >> 1] >> (16 * (e & 1))) & 0xFFFFu, 1u, out, bin0, nloc);
+            } else {
+#pragma unroll
+                for (int e = 0; e < 8; ++e)
+                    if (8 * c8 + e >= seg.x && 8 * c8 + e < seg.y) ctr_add(ctr, (u[e >> 1] >> (16 * (e & 1))) & 0xFFFFu, 1u, out, bin0, nloc);
             }
         }
     };
@@ -531,12 +546,12 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
         place(par);
         __syncthreads();  // s_off
         scatter(par);
-        cluster_arrive();  // release: this tile's stage, and the segments pushed to the peers
+        exchange_arrive();  // this tile's stage and table are written
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) cur[u] = nxt[u];
         load(c + 2 * ncl, nxt);
-        rank_tile();    // the next tile's ranks while the peers finish this one
-        cluster_wait();  // acquire: the peers' stages and segments of this tile
+        rank_tile();     // the next tile's ranks while the peers finish this one
+        cluster_wait();  // acquire: the peers' stages and tables of this tile
         count(par);
         par ^= 1;
     }
