@@ -116,14 +116,20 @@ def test_plan_auto():
     assert H.plan(256, HOPPER).method == "smem" and H.plan(256, HOPPER).copies == 32
     p = H.plan(4096, HOPPER)
     assert (p.method, p.copies, p.smem) == ("smem", 4, 4096 * 4 * 4)
-    p = H.plan(65536, HOPPER)
-    assert (p.method, p.cluster, p.smem, p.block) == ("cluster_rep", 2, 128 * 1024, 1024)
+    p = H.plan(65536, HOPPER)  # one block with 16-bit counters
+    assert (p.method, p.passes, p.counter_bits, p.smem, p.block) == ("multipass", 1, 16, 128 * 1024, 1024)
     p = H.plan(262144, HOPPER)
-    assert (p.method, p.cluster, p.smem) == ("cluster_rep", 8, 128 * 1024)
+    assert (p.method, p.passes, p.counter_bits) == ("multipass", 3, 16)
+    p = H.plan(1 << 20, HOPPER)  # 10 passes: the cluster exchange
+    assert (p.method, p.cluster, p.counter_bits, p.block) == ("cluster_exchange", 16, 16, 1024)
+    p = H.plan(524288, HOPPER)
+    assert (p.method, p.cluster, p.counter_bits) == ("cluster_exchange", 16, 32)
     p = H.plan(65536, HOPPER, "cluster")
     assert (p.method, p.cluster, p.smem, p.agg) == ("cluster", 2, 128 * 1024, 1)
-    assert H.plan(1 << 20, HOPPER).method == "global"
-    assert H.plan(262144, AMPERE).method == "global"  # no clusters before sm_90
+    assert H.plan((1 << 20) + 1, HOPPER).method == "global"  # more than 2^16 bins a block of 16
+    assert H.plan(262144, AMPERE).method == "global"  # 4 passes, and no clusters before sm_90
+    assert H.plan(65536, AMPERE).method == "multipass"
+    assert H.plan(262144, HOPPER, "cluster_exchange").cluster == 8  # 32-bit counters, 8 blocks of 128 KB
     assert H.plan(1, HOPPER).method == "smem"
 
 

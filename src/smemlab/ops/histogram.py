@@ -12,25 +12,34 @@
 - Keys outside [0, bins), negative ones included, are ignored (as `torch.histc` ignores values
   outside its range); the output never grows past `bins`, where bincount would grow or raise.
 
-How (`method="auto"` picks by the number of bins and the device's shared memory; see `plan`):
+How (`method="auto"` picks by the number of bins and the device's shared memory: `plan` and its
+`AUTO_*` table, with the measurements that chose them):
 - "smem": bins that fit one block's shared memory (up to ~58 K int32 counters on Hopper) are counted
   in block-private histograms, several copies per block for few bins (lane l of each warp adds into
   copy l % copies, so with 32 copies no two lanes of a warp share a word or a bank, however skewed
   the keys), merged into the output at the end; persistent grid, 16-byte key loads.
-- more bins than one block holds are spread over the shared memories of a thread-block cluster
-  (Hopper; 2^18 bins = 1 MB over 8 blocks of 128 KB), block r of the cluster owning bins
-  [r*per, (r+1)*per). Three ways to get each key to its owner:
-  "cluster_rep" (auto): every block of the cluster reads the cluster's keys and counts the ones it
-  owns with local shared atomics; the blocks are co-scheduled and kept in step, so DRAM is read once
-  and L2 serves the other reads.
+- "multipass": one pass over the keys per range of bins that one block holds, with 16-bit counters
+  where they save passes (two bins a 32-bit word: up to ~116 K bins a block on Hopper; a count that
+  passes 65535 moves to the output 65536 at a time, exactly, see kernels/lib/histogram.cu). auto
+  takes it up to 3 passes (65536 bins in one, 262144 in three).
+- more bins are spread over the shared memories of a thread-block cluster (Hopper), block r of the
+  cluster owning bins [r*per, (r+1)*per). Four ways to get each key to its owner:
+  "cluster_exchange" (auto past 3 passes, up to 2^20 bins): each block ranks its tile of keys by
+  owner, writes them as 16-bit local bin numbers into a stage in its shared memory, sorted by owner,
+  and every owner reads its segment of each peer's stage through distributed shared memory: each key
+  crosses the cluster once, at 2 bytes.
+  "cluster_rep": every block of the cluster reads the cluster's keys and counts the ones it owns
+  with local shared atomics; the blocks are co-scheduled and kept in step, so DRAM is read once and
+  L2 serves the other reads.
   "cluster_share": each block stages 1/CS of a chunk of keys in its shared memory and reads its
   peers' stages through distributed shared memory (16-byte ld.shared::cluster), double-buffered.
   "cluster": each key is an atomic add into the owner's shared memory through distributed shared
   memory (red.shared::cluster), warp-aggregated (`__match_any_sync`) by default. Simple, but remote
   atomics run at a fraction of a key per clock per SM.
-- "multipass" (single-block smem, one pass over the keys per bin range that fits a block) and
-  "global" (atomics on the output in L2) are kept for comparison, and "global" is the fallback for
-  bins no cluster holds (and GPUs without clusters).
+- "global" (atomics on the output in L2) is the fallback for bins no cluster holds (and, past 3
+  passes, GPUs without clusters).
+Options (for comparisons; auto chooses them): copies, agg, block, cluster, counter_bits (16 or 32),
+unroll (cluster_exchange's int4 loads a thread a tile).
 """
 
 from __future__ import annotations
@@ -123,8 +132,11 @@ def _exchange_plan(bins: int, facts: dict, cluster: int | None, bits: int | None
     u = unroll or UNROLL
     if u not in (1, 2, 4):
         raise ValueError(f"unroll={u}: 1, 2 or 4 is accepted")
-    for cs in ((cluster,) if cluster else (2, 4, 8, 16)):
-        for b in ((bits,) if bits else (32, 16)):
+    # 32-bit counters in the smallest cluster that holds them, then 16-bit ones; 1024 threads (measured:
+    # 262144 bins: 8 blocks of 32-bit 860 GB/s against 4 of 16-bit 814, 512 threads with 16 keys
+    # each 844; 65536 bins: 2 blocks 1314 against 4 blocks 1016, 16-bit 1063)
+    for b in ((bits,) if bits else (32, 16)):
+        for cs in ((cluster,) if cluster else (2, 4, 8, 16)):
             for threads in ((block,) if block else (1024, 512)):
                 if (cs & (cs - 1) or not 2 <= cs <= MAX_CLUSTER or b not in (16, 32) or threads % 32
                         or not 32 * cs <= threads <= 1024 or -(-bins // cs) > EXCHANGE_MAX_PER_BLOCK):
@@ -138,6 +150,32 @@ def _exchange_plan(bins: int, facts: dict, cluster: int | None, bits: int | None
                                 unroll=u)
     raise ValueError(f"method 'cluster_exchange': {bins} bins do not fit a cluster of at most {MAX_CLUSTER} blocks "
                      f"of at most {EXCHANGE_MAX_PER_BLOCK} bins each (cluster={cluster}, counter_bits={bits}, block={block})")
+
+
+# method="auto" past one block's 32-bit counters, measured on an H200 (tools/histogram_sweep.py, GB/s of
+# keys, 2^28 uniform / hot90 keys, 2026-11-22; the baselines' best: torch.histc ~400 uniform, CUB
+# 120-190 hot90):
+#   65536 bins:  multipass (one pass, 16-bit counters) 3192 / 2994; cluster_rep (2 blocks) 2133 / 2137;
+#                cluster_exchange 1314 / 1316
+#   262144 bins: multipass (3 passes) 999 / 989; cluster_exchange (8 blocks, 32-bit) 860 / 867;
+#                cluster_rep 786 / 782 (4 blocks, 16-bit), 536 / 657 (8 blocks); global 396 / 124.
+#                At 2^26 keys: 673 / 824 against cluster_exchange's 772 / 757.
+#   2^20 bins:   cluster_exchange (16 blocks, 16-bit) 529 / 266; multipass (10 passes) 298 / 336;
+#                global 398 / 156; cluster_rep (16 blocks) 218 / 209.
+# A pass costs ~0.36 ms at 2^28 keys and the exchange 1.25-2.0 ms, so multipass up to 3 passes, then
+# the exchange while a cluster of 16 holds the bins at 16 bits (2^20 bins), then global.
+AUTO_MAX_PASSES = 3
+
+
+def auto_method(bins: int, optin: int, has_cluster: bool) -> str:
+    """The method `method="auto"` takes for `bins` bins (the table above)."""
+    if bins * 4 <= optin:
+        return "smem"
+    if -(-bins // (optin // 16 * 8)) <= AUTO_MAX_PASSES:  # passes of 16-bit counters
+        return "multipass"
+    if has_cluster and -(-bins // MAX_CLUSTER) <= EXCHANGE_MAX_PER_BLOCK:
+        return "cluster_exchange"
+    return "global"
 
 
 def _check_bits(bits: int | None) -> None:
@@ -157,12 +195,7 @@ def plan(bins: int, facts: dict, method: str = "auto", *, copies: int | None = N
     optin = facts["smem_optin"]
     has_cluster = tuple(facts["cc"]) >= (9, 0)
     if method == "auto":
-        if bins * 4 <= optin:
-            method = "smem"
-        elif has_cluster and choose_cluster_size(bins, optin):
-            method = "cluster_rep"
-        else:
-            method = "global"
+        method = auto_method(bins, optin, has_cluster)
     if method in ("cluster", "cluster_rep", "cluster_share", "cluster_exchange") and not has_cluster:
         raise ValueError(f"method {method!r}: thread-block clusters need compute capability 9.0 or newer, this GPU is {facts['cc'][0]}.{facts['cc'][1]}")
     if method == "smem":
