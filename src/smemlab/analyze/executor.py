@@ -17,6 +17,15 @@ consumers). A path that waits lets another path run meanwhile (one not holding a
 for paths still running), which may exit, arrive or reach the barrier. When every path waits, or
 only reconvergence points are left, the barrier can never complete: reported as the hazard it is (a
 divergent `__syncthreads()`: undefined behaviour, a hang or a wrong result on the GPU).
+
+Warp-synchronous instructions with a membermask (`shfl.sync`, `vote.sync`, `match.sync`, `redux.sync`,
+`elect.sync`, `bar.warp.sync`) wait the same way: a path that reaches one before the other lanes its
+membermask names waits and lets the other paths run; the instruction executes once, for all the lanes
+that met there, when every non-exited lane of the mask has arrived (`warpsync.py`). Lanes of the mask
+that never arrive are reported as the undefined behaviour they are; lanes that reach a different
+shfl/vote/match/redux/elect instruction (NVVM emits one per branch for a call written in both) are
+reported too, as analyze does not pair two instructions' operands; `bar.warp.sync`s carry no data, and
+those at different places meet.
 """
 
 from __future__ import annotations
@@ -25,13 +34,13 @@ import inspect
 
 import numpy as np
 
-from smemlab.analyze import alu, carry, memops, warpops  # noqa: F401  (registers the builders)
+from smemlab.analyze import alu, carry, memops, warpops, warpsync  # noqa: F401  (registers the builders)
 from smemlab.analyze.cfg import EXIT, Flow
 from smemlab.analyze.machine import WARP, Machine
 from smemlab.analyze.ptx import Instr, PTXError, Reg
 from smemlab.errors import UserError
 
-PLAIN, BRANCH, THREAD_END, BARRIER, TRAP, SWITCH = range(6)
+PLAIN, BRANCH, THREAD_END, BARRIER, TRAP, SWITCH, WARP_SYNC = range(7)
 
 
 class AnalyzeError(UserError):
@@ -43,11 +52,12 @@ class Unsupported(Exception):
 
 
 class _Entry:
-    __slots__ = ("pc", "mask", "rpc", "full", "nw", "waiting", "holder")
+    __slots__ = ("pc", "mask", "rpc", "full", "nw", "waiting", "holder", "lanes")
 
     def __init__(self, pc, mask, rpc, W):
         self.pc, self.mask, self.rpc = pc, mask, rpc
-        self.waiting = None  # the barrier its threads wait at
+        self.waiting = None  # the barrier its threads wait at (("warp", key) for a warp-synchronous one)
+        self.lanes = None  # at a warp-synchronous instruction: its lanes that execute it (guard on)
         self.holder = False  # it waits at a reconvergence point for the paths above it
         self.refresh(W)
 
@@ -90,6 +100,8 @@ class Executor:
         self.issued_warps = 0
         self.barriers = 0
         self.arrived: dict[int, np.ndarray] = {}  # barrier -> threads arrived in its current phase
+        # warp-synchronous key (pc, or warpsync.BAR_WARP) -> (threads arrived, the membermask each gave)
+        self.warp_arrived: dict = {}
         n = len(flow.instrs)
         self.kinds = [PLAIN] * n
         self.ops = [None] * n
@@ -121,6 +133,15 @@ class Executor:
             return TRAP, None
         if op in ("bar", "barrier") and (len(ins.parts) < 2 or ins.parts[1] != "warp"):
             return BARRIER, self._barrier_op(ins)
+        k = warpsync.membermask_operand(ins)
+        if k is not None:
+            members = self.mach.getter(ins.operands[k], np.uint32)
+            if op == "bar":
+                return WARP_SYNC, (None, members, warpsync.BAR_WARP)
+            try:  # the guard is applied when the instruction is reached (the lanes that wait)
+                return WARP_SYNC, (_build(ins, self.mach, self.ledger, pc, self), members, pc)
+            except (Unsupported, PTXError) as exc:
+                return PLAIN, self._raiser(pc, str(exc))
         if op == "call":
             return PLAIN, self._raiser(pc, "a call to a device function that was not inlined is not supported "
                                           "(mark it __forceinline__)")
@@ -211,6 +232,8 @@ class Executor:
                     self._exit(e, pc, instrs[pc])
                 elif kind == BARRIER:
                     self._barrier(e, pc)
+                elif kind == WARP_SYNC:
+                    self._warp_sync(e, pc)
                 elif kind == TRAP:
                     ins = instrs[pc]
                     m = e.mask if ins.guard is None else e.mask & self._pred(ins.guard)
@@ -308,13 +331,132 @@ class Executor:
             self.steps -= e.nw  # looking again at a barrier it waits at is no instruction
         if self._complete(key, n, red):
             return
-        # let another path run: it may exit, arrive, or reach this barrier
+        if not self._let_another_run():
+            self._stuck(e, pc, key, n)
+
+    def _let_another_run(self) -> bool:
+        """Bring a path that can run to the top of the stack (the one there waits): it may exit, arrive,
+        or reach what the waiting paths wait at. False when none can."""
         st = self.stack
-        for j in range(len(st) - 2, -1, -1):
-            if st[j].waiting is None and not st[j].holder:
-                st.append(st.pop(j))
+        while True:
+            if st[-1].waiting is None:
+                return True
+            for j in range(len(st) - 2, -1, -1):
+                if st[j].waiting is None and not st[j].holder:
+                    st.append(st.pop(j))
+                    return True
+            # exits since a warp-synchronous instruction was last checked may have completed it
+            if not any(self._complete_warp(k) for k, (arrived, _) in list(self.warp_arrived.items())
+                       if arrived.any()):
+                return False
+
+    # ------------------------------------------------------------------ warp-synchronous instructions
+
+    def _warp_sync(self, e: _Entry, pc: int) -> None:
+        _, members, key = self.ops[pc]
+        if e.waiting is None:
+            ins = self.flow.instrs[pc]
+            mm = members()
+            if e.full and ins.guard is None and mm[0] == 0xFFFFFFFF and (mm == mm[0]).all():
+                self._execute_warp(key, e.mask)  # every lane of the block, full masks: converged code
+                e.pc = pc + 1
                 return
-        self._stuck(e, pc, key, n)
+            lanes = e.mask if ins.guard is None else e.mask & self._pred(ins.guard)
+            if not lanes.any():
+                e.pc = pc + 1
+                return
+            stray = lanes & (((mm >> self.mach.lane) & np.uint32(1)) == 0)
+            if stray.any():
+                t = int(np.flatnonzero(stray)[0])
+                raise AnalyzeError(
+                    f"{self.where(pc)}: {self.describe_thread(t)} executes {ins.opcode} with membermask "
+                    f"0x{int(mm[t]):08x}, which does not name its own lane: undefined behaviour (PTX ISA)")
+            pending = self.warp_arrived.get(key)
+            if (pending is None or not pending[0].any()) and \
+                    not warpsync.waiting_for(lanes, mm, self.live, self.mach.W).any():
+                self._execute_warp(key, lanes)  # all its lanes are here (converged code): no waiting
+                e.pc = pc + 1
+                return
+            if key not in self.warp_arrived:
+                self.warp_arrived[key] = (np.zeros(self.mach.N, dtype=bool), np.zeros(self.mach.N, dtype=np.uint32))
+            arrived, masks = self.warp_arrived[key]
+            arrived |= lanes
+            masks[lanes] = mm[lanes]
+            e.waiting, e.lanes = ("warp", key), lanes
+        else:
+            self.steps -= e.nw  # looking again at an instruction it waits at is no instruction
+        self._complete_warp(key)
+        if e.waiting is not None and not self._let_another_run():
+            self._warp_stuck(e, pc, key)
+
+    def _can_come(self) -> np.ndarray:
+        return self.live & ~self._bound_to_exit()
+
+    def _complete_warp(self, key) -> bool:
+        """Execute warp-synchronous instruction `key` for the lanes whose membermask is complete, and
+        release them (a waiting path whose lanes are only partly complete splits). True if any were."""
+        arrived, masks = self.warp_arrived[key]
+        W = self.mach.W
+        ready = arrived & (warpsync.waiting_for(arrived, masks, self._can_come(), W) == 0)
+        if not ready.any():
+            return False
+        arrived &= ~ready
+        self._execute_warp(key, ready)
+        released = []
+        for entry in self.stack:
+            if entry.waiting != ("warp", key):
+                continue
+            done = entry.lanes & ready
+            if not done.any():
+                continue
+            if not (entry.lanes & ~done).any():
+                entry.waiting = entry.lanes = None
+                entry.pc += 1
+                continue
+            # part of its lanes go on (with its lanes whose guard is off); the rest keep waiting
+            go = (entry.mask & ~entry.lanes) | done
+            entry.mask = entry.lanes = entry.lanes & ~done
+            entry.refresh(W)
+            released.append(_Entry(entry.pc + 1, go, entry.rpc, W))
+        self.stack.extend(released)
+        return True
+
+    def _execute_warp(self, key, lanes: np.ndarray) -> None:
+        if isinstance(key, int):  # bar.warp.sync has nothing to compute
+            try:
+                self.ops[key][0](lanes, False)
+            except (Unsupported, PTXError) as exc:
+                raise AnalyzeError(f"{self.where(key)}: {exc}") from None
+
+    def _warp_stuck(self, e: _Entry, pc: int, key) -> None:
+        """No path can run: lanes that a warp-synchronous instruction waits for never execute it."""
+        arrived, masks = self.warp_arrived[key]
+        W = self.mach.W
+        waits = warpsync.waiting_for(arrived, masks, self._can_come(), W)
+        t = int(np.flatnonzero(e.lanes & (waits != 0))[0])
+        warp, mm = t // WARP, int(masks[t])
+        here = warpsync.lane_ids(int(warpsync.ballot(arrived & (masks == mm), W)[warp]), warp)
+        missing = warpsync.lane_ids(int(waits[t]), warp)
+        gone = np.zeros(self.mach.N, dtype=bool)
+        gone[missing] = True
+        ins = self.flow.instrs[pc]
+        elsewhere = ""
+        why = (". Every non-exited thread of the membermask must execute it with the same mask, or the behaviour is "
+               "undefined (the GPU may hang or return garbage)")
+        for other in reversed(self.stack):
+            if not (other.mask & gone).any() or not 0 <= other.pc < len(self.flow.instrs):
+                continue
+            elsewhere = f"; they wait at {self.where(other.pc)}"
+            w = other.waiting
+            if isinstance(w, tuple) and w[1] != key and self.flow.instrs[other.pc].parts[0] == ins.parts[0]:
+                elsewhere = f"; they execute a different {ins.parts[0]} instruction, at {self.where(other.pc)}"
+                why = (": analyze models a warp-synchronous instruction only when the lanes of its membermask meet "
+                       "at one instruction (the CUDA guide: all non-exited threads named in mask must execute the "
+                       "same intrinsic), and NVVM emits one per branch; call it once, after the branches")
+            break
+        raise AnalyzeError(
+            f"{self.where(pc)}: {ins.opcode} with membermask 0x{mm:08x} in warp {warp}: {_ranges(here)} execute it "
+            f"but {_ranges(missing)} named in the mask do not{elsewhere}{why}")
 
     def _complete(self, key: int, n: int | None, red) -> bool:
         """Complete barrier `key` if every thread it waits for has arrived: release its waiting paths."""

@@ -1,8 +1,8 @@
 """Warp-wide instructions: shfl.sync, vote.sync, match.sync, redux.sync, activemask, elect.sync.
 
 The block's lanes are viewed as (warps, 32); "active" is the executing mask, which with the SIMT
-stack is exactly the set of lanes that reached the instruction together. Membermask bits of lanes
-that are not active are ignored (on the GPU such a call waits for them or is undefined).
+stack is exactly the set of lanes that met at the instruction (the executor makes the lanes of a
+membermask wait for each other, `warpsync.py`); membermask bits of exited lanes name no one.
 """
 
 from __future__ import annotations
@@ -64,7 +64,8 @@ def b_shfl(ins: Instr, mach: Machine, **_):
         else:
             j = min_lane | (b & ~seg)
             ok = j <= max_lane
-        j = np.where(ok, j, lane)
+        # a source lane that does not execute this shuffle has no defined value (PTX): the lane keeps its own
+        j = np.where(ok & m[base + np.where(ok, j, lane)], j, lane)
         wd(ga()[base + j], m, full)
         if wp is not None:
             wp(ok, m, full)
