@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from smemlab.render.bench import crossover_text, crossovers, goal_table, goals_line, latency_table  # noqa: E402
+from smemlab.counters import measured_per_request, predicted_per_request  # noqa: E402
 from smemlab.records import RunRecord  # noqa: E402
 
 
@@ -21,8 +22,6 @@ LAYOUT_ROWS = [("setRowReadRow", "setRowReadRow"), ("setColReadCol", "setColRead
                ("setRowReadCol", "setRowReadCol"), ("setRowReadColPad (IPAD 1)", "setRowReadColPad"),
                ("32x16 block, setRowReadColPad1_rect (IPAD 1)", "setRowReadColPad1_rect"),
                ("32x16 block, setRowReadColPad_rect (IPAD 2)", "setRowReadColPad_rect")]
-LD_WAVEFRONTS = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
-LD_REQUESTS = "smsp__sass_inst_executed_op_shared_ld.sum"
 
 
 def _per_request(x: float) -> str:
@@ -45,11 +44,9 @@ def layout_table(record: RunRecord) -> list[str]:
         if v is None or not v.ok:
             lines.append(f"| {label} | {'not run' if v is None else 'FAILED'} | | |")
             continue
-        load = next((a for a in v.accesses if a.op == "load"), None)
-        counters = v.bank_counters or v.counters
-        measured = (_per_request(counters[LD_WAVEFRONTS] / counters[LD_REQUESTS])
-                    if counters.get(LD_REQUESTS) else "-")
-        predicted = _per_request(load.predicted_wavefronts_per_request) if load else "-"
+        measured, predicted = measured_per_request(v, "load"), predicted_per_request(v, "load")
+        measured = "-" if measured is None else _per_request(measured)
+        predicted = "-" if predicted is None else _per_request(predicted)
         lines.append(f"| {label} | {v.median_ms:.3g} | {predicted} | {measured} |")
     return lines
 

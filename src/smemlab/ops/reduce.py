@@ -175,9 +175,9 @@ def _call_plan(x_dtype: np.dtype, dtype: Any) -> tuple[str, np.dtype, np.dtype, 
     except TypeError:  # an unhashable dtype= argument: checked (and refused) below
         key, plan = None, None
     if plan is None:
-        out_dtype = _DEFAULT[x_dtype] if dtype is None else result_dtype(x_dtype, dtype)
+        out_dtype = result_dtype(x_dtype, dtype)
         kernel_out = _I64 if x_dtype.kind == "i" else out_dtype
-        plan = ("reduce_" + SUFFIX[(x_dtype, out_dtype)], kernel_out, out_dtype, kernel_out != out_dtype)
+        plan = (kernel_name(x_dtype, out_dtype), kernel_out, out_dtype, kernel_out != out_dtype)
         if key is not None:
             _CALLS[key] = plan
     return plan
