@@ -265,6 +265,30 @@ def test_reduce_torch_result_types():
         assert ops.reduce_sum(t.view(10, 100), axis=-1).dtype == t.view(10, 100).sum(-1).dtype, dt
 
 
+def test_reduce_torch_scalars_kept_past_the_pool_stay_their_own():
+    """Full sums on torch tensors come from a pool of 0-d tensors carved from one allocation: results
+    kept across more calls than the pool holds, on two streams, each keep their own value."""
+    torch = pytest.importorskip("torch")
+    from smemlab.ops._args import SCALAR_POOL
+
+    xs = [torch.full((1000 + i,), float(i % 7) - 3.0, device="cuda") for i in range(SCALAR_POOL + 9)]
+    side = torch.cuda.Stream()
+    kept = []
+    for i, x in enumerate(xs):
+        if i % 5 == 0:
+            side.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(side):
+                kept.append(ops.reduce_sum(x))
+            torch.cuda.current_stream().wait_stream(side)
+        else:
+            kept.append(ops.reduce_sum(x))
+    torch.cuda.synchronize()
+    assert len({r.data_ptr() for r in kept}) == len(kept)
+    assert [float(r) for r in kept] == [float(x.double().sum()) for x in xs]
+    kept[0] += 1  # a result is its own element: in place on one leaves the others alone
+    assert float(kept[0]) == float(xs[0].double().sum()) + 1 and float(kept[1]) == float(xs[1].double().sum())
+
+
 # -- reduce_sum(x, axis=-1): one sum per row ---------------------------------------------------------
 ROW_SHAPES = [(1, 1), (1, 7), (7, 1), (3, 5), (5, 67), (33, 255), (1000, 256), (1001, 257), (17, 8191), (9, 8193),
               (2, 16381), (3, 100_003), (5, 1 << 18), (1 << 16, 3), (4099, 4093)]

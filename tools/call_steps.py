@@ -30,7 +30,7 @@ def main() -> None:
     ga = A.read(x, "x", R.DTYPES, R.RANKS)
     k, grid = R._plan(0, "reduce_f32_f32")
     out, out_ptr = ga.empty((), np.dtype("float32"))
-    ws = R._workspace(0, ga.stream(), grid)
+    ws = R._workspace(0, ga.stream())
     args = (ga.ptr, np.uint64(x.numel()), ws.partials_ptr, ws.counter_ptr, out_ptr)
     steps = {
         "read (torch)": lambda: A.read(x, "x", R.DTYPES, R.RANKS),
@@ -40,8 +40,9 @@ def main() -> None:
         "device.current_device": device.current_device,
         "stream (torch)": ga.stream,
         "empty () torch": lambda: ga.empty((), np.dtype("float32")),
+        "scalar () torch (pool)": lambda: ga.scalar(np.dtype("float32"), ga.stream()),
         "R._plan": lambda: R._plan(0, "reduce_f32_f32"),
-        "R._workspace": lambda: R._workspace(0, 0, grid),
+        "R._workspace": lambda: R._workspace(0, 0),
         "device.kernel (transpose)": lambda: device.kernel("lib/transpose.cu", "transpose_v4", device=0),
         "np.uint64(n)": lambda: np.uint64(12345),
         "device.launch (reduce, no alloc)": lambda: device.launch(k, 64, 256, args, 0),

@@ -14,6 +14,8 @@ import random
 import statistics
 import time
 
+import timing  # noqa: F401  (puts the source tree on the path)
+
 
 def one(fn, sync) -> float:
     t0 = time.perf_counter()

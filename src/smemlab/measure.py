@@ -14,8 +14,9 @@
    its launch's; where a kernel is shorter than a launch, the time is the launch rate, which the
    runner's launch floor measures). A call slower than SLOW_MS is timed one call a sample. Work
    done on the host is timed on the host clock, one call a sample (`time_host`);
-4. latency (`latency`): one call then a synchronize, each timed alone on the host clock, the
-   implementations taking turns call by call: what a user calling from Python waits for;
+4. latency (`latency`): one call then a synchronize, each timed alone on the host clock, in runs of
+   calls to one implementation (a user's loop), the implementations taking turns run by run: what a
+   user calling from Python waits for;
 5. the memcpy ceiling (`DeviceCopy`): cudaMemcpyAsync device to device, verified and timed like
    the rest; bandwidth is measured against it, never against a copy kernel of our own;
 6. provenance: where and with what a run was made.
@@ -40,6 +41,7 @@ MIN_REPS = 7
 SAMPLE_MS = 1.0  # a batch sized by the timer lasts about this long ...
 MAX_BATCH = 1000  # ... in at most this many calls
 LATENCY_BUDGET_S = 0.15  # host time per implementation for the single calls (at least MIN_REPS)
+LATENCY_RUN = 8  # single calls an implementation makes in a row (the first not counted)
 
 
 @dataclass
@@ -151,23 +153,34 @@ def _timing(samples: Sequence[float], batch: int) -> Timing:
 def latency(fns: Sequence[Callable[[], Any]], per_call_ms: Sequence[float], sync: Callable[[], None]
             ) -> list[tuple[float, float, float]]:
     """(median, min, max) microseconds of one call followed by `sync`, each timed alone, for each of
-    `fns`. The implementations take turns, one call each per round, so that a drift of the clocks
-    (the GPU's rising from idle, the CPU's) during the measurement reaches all of them alike instead
-    of the first or the last measured. `per_call_ms` (their back-to-back times) sizes the rounds."""
-    per_round_ms = sum(max(ms, 1e-3) for ms in per_call_ms)
-    reps = max(MIN_REPS, min(400, int(LATENCY_BUDGET_S * 1e3 * len(fns) / per_round_ms)))
-    for _ in range(min(20, reps)):
+    `fns`. Each implementation makes LATENCY_RUN calls in a row, the first not counted, as a user's
+    loop of single calls does: a call right after another implementation's pays for what that one
+    left behind (an H200, tools/latency_order_probe.py: smemlab's histogram of 2^12 keys on torch
+    tensors 19.9 us in a loop of its own, 34.9 us called right after CUB's histogram). The
+    implementations take turns run by run, the first of a round rotating, so that a drift of the
+    clocks (the GPU's rising from idle, the CPU's) reaches all of them alike. `per_call_ms` (their
+    back-to-back times) sizes the rounds."""
+    counted = LATENCY_RUN - 1
+    per_round_ms = sum(max(ms, 1e-3) for ms in per_call_ms) * LATENCY_RUN
+    budget_ms = LATENCY_BUDGET_S * 1e3 * len(fns)
+    rounds = max(-(-MIN_REPS // counted), min(-(-400 // counted), int(budget_ms / per_round_ms)))
+    for _ in range(2):
         for fn in fns:
             fn()
             sync()
     samples: list[list[float]] = [[] for _ in fns]
     clock = time.perf_counter
-    for _ in range(reps):
-        for fn, out in zip(fns, samples):
-            t0 = clock()
+    turns = list(zip(fns, samples))
+    for r in range(rounds):
+        first = r % len(turns)
+        for fn, out in turns[first:] + turns[:first]:
             fn()
             sync()
-            out.append(clock() - t0)
+            for _ in range(counted):
+                t0 = clock()
+                fn()
+                sync()
+                out.append(clock() - t0)
     return [(statistics.median(s) * 1e6, min(s) * 1e6, max(s) * 1e6) for s in samples]
 
 

@@ -7,8 +7,10 @@ The measuring is smemlab.measure's, as the experiments' is. For every implementa
 2. times it two ways:
    - latency: one call at a time, host path included, each call followed by a synchronize and
      timed alone on the host clock; the median (and min, max) over many calls. This is what a user
-     calling from Python waits for. The implementations of a case take turns call by call, so a
-     drift of the clocks while they are measured reaches all of them alike.
+     calling from Python waits for. Each implementation makes runs of calls in a row (a user's
+     loop; the first call of a run, which pays for what the previous implementation left behind,
+     is not counted), and the implementations take turns run by run, so a drift of the clocks
+     while they are measured reaches all of them alike.
    - throughput: back-to-back calls between two CUDA events (a batch per sample, so the host path
      overlaps the GPU work), divided by the batch; the median, min and max over the samples.
 3. derives bandwidth (bytes read + written once each / throughput time, decimal GB/s) or TFLOP/s,
@@ -23,6 +25,7 @@ A row is a smemlab.records.BenchRow (`Row` here), the record type the report rea
 from __future__ import annotations
 
 import dataclasses
+import zlib
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -54,7 +57,7 @@ class Bench:
         self.rows: list[Row] = []
         self.op = ""
         self._memcpy: dict[int, Row] = {}
-        self._rng_calls = 0
+        self._rng_calls: dict[str, int] = {}  # per benchmark: its data are the same run alone or with others
         self.torch = _torch_cuda()
 
     # -- one stream for everything -----------------------------------------------------------
@@ -92,12 +95,14 @@ class Bench:
         return list(quick if (self.quick and quick is not None) else full)
 
     def random(self, shape: Any, dtype: Any = "float32", low: float = -1.0, high: float = 1.0):
-        """Seeded random CuPy data, never all zeros: uniform [low, high) for floats, integers in
+        """Seeded random CuPy data (the seed, the benchmark's name and the call's number within it:
+        `smemlab bench reduce` draws what the full run draws for reduce), never all zeros: uniform [low, high) for floats, integers in
         [low, high) for integer dtypes (defaults to [-1000, 1000))."""
         import cupy
 
-        self._rng_calls += 1
-        rng = cupy.random.default_rng(self.seed + self._rng_calls)
+        calls = self._rng_calls[self.op] = self._rng_calls.get(self.op, 0) + 1
+        key = np.random.SeedSequence([self.seed, zlib.crc32(self.op.encode()), calls]).generate_state(1)[0]
+        rng = cupy.random.default_rng(int(key))
         dt = np.dtype(dtype)
         if dt.kind in "iu":
             lo, hi = (int(low), int(high)) if (low, high) != (-1.0, 1.0) else (-1000, 1000)
@@ -168,7 +173,7 @@ class Bench:
 
     def latency(self, fns: list[Callable[[], Any]], per_call_ms: list[float]) -> list[tuple[float, float, float]]:
         """(median, min, max) microseconds of one call followed by a synchronize, each timed alone, for
-        each of `fns`, the implementations taking turns call by call (smemlab.measure.latency)."""
+        each of `fns`, in runs of calls taking turns (smemlab.measure.latency)."""
         return measure.latency(fns, per_call_ms, self.stream.synchronize)
 
     def memcpy(self, nbytes: int) -> Row:

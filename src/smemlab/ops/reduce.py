@@ -237,7 +237,7 @@ def reduce_sum(x: Any, dtype: Any = None, *, axis: Any = None) -> Any:
         if n == 0:
             out, _ = a.zeros((), out_dtype, stream)
             return out
-        out, out_ptr = a.scalar(kernel_out)
+        out, out_ptr = a.scalar(kernel_out, stream)
         launch(name, a.ptr, n, a.dtype.itemsize, out_ptr, a.device, stream)
         if cast:
             out = a.astype(out, out_dtype)  # int64 -> int32 wraps modulo 2^32, like NumPy

@@ -87,7 +87,8 @@ def markdown_lines(rows: list[BenchRow], plots: dict[str, str] | None = None) ->
         "## Library benchmark (`smemlab bench`)", "",
         "smemlab.ops against what users have today, every output verified before it is timed, every "
         "implementation on one stream. `latency`: one call at a time from Python, host path included "
-        "(each call followed by a synchronize, timed alone; median, min-max). `back-to-back`: calls in a row "
+        "(each call followed by a synchronize, timed alone, in runs of calls to one implementation as a user's "
+        "loop makes them; median, min-max). `back-to-back`: calls in a row "
         "between CUDA events, per call (the host path overlaps the GPU). Speed and `of memcpy` come from the "
         "back-to-back time: bytes read + written once each, against cudaMemcpyAsync device-to-device moving "
         "the same bytes in the same run.", "",
