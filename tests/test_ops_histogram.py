@@ -182,7 +182,8 @@ def test_kernels_compile_for_sm90(defines):
 # 16-bit counters that wrap: every half starts at CTR_INIT, so a few keys a bin take it past 65535. One
 # block emulated on the CPU (smemlab analyze: a cluster of one), its output against NumPy.
 WRAPS = [("hist_smem", {"COPIES": 1, "AGG": 0}, ["lo=0", "nlocal=255"]), ("hist_smem", {"COPIES": 1, "AGG": 1}, ["lo=0", "nlocal=255"]),
-         ("hist_cluster_rep", {"CS": 1}, ["bins=255"]), ("hist_cluster_exchange", {"CS": 1, "THREADS": 512}, ["bins=255"])]
+         ("hist_cluster_rep", {"CS": 1}, ["bins=255"]), ("hist_cluster_exchange", {"CS": 1, "THREADS": 512}, ["bins=255"]),
+         ("hist_cluster_exchange", {"CS": 1, "THREADS": 512, "AGG": 1}, ["bins=255"])]
 
 
 @pytest.mark.parametrize("kernel,defines,tail", WRAPS, ids=[f"{k}-{d}" for k, d, _ in WRAPS])
@@ -248,6 +249,7 @@ def test_counts_exact(n, bins, method, skew):
                          + [dict(method=m, cluster=cs) for m in ("cluster_rep", "cluster_share") for cs in (2, 4, 8, 16)]
                          + [dict(method="cluster_exchange", cluster=cs, counter_bits=b, block=t) for cs in (2, 4, 8, 16)
                             for b in (16, 32) for t in (512, 1024) if t >= 32 * cs]
+                         + [dict(method="cluster_exchange", cluster=cs, counter_bits=b, agg=1) for cs in (2, 16) for b in (16, 32)]
                          + [dict(method="cluster_rep", cluster=cs, counter_bits=16) for cs in (2, 16)]
                          + [dict(method="multipass", counter_bits=16, agg=a) for a in (0, 1)]
                          + [dict(method="global", agg=0), dict(method="multipass", agg=1)])

@@ -289,8 +289,8 @@ def library() -> list[KernelLaunch]:
             ("hist_cluster", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256, (k, str(keys), "int32[256]", "256")),
             ("hist_cluster_rep", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256, (k, str(keys), "int32[256]", "256")),
             ("hist_cluster_share", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256 + 2 * 512 * UNROLL * 16, (k, str(keys), "int32[256]", "256")),
-            *(("hist_cluster_exchange", {"AGG": 0, "COPIES": 1, "CS": 1, "THREADS": 512, "MINB": 1, "CBITS": bits},
-               exchange_smem(256, 1, bits, 512)[0], (k, str(keys), "int32[256]", "256")) for bits in (32, 16))):
+            *(("hist_cluster_exchange", {"AGG": agg, "COPIES": 1, "CS": 1, "THREADS": 512, "MINB": 1, "CBITS": bits},
+               exchange_smem(256, 1, bits, 512)[0], (k, str(keys), "int32[256]", "256")) for bits, agg in ((32, 0), (16, 0), (16, 1)))):
         label = f"histogram {kernel} " + " ".join(f"{a}={b}" for a, b in defines.items())
         out.append(KernelLaunch("ops", label, "lib/histogram.cu", kernel, (512, 1, 1), (1, 1, 1), defines, smem, vals))
     # the copy kernel (no shared memory)

@@ -117,6 +117,8 @@ def choose_cluster_size(bins: int, smem_optin: int, nonportable: bool = True, ta
 
 # hist_cluster_exchange: local bin numbers travel as 16-bit entries, so a block owns at most 2^16 bins
 EXCHANGE_MAX_PER_BLOCK = 1 << 16
+# hist_cluster_exchange's owners group each warp's entries by bin before adding (AGG)
+EXCHANGE_AGG = 0
 
 
 def exchange_smem(bins: int, cluster: int, bits: int, block: int, unroll: int = UNROLL) -> tuple[int, int]:
@@ -127,7 +129,7 @@ def exchange_smem(bins: int, cluster: int, bits: int, block: int, unroll: int = 
 
 
 def _exchange_plan(bins: int, facts: dict, cluster: int | None, bits: int | None, block: int | None,
-                   unroll: int | None) -> Plan:
+                   unroll: int | None, agg: int | None = None) -> Plan:
     optin = facts["smem_optin"]
     u = unroll or UNROLL
     if u not in (1, 2, 4):
@@ -147,7 +149,7 @@ def _exchange_plan(bins: int, facts: dict, cluster: int | None, bits: int | None
                     regs = 64 if u <= 2 else 128  # a thread's registers that hold its keys and ranks without spills
                     minb = max(1, min(65536 // (regs * threads), per_sm))
                     return Plan("cluster_exchange", threads, cluster=cs, smem=dynamic, counter_bits=b, min_blocks=minb,
-                                unroll=u)
+                                unroll=u, agg=EXCHANGE_AGG if agg is None else agg)
     raise ValueError(f"method 'cluster_exchange': {bins} bins do not fit a cluster of at most {MAX_CLUSTER} blocks "
                      f"of at most {EXCHANGE_MAX_PER_BLOCK} bins each (cluster={cluster}, counter_bits={bits}, block={block})")
 
@@ -223,7 +225,7 @@ def plan(bins: int, facts: dict, method: str = "auto", *, copies: int | None = N
         return Plan("multipass", block or 1024, copies=c, smem=smem, passes=passes, bins_per_pass=per,
                     agg=0 if agg is None else agg, counter_bits=bits)
     if method == "cluster_exchange":
-        return _exchange_plan(bins, facts, cluster, counter_bits, block, unroll)
+        return _exchange_plan(bins, facts, cluster, counter_bits, block, unroll, agg)
     if method in ("cluster_rep", "cluster_share"):
         bits = counter_bits or 32
         for b in ((block,) if block else (1024, 512)):

@@ -521,6 +521,23 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
         const unsigned r = threadIdx.x / G;
         const int2 seg = ld_cluster_v2(map_to_rank(smem_u32(&s_seg[par][rank]), r));
         const unsigned base = map_to_rank(stage + 2u * STAGE * par, r);
+#if AGG
+        // Skewed keys pile onto a few counters of one owner, whose atomics on one word serialise. The
+        // warp's 32 lanes take the same trips here (a warp lies in one group of G lanes), so that each
+        // slot's entries can be grouped by bin: one add per distinct bin and slot.
+        for (int c0 = (seg.x >> 3) + static_cast<int>((threadIdx.x % G) & ~31u); 8 * c0 < seg.y; c0 += G) {
+            const int c8 = c0 + static_cast<int>(lane);
+            const int4 w = 8 * c8 < seg.y ? ld_cluster_v4(base + 16u * static_cast<unsigned>(c8)) : make_int4(0, 0, 0, 0);
+            const unsigned u[4] = {static_cast<unsigned>(w.x), static_cast<unsigned>(w.y), static_cast<unsigned>(w.z),
+                                   static_cast<unsigned>(w.w)};
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+                const bool mine = 8 * c8 + e >= seg.x && 8 * c8 + e < seg.y;
+                count_key(static_cast<int>((u[e >> 1] >> (16 * (e & 1))) & 0xFFFFu), mine,
+                          [&](int l, unsigned c) { ctr_add(ctr, static_cast<unsigned>(l), c, out, bin0, nloc); });
+            }
+        }
+#else
         for (int c8 = (seg.x >> 3) + static_cast<int>(threadIdx.x % G); 8 * c8 < seg.y; c8 += G) {
             const int4 w = ld_cluster_v4(base + 16u * static_cast<unsigned>(c8));
             const unsigned u[4] = {static_cast<unsigned>(w.x), static_cast<unsigned>(w.y), static_cast<unsigned>(w.z),
@@ -534,6 +551,7 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
                     if (8 * c8 + e >= seg.x && 8 * c8 + e < seg.y) ctr_add(ctr, (u[e >> 1] >> (16 * (e & 1))) & 0xFFFFu, 1u, out, bin0, nloc);
             }
         }
+#endif
     };
 
     load(cid, cur);
