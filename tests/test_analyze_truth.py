@@ -10,6 +10,10 @@ by a warp whose predicate is off on every lane (ptxas turns short branches into 
 zero wavefronts, while analyze counts a request only for a warp with an active lane; so analyze's
 requests are at most the recorded instructions.
 
+cp.async copies (op "ldgsts") are in neither the load nor the store totals, for Nsight Compute as for
+analyze; their lines are compared like the others, but where analyze does not model the copy's size
+(4 bytes: UNMODELLED_LINES) the line must show requests and no wavefronts.
+
 Known differences (xfail, with the reason): the trips of a compare-and-swap loop (float atomicAdd on
 shared memory) that depend on timing across warps; three loops whose LDS.64 the two counters count
 differently; and two loops ptxas restructured (a data-dependent trip count unrolled into predicated
@@ -71,6 +75,16 @@ KNOWN = {
 }
 
 
+# lines whose wavefronts analyze does not model (it reports their requests): case id -> {(file, line, op): why}
+UNMODELLED_LINES = {
+    "ops_matmul.mm_async": {
+        ("matmul.cu", 337, "ldgsts"): "4-byte cp.async (LDGSTS.E, the A tile's transposing copy): 4 wavefronts a warp "
+                                      "where the shared side is conflict-free and 128 bytes (ideal 1); one pattern "
+                                      "measured, no rule found",
+    },
+}
+
+
 def _analyze(case):
     from smemlab.analyze import analyze_source
 
@@ -105,8 +119,12 @@ def test_matches_nsight_compute(case):
         want_lines[(Path(ln["file"].removeprefix("package:")).name, ln["line"], ln["op"])] += ln["wavefronts"]
     for ls in r.lines:
         got_lines[(Path(r.file_name(ls.file)).name, ls.line, ls.kind)] += ls.wavefronts
+    unmodelled = UNMODELLED_LINES.get(case["id"], {})
+    for key in unmodelled:
+        ls = next(ls for ls in r.lines if (Path(r.file_name(ls.file)).name, ls.line, ls.kind) == key)
+        assert ls.requests > 0 and ls.wavefronts == 0, (case["id"], key, "modelled now: compare it")
     diff = {k: (got_lines.get(k, 0), want_lines.get(k, 0)) for k in set(want_lines) | set(got_lines)
-            if got_lines.get(k, 0) != want_lines.get(k, 0)}
+            if got_lines.get(k, 0) != want_lines.get(k, 0) and k not in unmodelled}
     assert not diff, f"{case['id']}: per-line wavefronts (analyze, Nsight Compute) differ: {sorted(diff.items())}"
 
 

@@ -18,9 +18,10 @@ work. A case is a dict:
     constants       (measure only) __constant__ symbols written before the launch: addresses never
                     depend on them, but the outputs would be all zeros without them
 
-SKIPS names the package kernels that are not recorded, with the reason (the cluster kernels all run
-as a cluster of one block; the overlap experiment's kernels and issue 13's library kernels came after
-the last recording and wait for the next one).
+SKIPS names the package kernels that are not recorded, with the reason (none now: the overlap
+experiment's kernels and issue 13's library kernels, written after the first recording, were recorded
+on their own and merged into the fixture: measure.py build/device with --only, fixture --merge). The
+cluster kernels all run as a cluster of one block.
 
 `python3 tools/analyze_truth/cases.py` writes the .npy inputs (tests/data/analyze_truth/) and prints
 the number of cases.
@@ -39,28 +40,6 @@ K = "tools/analyze_truth/kernels"
 
 CASES: list[dict] = []
 SKIPS: dict[str, str] = {}  # "package:FILE.cu:kernel" -> why it is not recorded
-for _name in ("gatherPieces", "pipelineCompute", "stagedPlain", "stagedPlainV4",
-              *(f"staged{m}{s}" for m in ("CpAsync", "Tma") for s in (1, 2, 3, 4))):
-    SKIPS[f"package:book/overlap.cu:{_name}"] = ("book/overlap.cu came after the recording on the H200; record its kernels "
-                                            "(cases like tests' launches) with the next run of measure.py")
-_NEW = ("written after the 2026-11-22 recording (issue 13); analyze runs it at the op's launch "
-        "(smemlab.experiments.launches) and the CPU tests check what it computes there")
-for _sfx in ("i64_i64", "f16_f16", "f16_f32", "bf16_bf16", "bf16_f32"):
-    SKIPS[f"package:lib/reduce.cu:reduce_{_sfx}"] = _NEW
-for _sfx in ("i32_i64", "i64_i64", "f16_f16", "f16_f32", "bf16_bf16", "bf16_f32", "f32_f32", "f32_f64", "f64_f64"):
-    SKIPS[f"package:lib/reduce.cu:rows_warp_{_sfx}"] = SKIPS[f"package:lib/reduce.cu:rows_block_{_sfx}"] = _NEW
-for _e in ("2", "4", "8"):
-    for _form in ("", "_any", "_small", "_small_any"):
-        SKIPS[f"package:lib/transpose.cu:transpose_e{_e}{_form}"] = _NEW
-
-for _name in ("mm_pack", "mm_async"):
-    SKIPS[f"package:lib/matmul.cu:{_name}"] = ("lib/matmul.cu's packed and cp.async kernels came after the recording on the "
-                                          "H200; record them (one 128x128 tile, K = 64, dynamic shared memory as "
-                                          "ops/matmul.py's DYNAMIC_SMEM) with the next run of measure.py")
-
-SKIPS["package:lib/histogram.cu:hist_cluster_exchange"] = (
-    "hist_cluster_exchange came after the recording on the H200; record it (a cluster of one, as analyze's launch in "
-    "experiments/launches.py) with the next run of measure.py")
 
 
 def case(id, file, kernel, block, args, defines=None, dyn=0, grid=(1, 1, 1), cluster=None, constants=None):
@@ -322,6 +301,59 @@ case("transpose.transposeSmemUnrollPadDyn", P + "book/transpose.cu", "transposeS
      ["out=float32[1024]", "in=float32[1024]", "rows=16", "cols=64"], dyn=16 * 66 * 4)
 for name in ("transpose1", "transpose1Pad"):
     case(f"transpose.{name}", P + "book/transpose.cu", name, (32, 32), ["A=float32[1024]", "B=float32[1024]", "rows=32", "cols=32"])
+
+# ---- book/overlap.cu (experiments/overlap, pipeline, staging: block 256; one block walks all the tiles:
+# three whole tiles of 1024 and a partial one of 5, so 2-4 stages wrap; the TMA tail is 1 float) --------
+case("overlap.gatherPieces", P + "book/overlap.cu", "gatherPieces", (256,),
+     ["host=float32[4096]", "offsets=int64[4]:0..768", "dst=float32[4096]", "piece_vec4=256", "count=4"])
+case("overlap.pipelineCompute", P + "book/overlap.cu", "pipelineCompute", (256,),
+     ["in=float32[512]", "out=float32[512]", "n=512", "iters=8", "a=0.984375"])
+for _name in ("stagedPlain", "stagedPlainV4", *(f"staged{m}{s}" for m in ("CpAsync", "Tma") for s in (1, 2, 3, 4))):
+    case(f"overlap.{_name}", P + "book/overlap.cu", _name, (256,), ["in=float32[3085]", "out=float32[3077]", "n=3077"],
+         constants={"scoef": BOOK_COEF})
+
+# ---- lib/matmul.cu, the fast kernels (ops/matmul.py: one 128x128 tile, K = 64, DYNAMIC_SMEM, K not split) ----
+for _name, _dyn in (("pack", 2 * 16 * 260 * 4), ("async", 3 * 16 * 260 * 4)):
+    case(f"ops_matmul.mm_{_name}", P + "lib/matmul.cu", f"mm_{_name}", (256,),
+         ["A=float32[8192]", "B=float32[8192]", "C=float32[16384]", "M=128", "N=128", "K=64", "vecA=1", "vecB=1",
+          "vecC=1", "ws=float32[1]", "counters=uint32[1]:0..0"], dyn=_dyn)
+
+# ---- lib/histogram.cu hist_cluster_exchange (ops/histogram.py; a cluster of one block, as analyze runs it:
+# every key is owned by this block, the DSMEM reads land in its own shared memory) ----------------------
+for _bits in (32, 16):
+    _words = 256 if _bits == 32 else 128
+    case(f"ops_histogram.hist_cluster_exchange.cs1.b{_bits}", P + "lib/histogram.cu", "hist_cluster_exchange", (512,),
+         KEYS_ARGS + ["bins=256"], {"AGG": 0, "COPIES": 1, "CS": 1, "THREADS": 512, "MINB": 1, "CBITS": _bits},
+         dyn=-(-_words // 4) * 16 + 2 * 512 * 4 * 2 * 2, cluster=(1, 1, 1))
+
+# ---- lib/reduce.cu, issue 13's dtypes and row sums (ops/reduce.py, as experiments/launches.py runs them) ---
+_AT = {"i32": "int32", "i64": "int64", "f16": "float16", "bf16": "uint16", "f32": "float32", "f64": "float64"}
+for _sfx, _n in (("i64_i64", 8199), ("f16_f16", 32775), ("f16_f32", 32775), ("bf16_bf16", 32775), ("bf16_f32", 32775)):
+    _x, _o = (_AT[t] for t in _sfx.split("_"))
+    _part = "int64" if _x.startswith("int") else "float64"
+    case(f"ops_reduce.reduce_{_sfx}", P + "lib/reduce.cu", f"reduce_{_sfx}", (256,),
+         [f"x={_x}[{_n}]", f"n={_n}", f"partials={_part}[1]", "counter=uint32[1]:0..0", f"out={_o}[1]"])
+for _sfx in ("i32_i64", "i64_i64", "f16_f16", "f16_f32", "bf16_bf16", "bf16_f32", "f32_f32", "f32_f64", "f64_f64"):
+    _x, _o = (_AT[t] for t in _sfx.split("_"))
+    _part = "int64" if _x.startswith("int") else "float64"
+    case(f"ops_reduce.rows_warp_{_sfx}", P + "lib/reduce.cu", f"rows_warp_{_sfx}", (256,),
+         [f"x={_x}[335]", "rows=5", "cols=67", "lanes=4", f"out={_o}[5]"])
+    case(f"ops_reduce.rows_block_{_sfx}", P + "lib/reduce.cu", f"rows_block_{_sfx}", (256,),
+         [f"x={_x}[6002]", "rows=2", "cols=3001", "segs=2", f"partials={_part}[4]", "counters=uint32[2]:0..0",
+          f"out={_o}[2]"])
+
+# ---- lib/transpose.cu, issue 13's element sizes (ops/transpose.py): both tile sizes, whole tiles (a batch of
+# two) and any shape (sides one past and three short of a tile, both arrays off a 16-byte boundary) --------
+for _e, _dt in ((2, "uint16"), (4, "float32"), (8, "float64")):
+    for _chunks, _small in ((16, ""), (8, "_small")):
+        _side = _chunks * (16 // _e)
+        for (_b, _r, _c), (_oo, _io), _form in (((2, _side, _side), (0, 0), ""), ((1, _side + 1, _side - 3), (3, 1), "_any")):
+            _ty, _tx = -(-_r // _side), -(-_c // _side)
+            _cnt = _b * _r * _c
+            case(f"ops_transpose.transpose_e{_e}{_small}{_form}", P + "lib/transpose.cu", f"transpose_e{_e}{_small}{_form}",
+                 (_chunks * _chunks,), [f"out={_dt}[{_cnt + _oo}]", f"out_off={_oo}", f"in={_dt}[{_cnt + _io}]",
+                                        f"in_off={_io}", f"rows={_r}", f"cols={_c}", f"tiles_y={_ty}", f"tiles_x={_tx}",
+                                        f"ntiles={_b * _ty * _tx}"])
 
 # =====================================================================================================
 # The corpus (tools/analyze_truth/kernels)

@@ -578,7 +578,7 @@ def totals_of(r: dict) -> dict:
     return t
 
 
-def fixture(outdir: Path, build_dir: Path, out: Path) -> int:
+def fixture(outdir: Path, build_dir: Path, out: Path, merge: bool = False) -> int:
     meta = json.loads((build_dir / "manifest.json").read_text())
     by_id = {c["id"]: c for c in meta["cases"]}
     profiled = json.loads((outdir / "profiled.json").read_text())
@@ -616,8 +616,12 @@ def fixture(outdir: Path, build_dir: Path, out: Path) -> int:
                 problems.append(f"{c['id']}: {opcode} at +{off:#x}: nvdisasm {ffile}:{fline}, ncu {views}")
             # the line: the innermost one (nvdisasm's line table), where the access is written
             file, line = (repo_file(ffile), fline) if fline else views[0]
+            if opcode.startswith("UBLKCP"):
+                continue  # cp.async.bulk: the copy engine writes shared memory, no LSU wavefronts (always 0)
             op = ACCESS.get(d.get("access", ""), "other")
-            if space != "Shared":  # distributed shared memory (a cluster of several blocks): counted apart
+            if opcode.startswith("LDGSTS"):
+                op = "ldgsts"  # cp.async ("Global,Shared", "Load,Store"): not in the load/store totals
+            elif space != "Shared":  # distributed shared memory (a cluster of several blocks): counted apart
                 op = "dsmem_" + op
             ins = int(_num(d.get("instructions_executed")))
             wf, ideal = int(_num(d.get("wavefronts"))), int(_num(d.get("ideal_wavefronts")))
@@ -673,12 +677,28 @@ def fixture(outdir: Path, build_dir: Path, out: Path) -> int:
     m = re.search(r"cuda\.core (\S+)", env)
     if m:
         prov["cuda_core_device"] = m.group(1)
+    if merge and out.exists():
+        prov, records = merged(out, prov, records)
     write_fixture(out, prov, records)
     print(f"wrote {len(records)} cases to {out}")
     print(f"not attributed (hardware totals != SASS-attributed totals): {[r['id'] for r in records if not r['attributed']]}")
     print(f"not repeatable: {[r['id'] for r in records if r['repeatable'] is False]}")
     print(f"{len(problems)} problems" + "".join(f"\n  {p}" for p in problems[:40]))
     return 0
+
+
+def merged(out: Path, prov: dict, records: list[dict]) -> tuple[dict, list[dict]]:
+    """The fixture in `out` with `records` added (or replacing theirs), in cases.py's order; its
+    provenance stays and this recording's is appended to provenance["added"] with the ids it holds."""
+    from cases import CASES
+
+    old = json.loads(out.read_text())
+    by_id = {r["id"]: r for r in old["cases"]}
+    by_id.update({r["id"]: r for r in records})
+    order = {c["id"]: i for i, c in enumerate(CASES)}
+    keep = old["provenance"]
+    keep.setdefault("added", []).append(dict(prov, cases=[r["id"] for r in records]))
+    return keep, sorted(by_id.values(), key=lambda r: order.get(r["id"], len(order)))
 
 
 def write_fixture(out: Path, prov: dict, records: list[dict]) -> None:
@@ -710,6 +730,8 @@ def main(argv=None) -> int:
     fx.add_argument("outdir", type=Path)
     fx.add_argument("build_dir", type=Path)
     fx.add_argument("--out", type=Path, default=REPO / "tests" / "data" / "analyze_truth.json")
+    fx.add_argument("--merge", action="store_true", help="add these cases to the fixture in --out (a recording of "
+                                                         "some cases: build and device with --only)")
     a = ap.parse_args(argv)
     if a.step == "build":
         return build(a.build_dir, a.only)
@@ -717,7 +739,7 @@ def main(argv=None) -> int:
         return launch_all(a.build_dir, a.out_json, a.only)
     if a.step == "device":
         return device(a.build_dir, a.outdir, a.explore, a.ncu_timeout, a.only, not a.no_repeat)
-    return fixture(a.outdir, a.build_dir, a.out)
+    return fixture(a.outdir, a.build_dir, a.out, a.merge)
 
 
 if __name__ == "__main__":

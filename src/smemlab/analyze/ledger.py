@@ -7,8 +7,8 @@ buffered and handed to the model in batches of many warps, so the model runs a f
 kernel rather than once per warp-instruction.
 
 Kinds of site: "load", "store" (1 to 16 bytes, vector forms as one access of the full width),
-"atomic" (atom/red on shared memory) and "ldgsts" (cp.async's shared-memory side, counted apart,
-requests only). Distributed shared memory (.shared::cluster, mapa) is emulated as a cluster of one
+"atomic" (atom/red on shared memory) and "ldgsts" (cp.async's shared-memory side, counted apart as
+Nsight Compute does: in neither the load nor the store totals). Distributed shared memory (.shared::cluster, mapa) is emulated as a cluster of one
 block, whose accesses land in its own shared memory and count as shared loads, stores and atomics,
 as Nsight Compute counts them there.
 
@@ -33,6 +33,11 @@ import numpy as np
 from smemlab.banks.model import WARP, simulate
 
 MODELLED = ("load", "store", "atomic")  # kinds whose wavefronts are modelled
+LDGSTS_MODELLED = 16  # the cp.async size whose wavefronts are modelled (the measured one; 4 and 8: requests only)
+
+
+def is_modelled(kind: str, size: int) -> bool:
+    return kind in MODELLED or (kind == "ldgsts" and size == LDGSTS_MODELLED)
 FLUSH_ROWS = 1 << 15  # warps buffered before the model runs
 
 
@@ -56,6 +61,7 @@ class Site:
     atomic_rule: str = "lanes"  # atomics: "lanes" (ATOMS), "words" (ATOMS.POPC.INC), "cas" (ATOMS.CAS),
     # "spin" (one execution of a compare-and-swap loop's ATOMS.CAST.SPIN)
     dsmem: bool = False  # distributed shared memory (a cluster of one: the block's own)
+    zfill: bool = False  # cp.async with a source size (LDGSTS...ZFILL): ideal 2 a quarter-warp, not 1
     pending: list = field(default_factory=list)
 
 
@@ -144,12 +150,14 @@ class Ledger:
             live = (a >= 0).any(axis=1)
             a, warp_of = a[live], warp_of[live]
             site.requests += int(a.shape[0])
-            if not a.shape[0] or site.kind not in MODELLED:
+            if not a.shape[0] or not is_modelled(site.kind, site.size):
                 if a.shape[0] and site.worst_addresses is None:
                     site.worst_addresses, site.worst_warp = a[0].copy(), int(warp_of[0])
                 continue
             if site.kind == "atomic":
                 wavefronts, ideal, degree = atomic_costs(a, site.size, site.atomic_rule)
+            elif site.kind == "ldgsts":
+                wavefronts, ideal, degree = ldgsts_costs(a, site.zfill)
             else:
                 wavefronts, ideal, degree = costs_of(a, site.size, site.kind)
             site.wavefronts += int(wavefronts.sum())
@@ -182,6 +190,23 @@ def costs_of(a: np.ndarray, size: int, kind: str):
         uniq, inv = norm, np.arange(norm.shape[0])
     costs = simulate(uniq.ravel(), size, kind)
     return costs.wavefronts[inv], costs.ideal[inv], costs.degree[inv]
+
+
+def ldgsts_costs(a: np.ndarray, zfill: bool):
+    """(wavefronts, ideal, degree) per warp of a 16-byte cp.async (LDGSTS.128) into shared memory.
+
+    Measured on an H200 (tests/data/analyze_truth.json: overlap.stagedCpAsync*, ops_matmul.mm_async;
+    16 SASS rows): each quarter-warp with an active lane costs one wavefront more than the 128-byte
+    rows of shared memory its lanes write (2 for 128 aligned bytes, 3 where they straddle two rows),
+    and the source view's ideal is 1 a quarter-warp, 2 for the zero-filling form (a source size
+    operand). Banks play no part here: a warp writing 32 distinct banks across 8 rows is not cheaper."""
+    act = (a >= 0).reshape(a.shape[0], WARP // 8, 8)
+    row = np.where(a >= 0, a // 128, -1).reshape(act.shape)
+    srt = np.sort(row, axis=2)
+    distinct = ((srt[:, :, 1:] != srt[:, :, :-1]) & (srt[:, :, 1:] >= 0)).sum(axis=2) + (srt[:, :, 0] >= 0)
+    quarters = act.any(axis=2)
+    wavefronts = np.where(quarters, distinct + 1, 0).sum(axis=1)
+    return wavefronts, quarters.sum(axis=1) * (2 if zfill else 1), distinct.max(axis=1)
 
 
 def atomic_costs(a: np.ndarray, size: int, rule: str):

@@ -400,6 +400,8 @@ def b_cp_async(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
     gs = address_getter(mach, src, "global")
     acc = Access(ins, mach, ledger, pc, "ldgsts", size, ex)
     site = acc.site("shared")
+    if site is not None:
+        site.zfill = src_size is not None
     sp = mach.shared
     gsp = mach.global_
 

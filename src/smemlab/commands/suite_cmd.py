@@ -78,6 +78,7 @@ def print_analyze_tables() -> None:
               f"not installed; pip install 'smemlab[analyze]')\n")
         return
 
+    from smemlab.analyze.ledger import is_modelled
     from smemlab.errors import UserError
     from smemlab.experiments import all_experiments
     from smemlab.experiments.launches import for_experiment
@@ -95,7 +96,7 @@ def print_analyze_tables() -> None:
                 t.add_row(launch.variant, "", escape(str(exc)), "", "", "", "", "")
                 continue
             for ls in r.ordered_lines():
-                modelled = ls.kind in ("load", "store", "atomic")
+                modelled = is_modelled(ls.kind, ls.bytes)
                 conflict = "-" if not modelled else ("none" if ls.degree <= 1 else f"{ls.degree}-way")
                 t.add_row(launch.variant, f"{escape(r.file_name(ls.file))}:{ls.line}",
                           escape(r.source_text(ls.file, ls.line)[:48]), ls.kind, f"{ls.requests:,}",
