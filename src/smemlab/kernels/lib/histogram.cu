@@ -530,11 +530,21 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
             const int4 w = 8 * c8 < seg.y ? ld_cluster_v4(base + 16u * static_cast<unsigned>(c8)) : make_int4(0, 0, 0, 0);
             const unsigned u[4] = {static_cast<unsigned>(w.x), static_cast<unsigned>(w.y), static_cast<unsigned>(w.z),
                                    static_cast<unsigned>(w.w)};
+            // grouping costs a __match_any_sync an entry, so a warp groups only where its first entries
+            // repeat a bin: nearly always for skewed keys, rarely for uniform ones (32 entries over 2^16 bins)
+            const bool first = 8 * c8 >= seg.x && 8 * c8 < seg.y;
+            const unsigned same = __match_any_sync(FULL, first ? static_cast<int>(u[0] & 0xFFFFu) : -1);
+            if (__any_sync(FULL, first && __popc(same) > 1)) {
 #pragma unroll
-            for (int e = 0; e < 8; ++e) {
-                const bool mine = 8 * c8 + e >= seg.x && 8 * c8 + e < seg.y;
-                count_key(static_cast<int>((u[e >> 1] >> (16 * (e & 1))) & 0xFFFFu), mine,
-                          [&](int l, unsigned c) { ctr_add(ctr, static_cast<unsigned>(l), c, out, bin0, nloc); });
+                for (int e = 0; e < 8; ++e) {
+                    const bool mine = 8 * c8 + e >= seg.x && 8 * c8 + e < seg.y;
+                    count_key(static_cast<int>((u[e >> 1] >> (16 * (e & 1))) & 0xFFFFu), mine,
+                              [&](int l, unsigned c) { ctr_add(ctr, static_cast<unsigned>(l), c, out, bin0, nloc); });
+                }
+            } else {
+#pragma unroll
+                for (int e = 0; e < 8; ++e)
+                    if (8 * c8 + e >= seg.x && 8 * c8 + e < seg.y) ctr_add(ctr, (u[e >> 1] >> (16 * (e & 1))) & 0xFFFFu, 1u, out, bin0, nloc);
             }
         }
 #else
