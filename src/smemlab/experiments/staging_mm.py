@@ -8,9 +8,10 @@ kernels/book/overlap.cu:
 
 Where the stencil does 8 multiply-adds a staged float and stays memory-bound, this tile is
 compute-heavy: a block of 256 threads owns 64 x 64 of C, each thread 4 x 4 (the register blocking of
-the library's climb, smemlab.ops.matmul), over K tiles of 16, so a staged float feeds 16 multiply-adds
-of each of its block's 64 rows or columns. K tiles of 16, not 32: 4 stages of 64 x 32 tiles of A and
-B would be 64 KiB, past the 48 KiB of static shared memory a block may declare.
+the library's climb, smemlab.ops.matmul), over K tiles of 16, so a staged float feeds 64 multiply-adds
+(16 threads, 4 each). K tiles of 16, not 32: 4 stages of 64 x 32 tiles of A and B would be 64 KiB,
+past the 48 KiB of static shared memory a block may declare. Every variant is held to 64 registers
+(4 blocks per SM) so that at full occupancy all run with the same 32 warps.
 
 The matrices are square, of side `side_for(N)`: sqrt(N) down to a multiple of 4 (rows of whole
 16-byte pieces, what the 16-byte copies need), at most 2048 (2 x 2048^3 = 17 GFLOP, about a
@@ -65,10 +66,11 @@ def items(side: int, grid: int, block: int = 0) -> int:
 
 def mm_smem(name: str, count: int = 1) -> tuple[SmemAccess, ...]:
     """The shared accesses of one block of variant `name` over `count` items: each thread's 16-byte
-    loads of A's rows ty + 16 i (4 rows, 4 k a load: two rows a warp, one wavefront) and of B's
-    columns 4 tx .. 4 tx + 3 (16 k: 16 distinct pieces a warp, two wavefronts), every variant alike;
-    and the plain staging's 16-byte stores (a warp's 512 contiguous bytes, four wavefronts). The
-    asynchronous copies store without a store instruction: nothing is declared for them."""
+    loads of A's rows ty + 16 i (4 rows, 4 k a load: two rows a warp, 2 wavefronts) and of B's
+    columns 4 tx .. 4 tx + 3 (16 k: 16 distinct pieces a warp, 4 wavefronts), every variant alike;
+    and the plain staging's 16-byte stores (a warp's 512 contiguous bytes, 4 wavefronts). All the
+    ideal for 16-byte accesses. The asynchronous copies store without a store instruction: nothing
+    is declared for them."""
     out = [SmemAccess("As[ty+16i][k..k+3] load", "As4[tx/16][0]", (TILE, BK // 4), "float4", "load", per_warp=16 * count),
            SmemAccess("Bs[k][4tx..4tx+3] load", "Bs4[0][tx%16]", (BK, TILE // 4), "float4", "load", per_warp=BK * count)]
     if METHODS[name][0] == "plain":

@@ -317,14 +317,17 @@ extern "C" __global__ void __launch_bounds__(BDIM, MIN_BLOCKS) stagedTma4(const 
 //
 //   mmStagedPlain      As and Bs staged through registers (a 16-byte ld.global, then st.shared)
 //   mmStagedCpAsyncS   each thread's 16 bytes of As and of Bs copied by cp.async, S K tiles in flight
-//   mmStagedTmaS       warp 0 copies each row of As (64 bytes) and of Bs (256 bytes) with a bulk copy,
-//                      an mbarrier per stage counting the bytes, S stages (sm_90)
+//   mmStagedTmaS       each row of As (64 bytes) and of Bs (256 bytes) copied by a bulk copy, the 80
+//                      copies spread over the warps, an mbarrier per stage counting the bytes, S stages (sm_90)
 //
 // Rows of A and columns of B outside the matrix are left alone (their products land only in elements
 // of C that are not written); K past the matrix is not multiplied (kmax).
 #define MM_TILE 64
 #define MM_BK 16
 #define MM_THREADS 256
+// every matmul variant fits 4 blocks on an SM (at most 64 registers a thread), so that at full occupancy
+// all of them run with the same 32 warps (cp.async's addressing took up to 77 registers, 3 blocks)
+#define MM_MIN_BLOCKS 4
 #define MM_A (MM_TILE * MM_BK) // floats of A's tile: MM_TILE rows of MM_BK
 #define MM_B (MM_BK * MM_TILE) // floats of B's tile: MM_BK rows of MM_TILE
 static_assert(MM_A == 4 * MM_THREADS && MM_B == 4 * MM_THREADS, "each thread stages 16 bytes of each tile");
@@ -363,8 +366,9 @@ __device__ __forceinline__ const float *mm_piece_b(const float *b, int n, MmItem
     return r < n && col < n ? b + (size_t)r * n + col : nullptr;
 }
 
-// Cvalue += As * Bs over k < kmax (a multiple of 4): A's rows 16 apart (two rows a warp, 64 bytes
-// apart: one wavefront), B's columns 16 bytes a thread (a warp's 16 distinct pieces: two wavefronts)
+// Cvalue += As * Bs over k < kmax (a multiple of 4), 16-byte loads: A's rows 16 apart (two rows a warp:
+// 2 wavefronts, a half-warp's each) and B's columns 4 tx .. 4 tx + 3 (16 pieces a warp: 4 wavefronts), both
+// the ideal for 16-byte loads
 __device__ __forceinline__ void mm_k4(const float *As, const float *Bs, float (&Cvalue)[4][4], int k)
 {
     const int ty = threadIdx.x / 16, tx = threadIdx.x % 16;
@@ -418,7 +422,7 @@ __device__ __forceinline__ void mm_multiply(const float *As, const float *Bs, fl
     }
 }
 
-extern "C" __global__ void __launch_bounds__(MM_THREADS) mmStagedPlain(const float *__restrict__ a, const float *__restrict__ b,
+extern "C" __global__ void __launch_bounds__(MM_THREADS, MM_MIN_BLOCKS) mmStagedPlain(const float *__restrict__ a, const float *__restrict__ b,
                                                                        float *__restrict__ c, int n)
 {
     __shared__ __align__(16) float As[MM_A];
@@ -471,48 +475,58 @@ template <int S> __device__ __forceinline__ void mm_staged_cp_async(const float 
     }
 }
 
-extern "C" __global__ void __launch_bounds__(MM_THREADS) mmStagedCpAsync1(const float *__restrict__ a, const float *__restrict__ b,
+extern "C" __global__ void __launch_bounds__(MM_THREADS, MM_MIN_BLOCKS) mmStagedCpAsync1(const float *__restrict__ a, const float *__restrict__ b,
                                                                          float *__restrict__ c, int n)
 {
     mm_staged_cp_async<1>(a, b, c, n);
 }
 
-extern "C" __global__ void __launch_bounds__(MM_THREADS) mmStagedCpAsync2(const float *__restrict__ a, const float *__restrict__ b,
+extern "C" __global__ void __launch_bounds__(MM_THREADS, MM_MIN_BLOCKS) mmStagedCpAsync2(const float *__restrict__ a, const float *__restrict__ b,
                                                                          float *__restrict__ c, int n)
 {
     mm_staged_cp_async<2>(a, b, c, n);
 }
 
-extern "C" __global__ void __launch_bounds__(MM_THREADS) mmStagedCpAsync3(const float *__restrict__ a, const float *__restrict__ b,
+extern "C" __global__ void __launch_bounds__(MM_THREADS, MM_MIN_BLOCKS) mmStagedCpAsync3(const float *__restrict__ a, const float *__restrict__ b,
                                                                          float *__restrict__ c, int n)
 {
     mm_staged_cp_async<3>(a, b, c, n);
 }
 
-extern "C" __global__ void __launch_bounds__(MM_THREADS) mmStagedCpAsync4(const float *__restrict__ a, const float *__restrict__ b,
+extern "C" __global__ void __launch_bounds__(MM_THREADS, MM_MIN_BLOCKS) mmStagedCpAsync4(const float *__restrict__ a, const float *__restrict__ b,
                                                                          float *__restrict__ c, int n)
 {
     mm_staged_cp_async<4>(a, b, c, n);
 }
 
-// ---- TMA bulk copies (sm_90): warp 0 copies the part of each tile's row that lies in the matrix (A's rows
-// are 64 bytes, B's 256: a 1-D bulk copy moves one contiguous run), lane 0 announces their bytes
+// ---- TMA bulk copies (sm_90): a 1-D bulk copy moves one contiguous run, so each row of a tile that lies in
+// the matrix is a copy (A's rows 64 bytes, B's 256). Warp w copies A's rows 8w .. 8w+7 (lanes 0-7) and B's
+// rows 2w, 2w+1 (lanes 8, 9): ten copies a warp, as the copy instruction's operands are uniform (a warp
+// issues its lanes' copies one after another; all 80 from warp 0 ran at 5.2-5.6 TFLOP/s on an H200 at one
+// block per SM, spread over the warps at 10.8-13.3)
+static_assert(MM_THREADS / 32 * 8 == MM_TILE && MM_THREADS / 32 * 2 == MM_BK, "eight rows of A, two of B a warp");
+
 __device__ __forceinline__ void mm_issue_bulk(float *As, float *Bs, unsigned long long *bar, const float *a, const float *b,
                                               int n, int q)
 {
     const MmItem it = mm_item(q, n);
-    const int lane = threadIdx.x;
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int rows_a = min(MM_TILE, n - it.row0), bytes_a = 4 * min(MM_BK, n - it.k0);
     const int rows_b = min(MM_BK, n - it.k0), bytes_b = 4 * min(MM_TILE, n - it.col0);
+    if (threadIdx.x == 0) // the one arrival: before or after the copies complete, the phase waits for both
+        mbar_arrive_expect_tx(smem_addr(bar), rows_a * bytes_a + rows_b * bytes_b);
+    if (lane >= 10)
+        return;
     // the stage was read by ordinary loads (the generic proxy) until the barrier that ended the
     // previous item; order those reads before the copy engine (the async proxy) writes it
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-    if (lane == 0)
-        mbar_arrive_expect_tx(smem_addr(bar), rows_a * bytes_a + rows_b * bytes_b);
-    for (int r = lane; r < rows_a; r += 32)
+    if (lane < 8 && 8 * warp + lane < rows_a) {
+        const int r = 8 * warp + lane;
         bulk_copy_g2s(smem_addr(As + r * MM_BK), a + (size_t)(it.row0 + r) * n + it.k0, bytes_a, smem_addr(bar));
-    if (lane < rows_b)
-        bulk_copy_g2s(smem_addr(Bs + lane * MM_TILE), b + (size_t)(it.k0 + lane) * n + it.col0, bytes_b, smem_addr(bar));
+    } else if (lane >= 8 && 2 * warp + lane - 8 < rows_b) {
+        const int r = 2 * warp + lane - 8;
+        bulk_copy_g2s(smem_addr(Bs + r * MM_TILE), b + (size_t)(it.k0 + r) * n + it.col0, bytes_b, smem_addr(bar));
+    }
 }
 
 template <int S> __device__ __forceinline__ void mm_staged_tma(const float *a, const float *b, float *c, int n)
@@ -523,18 +537,17 @@ template <int S> __device__ __forceinline__ void mm_staged_tma(const float *a, c
     __shared__ __align__(8) unsigned long long bar[S];
     if (threadIdx.x == 0) {
         for (int s = 0; s < S; s++)
-            mbar_init(smem_addr(&bar[s]), 1); // one arrival (lane 0's) plus the bytes
+            mbar_init(smem_addr(&bar[s]), 1); // one arrival (thread 0's) plus the bytes
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     __syncthreads();
     float Cvalue[4][4];
     const int items = mm_items(n);
-    if (threadIdx.x < 32)
-        for (int s = 0; s < S - 1 && s < items; s++)
-            mm_issue_bulk(As[s], Bs[s], &bar[s], a, b, n, s);
+    for (int s = 0; s < S - 1 && s < items; s++)
+        mm_issue_bulk(As[s], Bs[s], &bar[s], a, b, n, s);
     for (int q = 0; q < items; q++) {
         const int u = q + S - 1; // its stage was last read in iteration q - 1
-        if (threadIdx.x < 32 && u < items)
+        if (u < items)
             mm_issue_bulk(As[u % S], Bs[u % S], &bar[u % S], a, b, n, u);
         // stage q % S completes its (q / S)-th phase when item q has landed
         while (!mbar_try_wait(smem_addr(&bar[q % S]), (q / S) & 1))
@@ -547,25 +560,25 @@ template <int S> __device__ __forceinline__ void mm_staged_tma(const float *a, c
 #endif
 }
 
-extern "C" __global__ void __launch_bounds__(MM_THREADS) mmStagedTma1(const float *__restrict__ a, const float *__restrict__ b,
+extern "C" __global__ void __launch_bounds__(MM_THREADS, MM_MIN_BLOCKS) mmStagedTma1(const float *__restrict__ a, const float *__restrict__ b,
                                                                      float *__restrict__ c, int n)
 {
     mm_staged_tma<1>(a, b, c, n);
 }
 
-extern "C" __global__ void __launch_bounds__(MM_THREADS) mmStagedTma2(const float *__restrict__ a, const float *__restrict__ b,
+extern "C" __global__ void __launch_bounds__(MM_THREADS, MM_MIN_BLOCKS) mmStagedTma2(const float *__restrict__ a, const float *__restrict__ b,
                                                                      float *__restrict__ c, int n)
 {
     mm_staged_tma<2>(a, b, c, n);
 }
 
-extern "C" __global__ void __launch_bounds__(MM_THREADS) mmStagedTma3(const float *__restrict__ a, const float *__restrict__ b,
+extern "C" __global__ void __launch_bounds__(MM_THREADS, MM_MIN_BLOCKS) mmStagedTma3(const float *__restrict__ a, const float *__restrict__ b,
                                                                      float *__restrict__ c, int n)
 {
     mm_staged_tma<3>(a, b, c, n);
 }
 
-extern "C" __global__ void __launch_bounds__(MM_THREADS) mmStagedTma4(const float *__restrict__ a, const float *__restrict__ b,
+extern "C" __global__ void __launch_bounds__(MM_THREADS, MM_MIN_BLOCKS) mmStagedTma4(const float *__restrict__ a, const float *__restrict__ b,
                                                                      float *__restrict__ c, int n)
 {
     mm_staged_tma<4>(a, b, c, n);
