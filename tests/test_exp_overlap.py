@@ -8,7 +8,7 @@ import pytest
 from smemlab.compiler import compile_cubin
 from smemlab.cubin import static_shared_bytes
 from smemlab.errors import UserError
-from smemlab.experiments import get, hostlink, pipeline, staging
+from smemlab.experiments import get, hostlink, pipeline, staging, staging_mm
 from smemlab.experiments.stencil import BOOK_COEF
 from smemlab.experiments.stencil import reference as stencil_reference
 from smemlab.records import VariantRecord
@@ -81,7 +81,7 @@ def test_compiles_with_one_stage_buffer_per_stage():
 
 def test_variants_name_their_kernels_and_only_the_stencils_are_profiled():
     vs = {v.name: v for v in get("overlap").variants()}
-    assert {n for n, v in vs.items() if v.profiled} == {"mappedGatherH2D", *staging.METHODS}
+    assert {n for n, v in vs.items() if v.profiled} == {"mappedGatherH2D", *staging.METHODS, *staging_mm.METHODS}
     assert vs["pipeline"].kernel == vs["pipelineCompute"].kernel == "pipelineCompute"
     assert all(vs[n].kernel == n for n in staging.METHODS)
 

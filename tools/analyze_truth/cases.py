@@ -40,6 +40,10 @@ K = "tools/analyze_truth/kernels"
 
 CASES: list[dict] = []
 SKIPS: dict[str, str] = {}  # "package:FILE.cu:kernel" -> why it is not recorded
+for _name in ("mmStagedPlain", *(f"mmStaged{m}{s}" for m in ("CpAsync", "Tma") for s in (1, 2, 3, 4))):
+    SKIPS[f"package:book/overlap.cu:{_name}"] = ("the overlap experiment's staged matmul came after the recording on the "
+                                            "H200; record its kernels (cases like tests' launches) with the next run of "
+                                            "measure.py")
 
 
 def case(id, file, kernel, block, args, defines=None, dyn=0, grid=(1, 1, 1), cluster=None, constants=None):

@@ -209,6 +209,7 @@ def matmul() -> list[KernelLaunch]:
 def overlap() -> list[KernelLaunch]:
     from smemlab.experiments import pipeline as P
     from smemlab.experiments import staging as S
+    from smemlab.experiments import staging_mm as MM
 
     pieces, piece = 4, 256  # 4 pieces of 4 KiB (256 float4s) at offsets anywhere in a 16 KiB host buffer
     out = [KernelLaunch("overlap", "mappedGatherH2D", "book/overlap.cu", "gatherPieces", (256, 1, 1), (pieces, 1, 1), {}, 0,
@@ -223,6 +224,13 @@ def overlap() -> list[KernelLaunch]:
         out.append(KernelLaunch("overlap", name, "book/overlap.cu", name, (S.BDIM, 1, 1), (2, 1, 1), {}, 0,
                                 (f"float32[{n + 2 * S.RADIUS}]", f"float32[{n}]", str(n)), (coef,),
                                 smem=S.staged_smem(name, tiles=2)))
+    # the matmul's four squares of 128x128 over two blocks: block 0 works through squares 0 and 2, 16
+    # items that wrap every number of stages round
+    side, grid = 2 * MM.TILE, 2
+    mat = f"float32[{side * side}]"
+    for name in MM.METHODS:
+        out.append(KernelLaunch("overlap", name, "book/overlap.cu", name, (MM.THREADS, 1, 1), (grid, 1, 1), {}, 0,
+                                (mat, mat, mat, str(side)), smem=MM.mm_smem(name, MM.items(side, grid))))
     return out
 
 

@@ -7,7 +7,9 @@ Three parts, each in its own module:
 - smemlab.experiments.pipeline: copy in, compute, copy out in chunks over N streams, against the
   ideal max(copies, compute) measured alone in the same run, with a timeline of one run;
 - smemlab.experiments.staging: the 1-D stencil's tile staged into shared memory through registers,
-  with cp.async and with Hopper's bulk copies (TMA), 1 to 4 stages.
+  with cp.async and with Hopper's bulk copies (TMA), 1 to 4 stages;
+- smemlab.experiments.staging_mm: the book's tiled matmul (compute-heavy where the stencil is
+  memory-bound) staged the same three ways, 1 to 4 stages.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Sequence
 
 from smemlab.errors import UserError
-from smemlab.experiments import hostlink, pipeline, staging
+from smemlab.experiments import hostlink, pipeline, staging, staging_mm
 from smemlab.experiments.base import Case, Experiment, Variant
 
 MIN_N = 1024  # one 4 KiB piece
@@ -29,7 +31,8 @@ class OverlapExperiment(Experiment):
             "transfers into large ones; then the same idea inside the SM (cp.async, Hopper's TMA)")
     source = "book/overlap.cu"
     size_help = ("N (floats: host transfers up to 4N bytes, the stencil tiles over N points; the pipeline moves "
-                 f"min(N, {pipeline.MAX_FLOATS}) floats each way)")
+                 f"min(N, {pipeline.MAX_FLOATS}) floats each way; the matmul is square, sqrt(N) down to a multiple "
+                 f"of 4, at most {staging_mm.MAX_SIDE})")
     default_size = (1 << 28,)
     small_sizes = ((100003,), (MIN_N,))
     columns = ("case", "link_gbps", "of_ideal")
@@ -37,11 +40,12 @@ class OverlapExperiment(Experiment):
     case_columns = ("case",)
     # what the asynchronous copies remove: warps waiting on their loads (the staging notes)
     extra_metrics = staging.STALL_METRICS
-    # the staged stencils' bank check: four tiles, so few blocks that no other traffic shares their SMs
+    # the staged kernels' bank check: four stencil tiles, one 64x64 square of C (4 K tiles), so few
+    # blocks that no other traffic shares their SMs
     bank_check_size = (4 * staging.TILE,)
 
     def variants(self) -> list[Variant]:
-        return hostlink.variants() + pipeline.variants() + staging.variants()
+        return hostlink.variants() + pipeline.variants() + staging.variants() + staging_mm.variants()
 
     def parse_size(self, values: Sequence[int]) -> tuple[int, ...]:
         values = tuple(int(v) for v in values)
@@ -54,8 +58,9 @@ class OverlapExperiment(Experiment):
 
     def cases(self, rt, size: tuple[int, ...], variants: Sequence[Variant]) -> Iterator[Case]:
         (n,) = self.parse_size(size)
-        for part in (hostlink, pipeline, staging):
+        for part in (hostlink, pipeline, staging, staging_mm):
             yield from part.cases(rt, n, variants)
 
     def notes(self, records: Sequence[Any]) -> list[str]:
-        return hostlink.link_notes(records) + pipeline.pipeline_notes(records) + staging.staging_notes(records)
+        return (hostlink.link_notes(records) + pipeline.pipeline_notes(records) + staging.staging_notes(records)
+                + staging_mm.mm_notes(records))

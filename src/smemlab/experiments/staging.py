@@ -15,6 +15,7 @@ variant should be memory-bound). Verified against a float64 reference computed o
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
 import numpy as np
@@ -109,7 +110,7 @@ def cases(rt, n: int, chosen: Sequence[Variant]) -> Iterator[Case]:
     scale = float(cupy.abs(ref).max()) or 1.0
     tiles = -(-n // TILE)
     rt.set_constant(SOURCE, "scoef", coef)
-    hopper = int(rt.facts.compute_capability.split(".")[0]) >= 9
+    hopper = has_bulk_copies(rt)
 
     def check() -> Check:
         if not bool(cupy.isfinite(out).all()):
@@ -122,30 +123,70 @@ def cases(rt, n: int, chosen: Sequence[Variant]) -> Iterator[Case]:
     for v in chosen:
         method, stages, width = METHODS[v.name]
         if method == "TMA" and not hopper:
-            yield Case(v, lambda: None, lambda: Check(True, "skipped: bulk copies need sm_90"), (), 0, 0, "-",
-                       {"skipped": f"bulk copies (TMA) need compute capability 9.0; this GPU has "
-                                   f"{rt.facts.compute_capability}"})
+            yield skipped_without_bulk_copies(rt, v)
             continue
         kernel = rt.kernel(SOURCE, v.kernel)
-        full = kernel.blocks_per_sm(BDIM)
-        for per_sm in sorted({1, full}):
+        for per_sm in occupancy_levels(kernel, BDIM):
             grid = max(1, min(tiles, per_sm * rt.facts.sms))
 
             def launch(kernel=kernel, grid=grid):
                 rt.launch(kernel, grid, BDIM, x, out, n)
 
-            what = f"{width} B a thread" if method == "plain" else f"{stages} stage{'s' if stages > 1 else ''}"
-            extra: dict[str, Any] = {"case": f"{method}, {what}, {per_sm} block{'s' if per_sm > 1 else ''}/SM",
-                                     "method": method, "stages": stages, "width": width, "blocks_per_sm": per_sm}
+            extra = case_extra(method, stages, width, per_sm)
             yield Case(v, launch, check, (out,), 4 * (n + 2 * RADIUS) + 4 * n, 0,
                        f"grid ({grid}, 1, 1) block ({BDIM}, 1, 1), {kernel.static_smem} B static smem", extra)
 
 
+def has_bulk_copies(rt) -> bool:
+    return int(rt.facts.compute_capability.split(".")[0]) >= 9
+
+
+def skipped_without_bulk_copies(rt, v: Variant) -> Case:
+    """A TMA variant's case before sm_90: recorded as skipped, with the reason."""
+    return Case(v, lambda: None, lambda: Check(True, "skipped: bulk copies need sm_90"), (), 0, 0, "-",
+                {"skipped": f"bulk copies (TMA) need compute capability 9.0; this GPU has {rt.facts.compute_capability}"})
+
+
+def occupancy_levels(kernel, threads: int) -> list[int]:
+    """Blocks per SM a staged kernel runs at: one (where only stages keep copies in flight), and as
+    many as fit."""
+    return sorted({1, kernel.blocks_per_sm(threads)})
+
+
+def case_extra(method: str, stages: int, width: int, per_sm: int) -> dict[str, Any]:
+    """The columns of one staged case: how it stages, and at which occupancy."""
+    what = f"{width} B a thread" if method == "plain" else f"{stages} stage{'s' if stages > 1 else ''}"
+    return {"case": f"{method}, {what}, {per_sm} block{'s' if per_sm > 1 else ''}/SM",
+            "method": method, "stages": stages, "width": width, "blocks_per_sm": per_sm}
+
+
 # ---- what the record shows -------------------------------------------------------------------------------
-def staging_notes(records: Sequence[Any]) -> list[str]:
+@dataclass(frozen=True)
+class Figure:
+    """The figure the notes compare staging methods by: a record's field, shown in `unit`."""
+
+    field: str  # "gbps" or "gflops"
+    unit: str
+    scale: float  # the field's value / scale is what is shown
+    spec: str  # its format
+
+    def of(self, r: Any) -> float:
+        return getattr(r, self.field) or 0.0
+
+    def text(self, r: Any) -> str:
+        return f"{self.of(r) / self.scale:{self.spec}}"
+
+
+BANDWIDTH = Figure("gbps", "GB/s", 1.0, ",.0f")
+
+
+def staging_notes(records: Sequence[Any], methods: dict = METHODS, figure: Figure = BANDWIDTH, threads: int = BDIM,
+                  subject: str = "") -> list[str]:
     """Per occupancy: the plain loads against each asynchronous method at its best number of stages,
-    then when the asynchronous copies pay."""
-    timed = [r for r in records if r.ok and r.gbps and r.variant in METHODS]
+    then when the asynchronous copies pay. `methods`, `figure`, `threads` and `subject` (a prefix
+    naming the kernel) are the stencil's unless another staged kernel's are given."""
+    timed = [r for r in records if r.ok and figure.of(r) and r.variant in methods]
+    unit = figure.unit
     out, verdicts = [], []
     # two levels: one block per SM, and as many as fit (which the compiler's register use may make differ)
     for full in (False, True):
@@ -153,38 +194,38 @@ def staging_notes(records: Sequence[Any]) -> list[str]:
         plains = sorted((r for r in here if r.extra.get("method") == "plain"), key=lambda r: r.extra.get("width", 0))
         if not plains:
             continue
-        plain = max(plains, key=lambda r: r.gbps)
+        plain = max(plains, key=figure.of)
         levels = sorted({r.extra.get("blocks_per_sm") for r in here})
         blocks = "/".join(map(str, levels))
         where = (f"{blocks} block{'s' if levels != [1] else ''} per SM "
-                 f"({'/'.join(str(b * BDIM // 32) for b in levels)} warps)")
-        parts = [f"{where}: plain loads " + ", ".join(f"{r.gbps:,.0f} GB/s ({r.extra.get('width')} B a thread)"
-                                                      for r in plains)]
+                 f"({'/'.join(str(b * threads // 32) for b in levels)} warps)")
+        parts = [f"{subject}{where}: plain loads " + ", ".join(f"{figure.text(r)} {unit} ({r.extra.get('width')} B a thread)"
+                                                               for r in plains)]
         best_async = None
         for method in ("cp.async", "TMA"):
             mine = sorted((r for r in here if r.extra.get("method") == method), key=lambda r: r.extra["stages"])
             if not mine:
                 continue
-            best = max(mine, key=lambda r: r.gbps)
-            best_async = best if best_async is None or best.gbps > best_async.gbps else best_async
-            by_stage = ", ".join(f"{r.extra['stages']}: {r.gbps:,.0f}" for r in mine)
+            best = max(mine, key=figure.of)
+            best_async = best if best_async is None or figure.of(best) > figure.of(best_async) else best_async
+            by_stage = ", ".join(f"{r.extra['stages']}: {figure.text(r)}" for r in mine)
             parts.append(f"{method} best at {best.extra['stages']} stage{'s' if best.extra['stages'] > 1 else ''}, "
-                         f"{best.gbps:,.0f} GB/s, {best.gbps / plain.gbps:.2f}x the better plain loads (GB/s by stages: "
-                         f"{by_stage})")
+                         f"{figure.text(best)} {unit}, {figure.of(best) / figure.of(plain):.2f}x the better plain loads "
+                         f"({unit} by stages: {by_stage})")
         out.append("; ".join(parts))
         if best_async is not None:
-            ratio = best_async.gbps / plain.gbps
+            ratio = figure.of(best_async) / figure.of(plain)
             verdicts.append(f"at {where} they {'pay' if ratio >= PAYS else 'do not pay'}: {ratio:.2f}x "
                             f"({best_async.variant} against {plain.variant})")
     if verdicts:
-        out.append(f"asynchronous copies into shared memory on this GPU (paying: at least {PAYS}x the better plain "
-                   f"loads): " + "; ".join(verdicts) + ". Stages keep a block's copies in flight across its barriers; "
-                   "with few blocks on an SM, nothing else does")
-    out += stall_notes(timed)
+        out.append(f"{subject}asynchronous copies into shared memory on this GPU (paying: at least {PAYS}x the better "
+                   f"plain loads): " + "; ".join(verdicts) + ". Stages keep a block's copies in flight across its "
+                   "barriers; with few blocks on an SM, nothing else does")
+    out += stall_notes(timed, subject)
     return out
 
 
-def stall_notes(records: Sequence[Any]) -> list[str]:
+def stall_notes(records: Sequence[Any], subject: str = "") -> list[str]:
     """Where the warps of each staged variant wait (Nsight Compute's stall reasons), per occupancy:
     what the asynchronous copies take away from the plain loads."""
     out = []
@@ -196,6 +237,6 @@ def stall_notes(records: Sequence[Any]) -> list[str]:
         per_sm = "/".join(sorted({str(r.extra.get("blocks_per_sm")) for r in here}))
         parts = [f"{r.variant} " + ", ".join(f"{STALL_NAMES[m]} {r.counters[m]:.2f}" for m in STALL_METRICS
                                               if r.counters.get(m) is not None) for r in here]
-        out.append(f"warp cycles stalled per issued instruction at {per_sm} block(s) per SM (Nsight Compute): "
+        out.append(f"{subject}warp cycles stalled per issued instruction at {per_sm} block(s) per SM (Nsight Compute): "
                    + "; ".join(parts))
     return out

@@ -1,8 +1,9 @@
 """The `overlap` experiment's two charts, drawn from its variant records alone:
 
-- `overlap_chart`: four panels, the host link's bandwidth against the transfer size, many small
-  transfers against one grouped one, the pipeline's share of the ideal overlap per setting, and the
-  stencil's bandwidth for each way of staging its tile into shared memory;
+- `overlap_chart`: five panels, the host link's bandwidth against the transfer size, many small
+  transfers against one grouped one, the pipeline's share of the ideal overlap per setting, the
+  stencil's bandwidth for each way of staging its tile into shared memory, and the tiled matmul's
+  FLOP/s for each way of staging its tiles (the records whose `part` is "matmul");
 - `timeline_chart`: the traced run of the best pipeline (of those within 0.02 of the best share of
   the ideal, the one with the fewest chunks) against one stream with the same chunks, one row per
   stream, copies and kernels as bars.
@@ -34,20 +35,27 @@ def _timed(records: Sequence[Any]) -> list[Any]:
 
 
 def overlap_chart(records: Sequence[Any], path: str | Path, copy_gbps: float | None = None) -> bool:
-    """The four panels; False where the record holds none of them."""
+    """The five panels; False where the record holds none of them."""
     timed = _timed(records)
     link = [r for r in timed if r.variant in TRANSFERS and r.extra.get("link_gbps")]
     grouping = [r for r in timed if r.variant in GROUPING and r.extra.get("link_gbps")]
     pipes = [r for r in timed if r.variant == "pipeline" and r.extra.get("of_ideal")]
-    staged = [r for r in timed if r.extra.get("method") and r.gbps]
-    if not (link or grouping or pipes or staged):
+    staged = [r for r in timed if r.extra.get("method") and r.extra.get("part") != "matmul" and r.gbps]
+    staged_mm = [r for r in timed if r.extra.get("method") and r.extra.get("part") == "matmul" and r.gflops]
+    if not (link or grouping or pipes or staged or staged_mm):
         return False
     plt = _pyplot()
-    fig, axes = plt.subplots(2, 2, figsize=(14, 9.5))
-    _link_panel(axes[0][0], link)
-    _grouping_panel(axes[0][1], grouping)
-    _pipeline_panel(axes[1][0], pipes)
-    _staging_panel(axes[1][1], staged, copy_gbps)
+    fig = plt.figure(figsize=(14, 14))
+    grid = fig.add_gridspec(3, 2)
+    _link_panel(fig.add_subplot(grid[0, 0]), link)
+    _grouping_panel(fig.add_subplot(grid[0, 1]), grouping)
+    _pipeline_panel(fig.add_subplot(grid[1, 0]), pipes)
+    _staging_panel(fig.add_subplot(grid[1, 1]), staged, lambda r: r.gbps, "effective GB/s (bytes read + written)",
+                   "1-D stencil tile staged into shared memory", "no staged stencils in this record", copy_gbps)
+    side = staged_mm[0].extra.get("side", "?") if staged_mm else "?"
+    _staging_panel(fig.add_subplot(grid[2, :]), staged_mm, lambda r: r.gflops / 1e3, "TFLOP/s (FP32)",
+                   f"tiled matmul ({side}x{side}, FP32) tiles staged into shared memory",
+                   "no staged matmul in this record")
     fig.suptitle("overlap: the host link, a stream pipeline, and asynchronous copies into shared memory")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -120,27 +128,27 @@ def _pipeline_panel(ax, recs) -> None:
     ax.legend(fontsize=8, loc="lower right")
 
 
-def _staging_panel(ax, recs, copy_gbps) -> None:
+def _staging_panel(ax, recs, value, ylabel: str, title: str, missing: str, copy_gbps: float | None = None) -> None:
+    """Bars of `value`, one a variant at one block per SM and one at as many as fit (which may
+    differ between variants: the legend lists them), and the copy ceiling where given."""
     if not recs:
-        return _empty(ax, "no staged stencils in this record")
+        return _empty(ax, missing)
     names = list(dict.fromkeys(r.variant for r in recs))
-    levels = sorted({r.extra.get("blocks_per_sm") for r in recs})
-    slot = 0.8 / len(levels)
-    for i, level in enumerate(levels):
-        xs, ys = [], []
-        for r in recs:
-            if r.extra.get("blocks_per_sm") == level:
-                xs.append(names.index(r.variant) - 0.4 + slot * (i + 0.5))
-                ys.append(r.gbps)
-        ax.bar(xs, ys, width=slot * 0.95, color=["#bbbbbb", "#4477aa"][i % 2],
-               label=f"{level} block{'s' if level > 1 else ''} per SM")
+    groups = [[r for r in recs if (r.extra.get("blocks_per_sm") != 1) == full] for full in (False, True)]
+    groups = [g for g in groups if g]
+    slot = 0.8 / len(groups)
+    for i, group in enumerate(groups):
+        levels = "/".join(map(str, sorted({r.extra.get("blocks_per_sm") for r in group})))
+        ax.bar([names.index(r.variant) - 0.4 + slot * (i + 0.5) for r in group], [value(r) for r in group],
+               width=slot * 0.95, color=["#bbbbbb", "#4477aa"][i % 2],
+               label=f"{levels} block{'s' if levels != '1' else ''} per SM")
     ax.set_xticks(range(len(names)), names, rotation=35, ha="right", rotation_mode="anchor")
     if copy_gbps:
         from smemlab.render.charts import copy_line
 
         copy_line(ax, copy_gbps)
-    ax.set_ylabel("effective GB/s (bytes read + written)")
-    ax.set_title("1-D stencil tile staged into shared memory")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
     ax.legend(fontsize=8, loc="lower right")

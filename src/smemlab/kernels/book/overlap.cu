@@ -12,8 +12,8 @@
 //                      thread a time), S tiles in flight (S = 1..4 stages, commit/wait groups)
 //   stagedTmaS         the same tiles copied by the bulk-copy engine (Hopper's TMA: cp.async.bulk), one
 //                      thread issuing a tile, completion counted on an mbarrier per stage, S stages
-//
-// Every staged kernel runs a persistent grid-stride loop over tiles of TILE outputs; tile t reads
+//   (and, at the end of the file, the book's tiled matmul staged the same three ways: mmStaged*)
+// Every staged stencil runs a persistent grid-stride loop over tiles of TILE outputs; tile t reads
 // in[t*TILE .. t*TILE + TILE + 2*RADIUS) (the input carries the halo, as in stencil.cu) and writes
 // out[t*TILE .. t*TILE + TILE). Inline PTX keeps the asynchronous copies free of CUDA headers.
 #ifndef RADIUS
@@ -301,4 +301,282 @@ extern "C" __global__ void __launch_bounds__(BDIM, MIN_BLOCKS) stagedTma4(const 
                                                              long long n)
 {
     staged_tma<4>(in, out, n);
+}
+
+// ---------------------------------------------------------------------------------------- the tiled matmul
+// The book's tiled MatMulKernel (matmul.cu: tiles As of A and Bs of B staged in shared memory, Cvalue
+// accumulated over them), made compute-heavy so that the copies have work to hide behind: a block of
+// MM_THREADS threads owns a MM_TILE x MM_TILE square of C = A * B (square n x n, row-major, n % 4 == 0
+// so that every 16-byte piece of a row is wholly in or out of the matrix), each thread a 4 x 4 Cvalue
+// (rows ty + 16 i, columns 4 tx .. 4 tx + 3), over K tiles of MM_BK. A persistent grid-stride loop
+// walks this block's items, (square, K tile) pairs in order, so that the stages prefetch across
+// squares as the stencil's prefetch across tiles:
+//
+//   mmStagedPlain      As and Bs staged through registers (a 16-byte ld.global, then st.shared)
+//   mmStagedCpAsyncS   each thread's 16 bytes of As and of Bs copied by cp.async, S K tiles in flight
+//   mmStagedTmaS       each row of As (64 bytes) and of Bs (256 bytes) copied by a bulk copy, the 80
+//                      copies spread over the warps, an mbarrier per stage counting the bytes, S stages (sm_90)
+//
+// Rows of A and columns of B outside the matrix are left alone (their products land only in elements
+// of C that are not written); K past the matrix is not multiplied (kmax).
+#define MM_TILE 64
+#define MM_BK 16
+#define MM_THREADS 256
+// every matmul variant fits 4 blocks on an SM (at most 64 registers a thread), so that at full occupancy
+// all of them run with the same 32 warps (cp.async's addressing took up to 77 registers, 3 blocks)
+#define MM_MIN_BLOCKS 4
+#define MM_A (MM_TILE * MM_BK) // floats of A's tile: MM_TILE rows of MM_BK
+#define MM_B (MM_BK * MM_TILE) // floats of B's tile: MM_BK rows of MM_TILE
+static_assert(MM_A == 4 * MM_THREADS && MM_B == 4 * MM_THREADS, "each thread stages 16 bytes of each tile");
+
+// this block's items: (squares it owns) x (K tiles)
+__device__ __forceinline__ int mm_items(int n)
+{
+    const int side = (n + MM_TILE - 1) / MM_TILE, squares = side * side;
+    const int mine = (int)blockIdx.x < squares ? (squares - 1 - (int)blockIdx.x) / (int)gridDim.x + 1 : 0;
+    return mine * ((n + MM_BK - 1) / MM_BK);
+}
+
+// item q: square blockIdx.x + (q / ktiles) * gridDim.x, K tile q % ktiles
+struct MmItem {
+    int row0, col0, k0;
+};
+
+__device__ __forceinline__ MmItem mm_item(int q, int n)
+{
+    const int ktiles = (n + MM_BK - 1) / MM_BK, side = (n + MM_TILE - 1) / MM_TILE;
+    const int t = (int)blockIdx.x + (q / ktiles) * (int)gridDim.x;
+    return {(t / side) * MM_TILE, (t % side) * MM_TILE, (q % ktiles) * MM_BK};
+}
+
+// the 16 bytes of A's tile (row tid / 4, columns 4 (tid % 4) ..) and of B's (row tid / 16, columns
+// 4 (tid % 16) ..) that thread tid stages, at float 4 tid of the stage; nullptr outside the matrix
+__device__ __forceinline__ const float *mm_piece_a(const float *a, int n, MmItem it)
+{
+    const int r = it.row0 + threadIdx.x / 4, col = it.k0 + 4 * (threadIdx.x % 4);
+    return r < n && col < n ? a + (size_t)r * n + col : nullptr;
+}
+
+__device__ __forceinline__ const float *mm_piece_b(const float *b, int n, MmItem it)
+{
+    const int r = it.k0 + threadIdx.x / 16, col = it.col0 + 4 * (threadIdx.x % 16);
+    return r < n && col < n ? b + (size_t)r * n + col : nullptr;
+}
+
+// Cvalue += As * Bs over k < kmax (a multiple of 4), 16-byte loads: A's rows 16 apart (two rows a warp:
+// 2 wavefronts, a half-warp's each) and B's columns 4 tx .. 4 tx + 3 (16 pieces a warp: 4 wavefronts), both
+// the ideal for 16-byte loads
+__device__ __forceinline__ void mm_k4(const float *As, const float *Bs, float (&Cvalue)[4][4], int k)
+{
+    const int ty = threadIdx.x / 16, tx = threadIdx.x % 16;
+    float4 av[4];
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+        av[i] = *reinterpret_cast<const float4 *>(&As[(ty + 16 * i) * MM_BK + k]);
+#pragma unroll
+    for (int kk = 0; kk < 4; kk++) {
+        const float4 bv = *reinterpret_cast<const float4 *>(&Bs[(k + kk) * MM_TILE + 4 * tx]);
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            const float ai = kk == 0 ? av[i].x : kk == 1 ? av[i].y : kk == 2 ? av[i].z : av[i].w;
+            Cvalue[i][0] += ai * bv.x;
+            Cvalue[i][1] += ai * bv.y;
+            Cvalue[i][2] += ai * bv.z;
+            Cvalue[i][3] += ai * bv.w;
+        }
+    }
+}
+
+// one item: Cvalue starts at a square's first K tile and is written to C after its last
+__device__ __forceinline__ void mm_multiply(const float *As, const float *Bs, float (&Cvalue)[4][4], float *c, int n,
+                                            MmItem it)
+{
+    if (it.k0 == 0) {
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+                Cvalue[i][j] = 0.0f;
+    }
+    const int kmax = min(MM_BK, n - it.k0);
+    if (kmax == MM_BK) {
+#pragma unroll
+        for (int k = 0; k < MM_BK; k += 4)
+            mm_k4(As, Bs, Cvalue, k);
+    } else {
+        for (int k = 0; k < kmax; k += 4)
+            mm_k4(As, Bs, Cvalue, k);
+    }
+    if (it.k0 + MM_BK < n)
+        return;
+    const int ty = threadIdx.x / 16, tx = threadIdx.x % 16, col = it.col0 + 4 * tx;
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        const int r = it.row0 + ty + 16 * i;
+        if (r < n && col < n)
+            *reinterpret_cast<float4 *>(&c[(size_t)r * n + col]) =
+                make_float4(Cvalue[i][0], Cvalue[i][1], Cvalue[i][2], Cvalue[i][3]);
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(MM_THREADS, MM_MIN_BLOCKS) mmStagedPlain(const float *__restrict__ a, const float *__restrict__ b,
+                                                                       float *__restrict__ c, int n)
+{
+    __shared__ __align__(16) float As[MM_A];
+    __shared__ __align__(16) float Bs[MM_B];
+    float Cvalue[4][4];
+    const int items = mm_items(n);
+    for (int q = 0; q < items; q++) {
+        const MmItem it = mm_item(q, n);
+        const float *pa = mm_piece_a(a, n, it), *pb = mm_piece_b(b, n, it);
+        const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        reinterpret_cast<float4 *>(As)[threadIdx.x] = pa ? *reinterpret_cast<const float4 *>(pa) : zero;
+        reinterpret_cast<float4 *>(Bs)[threadIdx.x] = pb ? *reinterpret_cast<const float4 *>(pb) : zero;
+        __syncthreads(); // the tiles are staged
+        mm_multiply(As, Bs, Cvalue, c, n, it);
+        __syncthreads(); // all have read them before the next item overwrites them
+    }
+}
+
+// ---- cp.async: each thread's 16 bytes of each tile (zero-filled outside the matrix)
+__device__ __forceinline__ void mm_issue_cp_async(float *As, float *Bs, const float *a, const float *b, int n, int q)
+{
+    const MmItem it = mm_item(q, n);
+    const float *pa = mm_piece_a(a, n, it), *pb = mm_piece_b(b, n, it);
+    cp_async16(smem_addr(As) + 16 * threadIdx.x, pa ? pa : a, pa ? 16 : 0);
+    cp_async16(smem_addr(Bs) + 16 * threadIdx.x, pb ? pb : b, pb ? 16 : 0);
+}
+
+// as staged_cp_async: one commit group per item, wait_group S-1 means "item q has landed"
+template <int S> __device__ __forceinline__ void mm_staged_cp_async(const float *a, const float *b, float *c, int n)
+{
+    __shared__ __align__(128) float As[S][MM_A];
+    __shared__ __align__(128) float Bs[S][MM_B];
+    float Cvalue[4][4];
+    const int items = mm_items(n);
+#pragma unroll
+    for (int s = 0; s < S - 1; s++) {
+        if (s < items)
+            mm_issue_cp_async(As[s], Bs[s], a, b, n, s);
+        cp_async_commit();
+    }
+    for (int q = 0; q < items; q++) {
+        const int u = q + S - 1; // its stage was last read in iteration q - 1
+        if (u < items)
+            mm_issue_cp_async(As[u % S], Bs[u % S], a, b, n, u);
+        cp_async_commit();
+        cp_async_wait<S - 1>(); // this thread's copies of item q are done
+        __syncthreads();        // and everyone's
+        mm_multiply(As[q % S], Bs[q % S], Cvalue, c, n, mm_item(q, n));
+        __syncthreads(); // all have read stage q % S before it is refilled
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(MM_THREADS, MM_MIN_BLOCKS) mmStagedCpAsync1(const float *__restrict__ a, const float *__restrict__ b,
+                                                                         float *__restrict__ c, int n)
+{
+    mm_staged_cp_async<1>(a, b, c, n);
+}
+
+extern "C" __global__ void __launch_bounds__(MM_THREADS, MM_MIN_BLOCKS) mmStagedCpAsync2(const float *__restrict__ a, const float *__restrict__ b,
+                                                                         float *__restrict__ c, int n)
+{
+    mm_staged_cp_async<2>(a, b, c, n);
+}
+
+extern "C" __global__ void __launch_bounds__(MM_THREADS, MM_MIN_BLOCKS) mmStagedCpAsync3(const float *__restrict__ a, const float *__restrict__ b,
+                                                                         float *__restrict__ c, int n)
+{
+    mm_staged_cp_async<3>(a, b, c, n);
+}
+
+extern "C" __global__ void __launch_bounds__(MM_THREADS, MM_MIN_BLOCKS) mmStagedCpAsync4(const float *__restrict__ a, const float *__restrict__ b,
+                                                                         float *__restrict__ c, int n)
+{
+    mm_staged_cp_async<4>(a, b, c, n);
+}
+
+// ---- TMA bulk copies (sm_90): a 1-D bulk copy moves one contiguous run, so each row of a tile that lies in
+// the matrix is a copy (A's rows 64 bytes, B's 256). Warp w copies A's rows 8w .. 8w+7 (lanes 0-7) and B's
+// rows 2w, 2w+1 (lanes 8, 9): ten copies a warp, as the copy instruction's operands are uniform (a warp
+// issues its lanes' copies one after another; all 80 from warp 0 ran at 5.2-5.6 TFLOP/s on an H200 at one
+// block per SM, spread over the warps at 10.8-13.3)
+static_assert(MM_THREADS / 32 * 8 == MM_TILE && MM_THREADS / 32 * 2 == MM_BK, "eight rows of A, two of B a warp");
+
+__device__ __forceinline__ void mm_issue_bulk(float *As, float *Bs, unsigned long long *bar, const float *a, const float *b,
+                                              int n, int q)
+{
+    const MmItem it = mm_item(q, n);
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int rows_a = min(MM_TILE, n - it.row0), bytes_a = 4 * min(MM_BK, n - it.k0);
+    const int rows_b = min(MM_BK, n - it.k0), bytes_b = 4 * min(MM_TILE, n - it.col0);
+    if (threadIdx.x == 0) // the one arrival: before or after the copies complete, the phase waits for both
+        mbar_arrive_expect_tx(smem_addr(bar), rows_a * bytes_a + rows_b * bytes_b);
+    if (lane >= 10)
+        return;
+    // the stage was read by ordinary loads (the generic proxy) until the barrier that ended the
+    // previous item; order those reads before the copy engine (the async proxy) writes it
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    if (lane < 8 && 8 * warp + lane < rows_a) {
+        const int r = 8 * warp + lane;
+        bulk_copy_g2s(smem_addr(As + r * MM_BK), a + (size_t)(it.row0 + r) * n + it.k0, bytes_a, smem_addr(bar));
+    } else if (lane >= 8 && 2 * warp + lane - 8 < rows_b) {
+        const int r = 2 * warp + lane - 8;
+        bulk_copy_g2s(smem_addr(Bs + r * MM_TILE), b + (size_t)(it.k0 + r) * n + it.col0, bytes_b, smem_addr(bar));
+    }
+}
+
+template <int S> __device__ __forceinline__ void mm_staged_tma(const float *a, const float *b, float *c, int n)
+{
+#if __CUDA_ARCH__ >= 900
+    __shared__ __align__(128) float As[S][MM_A];
+    __shared__ __align__(128) float Bs[S][MM_B];
+    __shared__ __align__(8) unsigned long long bar[S];
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < S; s++)
+            mbar_init(smem_addr(&bar[s]), 1); // one arrival (thread 0's) plus the bytes
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+    float Cvalue[4][4];
+    const int items = mm_items(n);
+    for (int s = 0; s < S - 1 && s < items; s++)
+        mm_issue_bulk(As[s], Bs[s], &bar[s], a, b, n, s);
+    for (int q = 0; q < items; q++) {
+        const int u = q + S - 1; // its stage was last read in iteration q - 1
+        if (u < items)
+            mm_issue_bulk(As[u % S], Bs[u % S], &bar[u % S], a, b, n, u);
+        // stage q % S completes its (q / S)-th phase when item q has landed
+        while (!mbar_try_wait(smem_addr(&bar[q % S]), (q / S) & 1))
+            ;
+        mm_multiply(As[q % S], Bs[q % S], Cvalue, c, n, mm_item(q, n));
+        __syncthreads(); // all have read stage q % S before it is refilled
+    }
+#else
+    __trap(); // bulk copies and transaction barriers need sm_90; the experiment skips these before sm_90
+#endif
+}
+
+extern "C" __global__ void __launch_bounds__(MM_THREADS, MM_MIN_BLOCKS) mmStagedTma1(const float *__restrict__ a, const float *__restrict__ b,
+                                                                     float *__restrict__ c, int n)
+{
+    mm_staged_tma<1>(a, b, c, n);
+}
+
+extern "C" __global__ void __launch_bounds__(MM_THREADS, MM_MIN_BLOCKS) mmStagedTma2(const float *__restrict__ a, const float *__restrict__ b,
+                                                                     float *__restrict__ c, int n)
+{
+    mm_staged_tma<2>(a, b, c, n);
+}
+
+extern "C" __global__ void __launch_bounds__(MM_THREADS, MM_MIN_BLOCKS) mmStagedTma3(const float *__restrict__ a, const float *__restrict__ b,
+                                                                     float *__restrict__ c, int n)
+{
+    mm_staged_tma<3>(a, b, c, n);
+}
+
+extern "C" __global__ void __launch_bounds__(MM_THREADS, MM_MIN_BLOCKS) mmStagedTma4(const float *__restrict__ a, const float *__restrict__ b,
+                                                                     float *__restrict__ c, int n)
+{
+    mm_staged_tma<4>(a, b, c, n);
 }
