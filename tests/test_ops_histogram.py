@@ -80,6 +80,8 @@ def test_plan_exchange():
         assert p.block >= 32 * p.cluster and p.block * p.min_blocks <= 1024  # 64 registers a thread
     p = H.plan(1 << 20, HOPPER, "cluster_exchange")
     assert (p.cluster, p.counter_bits) == (16, 16)  # 32-bit counters of 2^20 bins fit no cluster
+    assert p.agg == 1 and H.plan(262144, HOPPER, "cluster_exchange").agg == 0  # grouping: 16-bit counters only
+    assert H.plan(1 << 20, HOPPER, "cluster_exchange", agg=0).agg == 0
     p = H.plan(262144, HOPPER, "cluster_exchange", cluster=16, counter_bits=16, block=512)
     assert (p.smem, p.min_blocks) == (32768 + 2 * 512 * 8 * 2, 2)
     with pytest.raises(ValueError, match="do not fit"):
