@@ -7,8 +7,9 @@ through tools/gpu_matmul.sh).
 
 Every configuration is mm_fast_body<WM, WN, TN, BK, STAGES, ASYNC> of kernels/lib/matmul.cu (WM x WN
 warps of 64 x 4TN outputs, BK-deep slabs, STAGES cp.async stages or two register-staged ones), built
-into one generated source that includes the library's (the package's own three are in CONFIGS under
-their names). Per shape and configuration, and per split of K where the tiles leave SMs idle: one
+into one generated source that includes the library's (the package's own pack and async are in CONFIGS
+under their names; only the configurations asked for, --configs, are compiled: each costs seconds of
+NVRTC). Per shape and configuration, and per split of K where the tiles leave SMs idle: one
 launch into a NaN-filled C checked against a float64 product (||C - ref|| / ||ref||, the bench's
 tolerance), then back-to-back launches between CUDA events on one stream, the median of REPS
 batches. cuBLAS runs the same way (cupy.matmul and torch.mm with out=, both verified, which also
@@ -64,13 +65,14 @@ def geometry(cfg):
     return bm, bn, nt, stages * bk * (bm + 4 + bn) * 4
 
 
-def source_text() -> str:
-    """The generated source: the library's kernels and one extern "C" kernel per configuration."""
+def source_text(names=None) -> str:
+    """The generated source: the library's kernels and one extern "C" kernel per configuration (of
+    `names` only, where given)."""
     params = ("const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, "
               "int vecA, int vecB, int vecC, float* __restrict__ ws, unsigned* __restrict__ counters")
     out = ['#include "lib/matmul.cu"']
     for name, (wm, wn, tn, bk, st, asy, minb) in CONFIGS.items():
-        if name in LIBRARY:
+        if name in LIBRARY or (names is not None and name not in names):
             continue
         out.append(f'extern "C" __global__ void __launch_bounds__({32 * wm * wn}, {minb}) sw_{name}({params}) {{\n'
                    f'    mm_fast_body<{wm}, {wn}, {tn}, {bk}, {st}, {"true" if asy else "false"}>'
@@ -78,10 +80,11 @@ def source_text() -> str:
     return "\n".join(out) + "\n"
 
 
-def generated_source() -> Path:
-    """The generated source, written at a fixed path (the compile cache names cubins by path)."""
+def generated_source(names=None) -> Path:
+    """The generated source (of the configurations `names`, or all), written at a fixed path (the
+    compile cache names cubins by path)."""
     gen = Path(tempfile.gettempdir()) / "smemlab_matmul_sweep.cu"
-    gen.write_text(source_text())
+    gen.write_text(source_text(names))
     return gen
 
 
@@ -150,7 +153,7 @@ def main() -> None:
         torch.cuda.set_stream(torch.cuda.ExternalStream(s.ptr))  # cuBLAS (torch) on the timer's stream
     facts = device.facts(0)
     sms, peak = facts.sms, facts.peak_fp32_tflops
-    gen = generated_source()
+    gen = generated_source(configs)
     defines = generated_defines()
 
     def kernel_of(name):

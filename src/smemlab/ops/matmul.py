@@ -208,6 +208,34 @@ def workspace(p: Plan, dev: int, stream: int) -> tuple[int, int]:
 # The 32x32 tiles win at 256^3 and lose at 512^3 (TILED_WORK: where the two lines cross, 5 x 256^3,
 # not measured itself); pack (register staging and the paired lanes) is slower than warptile_db16
 # everywhere; 64x64 warp tiles (8x16 outputs a thread, the sweep's "wide") were slower still.
+#
+# Tried for issue 13 (target 0.90 everywhere), none faster, so `choose` is as above (an H200, 2026-11-22,
+# two runs of tools/matmul_sweep.py, same timing; best split in brackets; the rows are in
+# tools/data/matmul_sweep_issue13_h200.jsonl, where wt_split16 is named warptile_split):
+#   M x N x K         warptile_db16  wt_pair16  wt_pa16  wt_pa8  wt_split16  async      db_w128_p8
+#   1024^3            0.506          0.511      0.455    0.504   0.856 (4)   0.843 (4)  0.697 (4)
+#   1000^3            0.455          0.457      0.414    0.445   0.768 (4)   0.766-0.772 (4)
+#   768^3             0.405          -          -        -       0.793 (3)   0.811 (3)
+#   2048^3            0.867          0.860      0.814    0.843   -           0.806      0.846
+#   3001x4999x2003    0.884          0.880      0.830    0.831   0.880 (3)   0.912 (3)  0.787 (3)
+#   4096^3            0.861          0.858      0.812    0.840   -           0.816      0.838
+#   4097x4095x4093    0.869          0.864      0.815    0.818   -           0.834      0.771
+#   8192^3            0.877          0.872      0.823    0.852   -           0.833      0.836
+# wt_* are warptile_db16 with one change each: flags on warptile_body, kept out of the library's source
+# (`git apply tools/data/matmul_issue13_variants.patch` adds them and the sweep's WT_CONFIGS; the
+# library's kernels compile to the same SASS with them). pair16: mm_pack's paired lanes (a fragment
+# load 2 wavefronts, not 4): no gain, so shared-memory wavefronts are not what limits it.
+# pa16: also A's loads 16 rows x 2 quads a warp (transposed stores conflict-free): 5% slower (our
+# reading, not profiled: each warp's load then touches 16 rows' cache lines, not 8). pa8: the same at
+# BK = 8. split16: the loop over a slice of K with async's hand-off (24 bytes spilled): 1.5% faster than
+# async at 1024^3 (one run), equal at 1000^3, slower at 768^3 and 3001x4999x2003, though warptile_db16's
+# loop beats async's at 4096^3 (0.861 against 0.816): the split grids' time is not the loop's.
+# db_w128_p8 and four more (not kept): a register-staged template with dynamic stages, paired lanes,
+# unchecked loads inside the matrices and split-K; 128x128 tiles 0.69-0.78 (they spilled
+# in the loop: at 128 registers for 2 blocks an SM, several changes to warptile_db16's loop tipped NVRTC
+# into spilling, e.g. AMAP alone 56 bytes; check with cuobjdump -res-usage), 64x64 warp tiles of 128
+# threads above, 128x256 tiles a block an SM 0.74. Not tried: smaller tiles or stream-K instead of
+# split-K at 1024^3 (4 splits write and read back 16 MB of partial tiles; that cost was not measured).
 
 
 def choose(m: int, n: int, k: int, sms: int) -> tuple[str, int]:
