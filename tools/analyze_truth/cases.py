@@ -40,10 +40,6 @@ K = "tools/analyze_truth/kernels"
 
 CASES: list[dict] = []
 SKIPS: dict[str, str] = {}  # "package:FILE.cu:kernel" -> why it is not recorded
-for _name in ("mmStagedPlain", *(f"mmStaged{m}{s}" for m in ("CpAsync", "Tma") for s in (1, 2, 3, 4))):
-    SKIPS[f"package:book/overlap.cu:{_name}"] = ("the overlap experiment's staged matmul came after the recording on the "
-                                            "H200; record its kernels (cases like tests' launches) with the next run of "
-                                            "measure.py")
 
 
 def case(id, file, kernel, block, args, defines=None, dyn=0, grid=(1, 1, 1), cluster=None, constants=None):
@@ -316,6 +312,12 @@ for _name in ("stagedPlain", "stagedPlainV4", *(f"staged{m}{s}" for m in ("CpAsy
     case(f"overlap.{_name}", P + "book/overlap.cu", _name, (256,), ["in=float32[3085]", "out=float32[3077]", "n=3077"],
          constants={"scoef": BOOK_COEF})
 
+# the staged tiled matmul (experiments/staging_mm: 64x64 squares of C, K tiles of 16, 256 threads): one block
+# walks the four squares of a 128x128 product, 32 items, so that every number of stages wraps
+for _name in ("mmStagedPlain", *(f"mmStaged{m}{s}" for m in ("CpAsync", "Tma") for s in (1, 2, 3, 4))):
+    case(f"overlap.{_name}", P + "book/overlap.cu", _name, (256,),
+         ["a=float32[16384]", "b=float32[16384]", "c=float32[16384]", "n=128"])
+
 # ---- lib/matmul.cu, the fast kernels (ops/matmul.py: one 128x128 tile, K = 64, DYNAMIC_SMEM, K not split) ----
 for _name, _dyn in (("pack", 2 * 16 * 260 * 4), ("async", 3 * 16 * 260 * 4)):
     case(f"ops_matmul.mm_{_name}", P + "lib/matmul.cu", f"mm_{_name}", (256,),
@@ -329,6 +331,10 @@ for _bits in (32, 16):
     case(f"ops_histogram.hist_cluster_exchange.cs1.b{_bits}", P + "lib/histogram.cu", "hist_cluster_exchange", (512,),
          KEYS_ARGS + ["bins=256"], {"AGG": 0, "COPIES": 1, "CS": 1, "THREADS": 512, "MINB": 1, "CBITS": _bits},
          dyn=-(-_words // 4) * 16 + 2 * 512 * 4 * 2 * 2, cluster=(1, 1, 1))
+# with 16-bit counters the owners group a warp's repeated entries by bin (AGG=1, ops/histogram.py's default)
+case("ops_histogram.hist_cluster_exchange.cs1.b16.agg", P + "lib/histogram.cu", "hist_cluster_exchange", (512,),
+     KEYS_ARGS + ["bins=256"], {"AGG": 1, "COPIES": 1, "CS": 1, "THREADS": 512, "MINB": 1, "CBITS": 16},
+     dyn=-(-128 // 4) * 16 + 2 * 512 * 4 * 2 * 2, cluster=(1, 1, 1))
 
 # ---- lib/reduce.cu, issue 13's dtypes and row sums (ops/reduce.py, as experiments/launches.py runs them) ---
 _AT = {"i32": "int32", "i64": "int64", "f16": "float16", "bf16": "uint16", "f32": "float32", "f64": "float64"}
