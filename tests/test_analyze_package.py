@@ -119,11 +119,14 @@ def scalars(launch):
 
 def test_library_transposes_compute_the_transpose(reports):
     """Every element size and tile size, whole vectors (a batch of two tiles) and any shape (at offsets
-    from 16-byte boundaries): one block walking every tile writes exactly the transpose, nothing before
-    the output's offset; every shared store is conflict-free, and so is every load of whole tiles (in a
-    ragged tile of 8 chunks a side, a warp's few active lanes spread over four quarter-warps)."""
+    from 16-byte boundaries), and every element kernel (2 x 2 tiles, one inside the matrix): one block
+    walking every tile writes exactly the transpose, nothing before the output's offset; every shared store
+    is conflict-free, and so is every load of the 16-byte kernels' whole tiles (in a ragged tile of 8 chunks
+    a side, a warp's few active lanes spread over four quarter-warps) and of the element kernels' tiles."""
+    from smemlab.ops.transpose import element_kernels
+
     keys = sorted(k for k in BY_ID if k.startswith("ops:transpose_e"))
-    assert len(keys) == 12
+    assert len(keys) == 12 + len(element_kernels())  # the 16-byte kernels, the element kernels
     for key in keys:
         launch, r = BY_ID[key], report(reports, key)
         ins, n = inputs(launch), scalars(launch)

@@ -13,6 +13,7 @@ pytestmark = [pytest.mark.gpu, pytest.mark.skipif(no_gpu_reason() is not None, r
 
 cupy = pytest.importorskip("cupy")
 from smemlab import ops  # noqa: E402
+from smemlab.ops.transpose import element_kernels  # noqa: E402
 
 
 def rand(shape, dtype="float32", seed=0, low=-1.0, high=1.0):
@@ -57,6 +58,37 @@ def test_transpose_2_and_8_byte(shape, dtype):
     out = ops.transpose(x)
     assert out.shape == shape[::-1] and out.dtype == x.dtype and out.flags.c_contiguous
     np.testing.assert_array_equal(cupy.asnumpy(out), h.T)
+
+
+def element_kernel_shapes(tile):
+    """Sides 1, a tile side - 1 and + 1, primes, whole tiles inside the matrix, batches, for a (rows, cols) tile."""
+    tr, tc = tile
+    return [(1, 1), (1, tc + 1), (tr + 1, 1), (tr - 1, tc - 1), (tr + 1, tc + 1), (tr, tc), (2 * tr + 1, 3 * tc - 1),
+            (257, 131), (389, 263), (3, tr + 1, tc - 1), (2, 131, 3 * tc + 1)]
+
+
+@pytest.mark.parametrize("name, itemsize, tile", element_kernels())
+def test_every_element_kernel(name, itemsize, tile):
+    """Every element kernel (the plan's and the alternatives tools/transpose_any_sweep.py times), launched
+    directly, on odd sizes and at offsets from 16-byte boundaries on both sides, against NumPy."""
+    from smemlab import device
+
+    dtype = {2: "int16", 4: "float32", 8: "float64"}[itemsize]
+    k = device.kernel("lib/transpose.cu", name)
+    for n, shape in enumerate(element_kernel_shapes(tile)):
+        rows, cols = shape[-2:]
+        size = math.prod(shape)
+        off = n % 3  # elements of offset: the kernels take 16-byte aligned pointers and element offsets
+        h = rand(off + size, dtype, seed=n, low=-30000, high=30000)
+        x = cupy.asarray(h)
+        out = cupy.full(size + off, -1, dtype=dtype)
+        ty, tx = -(-rows // tile[0]), -(-cols // tile[1])
+        nt = size // (rows * cols) * ty * tx
+        device.launch(k, nt, 256, (out.data.ptr, off, x.data.ptr, off, rows, cols, ty, tx, nt), 0)
+        got = cupy.asnumpy(out)
+        want = np.swapaxes(h[off:].reshape(shape), -1, -2).ravel()
+        np.testing.assert_array_equal(got[off:], want, err_msg=f"{name} {shape}")
+        assert (got[:off] == -1).all()
 
 
 @pytest.mark.parametrize("shape", [(7001, 5003), (8191, 8193), (4097, 4095), (2, 3), (5, 65)])

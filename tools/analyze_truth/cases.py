@@ -365,6 +365,17 @@ for _e, _dt in ((2, "uint16"), (4, "float32"), (8, "float64")):
                                         f"in_off={_io}", f"rows={_r}", f"cols={_c}", f"tiles_y={_ty}", f"tiles_x={_tx}",
                                         f"ntiles={_b * _ty * _tx}"])
 
+# the element-tile kernels of ragged shapes (ops/transpose.py's element_kernels): one block walks a tile and
+# a ragged one (a row one past the tile, columns three short), both arrays off a 16-byte boundary
+from smemlab.ops.transpose import element_kernels  # noqa: E402
+
+for _name, _e, (_tr, _tc) in element_kernels():
+    _dt = {2: "uint16", 4: "float32", 8: "float64"}[_e]
+    _r, _c = _tr + 1, _tc - 3
+    case(f"ops_transpose.{_name}", P + "lib/transpose.cu", _name, (256,),
+         [f"out={_dt}[{_r * _c + 3}]", "out_off=3", f"in={_dt}[{_r * _c + 1}]", "in_off=1", f"rows={_r}", f"cols={_c}",
+          "tiles_y=2", "tiles_x=1", "ntiles=2"])
+
 # =====================================================================================================
 # The corpus (tools/analyze_truth/kernels)
 # =====================================================================================================

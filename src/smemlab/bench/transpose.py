@@ -1,7 +1,7 @@
 """Benchmark: smemlab.ops.transpose against `x.transpose(-1, -2).contiguous()` (torch) and
 `cupy.ascontiguousarray(a.swapaxes(-1, -2))` (CuPy): square float32, float16 and float64 from 64x64
-(float16 and float64 from 1024x1024) to 16384x16384; shapes with odd and prime sides (the kernels'
-`_any` form); int16, int64 and bfloat16 (torch only) once each; and batches of matrices, the case ML
+(float16 and float64 from 1024x1024) to 16384x16384; shapes with odd and prime sides (the element
+kernels); int16, int64 and bfloat16 (torch only) once each; and batches of matrices, the case ML
 code calls most."""
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def _case(b: Bench, cupy, transpose, dtype: str, shape: tuple[int, ...], targets
            size=x.size, impls=b.both(transpose, lambda t: t.transpose(-1, -2).contiguous(),
                                      lambda a: cupy.ascontiguousarray(a.swapaxes(-1, -2)), x),
            check=lambda out: b.assert_close(out, ref, exact=True), targets=targets,
-           note="" if whole else "sides not multiples of the 16-byte vector: the kernel's _any form")
+           note="" if whole else "sides not multiples of the 16-byte vector: the element kernels")
 
 
 def _bf16(b: Bench, transpose, shapes) -> None:

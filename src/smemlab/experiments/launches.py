@@ -268,6 +268,15 @@ def library() -> list[KernelLaunch]:
                                         (f"{dt}[{n + offsets[0]}]", str(offsets[0]), f"{dt}[{n + offsets[1]}]",
                                          str(offsets[1]), str(shape[1]), str(shape[2]), str(tiles_y), str(tiles_x),
                                          str(shape[0] * tiles_y * tiles_x))))
+    # the element kernels (any shape): one block walking 2 x 2 tiles, one of them inside the matrix, both
+    # arrays at an offset from a 16-byte boundary
+    from smemlab.ops.transpose import element_kernels
+
+    for name, e, (tr, tc) in element_kernels():
+        dt = {2: "uint16", 4: "float32", 8: "float64"}[e]
+        rows, cols, n = tr + 1, tc + 3, (tr + 1) * (tc + 3)
+        out.append(KernelLaunch("ops", f"{name} {rows}x{cols}", "lib/transpose.cu", name, (256, 1, 1), (1, 1, 1), {}, 0,
+                                (f"{dt}[{n + 3}]", "3", f"{dt}[{n + 1}]", "1", str(rows), str(cols), "2", "2", "4")))
     # reduce_sum: every (input, output) pair. The full sum as two blocks' worth in one block (the counter
     # starts at zero: the workspace is zeroed once); row sums by groups of 4 lanes (5 rows of 67, the rows
     # unaligned), and by two blocks per row (rows of 3001), the partials combined by the last

@@ -5,21 +5,23 @@ transposed, as `x.transpose(-1, -2).contiguous()` (torch) or `cupy.ascontiguousa
 -2))` (not x.T's reversal of every axis). Elements of 2, 4 or 8 bytes: float16, bfloat16 (torch),
 int16, float32, int32, float64, int64 (the kernels move bits: one kernel per element size).
 
-The kernels (kernels/lib/transpose.cu) move square tiles of 16 x 16 16-byte chunks (128x128 elements
-of 2 bytes, 64x64 of 4, 32x32 of 8; 8 x 8 chunks for matrices too small or too narrow to fill such
-tiles) through a swizzled shared-memory tile with 16-byte loads and stores. Where both sides are multiples of the 16-byte vector and both pointers are 16-byte aligned
-every chunk is a whole vector; any other shape or alignment takes the same kernel's `_any` form,
-which loads each chunk from two aligned vectors and shifts it into place, and cuts the output rows
-on their own 16-byte boundaries (only the chunks at tile ends and ragged edges are written element
-by element). 64-bit indexing: any size that fits on the GPU.
+The kernels (kernels/lib/transpose.cu): where both sides are multiples of the 16-byte vector and both
+pointers are 16-byte aligned, square tiles of 16 x 16 16-byte chunks (128x128 elements of 2 bytes, 64x64
+of 4, 32x32 of 8; 8 x 8 chunks for matrices too small or too narrow to fill such tiles) move through a
+swizzled shared-memory tile with 16-byte loads and stores. Any other shape or alignment takes the element
+kernels (`_el`): 256 threads move a tile of single elements (a warp reads or writes 32 consecutive
+elements of a row, coalesced whatever the row's alignment), tall tiles so that each output row segment
+is long and its partial 32-byte sectors few (ELEMENT_TILES). 64-bit indexing: any size that fits on the GPU.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from smemlab import device
+from smemlab.compiler import KERNEL_DIR
 from smemlab.ops._args import Dtypes, read
 
 SOURCE = "lib/transpose.cu"
@@ -29,10 +31,33 @@ RANKS = (2, 3, 4)
 # FEW_TILES of them, mostly full; else tiles of 8 chunks (64 threads), a quarter of the area. On an H200
 # (tools/dtype_sweep.py, of cudaMemcpy): 1024^2 float32 0.82 with small tiles against 0.77, 2048^2 0.91
 # against 0.87, (512, 2048, 64) float16 0.95 against 0.90; 4096^2 and up 0.93-0.98 with either, large
-# tiles ahead by 1-5%; every ragged shape measured (the _any form) was 1-13% faster with small tiles.
+# tiles ahead by 1-5%.
 FEW_TILES = 1536
 LOW_FILL = 0.75
+# Ragged shapes and unaligned pointers: element size -> the element kernel's tile (input rows, input
+# columns); 4-byte elements take SMALL_TILE_E4 where the tall tile would give fewer than FEW_TILES tiles.
+# On an H200 (tools/transpose_any_sweep.py, kernel time, of cudaMemcpy; the 16-byte kernels' _any form,
+# which these replace, in brackets): 4 bytes, 128x32: 7001x5003 0.89-0.90 (0.60), 8191x8193 0.88-0.89
+# (0.59), 100x999x1001 0.92-0.93 (0.59), where 64x64 gave 0.76-0.78, 64x32 0.81-0.87 and 32x32 0.78-0.81;
+# 1023x1025 64x32 0.88 (0.64), 128x32 0.84. 2 bytes, 64x64: 7001x5003 0.79 (0.49), 8191x8193 0.76 (0.48),
+# 32x1000x999 0.84 (0.73), 1023x1025 0.61-0.62 (0.36); 128x64, 64x128 and 128x32 no better. 8 bytes, 64x32:
+# 7001x5003 0.91-0.92 (0.76), 4099x4096 0.93-0.94 (0.78), 50x999x1001 0.95 (0.77); 64x64 and 128x32 within 1%.
+# Why tall tiles, and what else was tried: the comment above the element kernels.
+ELEMENT_TILES = {2: (64, 64), 4: (128, 32), 8: (64, 32)}
+SMALL_TILE_E4 = (64, 32)
 _PLANS: dict[tuple, tuple[device.Kernel, int, int, int, int]] = {}
+
+
+def element_kernel(itemsize: int, tile: tuple[int, int]) -> str:
+    """The name of the element kernel for `itemsize`-byte elements and `tile` (input rows, input columns)."""
+    return f"transpose_e{itemsize}_el{tile[0]}x{tile[1]}"
+
+
+def element_kernels() -> list[tuple[str, int, tuple[int, int]]]:
+    """(name, element size, tile) of every element kernel in the source: the ones the plan takes and the
+    alternatives tools/transpose_any_sweep.py measures them against."""
+    found = re.findall(r"\b(transpose_e(\d)_el(\d+)x(\d+))\(", (KERNEL_DIR / SOURCE).read_text())
+    return [(name, int(e), (int(r), int(c))) for name, e, r, c in dict.fromkeys(found)]
 
 
 def plan(shape: tuple[int, ...], itemsize: int, aligned_ptrs: bool) -> tuple[str, int, int, int, int]:
@@ -41,14 +66,19 @@ def plan(shape: tuple[int, ...], itemsize: int, aligned_ptrs: bool) -> tuple[str
     rows, cols = shape[-2], shape[-1]
     batch = math.prod(shape[:-2])
     vec = 16 // itemsize
+    if not (aligned_ptrs and rows % vec == 0 and cols % vec == 0):
+        tr, tc = ELEMENT_TILES[itemsize]
+        if itemsize == 4 and batch * -(-rows // tr) * -(-cols // tc) < FEW_TILES:
+            tr, tc = SMALL_TILE_E4
+        tiles_y, tiles_x = -(-rows // tr), -(-cols // tc)
+        return element_kernel(itemsize, (tr, tc)), tiles_y, tiles_x, batch * tiles_y * tiles_x, 256
     side = 16 * vec
     ntiles = batch * -(-rows // side) * -(-cols // side)
-    whole = aligned_ptrs and rows % vec == 0 and cols % vec == 0
-    small = not whole or ntiles < FEW_TILES or batch * rows * cols < LOW_FILL * ntiles * side * side
+    small = ntiles < FEW_TILES or batch * rows * cols < LOW_FILL * ntiles * side * side
     if small:
         side //= 2
     tiles_y, tiles_x = -(-rows // side), -(-cols // side)
-    name = f"transpose_e{itemsize}" + ("_small" if small else "") + ("" if whole else "_any")
+    name = f"transpose_e{itemsize}" + ("_small" if small else "")
     return name, tiles_y, tiles_x, batch * tiles_y * tiles_x, 64 if small else 256
 
 

@@ -336,3 +336,85 @@ extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E8) transpose_e8_small
 extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E8_ANY) transpose_e8_small_any(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
 { transpose_tiles<u64, 8, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
 // clang-format on
+
+// ---- Any shape: tiles of single elements (`_el`) -------------------------------------------------------
+//
+// The `_any` form above pays for its 16-byte vectors on ragged rows: two vector loads and a shift per
+// chunk, element-by-element stores at every tile end (each output row is cut on its own 16-byte
+// boundaries), and registers for all of that, which hold it to 8 x 8-chunk tiles of 64 threads (0.48-0.77
+// of cudaMemcpy on an H200). A warp that reads 32 consecutive elements of a row touches one or two
+// 128-byte lines whatever the row's alignment, so element loads and stores coalesce without any of that.
+// Here a block of 256 threads (8 warps) moves a tile of TR input rows x TC input columns: lane x of warp
+// y loads elements x, x + 32, ... of input rows y, y + 8, ... (TR * TC / 256 loads, all issued before
+// the first is used), stores them into a shared tile, and after the barrier reads the tile's columns to
+// write output rows the same way (TR elements of each of TC output rows). Interior tiles check no bounds;
+// edge tiles check each element. The shared tile is padded by one 32-bit word a row (2 elements of 2
+// bytes, 1 of 4 or 8), so that the 32 lanes reading a column (tile rows x, x + 1, ...) hit 32 different
+// banks (8-byte elements: two half-warp wavefronts, as any 8-byte access of a warp needs); the writes
+// along a row are conflict-free.
+//
+// Tall tiles are what lifts 4-byte elements: an output row segment is TR elements, and the shorter it
+// is, the larger the share of partially written 32-byte sectors at its ends (ncu on an H200, 7001x5003,
+// L2 write sectors over the ideal: 4-byte 32x32 tiles +22% at 0.80 of cudaMemcpy, 128x32 +7% at 0.90;
+// 8-byte 64x64 +6% at 0.93; 2-byte 64x64 +32% at 0.79). Measured and dropped (tools/transpose_any_sweep.py):
+// shifting each output row's lanes so that every warp store after the first starts on a sector boundary
+// (one more pass a row): 4-byte -19% to +3%, 2-byte 0.62-0.65 against 0.76-0.84, 8-byte +1%; 4- and 8-byte
+// vectors on the aligned middle of interior tiles' rows (each row's ends element by element): 4-byte
+// 0.82-0.91 on 64x64 tiles, 2-byte 0.56-0.82, 8-byte 0.88-0.91.
+template <typename T, int TR, int TC>
+__device__ __forceinline__ void transpose_elements(T *__restrict__ out, i64 out_off, const T *__restrict__ in, i64 in_off,
+                                                   i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{
+    constexpr int PITCH = TC + (sizeof(T) == 2 ? 2 : 1);
+    __shared__ T tile[TR * PITCH];
+    const int x = threadIdx.x % 32, y = threadIdx.x / 32;
+    const i64 per_matrix = tiles_y * tiles_x, size = rows * cols;
+    for (i64 k = blockIdx.x; k < ntiles; k += gridDim.x) {
+        const i64 b = k / per_matrix, rem = k - b * per_matrix;
+        const i64 tx = rem / tiles_y, ty = rem - tx * tiles_y;  // down a band of input columns (ORDER 1)
+        const i64 r0 = ty * TR, c0 = tx * TC;
+        const bool inside = r0 + TR <= rows && c0 + TC <= cols;
+        const T *src = in + in_off + b * size + (r0 + y) * cols + c0 + x;
+        T v[TR / 8][TC / 32];
+#pragma unroll
+        for (int i = 0; i < TR / 8; ++i)
+#pragma unroll
+            for (int w = 0; w < TC / 32; ++w)
+                v[i][w] = inside || (r0 + y + 8 * i < rows && c0 + x + 32 * w < cols) ? __ldg(src + 8 * i * cols + 32 * w) : T(0);
+#pragma unroll
+        for (int i = 0; i < TR / 8; ++i)
+#pragma unroll
+            for (int w = 0; w < TC / 32; ++w) tile[(y + 8 * i) * PITCH + x + 32 * w] = v[i][w];
+        __syncthreads();
+        // output row c0 + y + 8i (an input column), output columns r0 + x + 32w (input rows)
+        T *dst = out + out_off + b * size + (c0 + y) * rows + r0 + x;
+#pragma unroll
+        for (int i = 0; i < TC / 8; ++i)
+#pragma unroll
+            for (int w = 0; w < TR / 32; ++w)
+                if (inside || (c0 + y + 8 * i < cols && r0 + x + 32 * w < rows))
+                    dst[8 * i * rows + 32 * w] = tile[(x + 32 * w) * PITCH + y + 8 * i];
+        __syncthreads();  // the tile is rewritten by the next iteration
+    }
+}
+
+// Element kernels: transpose_eE_elRxC, E-byte elements, tiles of R input rows x C input columns, each
+// compiled for the most resident 256-thread blocks per SM its registers allow without spilling. The plan
+// (ops/transpose.py ELEMENT_TILES) takes e2 64x64, e4 128x32 (64x32 for small matrices) and e8 64x32;
+// the others are the alternatives tools/transpose_any_sweep.py times them against.
+// clang-format off
+extern "C" __global__ void __launch_bounds__(256, 6) transpose_e2_el64x64(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_elements<u16, 64, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(256, 4) transpose_e2_el128x64(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_elements<u16, 128, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(256, 8) transpose_e4_el64x32(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_elements<unsigned, 64, 32>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(256, 6) transpose_e4_el128x32(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_elements<unsigned, 128, 32>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(256, 6) transpose_e4_el64x64(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_elements<unsigned, 64, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(256, 6) transpose_e8_el64x32(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_elements<u64, 64, 32>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(256, 4) transpose_e8_el64x64(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_elements<u64, 64, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+// clang-format on
