@@ -441,3 +441,27 @@ def test_jump_tables_and_labels_in_blocks():
     assert np.array_equal(got[0], v + ((t + v // 100) & 63) * 10)
     assert np.array_equal(got[1], (((k >> 3) & 3) + 1) * 100)
     assert len({int(x) for x in v}) == 5  # every target and the fall-through were taken
+
+
+WRAPPED_ADDRESS = r'''
+extern "C" __global__ void wrap(unsigned *out)
+{
+    __shared__ unsigned buf[64];
+    unsigned base;
+    asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(base) : "l"(buf));
+    const unsigned below = base - 64u;  // under the window's start: wraps to 2^32 - 64 + base
+    asm volatile("st.shared.u32 [%0+64], %1;" ::"r"(below + 4u * threadIdx.x), "r"(threadIdx.x + 7u) : "memory");
+    __syncthreads();
+    out[threadIdx.x] = buf[threadIdx.x];
+}
+'''
+
+
+def test_a_32_bit_shared_address_plus_offset_wraps_at_2_to_the_32(tmp_path):
+    """[%r+imm] with a 32-bit register: the sum wraps, as the hardware's 32-bit shared addressing does
+    (a base held below the window, brought back by the offset: an element-tile transpose's variant)."""
+    src = tmp_path / "wrap.cu"
+    src.write_text(WRAPPED_ADDRESS)
+    r = analyze_source(str(src), "wrap", (32, 1, 1), args=["out=uint32[32]"])
+    assert np.array_equal(r.buffers["out"], np.arange(32, dtype=np.uint32) + 7)
+    assert r.totals("store")["wavefronts"] == r.totals("store")["requests"] == 1
