@@ -16,7 +16,8 @@ analyze; their lines are compared like the others, but where analyze does not mo
 
 Known differences (xfail, with the reason): the trips of a compare-and-swap loop (float atomicAdd on
 shared memory) that depend on timing across warps; three loops whose LDS.64 the two counters count
-differently; the staged matmul's 16-byte cp.async, which the stencil's rule over-counts; and two loops ptxas restructured (a data-dependent trip count unrolled into predicated
+differently; the staged matmul's 16-byte cp.async, which the stencil's rule over-counts, and the cp.async
+pattern corpus recorded to find the rule; and two loops ptxas restructured (a data-dependent trip count unrolled into predicated
 loads, so that one SASS load serves lanes at different iterations; a remainder loop peeled differently).
 """
 
@@ -68,6 +69,13 @@ KNOWN = {
                                "128 aligned bytes a quarter-warp): 1 wavefront a quarter-warp measured (2 for A's copy "
                                "with one stage), where ldgsts_costs's rule, taken from the stencil's stages, gives 2; "
                                "no rule yet covers both (line 134)",
+    "cp_async.": "the cp.async pattern corpus (tools/analyze_truth/kernels/cp_async_patterns.cu), recorded to find "
+                 "the rule of LDGSTS's shared wavefronts; none found yet. Measured: 16 bytes, plain form: one a "
+                 "quarter-warp for 128 contiguous aligned bytes from one global line (any order of the chunks), one "
+                 "per distinct (global line, shared row) where the chunks keep their place, but 3 and 4 for shifts "
+                 "of 16 and 48 bytes and 8 for a 32-byte stride; the zero-filling form costs twice the plain one in "
+                 "4 of 5 patterns; 4 and 8 bytes: one per warp when contiguous, one per lane when each lane has its "
+                 "own global line or shared row",
     "corpus.histogram_float": "float atomicAdd on shared memory is a compare-and-swap loop whose trips depend on "
                               "timing across warps (1004, 1019, 1038 CAS executions in three runs); analyze runs "
                               "each warp's loop as if alone (892)",

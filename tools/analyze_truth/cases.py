@@ -107,6 +107,31 @@ def _patterns() -> list[tuple[str, np.ndarray]]:
 ATOMIC_PATTERNS = _patterns()
 
 
+def _cp_async_patterns() -> dict[int, list[tuple[str, np.ndarray, np.ndarray]]]:
+    """Copy size -> [(name, 32 shared byte offsets (-1: no copy), 32 global byte offsets)] for
+    kernels/cp_async_patterns.cu: rows of 128 bytes, alignment, banks, active lanes, the global side's lines."""
+    l = np.arange(32)
+    qw_rows = (l // 4) * 256 + (l % 4) * 16  # 16-byte lanes: two 128-byte rows a quarter-warp
+    p16 = [("contig", 16 * l, 16 * l), ("dst_plus16", 16 + 16 * l, 16 * l), ("dst_plus48", 48 + 16 * l, 16 * l),
+           ("dst_plus64", 64 + 16 * l, 16 * l), ("src_two_lines_a_quarter", 16 * l, qw_rows),
+           ("src_line_a_lane", 16 * l, 256 * l), ("src_plus16", 16 * l, 16 + 16 * l),
+           ("dst_row_a_lane", 128 * l, 16 * l), ("dst_two_rows_a_quarter", qw_rows, 16 * l),
+           ("dst_stride32", 32 * l, 16 * l), ("half_warp", np.where(l < 16, 16 * l, -1), 16 * l),
+           ("one_lane", np.where(l == 0, 0, -1), 16 * l), ("reversed", 16 * (31 - l), 16 * l),
+           ("pairs_swapped", 16 * (l ^ 1), 16 * l), ("quarters_0_2", np.where((l // 8) % 2 == 0, 16 * l, -1), 16 * l),
+           ("dst_plus16_src_two_lines", 16 + 16 * l, qw_rows)]
+    p8 = [("contig", 8 * l, 8 * l), ("dst_plus8", 8 + 8 * l, 8 * l), ("dst_stride64", 64 * l, 8 * l),
+          ("src_line_a_lane", 8 * l, 256 * l), ("dst_row_a_lane", 128 * l, 8 * l),
+          ("half_warp", np.where(l < 16, 8 * l, -1), 8 * l)]
+    p4 = [("contig", 4 * l, 4 * l), ("mm_async_a_tile", (l % 8) * 528 + (l // 8) * 4 + 16, 4 * l),
+          ("dst_row_a_lane", 128 * l, 4 * l), ("dst_plus4", 4 + 4 * l, 4 * l), ("dst_stride8", 8 * l, 4 * l),
+          ("src_line_a_lane", 4 * l, 128 * l), ("half_warp", np.where(l < 16, 4 * l, -1), 4 * l)]
+    return {16: p16, 8: p8, 4: p4}
+
+
+CP_ASYNC_PATTERNS = _cp_async_patterns()
+
+
 def data_files() -> dict[str, np.ndarray]:
     """Every .npy input, by name (deterministic: regenerated identically)."""
     from smemlab.experiments.histogram import make_keys  # the experiment's own keys
@@ -125,6 +150,8 @@ def data_files() -> dict[str, np.ndarray]:
         "keys_one_bank": ((i % 8) * 32).astype(np.uint32),  # a warp: 8 bins of bank 0, 4 lanes each
         "sort_keys_1024": rng.integers(0, 2**32, 1024, dtype=np.uint32),
         "atomic_patterns": np.stack([a for _, a in ATOMIC_PATTERNS]),
+        **{f"cp_async{size}_dst": np.stack([d for _, d, _ in p]).astype(np.int32) for size, p in CP_ASYNC_PATTERNS.items()},
+        **{f"cp_async{size}_src": np.stack([g for _, _, g in p]).astype(np.int32) for size, p in CP_ASYNC_PATTERNS.items()},
     }
     return out
 
@@ -436,6 +463,20 @@ case("corpus.histogram256_weighted", f, "histogram256_weighted", (256,),
      [f"keys={npy('keys_uniform_256')}", "weights=uint32[8192]", "n=8192", "bins=uint32[256]"])
 case("corpus.histogram_float", f, "histogram_float", (256,),
      [f"keys={npy('keys_uniform_256')}", "weights=float32[8192]:0..1", "n=8192", "bins=float32[256]"])
+
+f = f"{K}/cp_async_patterns.cu"
+for _size, _pats in CP_ASYNC_PATTERNS.items():
+    for k, (pname, _, _) in enumerate(_pats):
+        _args = [f"dst={npy(f'cp_async{_size}_dst')}", f"src={npy(f'cp_async{_size}_src')}", f"pattern={k}",
+                 "g=uint32[4096]", f"srcsize={_size}", "out=uint32[2048]"]
+        case(f"cp_async.b{_size}.{pname}", f, f"cp_async{_size}", (32,), _args)
+        if (_size == 16 and pname in ("contig", "dst_plus16", "src_two_lines_a_quarter", "src_line_a_lane",
+                                      "dst_row_a_lane")) or (_size == 4 and pname in ("contig", "mm_async_a_tile")):
+            case(f"cp_async.b{_size}_zfill.{pname}", f, f"cp_async{_size}_zfill", (32,), _args)
+    if _size == 16:  # half the bytes from global, the rest zero-filled
+        case("cp_async.b16_zfill.contig_half_filled", f, "cp_async16_zfill", (32,),
+             [f"dst={npy('cp_async16_dst')}", f"src={npy('cp_async16_src')}", "pattern=0", "g=uint32[4096]",
+              "srcsize=8", "out=uint32[2048]"])
 
 f = f"{K}/atomic_patterns.cu"
 for kname, out in (("atomic_inc_pattern", "uint32[1024]"), ("atomic_add_pattern", "uint32[1024]"),
