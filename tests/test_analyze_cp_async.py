@@ -3,7 +3,8 @@
 Measured on an H200 (tests/data/analyze_truth.json: overlap.stagedCpAsync1-4, ops_matmul.mm_async): a
 16-byte copy costs, per quarter-warp with an active lane, one wavefront more than the 128-byte rows
 of shared memory its lanes write; the source view's ideal is 1 a quarter-warp, 2 for the zero-filling
-form. The copies count in neither the load nor the store totals."""
+form. 4- and 8-byte copies write, group by group of the lanes that read one global 128-byte line, as
+a shared store of that width would. The copies count in neither the load nor the store totals."""
 
 from __future__ import annotations
 
@@ -73,3 +74,28 @@ def test_analyze_counts_cp_async_apart(tmp_path, shift, zfill, wavefronts, ideal
     assert (t["requests"], t["wavefronts"], t["ideal_wavefronts"]) == (2, wavefronts, ideal)
     assert r.totals("store")["requests"] == 0  # the copy is not a store
     assert r.totals("load")["requests"] == 2
+
+
+# 4- and 8-byte copies (the cp_async.b4/b8 pattern corpus, one warp each): the lanes of one global line
+# write together, as a store of that width, and the line groups one after the other
+LANE = np.arange(32)
+NARROW = [
+    (4, 4 * LANE, 4 * LANE, 1, 1),  # one line into 32 banks
+    (4, (LANE % 8) * 528 + (LANE // 8) * 4 + 16, 4 * LANE, 1, 1),  # 8 rows, still 32 distinct banks
+    (4, 8 * LANE, 4 * LANE, 2, 1),  # a 2-word stride: two lanes a bank
+    (4, 4 * LANE, 128 * LANE, 32, 1),  # a line a lane: one write a lane
+    (4, 128 * LANE, 4 * LANE, 32, 1),  # one line into one bank
+    (8, 8 * LANE, 8 * LANE, 2, 2),  # two lines, each 128 contiguous bytes
+    (8, 64 * LANE, 8 * LANE, 16, 2),  # two lines, each 8 lanes to a bank pair
+]
+
+
+@pytest.mark.parametrize("size,dst,src,wavefronts,ideal", NARROW)
+def test_narrow_copies_write_by_global_line_as_stores(size, dst, src, wavefronts, ideal):
+    wf, ide, _ = ldgsts_costs(dst.reshape(1, 32).astype(np.int64), False, size, (src // 128).reshape(1, 32))
+    assert (int(wf[0]), int(ide[0])) == (wavefronts, ideal)
+
+
+def test_narrow_copies_need_the_global_lines():
+    with pytest.raises(ValueError, match="global line"):
+        ldgsts_costs((4 * LANE).reshape(1, 32), False, 4)

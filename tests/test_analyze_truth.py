@@ -11,8 +11,8 @@ zero wavefronts, while analyze counts a request only for a warp with an active l
 requests are at most the recorded instructions.
 
 cp.async copies (op "ldgsts") are in neither the load nor the store totals, for Nsight Compute as for
-analyze; their lines are compared like the others, but where analyze does not model the copy's size
-(4 bytes: UNMODELLED_LINES) the line must show requests and no wavefronts.
+analyze; their lines are compared like the others (where analyze does not model a copy, a line of
+UNMODELLED_LINES must show requests and no wavefronts: none now).
 
 Known differences (xfail, with the reason): the trips of a compare-and-swap loop (float atomicAdd on
 shared memory) that depend on timing across warps; three loops whose LDS.64 the two counters count
@@ -69,7 +69,7 @@ KNOWN = {
                                "128 aligned bytes a quarter-warp): 1 wavefront a quarter-warp measured (2 for A's copy "
                                "with one stage), where ldgsts_costs's rule, taken from the stencil's stages, gives 2; "
                                "no rule yet covers both (line 134)",
-    "cp_async.": "the cp.async pattern corpus (tools/analyze_truth/kernels/cp_async_patterns.cu), recorded to find "
+    "cp_async.b16": "the cp.async pattern corpus (tools/analyze_truth/kernels/cp_async_patterns.cu), recorded to find "
                  "the rule of LDGSTS's shared wavefronts; none found yet. Measured: 16 bytes, plain form: one a "
                  "quarter-warp for 128 contiguous aligned bytes from one global line (any order of the chunks), one "
                  "per distinct (global line, shared row) where the chunks keep their place, but 3 and 4 for shifts "
@@ -88,13 +88,7 @@ KNOWN = {
 
 
 # lines whose wavefronts analyze does not model (it reports their requests): case id -> {(file, line, op): why}
-UNMODELLED_LINES = {
-    "ops_matmul.mm_async": {
-        ("matmul.cu", 337, "ldgsts"): "4-byte cp.async (LDGSTS.E, the A tile's transposing copy): 4 wavefronts a warp "
-                                      "where the shared side is conflict-free and 128 bytes (ideal 1); one pattern "
-                                      "measured, no rule found",
-    },
-}
+UNMODELLED_LINES: dict[str, dict] = {}  # case -> {(file, line, kind): why analyze counts its requests only}
 
 
 def _analyze(case):

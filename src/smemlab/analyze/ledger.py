@@ -33,11 +33,11 @@ import numpy as np
 from smemlab.banks.model import WARP, simulate
 
 MODELLED = ("load", "store", "atomic")  # kinds whose wavefronts are modelled
-LDGSTS_MODELLED = 16  # the cp.async size whose wavefronts are modelled (the measured one; 4 and 8: requests only)
+LDGSTS_MODELLED = (4, 8, 16)  # cp.async sizes whose wavefronts are modelled (all three, measured)
 
 
 def is_modelled(kind: str, size: int) -> bool:
-    return kind in MODELLED or (kind == "ldgsts" and size == LDGSTS_MODELLED)
+    return kind in MODELLED or (kind == "ldgsts" and size in LDGSTS_MODELLED)
 FLUSH_ROWS = 1 << 15  # warps buffered before the model runs
 
 
@@ -63,6 +63,7 @@ class Site:
     dsmem: bool = False  # distributed shared memory (a cluster of one: the block's own)
     zfill: bool = False  # cp.async with a source size (LDGSTS...ZFILL): ideal 2 a quarter-warp, not 1
     pending: list = field(default_factory=list)
+    sources: list = field(default_factory=list)  # cp.async: each lane's global 128-byte line, as `pending`
 
 
 class Ledger:
@@ -91,6 +92,11 @@ class Ledger:
         if site.pc in self.coalesce:
             self._coalesce(site, offsets, em, issued_warps, self.coalesce[site.pc])
             return
+        self._record(site, offsets, em, issued_warps)
+
+    def record_copy(self, site: Site, offsets: np.ndarray, em: np.ndarray, issued_warps: int, lines: np.ndarray) -> None:
+        """A cp.async: as `record`, with each thread's global 128-byte line (what groups its writes)."""
+        site.sources.append(np.where(em, lines, -1))
         self._record(site, offsets, em, issued_warps)
 
     def _record(self, site: Site, offsets: np.ndarray, em: np.ndarray, issued_warps: int) -> None:
@@ -146,9 +152,12 @@ class Ledger:
         for site in self._pending:
             a = np.stack(site.pending).reshape(-1, WARP)
             warp_of = np.tile(np.arange(self.W), len(site.pending))
-            site.pending = []
+            lines = np.stack(site.sources).reshape(-1, WARP) if site.sources else None
+            site.pending, site.sources = [], []
             live = (a >= 0).any(axis=1)
             a, warp_of = a[live], warp_of[live]
+            if lines is not None:
+                lines = lines[live]
             site.requests += int(a.shape[0])
             if not a.shape[0] or not is_modelled(site.kind, site.size):
                 if a.shape[0] and site.worst_addresses is None:
@@ -157,7 +166,7 @@ class Ledger:
             if site.kind == "atomic":
                 wavefronts, ideal, degree = atomic_costs(a, site.size, site.atomic_rule)
             elif site.kind == "ldgsts":
-                wavefronts, ideal, degree = ldgsts_costs(a, site.zfill)
+                wavefronts, ideal, degree = ldgsts_costs(a, site.zfill, site.size, lines)
             else:
                 wavefronts, ideal, degree = costs_of(a, site.size, site.kind)
             site.wavefronts += int(wavefronts.sum())
@@ -192,7 +201,46 @@ def costs_of(a: np.ndarray, size: int, kind: str):
     return costs.wavefronts[inv], costs.ideal[inv], costs.degree[inv]
 
 
-def ldgsts_costs(a: np.ndarray, zfill: bool):
+def ldgsts_costs(a: np.ndarray, zfill: bool, size: int = 16, lines: np.ndarray | None = None):
+    """(wavefronts, ideal, degree) per warp of a cp.async (LDGSTS) of `size` bytes into shared memory;
+    `lines`: each lane's global 128-byte line (4 and 8 bytes).
+
+    4 and 8 bytes, measured on an H200 (tests/data/analyze_truth.json: the cp_async.b4/b8 pattern
+    corpus, ops_matmul.mm_async): the lanes that copy from one global line write together, as a
+    shared store of that width would, and the groups one after the other: a warp reading one line
+    into 32 distinct banks costs 1 wavefront, one line a lane 32, one line into one bank 32; the
+    ideal is the whole warp's as a store.
+    """
+    if size != 16:
+        if lines is None:
+            raise ValueError("a cp.async of 4 or 8 bytes needs each lane's global line")
+        return _grouped_copy_costs(a, size, lines)
+    return _ldgsts16_costs(a, zfill)
+
+
+def _grouped_copy_costs(a: np.ndarray, size: int, lines: np.ndarray):
+    order = np.argsort(np.where(a >= 0, lines, np.iinfo(np.int64).max), axis=1, kind="stable")
+    sl = np.take_along_axis(np.where(a >= 0, lines, -1), order, axis=1)
+    new = np.ones_like(sl, dtype=bool)
+    new[:, 1:] = sl[:, 1:] != sl[:, :-1]
+    group_sorted = np.cumsum(new, axis=1) - 1
+    group = np.empty_like(group_sorted)
+    np.put_along_axis(group, order, group_sorted, axis=1)
+    group = np.where(a >= 0, group, -1)
+    wavefronts = np.zeros(a.shape[0], dtype=np.int64)
+    degree = np.zeros(a.shape[0], dtype=np.int64)
+    for k in range(int(group.max()) + 1 if group.size else 0):
+        part = np.where(group == k, a, -1)
+        has = (part >= 0).any(axis=1)
+        if has.any():
+            w, _, d = costs_of(part[has], size, "store")
+            wavefronts[has] += w
+            degree[has] = np.maximum(degree[has], d)
+    _, ideal, _ = costs_of(a, size, "store")
+    return wavefronts, ideal, degree
+
+
+def _ldgsts16_costs(a: np.ndarray, zfill: bool):
     """(wavefronts, ideal, degree) per warp of a 16-byte cp.async (LDGSTS.128) into shared memory.
 
     Measured on an H200 (tests/data/analyze_truth.json: overlap.stagedCpAsync*, ops_matmul.mm_async;

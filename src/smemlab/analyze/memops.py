@@ -421,7 +421,8 @@ def b_cp_async(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
             v = gsp.load(s + k, keep, es)
             v = np.where(keep, v, 0).astype(UNSIGNED[es])
             sp.store(d + k, m, es, v)
-        ledger.record(site, d, m, ex.issued_warps)
+        if site is not None:
+            ledger.record_copy(site, d, m, ex.issued_warps, s // 128)
     return fn
 
 
