@@ -69,13 +69,14 @@ KNOWN = {
                                "128 aligned bytes a quarter-warp): 1 wavefront a quarter-warp measured (2 for A's copy "
                                "with one stage), where ldgsts_costs's rule, taken from the stencil's stages, gives 2; "
                                "no rule yet covers both (line 134)",
-    "cp_async.b16": "the cp.async pattern corpus (tools/analyze_truth/kernels/cp_async_patterns.cu), recorded to find "
-                 "the rule of LDGSTS's shared wavefronts; none found yet. Measured: 16 bytes, plain form: one a "
-                 "quarter-warp for 128 contiguous aligned bytes from one global line (any order of the chunks), one "
-                 "per distinct (global line, shared row) where the chunks keep their place, but 3 and 4 for shifts "
-                 "of 16 and 48 bytes and 8 for a 32-byte stride; the zero-filling form costs twice the plain one in "
-                 "4 of 5 patterns; 4 and 8 bytes: one per warp when contiguous, one per lane when each lane has its "
-                 "own global line or shared row",
+    "cp_async.b16": "the 16-byte cp.async pattern corpus (tools/analyze_truth/kernels/cp_async_patterns.cu), "
+                    "recorded to find LDGSTS.128's rule; none in analyze yet. What fits 15 of its 16 plain-form "
+                    "patterns: per group of lanes reading one global line into one shared row, one wavefront for "
+                    "its whole 32-byte sectors plus one per sector it half-writes (contiguous aligned 1 a "
+                    "quarter-warp, shifts of 16/48 bytes 3/4, a 32-byte stride 8); the zero-filling form costs "
+                    "more (2, 4, ... where the plain one costs 1, 3, ...); and the staged matmul's two-line copy "
+                    "costing 2 with one stage but 1 with more suggests the grouping is by data return, i.e. "
+                    "timing",
     "corpus.histogram_float": "float atomicAdd on shared memory is a compare-and-swap loop whose trips depend on "
                               "timing across warps (1004, 1019, 1038 CAS executions in three runs); analyze runs "
                               "each warp's loop as if alone (892)",
