@@ -1,9 +1,10 @@
 """cp.async's shared-memory side (LDGSTS) against Nsight Compute, with no GPU.
 
-Measured on an H200 (tests/data/analyze_truth.json: overlap.stagedCpAsync1-4, ops_matmul.mm_async): a
-16-byte copy costs, per quarter-warp with an active lane, one wavefront more than the 128-byte rows
-of shared memory its lanes write; the source view's ideal is 1 a quarter-warp, 2 for the zero-filling
-form. 4- and 8-byte copies write, group by group of the lanes that read one global 128-byte line, as
+Measured on an H200 (tests/data/analyze_truth.json: the cp_async pattern corpus, overlap.stagedCpAsync1-4,
+ops_matmul.mm_async): a 16-byte copy costs, per quarter-warp, one wavefront per group of lanes copying
+one global line into one shared row for its whole 32-byte sectors plus one per half-written sector,
+and the zero-filling form (which the SASS decides, not the PTX) more on top (smemlab.analyze.ledger's
+ldgsts_costs); the source view's ideal is 1 a quarter-warp, 2 for the zero-filling form. 4- and 8-byte copies write, group by group of the lanes that read one global 128-byte line, as
 a shared store of that width would. The copies count in neither the load nor the store totals."""
 
 from __future__ import annotations
@@ -35,15 +36,17 @@ MEASURED = [
 
 @pytest.mark.parametrize("start,lanes,zfill,wavefronts,ideal", MEASURED)
 def test_the_rule_reproduces_the_measured_rows(start, lanes, zfill, wavefronts, ideal):
-    wf, ide, _ = ldgsts_costs(_warp(start, lanes), zfill)
+    chunks = np.where(_warp(start, lanes) >= 0, np.arange(32), -1)  # read from consecutive aligned global chunks
+    wf, ide, _ = ldgsts_costs(_warp(start, lanes), zfill, 16, chunks)
     assert (int(wf[0]), int(ide[0])) == (wavefronts, ideal)
 
 
 def test_banks_do_not_matter_rows_do():
-    """Lanes spread over 32 banks but 8 rows cost as 8 rows (a store would be conflict-free)."""
+    """Lanes spread over 32 banks but a row each cost a wavefront each (a store would be conflict-free):
+    as the corpus's dst_row_a_lane, 32 for the warp."""
     a = (np.arange(32) % 8 * 528 + np.arange(32) // 8 * 16).reshape(1, 32)
-    wf, ideal, degree = ldgsts_costs(a, False)
-    assert (int(wf[0]), int(ideal[0]), int(degree[0])) == (4 * 9, 4, 8)
+    wf, ideal, degree = ldgsts_costs(a, False, 16, np.arange(32).reshape(1, 32))
+    assert (int(wf[0]), int(ideal[0]), int(degree[0])) == (32, 4, 8)
 
 
 SOURCE = r'''
@@ -52,8 +55,10 @@ extern "C" __global__ void stage(const float *in, float *out, int shift, int zfi
     __shared__ __align__(128) float buf[2048];
     unsigned dst = (unsigned)__cvta_generic_to_shared(buf + shift) + 16 * threadIdx.x;
     const float *src = in + 4 * threadIdx.x;
-    if (zfill)
+    if (zfill < 0)
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(16) : "memory");
+    else if (zfill)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(zfill) : "memory");
     else
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
     asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;" ::: "memory");
@@ -63,7 +68,9 @@ extern "C" __global__ void stage(const float *in, float *out, int shift, int zfi
 '''
 
 
-@pytest.mark.parametrize("shift,zfill,wavefronts,ideal", [(0, 1, 16, 16), (8, 1, 24, 16), (4, 0, 24, 8)])
+# zfill: the source size, a parameter (16: the whole piece), so that ptxas makes the zero-filling form
+# (a constant 16, -1 here, is the plain one in the SASS, whatever the PTX says); 0: the plain form
+@pytest.mark.parametrize("shift,zfill,wavefronts,ideal", [(0, 16, 16, 16), (8, 16, 24, 16), (4, 0, 24, 8), (0, -1, 8, 8)])
 def test_analyze_counts_cp_async_apart(tmp_path, shift, zfill, wavefronts, ideal):
     """End to end: two warps copy 16 bytes a lane to a stage `shift` floats past a 128-byte boundary."""
     src = tmp_path / "stage.cu"
@@ -92,10 +99,10 @@ NARROW = [
 
 @pytest.mark.parametrize("size,dst,src,wavefronts,ideal", NARROW)
 def test_narrow_copies_write_by_global_line_as_stores(size, dst, src, wavefronts, ideal):
-    wf, ide, _ = ldgsts_costs(dst.reshape(1, 32).astype(np.int64), False, size, (src // 128).reshape(1, 32))
+    wf, ide, _ = ldgsts_costs(dst.reshape(1, 32).astype(np.int64), False, size, (src // 16).reshape(1, 32))
     assert (int(wf[0]), int(ide[0])) == (wavefronts, ideal)
 
 
-def test_narrow_copies_need_the_global_lines():
-    with pytest.raises(ValueError, match="global line"):
+def test_copies_need_the_global_chunks():
+    with pytest.raises(ValueError, match="global chunk"):
         ldgsts_costs((4 * LANE).reshape(1, 32), False, 4)

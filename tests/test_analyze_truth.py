@@ -16,8 +16,8 @@ UNMODELLED_LINES must show requests and no wavefronts: none now).
 
 Known differences (xfail, with the reason): the trips of a compare-and-swap loop (float atomicAdd on
 shared memory) that depend on timing across warps; three loops whose LDS.64 the two counters count
-differently; the staged matmul's 16-byte cp.async, which the stencil's rule over-counts, and the cp.async
-pattern corpus recorded to find the rule; and two loops ptxas restructured (a data-dependent trip count unrolled into predicated
+differently; two of the 16-byte cp.async corpus's patterns (in both forms) and the staged matmul's copies with
+2-4 stages, where ldgsts_costs's rule counts more than measured; and two loops ptxas restructured (a data-dependent trip count unrolled into predicated
 loads, so that one SASS load serves lanes at different iterations; a remainder loop peeled differently).
 """
 
@@ -65,18 +65,19 @@ KNOWN = {
     **{case: "the compare-and-swap loop's LDS.64 with lanes agreeing in lane^2 pairs: the source view counts it "
              "unpacked (96/152/240 load wavefronts), the L1 counter packed (65/151/239), as the bank model and "
              "analyze do (test_lane2_packed_loop_loads_match_the_l1_counter)" for case in LANE2_PACKED},
-    "overlap.mmStagedCpAsync": "the staged matmul's 16-byte cp.async (the same zero-filling copy as the stencil's, "
-                               "128 aligned bytes a quarter-warp): 1 wavefront a quarter-warp measured (2 for A's copy "
-                               "with one stage), where ldgsts_costs's rule, taken from the stencil's stages, gives 2; "
-                               "no rule yet covers both (line 134)",
-    "cp_async.b16": "the 16-byte cp.async pattern corpus (tools/analyze_truth/kernels/cp_async_patterns.cu), "
-                    "recorded to find LDGSTS.128's rule; none in analyze yet. What fits 15 of its 16 plain-form "
-                    "patterns: per group of lanes reading one global line into one shared row, one wavefront for "
-                    "its whole 32-byte sectors plus one per sector it half-writes (contiguous aligned 1 a "
-                    "quarter-warp, shifts of 16/48 bytes 3/4, a 32-byte stride 8); the zero-filling form costs "
-                    "more (2, 4, ... where the plain one costs 1, 3, ...); and the staged matmul's two-line copy "
-                    "costing 2 with one stage but 1 with more suggests the grouping is by data return, i.e. "
-                    "timing",
+    "cp_async.b16.dst_stride48": "16-byte copies at a 48-byte stride (three rows a quarter-warp, each holding first and "
+                                 "second sector halves): 6 wavefronts a quarter measured, 8 by ldgsts_costs's rule, "
+                                 "whose half-sector term counts each half apart",
+    "cp_async.b16_zfill.dst_stride48": "as cp_async.b16.dst_stride48, in the zero-filling form (7 measured, 9)",
+    "cp_async.b16.dst_plus16_src_two_lines": "two global lines a quarter-warp into a row shifted 16 bytes: 5 wavefronts a "
+                                             "quarter measured, 6 by the rule (the two lines' halves of one 32-byte "
+                                             "sector go in one wavefront)",
+    "cp_async.b16_zfill.dst_plus16_src_two_lines": "as cp_async.b16.dst_plus16_src_two_lines, zero-filling (7, 8)",
+    "overlap.mmStagedCpAsync2": "the A tile's copy (two global lines a quarter-warp) costs 1 wavefront a quarter with 2-4 "
+                                "stages, 2 with one stage (mmStagedCpAsync1, exact) as the rule and the corpus's two-line "
+                                "pattern (cold or warm in L2) say; what differs with more stages is not found",
+    "overlap.mmStagedCpAsync3": "as overlap.mmStagedCpAsync2",
+    "overlap.mmStagedCpAsync4": "as overlap.mmStagedCpAsync2",
     "corpus.histogram_float": "float atomicAdd on shared memory is a compare-and-swap loop whose trips depend on "
                               "timing across warps (1004, 1019, 1038 CAS executions in three runs); analyze runs "
                               "each warp's loop as if alone (892)",

@@ -113,7 +113,11 @@ def _cp_async_patterns() -> dict[int, list[tuple[str, np.ndarray, np.ndarray]]]:
     l = np.arange(32)
     qw_rows = (l // 4) * 256 + (l % 4) * 16  # 16-byte lanes: two 128-byte rows a quarter-warp
     p16 = [("contig", 16 * l, 16 * l), ("dst_plus16", 16 + 16 * l, 16 * l), ("dst_plus48", 48 + 16 * l, 16 * l),
-           ("dst_plus64", 64 + 16 * l, 16 * l), ("src_two_lines_a_quarter", 16 * l, qw_rows),
+           ("dst_plus64", 64 + 16 * l, 16 * l), ("dst_plus32", 32 + 16 * l, 16 * l), ("dst_plus80", 80 + 16 * l, 16 * l),
+           ("dst_plus96", 96 + 16 * l, 16 * l), ("dst_plus112", 112 + 16 * l, 16 * l),
+           ("src_plus32", 16 * l, 32 + 16 * l), ("src_plus64", 16 * l, 64 + 16 * l),
+           ("dst_stride48", 48 * l, 16 * l), ("dst_stride64", 64 * l, 16 * l),
+           ("dst_sectors_swapped", 16 * (l ^ 2), 16 * l), ("src_two_lines_a_quarter", 16 * l, qw_rows),
            ("src_line_a_lane", 16 * l, 256 * l), ("src_plus16", 16 * l, 16 + 16 * l),
            ("dst_row_a_lane", 128 * l, 16 * l), ("dst_two_rows_a_quarter", qw_rows, 16 * l),
            ("dst_stride32", 32 * l, 16 * l), ("half_warp", np.where(l < 16, 16 * l, -1), 16 * l),
@@ -465,18 +469,22 @@ case("corpus.histogram_float", f, "histogram_float", (256,),
      [f"keys={npy('keys_uniform_256')}", "weights=float32[8192]:0..1", "n=8192", "bins=float32[256]"])
 
 f = f"{K}/cp_async_patterns.cu"
+_WARM = ("contig", "dst_plus16", "dst_plus48", "src_two_lines_a_quarter", "src_line_a_lane", "dst_stride32")
 for _size, _pats in CP_ASYNC_PATTERNS.items():
     for k, (pname, _, _) in enumerate(_pats):
-        _args = [f"dst={npy(f'cp_async{_size}_dst')}", f"src={npy(f'cp_async{_size}_src')}", f"pattern={k}",
-                 "g=uint32[4096]", f"srcsize={_size}", "out=uint32[2048]"]
-        case(f"cp_async.b{_size}.{pname}", f, f"cp_async{_size}", (32,), _args)
-        if (_size == 16 and pname in ("contig", "dst_plus16", "src_two_lines_a_quarter", "src_line_a_lane",
-                                      "dst_row_a_lane")) or (_size == 4 and pname in ("contig", "mm_async_a_tile")):
-            case(f"cp_async.b{_size}_zfill.{pname}", f, f"cp_async{_size}_zfill", (32,), _args)
+        for _warm in (0, 1):
+            if _warm and (_size != 16 or pname not in _WARM):
+                continue
+            _args = [f"dst={npy(f'cp_async{_size}_dst')}", f"src={npy(f'cp_async{_size}_src')}", f"pattern={k}",
+                     "g=uint32[4096]", f"srcsize={_size}", f"warm={_warm}", "out=uint32[2048]"]
+            _tag = ".warm" if _warm else ""
+            case(f"cp_async.b{_size}.{pname}{_tag}", f, f"cp_async{_size}", (32,), _args)
+            if _size == 16 or (_size == 4 and pname in ("contig", "mm_async_a_tile")):
+                case(f"cp_async.b{_size}_zfill.{pname}{_tag}", f, f"cp_async{_size}_zfill", (32,), _args)
     if _size == 16:  # half the bytes from global, the rest zero-filled
         case("cp_async.b16_zfill.contig_half_filled", f, "cp_async16_zfill", (32,),
              [f"dst={npy('cp_async16_dst')}", f"src={npy('cp_async16_src')}", "pattern=0", "g=uint32[4096]",
-              "srcsize=8", "out=uint32[2048]"])
+              "srcsize=8", "warm=0", "out=uint32[2048]"])
 
 f = f"{K}/atomic_patterns.cu"
 for kname, out in (("atomic_inc_pattern", "uint32[1024]"), ("atomic_add_pattern", "uint32[1024]"),

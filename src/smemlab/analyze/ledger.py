@@ -63,7 +63,7 @@ class Site:
     dsmem: bool = False  # distributed shared memory (a cluster of one: the block's own)
     zfill: bool = False  # cp.async with a source size (LDGSTS...ZFILL): ideal 2 a quarter-warp, not 1
     pending: list = field(default_factory=list)
-    sources: list = field(default_factory=list)  # cp.async: each lane's global 128-byte line, as `pending`
+    sources: list = field(default_factory=list)  # cp.async: each lane's global 16-byte chunk, as `pending`
 
 
 class Ledger:
@@ -74,6 +74,7 @@ class Ledger:
         self.atomic_rules: dict[int, str] = {}  # pc -> "lanes" | "words" | "spin"
         self.coalesce: dict[int, int] = {}  # pc -> width to merge consecutive accesses into (sass.py)
         self.shift: dict[int, int] = {}  # pc -> bytes from its address to where its access starts (sass.py)
+        self.copy_zfill: dict[tuple[int, int], bool] = {}  # (file, line) -> the SASS's cp.async form (sass.copy_forms)
         self._runs: dict[tuple, dict] = {}
         self._rows = 0
         self._pending: list[Site] = []
@@ -94,9 +95,10 @@ class Ledger:
             return
         self._record(site, offsets, em, issued_warps)
 
-    def record_copy(self, site: Site, offsets: np.ndarray, em: np.ndarray, issued_warps: int, lines: np.ndarray) -> None:
-        """A cp.async: as `record`, with each thread's global 128-byte line (what groups its writes)."""
-        site.sources.append(np.where(em, lines, -1))
+    def record_copy(self, site: Site, offsets: np.ndarray, em: np.ndarray, issued_warps: int, chunks: np.ndarray) -> None:
+        """A cp.async: as `record`, with each thread's global 16-byte chunk (address // 16), which
+        decides, with the shared side, what the copy costs."""
+        site.sources.append(np.where(em, chunks, -1))
         self._record(site, offsets, em, issued_warps)
 
     def _record(self, site: Site, offsets: np.ndarray, em: np.ndarray, issued_warps: int) -> None:
@@ -166,7 +168,8 @@ class Ledger:
             if site.kind == "atomic":
                 wavefronts, ideal, degree = atomic_costs(a, site.size, site.atomic_rule)
             elif site.kind == "ldgsts":
-                wavefronts, ideal, degree = ldgsts_costs(a, site.zfill, site.size, lines)
+                zfill = self.copy_zfill.get((site.file, site.line), site.zfill)
+                wavefronts, ideal, degree = ldgsts_costs(a, zfill, site.size, lines)
             else:
                 wavefronts, ideal, degree = costs_of(a, site.size, site.kind)
             site.wavefronts += int(wavefronts.sum())
@@ -201,21 +204,28 @@ def costs_of(a: np.ndarray, size: int, kind: str):
     return costs.wavefronts[inv], costs.ideal[inv], costs.degree[inv]
 
 
-def ldgsts_costs(a: np.ndarray, zfill: bool, size: int = 16, lines: np.ndarray | None = None):
+def ldgsts_costs(a: np.ndarray, zfill: bool, size: int = 16, chunks: np.ndarray | None = None):
     """(wavefronts, ideal, degree) per warp of a cp.async (LDGSTS) of `size` bytes into shared memory;
-    `lines`: each lane's global 128-byte line (4 and 8 bytes).
+    `a`: each lane's shared byte offset, `chunks`: its global 16-byte chunk (address // 16), -1 where
+    inactive. Measured on an H200 (tests/data/analyze_truth.json: the cp_async pattern corpus, one warp
+    each, and the package's copies):
 
-    4 and 8 bytes, measured on an H200 (tests/data/analyze_truth.json: the cp_async.b4/b8 pattern
-    corpus, ops_matmul.mm_async): the lanes that copy from one global line write together, as a
-    shared store of that width would, and the groups one after the other: a warp reading one line
-    into 32 distinct banks costs 1 wavefront, one line a lane 32, one line into one bank 32; the
-    ideal is the whole warp's as a store.
+    - 4 and 8 bytes: the lanes that copy from one global 128-byte line write together, as a shared
+      store of that width would, the groups one after the other (one line into 32 distinct banks:
+      1 wavefront; a line a lane: 32; one line into one bank: 32); ideal: the warp's as a store.
+    - 16 bytes, by quarter-warp: each group of lanes that copy one global line into one 128-byte row
+      of shared memory costs 1 wavefront for the 32-byte sectors it writes whole, plus 1 for each
+      sector it writes half of (an aligned contiguous quarter: 1; shifted 16 bytes: 3; 32: 2; 48: 4);
+      the zero-filling form (LDGSTS...ZFILL) costs, on top, the larger of the quarter's runs of
+      consecutive global chunks and its groups that write a row's first 16 bytes. Ideal: 1 a quarter,
+      2 zero-filling. Exact on 23 of the corpus's 25 patterns in each form (a 48-byte stride and a
+      shifted two-line copy come out higher than measured).
     """
+    if chunks is None:
+        raise ValueError("a cp.async's cost needs each lane's global chunk")
     if size != 16:
-        if lines is None:
-            raise ValueError("a cp.async of 4 or 8 bytes needs each lane's global line")
-        return _grouped_copy_costs(a, size, lines)
-    return _ldgsts16_costs(a, zfill)
+        return _grouped_copy_costs(a, size, np.where(chunks >= 0, chunks // 8, -1))
+    return _ldgsts16_costs(a, zfill, chunks)
 
 
 def _grouped_copy_costs(a: np.ndarray, size: int, lines: np.ndarray):
@@ -240,21 +250,47 @@ def _grouped_copy_costs(a: np.ndarray, size: int, lines: np.ndarray):
     return wavefronts, ideal, degree
 
 
-def _ldgsts16_costs(a: np.ndarray, zfill: bool):
-    """(wavefronts, ideal, degree) per warp of a 16-byte cp.async (LDGSTS.128) into shared memory.
+def _ldgsts16_costs(a: np.ndarray, zfill: bool, chunks: np.ndarray):
+    """ldgsts_costs for 16 bytes: the distinct (shared, global) patterns of the warps, each costed once
+    (moving every shared offset by whole rows, or every global chunk by whole lines, changes nothing)."""
+    act = a >= 0
+    big = np.iinfo(np.int64).max
+    dbase = np.where(act, a, big).min(axis=1) // 128 * 128
+    cbase = np.where(act, chunks, big).min(axis=1) // 8 * 8
+    key = np.concatenate([np.where(act, a - dbase[:, None], -1), np.where(act, chunks - cbase[:, None], -1)], axis=1)
+    uniq, inv = np.unique(key, axis=0, return_inverse=True)
+    wf = np.empty(len(uniq), dtype=np.int64)
+    deg = np.empty(len(uniq), dtype=np.int64)
+    for k, row in enumerate(uniq):
+        wf[k], deg[k] = _ldgsts16_warp(row[:WARP], row[WARP:], zfill)
+    quarters = act.reshape(a.shape[0], WARP // 8, 8).any(axis=2).sum(axis=1)
+    inv = inv.reshape(-1)
+    return wf[inv], quarters * (2 if zfill else 1), deg[inv]
 
-    Measured on an H200 (tests/data/analyze_truth.json: overlap.stagedCpAsync*, ops_matmul.mm_async;
-    16 SASS rows): each quarter-warp with an active lane costs one wavefront more than the 128-byte
-    rows of shared memory its lanes write (2 for 128 aligned bytes, 3 where they straddle two rows),
-    and the source view's ideal is 1 a quarter-warp, 2 for the zero-filling form (a source size
-    operand). Banks play no part here: a warp writing 32 distinct banks across 8 rows is not cheaper."""
-    act = (a >= 0).reshape(a.shape[0], WARP // 8, 8)
-    row = np.where(a >= 0, a // 128, -1).reshape(act.shape)
-    srt = np.sort(row, axis=2)
-    distinct = ((srt[:, :, 1:] != srt[:, :, :-1]) & (srt[:, :, 1:] >= 0)).sum(axis=2) + (srt[:, :, 0] >= 0)
-    quarters = act.any(axis=2)
-    wavefronts = np.where(quarters, distinct + 1, 0).sum(axis=1)
-    return wavefronts, quarters.sum(axis=1) * (2 if zfill else 1), distinct.max(axis=1)
+
+def _ldgsts16_warp(d: np.ndarray, c: np.ndarray, zfill: bool) -> tuple[int, int]:
+    """(wavefronts, the costliest quarter's) of one warp's 16-byte copies (see ldgsts_costs)."""
+    total = worst = 0
+    for q in range(WARP // 8):
+        dq, cq = d[8 * q:8 * q + 8], c[8 * q:8 * q + 8]
+        on = dq >= 0
+        if not on.any():
+            continue
+        sectors: dict[tuple[int, int], dict[int, int]] = {}  # (line, row) -> sector -> chunks written
+        first = set()  # the groups that write a row's first 16 bytes
+        for x, y in zip(dq[on].tolist(), cq[on].tolist()):
+            group = (y // 8, x // 128)
+            written = sectors.setdefault(group, {})
+            written[x // 32] = written.get(x // 32, 0) + 1
+            if x % 128 < 16:
+                first.add(group)
+        cost = sum(any(n > 1 for n in w.values()) + sum(n == 1 for n in w.values()) for w in sectors.values())
+        if zfill:
+            src = np.unique(cq[on])
+            cost += max(1 + int((np.diff(src) != 1).sum()), len(first))
+        total += cost
+        worst = max(worst, cost)
+    return total, worst
 
 
 def atomic_costs(a: np.ndarray, size: int, rule: str):

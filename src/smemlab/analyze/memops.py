@@ -422,7 +422,7 @@ def b_cp_async(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
             v = np.where(keep, v, 0).astype(UNSIGNED[es])
             sp.store(d + k, m, es, v)
         if site is not None:
-            ledger.record_copy(site, d, m, ex.issued_warps, s // 128)
+            ledger.record_copy(site, d, m, ex.issued_warps, s // 16)
     return fn
 
 

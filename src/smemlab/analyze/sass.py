@@ -91,6 +91,12 @@ def nvdisasm_path() -> str | None:
 def disassemble(cubin: bytes, symbol: str) -> list[SassAccess] | None:
     """Shared loads and stores of kernel `symbol` in order, with their source lines; None when
     nvdisasm is not available."""
+    text = listing_text(cubin)
+    return None if text is None else parse_sass(text, symbol)
+
+
+def listing_text(cubin: bytes) -> str | None:
+    """nvdisasm's listing of `cubin` with line information (cached on disk); None without nvdisasm."""
     tool = nvdisasm_path()
     if tool is None or not cubin:
         return None
@@ -98,7 +104,7 @@ def disassemble(cubin: bytes, symbol: str) -> list[SassAccess] | None:
 
     cached = cache_dir() / f"{hashlib.sha256(cubin).hexdigest()[:32]}.sass"
     if cached.exists():
-        return parse_sass(cached.read_text(), symbol)
+        return cached.read_text()
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "k.cubin"
         path.write_bytes(cubin)
@@ -111,11 +117,31 @@ def disassemble(cubin: bytes, symbol: str) -> list[SassAccess] | None:
     tmp = cached.with_suffix(f".tmp{os.getpid()}")
     tmp.write_text(out.stdout)
     tmp.replace(cached)
-    return parse_sass(out.stdout, symbol)
+    return out.stdout
 
 
-def parse_sass(text: str, symbol: str) -> list[SassAccess]:
-    accesses, line, file, inside = [], 0, "", False
+_LDGSTS = re.compile(r"/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?LDGSTS((?:\.\w+)*)\s")
+
+
+def copy_forms(cubin: bytes, symbol: str) -> dict[tuple[str, int], bool] | None:
+    """(source file's base name, line) -> whether ptxas made the cp.async of that line the
+    zero-filling form (LDGSTS...ZFILL), which costs more wavefronts; None without nvdisasm. The PTX
+    does not say: a source size that is 16 or 0 (`p ? 16 : 0`) becomes the plain form with a
+    predicate, one that can be anything (`min(16, left)`) the zero-filling one."""
+    text = listing_text(cubin)
+    if text is None:
+        return None
+    forms: dict[tuple[str, int], bool] = {}
+    for file, line, raw in _kernel_lines(text, symbol):
+        m = _LDGSTS.search(raw)
+        if m:
+            forms[(file, line)] = forms.get((file, line), False) or "ZFILL" in m.group(1)
+    return forms
+
+
+def _kernel_lines(text: str, symbol: str):
+    """(source file's base name, line, listing line) for each line of kernel `symbol`'s listing."""
+    line, file, inside = 0, "", False
     for raw in text.splitlines():
         if raw.startswith("//---") and ".text." in raw:
             inside = raw.split(".text.", 1)[1].split()[0] == symbol
@@ -126,6 +152,12 @@ def parse_sass(text: str, symbol: str) -> list[SassAccess]:
         if m:
             file, line = Path(m.group(1)).name, int(m.group(2))
             continue
+        yield file, line, raw
+
+
+def parse_sass(text: str, symbol: str) -> list[SassAccess]:
+    accesses = []
+    for file, line, raw in _kernel_lines(text, symbol):
         m = _INSN.search(raw)
         if not m:
             continue

@@ -159,6 +159,10 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
     ledger.coalesce = plan.coalesce
     ledger.shift = plan.shift
     ledger.atomic_rules = sass.atomic_rules(flow.instrs, shared_atomics(flow.instrs), listing, module.files)
+    forms = sass.copy_forms(cubin, symbol) if cubin else None
+    if forms:
+        ledger.copy_zfill = {(i, line): z for i, path in module.files.items() for (name, line), z in forms.items()
+                             if Path(path).name == name}
 
     def where(pc: int) -> str:
         ins = flow.instrs[pc]

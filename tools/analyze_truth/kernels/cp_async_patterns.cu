@@ -1,9 +1,10 @@
 // One warp, one cp.async per kernel: lane l copies SIZE bytes from byte src[pattern * 32 + l] of the
-// global buffer to byte dst[pattern * 32 + l] of a 8 KiB shared buffer (no copy where dst is -1). The
+// global buffer to byte dst[pattern * 32 + l] of an 8 KiB shared buffer (no copy where dst is -1). The
 // patterns (tests/data/analyze_truth/cp_async_*.npy) are chosen to find what a cp.async (LDGSTS) costs
 // in shared-memory wavefronts: rows of 128 bytes, alignment, banks, lanes active, the global side's
-// lines, and the zero-filling form (a source size operand). The zeroing stores and the final loads are
-// plain and conflict-free.
+// lines, and the zero-filling form (a source size operand). With `warm`, each lane first reads its
+// source word (ld.global.cg: into L2), so that the copy's lines come back from L2 rather than one by
+// one from DRAM. The zeroing stores and the final loads are plain and conflict-free.
 #define BYTES 8192
 
 __device__ __forceinline__ unsigned smem_addr(const void *p)
@@ -31,12 +32,18 @@ __device__ __forceinline__ void copy(unsigned dst, const char *src, int srcsize)
 }
 
 template <int SIZE, int FORM>
-__device__ __forceinline__ void run(const int *dst, const int *src, int pattern, const char *g, int srcsize, unsigned *out)
+__device__ __forceinline__ void run(const int *dst, const int *src, int pattern, const char *g, int srcsize, int warm,
+                                    unsigned *out)
 {
     __shared__ __align__(128) unsigned s[BYTES / 4];
     for (int i = threadIdx.x; i < BYTES / 4; i += blockDim.x) s[i] = 0;
-    __syncthreads();
     const int d = dst[pattern * 32 + (threadIdx.x & 31)], so = src[pattern * 32 + (threadIdx.x & 31)];
+    if (warm && d >= 0) {
+        unsigned v;
+        asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(g + (so & ~3)));
+        if (v == 0x9E3779B9u) out[BYTES / 4 - 1] = v;  // a use of the load, so that it completes first
+    }
+    __syncthreads();
     if (d >= 0) copy<SIZE, FORM>(smem_addr(s) + (unsigned)d, g + so, srcsize);
     asm volatile("cp.async.commit_group;" ::: "memory");
     asm volatile("cp.async.wait_group 0;" ::: "memory");
@@ -44,27 +51,32 @@ __device__ __forceinline__ void run(const int *dst, const int *src, int pattern,
     for (int i = threadIdx.x; i < BYTES / 4; i += blockDim.x) out[i] = s[i];
 }
 
-extern "C" __global__ void cp_async16(const int *dst, const int *src, int pattern, const char *g, int srcsize, unsigned *out)
+extern "C" __global__ void cp_async16(const int *dst, const int *src, int pattern, const char *g, int srcsize, int warm,
+                                  unsigned *out)
 {
-    run<16, 0>(dst, src, pattern, g, srcsize, out);
+    run<16, 0>(dst, src, pattern, g, srcsize, warm, out);
 }
 
-extern "C" __global__ void cp_async16_zfill(const int *dst, const int *src, int pattern, const char *g, int srcsize, unsigned *out)
+extern "C" __global__ void cp_async16_zfill(const int *dst, const int *src, int pattern, const char *g, int srcsize, int warm,
+                                  unsigned *out)
 {
-    run<16, 1>(dst, src, pattern, g, srcsize, out);
+    run<16, 1>(dst, src, pattern, g, srcsize, warm, out);
 }
 
-extern "C" __global__ void cp_async8(const int *dst, const int *src, int pattern, const char *g, int srcsize, unsigned *out)
+extern "C" __global__ void cp_async8(const int *dst, const int *src, int pattern, const char *g, int srcsize, int warm,
+                                  unsigned *out)
 {
-    run<8, 0>(dst, src, pattern, g, srcsize, out);
+    run<8, 0>(dst, src, pattern, g, srcsize, warm, out);
 }
 
-extern "C" __global__ void cp_async4(const int *dst, const int *src, int pattern, const char *g, int srcsize, unsigned *out)
+extern "C" __global__ void cp_async4(const int *dst, const int *src, int pattern, const char *g, int srcsize, int warm,
+                                  unsigned *out)
 {
-    run<4, 0>(dst, src, pattern, g, srcsize, out);
+    run<4, 0>(dst, src, pattern, g, srcsize, warm, out);
 }
 
-extern "C" __global__ void cp_async4_zfill(const int *dst, const int *src, int pattern, const char *g, int srcsize, unsigned *out)
+extern "C" __global__ void cp_async4_zfill(const int *dst, const int *src, int pattern, const char *g, int srcsize, int warm,
+                                  unsigned *out)
 {
-    run<4, 1>(dst, src, pattern, g, srcsize, out);
+    run<4, 1>(dst, src, pattern, g, srcsize, warm, out);
 }
