@@ -1,10 +1,10 @@
 """cp.async's shared-memory side (LDGSTS) against Nsight Compute, with no GPU.
 
 Measured on an H200 (tests/data/analyze_truth.json: the cp_async pattern corpus, overlap.stagedCpAsync1-4,
-ops_matmul.mm_async): a 16-byte copy costs, per quarter-warp, one wavefront per group of lanes copying
-one global line into one shared row for its whole 32-byte sectors plus one per half-written sector,
-and the zero-filling form (which the SASS decides, not the PTX) more on top (smemlab.analyze.ledger's
-ldgsts_costs); the source view's ideal is 1 a quarter-warp, 2 for the zero-filling form. 4- and 8-byte copies write, group by group of the lanes that read one global 128-byte line, as
+ops_matmul.mm_async): a 16-byte copy costs, per quarter-warp, one wavefront per (global line, shared
+row, bits 4-5 of dst XOR src), and the zero-filling form (which the SASS decides, not the PTX) more on
+top (smemlab.analyze.ledger's ldgsts_costs); the source view's ideal is 1 a quarter-warp, 2 for the
+zero-filling form. 4- and 8-byte copies write, group by group of the lanes that read one global 128-byte line, as
 a shared store of that width would. The copies count in neither the load nor the store totals."""
 
 from __future__ import annotations
@@ -106,3 +106,28 @@ def test_narrow_copies_write_by_global_line_as_stores(size, dst, src, wavefronts
 def test_copies_need_the_global_chunks():
     with pytest.raises(ValueError, match="global chunk"):
         ldgsts_costs((4 * LANE).reshape(1, 32), False, 4)
+
+
+# 16 bytes, one warp (the cp_async.b16 corpus, measured; plain form, zero-filling form): the copy path
+# takes, per quarter-warp, the lanes of one global line and one shared row whose addresses agree in
+# bits 4-5 up to one XOR in one wavefront
+SIXTEEN = [
+    (16 * LANE, 16 * LANE, 4, 8),  # contiguous, aligned
+    (16 * (31 - LANE), 16 * LANE, 4, 8),  # reversed: 32-byte sectors and their halves permuted
+    (16 * (LANE ^ 2), 16 * LANE, 4, 8),  # 32-byte sectors swapped
+    (16 + 16 * LANE, 16 * LANE, 12, 16),  # shifted 16 bytes: two classes in one row, one in the next
+    (48 + 16 * LANE, 16 * LANE, 16, 20),  # shifted 48
+    (64 + 16 * LANE, 16 * LANE, 8, 12),  # shifted 64: the 64-byte halves move freely, two rows
+    (32 * LANE, 16 * LANE, 32, 40),  # a 32-byte stride: four classes a row
+    (48 * LANE, 16 * LANE, 24, 28),  # a 48-byte stride: two classes in each of three rows
+    (128 * LANE, 16 * LANE, 32, 64),  # a row a lane
+    (16 * LANE, 256 * LANE, 32, 64),  # a global line a lane, each its first 16 bytes
+    (16 * LANE, 16 + 16 * LANE, 12, 16),  # the global side shifted 16
+]
+
+
+@pytest.mark.parametrize("dst,src,plain,zfill", SIXTEEN)
+def test_sixteen_byte_copies_as_measured(dst, src, plain, zfill):
+    a, c = dst.reshape(1, 32).astype(np.int64), (src // 16).reshape(1, 32)
+    assert int(ldgsts_costs(a, False, 16, c)[0][0]) == plain
+    assert int(ldgsts_costs(a, True, 16, c)[0][0]) == zfill

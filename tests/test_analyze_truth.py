@@ -16,9 +16,9 @@ UNMODELLED_LINES must show requests and no wavefronts: none now).
 
 Known differences (xfail, with the reason): the trips of a compare-and-swap loop (float atomicAdd on
 shared memory) that depend on timing across warps; three loops whose LDS.64 the two counters count
-differently; two of the 16-byte cp.async corpus's patterns (in both forms) and the staged matmul's copies with
-2-4 stages, where ldgsts_costs's rule counts more than measured; and two loops ptxas restructured (a data-dependent trip count unrolled into predicated
-loads, so that one SASS load serves lanes at different iterations; a remainder loop peeled differently).
+differently; the staged matmul's two-line cp.async with several stages in flight; and two loops ptxas
+restructured (a data-dependent trip count unrolled into predicated loads, so that one SASS load serves
+lanes at different iterations; a remainder loop peeled differently).
 """
 
 from __future__ import annotations
@@ -65,17 +65,10 @@ KNOWN = {
     **{case: "the compare-and-swap loop's LDS.64 with lanes agreeing in lane^2 pairs: the source view counts it "
              "unpacked (96/152/240 load wavefronts), the L1 counter packed (65/151/239), as the bank model and "
              "analyze do (test_lane2_packed_loop_loads_match_the_l1_counter)" for case in LANE2_PACKED},
-    "cp_async.b16.dst_stride48": "16-byte copies at a 48-byte stride (three rows a quarter-warp, each holding first and "
-                                 "second sector halves): 6 wavefronts a quarter measured, 8 by ldgsts_costs's rule, "
-                                 "whose half-sector term counts each half apart",
-    "cp_async.b16_zfill.dst_stride48": "as cp_async.b16.dst_stride48, in the zero-filling form (7 measured, 9)",
-    "cp_async.b16.dst_plus16_src_two_lines": "two global lines a quarter-warp into a row shifted 16 bytes: 5 wavefronts a "
-                                             "quarter measured, 6 by the rule (the two lines' halves of one 32-byte "
-                                             "sector go in one wavefront)",
-    "cp_async.b16_zfill.dst_plus16_src_two_lines": "as cp_async.b16.dst_plus16_src_two_lines, zero-filling (7, 8)",
-    "overlap.mmStagedCpAsync2": "the A tile's copy (two global lines a quarter-warp) costs 1 wavefront a quarter with 2-4 "
-                                "stages, 2 with one stage (mmStagedCpAsync1, exact) as the rule and the corpus's two-line "
-                                "pattern (cold or warm in L2) say; what differs with more stages is not found",
+    "overlap.mmStagedCpAsync2": "the A tile's copy (two global lines a quarter-warp, both into one 128-byte row) costs 1 "
+                                "wavefront a quarter with 2-4 stages in flight and 2 with one stage (mmStagedCpAsync1, "
+                                "exact), as ldgsts_costs's rule and the corpus's two-line pattern, cold or warm in L2, "
+                                "say: with copies in flight the two lines' writes seem to meet in one wavefront",
     "overlap.mmStagedCpAsync3": "as overlap.mmStagedCpAsync2",
     "overlap.mmStagedCpAsync4": "as overlap.mmStagedCpAsync2",
     "corpus.histogram_float": "float atomicAdd on shared memory is a compare-and-swap loop whose trips depend on "

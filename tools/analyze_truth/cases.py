@@ -117,7 +117,12 @@ def _cp_async_patterns() -> dict[int, list[tuple[str, np.ndarray, np.ndarray]]]:
            ("dst_plus96", 96 + 16 * l, 16 * l), ("dst_plus112", 112 + 16 * l, 16 * l),
            ("src_plus32", 16 * l, 32 + 16 * l), ("src_plus64", 16 * l, 64 + 16 * l),
            ("dst_stride48", 48 * l, 16 * l), ("dst_stride64", 64 * l, 16 * l),
-           ("dst_sectors_swapped", 16 * (l ^ 2), 16 * l), ("src_two_lines_a_quarter", 16 * l, qw_rows),
+           ("dst_sectors_swapped", 16 * (l ^ 2), 16 * l),
+           # single rows and pairs of lanes of the 48-byte stride and of the shifted two-line copy: which halves pair
+           *((f"stride48_lanes_{''.join(map(str, ls))}", np.where(np.isin(l, ls), 48 * l, -1), 16 * l)
+             for ls in ((0, 1, 2), (3, 4, 5), (6, 7), (0, 1), (0, 2), (1, 2), (0, 3), (1, 4))),
+           *((f"shift16_two_lines_lanes_{''.join(map(str, ls))}", np.where(np.isin(l, ls), 16 + 16 * l, -1), qw_rows)
+             for ls in ((0, 1, 2, 3), (4, 5, 6), (3, 4), (2, 3, 4, 5), (0, 1, 2, 3, 4, 5, 6))), ("src_two_lines_a_quarter", 16 * l, qw_rows),
            ("src_line_a_lane", 16 * l, 256 * l), ("src_plus16", 16 * l, 16 + 16 * l),
            ("dst_row_a_lane", 128 * l, 16 * l), ("dst_two_rows_a_quarter", qw_rows, 16 * l),
            ("dst_stride32", 32 * l, 16 * l), ("half_warp", np.where(l < 16, 16 * l, -1), 16 * l),

@@ -213,13 +213,15 @@ def ldgsts_costs(a: np.ndarray, zfill: bool, size: int = 16, chunks: np.ndarray 
     - 4 and 8 bytes: the lanes that copy from one global 128-byte line write together, as a shared
       store of that width would, the groups one after the other (one line into 32 distinct banks:
       1 wavefront; a line a lane: 32; one line into one bank: 32); ideal: the warp's as a store.
-    - 16 bytes, by quarter-warp: each group of lanes that copy one global line into one 128-byte row
-      of shared memory costs 1 wavefront for the 32-byte sectors it writes whole, plus 1 for each
-      sector it writes half of (an aligned contiguous quarter: 1; shifted 16 bytes: 3; 32: 2; 48: 4);
-      the zero-filling form (LDGSTS...ZFILL) costs, on top, the larger of the quarter's runs of
-      consecutive global chunks and its groups that write a row's first 16 bytes. Ideal: 1 a quarter,
-      2 zero-filling. Exact on 23 of the corpus's 25 patterns in each form (a 48-byte stride and a
-      shifted two-line copy come out higher than measured).
+    - 16 bytes, by quarter-warp: the lanes copying from one global line into one 128-byte shared row
+      move together where their shared and global addresses agree in bits 4 and 5 up to one XOR (the
+      copy path can swap 16-byte halves and 32-byte sectors, and place 64-byte halves anywhere), so a
+      quarter costs one wavefront per distinct (global line, shared row, (dst ^ src) >> 4 & 3): aligned
+      and contiguous 1, any permutation of 32-byte sectors or of their halves 1, shifted 16, 32, 48 or
+      64 bytes 3, 2, 4, 2, a line or a row a lane 8. The zero-filling form (LDGSTS...ZFILL) adds, per
+      quarter, the largest of 1, the global lines whose first 16 bytes it copies and the (line, row)
+      groups that write a row's first 16 bytes. Ideal: 1 a quarter, 2 zero-filling. Exact on all 38 of
+      the corpus's patterns in each form.
     """
     if chunks is None:
         raise ValueError("a cp.async's cost needs each lane's global chunk")
@@ -269,25 +271,20 @@ def _ldgsts16_costs(a: np.ndarray, zfill: bool, chunks: np.ndarray):
 
 
 def _ldgsts16_warp(d: np.ndarray, c: np.ndarray, zfill: bool) -> tuple[int, int]:
-    """(wavefronts, the costliest quarter's) of one warp's 16-byte copies (see ldgsts_costs)."""
+    """(wavefronts, the costliest quarter's) of one warp's 16-byte copies (see ldgsts_costs); `c`: the
+    lanes' global 16-byte chunks."""
     total = worst = 0
     for q in range(WARP // 8):
         dq, cq = d[8 * q:8 * q + 8], c[8 * q:8 * q + 8]
         on = dq >= 0
         if not on.any():
             continue
-        sectors: dict[tuple[int, int], dict[int, int]] = {}  # (line, row) -> sector -> chunks written
-        first = set()  # the groups that write a row's first 16 bytes
-        for x, y in zip(dq[on].tolist(), cq[on].tolist()):
-            group = (y // 8, x // 128)
-            written = sectors.setdefault(group, {})
-            written[x // 32] = written.get(x // 32, 0) + 1
-            if x % 128 < 16:
-                first.add(group)
-        cost = sum(any(n > 1 for n in w.values()) + sum(n == 1 for n in w.values()) for w in sectors.values())
+        lanes = list(zip(dq[on].tolist(), cq[on].tolist()))  # (shared byte offset, global chunk)
+        cost = len({(y // 8, x // 128, ((x >> 4) ^ y) & 3) for x, y in lanes})
         if zfill:
-            src = np.unique(cq[on])
-            cost += max(1 + int((np.diff(src) != 1).sum()), len(first))
+            line_starts = {y // 8 for x, y in lanes if y % 8 == 0}
+            row_starts = {(y // 8, x // 128) for x, y in lanes if x % 128 < 16}
+            cost += max(1, len(line_starts), len(row_starts))
         total += cost
         worst = max(worst, cost)
     return total, worst

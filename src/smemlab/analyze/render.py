@@ -76,9 +76,9 @@ def notes(r: Report) -> list[str]:
                    "accesses land in the block's own shared memory and count as shared accesses")
     if any(s.kind == "ldgsts" and s.issued for s in r.sites):
         out.append("cp.async copies are counted apart (op ldgsts, in neither the load nor the store totals, as "
-                   "Nsight Compute counts them), by the rule measured on an H200: 16-byte copies one wavefront per "
-                   "(global line, shared row) group of a quarter-warp plus one per half-written 32-byte sector, more "
-                   "in the zero-filling form; 4- and 8-byte copies group by global line, each as a store")
+                   "Nsight Compute counts them), by the rule measured on an H200: a 16-byte copy's quarter-warp costs "
+                   "one wavefront per (global line, shared row, bits 4-5 of dst XOR src), more in the zero-filling "
+                   "form; 4- and 8-byte copies go by global line, each group as a store")
     if any(s.generic and not s.dsmem and s.issued for s in r.sites):
         out.append("some shared-memory traffic goes through generic pointers (LD/ST, not LDS/STS); it is counted "
                    "with the shared loads and stores")
