@@ -67,8 +67,9 @@ KNOWN = {
              "analyze do (test_lane2_packed_loop_loads_match_the_l1_counter)" for case in LANE2_PACKED},
     "overlap.mmStagedCpAsync2": "the A tile's copy (two global lines a quarter-warp, both into one 128-byte row) costs 1 "
                                 "wavefront a quarter with 2-4 stages in flight and 2 with one stage (mmStagedCpAsync1, "
-                                "exact), as ldgsts_costs's rule and the corpus's two-line pattern, cold or warm in L2, "
-                                "say: with copies in flight the two lines' writes seem to meet in one wavefront",
+                                "exact), as ldgsts_costs's rule and the corpus's two-line pattern say; the corpus's copy "
+                                "costs the same cold or warm in L2 and with other copies in flight, of other lines or "
+                                "of the same ones, so what the pipelined kernel does differently is not found",
     "overlap.mmStagedCpAsync3": "as overlap.mmStagedCpAsync2",
     "overlap.mmStagedCpAsync4": "as overlap.mmStagedCpAsync2",
     "corpus.histogram_float": "float atomicAdd on shared memory is a compare-and-swap loop whose trips depend on "

@@ -475,21 +475,26 @@ case("corpus.histogram_float", f, "histogram_float", (256,),
 
 f = f"{K}/cp_async_patterns.cu"
 _WARM = ("contig", "dst_plus16", "dst_plus48", "src_two_lines_a_quarter", "src_line_a_lane", "dst_stride32")
+_INFLIGHT = ("contig", "dst_plus16", "src_two_lines_a_quarter", "src_line_a_lane", "dst_row_a_lane", "dst_stride32",
+             "src_plus16")
 for _size, _pats in CP_ASYNC_PATTERNS.items():
     for k, (pname, _, _) in enumerate(_pats):
-        for _warm in (0, 1):
-            if _warm and (_size != 16 or pname not in _WARM):
+        for _warm, _inflight in ((0, 0), (1, 0), (0, 1), (0, 2), (0, -1)):
+            if (_warm or _inflight) and _size != 16:
+                continue
+            if (_warm and pname not in _WARM) or (_inflight and pname not in _INFLIGHT):
                 continue
             _args = [f"dst={npy(f'cp_async{_size}_dst')}", f"src={npy(f'cp_async{_size}_src')}", f"pattern={k}",
-                     "g=uint32[4096]", f"srcsize={_size}", f"warm={_warm}", "out=uint32[2048]"]
-            _tag = ".warm" if _warm else ""
+                     "g=uint32[4096]", f"srcsize={_size}", f"warm={_warm}", f"inflight={_inflight}", "out=uint32[2048]"]
+            _tag = (".warm" if _warm else "") + (f".inflight{_inflight}" if _inflight > 0 else "") + (
+                ".same_lines_in_flight" if _inflight < 0 else "")
             case(f"cp_async.b{_size}.{pname}{_tag}", f, f"cp_async{_size}", (32,), _args)
             if _size == 16 or (_size == 4 and pname in ("contig", "mm_async_a_tile")):
                 case(f"cp_async.b{_size}_zfill.{pname}{_tag}", f, f"cp_async{_size}_zfill", (32,), _args)
     if _size == 16:  # half the bytes from global, the rest zero-filled
         case("cp_async.b16_zfill.contig_half_filled", f, "cp_async16_zfill", (32,),
              [f"dst={npy('cp_async16_dst')}", f"src={npy('cp_async16_src')}", "pattern=0", "g=uint32[4096]",
-              "srcsize=8", "warm=0", "out=uint32[2048]"])
+              "srcsize=8", "warm=0", "inflight=0", "out=uint32[2048]"])
 
 f = f"{K}/atomic_patterns.cu"
 for kname, out in (("atomic_inc_pattern", "uint32[1024]"), ("atomic_add_pattern", "uint32[1024]"),
