@@ -53,7 +53,10 @@ def address_getter(mach: Machine, op, space: str):
     if op.base_is_reg:
         g = mach.getter(Reg(op.base), np.int64)
         off = np.int64(op.offset)
-        if mach.dtype[mach.reg_index(op.base)].itemsize == 4:
+        base_type = mach.dtype[mach.reg_index(op.base)]
+        if op.offset == 0 and base_type.kind != "i":  # an unsigned 32-bit base is already an address as it is
+            return g
+        if base_type.itemsize == 4:
             # a 32-bit address ([%r+imm] of shared memory): the sum wraps at 2^32, as the hardware's does
             # (a base below the window, "base - 64" held unsigned, plus an offset that brings it back)
             return lambda: (g() + off) & np.int64(0xFFFFFFFF)
