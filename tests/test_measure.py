@@ -17,35 +17,39 @@ from smemlab.records import BenchRow, RunRecord, VariantRecord, plain
 
 class ScriptedGPU:
     """A CuPy stand-in whose events read a scripted clock: each call enqueued takes `ms_per_call` of
-    GPU time (the first one `first_ms`, where given: a cold first call)."""
+    GPU time (the first one `first_ms`, where given: a cold first call) and `host_ms` of host time
+    to enqueue. A call starts when both the GPU is free and the host has enqueued it; an event fires
+    when the work before it is done, or when it is recorded on an idle stream."""
 
-    def __init__(self, ms_per_call: float, first_ms: float | None = None):
-        self.ms_per_call, self.first_ms, self.calls, self.clock = ms_per_call, first_ms, 0, 0.0
+    def __init__(self, ms_per_call: float, first_ms: float | None = None, host_ms: float = 0.0):
+        self.ms_per_call, self.first_ms, self.host_ms = ms_per_call, first_ms, host_ms
+        self.calls, self.host, self.gpu_free = 0, 0.0, 0.0
         gpu = self
 
         class Event:
             def record(self, stream):
-                self.at = gpu.clock
+                self.at = max(gpu.host, gpu.gpu_free)
 
             def synchronize(self):
-                pass
+                gpu.host = max(gpu.host, self.at)
 
         self.module = types.SimpleNamespace(cuda=types.SimpleNamespace(
             Event=Event, get_elapsed_time=lambda a, b: b.at - a.at))
 
     def call(self):
         first = self.calls == 0 and self.first_ms is not None
-        self.clock += self.first_ms if first else self.ms_per_call
+        self.host += self.host_ms
+        self.gpu_free = max(self.gpu_free, self.host) + (self.first_ms if first else self.ms_per_call)
         self.calls += 1
 
     def synchronize(self):  # the stream
-        pass
+        self.host = max(self.host, self.gpu_free)
 
 
 @pytest.fixture
 def gpu(monkeypatch):
-    def make(ms_per_call, first_ms=None):
-        g = ScriptedGPU(ms_per_call, first_ms)
+    def make(ms_per_call, first_ms=None, host_ms=0.0):
+        g = ScriptedGPU(ms_per_call, first_ms, host_ms)
         monkeypatch.setitem(sys.modules, "cupy", g.module)
         return g
 
@@ -58,7 +62,7 @@ def test_a_short_call_is_timed_in_batches_of_about_a_millisecond(gpu):
     batch = round(measure.SAMPLE_MS / 0.01)
     assert t.batch == batch and t.reps == 20
     assert t.median_ms == pytest.approx(0.01) and t.min_ms == pytest.approx(t.max_ms)  # per call, not per sample
-    assert g.calls == 1 + batch + 20 * batch  # the probe, one batch of warm-up, the samples
+    assert g.calls == 1 + (1 + batch) + 20 * (1 + batch)  # the probe, a batch of warm-up, the samples (each led in)
 
 
 def test_a_cold_first_call_does_not_make_a_short_call_look_slow(gpu):
@@ -72,7 +76,17 @@ def test_a_cold_first_call_does_not_make_a_short_call_look_slow(gpu):
 def test_the_batch_the_caller_fixes_is_kept(gpu):
     g = gpu(0.01)
     t = measure.time_calls(g.call, g, reps=20, warmup=5, batch=5)  # the benchmark's
-    assert (t.batch, t.reps, g.calls) == (5, 20, 1 + 5 + 20 * 5)
+    assert (t.batch, t.reps, g.calls) == (5, 20, 1 + 5 + 20 * (1 + 5))
+
+
+def test_a_samples_first_call_has_its_host_path_overlapped_too(gpu):
+    # 20 us kernels whose host path takes 4 us: back to back, the GPU never waits after the first call;
+    # a sample that started on an idle GPU would time 5 calls as (4 + 5 x 20) / 5 = 20.8 us each
+    g = gpu(0.020, host_ms=0.004)
+    t = measure.time_calls(g.call, g, reps=20, warmup=5, batch=5)
+    assert t.median_ms == pytest.approx(0.020) and t.max_ms == pytest.approx(0.020)
+    g = gpu(0.002, host_ms=0.004)  # a call shorter than its host path: the time is the launch rate
+    assert measure.time_calls(g.call, g, reps=20, warmup=5, batch=5).median_ms == pytest.approx(0.004)
 
 
 def test_a_slow_call_is_timed_alone_and_a_budget_caps_its_samples(gpu):

@@ -11,8 +11,8 @@ The measuring is smemlab.measure's, as the experiments' is. For every implementa
      loop; the first call of a run, which pays for what the previous implementation left behind,
      is not counted), and the implementations take turns run by run, so a drift of the clocks
      while they are measured reaches all of them alike.
-   - throughput: back-to-back calls between two CUDA events (a batch per sample, so the host path
-     overlaps the GPU work), divided by the batch; the median, min and max over the samples.
+   - throughput: back-to-back calls between two CUDA events (a batch per sample, after an untimed
+     lead-in call, so that the host path of every call overlaps the GPU work), divided by the batch; the median, min and max over the samples.
 3. derives bandwidth (bytes read + written once each / throughput time, decimal GB/s) or TFLOP/s,
    and the ratio to cudaMemcpyAsync device-to-device moving the same bytes in the same run.
 

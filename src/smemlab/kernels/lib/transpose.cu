@@ -399,9 +399,13 @@ __device__ __forceinline__ void transpose_elements(T *__restrict__ out, i64 out_
 }
 
 // Element kernels: transpose_eE_elRxC, E-byte elements, tiles of R input rows x C input columns, each
-// compiled for the most resident 256-thread blocks per SM its registers allow without spilling. The plan
-// (ops/transpose.py ELEMENT_TILES) takes e2 64x64, e4 128x32 (64x32 for small matrices) and e8 64x32;
-// the others are the alternatives tools/transpose_any_sweep.py times them against.
+// compiled for the most resident 256-thread blocks per SM its registers allow without spilling, but e4
+// 128x32: 5 rather than 6 (on an H200, tools/transpose_tile_probe.py, of cudaMemcpy: 7001x5003 0.910
+// against 0.897, 8191x8193 0.891 against 0.877, 100x999x1001 0.928 against 0.924; 3 blocks 0.81-0.84; the
+// same 5 blocks held there by unused dynamic shared memory 0.74-0.79, so not the block count itself: the
+// likely cause is L1, which a larger shared-memory carve-out takes from the loads). The plan (ops/transpose.py ELEMENT_TILES) takes e2 64x64, e4
+// 128x32 (64x32 for small matrices) and e8 64x32; the others are the alternatives
+// tools/transpose_any_sweep.py times them against.
 // clang-format off
 extern "C" __global__ void __launch_bounds__(256, 6) transpose_e2_el64x64(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
 { transpose_elements<u16, 64, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
@@ -409,7 +413,7 @@ extern "C" __global__ void __launch_bounds__(256, 4) transpose_e2_el128x64(u16 *
 { transpose_elements<u16, 128, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
 extern "C" __global__ void __launch_bounds__(256, 8) transpose_e4_el64x32(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
 { transpose_elements<unsigned, 64, 32>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, 6) transpose_e4_el128x32(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+extern "C" __global__ void __launch_bounds__(256, 4) transpose_e4_el128x32(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
 { transpose_elements<unsigned, 128, 32>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
 extern "C" __global__ void __launch_bounds__(256, 6) transpose_e4_el64x64(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
 { transpose_elements<unsigned, 64, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
