@@ -521,6 +521,17 @@ for name in ("ldmatrix_x4_rows", "ldmatrix_x4_swizzled", "ldmatrix_x2_trans"):
     case(f"corpus.{name}", f, name, (64,), ["out=uint32[64]", "in=uint16[4096]"])
 case("corpus.stmatrix_x4", f, "stmatrix_x4", (64,), ["out=uint16[4096]", "in=uint16[4096]"])
 
+f = f"{K}/textbook.cu"  # written for the corpus in the textbook's form (not copied from a repository)
+case("corpus.conv2d_tiled_in", f, "conv2d_tiled_in", (16, 16), ["N=float32[256]", "P=float32[256]", "width=16", "height=16"],
+     constants={"F_c": np.full(25, 1.0 / 25)})
+case("corpus.radix_sort_block", f, "radix_sort_block", (256,), [f"keys_in={npy('sort_keys_1024')}", "keys_out=uint32[256]"])
+case("corpus.odd_even_transposition", f, "odd_even_transposition", (256,), ["in=int32[512]", "out=int32[512]", "n=512"],
+     dyn=512 * 4)
+
+f = f"{K}/reordered_vectors.cu"  # ptxas vectorises a loop along the index the source's inner loop does not walk
+for name, dt in (("column_blocked_f32_k8", "float32"), ("column_blocked_f32_k4", "float32"), ("column_blocked_f64", "float64")):
+    case(f"corpus.{name}", f, name, (512,), [f"a={dt}[4096]", f"b={dt}[4096]", f"c={dt}[4096]", "k=32"])
+
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
 
 

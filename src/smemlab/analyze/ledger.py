@@ -39,6 +39,7 @@ LDGSTS_MODELLED = (4, 8, 16)  # cp.async sizes whose wavefronts are modelled (al
 def is_modelled(kind: str, size: int) -> bool:
     return kind in MODELLED or (kind == "ldgsts" and size in LDGSTS_MODELLED)
 FLUSH_ROWS = 1 << 15  # warps buffered before the model runs
+MAX_OPEN_CHUNKS = 256  # a line's chunks being merged into SASS-width accesses at once (_coalesce)
 
 
 @dataclass
@@ -75,7 +76,7 @@ class Ledger:
         self.coalesce: dict[int, int] = {}  # pc -> width to merge consecutive accesses into (sass.py)
         self.shift: dict[int, int] = {}  # pc -> bytes from its address to where its access starts (sass.py)
         self.copy_zfill: dict[tuple[int, int], bool] = {}  # (file, line) -> the SASS's cp.async form (sass.copy_forms)
-        self._runs: dict[tuple, dict] = {}
+        self._runs: dict[tuple, dict] = {}  # (file, line, kind) -> the chunks being filled (_coalesce)
         self._rows = 0
         self._pending: list[Site] = []
 
@@ -111,25 +112,33 @@ class Ledger:
             self.flush()
 
     def _coalesce(self, site: Site, off: np.ndarray, em: np.ndarray, issued: int, width: int) -> None:
-        """Runs of one line's accesses at consecutive addresses, same lanes, become accesses of `width`
-        bytes (what ptxas made of an unrolled loop); anything else goes through as it is."""
-        key = (site.file, site.line, site.kind)
-        run = self._runs.get(key)
-        if run is not None:
-            if (run["size"] == site.size and np.array_equal(run["em"], em)
-                    and np.array_equal(np.where(em, run["last"] + site.size, 0), np.where(em, off, 0))):
-                run["members"].append((site, off, issued))
-                run["last"] = off
-                if len(run["members"]) * site.size == width:
-                    first, start, iss = run["members"][0]
-                    self._record(self._wide(first, width), start, em, iss)
-                    del self._runs[key]
-                return
-            self._end_run(key)
-        if em.any() and not (off[em] % width).any():
-            self._runs[key] = {"members": [(site, off, issued)], "last": off, "em": em.copy(), "size": site.size}
-        else:
+        """One line's accesses that together read or write whole aligned `width`-byte chunks, the same
+        chunk for each lane in each, become one access of `width` bytes per chunk (what ptxas made of
+        an unrolled loop, in whatever order the loop visits the pieces: a row-by-row loop may be
+        vectorised along its other index); anything else goes through as it is. A piece that comes
+        again before its chunk is complete ends that chunk's group as it is."""
+        pos = off % width
+        p = int(pos[em][0]) if em.any() else -1
+        if p < 0 or p % site.size or width % site.size or (pos[em] != p).any():
             self._record(site, off, em, issued)
+            return
+        groups = self._runs.setdefault((site.file, site.line, site.kind), {})
+        chunk = np.where(em, off - pos, -1)
+        gkey = (site.size, chunk.tobytes())
+        g = groups.get(gkey)
+        if g is not None and p in g["have"]:
+            self._end_group(groups, gkey)
+            g = None
+        if g is None:
+            if len(groups) >= MAX_OPEN_CHUNKS:  # chunks that never fill: the oldest goes through as it is
+                self._end_group(groups, next(iter(groups)))
+            g = groups[gkey] = {"members": [], "have": set(), "em": em.copy(), "chunk": off - pos}
+        g["members"].append((site, off, issued, p))
+        g["have"].add(p)
+        if len(g["have"]) * site.size == width:
+            first, _, iss, _ = min(g["members"], key=lambda m: m[3])
+            del groups[gkey]
+            self._record(self._wide(first, width), g["chunk"], em, iss)
 
     def _wide(self, site: Site, width: int) -> Site:
         key = (site.pc, site.kind, "wide", width)
@@ -139,15 +148,16 @@ class Ledger:
                                        site.generic)
         return w
 
-    def _end_run(self, key) -> None:
-        run = self._runs.pop(key)
-        for s, off, issued in run["members"]:
-            self._record(s, off, run["em"], issued)
+    def _end_group(self, groups: dict, gkey) -> None:
+        g = groups.pop(gkey)
+        for s, off, issued, _ in g["members"]:
+            self._record(s, off, g["em"], issued)
 
     def finish(self) -> None:
-        """The end of the kernel: runs still open go through as they are, then the model runs."""
-        for key in list(self._runs):
-            self._end_run(key)
+        """The end of the kernel: chunks still open go through as they are, then the model runs."""
+        for groups in self._runs.values():
+            for gkey in list(groups):
+                self._end_group(groups, gkey)
         self.flush()
 
     def flush(self) -> None:

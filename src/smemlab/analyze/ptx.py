@@ -501,7 +501,9 @@ def _parse_kernel(name: str, params_text: str, perf: str, body: str, files: dict
             if m:
                 inl = _INLINED.findall(m.group(4))
                 outer = (int(inl[-1][0]), int(inl[-1][1])) if inl else None
-                loc = Loc(int(m.group(1)), int(m.group(2)), int(m.group(3)), outer)
+                if int(m.group(2)) or loc is None:  # line 0 ("no line": NVVM writes it after a barrier or at
+                    # a join): ptxas's line table keeps the line before it, which Nsight Compute shows
+                    loc = Loc(int(m.group(1)), int(m.group(2)), int(m.group(3)), outer)
             continue
         if kind == "file":
             m = _FILE.match(payload)

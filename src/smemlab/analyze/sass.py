@@ -22,8 +22,9 @@ numbered, ordered or split differently is counted the same where ptxas made the 
 
 Where ptxas unrolled a loop again and vectorised it (the line's PTX has fewer, narrower accesses
 than its SASS), the groups cannot be matched statically: the ledger then merges, as they execute,
-runs of accesses of that line whose addresses follow one another into accesses of the SASS width,
-starting at an address aligned to it (`Plan.coalesce`). Other lines whose groups do not match keep
+the accesses of that line that fill one aligned chunk of the SASS width (the same chunk for each
+lane) into one access of that width, in whatever order they come: ptxas may vectorise a loop along
+the index the source's inner loop does not walk (`Plan.coalesce`). Other lines whose groups do not match keep
 the PTX's widths (`Plan.unmatched`).
 """
 

@@ -1,0 +1,92 @@
+"""What ptxas does to the PTX that analyze must follow to count as Nsight Compute counts: the merging
+of a line's narrow accesses into the SASS's wider ones (ledger._coalesce: where ptxas unrolled a loop
+again and vectorised it, the pieces of one aligned chunk may come in any order, as in a row-major tile
+read down its columns, and a piece read again before its chunk is complete is a second access), and the
+line an access takes where NVVM gave it none. The hardware cases are corpus.column_blocked_f32_k8 and
+corpus.radix_sort_block in the truth fixture; these check the rules on hand-made input."""
+
+import numpy as np
+
+from smemlab.analyze.ledger import Ledger
+from smemlab.analyze.ptx import Loc
+
+WARPS = 2
+THREADS = 32 * WARPS
+
+
+def ledger_for(pc: int, width: int) -> tuple[Ledger, object]:
+    led = Ledger(WARPS)
+    led.coalesce = {pc: width}
+    return led, led.site(pc, "load", 4, Loc(1, 7), "tile[...]")
+
+
+def counts(led: Ledger) -> dict[int, tuple[int, int]]:
+    """bytes of each recorded access -> (requests, wavefronts)."""
+    led.finish()
+    out: dict[int, tuple[int, int]] = {}
+    for s in led.sites.values():
+        if not s.requests:
+            continue
+        r, w = out.get(s.size, (0, 0))
+        out[s.size] = (r + s.requests, w + s.wavefronts)
+    return out
+
+
+def rows_of_the_block() -> np.ndarray:
+    """Each warp reads one row of 8 floats (all lanes the same row, as a register-blocked product does)."""
+    return (np.arange(THREADS) // 32) * 32
+
+
+def test_pieces_of_a_chunk_in_any_order_become_one_wide_access():
+    led, site = ledger_for(3, 16)
+    em = np.ones(THREADS, dtype=bool)
+    base = rows_of_the_block()
+    for piece in (8, 0, 12, 4, 20, 16, 28, 24):  # two 16-byte chunks, their pieces interleaved and shuffled
+        led.record(site, base + piece, em, WARPS)
+    assert counts(led) == {16: (2 * WARPS, 2 * 2 * WARPS)}  # 16-byte broadcasts: 2 wavefronts each
+
+
+def test_a_piece_read_again_before_its_chunk_is_complete_is_its_own_access():
+    led, site = ledger_for(3, 16)
+    em = np.ones(THREADS, dtype=bool)
+    base = rows_of_the_block()
+    for piece in (0, 4, 8, 0, 4, 8, 12):  # the second read of bytes 0-3 ends the first group as it is
+        led.record(site, base + piece, em, WARPS)
+    assert counts(led) == {4: (3 * WARPS, 3 * WARPS), 16: (WARPS, 2 * WARPS)}
+
+
+def test_lanes_at_different_places_in_their_chunks_are_not_merged():
+    led, site = ledger_for(3, 16)
+    em = np.ones(THREADS, dtype=bool)
+    skew = np.arange(THREADS) % 2 * 4  # odd lanes one float further: no single SASS vector covers both
+    for piece in (0, 4, 8):
+        led.record(site, rows_of_the_block() + piece + skew, em, WARPS)
+    assert set(counts(led)) == {4}
+
+
+def test_an_access_at_line_0_keeps_the_line_before_it_as_ptxas_does():
+    # NVVM writes `.loc 1 0 0` ("no line") after a barrier and at some joins; ptxas's line table then
+    # keeps the line before, which is where Nsight Compute's source view puts the access
+    # (corpus.radix_sort_block in the truth fixture: its loads after each __syncthreads())
+    from smemlab.analyze.ptx import parse_module
+
+    ptx = """.version 8.5
+.target sm_90
+.address_size 64
+.file 1 "k.cu"
+.visible .entry k()
+{
+    .reg .b32 %r<3>;
+    .shared .align 4 .b8 s[128];
+    .loc 1 12 5
+    bar.sync 0;
+    .loc 1 0 0
+    ld.shared.u32 %r1, [s];
+    .loc 1 14 3
+    st.shared.u32 [s+4], %r1;
+    ret;
+}
+"""
+    body = parse_module(ptx).kernels["k"]
+    lines = {i.opcode: i.loc.line for i in body.body if hasattr(i, "opcode")}
+    assert lines["ld.shared.u32"] == 12 and lines["st.shared.u32"] == 14
