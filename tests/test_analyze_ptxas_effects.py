@@ -90,3 +90,73 @@ def test_an_access_at_line_0_keeps_the_line_before_it_as_ptxas_does():
     body = parse_module(ptx).kernels["k"]
     lines = {i.opcode: i.loc.line for i in body.body if hasattr(i, "opcode")}
     assert lines["ld.shared.u32"] == 12 and lines["st.shared.u32"] == 14
+
+
+GUARDED_PTX = """.version 8.5
+.target sm_90
+.address_size 64
+.file 1 "k.cu"
+.visible .entry k(.param .u32 k_p)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<8>;
+    .shared .align 4 .b8 a[1024];
+    .shared .align 4 .b8 b[1024];
+    ld.param.u32 %r1, [k_p];
+    mov.u32 %r2, a;
+    mov.u32 %r3, b;
+    setp.eq.s32 %p1, %r1, 0;
+    .loc 1 10 5
+    st.shared.u32 [%r2], %r1;
+    .loc 1 11 5
+    @%p1 bra $L__BB0_2;
+    .loc 1 12 9
+    st.shared.u32 [%r2], %r1;
+$L__BB0_2:
+    .loc 1 20 5
+    st.shared.u32 [%r3], %r1;
+    .loc 1 21 5
+    @%p1 bra $L__BB0_4;
+    .loc 1 22 9
+    st.shared.u32 [%r3], %r1;
+$L__BB0_4:
+    .loc 1 30 5
+    ld.shared.u32 %r4, [%r2];
+    ret;
+}
+"""
+
+
+def _plan_of(ptx: str, listing):
+    from smemlab.analyze import sass
+    from smemlab.analyze.cfg import build_flow
+    from smemlab.analyze.ptx import parse_module
+    from smemlab.analyze.session import shared_accesses
+
+    module = parse_module(ptx)
+    flow = build_flow(module.kernels["k"].body)
+    sites = shared_accesses(flow.instrs)
+    stores = {pc: flow.instrs[pc].loc.line for pc, (op, _) in sites.items() if op == "store"}
+    return sass.plan(flow.instrs, flow.leaders, sites, listing, module.files), stores
+
+
+def _sts(line: int, base: str = "R5", op: str = "store"):
+    from smemlab.analyze.sass import SassAccess
+
+    return SassAccess("k.cu", line, op, 4, base, 0, f"STS [{base}]")
+
+
+def test_a_store_and_its_guarded_overwrite_made_one_by_ptxas_count_once_where_the_sass_stands():
+    # Rodinia's srad: ptxas made each pair one STS (the second's load predicated into the first's
+    # register), one on the line of the `if` and the other on the line of the unguarded store
+    listing = [_sts(11), _sts(20, "R6"), _sts(30, "R7", "load")]
+    plan, stores = _plan_of(GUARDED_PTX, listing)
+    assert sorted(stores.values()) == [10, 12, 20, 22]
+    counted = sorted(plan.lines.get(pc, line) for pc, line in stores.items() if plan.sizes.get(pc, 4) != 0)
+    assert counted == [11, 20]  # one store a pair: line 10's (or 12's) on line 11, line 20's where it is
+
+
+def test_accesses_the_sass_keeps_on_their_lines_are_left_alone():
+    listing = [_sts(10), _sts(12), _sts(20, "R6"), _sts(22, "R6"), _sts(30, "R7", "load")]
+    plan, stores = _plan_of(GUARDED_PTX, listing)
+    assert len(stores) == 4 and not plan.lines and not any(v == 0 for v in plan.sizes.values()) and not plan.removed

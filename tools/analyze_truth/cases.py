@@ -532,6 +532,10 @@ f = f"{K}/reordered_vectors.cu"  # ptxas vectorises a loop along the index the s
 for name, dt in (("column_blocked_f32_k8", "float32"), ("column_blocked_f32_k4", "float32"), ("column_blocked_f64", "float64")):
     case(f"corpus.{name}", f, name, (512,), [f"a={dt}[4096]", f"b={dt}[4096]", f"c={dt}[4096]", "k=32"])
 
+f = f"{K}/across_lines.cu"  # SASS accesses on other lines than their PTX (sass._across_lines)
+case("corpus.vector_from_lines", f, "vector_from_lines", (256,), ["in=float32[4096]", "out=float32[1024]"])
+case("corpus.guarded_overwrite", f, "guarded_overwrite", (16, 16), ["in=float32[512]", "out=float32[256]", "edge=256"])
+
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
 
 

@@ -165,7 +165,8 @@ def fill(name: str, value: str) -> np.ndarray:
     dtype, count = np.dtype(m.group(1)), int(m.group(2))
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     if dtype.kind in "iu":
-        lo, hi = (int(m.group(3)), int(m.group(4))) if m.group(3) else (0, 1023)
+        # analyze's contract (smemlab.analyze.args.fill): 0..1023 by default, clipped to the dtype
+        lo, hi = (int(m.group(3)), int(m.group(4))) if m.group(3) else (0, min(1023, int(np.iinfo(dtype).max)))
         return rng.integers(lo, hi, size=count, dtype=dtype, endpoint=True)
     if dtype.kind == "f":
         lo, hi = (float(m.group(3)), float(m.group(4))) if m.group(3) else (-1.0, 1.0)
@@ -581,10 +582,12 @@ def totals_of(r: dict) -> dict:
 def fixture(outdir: Path, build_dir: Path, out: Path, merge: bool = False) -> int:
     meta = json.loads((build_dir / "manifest.json").read_text())
     by_id = {c["id"]: c for c in meta["cases"]}
-    profiled = json.loads((outdir / "profiled.json").read_text())
+    # a launch that failed before its kernel ran (its arguments, say) has no row in the report: left out
+    profiled = [p for p in json.loads((outdir / "profiled.json").read_text()) if "error" not in p]
     raw = parse_raw(outdir / "raw.csv")
     raw2 = parse_raw(outdir / "raw2.csv") if (outdir / "raw2.csv").exists() else []
-    prof2 = json.loads((outdir / "profiled2.json").read_text()) if (outdir / "profiled2.json").exists() else []
+    prof2 = ([p for p in json.loads((outdir / "profiled2.json").read_text()) if "error" not in p]
+             if (outdir / "profiled2.json").exists() else [])
     rep2 = {p["id"]: r for p, r in zip(prof2, raw2)} if len(prof2) == len(raw2) else {}
     env = (outdir / "env.txt").read_text()
     if len(raw) != len(profiled):

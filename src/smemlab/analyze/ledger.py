@@ -75,13 +75,14 @@ class Ledger:
         self.atomic_rules: dict[int, str] = {}  # pc -> "lanes" | "words" | "spin"
         self.coalesce: dict[int, int] = {}  # pc -> width to merge consecutive accesses into (sass.py)
         self.shift: dict[int, int] = {}  # pc -> bytes from its address to where its access starts (sass.py)
+        self.relocate: dict[int, int] = {}  # pc -> the source line ptxas's line table gives its access (sass.py)
         self.copy_zfill: dict[tuple[int, int], bool] = {}  # (file, line) -> the SASS's cp.async form (sass.copy_forms)
         self._runs: dict[tuple, dict] = {}  # (file, line, kind) -> the chunks being filled (_coalesce)
         self._rows = 0
         self._pending: list[Site] = []
 
     def site(self, pc: int, kind: str, size: int, loc, text: str, generic: bool = False) -> Site:
-        s = Site(pc, kind, size, loc.file if loc else 0, loc.line if loc else 0, text, generic)
+        s = Site(pc, kind, size, loc.file if loc else 0, self.relocate.get(pc, loc.line if loc else 0), text, generic)
         if kind == "atomic":
             s.atomic_rule = self.atomic_rules.get(pc, "lanes")
         self.sites[(pc, kind, len(self.sites))] = s

@@ -24,8 +24,13 @@ Where ptxas unrolled a loop again and vectorised it (the line's PTX has fewer, n
 than its SASS), the groups cannot be matched statically: the ledger then merges, as they execute,
 the accesses of that line that fill one aligned chunk of the SASS width (the same chunk for each
 lane) into one access of that width, in whatever order they come: ptxas may vectorise a loop along
-the index the source's inner loop does not walk (`Plan.coalesce`). Other lines whose groups do not match keep
-the PTX's widths (`Plan.unmatched`).
+the index the source's inner loop does not walk (`Plan.coalesce`).
+
+A line's PTX and its SASS may also stand on different source lines: a vector that ptxas makes from
+loads written on several lines stands on the first, an access the line table puts on a neighbouring
+line moves there, and an access left with no SASS of its kind anywhere was merged or removed
+(`_across_lines`: `Plan.lines`, `Plan.removed`). Lines that none of this explains keep the PTX's
+widths (`Plan.unmatched`).
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from smemlab.analyze.casloop import LOOPED, looped
 from smemlab.analyze.ptx import Addr, Instr
 
 _SASS_OPS = {"LDS": "load", "STS": "store", "ATOMS": "atomic"}
+NEAR = 8  # source lines apart that ptxas's line table moves or merges an access across (_across_lines)
 _WIDTH = {"U8": 1, "S8": 1, "U16": 2, "S16": 2, "64": 8, "128": 16}
 _INSN = re.compile(r"/\*[0-9a-f]+\*/\s+(@!?U?P\w+\s+)?(LDS|STS|ATOMS)(\.[\w.]+)?\s+(.*?)\s*;")
 _LINE = re.compile(r'//## File "([^"]*)", line (\d+)')
@@ -72,6 +78,8 @@ class Plan:
     shift: dict[int, int] = field(default_factory=dict)  # pc -> bytes from the PTX address to the access's start
     merged: list[tuple[int, list[int], int]] = field(default_factory=list)  # (line, pcs, width)
     unmatched: list[int] = field(default_factory=list)  # source lines whose PTX and SASS disagree
+    lines: dict[int, int] = field(default_factory=dict)  # pc -> the source line its SASS access stands on
+    removed: list[int] = field(default_factory=list)  # source lines whose accesses ptxas removed
     available: bool = True
 
 
@@ -297,6 +305,7 @@ def plan(instrs: list[Instr], leaders: list[bool], sites: dict[int, tuple[str, i
     for s in sass:  # the LDS of a compare-and-swap loop belongs to its atomic, not to the line's loads
         if s.op != "atomic" and not (s.op == "load" and (s.file, s.line, s.base, s.offset, s.width) in loops):
             sass_groups[(s.file, s.line, s.op)][s.base].append((s.offset, s.width))
+    failed: dict[tuple, dict] = {}
     for key, groups in ptx_groups.items():
         sgroups = [g for g in sass_groups.get(key, {}).values()]
         ptx_shape = sorted((len(g), sorted(x[1] for x in g)) for g in groups.values())
@@ -304,23 +313,91 @@ def plan(instrs: list[Instr], leaders: list[bool], sites: dict[int, tuple[str, i
         widths = {x[1] for g in groups.values() for x in g}
         if ptx_shape == sass_shape or (sgroups and widths == {w for g in sgroups for _, w in g} and len(widths) == 1):
             continue  # the same widths (ptxas may have duplicated or hoisted code): nothing to merge
-        fits = [[_assign(g, sg) for sg in sgroups] for g in groups.values()]
-        pairs = _pair(fits)
-        if pairs is None:
-            p.unmatched.append(key[1])
-            wide = max((w for g in sgroups for _, w in g), default=0)
-            if wide > max(widths):  # ptxas unrolled and vectorised a loop: merge at run time (ledger.py)
-                for g in groups.values():
-                    for _, _, pc in g:
-                        p.coalesce[pc] = wide
-            continue
-        for i, j in enumerate(pairs):
-            for pcs, width in fits[i][j]:
-                p.sizes[pcs[0]] = width
-                for pc in pcs[1:]:
-                    p.sizes[pc] = 0
-                p.merged.append((key[1], pcs, width))
+        if not _matched(p, key[1], groups, sgroups):
+            failed[key] = groups
+    _across_lines(p, failed, ptx_groups, sass_groups)
     return p
+
+
+def _matched(p: Plan, line: int, groups: dict, sgroups: list, relocate: bool = False) -> bool:
+    """Pair the PTX groups `groups` with the SASS groups `sgroups` and put the SASS widths into the
+    plan; False (nothing changed) where they do not make the same accesses. `relocate`: the SASS
+    accesses stand on `line`, where some of the PTX's do not."""
+    fits = [[_assign(g, sg) for sg in sgroups] for g in groups.values()]
+    pairs = _pair(fits) if sgroups else None
+    if pairs is None:
+        return False
+    for i, j in enumerate(pairs):
+        merged = {tuple(pcs): width for pcs, width in fits[i][j]}
+        for x in list(groups.values())[i]:
+            pc = x[2]
+            lead = next((pcs for pcs in merged if pc in pcs), None)
+            if lead is None and relocate:
+                p.lines[pc] = line
+            elif lead is not None and pc == lead[0]:
+                p.sizes[pc] = merged[lead]
+                if relocate:
+                    p.lines[pc] = line
+            elif lead is not None:
+                p.sizes[pc] = 0
+        for pcs, width in fits[i][j]:
+            p.merged.append((line, pcs, width))
+    return True
+
+
+def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_groups: dict) -> None:
+    """The lines whose PTX accesses their own SASS does not make, matched across neighbouring lines
+    (NEAR lines apart at most), as ptxas and its line table do it:
+    1. a SASS vector that the PTX makes from accesses on several lines (a float4 assembled from
+       `v.x = t[..];` ... written one statement a line) stands on the first of them;
+    2. an access whose SASS the line table puts on a neighbouring line that has SASS but no PTX of its
+       kind (ptxas made a store and its guarded overwrite of the same word one store, the second's load
+       predicated into the first's register, and put it on the line of the `if`: Rodinia's srad);
+    3. an access with no SASS of its kind left unexplained anywhere in the kernel was merged into
+       another (the other half of such a pair) or removed: it counts nothing.
+    What none of these explains keeps the PTX's widths, merged at run time into the SASS's width
+    where that is wider (a loop unrolled and vectorised again: ledger.py)."""
+    orphans = {k for k in failed if not sass_groups.get(k)}
+    foreign = {k for k, g in sass_groups.items() if g and k not in ptx_groups}
+
+    def near(a: tuple, b: tuple) -> bool:
+        return a[0] == b[0] and a[2] == b[2] and a != b and abs(a[1] - b[1]) <= NEAR
+
+    def joined(keys) -> dict:
+        out: dict[str, list] = defaultdict(list)
+        for k in keys:
+            for base, g in failed[k].items():
+                out[base] += g
+        return out
+
+    for key in sorted(k for k in failed if k not in orphans):  # 1
+        others = sorted(o for o in orphans if near(o, key))
+        if others and _matched(p, key[1], joined([key] + others), list(sass_groups[key].values()), relocate=True):
+            orphans -= set(others)
+            failed.pop(key)
+            for o in others:
+                failed.pop(o)
+    for key in sorted(orphans):  # 2
+        there = next((f for f in sorted(foreign, key=lambda f: abs(f[1] - key[1])) if near(f, key)
+                      and _matched(p, f[1], failed[key], list(sass_groups[f].values()), relocate=True)), None)
+        if there is not None:
+            foreign.discard(there)
+            orphans.discard(key)
+            failed.pop(key)
+    for key in sorted(orphans):  # 3
+        if not any(f[2] == key[2] for f in foreign):
+            for g in failed.pop(key).values():
+                for _, _, pc in g:
+                    p.sizes[pc] = 0
+            p.removed.append(key[1])
+    for key, groups in failed.items():
+        p.unmatched.append(key[1])
+        sgroups = list(sass_groups.get(key, {}).values())
+        wide = max((w for g in sgroups for _, w in g), default=0)
+        if wide > max(x[1] for g in groups.values() for x in g):  # merge at run time (ledger.py)
+            for g in groups.values():
+                for _, _, pc in g:
+                    p.coalesce[pc] = wide
 
 
 def atomic_rules(instrs: list[Instr], atomics: list[int], sass: list[SassAccess] | None,

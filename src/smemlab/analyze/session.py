@@ -158,6 +158,7 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
     ledger.plan = plan.sizes
     ledger.coalesce = plan.coalesce
     ledger.shift = plan.shift
+    ledger.relocate = plan.lines
     ledger.atomic_rules = sass.atomic_rules(flow.instrs, shared_atomics(flow.instrs), listing, module.files)
     forms = sass.copy_forms(cubin, symbol) if cubin else None
     if forms:
