@@ -115,12 +115,13 @@ def test_arguments_match_the_kernel_parameters():
 
 def test_the_device_fills_buffers_as_analyze_does():
     """The GPU side (measure.fill) and analyze (smemlab.analyze.args.fill) give a buffer the same contents,
-    narrow integer types too (0..1023 clipped to the type: a uint8 buffer with no range once failed on
-    the device only)."""
+    narrow integer and C vector types too (a uint8 buffer with no range and a float4 buffer once failed
+    on the device only, when measure.py had a fill of its own)."""
     _, measure = tools()
     from smemlab.analyze import args
 
-    for value in ("uint8[300]", "int8[64]", "uint16[64]", "int32[64]", "uint32[64]:5..9", "float32[64]", "float64[8]:-2..3"):
+    for value in ("uint8[300]", "int8[64]", "uint16[64]", "int32[64]", "uint32[64]:5..9", "float32[64]", "float64[8]:-2..3",
+                  "float4[16]", "int2[8]:0..9"):
         spec = args.parse_arg(f"buf={value}")[1]
         assert np.array_equal(measure.fill("buf", value), args.fill("buf", spec)), value
 

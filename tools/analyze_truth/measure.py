@@ -20,10 +20,9 @@ tools/analyze_truth/kernels, one thread block each. Three steps, so the GPU is n
   here:                   python3 tools/analyze_truth/measure.py fixture OUT/truth BUILD [--out FILE]
       joins cases, counters and line tables into the fixture the tests read.
 
-Arguments follow `smemlab analyze --arg`: NAME=INT, NAME=FLOAT, NAME=DTYPE[COUNT] (filled with
-rng = numpy.random.default_rng(zlib.crc32(NAME)); integers rng.integers(LO, HI, COUNT, dtype,
-endpoint=True), default 0..1023; floats rng.uniform(LO, HI, COUNT).astype(dtype), default -1..1),
-NAME=DTYPE[COUNT]:LO..HI, NAME=PATH.npy (repo-relative).
+Arguments follow `smemlab analyze --arg`: NAME=INT, NAME=FLOAT, NAME=DTYPE[COUNT] and
+NAME=DTYPE[COUNT]:LO..HI (filled by smemlab.analyze.args.fill itself, so that the GPU runs on the
+data analyze emulates), NAME=PATH.npy (repo-relative).
 """
 
 from __future__ import annotations
@@ -37,7 +36,6 @@ import re
 import subprocess
 import sys
 import time
-import zlib
 from pathlib import Path
 
 import numpy as np
@@ -156,22 +154,23 @@ def parse_arg(arg: str) -> tuple[str, str]:
 
 
 def fill(name: str, value: str) -> np.ndarray:
-    """The host array of a pointer argument, by the fill contract (or the .npy file)."""
+    """The host array of a pointer argument: the .npy file, or what `smemlab analyze` fills it with
+    (smemlab.analyze.args, the one implementation of the fill contract: C vector types such as float4
+    and narrow integers included, so the GPU and the emulator see the same data)."""
     if value.endswith(".npy"):
         return np.load(REPO / value, allow_pickle=False)
-    m = BUF.match(value)
-    if not m:
+    if str(REPO / "src") not in sys.path:
+        sys.path.insert(0, str(REPO / "src"))
+    from smemlab.analyze import args
+    from smemlab.errors import UserError
+
+    try:
+        spec = args.parse_arg(f"{name}={value}")[1]
+    except UserError as exc:
+        raise ValueError(f"argument {name}={value}: {exc}") from None
+    if not isinstance(spec, args.BufferSpec):
         raise ValueError(f"argument {name}={value}: DTYPE[COUNT], DTYPE[COUNT]:LO..HI or PATH.npy expected")
-    dtype, count = np.dtype(m.group(1)), int(m.group(2))
-    rng = np.random.default_rng(zlib.crc32(name.encode()))
-    if dtype.kind in "iu":
-        # analyze's contract (smemlab.analyze.args.fill): 0..1023 by default, clipped to the dtype
-        lo, hi = (int(m.group(3)), int(m.group(4))) if m.group(3) else (0, min(1023, int(np.iinfo(dtype).max)))
-        return rng.integers(lo, hi, size=count, dtype=dtype, endpoint=True)
-    if dtype.kind == "f":
-        lo, hi = (float(m.group(3)), float(m.group(4))) if m.group(3) else (-1.0, 1.0)
-        return rng.uniform(lo, hi, size=count).astype(dtype)
-    raise ValueError(f"argument {name}={value}: dtype {dtype} is neither integer nor floating point")
+    return args.fill(name, spec)
 
 
 def check_args(case: dict, params: list[tuple[str, str]]) -> list[dict]:
