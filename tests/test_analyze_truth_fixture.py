@@ -65,13 +65,24 @@ def test_provenance_names_the_machine_and_the_tools():
         assert added["cases"] and set(added["cases"]) <= ids
 
 
+def waiting(spec) -> list[dict]:
+    """cases.py's cases of kernels that SKIPS names: written, not yet recorded on the GPU."""
+    return [c for c in spec.CASES if f"{c['file']}:{c['kernel']}" in spec.SKIPS]
+
+
 def test_cases_are_those_of_cases_py():
-    """The fixture's launches are cases.py's, field for field (a changed case needs a new recording)."""
-    spec, _ = tools()
+    """The fixture's launches are cases.py's, field for field (a changed case needs a new recording), but
+    the cases waiting for their first recording, whose arguments still match their kernels."""
+    spec, measure = tools()
     keys = ("id", "file", "kernel", "defines", "block", "grid", "block_index", "dynamic_shared", "args")
-    want = {c["id"]: {k: c[k] for k in keys} for c in spec.CASES}
+    later = {c["id"] for c in waiting(spec)}
+    want = {c["id"]: {k: c[k] for k in keys} for c in spec.CASES if c["id"] not in later}
     got = {c["id"]: {k: c[k] for k in keys} for c in cases()}
     assert got == want
+    assert not later & {c["id"] for c in cases()}  # recorded: its SKIPS entry goes
+    for c in waiting(spec):
+        path = measure.source_path(c["file"])
+        measure.check_args(c, measure.kernel_params(path.read_text(), c["kernel"]))
 
 
 def test_every_package_kernel_has_a_case_or_a_reason():

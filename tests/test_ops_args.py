@@ -175,11 +175,12 @@ def test_transpose_plan():
     assert plan((4096, 4096), 4, True) == ("transpose_e4", 64, 64, 4096, 256)
     assert plan((4096, 4100), 4, True)[0] == "transpose_e4"  # sides multiples of 4 elements
     # any shape or alignment: the element kernels, 256 threads, the tile per element size
-    assert plan((4096, 4098), 4, True) == ("transpose_e4_el128x32", 32, 129, 32 * 129, 256)
-    assert plan((4096, 4096), 4, False)[0] == "transpose_e4_el128x32"  # a pointer off 16-byte alignment
+    assert plan((4096, 4098), 4, True) == ("transpose_e4_pr128x64", 32, 65, 32 * 65, 256)
+    assert plan((4096, 4096), 4, False)[0] == "transpose_e4_pr128x64"  # a pointer off 16-byte alignment
     assert plan((1023, 1025), 4, True) == ("transpose_e4_el64x32", 16, 33, 16 * 33, 256)  # few tall tiles: shorter
     assert plan((16, 2000, 1000), 2, True) == ("transpose_e2", 16, 8, 16 * 128, 256)  # 128x128 tiles of 2 bytes
-    assert plan((8, 2000, 1001), 2, True) == ("transpose_e2_el64x64", 32, 16, 8 * 32 * 16, 256)
+    assert plan((8, 2000, 1001), 2, True) == ("transpose_e2_pr128x64", 16, 16, 8 * 16 * 16, 256)
+    assert plan((2, 2000, 1001), 2, True) == ("transpose_e2_el64x64", 32, 16, 2 * 32 * 16, 256)
     assert plan((7001, 5003), 8, True)[0] == "transpose_e8_el64x32"
     assert plan((8, 3, 256, 256), 8, True) == ("transpose_e8", 8, 8, 24 * 64, 256)  # 32x32 tiles of 8 bytes
     # too few 16-chunk tiles for the GPU, or tiles mostly empty: tiles of 8 chunks
@@ -187,14 +188,21 @@ def test_transpose_plan():
     assert plan((2048, 2048), 4, True)[0] == "transpose_e4_small"
     assert plan((512, 2048, 64), 2, True) == ("transpose_e2_small", 32, 1, 512 * 32, 64)
     assert plan((7, 5), 8, True) == ("transpose_e8_el64x32", 1, 1, 1, 256)
+    # 2- and 4-byte elements, enough tiles: the pair kernels; too few: the element kernels as above
+    assert plan((7001, 5003), 2, True) == ("transpose_e2_pr128x64", 55, 79, 55 * 79, 256)
+    assert plan((32, 1000, 999), 2, False)[0] == "transpose_e2_pr128x64"
+    assert plan((7001, 5003), 4, False)[0] == "transpose_e4_pr128x64"
+    assert plan((3001, 2999), 2, True)[0] == "transpose_e2_el64x64"  # 1128 tiles of 128x64
+    assert plan((3001, 2999), 4, True)[0] == "transpose_e4_el128x32"
 
 
 def test_transpose_plan_takes_element_kernels_that_exist():
-    from smemlab.ops.transpose import ELEMENT_TILES, SMALL_TILE_E4, element_kernel, element_kernels
+    from smemlab.ops.transpose import ELEMENT_TILES, PAIR_TILES, SMALL_TILE_E4, element_kernel, element_kernels
 
     names = {name for name, _, _ in element_kernels()}
     assert len(names) >= 3
     chosen = [element_kernel(e, tile) for e, tile in ELEMENT_TILES.items()] + [element_kernel(4, SMALL_TILE_E4)]
+    chosen += [element_kernel(e, tile, "pr") for e, tile in PAIR_TILES.items()]
     assert set(chosen) <= names
 
 

@@ -69,8 +69,9 @@ def element_kernel_shapes(tile):
 
 @pytest.mark.parametrize("name, itemsize, tile", element_kernels())
 def test_every_element_kernel(name, itemsize, tile):
-    """Every element kernel (the plan's and the alternatives tools/transpose_any_sweep.py times), launched
-    directly, on odd sizes and at offsets from 16-byte boundaries on both sides, against NumPy."""
+    """Every element and pair kernel (the plan's and the alternatives tools/transpose_any_sweep.py and
+    tools/transpose_pair_probe.py time), launched directly, on odd sizes and at offsets from 16-byte
+    boundaries on both sides, against NumPy."""
     from smemlab import device
 
     dtype = {2: "int16", 4: "float32", 8: "float64"}[itemsize]
@@ -89,6 +90,18 @@ def test_every_element_kernel(name, itemsize, tile):
         want = np.swapaxes(h[off:].reshape(shape), -1, -2).ravel()
         np.testing.assert_array_equal(got[off:], want, err_msg=f"{name} {shape}")
         assert (got[:off] == -1).all()
+
+
+@pytest.mark.parametrize("dtype, shape, offset", [("float16", (4099, 3073), 1), ("float16", (2, 2049, 3071), 3),
+                                                  ("float32", (3, 2049, 2047), 1), ("float32", (4097, 3071), 0)])
+def test_transpose_pair_kernels_through_the_plan(dtype, shape, offset):
+    """Ragged matrices with enough tiles for the plan's pair kernels, views off word alignment included."""
+    from smemlab.ops.transpose import plan
+
+    assert "_pr" in plan(shape, np.dtype(dtype).itemsize, False)[0]
+    base = cupy.asarray(rand(offset + math.prod(shape), dtype, seed=offset))
+    x = base[offset:].reshape(shape)
+    np.testing.assert_array_equal(cupy.asnumpy(ops.transpose(x)), np.swapaxes(cupy.asnumpy(x), -1, -2))
 
 
 @pytest.mark.parametrize("shape", [(7001, 5003), (8191, 8193), (4097, 4095), (2, 3), (5, 65)])

@@ -11,7 +11,10 @@ of 4, 32x32 of 8; 8 x 8 chunks for matrices too small or too narrow to fill such
 swizzled shared-memory tile with 16-byte loads and stores. Any other shape or alignment takes the element
 kernels (`_el`): 256 threads move a tile of single elements (a warp reads or writes 32 consecutive
 elements of a row, coalesced whatever the row's alignment), tall tiles so that each output row segment
-is long and its partial 32-byte sectors few (ELEMENT_TILES). 64-bit indexing: any size that fits on the GPU.
+is long and its partial 32-byte sectors few (ELEMENT_TILES); for 2- and 4-byte elements, where the matrix
+gives enough tiles, the pair kernels (`_pr`, PAIR_TILES) move two elements a lane and access: aligned 32-
+or 64-bit words, rows that start at an odd element realigned in registers. 64-bit indexing: any size that
+fits on the GPU.
 """
 
 from __future__ import annotations
@@ -46,18 +49,32 @@ LOW_FILL = 0.75
 # and what else was tried: the comments above the element kernels.
 ELEMENT_TILES = {2: (64, 64), 4: (128, 32), 8: (64, 32)}
 SMALL_TILE_E4 = (64, 32)
+# Ahead of those, where it gives at least FEW_TILES tiles: the pair kernel (`_pr`, a 32- or 64-bit word of
+# two elements a lane and access) of this tile. On an H200 (tools/transpose_pair_probe.py, two runs of two
+# rounds, of cudaMemcpy; the element kernel the plan took before in brackets): 2 bytes, 128x64 at 4 blocks
+# an SM: 7001x5003 0.82-0.83 (0.79-0.80), 8191x8193 0.80 (0.76), 32x1000x999 0.90-0.91 (0.85), 4096x4093
+# 0.82 (0.77); 64x64 at 5, 6 or 8 blocks 0.60-0.77 at the first two, 0.84 at 4096x4093 (8 blocks).
+# 1023x1025, 136 tiles of 128x64: 0.52-0.53 against 0.60-0.62, so the element kernel there; 3001x2999
+# (1128 tiles, the element kernel) 0.95 against 0.93, so FEW_TILES is on the safe side for 2 bytes (but
+# 18 MB arrays: partly L2 hits; at 3001x2999 float32 every kernel timed 1.22-1.27 of the copy). 4 bytes,
+# 128x64 at 3 blocks: 7001x5003 0.917-0.919 (0.905-0.907), 8191x8193 0.908-0.909 (0.891-0.892),
+# 100x999x1001 0.933-0.939 (0.926-0.933), 4096x4093 0.893-0.895 (0.890; there 64x32 elements 0.905 and
+# 64x64 pairs 0.908-0.912); 1023x1025 0.76 against 64x32's 0.88-0.89.
+PAIR_TILES = {2: (128, 64), 4: (128, 64)}
 _PLANS: dict[tuple, tuple[device.Kernel, int, int, int, int]] = {}
 
 
-def element_kernel(itemsize: int, tile: tuple[int, int]) -> str:
-    """The name of the element kernel for `itemsize`-byte elements and `tile` (input rows, input columns)."""
-    return f"transpose_e{itemsize}_el{tile[0]}x{tile[1]}"
+def element_kernel(itemsize: int, tile: tuple[int, int], form: str = "el") -> str:
+    """The name of the element kernel (`form` "el") or pair kernel ("pr") for `itemsize`-byte elements and
+    `tile` (input rows, input columns)."""
+    return f"transpose_e{itemsize}_{form}{tile[0]}x{tile[1]}"
 
 
 def element_kernels() -> list[tuple[str, int, tuple[int, int]]]:
-    """(name, element size, tile) of every element kernel in the source: the ones the plan takes and the
-    alternatives tools/transpose_any_sweep.py measures them against."""
-    found = re.findall(r"\b(transpose_e(\d)_el(\d+)x(\d+))\(", (KERNEL_DIR / SOURCE).read_text())
+    """(name, element size, tile) of every element kernel in the source, one element a thread and access
+    (`_el`) or two (`_pr`): the ones the plan takes and the alternatives tools/transpose_any_sweep.py
+    measures them against."""
+    found = re.findall(r"\b(transpose_e(\d)_(?:el|pr)(\d+)x(\d+))\(", (KERNEL_DIR / SOURCE).read_text())
     return [(name, int(e), (int(r), int(c))) for name, e, r, c in dict.fromkeys(found)]
 
 
@@ -68,11 +85,16 @@ def plan(shape: tuple[int, ...], itemsize: int, aligned_ptrs: bool) -> tuple[str
     batch = math.prod(shape[:-2])
     vec = 16 // itemsize
     if not (aligned_ptrs and rows % vec == 0 and cols % vec == 0):
-        tr, tc = ELEMENT_TILES[itemsize]
-        if itemsize == 4 and batch * -(-rows // tr) * -(-cols // tc) < FEW_TILES:
-            tr, tc = SMALL_TILE_E4
-        tiles_y, tiles_x = -(-rows // tr), -(-cols // tc)
-        return element_kernel(itemsize, (tr, tc)), tiles_y, tiles_x, batch * tiles_y * tiles_x, 256
+        def tiles(tile: tuple[int, int]) -> int:
+            return batch * -(-rows // tile[0]) * -(-cols // tile[1])
+
+        form, tile = "pr", PAIR_TILES.get(itemsize)
+        if tile is None or tiles(tile) < FEW_TILES:
+            form, tile = "el", ELEMENT_TILES[itemsize]
+            if itemsize == 4 and tiles(tile) < FEW_TILES:
+                tile = SMALL_TILE_E4
+        tiles_y, tiles_x = -(-rows // tile[0]), -(-cols // tile[1])
+        return element_kernel(itemsize, tile, form), tiles_y, tiles_x, batch * tiles_y * tiles_x, 256
     side = 16 * vec
     ntiles = batch * -(-rows // side) * -(-cols // side)
     small = ntiles < FEW_TILES or batch * rows * cols < LOW_FILL * ntiles * side * side

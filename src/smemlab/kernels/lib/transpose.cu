@@ -422,3 +422,193 @@ extern "C" __global__ void __launch_bounds__(256, 6) transpose_e8_el64x32(u64 *_
 extern "C" __global__ void __launch_bounds__(256, 4) transpose_e8_el64x64(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
 { transpose_elements<u64, 64, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
 // clang-format on
+
+// ---- Any shape, two elements a word (`_pr`) ----------------------------------------------------------
+//
+// The element kernels above issue one 2-byte (4-byte) load, shared store, shared load and global store per
+// element. Here each of them moves a PAIR: a 32-bit word of two 2-byte elements (a 64-bit word of two
+// 4-byte ones), half the instructions, same tile walk, same arguments. Warp y of 8 loads input rows
+// 2y + 16i and 2y + 16i + 1 of a TR x TC tile, lane x the aligned word at tile columns 2x + 64w, + 1 of
+// each. A row whose first element sits at an odd element index (s = 1: every other row when cols is odd,
+// the same s for rows 16 apart: one s per warp for each of its two rows) is loaded one element early (the
+// element before shares the first one's aligned word, inside the same allocation) and realigned in registers:
+// its pair x is (high half of word x, low half of word x + 1), word x + 1 from the next lane
+// (__shfl_down_sync), the last lane's from the next 64 columns' lane 0 or, past the tile, one extra element
+// load. The two rows' pairs turn into pairs of a tile COLUMN (rows 2a and 2a + 1, a = y + 8i: byte
+// permutes), stored into the shared tile column-major: column j holds TR / 2 words, word a at
+// j * TR/2 + ((a + j / 2) mod TR/2), a rotation by j / 2. Bank model (2-byte elements, one wavefront a
+// warp when its 32 words hit 32 banks): the stores of columns 2x (2x + 1), lanes x = 0..31, hit banks
+// (a + x) mod 32; the loads of column j's words q = x + 32u hit banks (x + j / 2) mod 32: both
+// conflict-free (unrotated, the stores would all hit one bank; a pad of one word a column would still
+// leave lanes x and x + 16 two-way). 4-byte elements: 64-bit words, two half-warp wavefronts, the
+// fewest a warp's 256 bytes take, the same rotation keeping each half-warp's 16 words apart. (`smemlab
+// analyze` agrees: every shared load and store at its ideal wavefronts, each kernel, odd rows and columns.)
+// Output row j (warp y takes j = y + 8i, all its shared loads before any store) starts at output index o,
+// t = o mod 2 the same for a warp's rows (8 apart). With t = 0 lane x stores word q = x + 32u (tile rows
+// 2q, 2q + 1) as one aligned word; with t = 1 the aligned word at o - 1 + 2q holds tile rows 2q - 1 and
+// 2q (high half of shared word q - 1, from the lane before by a shuffle, low half of word q), and the
+// row's first element (tile row 0) and last (tile row TR - 1, one more store) are stored alone. (A second
+// shared load of word q - 1 instead of the shuffle: ptxas loads only its high half, a 4-byte load at an
+// 8-byte stride for 4-byte elements, two-way conflicted.) Edge tiles load element by element and store
+// each word whole or its elements inside the matrix alone.
+template <typename T> struct PairOf;
+template <> struct PairOf<u16> { typedef unsigned type; };
+template <> struct PairOf<unsigned> { typedef u64 type; };
+
+__device__ __forceinline__ unsigned pair(u16 lo, u16 hi) { return lo | (unsigned)hi << 16; }
+__device__ __forceinline__ u64 pair(unsigned lo, unsigned hi) { return lo | (u64)hi << 32; }
+// (high element of a, low element of b): the pair straddling two neighbouring words
+__device__ __forceinline__ unsigned straddle(unsigned a, unsigned b) { return __funnelshift_r(a, b, 16); }
+__device__ __forceinline__ u64 straddle(u64 a, u64 b) { return a >> 32 | b << 32; }
+// (low of a, low of b) and (high of a, high of b): two rows' pairs turned into two columns' pairs
+__device__ __forceinline__ unsigned lows(unsigned a, unsigned b) { return __byte_perm(a, b, 0x5410); }
+__device__ __forceinline__ unsigned highs(unsigned a, unsigned b) { return __byte_perm(a, b, 0x7632); }
+__device__ __forceinline__ u64 lows(u64 a, u64 b) { return (a & 0xffffffffull) | b << 32; }
+__device__ __forceinline__ u64 highs(u64 a, u64 b) { return a >> 32 | (b & ~0xffffffffull); }
+
+template <typename T, int TR, int TC>
+__device__ __forceinline__ void transpose_pairs(T *__restrict__ out, i64 out_off, const T *__restrict__ in, i64 in_off,
+                                                i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{
+    typedef typename PairOf<T>::type W;
+    constexpr int H = TR / 2, CW = TC / 64, BITS = 8 * sizeof(T);  // words a tile column, words a lane and input row
+    static_assert(TR % 64 == 0 && TC % 64 == 0, "a warp moves 32 pairs of a row, 32 words of a column");
+    __shared__ W tile[TC * H];
+    const int x = threadIdx.x % 32, y = threadIdx.x / 32;
+    const i64 per_matrix = tiles_y * tiles_x, size = rows * cols;
+    for (i64 k = blockIdx.x; k < ntiles; k += gridDim.x) {
+        const i64 b = k / per_matrix, rem = k - b * per_matrix;
+        const i64 tx = rem / tiles_y, ty = rem - tx * tiles_y;  // down a band of input columns (ORDER 1)
+        const i64 r0 = ty * TR, c0 = tx * TC;
+        const bool inside = r0 + TR <= rows && c0 + TC <= cols;
+        W v[TR / 16][2][CW];  // [i][h][w]: input row 2y + 16i + h, tile columns 64w + 2x, + 1
+        i64 first[2];  // the index of input row 2y + h's first element in the tile (rows 16 apart: same parity)
+        int s[2];
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            first[h] = in_off + b * size + (r0 + 2 * y + h) * cols + c0;
+            s[h] = (int)(first[h] & 1);
+        }
+        if (inside) {  // every load issued before any is used, then the odd rows realigned
+            T last[TR / 16][2];  // an odd row's last element in the tile, for lane 31
+#pragma unroll
+            for (int h = 0; h < 2; ++h)
+#pragma unroll
+                for (int i = 0; i < TR / 16; ++i) {
+                    const T *src = in + first[h] + 16 * i * cols;
+#pragma unroll
+                    for (int w = 0; w < CW; ++w) v[i][h][w] = __ldg(reinterpret_cast<const W *>(src - s[h] + 64 * w + 2 * x));
+                    last[i][h] = s[h] && x == 31 ? __ldg(src + TC - 1) : T(0);
+                }
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                if (s[h] == 0) continue;
+#pragma unroll
+                for (int i = 0; i < TR / 16; ++i)
+#pragma unroll
+                    for (int w = 0; w < CW; ++w) {  // word w + 1 of the lane is still the loaded one
+                        const W next = __shfl_down_sync(~0u, v[i][h][w], 1);
+                        const W head = w + 1 < CW ? __shfl_sync(~0u, v[i][h][w + 1 < CW ? w + 1 : w], 0) : (W)last[i][h];
+                        v[i][h][w] = straddle(v[i][h][w], x == 31 ? head : next);
+                    }
+            }
+        } else {
+#pragma unroll
+            for (int h = 0; h < 2; ++h)
+#pragma unroll
+                for (int i = 0; i < TR / 16; ++i)
+#pragma unroll
+                    for (int w = 0; w < CW; ++w) {
+                        const i64 row = r0 + 2 * y + h + 16 * i, col = c0 + 64 * w + 2 * x;
+                        const T *p = in + first[h] + 16 * i * cols + 64 * w + 2 * x;
+                        v[i][h][w] = pair(row < rows && col < cols ? __ldg(p) : T(0), row < rows && col + 1 < cols ? __ldg(p + 1) : T(0));
+                    }
+        }
+#pragma unroll
+        for (int i = 0; i < TR / 16; ++i)
+#pragma unroll
+            for (int w = 0; w < CW; ++w) {
+                const int a = y + 8 * i, j = 64 * w + 2 * x, at = (a + j / 2) & (H - 1);  // columns j, j + 1: rows 2a, 2a + 1
+                tile[j * H + at] = lows(v[i][0][w], v[i][1][w]);
+                tile[(j + 1) * H + at] = highs(v[i][0][w], v[i][1][w]);
+            }
+        __syncthreads();
+        // output rows c0 + y + 8i (input columns); word q of a row at dst + 2q + 8i * rows holds tile rows
+        // 2q - t, 2q - t + 1, where t, the parity of the row's first output index, is the same for rows 8 apart
+        const i64 ofirst = out_off + b * size + (c0 + y) * rows + r0;
+        const int t = (int)(ofirst & 1), lim = (int)(rows - r0 < TR ? rows - r0 : TR);  // output columns: [0, lim)
+        T *dst = out + ofirst - t;
+        W z[TC / 8][H / 32];  // every shared load before any store
+#pragma unroll
+        for (int i = 0; i < TC / 8; ++i)
+#pragma unroll
+            for (int u = 0; u < H / 32; ++u) {
+                const int j = y + 8 * i;
+                z[i][u] = tile[j * H + ((x + 32 * u + j / 2) & (H - 1))];
+            }
+        if (inside && t == 0) {  // every word whole
+#pragma unroll
+            for (int i = 0; i < TC / 8; ++i)
+#pragma unroll
+                for (int u = 0; u < H / 32; ++u) *reinterpret_cast<W *>(dst + 8 * i * rows + 2 * (x + 32 * u)) = z[i][u];
+        } else if (inside) {  // word q - 1 from the lane before (lane 0: lane 31's previous word); the ends alone
+#pragma unroll
+            for (int i = 0; i < TC / 8; ++i) {
+                T *row = dst + 8 * i * rows;
+#pragma unroll
+                for (int u = 0; u < H / 32; ++u) {
+                    const W m = straddle(__shfl_sync(~0u, x == 31 ? z[i][u > 0 ? u - 1 : 0] : z[i][u], (x + 31) % 32), z[i][u]);
+                    if (u > 0 || x > 0)
+                        *reinterpret_cast<W *>(row + 2 * (x + 32 * u)) = m;
+                    else
+                        row[1] = (T)(m >> BITS);  // tile row 0
+                }
+                if (x == 31) row[TR] = (T)(z[i][H / 32 - 1] >> BITS);  // tile row TR - 1
+            }
+        } else {  // an edge tile: each word whole where both its elements are in the matrix, else alone
+#pragma unroll
+            for (int i = 0; i < TC / 8; ++i) {
+                if (c0 + y + 8 * i >= cols) break;
+                T *row = dst + 8 * i * rows;
+#pragma unroll
+                for (int u = 0; u <= H / 32; ++u) {  // u = H / 32: the shifted row's last element (lane 0)
+                    if (u == H / 32 && t == 0) break;
+                    const int q = x + 32 * u, lo = 2 * q - t;  // lo: the tile row of m's low element
+                    W m = z[i][u < H / 32 ? u : 0];
+                    if (t) m = straddle(__shfl_sync(~0u, x == 31 ? z[i][u > 0 ? u - 1 : 0] : m, (x + 31) % 32), m);
+                    if (lo >= 0 && lo + 1 < lim) {
+                        *reinterpret_cast<W *>(row + 2 * q) = m;
+                    } else {
+                        if (lo >= 0 && lo < lim) row[2 * q] = (T)m;
+                        if (lo + 1 >= 0 && lo + 1 < lim) row[2 * q + 1] = (T)(m >> BITS);
+                    }
+                }
+            }
+        }
+        __syncthreads();  // the tile is rewritten by the next iteration
+    }
+}
+
+// Pair kernels: transpose_eE_prRxC, E-byte elements, tiles of R input rows x C input columns, each compiled
+// for the resident 256-thread blocks an SM that measured best (on an H200, tools/transpose_pair_probe.py, of
+// cudaMemcpy, at 7001x5003 / 8191x8193 / a batch of ~1000^2): e2 128x64 at 4 blocks 0.82-0.83 / 0.80 /
+// 0.90-0.91 (3 blocks 0.79-0.80 / 0.77 / 0.85, 5 blocks 0.79-0.80 / 0.74-0.75 / 0.90-0.91); e2 64x64 at 5
+// blocks 0.74-0.75 / 0.71 / 0.86 (6: 0.77 / 0.71-0.74 / 0.88-0.89, 8: 0.68-0.69 / 0.60 / 0.90); e4 128x64
+// at 3 blocks 0.92 / 0.91 / 0.93-0.94 (4 blocks 0.90-0.91 / 0.89-0.90 / 0.90-0.91); e4 64x64 at 5 blocks
+// 0.81-0.82 / 0.79-0.81 / 0.78 (4: 0.89 / 0.87-0.89 / 0.91). The plan (ops/transpose.py PAIR_TILES) takes
+// e2 and e4 128x64 where the matrix gives enough tiles; the 64x64 forms
+// stay as the alternatives measured. The 2-byte element kernel of the same 128x64 tile was no better than
+// its 64x64 (ELEMENT_TILES' comment); likely what the pairs add is the tall tile's 256-byte output row
+// segments (half the partial sectors of 64x64's) at half the instructions (not checked with ncu).
+// A first form, which loaded and realigned each row in turn (the loads of the next row behind the
+// shuffles of this one), reached 0.44-0.50 of cudaMemcpy for 2 bytes: every load before any is used.
+// clang-format off
+extern "C" __global__ void __launch_bounds__(256, 5) transpose_e2_pr64x64(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_pairs<u16, 64, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(256, 4) transpose_e2_pr128x64(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_pairs<u16, 128, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(256, 5) transpose_e4_pr64x64(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_pairs<unsigned, 64, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+extern "C" __global__ void __launch_bounds__(256, 3) transpose_e4_pr128x64(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
+{ transpose_pairs<unsigned, 128, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
+// clang-format on
