@@ -19,8 +19,8 @@ work. A case is a dict:
                     depend on them, but the outputs would be all zeros without them
 
 SKIPS names the package kernels that are not recorded, with the reason. A skipped kernel may have its
-case here already, waiting for the GPU (the fixture test leaves such cases out of its comparison): the
-transpose pair kernels (transpose_eE_prRxC) now. Kernels written after a recording get recorded on their
+case here already, waiting for the GPU (the fixture test leaves such cases out of its comparison): none
+now. Kernels written after a recording get recorded on their
 own and merged into the fixture (measure.py build/device with --only, fixture --merge), as the overlap
 experiment's and issue 13's were. The cluster kernels all run as a cluster of one block.
 
@@ -412,10 +412,6 @@ for _name, _e, (_tr, _tc) in element_kernels():
     case(f"ops_transpose.{_name}", P + "lib/transpose.cu", _name, (256,),
          [f"out={_dt}[{_r * _c + 3}]", "out_off=3", f"in={_dt}[{_r * _c + 1}]", "in_off=1", f"rows={_r}", f"cols={_c}",
           "tiles_y=2", "tiles_x=1", "ntiles=2"])
-    if "_pr" in _name:  # the pair kernels: written after the last recording, their cases wait for the next
-        SKIPS[f"{P}lib/transpose.cu:{_name}"] = ("a pair kernel, written after the last recording on the H200: its case "
-                                                 "is here, record it with measure.py build/device --only "
-                                                 "'ops_transpose\\.transpose_e[24]_pr' and fixture --merge")
 
 # =====================================================================================================
 # The corpus (tools/analyze_truth/kernels)
