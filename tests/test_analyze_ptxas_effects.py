@@ -160,3 +160,32 @@ def test_accesses_the_sass_keeps_on_their_lines_are_left_alone():
     listing = [_sts(10), _sts(12), _sts(20, "R6"), _sts(22, "R6"), _sts(30, "R7", "load")]
     plan, stores = _plan_of(GUARDED_PTX, listing)
     assert len(stores) == 4 and not plan.lines and not any(v == 0 for v in plan.sizes.values()) and not plan.removed
+
+
+def test_an_atomic_ptxas_makes_one_lanes_after_a_redux_costs_a_wavefront_a_warp():
+    # ptxas aggregates atomicMax/atomicOr on one shared word, result unused: REDUX, then one lane's ATOMS
+    # on a uniform register; two REDUXes may come before their two ATOMS (corpus.block_max_bits measures
+    # 1 wavefront a warp each); an ATOMS on a per-lane address stays the lanes' (corpus.per_lane_min)
+    import numpy as np
+
+    from smemlab.analyze.ledger import atomic_costs
+    from smemlab.analyze.sass import parse_sass
+
+    listing = """
+//--------------------- .text.k --------------------------
+        //## File "k.cu", line 18
+        /*0160*/                   REDUX.MAX.S32 UR10, R2 ;
+        //## File "k.cu", line 19
+        /*0170*/                   REDUX.OR UR11, R0 ;
+        //## File "k.cu", line 18
+        /*0190*/               @P1 ATOMS.MAX.S32 RZ, [UR7], R3 ;
+        //## File "k.cu", line 19
+        /*01b0*/               @P1 ATOMS.OR RZ, [UR4], R4 ;
+        //## File "k.cu", line 33
+        /*0180*/                   ATOMS.MIN.S32 RZ, [R4], R3 ;
+    """
+    got = [(a.line, a.warp) for a in parse_sass(listing, "k")]
+    assert got == [(18, True), (19, True), (33, False)]
+    one_word = np.zeros((3, 32), dtype=np.int64)  # three warps, every lane on one word
+    assert atomic_costs(one_word, 4, "warp")[0].tolist() == [1, 1, 1]
+    assert atomic_costs(one_word, 4, "lanes")[0].tolist() == [32, 32, 32]

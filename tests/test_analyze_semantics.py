@@ -465,3 +465,28 @@ def test_a_32_bit_shared_address_plus_offset_wraps_at_2_to_the_32(tmp_path):
     r = analyze_source(str(src), "wrap", (32, 1, 1), args=["out=uint32[32]"])
     assert np.array_equal(r.buffers["out"], np.arange(32, dtype=np.uint32) + 7)
     assert r.totals("store")["wavefronts"] == r.totals("store")["requests"] == 1
+
+
+def _fields(x: int, bits: int, signed: bool) -> list[int]:
+    out = []
+    for k in range(32 // bits):
+        f = (x >> (bits * k)) & ((1 << bits) - 1)
+        out.append(f - (1 << bits) if signed and f >> (bits - 1) else f)
+    return out
+
+
+def test_integer_dot_products():
+    # dp4a: c + the four byte products; dp2a.lo/hi: c + a's two 16-bit halves times b's low or high two
+    # bytes; signed or unsigned per operand, modulo 2^32 (the PTX ISA)
+    full = ":0..4294967295"
+    r, ins = run("dot_products", 64, [f"a_=uint32[64]{full}", f"b_=uint32[64]{full}", f"c_=uint32[64]{full}", "out=uint32[384]"])
+    got = rows(r.buffers["out"], 6, 64)
+    for t, (a, b, c) in enumerate(zip(ins["a_"].tolist(), ins["b_"].tolist(), ins["c_"].tolist())):
+        want = []
+        for signed in (True, False):
+            want.append((c + sum(x * y for x, y in zip(_fields(a, 8, signed), _fields(b, 8, signed)))) & M32)
+        for signed in (True, False):
+            for hi in (False, True):
+                bb = _fields(b, 8, signed)[2:] if hi else _fields(b, 8, signed)[:2]
+                want.append((c + sum(x * y for x, y in zip(_fields(a, 16, signed), bb))) & M32)
+        assert got[:, t].tolist() == want, f"thread {t}"

@@ -537,6 +537,10 @@ f = f"{K}/across_lines.cu"  # SASS accesses on other lines than their PTX (sass.
 case("corpus.vector_from_lines", f, "vector_from_lines", (256,), ["in=float32[4096]", "out=float32[1024]"])
 case("corpus.guarded_overwrite", f, "guarded_overwrite", (16, 16), ["in=float32[512]", "out=float32[256]", "edge=256"])
 
+f = f"{K}/warp_atomics.cu"  # atomics ptxas aggregates per warp (REDUX, then one lane's ATOMS)
+case("corpus.block_max_bits", f, "block_max_bits", (256,), ["keys=int32[256]:-100000..100000", "out=int32[2]"])
+case("corpus.per_lane_min", f, "per_lane_min", (256,), ["keys=int32[256]:-100000..100000", "out=int32[64]"])
+
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
 
 

@@ -4,7 +4,7 @@ Each builder takes one decoded instruction and the machine and returns `fn(mask,
 computes the result for every thread of the block and stores it where `mask` is set. Integers wrap
 as the hardware's do (NumPy's fixed-width dtypes), shifts clamp their amount, division truncates,
 `mul.hi`/`mul.wide`/`mad` are exact, float-to-integer conversions round as asked and saturate, and
-`prmt`, `bfe`, `bfi`, `popc`, `clz`, `brev`, `bfind` follow the ISA's pseudo-code. Floating-point
+`prmt`, `bfe`, `bfi`, `popc`, `clz`, `brev`, `bfind`, `dp4a`, `dp2a` follow the ISA's pseudo-code. Floating-point
 arithmetic is IEEE round-to-nearest in the instruction's precision; `.approx` functions (ex2, lg2,
 sin, cos, rsqrt, tanh) use NumPy's correctly rounded ones, so their last bit may differ from the
 GPU's; directed rounding modes of float arithmetic are computed as round-to-nearest.
@@ -524,6 +524,40 @@ def b_bits(ins, mach):
         return lambda m, full: w(bfind(ga(), sa), m, full)
     f = popc if op == "popc" else clz
     return lambda m, full: w(f(ga()), m, full)
+
+
+def _lanes_of(x: np.ndarray, bits: int, signed: bool) -> list[np.ndarray]:
+    """The 32-bit words x cut into 32 / bits fields, lowest first, each sign- or zero-extended (int64)."""
+    u = x.astype(np.uint32).astype(np.int64)
+    fields = []
+    for k in range(32 // bits):
+        f = (u >> (bits * k)) & ((1 << bits) - 1)
+        fields.append(np.where(f >= 1 << (bits - 1), f - (1 << bits), f) if signed else f)
+    return fields
+
+
+@builder("dp4a", "dp2a")
+def b_dot(ins, mach):
+    """dp4a.atype.btype d, a, b, c: c plus the dot product of a's and b's four bytes; dp2a.lo/hi: of a's two
+    16-bit halves and b's low or high two bytes (the PTX ISA's integer dot products), modulo 2^32."""
+    types = [x for x in ins.parts[1:] if x in ("u32", "s32")]
+    sa, sb = types[0] == "s32", types[1] == "s32"
+    ga, gb, gc = [mach.getter(o, np.uint32) for o in ins.operands[1:4]]
+    out_dt = np.int32 if (sa or sb) else np.uint32
+    w = mach.writer(ins.operands[0], out_dt)
+    hi = "hi" in ins.parts
+
+    def f(m, full):
+        if ins.parts[0] == "dp4a":
+            pairs = zip(_lanes_of(ga(), 8, sa), _lanes_of(gb(), 8, sb))
+        else:
+            bb = _lanes_of(gb(), 8, sb)
+            pairs = zip(_lanes_of(ga(), 16, sa), bb[2:] if hi else bb[:2])
+        acc = gc().astype(np.uint32).astype(np.int64)
+        for x, y in pairs:
+            acc = acc + x * y
+        w((acc & 0xFFFFFFFF).astype(np.uint32).view(out_dt), m, full)
+    return f
 
 
 @builder("bfe")

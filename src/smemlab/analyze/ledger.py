@@ -59,7 +59,8 @@ class Site:
     worst_wavefronts: int = -1
     worst_addresses: np.ndarray | None = None  # the costliest warp's 32 byte offsets (-1: inactive)
     worst_warp: int = 0  # its warp index in the block
-    atomic_rule: str = "lanes"  # atomics: "lanes" (ATOMS), "words" (ATOMS.POPC.INC), "cas" (ATOMS.CAS),
+    atomic_rule: str = "lanes"  # atomics: "lanes" (ATOMS), "words" (ATOMS.POPC.INC), "cas" (ATOMS.CAS), "warp"
+    # (one lane's ATOMS after a REDUX of the warp's values),
     # "spin" (one execution of a compare-and-swap loop's ATOMS.CAST.SPIN)
     dsmem: bool = False  # distributed shared memory (a cluster of one: the block's own)
     zfill: bool = False  # cp.async with a source size (LDGSTS...ZFILL): ideal 2 a quarter-warp, not 1
@@ -305,6 +306,9 @@ def atomic_costs(a: np.ndarray, size: int, rule: str):
     """(wavefronts, ideal, degree) per warp of a shared atomic (see the module docstring)."""
     if rule == "words":
         return costs_of(a, size, "store")
+    if rule == "warp":  # REDUX, then one lane's ATOMS: one wavefront a warp (measured: Nsight Compute)
+        one = (a >= 0).any(axis=1).astype(np.int64)
+        return one, one, one
     if rule == "cas":  # ATOMS.CAS: twice the ATOMS figure, ideal 2 (measured)
         worst, ideal, degree = atomic_costs(a, size, "lanes")
         return 2 * worst, 2 * ideal, degree

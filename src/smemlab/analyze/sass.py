@@ -53,6 +53,7 @@ NEAR = 8  # source lines apart that ptxas's line table moves or merges an access
 _WIDTH = {"U8": 1, "S8": 1, "U16": 2, "S16": 2, "64": 8, "128": 16}
 _INSN = re.compile(r"/\*[0-9a-f]+\*/\s+(@!?U?P\w+\s+)?(LDS|STS|ATOMS)(\.[\w.]+)?\s+(.*?)\s*;")
 _LINE = re.compile(r'//## File "([^"]*)", line (\d+)')
+_REDUX = re.compile(r"/\*[0-9a-f]+\*/\s+(@!?U?P\w+\s+)?REDUX\b")
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,7 @@ class SassAccess:
     text: str
     popc: bool = False  # ATOMS.POPC.INC: the warp's increments of one word merged
     spin: bool = False  # ATOMS.CAST.SPIN: the compare-and-swap of a loop (casloop.py)
+    warp: bool = False  # an ATOMS one lane makes for its warp, after a REDUX of the lanes' values
 
 
 @dataclass
@@ -166,7 +168,11 @@ def _kernel_lines(text: str, symbol: str):
 
 def parse_sass(text: str, symbol: str) -> list[SassAccess]:
     accesses = []
+    reduced = 0  # REDUXes not yet paired with the ATOMS that applies their result (ptxas may do two, then two)
     for file, line, raw in _kernel_lines(text, symbol):
+        if _REDUX.search(raw):
+            reduced += 1
+            continue
         m = _INSN.search(raw)
         if not m:
             continue
@@ -178,8 +184,12 @@ def parse_sass(text: str, symbol: str) -> list[SassAccess]:
         if not addr:
             continue
         base, offset = _split_address(addr.group(1))
+        # ptxas aggregates a warp's atomic min/max/and/or/xor on one (uniform) address, its result unused:
+        # REDUX combines the lanes' values, one lane's ATOMS applies it (`[UR..]`: the address is uniform)
+        warp = op == "ATOMS" and reduced > 0 and base.startswith("UR")
+        reduced -= warp
         accesses.append(SassAccess(file, line, _SASS_OPS[op], width, base, offset, raw.strip(), "POPC" in mods,
-                                   ".CAST.SPIN" in mods))
+                                   ".CAST.SPIN" in mods, warp))
     return accesses
 
 
@@ -403,11 +413,12 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
 def atomic_rules(instrs: list[Instr], atomics: list[int], sass: list[SassAccess] | None,
                  files: dict[int, str]) -> dict[int, str]:
     """pc -> "words" where the shared atomic is (or will be) ATOMS.POPC.INC, "spin" where it is a
-    compare-and-swap loop (ATOMS.CAST.SPIN), else "lanes"."""
+    compare-and-swap loop (ATOMS.CAST.SPIN), "warp" where one lane makes it for the warp after a REDUX,
+    else "lanes"."""
     by_line: dict[tuple, list[str]] = defaultdict(list)
     for s in sass or []:
         if s.op == "atomic":
-            by_line[(s.file, s.line)].append("words" if s.popc else "spin" if s.spin else "lanes")
+            by_line[(s.file, s.line)].append("words" if s.popc else "spin" if s.spin else "warp" if s.warp else "lanes")
     ptx_by_line: dict[tuple, list[int]] = defaultdict(list)
     for pc in atomics:
         loc = instrs[pc].loc

@@ -365,3 +365,16 @@ extern "C" __global__ void switch_ops(const int *k_, int *out)
     R(0) = v + s[(threadIdx.x + v / 100) & 63];
     R(1) = table_pick(k >> 3, 1);
 }
+
+// integer dot products (dp4a, dp2a.lo/hi), signed and unsigned: 6 results a thread
+extern "C" __global__ void dot_products(const unsigned *a_, const unsigned *b_, const unsigned *c_, unsigned *out)
+{
+    const int t = threadIdx.x, n = blockDim.x;
+    const unsigned a = a_[t], b = b_[t], c = c_[t];
+    out[0 * n + t] = (unsigned)__dp4a((int)a, (int)b, (int)c);
+    out[1 * n + t] = __dp4a(a, b, c);
+    out[2 * n + t] = (unsigned)__dp2a_lo((int)a, (int)b, (int)c);
+    out[3 * n + t] = (unsigned)__dp2a_hi((int)a, (int)b, (int)c);
+    out[4 * n + t] = __dp2a_lo(a, b, c);
+    out[5 * n + t] = __dp2a_hi(a, b, c);
+}
