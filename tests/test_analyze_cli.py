@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from smemlab.cli import main
@@ -74,8 +75,12 @@ BAD_CASES = {
                                 "`stacksave.u64` is not supported"),
     "trap": (["--kernel", "traps", "--block", "32", "--arg", "out=float32[32]"], "thread 5"),
     "misaligned": (["--kernel", "misaligned", "--block", "32", "--arg", "out=float32[32]"], "misaligned"),
-    "struct by value": (["--kernel", "by_value", "--block", "32", "--arg", "p=3", "--arg", "out=int32[32]"],
-                        "passed by value"),
+    "struct by value given a number": (["--kernel", "by_value", "--block", "32", "--arg", "p=3", "--arg",
+                                        "out=int32[32]"], "a struct of 8 bytes (Pair) passed by value; give its bytes"),
+    "struct by value given the wrong size": (["--kernel", "by_value", "--block", "32", "--arg", "p=int32[3]", "--arg",
+                                              "out=int32[32]"], "12 bytes for parameter p, a struct of 8 bytes"),
+    "struct by value with no argument": (["--kernel", "by_value", "--block", "32", "--arg", "out=int32[32]"],
+                                         "parameter p (Pair p) is a struct of 8 bytes passed by value and has no --arg"),
     "missing argument": (["--kernel", "shared_oob", "--block", "64", "--arg", "out=float32[64]"],
                          "parameter n (int n, PTX .u32) has no --arg"),
     "unknown argument": (["--kernel", "shared_oob", "--block", "64", "--arg", "out=float32[64]", "--arg", "n=0",
@@ -136,3 +141,14 @@ def test_help_has_examples(capsys):
     assert main(["analyze", "--help"]) == 0
     out = capsys.readouterr().out
     assert "examples:" in out and "--arg" in out
+
+
+def test_a_struct_passed_by_value_takes_its_bytes(tmp_path):
+    # Pair {int a, b} by value: from a buffer's fill with a range, or from a .npy of its fields
+    from smemlab.analyze import analyze_source
+
+    r = analyze_source(BAD, "by_value", (32,), args=["p=int32[2]:5..5", "out=int32[32]"])
+    assert r.buffers["out"].tolist() == [10] * 32
+    np.save(tmp_path / "pair.npy", np.array([3, 4], dtype=np.int32))
+    r = analyze_source(BAD, "by_value", (32,), args=[f"p={tmp_path / 'pair.npy'}", "out=int32[32]"])
+    assert r.buffers["out"].tolist() == [7] * 32

@@ -6,6 +6,8 @@ VALUE is one of:
                             int, unsigned, float, double, half; vector types like float4 count 4 each)
   DTYPE[COUNT]:LO..HI       the same with values in LO..HI (inclusive for integers)
   FILE.npy                  a pointer to the array in the file
+A struct passed by value takes DTYPE[COUNT](:LO..HI) or FILE.npy too: their bytes, as many as the struct
+has, laid into it (the fields in order, with the struct's padding).
 
 The fill is a contract shared with the recorded hardware truth: for a buffer named NAME,
 `rng = numpy.random.default_rng(zlib.crc32(NAME.encode()))`; integers are
@@ -214,9 +216,10 @@ _PTX_INT = {"u8": "<B", "s8": "<b", "b8": "<B", "u16": "<H", "s16": "<h", "b16":
 
 def _pack_scalar(name: str, p: Variable, c: CParam | None, v: Scalar) -> bytes:
     t = p.type.lstrip(".")
-    if p.count is not None and p.count > 1:
-        raise UserError(f"parameter {name} is a struct of {p.size} bytes ({c.ctype if c else 'PTX .b8 array'}) passed "
-                        f"by value; analyze takes scalars and pointers only")
+    if _by_value(p):
+        what = c.ctype if c else "a PTX .b8 array"
+        raise UserError(f"--arg {v.text}: parameter {name} is a struct of {p.size} bytes ({what}) passed by value; "
+                        f"give its bytes: {_struct_hint(name, p)}")
     if t in ("f32", "f64", "f16"):
         return struct.pack({"f32": "<f", "f64": "<d", "f16": "<e"}[t], float(v.value))
     if isinstance(v.value, float):
@@ -231,6 +234,18 @@ def _pack_scalar(name: str, p: Variable, c: CParam | None, v: Scalar) -> bytes:
     if not lo <= value <= hi:
         raise UserError(f"--arg {v.text}: {value} does not fit parameter {name} ({_ctype(p, c)})")
     return (value & ((1 << bits) - 1)).to_bytes(bits // 8, "little")
+
+
+def _by_value(p: Variable) -> bool:
+    """A struct (or array) passed by value: PTX gives it as an array of bytes."""
+    return p.count is not None and p.count > 1
+
+
+def _struct_hint(name: str, p: Variable) -> str:
+    n, dt = (p.size // 8, "float64") if p.size % 8 == 0 else (p.size // 4, "float32") if p.size % 4 == 0 else \
+        (p.size, "uint8")
+    return (f"--arg {name}={dt}[{n}] (seeded values, as a buffer's), {name}={dt}[{n}]:LO..HI, or {name}=FILE.npy "
+            f"of {p.size} bytes (the fields in order, with the struct's padding)")
 
 
 def _ctype(p: Variable, c: CParam | None) -> str:
@@ -282,6 +297,9 @@ def bind(module: Module, kernel: Kernel, source: str, kernel_name: str, arg_text
     by_name: dict[str, Buffer] = {}
     for i, (p, c, name) in enumerate(zip(kernel.params, cparams, names)):
         spec = specs.get(name)
+        if spec is None and _by_value(p):
+            raise UserError(f"parameter {name} ({c.decl if c is not None else 'a struct'}) is a struct of {p.size} "
+                            f"bytes passed by value and has no --arg; give its bytes: {_struct_hint(name, p)}")
         if spec is None:
             what = f"{c.decl}" if c is not None else f"a .{p.type.lstrip('.')} parameter"
             hint = f"{name}=float32[1024]" if (c is not None and c.is_pointer) or p.type in (".u64", ".b64") and \
@@ -294,6 +312,13 @@ def bind(module: Module, kernel: Kernel, source: str, kernel_name: str, arg_text
                                 f"as {name}=float32[1024] or {name}=FILE.npy")
             raw = _pack_scalar(name, p, c, spec)
             param_bytes[offsets[i]:offsets[i] + len(raw)] = raw
+            continue
+        if _by_value(p):  # the struct's bytes, from a buffer's fill or a file
+            raw = _data_for(name, spec).tobytes()
+            if len(raw) != p.size:
+                raise UserError(f"--arg {spec.text}: {len(raw)} bytes for parameter {name}, a struct of {p.size} "
+                                f"bytes passed by value; give {_struct_hint(name, p)}")
+            param_bytes[offsets[i]:offsets[i] + p.size] = raw
             continue
         if p.type.lstrip(".") not in ("u64", "b64", "s64") or p.count not in (None, 1) or \
                 (c is not None and not c.is_pointer):

@@ -27,7 +27,8 @@ def register(sub) -> None:
                "--arg VALUE: an integer or a float for a scalar parameter; DTYPE[COUNT] for a pointer to COUNT\n"
                "seeded random elements (int32, float32, ... or int, float, float4 ...), DTYPE[COUNT]:LO..HI for\n"
                "values in a range, FILE.npy for given data. Random integers are 0..1023 and floats -1..1 unless a\n"
-               "range is given; a buffer NAME is filled from numpy.random.default_rng(zlib.crc32(NAME)).",
+               "range is given; a buffer NAME is filled from numpy.random.default_rng(zlib.crc32(NAME)). A struct\n"
+               "passed by value takes DTYPE[COUNT] or FILE.npy of its size: the bytes of its fields, padding included.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file", metavar="FILE.cu", help="CUDA source as NVRTC takes it (package:book/NAME.cu, package:lib/NAME.cu: the package's own)")
