@@ -11,6 +11,11 @@ from smemlab.analyze.ledger import Ledger
 from smemlab.analyze.ptx import Loc
 
 WARPS = 2
+PTX_HEAD = """.version 8.5
+.target sm_90
+.address_size 64
+.file 1 "k.cu"
+"""  # the module header of the hand-written PTX kernels below
 THREADS = 32 * WARPS
 
 
@@ -70,11 +75,7 @@ def test_an_access_at_line_0_keeps_the_line_before_it_as_ptxas_does():
     # (corpus.radix_sort_block in the truth fixture: its loads after each __syncthreads())
     from smemlab.analyze.ptx import parse_module
 
-    ptx = """.version 8.5
-.target sm_90
-.address_size 64
-.file 1 "k.cu"
-.visible .entry k()
+    ptx = PTX_HEAD + """.visible .entry k()
 {
     .reg .b32 %r<3>;
     .shared .align 4 .b8 s[128];
@@ -92,11 +93,7 @@ def test_an_access_at_line_0_keeps_the_line_before_it_as_ptxas_does():
     assert lines["ld.shared.u32"] == 12 and lines["st.shared.u32"] == 14
 
 
-GUARDED_PTX = """.version 8.5
-.target sm_90
-.address_size 64
-.file 1 "k.cu"
-.visible .entry k(.param .u32 k_p)
+GUARDED_PTX = PTX_HEAD + """.visible .entry k(.param .u32 k_p)
 {
     .reg .pred %p<2>;
     .reg .b32 %r<8>;
@@ -189,3 +186,33 @@ def test_an_atomic_ptxas_makes_one_lanes_after_a_redux_costs_a_wavefront_a_warp(
     one_word = np.zeros((3, 32), dtype=np.int64)  # three warps, every lane on one word
     assert atomic_costs(one_word, 4, "warp")[0].tolist() == [1, 1, 1]
     assert atomic_costs(one_word, 4, "lanes")[0].tolist() == [32, 32, 32]
+
+
+TWO_SCALARS_PTX = PTX_HEAD + """.visible .entry k()
+{
+    .reg .f32 %f<4>;
+    .shared .align 4 .f32 s_max;
+    .shared .align 4 .f32 s_sum;
+    .loc 1 49 5
+    ld.shared.f32 %f1, [s_max];
+    ld.shared.f32 %f2, [s_sum];
+    add.f32 %f3, %f1, %f2;
+    ret;
+}
+"""
+
+
+def test_two_shared_scalars_ptxas_loads_as_one_vector_on_another_line_merge_there():
+    # a softmax (RouteTrace's) reads s_max_val and s_sum at its last loop's head; ptxas placed them side
+    # by side and loads both with one LDS.64 on the loop body's line: they merge at run time, on that line
+    from smemlab.analyze import sass
+    from smemlab.analyze.cfg import build_flow
+    from smemlab.analyze.ptx import parse_module
+    from smemlab.analyze.session import shared_accesses
+
+    module = parse_module(TWO_SCALARS_PTX)
+    flow = build_flow(module.kernels["k"].body)
+    sites = shared_accesses(flow.instrs)
+    listing = [sass.SassAccess("k.cu", 51, "load", 8, "UR4", 0, "LDS.64 R16, [UR4]")]
+    plan = sass.plan(flow.instrs, flow.leaders, sites, listing, module.files)
+    assert len(sites) == 2 and all(plan.coalesce.get(pc) == 8 and plan.lines.get(pc) == 51 for pc in sites)

@@ -362,7 +362,9 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
        `v.x = t[..];` ... written one statement a line) stands on the first of them;
     2. an access whose SASS the line table puts on a neighbouring line that has SASS but no PTX of its
        kind (ptxas made a store and its guarded overwrite of the same word one store, the second's load
-       predicated into the first's register, and put it on the line of the `if`: Rodinia's srad);
+       predicated into the first's register, and put it on the line of the `if`: Rodinia's srad); where
+       that SASS is wider and the PTX accesses are of different arrays (two __shared__ scalars that
+       ptxas placed side by side and loads with one LDS.64), they merge at run time, on its line;
     3. an access with no SASS of its kind left unexplained anywhere in the kernel was merged into
        another (the other half of such a pair) or removed: it counts nothing.
     What none of these explains keeps the PTX's widths, merged at run time into the SASS's width
@@ -394,6 +396,17 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
             foreign.discard(there)
             orphans.discard(key)
             failed.pop(key)
+    for key in sorted(orphans):  # 2, at run time: accesses of different arrays that ptxas loads as one vector
+        narrow = max(x[1] for g in failed[key].values() for x in g)
+        there = next((f for f in sorted(foreign, key=lambda f: abs(f[1] - key[1])) if near(f, key)
+                      and max(w for g in sass_groups[f].values() for _, w in g) > narrow), None)
+        if there is not None:
+            wide = max(w for g in sass_groups[there].values() for _, w in g)
+            for g in failed.pop(key).values():
+                for _, _, pc in g:
+                    p.coalesce[pc], p.lines[pc] = wide, there[1]
+            foreign.discard(there)
+            orphans.discard(key)
     for key in sorted(orphans):  # 3
         if not any(f[2] == key[2] for f in foreign):
             for g in failed.pop(key).values():
