@@ -216,3 +216,45 @@ def test_two_shared_scalars_ptxas_loads_as_one_vector_on_another_line_merge_ther
     listing = [sass.SassAccess("k.cu", 51, "load", 8, "UR4", 0, "LDS.64 R16, [UR4]")]
     plan = sass.plan(flow.instrs, flow.leaders, sites, listing, module.files)
     assert len(sites) == 2 and all(plan.coalesce.get(pc) == 8 and plan.lines.get(pc) == 51 for pc in sites)
+
+
+HOISTED_PTX = PTX_HEAD + """.visible .entry k(.param .u32 k_p)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<8>;
+    .shared .align 4 .b8 s[1024];
+    ld.param.u32 %r1, [k_p];
+    mov.u32 %r2, s;
+    setp.eq.s32 %p1, %r1, 0;
+    .loc 1 109 9
+    ld.shared.u32 %r3, [%r2];
+    @%p1 bra $L__BB0_2;
+    .loc 1 110 13
+    ld.shared.u32 %r4, [%r2+4];
+    add.s32 %r3, %r3, %r4;
+$L__BB0_2:
+    .loc 1 113 13
+    st.shared.u32 [%r2+8], %r3;
+    ret;
+}
+"""
+
+
+def test_a_load_nvvm_hoisted_onto_the_if_line_counts_where_ptxas_puts_it():
+    # a Hillis-Steele scan loads shmem[in + tid] in both branches; NVVM hoists that load onto the `if`
+    # line, ptxas's line table puts it on the first branch's line (two LDS there, one PTX load): it moves
+    # there and keeps counting (it ran for every warp), rather than being taken for a removed access
+    from smemlab.analyze import sass
+    from smemlab.analyze.cfg import build_flow
+    from smemlab.analyze.ptx import parse_module
+    from smemlab.analyze.session import shared_accesses
+
+    module = parse_module(HOISTED_PTX)
+    flow = build_flow(module.kernels["k"].body)
+    sites = shared_accesses(flow.instrs)
+    hoisted = next(pc for pc, (op, _) in sites.items() if op == "load" and flow.instrs[pc].loc.line == 109)
+    listing = [sass.SassAccess("k.cu", 110, "load", 4, "R2", 0, "LDS R3, [R2]"),
+               sass.SassAccess("k.cu", 110, "load", 4, "R5", 4, "LDS R4, [R5+0x4]"),
+               sass.SassAccess("k.cu", 113, "store", 4, "R2", 8, "STS [R2+0x8], R3")]
+    plan = sass.plan(flow.instrs, flow.leaders, sites, listing, module.files)
+    assert plan.lines.get(hoisted) == 110 and plan.sizes.get(hoisted, 4) == 4 and not plan.removed

@@ -365,6 +365,8 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
        predicated into the first's register, and put it on the line of the `if`: Rodinia's srad); where
        that SASS is wider and the PTX accesses are of different arrays (two __shared__ scalars that
        ptxas placed side by side and loads with one LDS.64), they merge at run time, on its line;
+       an access NVVM hoisted above a branch, which the line table puts on a neighbouring line whose
+       SASS has more accesses than its PTX, moves there;
     3. an access with no SASS of its kind left unexplained anywhere in the kernel was merged into
        another (the other half of such a pair) or removed: it counts nothing.
     What none of these explains keeps the PTX's widths, merged at run time into the SASS's width
@@ -406,6 +408,22 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
                 for _, _, pc in g:
                     p.coalesce[pc], p.lines[pc] = wide, there[1]
             foreign.discard(there)
+            orphans.discard(key)
+    # 2, hoisted: a line whose SASS has more accesses of its kind than its PTX (an access NVVM hoisted
+    # above a branch onto the `if` line, which ptxas's line table puts on the branch's line: a
+    # Hillis-Steele scan's common load of both branches)
+    surplus = {k: sum(len(g) for g in sass_groups[k].values()) - sum(len(g) for g in ptx_groups[k].values())
+               for k in sass_groups if k in ptx_groups and k not in failed}
+    for key in sorted(orphans):
+        count = sum(len(g) for g in failed[key].values())
+        widths = {x[1] for g in failed[key].values() for x in g}
+        there = next((k for k in sorted(surplus, key=lambda k: abs(k[1] - key[1])) if near(k, key) and surplus[k] >= count
+                      and widths <= {w for g in sass_groups[k].values() for _, w in g}), None)
+        if there is not None:
+            surplus[there] -= count
+            for g in failed.pop(key).values():
+                for _, _, pc in g:
+                    p.lines[pc] = there[1]
             orphans.discard(key)
     for key in sorted(orphans):  # 3
         if not any(f[2] == key[2] for f in foreign):
