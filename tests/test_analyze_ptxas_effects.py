@@ -258,3 +258,40 @@ def test_a_load_nvvm_hoisted_onto_the_if_line_counts_where_ptxas_puts_it():
                sass.SassAccess("k.cu", 113, "store", 4, "R2", 8, "STS [R2+0x8], R3")]
     plan = sass.plan(flow.instrs, flow.leaders, sites, listing, module.files)
     assert plan.lines.get(hoisted) == 110 and plan.sizes.get(hoisted, 4) == 4 and not plan.removed
+
+
+PAIRS_PTX = PTX_HEAD + """.visible .entry k()
+{
+    .reg .b32 %r<4>;
+    .reg .f64 %fd<6>;
+    .shared .align 16 .b8 As[1024];
+    mov.u32 %r1, As;
+    .loc 1 90 5
+    ld.shared.f64 %fd1, [%r1];
+    .loc 1 92 5
+    ld.shared.f64 %fd2, [%r1+8];
+    .loc 1 95 5
+    ld.shared.f64 %fd3, [%r1+256];
+    .loc 1 97 5
+    ld.shared.f64 %fd4, [%r1+264];
+    ret;
+}
+"""
+
+
+def test_a_vector_made_of_loads_on_some_of_the_neighbouring_lines_stands_on_the_first():
+    # a double A^T*B product reads As[k][ty] (lines 90, 95) and As[k][ty + 1] (lines 92, 97); ptxas loads
+    # each pair with one LDS.128 on the first line of the pair: line 90 takes line 92's load, not 97's
+    from smemlab.analyze import sass
+    from smemlab.analyze.cfg import build_flow
+    from smemlab.analyze.ptx import parse_module
+    from smemlab.analyze.session import shared_accesses
+
+    module = parse_module(PAIRS_PTX)
+    flow = build_flow(module.kernels["k"].body)
+    sites = shared_accesses(flow.instrs)
+    pcs = {flow.instrs[pc].loc.line: pc for pc in sites}
+    listing = [sass.SassAccess("k.cu", 90, "load", 16, "R4", 0, "LDS.128 R8, [R4]"),
+               sass.SassAccess("k.cu", 95, "load", 16, "R4", 256, "LDS.128 R12, [R4+0x100]")]
+    plan = sass.plan(flow.instrs, flow.leaders, sites, listing, module.files)
+    assert [plan.sizes.get(pcs[line]) for line in (90, 92, 95, 97)] == [16, 0, 16, 0] and not plan.removed

@@ -42,6 +42,7 @@ import shutil
 import subprocess
 import tempfile
 from collections import defaultdict
+from itertools import combinations
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,6 +51,7 @@ from smemlab.analyze.ptx import Addr, Instr
 
 _SASS_OPS = {"LDS": "load", "STS": "store", "ATOMS": "atomic"}
 NEAR = 8  # source lines apart that ptxas's line table moves or merges an access across (_across_lines)
+MAX_JOINED = 5  # neighbouring lines whose accesses one line's SASS vectors may take in (_across_lines)
 _WIDTH = {"U8": 1, "S8": 1, "U16": 2, "S16": 2, "64": 8, "128": 16}
 _INSN = re.compile(r"/\*[0-9a-f]+\*/\s+(@!?U?P\w+\s+)?(LDS|STS|ATOMS)(\.[\w.]+)?\s+(.*?)\s*;")
 _LINE = re.compile(r'//## File "([^"]*)", line (\d+)')
@@ -359,7 +361,8 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
     """The lines whose PTX accesses their own SASS does not make, matched across neighbouring lines
     (NEAR lines apart at most), as ptxas and its line table do it:
     1. a SASS vector that the PTX makes from accesses on several lines (a float4 assembled from
-       `v.x = t[..];` ... written one statement a line) stands on the first of them;
+       `v.x = t[..];` ... written one statement a line; `As[k][ty]` and, on a later line,
+       `As[k][ty + 1]` as one LDS.128) stands on the first of them;
     2. an access whose SASS the line table puts on a neighbouring line that has SASS but no PTX of its
        kind (ptxas made a store and its guarded overwrite of the same word one store, the second's load
        predicated into the first's register, and put it on the line of the `if`: Rodinia's srad); where
@@ -384,9 +387,13 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
                 out[base] += g
         return out
 
-    for key in sorted(k for k in failed if k not in orphans):  # 1
-        others = sorted(o for o in orphans if near(o, key))
-        if others and _matched(p, key[1], joined([key] + others), list(sass_groups[key].values()), relocate=True):
+    for key in sorted(k for k in failed if k not in orphans):  # 1: the near orphans, or some of them
+        near_orphans = sorted((o for o in orphans if near(o, key)), key=lambda o: abs(o[1] - key[1]))[:MAX_JOINED]
+        subsets = sorted((c for n in range(len(near_orphans), 0, -1) for c in combinations(near_orphans, n)),
+                         key=lambda c: (-len(c), sum(abs(o[1] - key[1]) for o in c)))
+        others = next((c for c in subsets if _matched(p, key[1], joined([key, *c]), list(sass_groups[key].values()),
+                                                       relocate=True)), None)
+        if others:
             orphans -= set(others)
             failed.pop(key)
             for o in others:
