@@ -93,6 +93,19 @@ def test_an_access_at_line_0_keeps_the_line_before_it_as_ptxas_does():
     assert lines["ld.shared.u32"] == 12 and lines["st.shared.u32"] == 14
 
 
+def _planned(ptx: str, listing) -> tuple:
+    """(plan, instructions, shared accesses) of kernel k of `ptx` against the hand-made SASS `listing`."""
+    from smemlab.analyze import sass
+    from smemlab.analyze.cfg import build_flow
+    from smemlab.analyze.ptx import parse_module
+    from smemlab.analyze.session import shared_accesses
+
+    module = parse_module(ptx)
+    flow = build_flow(module.kernels["k"].body)
+    sites = shared_accesses(flow.instrs)
+    return sass.plan(flow.instrs, flow.leaders, sites, listing, module.files), flow.instrs, sites
+
+
 GUARDED_PTX = PTX_HEAD + """.visible .entry k(.param .u32 k_p)
 {
     .reg .pred %p<2>;
@@ -125,16 +138,8 @@ $L__BB0_4:
 
 
 def _plan_of(ptx: str, listing):
-    from smemlab.analyze import sass
-    from smemlab.analyze.cfg import build_flow
-    from smemlab.analyze.ptx import parse_module
-    from smemlab.analyze.session import shared_accesses
-
-    module = parse_module(ptx)
-    flow = build_flow(module.kernels["k"].body)
-    sites = shared_accesses(flow.instrs)
-    stores = {pc: flow.instrs[pc].loc.line for pc, (op, _) in sites.items() if op == "store"}
-    return sass.plan(flow.instrs, flow.leaders, sites, listing, module.files), stores
+    plan, instrs, sites = _planned(ptx, listing)
+    return plan, {pc: instrs[pc].loc.line for pc, (op, _) in sites.items() if op == "store"}
 
 
 def _sts(line: int, base: str = "R5", op: str = "store"):
@@ -206,15 +211,8 @@ def test_two_shared_scalars_ptxas_loads_as_one_vector_on_another_line_merge_ther
     # a softmax (RouteTrace's) reads s_max_val and s_sum at its last loop's head; ptxas placed them side
     # by side and loads both with one LDS.64 on the loop body's line: they merge at run time, on that line
     from smemlab.analyze import sass
-    from smemlab.analyze.cfg import build_flow
-    from smemlab.analyze.ptx import parse_module
-    from smemlab.analyze.session import shared_accesses
 
-    module = parse_module(TWO_SCALARS_PTX)
-    flow = build_flow(module.kernels["k"].body)
-    sites = shared_accesses(flow.instrs)
-    listing = [sass.SassAccess("k.cu", 51, "load", 8, "UR4", 0, "LDS.64 R16, [UR4]")]
-    plan = sass.plan(flow.instrs, flow.leaders, sites, listing, module.files)
+    plan, _, sites = _planned(TWO_SCALARS_PTX, [sass.SassAccess("k.cu", 51, "load", 8, "UR4", 0, "LDS.64 R16, [UR4]")])
     assert len(sites) == 2 and all(plan.coalesce.get(pc) == 8 and plan.lines.get(pc) == 51 for pc in sites)
 
 
@@ -245,18 +243,12 @@ def test_a_load_nvvm_hoisted_onto_the_if_line_counts_where_ptxas_puts_it():
     # line, ptxas's line table puts it on the first branch's line (two LDS there, one PTX load): it moves
     # there and keeps counting (it ran for every warp), rather than being taken for a removed access
     from smemlab.analyze import sass
-    from smemlab.analyze.cfg import build_flow
-    from smemlab.analyze.ptx import parse_module
-    from smemlab.analyze.session import shared_accesses
 
-    module = parse_module(HOISTED_PTX)
-    flow = build_flow(module.kernels["k"].body)
-    sites = shared_accesses(flow.instrs)
-    hoisted = next(pc for pc, (op, _) in sites.items() if op == "load" and flow.instrs[pc].loc.line == 109)
     listing = [sass.SassAccess("k.cu", 110, "load", 4, "R2", 0, "LDS R3, [R2]"),
                sass.SassAccess("k.cu", 110, "load", 4, "R5", 4, "LDS R4, [R5+0x4]"),
                sass.SassAccess("k.cu", 113, "store", 4, "R2", 8, "STS [R2+0x8], R3")]
-    plan = sass.plan(flow.instrs, flow.leaders, sites, listing, module.files)
+    plan, instrs, sites = _planned(HOISTED_PTX, listing)
+    hoisted = next(pc for pc, (op, _) in sites.items() if op == "load" and instrs[pc].loc.line == 109)
     assert plan.lines.get(hoisted) == 110 and plan.sizes.get(hoisted, 4) == 4 and not plan.removed
 
 
@@ -283,15 +275,33 @@ def test_a_vector_made_of_loads_on_some_of_the_neighbouring_lines_stands_on_the_
     # a double A^T*B product reads As[k][ty] (lines 90, 95) and As[k][ty + 1] (lines 92, 97); ptxas loads
     # each pair with one LDS.128 on the first line of the pair: line 90 takes line 92's load, not 97's
     from smemlab.analyze import sass
-    from smemlab.analyze.cfg import build_flow
-    from smemlab.analyze.ptx import parse_module
-    from smemlab.analyze.session import shared_accesses
 
-    module = parse_module(PAIRS_PTX)
-    flow = build_flow(module.kernels["k"].body)
-    sites = shared_accesses(flow.instrs)
-    pcs = {flow.instrs[pc].loc.line: pc for pc in sites}
     listing = [sass.SassAccess("k.cu", 90, "load", 16, "R4", 0, "LDS.128 R8, [R4]"),
                sass.SassAccess("k.cu", 95, "load", 16, "R4", 256, "LDS.128 R12, [R4+0x100]")]
-    plan = sass.plan(flow.instrs, flow.leaders, sites, listing, module.files)
+    plan, instrs, sites = _planned(PAIRS_PTX, listing)
+    pcs = {instrs[pc].loc.line: pc for pc in sites}
     assert [plan.sizes.get(pcs[line]) for line in (90, 92, 95, 97)] == [16, 0, 16, 0] and not plan.removed
+
+
+def test_a_loop_vectorised_in_part_merges_to_the_width_most_of_its_sass_has():
+    # a matrix product read down its tile's columns: ptxas unrolled the loop and made mostly LDS.64 of it,
+    # with one LDS.128; the run-time merge takes the width most of the line's wider SASS accesses have
+    from smemlab.analyze import sass
+
+    ptx = PTX_HEAD + """.visible .entry k()
+{
+    .reg .b32 %r<4>;
+    .reg .f32 %f<4>;
+    .shared .align 16 .b8 sA[1024];
+    mov.u32 %r1, sA;
+    .loc 1 41 5
+    ld.shared.f32 %f1, [%r1];
+    ld.shared.f32 %f2, [%r1+4];
+    ret;
+}
+"""
+    listing = [sass.SassAccess("k.cu", 41, "load", 8, "R19", 0, "LDS.64 R8, [R19]"),
+               sass.SassAccess("k.cu", 41, "load", 8, "R19", 8, "LDS.64 R10, [R19+0x8]"),
+               sass.SassAccess("k.cu", 41, "load", 16, "R20", 0, "LDS.128 R12, [R20]")]
+    plan, _, sites = _planned(ptx, listing)
+    assert len(sites) == 2 and all(plan.coalesce.get(pc) == 8 for pc in sites)

@@ -441,8 +441,12 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
     for key, groups in failed.items():
         p.unmatched.append(key[1])
         sgroups = list(sass_groups.get(key, {}).values())
-        wide = max((w for g in sgroups for _, w in g), default=0)
-        if wide > max(x[1] for g in groups.values() for x in g):  # merge at run time (ledger.py)
+        narrow = max(x[1] for g in groups.values() for x in g)
+        # the SASS width most of the line's wider accesses have (ptxas may vectorise a loop only in part:
+        # mostly LDS.64, one LDS.128), merged to at run time (ledger.py)
+        wider = [w for g in sgroups for _, w in g if w > narrow]
+        wide = max(set(wider), key=lambda w: (wider.count(w), w)) if wider else 0
+        if wide:
             for g in groups.values():
                 for _, _, pc in g:
                     p.coalesce[pc] = wide
