@@ -42,8 +42,8 @@ import shutil
 import subprocess
 import tempfile
 from collections import defaultdict
-from itertools import combinations
 from dataclasses import dataclass, field
+from itertools import combinations
 from pathlib import Path
 
 from smemlab.analyze.casloop import LOOPED, looped
@@ -380,6 +380,16 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
     def near(a: tuple, b: tuple) -> bool:
         return a[0] == b[0] and a[2] == b[2] and a != b and abs(a[1] - b[1]) <= NEAR
 
+    def nearest(keys, key: tuple) -> list:
+        """The keys near `key`, the closest first."""
+        return sorted((k for k in keys if near(k, key)), key=lambda k: abs(k[1] - key[1]))
+
+    def sass_widths(key: tuple) -> list[int]:
+        return [w for g in sass_groups.get(key, {}).values() for _, w in g]
+
+    def pcs(groups: dict):
+        return (pc for g in groups.values() for _, _, pc in g)
+
     def joined(keys) -> dict:
         out: dict[str, list] = defaultdict(list)
         for k in keys:
@@ -388,7 +398,7 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
         return out
 
     for key in sorted(k for k in failed if k not in orphans):  # 1: the near orphans, or some of them
-        near_orphans = sorted((o for o in orphans if near(o, key)), key=lambda o: abs(o[1] - key[1]))[:MAX_JOINED]
+        near_orphans = nearest(orphans, key)[:MAX_JOINED]
         subsets = sorted((c for n in range(len(near_orphans), 0, -1) for c in combinations(near_orphans, n)),
                          key=lambda c: (-len(c), sum(abs(o[1] - key[1]) for o in c)))
         others = next((c for c in subsets if _matched(p, key[1], joined([key, *c]), list(sass_groups[key].values()),
@@ -399,57 +409,50 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
             for o in others:
                 failed.pop(o)
     for key in sorted(orphans):  # 2
-        there = next((f for f in sorted(foreign, key=lambda f: abs(f[1] - key[1])) if near(f, key)
-                      and _matched(p, f[1], failed[key], list(sass_groups[f].values()), relocate=True)), None)
+        there = next((f for f in nearest(foreign, key)
+                      if _matched(p, f[1], failed[key], list(sass_groups[f].values()), relocate=True)), None)
         if there is not None:
             foreign.discard(there)
             orphans.discard(key)
             failed.pop(key)
     for key in sorted(orphans):  # 2, at run time: accesses of different arrays that ptxas loads as one vector
         narrow = max(x[1] for g in failed[key].values() for x in g)
-        there = next((f for f in sorted(foreign, key=lambda f: abs(f[1] - key[1])) if near(f, key)
-                      and max(w for g in sass_groups[f].values() for _, w in g) > narrow), None)
+        there = next((f for f in nearest(foreign, key) if max(sass_widths(f)) > narrow), None)
         if there is not None:
-            wide = max(w for g in sass_groups[there].values() for _, w in g)
-            for g in failed.pop(key).values():
-                for _, _, pc in g:
-                    p.coalesce[pc], p.lines[pc] = wide, there[1]
+            wide = max(sass_widths(there))
+            for pc in pcs(failed.pop(key)):
+                p.coalesce[pc], p.lines[pc] = wide, there[1]
             foreign.discard(there)
             orphans.discard(key)
     # 2, hoisted: a line whose SASS has more accesses of its kind than its PTX (an access NVVM hoisted
     # above a branch onto the `if` line, which ptxas's line table puts on the branch's line: a
     # Hillis-Steele scan's common load of both branches)
-    surplus = {k: sum(len(g) for g in sass_groups[k].values()) - sum(len(g) for g in ptx_groups[k].values())
+    surplus = {k: len(sass_widths(k)) - sum(len(g) for g in ptx_groups[k].values())
                for k in sass_groups if k in ptx_groups and k not in failed}
     for key in sorted(orphans):
         count = sum(len(g) for g in failed[key].values())
         widths = {x[1] for g in failed[key].values() for x in g}
-        there = next((k for k in sorted(surplus, key=lambda k: abs(k[1] - key[1])) if near(k, key) and surplus[k] >= count
-                      and widths <= {w for g in sass_groups[k].values() for _, w in g}), None)
+        there = next((k for k in nearest(surplus, key) if surplus[k] >= count and widths <= set(sass_widths(k))), None)
         if there is not None:
             surplus[there] -= count
-            for g in failed.pop(key).values():
-                for _, _, pc in g:
-                    p.lines[pc] = there[1]
+            for pc in pcs(failed.pop(key)):
+                p.lines[pc] = there[1]
             orphans.discard(key)
     for key in sorted(orphans):  # 3
         if not any(f[2] == key[2] for f in foreign):
-            for g in failed.pop(key).values():
-                for _, _, pc in g:
-                    p.sizes[pc] = 0
+            for pc in pcs(failed.pop(key)):
+                p.sizes[pc] = 0
             p.removed.append(key[1])
     for key, groups in failed.items():
         p.unmatched.append(key[1])
-        sgroups = list(sass_groups.get(key, {}).values())
         narrow = max(x[1] for g in groups.values() for x in g)
         # the SASS width most of the line's wider accesses have (ptxas may vectorise a loop only in part:
         # mostly LDS.64, one LDS.128), merged to at run time (ledger.py)
-        wider = [w for g in sgroups for _, w in g if w > narrow]
-        wide = max(set(wider), key=lambda w: (wider.count(w), w)) if wider else 0
-        if wide:
-            for g in groups.values():
-                for _, _, pc in g:
-                    p.coalesce[pc] = wide
+        wider = [w for w in sass_widths(key) if w > narrow]
+        if wider:
+            wide = max(set(wider), key=lambda w: (wider.count(w), w))
+            for pc in pcs(groups):
+                p.coalesce[pc] = wide
 
 
 def atomic_rules(instrs: list[Instr], atomics: list[int], sass: list[SassAccess] | None,
