@@ -16,6 +16,24 @@ from timing import gpu_us
 SHAPES = [(16384, 16384), (4096, 65536), (65536, 4096), (256, 1 << 20)]
 
 
+def checked_and_timed(b, device, label: str, k, grid: int, args: tuple, out, ref, gb: float) -> str:
+    """One launch of row-sum kernel `k` checked against the float64 sums `ref` (out poisoned first), then
+    timed back to back: the cell of the table (GB/s of input)."""
+    import cupy
+
+    from smemlab.ops import reduce as R
+
+    stream = b.stream.ptr
+    out.fill(cupy.nan)
+    device.launch(k, grid, R.NT, args, stream)
+    b.sync()
+    err = float(cupy.max(cupy.abs(out - ref) / ref))
+    if not err < 1e-5:
+        return f"{label}: WRONG ({err:.2e})"
+    us = gpu_us(lambda: device.launch(k, grid, R.NT, args, stream), 200)
+    return f"{label} ({k.blocks_per_sm(R.NT)}/SM) {gb / us:,.0f}"
+
+
 def main() -> None:
     import cupy
 
@@ -24,43 +42,27 @@ def main() -> None:
     from smemlab.ops import reduce as R
 
     with Bench(reps=20) as b:
-        stream = b.stream.ptr
         k0 = device.kernel(R.SOURCE, "rows_block_f32_f32", device=b.device)
+        k3 = device.kernel(R.SOURCE, "rows_block_f32_f32", {"ROWS_BLOCKS_PER_SM": 3}, b.device)
+        k4 = device.kernel(R.SOURCE, "rows_block_f32_f32", {"ROWS_BLOCKS_PER_SM": 4}, b.device)
+        kw = device.kernel(R.SOURCE, "rows_warp_f32_f32", device=b.device)
         resident = device.facts(b.device).sms * k0.blocks_per_sm(R.NT)
         for rows, cols in SHAPES:
             x = b.random((rows, cols), "float32", 0.0, 1.0)
             ref = x.astype(cupy.float64).sum(axis=-1)
             out = cupy.empty(rows, dtype=cupy.float32)
             gb = x.nbytes / 1e3
-            cells = [f"{rows}x{cols}: plan {R.row_plan(rows, cols, 4, resident, R._slots(b.device))}, cupy {gb / gpu_us(lambda x=x: cupy.sum(x, axis=-1), 200):,.0f} GB/s"]
-            k3 = device.kernel(R.SOURCE, "rows_block_f32_f32", {"ROWS_BLOCKS_PER_SM": 3}, b.device)
-            k4 = device.kernel(R.SOURCE, "rows_block_f32_f32", {"ROWS_BLOCKS_PER_SM": 4}, b.device)
+            cells = [(f"{rows}x{cols}: plan {R.row_plan(rows, cols, 4, resident, R._slots(b.device))}, cupy "
+                      f"{gb / gpu_us(lambda x=x: cupy.sum(x, axis=-1), 200):,.0f} GB/s")]
             for label, grid, k in (("a row", rows, k0), ("resident", resident, k0), ("2x", 2 * resident, k0),
                                    ("a row, 3/SM cap", rows, k3), ("a row, 4/SM cap", rows, k4)):
                 grid = min(grid, rows)
-                args = (x.data.ptr, rows, cols, 1, 0, 0, out.data.ptr)
-                out.fill(cupy.nan)
-                device.launch(k, grid, R.NT, args, stream)
-                b.sync()
-                err = float(cupy.max(cupy.abs(out - ref) / ref))
-                if not err < 1e-5:
-                    cells.append(f"{label}: WRONG ({err:.2e})")
-                    continue
-                us = gpu_us(lambda grid=grid, args=args, k=k: device.launch(k, grid, R.NT, args, stream), 200)
-                cells.append(f"{label} ({grid}, {k.blocks_per_sm(R.NT)}/SM) {gb / us:,.0f}")
-            kw = device.kernel(R.SOURCE, "rows_warp_f32_f32", device=b.device)
+                cells.append(checked_and_timed(b, device, f"{label} ({grid})", k, grid,
+                                               (x.data.ptr, rows, cols, 1, 0, 0, out.data.ptr), out, ref, gb))
             for lanes in (32, 16):  # groups of `lanes` threads a row (rows_warp), one group's rows after another
                 grid = min(-(-rows // (R.NT // lanes)), 2**31 - 1)
-                args = (x.data.ptr, rows, cols, lanes, out.data.ptr)
-                out.fill(cupy.nan)
-                device.launch(kw, grid, R.NT, args, stream)
-                b.sync()
-                err = float(cupy.max(cupy.abs(out - ref) / ref))
-                if not err < 1e-5:
-                    cells.append(f"warp {lanes}: WRONG ({err:.2e})")
-                    continue
-                us = gpu_us(lambda grid=grid, args=args, kw=kw: device.launch(kw, grid, R.NT, args, stream), 200)
-                cells.append(f"{lanes} lanes a row ({kw.blocks_per_sm(R.NT)}/SM) {gb / us:,.0f}")
+                cells.append(checked_and_timed(b, device, f"{lanes} lanes a row", kw, grid,
+                                               (x.data.ptr, rows, cols, lanes, out.data.ptr), out, ref, gb))
             print("  ".join(cells), flush=True)
             cupy.get_default_memory_pool().free_all_blocks()
 

@@ -27,15 +27,41 @@ SMALL = [(1, 1), (1, 63), (65, 1), (31, 33), (63, 65), (64, 64), (65, 64), (127,
          (2, 129, 31), (257, 131), (3, 130, 67), (300, 389), (2, 389, 263), (521, 256)]
 
 
-def run_kernel(b, device, name: str, tile: tuple[int, int], x, out) -> tuple:
-    """Launch element kernel `name` (tiles of `tile`) on x into out once; (kernel, grid, args) to time it."""
+def run_kernel(b, device, name: str, tile: tuple[int, int], x, out, source: str = "lib/transpose.cu", dyn: int = 0) -> tuple:
+    """Launch element or pair kernel `name` of `source` (tiles of `tile`) on x into out once, the pointers
+    rounded down to 16 bytes with their element offsets as ops.transpose passes them (x and out may be
+    views), with `dyn` bytes of dynamic shared memory (unused: they cap the blocks an SM holds);
+    (kernel, grid, args) to time it."""
     rows, cols = x.shape[-2:]
     ty, tx = -(-rows // tile[0]), -(-cols // tile[1])
     nt = x.size // (rows * cols) * ty * tx
-    k = device.kernel("lib/transpose.cu", name, None, b.device)
-    args = (out.data.ptr, 0, x.data.ptr, 0, rows, cols, ty, tx, nt)
-    device.launch(k, nt, 256, args, b.stream.ptr)
+    k = device.kernel(source, name, None, b.device)
+    if dyn > 48 << 10:
+        k.allow_dynamic_smem(dyn)
+    ip, op = x.data.ptr, out.data.ptr
+    args = (op & ~15, (op & 15) // x.itemsize, ip & ~15, (ip & 15) // x.itemsize, rows, cols, ty, tx, nt)
+    device.launch(k, nt, 256, args, b.stream.ptr, dyn)
     return k, nt, args
+
+
+ELEMENT_TYPE = {2: "u16", 4: "unsigned", 8: "u64"}
+
+
+def probe_source(file: str, instances: list[tuple[str, int, str, int]]) -> str:
+    """Write kernels/lib/`file`: the package's lib/transpose.cu with a kernel (name, element bytes, template
+    instance such as "transpose_pairs<u16, 128, 64>", resident blocks asked for) appended for each of
+    `instances`; its source name, for device.kernel. The caller removes it (a scratch source: the
+    package's own file and its hash are not touched)."""
+    from smemlab.compiler import KERNEL_DIR
+
+    text = (KERNEL_DIR / "lib/transpose.cu").read_text()
+    for name, e, template, minb in instances:
+        t = ELEMENT_TYPE[e]
+        text += (f'\nextern "C" __global__ void __launch_bounds__(256, {minb}) {name}({t} *__restrict__ out, i64 out_off, '
+                 f"const {t} *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)\n"
+                 f"{{ {template}(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }}\n")
+    (KERNEL_DIR / "lib" / file).write_text(text)
+    return f"lib/{file}"
 
 
 def same(cupy, out, ref) -> bool:

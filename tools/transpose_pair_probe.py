@@ -22,9 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from dtype_sweep import copy_ms, kernel_ms
-from transpose_any_sweep import SMALL, same
+from transpose_any_sweep import ELEMENT_TYPE, SMALL, probe_source, run_kernel, same
 
-T = {2: "u16", 4: "unsigned"}
 DTYPE = {2: "float16", 4: "float32"}
 # (element bytes, tile rows, tile columns, resident 256-thread blocks asked for)
 EXTRA = [(2, 64, 64, 6), (2, 64, 64, 8), (2, 128, 64, 5), (2, 128, 64, 3), (4, 64, 64, 4), (4, 128, 64, 4)]
@@ -38,31 +37,13 @@ ROUNDS = 2
 
 
 def scratch_source() -> tuple[str, list]:
-    from smemlab.compiler import KERNEL_DIR
-
-    text = (KERNEL_DIR / "lib/transpose.cu").read_text()
-    kernels = []
+    """The probe source and its kernels (name, element bytes, tile)."""
+    kernels, instances = [], []
     for e, r, c, minb in EXTRA:
         name = f"probe_e{e}_pr{r}x{c}_b{minb}"
-        text += (f'\nextern "C" __global__ void __launch_bounds__(256, {minb}) {name}({T[e]} *__restrict__ out, i64 out_off, '
-                 f"const {T[e]} *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)\n"
-                 f"{{ transpose_pairs<{T[e]}, {r}, {c}>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }}\n")
+        instances.append((name, e, f"transpose_pairs<{ELEMENT_TYPE[e]}, {r}, {c}>", minb))
         kernels.append((name, e, (r, c)))
-    (KERNEL_DIR / "lib/transpose_probe_pairs.cu").write_text(text)
-    return "lib/transpose_probe_pairs.cu", kernels
-
-
-def launch(b, device, source: str, name: str, tile: tuple[int, int], x, out) -> tuple:
-    """Launch `name` (tiles of `tile`) on the view x into the view out once, the pointers rounded down to 16
-    bytes with their element offsets as ops.transpose passes them; (kernel, grid, args) to time it."""
-    rows, cols = x.shape[-2:]
-    ty, tx = -(-rows // tile[0]), -(-cols // tile[1])
-    nt = x.size // (rows * cols) * ty * tx
-    k = device.kernel(source, name, None, b.device)
-    ip, op = x.data.ptr, out.data.ptr
-    args = (op & ~15, (op & 15) // x.itemsize, ip & ~15, (ip & 15) // x.itemsize, rows, cols, ty, tx, nt)
-    device.launch(k, nt, 256, args, b.stream.ptr)
-    return k, nt, args
+    return probe_source("transpose_probe_pairs.cu", instances), kernels
 
 
 def check(b, cupy, device, source: str, kernels) -> list:
@@ -78,7 +59,7 @@ def check(b, cupy, device, source: str, kernels) -> list:
                 oflat = cupy.empty(size + ooff, dtype=x.dtype)
                 oflat.view(cupy.uint8).fill(0xFF)
                 out = oflat[ooff:].reshape(ref.shape)
-                launch(b, device, source, name, tile, x, out)
+                run_kernel(b, device, name, tile, x, out, source)
                 b.sync()
                 ok = same(cupy, out, ref) and bool((oflat[:ooff].view(cupy.uint8) == 0xFF).all())  # nothing before out
                 if not ok:
@@ -92,7 +73,13 @@ def main() -> None:
     from smemlab import device
     from smemlab.bench import Bench
     from smemlab.compiler import KERNEL_DIR
-    from smemlab.ops.transpose import ELEMENT_TILES, SMALL_TILE_E4, element_kernel, element_kernels, plan
+    from smemlab.ops.transpose import (
+        ELEMENT_TILES,
+        SMALL_TILE_E4,
+        element_kernel,
+        element_kernels,
+        plan,
+    )
 
     only_check = "--check" in sys.argv
     if only_check:
@@ -120,7 +107,7 @@ def main() -> None:
                     if e != x.itemsize:
                         continue
                     out.view(cupy.uint8).fill(0xFF)
-                    k, grid, args = launch(b, device, source, name, tile, x, out)
+                    k, grid, args = run_kernel(b, device, name, tile, x, out, source)
                     b.sync()
                     if not same(cupy, out, ref):
                         line.append(f"{name}: WRONG")

@@ -18,9 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from dtype_sweep import copy_ms, kernel_ms
-from transpose_any_sweep import SMALL, same
+from transpose_any_sweep import ELEMENT_TYPE, SMALL, probe_source, run_kernel, same
 
-T = {2: "u16", 4: "unsigned", 8: "u64"}
 # (element bytes, tile rows, tile columns, resident 256-thread blocks asked for, dynamic shared bytes
 # launched with: unused, they cap the blocks an SM holds)
 EXTRA = [(4, 128, 32, 6, 0), (4, 128, 32, 4, 40 << 10), (4, 128, 32, 4, 60 << 10), (4, 128, 32, 6, 22 << 10),
@@ -32,34 +31,13 @@ ROUNDS = 2
 
 
 def scratch_source() -> tuple[str, list]:
-    from smemlab.compiler import KERNEL_DIR
-
-    text = (KERNEL_DIR / "lib/transpose.cu").read_text()
-    kernels = []
+    """The probe source and its kernels (name, element bytes, tile, dynamic shared bytes)."""
+    kernels, instances = [], {}
     for e, r, c, minb, dyn in EXTRA:
-        name = f"probe_e{e}_el{r}x{c}_b{minb}"
-        if any(k[0] == name for k in kernels):  # compiled once, launched with other shared bytes
-            kernels.append((name, e, (r, c), dyn))
-            continue
-        text += (f'\nextern "C" __global__ void __launch_bounds__(256, {minb}) {name}({T[e]} *__restrict__ out, i64 out_off, '
-                 f"const {T[e]} *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)\n"
-                 f"{{ transpose_elements<{T[e]}, {r}, {c}>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }}\n")
+        name = f"probe_e{e}_el{r}x{c}_b{minb}"  # compiled once, launched with each dynamic size asked for
+        instances[name] = (name, e, f"transpose_elements<{ELEMENT_TYPE[e]}, {r}, {c}>", minb)
         kernels.append((name, e, (r, c), dyn))
-    (KERNEL_DIR / "lib/transpose_probe.cu").write_text(text)
-    return "lib/transpose_probe.cu", kernels
-
-
-def run(b, device, source: str, name: str, tile: tuple[int, int], x, out, dyn: int = 0) -> tuple:
-    """Launch `name` of `source` (tiles of `tile`) on x into out once; (kernel, grid, args) to time it."""
-    rows, cols = x.shape[-2:]
-    ty, tx = -(-rows // tile[0]), -(-cols // tile[1])
-    nt = x.size // (rows * cols) * ty * tx
-    k = device.kernel(source, name, None, b.device)
-    if dyn > 48 << 10:
-        k.allow_dynamic_smem(dyn)
-    args = (out.data.ptr, 0, x.data.ptr, 0, rows, cols, ty, tx, nt)
-    device.launch(k, nt, 256, args, b.stream.ptr, dyn)
-    return k, nt, args
+    return probe_source("transpose_probe.cu", list(instances.values())), kernels
 
 
 def main() -> None:
@@ -81,7 +59,7 @@ def main() -> None:
                     ref = cupy.ascontiguousarray(x.swapaxes(-1, -2))
                     out = cupy.empty_like(ref)
                     out.view(cupy.uint8).fill(0xFF)
-                    run(b, device, source, name, tile, x, out, dyn)
+                    run_kernel(b, device, name, tile, x, out, source, dyn)
                     b.sync()
                     if not same(cupy, out, ref):
                         bad.append((name, shape))
@@ -96,7 +74,7 @@ def main() -> None:
                     if e != x.itemsize:
                         continue
                     out.view(cupy.uint8).fill(0xFF)
-                    k, grid, args = run(b, device, source, name, tile, x, out, dyn)
+                    k, grid, args = run_kernel(b, device, name, tile, x, out, source, dyn)
                     b.sync()
                     if not same(cupy, out, ref):
                         line.append(f"{name}: WRONG")
