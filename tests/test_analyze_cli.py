@@ -152,3 +152,28 @@ def test_a_struct_passed_by_value_takes_its_bytes(tmp_path):
     np.save(tmp_path / "pair.npy", np.array([3, 4], dtype=np.int32))
     r = analyze_source(BAD, "by_value", (32,), args=[f"p={tmp_path / 'pair.npy'}", "out=int32[32]"])
     assert r.buffers["out"].tolist() == [7] * 32
+
+
+CLUSTER_HIST = ["package:book/histogram.cu", "--kernel", "clusterHist_kernel", "--block", "256", "--grid", "4",
+                "--dynamic-shared", "256", "--arg", "bins=int32[256]", "--arg", "nbins=256", "--arg",
+                "bins_per_block=64", "--arg", "input=int32[8192]:0..255", "--arg", "array_size=8192"]
+
+
+def test_cluster_runs_every_block_and_marks_remote_lines(capsys):
+    rc, out, err = run_cli(capsys, *CLUSTER_HIST, "--cluster", "4", "--json")
+    assert rc == 0, err
+    doc = json.loads(out)
+    assert doc["cluster"] == [4, 1, 1]
+    (atomic,) = [ln for ln in doc["lines"] if ln["op"] == "atomic"]
+    assert atomic["dsmem"] and atomic["remote_requests"] > 0 and atomic["requests"] > 0
+    assert any("distributed shared memory" in n for n in doc["notes"])
+    rc, out, err = run_cli(capsys, *CLUSTER_HIST, "--cluster", "4")
+    assert rc == 0, err
+    assert "cluster of 4x1x1 blocks emulated" in out and "atomic dsmem" in out and "remote" in out
+
+
+@pytest.mark.parametrize("cluster, message", [("3", "not a whole number of clusters"), ("2,0", "positive integers"),
+                                              ("1", "mapa to block rank")])
+def test_bad_cluster_is_one_line_and_status_2(cluster, message, capsys):
+    rc, out, err = run_cli(capsys, *CLUSTER_HIST, "--cluster", cluster)
+    assert rc == 2 and message in err and "Traceback" not in err

@@ -92,7 +92,8 @@ def test_reductions_sum_their_block(reports):
 
 
 def test_histograms_count_every_key(reports):
-    for key in ("histogram:histSmem", "histogram:clusterHist_kernel", "histogram:histGlobal"):
+    for key in ("histogram:histSmem", "histogram:clusterHist_kernel", "histogram:clusterHist_kernel_2x",
+                "histogram:histGlobal"):
         launch, r = BY_ID[key], report(reports, key)
         ins = inputs(launch)
         keys = ins["input"]

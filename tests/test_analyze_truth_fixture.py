@@ -100,9 +100,12 @@ def test_every_package_kernel_has_a_case_or_a_reason():
         assert len(reason) > 20  # a reason, not a placeholder
 
 
-def test_launch_shapes_are_one_block():
+def test_launch_shapes_are_one_block_or_one_cluster():
+    """What analyze emulates is what the truth launched: one block, or one cluster (grid = cluster)."""
     for c in cases():
-        assert c["grid"] == [1, 1, 1] and c["block_index"] == [0, 0, 0], c["id"]
+        cluster = c.get("cluster", [1, 1, 1])
+        assert len(cluster) == 3 and 1 <= np.prod(cluster) <= 16, c["id"]
+        assert c["grid"] == cluster and c["block_index"] == [0, 0, 0], c["id"]
         assert len(c["block"]) == 3 and 1 <= np.prod(c["block"]) <= 1024, c["id"]
         assert 0 <= c["dynamic_shared"] <= 227 * 1024, c["id"]
 
@@ -188,10 +191,21 @@ def test_lines_name_real_source_lines():
             assert d["op"] in OPS + ("ldgsts",) or d["op"].startswith("dsmem_"), (c["id"], d)
 
 
+def _remote(c) -> bool:
+    """The case has instructions with lanes on other blocks' shared memory (Nsight Compute's dsmem_ ops)."""
+    return any(d["op"].startswith("dsmem_") for d in c["lines"])
+
+
+def _of(d, op: str) -> bool:
+    """A line of `op`, its dsmem_ form included (the lanes on the block's own shared memory count there)."""
+    return d["op"] in (op, "dsmem_" + op)
+
+
 def test_wavefronts_are_at_least_ideal():
     for c in cases():
         for s in c["sass"]:
-            if s["instructions_executed"] and s["threads"]:
+            # an instruction whose lanes are all on other blocks' shared memory costs nothing here
+            if s["instructions_executed"] and s["threads"] and not s["op"].startswith("dsmem_"):
                 assert s["wavefronts"] >= s["ideal_wavefronts"] >= 1, (c["id"], s)
             assert s["wavefronts"] >= s["ideal_wavefronts"], (c["id"], s)
         for op in OPS:
@@ -207,17 +221,21 @@ def test_per_line_wavefronts_sum_to_the_sass_attributed_totals():
         if not c["repeatable"]:
             continue
         for op in OPS:
-            assert sum(d["wavefronts"] for d in c["lines"] if d["op"] == op) == c["totals"][op]["sass_wavefronts"], (c["id"], op)
+            assert sum(d["wavefronts"] for d in c["lines"] if _of(d, op)) == c["totals"][op]["sass_wavefronts"], (c["id"], op)
 
 
 def test_hardware_totals_equal_the_sass_attributed_ones_but_in_a_few_cases():
     """l1tex__data_pipe_lsu_wavefronts_mem_shared_op_* (the unit's counter, the issue's totals) equal
-    the per-line sums except in the cases marked `attributed: false` (README: why), which stay few."""
+    the per-line sums except in the cases marked `attributed: false` (README: why), which stay few. In
+    a cluster, the requests of other blocks reach this block's shared memory too, and its counter counts
+    some of them (none for conflict-free reads and stores): never fewer than the per-line sums."""
     off = []
     for c in cases():
         same = all(c["totals"][op]["wavefronts"] == c["totals"][op]["sass_wavefronts"] for op in OPS)
         assert same == c["attributed"], c["id"]
-        if not same:
+        if _remote(c):
+            assert all(c["totals"][op]["wavefronts"] >= c["totals"][op]["sass_wavefronts"] for op in OPS), c["id"]
+        elif not same:
             off.append(c["id"])
     assert len(off) <= len(cases()) // 20, off
     assert all(c["repeatable"] is not None for c in cases())
@@ -231,7 +249,7 @@ def test_instruction_totals_leave_out_warps_predicated_off():
         if not c["repeatable"]:
             continue
         for op in OPS:
-            issued = sum(d["instructions_executed"] for d in c["lines"] if d["op"] == op)
+            issued = sum(d["instructions_executed"] for d in c["lines"] if _of(d, op))
             assert issued >= c["totals"][op]["instructions"], (c["id"], op)
 
 

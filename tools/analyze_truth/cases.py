@@ -14,7 +14,8 @@ work. A case is a dict:
     dynamic_shared  bytes
     args            in the kernel's parameter order, `smemlab analyze --arg` syntax:
                     NAME=INT, NAME=FLOAT, NAME=DTYPE[COUNT], NAME=DTYPE[COUNT]:LO..HI, NAME=PATH.npy
-    cluster         (measure only) launched as a thread-block cluster of this shape
+    cluster         launched as ONE thread-block cluster of this shape (grid = cluster); analyze
+                    emulates the whole cluster
     constants       (measure only) __constant__ symbols written before the launch: addresses never
                     depend on them, but the outputs would be all zeros without them
 
@@ -22,7 +23,9 @@ SKIPS names the package kernels that are not recorded, with the reason. A skippe
 case here already, waiting for the GPU (the fixture test leaves such cases out of its comparison): none
 now. Kernels written after a recording get recorded on their
 own and merged into the fixture (measure.py build/device with --only, fixture --merge), as the overlap
-experiment's and issue 13's were. The cluster kernels all run as a cluster of one block.
+experiment's and issue 13's were. The cluster kernels run as a cluster of one block, and the
+distributed-shared-memory cases (`kernels/dsmem.cu`, `*.cs2`, `*.cs4`) as one cluster of 2 or 4 blocks
+(grid = cluster), all of which analyze emulates.
 
 `python3 tools/analyze_truth/cases.py` writes the .npy inputs (tests/data/analyze_truth/) and prints
 the number of cases.
@@ -540,6 +543,29 @@ case("corpus.guarded_overwrite", f, "guarded_overwrite", (16, 16), ["in=float32[
 f = f"{K}/warp_atomics.cu"  # atomics ptxas aggregates per warp (REDUX, then one lane's ATOMS)
 case("corpus.block_max_bits", f, "block_max_bits", (256,), ["keys=int32[256]:-100000..100000", "out=int32[2]"])
 case("corpus.per_lane_min", f, "per_lane_min", (256,), ["keys=int32[256]:-100000..100000", "out=int32[64]"])
+
+f = f"{K}/dsmem.cu"  # distributed shared memory: one cluster of CS blocks (grid = cluster), all of it emulated
+for cs in (2, 4):
+    cl = dict(grid=(cs, 1, 1), cluster=(cs, 1, 1))
+    for stride in (1, 2, 32):
+        case(f"corpus.dsmem_read.cs{cs}.s{stride}", f, "dsmem_read", (256,),
+             ["out=float32[1024]", "in=float32[8192]", f"stride={stride}"], **cl)
+        case(f"corpus.dsmem_write.cs{cs}.s{stride}", f, "dsmem_write", (256,), ["out=float32[1024]", f"stride={stride}"], **cl)
+        case(f"corpus.dsmem_generic.cs{cs}.s{stride}", f, "dsmem_generic", (256,),
+             ["out=float32[1024]", "counts=int32[1024]", f"stride={stride}"], **cl)
+    for stride in (1, 8):
+        case(f"corpus.dsmem_vec.cs{cs}.s{stride}", f, "dsmem_vec", (256,), ["out=float32[1024]", "in=float32[2048]",
+                                                                             f"stride={stride}"], **cl)
+    # the package's cluster histograms as clusters of several blocks (256 bins over CS blocks)
+    case(f"histogram.clusterHist_kernel.cs{cs}", P + "book/histogram.cu", "clusterHist_kernel", (512,),
+         ["bins=int32[256]", "nbins=256", f"bins_per_block={256 // cs}", f"input={npy('pkg_keys_uniform_256')}",
+          "array_size=8192"], dyn=1024 // cs, **cl)
+    case(f"ops_histogram.hist_cluster.cs{cs}", P + "lib/histogram.cu", "hist_cluster", (512,), KEYS_ARGS + ["bins=256"],
+         {"AGG": 1, "COPIES": 1, "CS": cs}, dyn=1024 // cs, **cl)
+    case(f"ops_histogram.hist_cluster_rep.cs{cs}", P + "lib/histogram.cu", "hist_cluster_rep", (512,),
+         KEYS_ARGS + ["bins=256"], {"AGG": 0, "COPIES": 1, "CS": cs}, dyn=1024 // cs, **cl)
+    case(f"ops_histogram.hist_cluster_share.cs{cs}", P + "lib/histogram.cu", "hist_cluster_share", (512,),
+         KEYS_ARGS + ["bins=256"], {"AGG": 0, "COPIES": 1, "CS": cs}, dyn=1024 // cs + 2 * 512 * 2 * 16, **cl)
 
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
 

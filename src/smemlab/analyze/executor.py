@@ -9,12 +9,15 @@ exactly the warp's own reconvergence stack (a warp whose lanes agree takes one p
 with no lane on a path issues nothing there), so per-warp counts are those of warps running
 separately, and a race-free kernel computes what it computes on the GPU.
 
-Barriers (`bar.sync`, `barrier.sync`, `bar.red`, `bar.arrive`, `barrier.cluster.arrive/wait`) are
-the block's 16 named barriers: a thread that reaches one arrives and waits (`arrive`: does not wait),
-and the barrier completes when every thread of the block that has not exited has arrived, or, with a
-thread count, when that many have, from whatever instruction (warp-specialised producers and
-consumers). A path that waits lets another path run meanwhile (one not holding a reconvergence point
-for paths still running), which may exit, arrive or reach the barrier. When every path waits, or
+Barriers (`bar.sync`, `barrier.sync`, `bar.red`, `bar.arrive`) are each block's 16 named barriers: a
+thread that reaches one arrives and waits (`arrive`: does not wait), and the barrier completes for a
+block when every thread of that block that has not exited has arrived, or, with a thread count, when
+that many have, from whatever instruction (warp-specialised producers and consumers). A cluster of
+several blocks is emulated as one machine whose warps are the blocks' warps, block after block; its
+barrier (`barrier.cluster.wait`) completes when every thread of the cluster has arrived
+(`barrier.cluster.arrive` alone does not wait). A path that waits lets another path run meanwhile
+(one not holding a reconvergence point for paths still running), which may exit, arrive or reach the
+barrier. When every path waits, or
 only reconvergence points are left, the barrier can never complete: reported as the hazard it is (a
 divergent `__syncthreads()`: undefined behaviour, a hang or a wrong result on the GPU).
 
@@ -41,6 +44,7 @@ from smemlab.analyze.ptx import Instr, PTXError, Reg
 from smemlab.errors import UserError
 
 PLAIN, BRANCH, THREAD_END, BARRIER, TRAP, SWITCH, WARP_SYNC = range(7)
+CLUSTER_BARRIER = -1  # the key of barrier.cluster (the blocks' named barriers are 0..15)
 
 
 class AnalyzeError(UserError):
@@ -167,7 +171,7 @@ class Executor:
 
     def _barrier_op(self, ins: Instr):
         """(kind, barrier getter, count getter, reduction) of a barrier: kind 'sync', 'arrive', 'red', or
-        'skip' (barrier.cluster.arrive: a cluster of one block, whose wait syncs the block)."""
+        'skip' (barrier.cluster.arrive: its wait synchronises the cluster)."""
         parts, ops, mach = ins.parts, ins.operands, self.mach
         if "cluster" in parts:
             return ("skip" if "arrive" in parts and "wait" not in parts else "sync"), None, None, None
@@ -315,7 +319,7 @@ class Executor:
             e.pc = pc + 1
             return
         first = int(np.flatnonzero(e.mask)[0])
-        key = int(bid()[first]) if bid is not None else -1
+        key = int(bid()[first]) if bid is not None else CLUSTER_BARRIER
         n = int(count()[first]) if count is not None else None
         arrived = self.arrived.get(key)
         if arrived is None:
@@ -458,31 +462,54 @@ class Executor:
             f"{self.where(pc)}: {ins.opcode} with membermask 0x{mm:08x} in warp {warp}: {_ranges(here)} execute it "
             f"but {_ranges(missing)} named in the mask do not{elsewhere}{why}")
 
+    def _groups(self, key: int) -> int:
+        """How many thread groups barrier `key` synchronises apart: each block, or the whole cluster."""
+        return 1 if key == CLUSTER_BARRIER else self.mach.blocks
+
     def _complete(self, key: int, n: int | None, red) -> bool:
-        """Complete barrier `key` if every thread it waits for has arrived: release its waiting paths."""
+        """Complete barrier `key` for each block (or the cluster) where every thread it waits for has
+        arrived: release those threads of its waiting paths."""
         arrived = self.arrived[key]
+        g = self._groups(key)
+        per = self.mach.N // g
+        came = arrived.reshape(g, per).any(axis=1)
         if n is None:
             short = self.live & ~arrived
-            done = not short.any() or not (short & ~self._bound_to_exit()).any()
+            if short.any():
+                short &= ~self._bound_to_exit()
+            done = came & ~short.reshape(g, per).any(axis=1)
         else:
-            done = int(arrived.sum()) >= n
-        if not done:
+            done = came & (arrived.reshape(g, per).sum(axis=1) >= n)
+        if not done.any():
             return False
-        self.arrived[key] = np.zeros_like(arrived)
+        go = np.repeat(done, per)
+        released = arrived & go
+        self.arrived[key] = arrived & ~go
+        W = self.mach.W
+        split = []
         for entry in self.stack:
-            if entry.waiting == key:
+            if entry.waiting != key or not (entry.mask & go).any():
+                continue
+            if not (entry.mask & ~go).any():
                 entry.waiting = None
                 entry.pc += 1
-        self.barriers += 1
+                continue
+            # its threads of blocks whose barrier completed go on; the others keep waiting
+            split.append(_Entry(entry.pc + 1, entry.mask & go, entry.rpc, W))
+            entry.mask = entry.mask & ~go
+            entry.refresh(W)
+        self.stack.extend(split)
+        self.barriers += int(done.sum())
         if red is not None:
             op, c, w = red
-            v = c() & arrived
+            v = (c() & released).reshape(g, per)
             if op == "popc":
-                w(np.full(self.mach.N, int(v.sum()), dtype=np.uint32), arrived, False)
+                value = v.sum(axis=1).astype(np.uint32)
             elif op == "and":
-                w(np.full(self.mach.N, bool(v.sum() == arrived.sum())), arrived, False)
+                value = v.sum(axis=1) == released.reshape(g, per).sum(axis=1)
             else:
-                w(np.full(self.mach.N, bool(v.any())), arrived, False)
+                value = v.any(axis=1)
+            w(np.repeat(value, per), released, False)
         return True
 
     def _bound_to_exit(self) -> np.ndarray:
@@ -502,7 +529,9 @@ class Executor:
     def _stuck(self, e: _Entry, pc: int, key: int, n: int | None):
         """No path can run: the threads that barrier `key` waits for never arrive."""
         arrived = self.arrived[key] & self.live
-        missing = self.live & ~arrived
+        g = self._groups(key)
+        came = np.repeat(arrived.reshape(g, -1).any(axis=1), self.mach.N // g)  # the blocks it waits in
+        missing = self.live & ~arrived & came
         elsewhere = ""
         for other in reversed(self.stack):
             if (other.mask & missing).any() and 0 <= other.pc < len(self.flow.instrs):
@@ -511,7 +540,8 @@ class Executor:
         if n is None:
             raise AnalyzeError(
                 f"{self.where(pc)}: divergent barrier: {_ranges(np.flatnonzero(arrived))} reach it but "
-                f"{_ranges(np.flatnonzero(missing))} of the block do not{elsewhere}. A __syncthreads() that not "
+                f"{_ranges(np.flatnonzero(missing))} of the {'cluster' if key == CLUSTER_BARRIER else 'block'} do "
+                f"not{elsewhere}. A __syncthreads() that not "
                 f"every thread reaches is undefined behaviour (the GPU may hang or go on with wrong data)")
         raise AnalyzeError(
             f"{self.where(pc)}: barrier {key} waits for {n} threads, but only {int(arrived.sum())} arrive "

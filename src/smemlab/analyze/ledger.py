@@ -8,9 +8,10 @@ kernel rather than once per warp-instruction.
 
 Kinds of site: "load", "store" (1 to 16 bytes, vector forms as one access of the full width),
 "atomic" (atom/red on shared memory) and "ldgsts" (cp.async's shared-memory side, counted apart as
-Nsight Compute does: in neither the load nor the store totals). Distributed shared memory (.shared::cluster, mapa) is emulated as a cluster of one
-block, whose accesses land in its own shared memory and count as shared loads, stores and atomics,
-as Nsight Compute counts them there.
+Nsight Compute does: in neither the load nor the store totals). Distributed shared memory
+(.shared::cluster, mapa): the whole cluster is emulated; the lanes of an access on the block's own
+shared memory count as a shared load, store or atomic, those on another block's as remote requests
+(`Site.remote`, no wavefronts), as Nsight Compute counts them per instruction (memops.py).
 
 Shared atomics, measured on an H200 with Nsight Compute (tools/atomic_truth: 46 patterns of one
 warp, three forms, every one reproduced): a general ATOMS (add of a variable, max, ...) costs the
@@ -45,7 +46,7 @@ MAX_OPEN_CHUNKS = 256  # a line's chunks being merged into SASS-width accesses a
 @dataclass
 class Site:
     pc: int
-    kind: str  # load, store, atomic, dsmem, ldgsts
+    kind: str  # load, store, atomic, ldgsts
     size: int  # bytes per thread (vector width included)
     file: int
     line: int
@@ -62,7 +63,7 @@ class Site:
     atomic_rule: str = "lanes"  # atomics: "lanes" (ATOMS), "words" (ATOMS.POPC.INC), "cas" (ATOMS.CAS), "warp"
     # (one lane's ATOMS after a REDUX of the warp's values),
     # "spin" (one execution of a compare-and-swap loop's ATOMS.CAST.SPIN)
-    dsmem: bool = False  # distributed shared memory (a cluster of one: the block's own)
+    remote: int = 0  # warp requests with lanes on another block's shared memory (distributed shared memory)
     zfill: bool = False  # cp.async with a source size (LDGSTS...ZFILL): ideal 2 a quarter-warp, not 1
     pending: list = field(default_factory=list)
     sources: list = field(default_factory=list)  # cp.async: each lane's global 16-byte chunk, as `pending`
@@ -348,7 +349,7 @@ class LineStats:
     degree: int = 0
     instructions: int = 0  # PTX instructions of the line of this kind
     generic: bool = False
-    dsmem: bool = False
+    remote: int = 0  # warp requests with lanes on another block's shared memory
     worst: Site | None = None  # the instruction of the line with the costliest warp
 
     @property
@@ -361,7 +362,7 @@ def per_line(sites) -> list[LineStats]:
     for s in sorted(sites, key=lambda s: s.pc):
         if s.issued == 0:
             continue
-        key = (s.file, s.line, s.kind)
+        key = (s.file, s.line, s.kind, s.remote > 0)  # Nsight Compute lists these apart, as distributed
         ls = lines.get(key)
         if ls is None:
             ls = lines[key] = LineStats(s.file, s.line, s.kind, s.size)
@@ -373,7 +374,7 @@ def per_line(sites) -> list[LineStats]:
         ls.degree = max(ls.degree, s.degree)
         ls.instructions += 1
         ls.generic |= s.generic
-        ls.dsmem |= s.dsmem
+        ls.remote += s.remote
         if ls.worst is None or s.worst_wavefronts > ls.worst.worst_wavefronts:
             ls.worst = s
     return list(lines.values())

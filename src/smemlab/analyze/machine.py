@@ -34,10 +34,15 @@ class Launch:
     grid: tuple[int, int, int]
     block_index: tuple[int, int, int]
     dynamic_shared: int = 0
+    cluster: tuple[int, int, int] = (1, 1, 1)  # the blocks of the cluster, all emulated
 
     @property
     def threads(self) -> int:
         return self.block[0] * self.block[1] * self.block[2]
+
+    @property
+    def blocks(self) -> int:
+        return self.cluster[0] * self.cluster[1] * self.cluster[2]
 
 
 class Machine:
@@ -48,7 +53,9 @@ class Machine:
         self.kernel = kernel
         self.launch = launch
         self.T = launch.threads
-        self.W = -(-self.T // WARP)
+        self.block_warps = -(-self.T // WARP)
+        self.blocks = launch.blocks
+        self.W = self.block_warps * self.blocks  # each block's warps, block after block (rank order)
         self.N = self.W * WARP
         self.R: list[np.ndarray] = []
         self.index: dict[str, int] = {}
@@ -58,9 +65,19 @@ class Machine:
         t = np.arange(self.N, dtype=np.int64)
         self.thread_ids = t
         self.lane = (t % WARP).astype(np.uint32)
-        self.valid = t < self.T  # padding lanes of the last warp never run
+        per = self.block_warps * WARP
+        self.rank = t // per  # the thread's block: its rank in the cluster
+        self.in_block = t % per  # its linear index in its block
+        self.valid = self.in_block < self.T  # padding lanes of each block's last warp never run
         bx, by, _ = launch.block
-        self.tid = (t % bx, (t // bx) % by, t // (bx * by))
+        tb = self.in_block
+        self.tid = (tb % bx, (tb // bx) % by, tb // (bx * by))
+        cx, cy, _ = launch.cluster
+        r = self.rank
+        self.cluster_ctaid = (r % cx, (r // cx) % cy, r // (cx * cy))
+        # the cluster holding --block-index, its blocks in rank order (x fastest)
+        self.ctaid = tuple(launch.block_index[i] // launch.cluster[i] * launch.cluster[i] + self.cluster_ctaid[i]
+                           for i in range(3))
         for name, typ in kernel.regs.items():
             self._declare(name, typ)
         self.symbols: dict[str, tuple[str, int]] = {}  # name -> (space, address in that space)
@@ -90,27 +107,33 @@ class Machine:
         if base == "%ntid":
             return full(L.block[i])
         if base == "%ctaid":
-            return full(L.block_index[i])
+            return self.ctaid[i].astype(np.uint32)
         if base == "%nctaid":
             return full(L.grid[i])
         if base == "%laneid":
             return lane.copy()
         if base in ("%warpid",):
-            return (self.thread_ids // WARP).astype(np.uint32)
+            return (self.in_block // WARP).astype(np.uint32)
         if base == "%nwarpid":
-            return full(self.W)
-        if base in ("%smid", "%gridid", "%cluster_ctarank", "%is_explicit_cluster"):
-            return full(0)
+            return full(self.block_warps)
+        if base in ("%smid", "%gridid"):
+            return self.rank.astype(np.uint32) if base == "%smid" else full(0)
+        if base == "%is_explicit_cluster":
+            return full(int(self.blocks > 1))
         if base in ("%nsmid",):
-            return full(1)
+            return full(self.blocks)
+        if base == "%cluster_ctarank":
+            return self.rank.astype(np.uint32)
         if base in ("%cluster_nctarank",):
-            return full(1)
-        if base in ("%cluster_ctaid", "%clusterid"):
-            return full(0) if base == "%cluster_ctaid" else full(L.block_index[i])
+            return full(self.blocks)
+        if base == "%cluster_ctaid":
+            return self.cluster_ctaid[i].astype(np.uint32)
+        if base == "%clusterid":
+            return full(L.block_index[i] // L.cluster[i])
         if base in ("%cluster_nctaid",):
-            return full(1)
+            return full(L.cluster[i])
         if base == "%nclusterid":
-            return full(L.grid[i])
+            return full(L.grid[i] // L.cluster[i])
         if base in ("%dynamic_smem_size",):
             return full(L.dynamic_shared)
         if base in ("%total_smem_size", "%aggr_smem_size"):
@@ -232,11 +255,13 @@ class Machine:
                 self.symbols[v.name] = ("shared", dyn_base)
         self.static_shared = static
         total = dyn_base + launch.dynamic_shared if launch.dynamic_shared else static
-        self.shared = M.Space("shared", total)
+        self.shared = M.SharedSpace(total, self.blocks, self.block_warps * WARP, self.N)
+        self.cluster_window = M.ClusterWindow(self.shared)
         for v in shared_vars:  # initialised shared variables are not PTX, but be safe
             if v.init is not None and v.name in self.symbols:
                 a = self.symbols[v.name][1]
-                self.shared.bytes[a:a + len(v.init)] = np.frombuffer(v.init, dtype=np.uint8)
+                for r in range(self.blocks):
+                    self.shared.block(r).bytes[a:a + len(v.init)] = np.frombuffer(v.init, dtype=np.uint8)
 
         # local: the kernel's depots, per thread
         pos = 0
@@ -288,7 +313,7 @@ class Machine:
 
     def space(self, name: str) -> M.Space:
         return {"shared": self.shared, "global": self.global_, "local": self.local, "const": self.const,
-                "param": self.param, "dsmem": self.shared}[name]
+                "param": self.param, "dsmem": self.cluster_window}[name]
 
 
 def param_offsets(params: list[Variable]) -> list[int]:

@@ -5,8 +5,17 @@
 another in thread order, so returned old values are those of some valid serial order; on shared
 memory, those that ptxas makes a compare-and-swap loop execute it trip by trip: casloop.py), `cp.async`
 (copied at once), `mbarrier` and `cp.async.bulk` from global to shared memory (copied at once, its
-bytes counted on the mbarrier), `cvta`, `mapa` (a cluster of one block: rank 0 only), `isspacep`. Generic
-addresses are resolved per lane through the windows of `memory.py`.
+bytes counted on the mbarrier), `cvta`, `mapa` (to any block of the emulated cluster), `isspacep`.
+Generic addresses are resolved per lane through the windows of `memory.py`.
+
+Distributed shared memory, as Nsight Compute counts it per instruction (measured on an H200 with
+clusters of 2 and 4 blocks, tools/analyze_truth/kernels/dsmem.cu): the lanes of a warp-instruction
+that reach the block's own shared memory (through a shared::cta, a generic or a shared::cluster
+address) cost what the same lanes would cost as a shared access; the lanes on another block's shared
+memory cost no wavefronts at the instruction (the other SM's L1 serves them, and its L1 counters
+count them at a rate that depends on timing), and a request only where the warp has a lane of its
+own block. Such an instruction is reported with its remote requests (`Site.remote`) and as
+distributed shared memory (Nsight Compute's source view lists it under that space).
 """
 
 from __future__ import annotations
@@ -105,33 +114,48 @@ class Access:
     def __init__(self, ins: Instr, mach: Machine, ledger, pc: int, kind: str, size: int, ex):
         self.ins, self.mach, self.ledger, self.pc, self.kind, self.size, self.ex = ins, mach, ledger, pc, kind, size, ex
         self.space = space_of(ins)
-        self.sites = {}
+        self._site = False  # not made yet
 
-    def site(self, window: str):
-        """The ledger site for traffic of this instruction that lands in `window`, or None (also for
-        an access that ptxas merged into another instruction's: see sass.py)."""
-        if window not in ("shared", "dsmem"):
-            return None
+    def site(self):
+        """The ledger site of this instruction's shared-memory traffic, or None (also for an access
+        that ptxas merged into another instruction's: see sass.py)."""
+        if self._site is not False:
+            return self._site
         size = self.size
-        if window == "shared" and self.space == "shared" and self.pc in self.ledger.plan:
+        if self.space == "shared" and self.pc in self.ledger.plan:
             size = self.ledger.plan[self.pc]
-            if size == 0:
-                return None
-        # a cluster of one block: distributed shared memory is the block's own, and Nsight Compute counts
-        # it as shared memory (ptxas makes ld/red.shared::cluster through mapa a generic LD/ATOM)
-        s = self.sites.get(window)
-        if s is None:
-            s = self.sites[window] = self.ledger.site(self.pc, self.kind, size, self.ins.loc, self.ins.text,
-                                                       generic=self.space == "generic")
-            s.dsmem = window == "dsmem" or self.space == "dsmem"
+        s = None
+        if size:
+            s = self.ledger.site(self.pc, self.kind, size, self.ins.loc, self.ins.text, generic=self.space == "generic")
             if self.kind == "atomic" and "cas" in self.ins.parts:
                 s.atomic_rule = "cas"
+        self._site = s
         return s
 
-    def record(self, window, off, em):
-        s = self.site(window)
-        if s is not None:
-            self.ledger.record(s, off, em, self.ex.issued_warps)
+    def record(self, groups):
+        """One warp-instruction's traffic, `groups` as `resolve` gives them: the lanes on the block's own
+        shared memory go to the ledger as one request, the lanes on another block's count as a remote
+        request (module docstring)."""
+        mach = self.mach
+        off, em, remote = None, None, None
+        for name, sp, o, sub in groups:
+            if name == "dsmem":
+                rank, o = sp.split(o)
+                mine = sub & (rank == mach.shared.rank)
+                remote = sub & ~mine if remote is None else remote | (sub & ~mine)
+                sub = mine
+            elif name != "shared":
+                continue
+            off = np.where(sub, o, 0 if off is None else off)
+            em = sub if em is None else em | sub
+        if off is None:
+            return
+        s = self.site()
+        if s is None:
+            return
+        if remote is not None and remote.any():
+            s.remote += int(remote.reshape(mach.W, 32).any(axis=1).sum())
+        self.ledger.record(s, off, em, self.ex.issued_warps)
 
 
 def _reg_items(op):
@@ -163,7 +187,7 @@ def b_ld(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
     ut = UNSIGNED[es]
     if acc.space == "shared":
         sp = mach.shared
-        site = acc.site("shared")
+        site = acc.site()
 
         def ld_shared(m, full):
             a = ga()
@@ -192,8 +216,7 @@ def b_ld(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
             raise Fault(str(exc), exc.thread) from None
         for w, v in zip(ws, vals):
             w(v.view(dt), m, full)
-        for name, sp, off, sub in groups:
-            acc.record(name, off, sub)
+        acc.record(groups)
     return ld
 
 
@@ -208,7 +231,7 @@ def b_st(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
         raise PTXError(f"{ins.opcode}: stores to .{acc.space} are not supported")
     if acc.space == "shared":
         sp = mach.shared
-        site = acc.site("shared")
+        site = acc.site()
 
         def st_shared(m, full):
             a = ga()
@@ -232,7 +255,7 @@ def b_st(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
                 sp.scatter(off, sub, es, vals)
             except M.MemoryFault as exc:
                 raise Fault(str(exc), exc.thread) from None
-            acc.record(name, off, sub)
+        acc.record(groups)
     return st
 
 
@@ -243,7 +266,7 @@ _ATOM_OPS = ("add", "min", "max", "and", "or", "xor", "exch", "cas", "inc", "dec
 
 def _atomic_apply(sp: M.Space, off, em, dt, op: str, b, c):
     """Apply the atomic to `sp` lane by lane in thread order; returns the old values (dt)."""
-    idx_all = off >> int(np.log2(dt.itemsize))
+    idx_all = sp.absolute(off) >> int(np.log2(dt.itemsize))
     lanes = np.flatnonzero(em)
     idx = idx_all[lanes]
     view = sp.bytes.view(dt)
@@ -343,7 +366,7 @@ def b_atom(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
             _check(sp, off, sub, size, "atomic")
             o = _atomic_apply(sp, off, sub, dt, op, b, c)
             old = np.where(sub, o, old)
-            acc.record(name, off, sub)
+        acc.record(groups)
         if w is not None:
             w(old, m, full)
     return fn
@@ -356,7 +379,7 @@ def _looped_atomic(acc: Access, ga, op: str, dt, gb, w):
     sp = mach.shared
     view = sp.bytes.view(dt)
     load_site = ledger.site(acc.pc, "load", size, ins.loc, ins.text + "  (the compare-and-swap loop's LDS)")
-    cas_site = acc.site("shared")
+    cas_site = acc.site()
     W = mach.W
 
     def fn(m, full):
@@ -375,7 +398,7 @@ def _looped_atomic(acc: Access, ga, op: str, dt, gb, w):
             ledger.record(cas_site, a, rem, warps(rem))
 
         def leave(rem):  # min/max: the lanes whose update changes nothing take the word they read
-            cur = view[np.where(rem, a // size, 0)]
+            cur = view[np.where(rem, sp.absolute(a) // size, 0)]
             out = rem & ((np.minimum(cur, b) if op == "min" else np.maximum(cur, b)) == cur)
             old[out] = cur[out]
             return out
@@ -406,7 +429,7 @@ def b_cp_async(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
     gd = address_getter(mach, dst, "shared")
     gs = address_getter(mach, src, "global")
     acc = Access(ins, mach, ledger, pc, "ldgsts", size, ex)
-    site = acc.site("shared")
+    site = acc.site()
     if site is not None:
         site.zfill = src_size is not None
     sp = mach.shared
@@ -463,8 +486,8 @@ class MBarrier:
             self.pending = self.expected
 
 
-def _mbarriers(mach: Machine) -> dict[int, MBarrier]:
-    """The block's mbarriers by shared-memory offset (created with the first mbarrier.init)."""
+def _mbarriers(mach: Machine) -> dict[tuple[int, int], MBarrier]:
+    """The blocks' mbarriers by (block rank, shared-memory offset), created with the first mbarrier.init."""
     bars = getattr(mach, "mbarriers", None)
     if bars is None:
         bars = mach.mbarriers = {}
@@ -472,7 +495,7 @@ def _mbarriers(mach: Machine) -> dict[int, MBarrier]:
 
 
 def _mbarrier_at(mach: Machine, off: int, thread: int, what: str) -> MBarrier:
-    bar = _mbarriers(mach).get(off)
+    bar = _mbarriers(mach).get((int(mach.rank[thread]), off))
     if bar is None:
         raise Fault(f"{what} on shared offset {off}, where no mbarrier was initialised (mbarrier.init)", thread)
     return bar
@@ -529,9 +552,9 @@ def b_mbarrier(ins: Instr, mach: Machine, **_):
         for t in idx:
             off = int(a[t])
             if op == "init":
-                bars[off] = MBarrier(int(v[t]))
+                bars[(int(mach.rank[t]), off)] = MBarrier(int(v[t]))
             elif op == "inval":
-                bars.pop(off, None)
+                bars.pop((int(mach.rank[t]), off), None)
             elif op == "expect_tx":
                 _mbarrier_at(mach, off, int(t), what).transact(int(v[t]))
             elif op == "complete_tx":
@@ -573,12 +596,13 @@ def b_cp_async_bulk(ins: Instr, mach: Machine, **_):
                             f"{int(d[t])}: the size and both addresses must be multiples of 16", int(t))
             words = np.arange(0, size, 4, dtype=np.int64)
             every = np.ones(words.size, dtype=bool)
+            mine = sp.block(int(sp.rank[t]))
             try:
                 gsp.check(int(s[t]) + words, every, 4, "cp.async.bulk load")
-                sp.check(int(d[t]) + words, every, 4, "cp.async.bulk store")
+                mine.check(int(d[t]) + words, every, 4, "cp.async.bulk store")
             except M.MemoryFault as exc:
                 raise Fault(str(exc), int(t)) from None
-            sp.store(int(d[t]) + words, every, 4, gsp.load(int(s[t]) + words, every, 4))
+            mine.store(int(d[t]) + words, every, 4, gsp.load(int(s[t]) + words, every, 4))
             _mbarrier_at(mach, int(b[t]), int(t), "cp.async.bulk's mbarrier").transact(-size)
     return fn
 
@@ -609,26 +633,41 @@ def b_mapa(ins: Instr, mach: Machine, ex=None, **_):
     gr = mach.getter(ins.operands[2], np.uint32)
     w = mach.writer(ins.operands[0], dt)
     generic = "shared::cluster" not in ins.parts
+    shift = np.int64(M.CLUSTER_RANK_SHIFT)
 
     def fn(m, full):
-        r = gr()
-        bad = m & (r != 0)
+        r = gr().astype(np.int64)
+        bad = m & (r >= mach.blocks)
         if bad.any():
             t0 = int(np.flatnonzero(bad)[0])
-            raise Fault(f"mapa to block rank {int(r[t0])} of the cluster: analyze emulates a cluster of one "
-                        f"block, whose only rank is 0 (use macros or arguments that give a cluster size of 1)", t0)
+            raise Fault(f"mapa to block rank {int(r[t0])}, in a cluster of {mach.blocks} block"
+                        f"{'s' if mach.blocks > 1 else ''} (--cluster gives the cluster's shape)", t0)
         a = ga()
+        if generic:  # a generic address of the block's own shared memory, or of another's (mapa of mapa)
+            a = np.where((a >> M.WINDOW_SHIFT) == (M.DSMEM_BASE >> M.WINDOW_SHIFT), a - np.int64(M.DSMEM_BASE),
+                         a - np.int64(M.SHARED_BASE))
+        out = ((r + 1) << shift) | (a & np.int64(M.ClusterWindow.MASK))
         if generic:
-            a = a - np.int64(M.SHARED_BASE) + np.int64(M.DSMEM_BASE)
-        w(a.astype(dt), m, full)
+            out = out + np.int64(M.DSMEM_BASE)
+        w(out.astype(dt), m, full)
     return fn
 
 
 @builder("getctarank")
 def b_getctarank(ins: Instr, mach: Machine, **_):
+    """The rank of the block whose shared memory a shared::cluster (or generic) address is in."""
     w = mach.writer(ins.operands[0], np.uint32)
-    zero = np.zeros(mach.N, dtype=np.uint32)
-    return lambda m, full: w(zero, m, full)
+    ga = mach.getter(ins.operands[1], np.int64)
+    generic = "shared::cluster" not in ins.parts
+
+    def fn(m, full):
+        a = ga()
+        if generic:
+            own = (a >> M.WINDOW_SHIFT) != (M.DSMEM_BASE >> M.WINDOW_SHIFT)
+            a = np.where(own, 0, a - np.int64(M.DSMEM_BASE))
+        rank, _ = mach.cluster_window.split(a)
+        w(rank.astype(np.uint32), m, full)
+    return fn
 
 
 @builder("isspacep")
@@ -681,7 +720,7 @@ def b_matrix(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
         raise PTXError(f"{ins.text}: {len(regs)} registers for .x{n}")
     ga = address_getter(mach, addr_op, "shared")
     acc = Access(ins, mach, ledger, pc, "load" if load else "store", 16, ex)
-    site = acc.site("shared")
+    site = acc.site()
     sp = mach.shared
     lane = mach.lane.astype(np.int64)
     base = (mach.thread_ids // 32) * 32
@@ -697,8 +736,8 @@ def b_matrix(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
         for i in range(n):
             if trans:
                 col = (lane // 4) * 2
-                r0 = a[base + 8 * i + 2 * (lane % 4)] + col
-                r1 = a[base + 8 * i + 2 * (lane % 4) + 1] + col
+                r0 = sp.absolute(a[base + 8 * i + 2 * (lane % 4)] + col)
+                r1 = sp.absolute(a[base + 8 * i + 2 * (lane % 4) + 1] + col)
                 if load:
                     lo = u16[np.where(m, r0, 0) >> 1].astype(np.uint32)
                     hi = u16[np.where(m, r1, 0) >> 1].astype(np.uint32)
@@ -708,7 +747,7 @@ def b_matrix(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
                     u16[r0[m] >> 1] = (v[m] & 0xFFFF).astype(np.uint16)
                     u16[r1[m] >> 1] = (v[m] >> 16).astype(np.uint16)
             else:
-                word = a[base + 8 * i + lane // 4] + (lane % 4) * 4
+                word = sp.absolute(a[base + 8 * i + lane // 4] + (lane % 4) * 4)
                 if load:
                     ws[i](u32[np.where(m, word, 0) >> 2], m, full)
                 else:

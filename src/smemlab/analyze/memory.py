@@ -1,5 +1,10 @@
 """The block's memories: shared, local (per thread), param, const and global, and generic addresses.
 
+A cluster of several blocks is emulated whole (`SharedSpace`): each block has its own shared
+memory, the program's shared offsets are its own block's, and a shared::cluster address names a
+block by its rank in the bits above CLUSTER_RANK_SHIFT (`ClusterWindow`; an offset without them is
+the block's own, as the shared::cta window lies inside the shared::cluster one).
+
 Each space is one flat byte array with views of 1, 2, 4 and 8-byte words, so a warp's (or the whole
 block's) access is one NumPy gather or scatter. Every access is bounds- and alignment-checked and a
 bad one raises `MemoryFault` naming the first offending thread and address; the executor adds the
@@ -8,7 +13,7 @@ source line.
 Generic addresses (64-bit) are split into windows by their top bits, as the hardware does:
 
     0x7000_0000_0000 + ...  global (buffers, 256-byte aligned, a guard gap between neighbours)
-    0x7A00_0000_0000 + ...  distributed shared memory (mapa of a generic address; a cluster of one)
+    0x7A00_0000_0000 + ...  distributed shared memory (mapa of a generic address: a shared::cluster address)
     0x7B00_0000_0000 + ...  kernel parameters
     0x7C00_0000_0000 + ...  constant memory
     0x7D00_0000_0000 + ...  local memory (each thread its own)
@@ -33,6 +38,7 @@ WINDOWS = {GLOBAL_BASE >> WINDOW_SHIFT: "global", DSMEM_BASE >> WINDOW_SHIFT: "d
            LOCAL_BASE >> WINDOW_SHIFT: "local", SHARED_BASE >> WINDOW_SHIFT: "shared"}
 WINDOW_BASE = {"global": 0, "dsmem": DSMEM_BASE, "param": PARAM_BASE, "const": CONST_BASE, "local": LOCAL_BASE,
                "shared": SHARED_BASE}
+CLUSTER_RANK_SHIFT = 24  # a shared::cluster address: (rank + 1) << 24 | the offset in block `rank`'s shared memory
 GUARD = 256  # bytes between two global buffers, so that running off one end is caught
 UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
@@ -107,6 +113,10 @@ class Space:
             text += f" (the {self.name} memory holds {self.size} bytes)"
         return text
 
+    def absolute(self, off: np.ndarray) -> np.ndarray:
+        """Positions in self.bytes of offsets (SharedSpace: of the threads' own blocks)."""
+        return off
+
     def load(self, off: np.ndarray, em: np.ndarray, size: int) -> np.ndarray:
         idx = np.where(em, off, 0) >> _SHIFT[size]
         return self.views[size][idx]
@@ -140,6 +150,19 @@ class Space:
 _SHIFT = {1: 0, 2: 1, 4: 2, 8: 3}
 
 
+def _gather_each(sp: Space, off, em, es: int, n: int, what: str) -> list[np.ndarray]:
+    """Checked load of n consecutive elements, one element load at a time (spaces whose offsets are mapped
+    per thread: local memory, a cluster's shared memories)."""
+    sp.check(off, em, es * n, what)
+    return [sp.load(off + k * es, em, es) for k in range(n)]
+
+
+def _scatter_each(sp: Space, off, em, es: int, values, what: str) -> None:
+    sp.check(off, em, es * len(values), what)
+    for k, v in enumerate(values):
+        sp.store(off + k * es, em, es, v)
+
+
 class LocalSpace(Space):
     """Per-thread local memory: thread t's offset o lives at t * stride + o."""
 
@@ -158,13 +181,10 @@ class LocalSpace(Space):
         self.views[size][(off + self.lane_base)[em] >> _SHIFT[size]] = raw[em]
 
     def gather(self, off, em, es, n, what="load"):
-        self.check(off, em, es * n, what)
-        return [self.load(off + k * es, em, es) for k in range(n)]
+        return _gather_each(self, off, em, es, n, what)
 
     def scatter(self, off, em, es, values, what="store"):
-        self.check(off, em, es * len(values), what)
-        for k, v in enumerate(values):
-            self.store(off + k * es, em, es, v)
+        _scatter_each(self, off, em, es, values, what)
 
 
 class GlobalSpace(Space):
@@ -190,3 +210,92 @@ class GlobalSpace(Space):
     def contents(self, buf: Buffer) -> np.ndarray:
         start = buf.base - GLOBAL_BASE
         return self.bytes[start:start + buf.size]
+
+
+class SharedSpace(Space):
+    """The shared memories of the emulated blocks (a cluster's, or one block's), `stride` bytes apart;
+    `size` is one block's. Offsets are the thread's own block's: thread t's offset o is byte
+    block_base[t] + o. The stride is a multiple of 128 bytes, so an offset keeps its bank."""
+
+    def __init__(self, size: int, blocks: int, threads_per_block: int, threads: int):
+        super().__init__("shared", size)
+        self.blocks = blocks
+        self.stride = _round_up(max(size, 16), 1024)
+        if blocks > 1:
+            self.bytes = np.zeros(self.stride * blocks, dtype=np.uint8)
+            self.views = {n: self.bytes.view(t) for n, t in UINT.items()}
+        self.rank = np.arange(threads, dtype=np.int64) // threads_per_block
+        self.block_base = self.rank * self.stride
+
+    def absolute(self, off: np.ndarray) -> np.ndarray:
+        """Byte positions in self.bytes of the threads' offsets (one per thread)."""
+        return off if self.blocks == 1 else off + self.block_base
+
+    def block(self, rank: int) -> Space:
+        """Block `rank`'s shared memory alone (a view of the same bytes), for offsets of any shape."""
+        one = Space("shared", self.size)
+        one.bytes = self.bytes[rank * self.stride:(rank + 1) * self.stride]
+        one.views = {n: one.bytes.view(t) for n, t in UINT.items()}
+        return one
+
+    def load(self, off, em, size):
+        return super().load(self.absolute(off), em, size)
+
+    def store(self, off, em, size, raw):
+        super().store(self.absolute(off), em, size, raw)
+
+    def gather(self, off, em, es, n, what="load"):
+        if self.blocks == 1:
+            return super().gather(off, em, es, n, what)
+        return _gather_each(self, off, em, es, n, what)
+
+    def scatter(self, off, em, es, values, what="store"):
+        if self.blocks == 1:
+            super().scatter(off, em, es, values, what)
+        else:
+            _scatter_each(self, off, em, es, values, what)
+
+
+class ClusterWindow(Space):
+    """Shared memory through shared::cluster addresses: (rank + 1) << CLUSTER_RANK_SHIFT | offset in
+    block `rank`'s shared memory, or a plain offset in the thread's own block's."""
+
+    MASK = (1 << CLUSTER_RANK_SHIFT) - 1
+
+    def __init__(self, shared: SharedSpace):
+        self.name, self.size, self.origin, self.regions = "distributed shared", shared.size, 0, None
+        self.shared = shared
+        self.bytes, self.views = shared.bytes, shared.views
+
+    def split(self, off: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(block rank, offset in that block's shared memory) of each thread's address."""
+        hi = off >> CLUSTER_RANK_SHIFT
+        return np.where(hi > 0, hi - 1, self.shared.rank), off & self.MASK
+
+    def check(self, off, em, size, what):
+        rank, local = self.split(off)
+        bad = em & ((rank >= self.shared.blocks) | (off < 0))
+        if bad.any():
+            t = int(np.flatnonzero(bad)[0])
+            raise MemoryFault(f"{what} at shared::cluster address 0x{int(off[t]) & 0xFFFFFFFF:x}: it names block rank "
+                              f"{int(rank[t])} of a cluster of {self.shared.blocks}", t)
+        self.shared.check(local, em, size, what)
+
+    def describe(self, off):
+        return f"shared::cluster address 0x{off & 0xFFFFFFFF:x}"
+
+    def absolute(self, off):
+        rank, local = self.split(off)
+        return rank * self.shared.stride + local
+
+    def load(self, off, em, size):
+        return Space.load(self, self.absolute(off), em, size)
+
+    def store(self, off, em, size, raw):
+        Space.store(self, self.absolute(off), em, size, raw)
+
+    def gather(self, off, em, es, n, what="load"):
+        return _gather_each(self, off, em, es, n, what)
+
+    def scatter(self, off, em, es, values, what="store"):
+        _scatter_each(self, off, em, es, values, what)

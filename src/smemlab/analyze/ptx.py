@@ -121,6 +121,7 @@ class Kernel:
     body: list  # Instr | Label
     maxntid: tuple[int, ...] | None = None
     reqntid: tuple[int, ...] | None = None
+    reqnctapercluster: tuple[int, ...] | None = None  # __cluster_dims__
 
 
 class _LazyKernels(dict):
@@ -458,7 +459,7 @@ def _parse_kernel(name: str, params_text: str, perf: str, body: str, files: dict
             raise PTXError(f"kernel {name}: parameter {p!r} is not understood")
         params.append(v)
     k = Kernel(name=name, params=params, regs={}, variables=[], body=[])
-    for key in ("maxntid", "reqntid"):
+    for key in ("maxntid", "reqntid", "reqnctapercluster"):
         m = re.search(rf"\.{key}\s+([\d,\s]+)", perf)
         if m:
             setattr(k, key, tuple(int(x) for x in m.group(1).replace(" ", "").split(",") if x))

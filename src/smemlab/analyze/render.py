@@ -39,14 +39,16 @@ def line_dict(r: Report, ls: LineStats) -> dict:
          "instructions": ls.instructions, "executed": ls.issued}
     if ls.generic:
         d["generic"] = True
-    if ls.dsmem:
+    if ls.remote:
         d["dsmem"] = True
+        d["remote_requests"] = ls.remote
     return d
 
 
 def to_json(r: Report) -> dict:
     doc = {"kernel": r.kernel, "symbol": r.symbol, "block": list(r.block), "grid": list(r.grid),
-           "block_index": list(r.block_index), "dynamic_shared": r.dynamic_shared, "static_shared": r.static_shared}
+           "block_index": list(r.block_index), "cluster": list(r.cluster), "dynamic_shared": r.dynamic_shared,
+           "static_shared": r.static_shared}
     for kind in KINDS:
         t = r.totals(kind)
         if kind not in MODELLED:
@@ -71,15 +73,17 @@ def notes(r: Report) -> list[str]:
         out.append(ATOMIC_NOTE)
     if any(s.kind == "atomic" and s.atomic_rule == "spin" and s.issued for s in r.sites):
         out.append(LOOP_NOTE)
-    if any(s.dsmem and s.issued for s in r.sites):
-        out.append("distributed shared memory (shared::cluster, mapa) is emulated as a cluster of one block: its "
-                   "accesses land in the block's own shared memory and count as shared accesses")
+    if any(s.remote for s in r.sites):
+        out.append("distributed shared memory: lanes on another block's shared memory count as remote requests, "
+                   "with no wavefronts at the instruction (Nsight Compute counts none there: the other SM serves "
+                   "them); the lanes on the block's own count as shared accesses, and their instruction is listed "
+                   "as dsmem")
     if any(s.kind == "ldgsts" and s.issued for s in r.sites):
         out.append("cp.async copies are counted apart (op ldgsts, in neither the load nor the store totals, as "
                    "Nsight Compute counts them), by the rule measured on an H200: a 16-byte copy's quarter-warp costs "
                    "one wavefront per (global line, shared row, bits 4-5 of dst XOR src), more in the zero-filling "
                    "form; 4- and 8-byte copies go by global line, each group as a store")
-    if any(s.generic and not s.dsmem and s.issued for s in r.sites):
+    if any(s.generic and not s.remote and s.issued for s in r.sites):
         out.append("some shared-memory traffic goes through generic pointers (LD/ST, not LDS/STS); it is counted "
                    "with the shared loads and stores")
     return out
@@ -160,8 +164,11 @@ def print_report(r: Report, con, line: int | None = None, png: str | None = None
     from rich.markup import escape
     from rich.table import Table
 
+    blocks = r.cluster[0] * r.cluster[1] * r.cluster[2]
+    emulated = (f"block {','.join(map(str, r.block_index))} emulated" if blocks == 1 else
+                f"its cluster of {'x'.join(map(str, r.cluster))} blocks emulated")
     con.print(f"[bold]{escape(r.kernel)}[/]  block {'x'.join(map(str, r.block))}  grid {'x'.join(map(str, r.grid))}"
-              f"  (block {','.join(map(str, r.block_index))} emulated)  shared memory {r.static_shared} B static"
+              f"  ({emulated})  shared memory {r.static_shared} B static"
               + (f" + {r.dynamic_shared} B dynamic" if r.dynamic_shared else "")
               + f"  {r.steps:,} warp-instructions")
     ordered = r.ordered_lines()
@@ -180,12 +187,15 @@ def print_report(r: Report, con, line: int | None = None, png: str | None = None
             modelled = _modelled(ls)
             wf = f"{ls.wavefronts:,}" if modelled else "-"
             style = "red" if modelled and ls.excess > 0 else None
-            t.add_row(f"{escape(r.file_name(ls.file))}:{ls.line}", escape(src), ls.kind, str(ls.bytes),
-                      f"{ls.requests:,}", wf, f"{ls.ideal:,}" if modelled else "-",
+            t.add_row(f"{escape(r.file_name(ls.file))}:{ls.line}", escape(src),
+                      ls.kind + (" dsmem" if ls.remote else ""), str(ls.bytes),
+                      f"{ls.requests:,}" + (f" +{ls.remote:,} remote" if ls.remote else ""), wf,
+                      f"{ls.ideal:,}" if modelled else "-",
                       f"{ls.wavefronts / ls.requests:.3g}" if modelled and ls.requests else "-", _conflict(ls),
                       style=style)
         con.print(t)
-    tt = Table(title="kernel totals (one block)", title_justify="left")
+    tt = Table(title="kernel totals (one block)" if blocks == 1 else f"kernel totals (the cluster's {blocks} blocks)",
+               title_justify="left")
     for name in ("op", "requests", "wavefronts", "ideal", "wf/req", "excess"):
         tt.add_column(name, justify="left" if name == "op" else "right")
     for kind in KINDS + EXTRA_KINDS:

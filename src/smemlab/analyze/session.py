@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -43,7 +43,7 @@ class Report:
     ptx: str = field(repr=False, default="")
     buffers: dict = field(repr=False, default_factory=dict)  # pointer arguments' contents after the run
     sass: object = None  # sass.Plan: where the SASS's access widths replaced the PTX's
-
+    cluster: tuple[int, int, int] = (1, 1, 1)  # the blocks emulated: the cluster holding block_index
 
     def totals(self, kind: str) -> dict:
         ss = [s for s in self.sites if s.kind == kind]
@@ -80,13 +80,45 @@ def resolve_source(path: str) -> tuple[Path, str]:
     return p, path
 
 
+MAX_CLUSTER = 16  # blocks of a cluster on Hopper (8 portable, 16 with the non-portable size allowed)
+
+
+def _dims(name: str, v) -> tuple[int, int, int]:
+    t = tuple(int(x) for x in v) + (1,) * (3 - len(v))
+    if len(t) != 3 or any(x <= 0 for x in t):
+        raise UserError(f"--{name} {','.join(map(str, v))}: 1 to 3 positive sizes")
+    return t
+
+
+def _check_cluster(cluster, grid) -> tuple[int, int, int]:
+    cl = _dims("cluster", cluster)
+    if cl[0] * cl[1] * cl[2] > MAX_CLUSTER:
+        raise UserError(f"--cluster {','.join(map(str, cl))}: a cluster has at most {MAX_CLUSTER} blocks")
+    if any(g % c for g, c in zip(grid, cl)):
+        raise UserError(f"--grid {','.join(map(str, grid))} is not a whole number of clusters of "
+                        f"{','.join(map(str, cl))} (each side of the grid must be a multiple of the cluster's)")
+    return cl
+
+
+def _kernel_cluster(k, cluster, grid, kernel: str) -> tuple[int, int, int]:
+    """The cluster shape: --cluster, else the kernel's __cluster_dims__ (.reqnctapercluster), else one block."""
+    fixed = _dims("cluster", k.reqnctapercluster) if k.reqnctapercluster else None
+    if cluster is None:
+        return _check_cluster(fixed or (1, 1, 1), grid)
+    cl = _check_cluster(cluster, grid)
+    if fixed and cl != fixed:
+        raise UserError(f"{kernel} is compiled for clusters of {','.join(map(str, fixed))} (__cluster_dims__); "
+                        f"--cluster {','.join(map(str, cl))} differs")
+    return cl
+
+
 def _check_launch(block, grid, block_index, dynamic_shared):
     from smemlab.banks.analysis import normalize_block
 
     block = normalize_block(block)
     grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
     if len(grid) != 3 or any(g <= 0 for g in grid) or grid[0] >= 2**31 or grid[1] > 65535 or grid[2] > 65535:
-        raise UserError(f"--grid {grid}: 1 to 3 positive sizes (x < 2^31, y and z <= 65535)")
+        raise UserError(f"--grid {','.join(map(str, grid))}: 1 to 3 positive sizes (x < 2^31, y and z <= 65535)")
     bi = tuple(int(b) for b in block_index) + (0,) * (3 - len(block_index))
     if len(bi) != 3 or any(not 0 <= b < g for b, g in zip(bi, grid)):
         raise UserError(f"--block-index {','.join(map(str, bi))} is outside the grid {','.join(map(str, grid))}")
@@ -97,7 +129,10 @@ def _check_launch(block, grid, block_index, dynamic_shared):
 
 def analyze_source(path: str, kernel: str, block, grid=(1, 1, 1), block_index=(0, 0, 0), dynamic_shared: int = 0,
                    args: list[str] | None = None, defines: dict[str, str] | None = None,
-                   include_dirs: list[str] | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> Report:
+                   include_dirs: list[str] | None = None, max_steps: int = DEFAULT_MAX_STEPS,
+                   cluster=None) -> Report:
+    """`cluster`: the shape of the thread-block cluster the kernel is launched with (None: the kernel's
+    __cluster_dims__, else one block); all its blocks are emulated, the one holding `block_index` among them."""
     block, grid, block_index = _check_launch(block, grid, block_index, dynamic_shared)
     file, shown = resolve_source(path)
     try:
@@ -119,11 +154,12 @@ def analyze_source(path: str, kernel: str, block, grid=(1, 1, 1), block_index=(0
     files = {i: _shown_path(p, file, shown) for i, p in module.files.items()}
     sources = {i: _read_lines(p) for i, p in module.files.items()}
     return _run(module, compiled.ptx, symbol, kernel, text, shown, files, sources,
-                Launch(block, grid, block_index, int(dynamic_shared)), args, max_steps, compiled.cubin)
+                Launch(block, grid, block_index, int(dynamic_shared)), args, max_steps, compiled.cubin, cluster)
 
 
 def analyze_ptx(ptx: str, kernel: str, block, grid=(1, 1, 1), block_index=(0, 0, 0), dynamic_shared: int = 0,
-                args: list[str] | None = None, max_steps: int = DEFAULT_MAX_STEPS, source: str = "") -> Report:
+                args: list[str] | None = None, max_steps: int = DEFAULT_MAX_STEPS, source: str = "",
+                cluster=None) -> Report:
     """The same on PTX text (parameters are named from `source`, a C signature, or param0, param1 ...)."""
     block, grid, block_index = _check_launch(block, grid, block_index, dynamic_shared)
     try:
@@ -132,11 +168,12 @@ def analyze_ptx(ptx: str, kernel: str, block, grid=(1, 1, 1), block_index=(0, 0,
         raise UserError(f"PTX not understood: {exc}") from None
     symbol = find_kernel(list(module.kernels), kernel, {})
     return _run(module, ptx, symbol, kernel, source, "<ptx>", {i: p for i, p in module.files.items()},
-                {i: [] for i in module.files}, Launch(block, grid, block_index, int(dynamic_shared)), args, max_steps)
+                {i: [] for i in module.files}, Launch(block, grid, block_index, int(dynamic_shared)), args, max_steps,
+                cluster=cluster)
 
 
 def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, files, sources, launch: Launch,
-         args, max_steps, cubin: bytes = b"") -> Report:
+         args, max_steps, cubin: bytes = b"", cluster=None) -> Report:
     try:
         k = inline_calls(module, module.kernels[symbol])
     except PTXError as exc:
@@ -146,6 +183,7 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
     if k.maxntid and launch.threads > _prod(k.maxntid):
         raise UserError(f"{kernel} is compiled for at most {_prod(k.maxntid)} threads per block "
                         f"(__launch_bounds__); the block has {launch.threads}")
+    launch = replace(launch, cluster=_kernel_cluster(k, cluster, launch.grid, kernel))
     bound = A.bind(module, k, source, kernel, list(args or []))
     try:
         flow = build_flow(k.body)
@@ -174,7 +212,12 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
 
     def describe_thread(t: int) -> str:
         tx, ty, tz = (int(mach.tid[0][t]), int(mach.tid[1][t]), int(mach.tid[2][t]))
-        return f"thread {t} (threadIdx {tx},{ty},{tz}, warp {t // 32} lane {t % 32})"
+        tb = int(mach.in_block[t])
+        where = f"thread {tb} (threadIdx {tx},{ty},{tz}, warp {tb // 32} lane {tb % 32}"
+        if mach.blocks == 1:
+            return where + ")"
+        block = ",".join(str(int(c[t])) for c in mach.ctaid)
+        return where + f", block {block}: rank {int(mach.rank[t])} of the cluster)"
 
     ex = Executor(flow, mach, ledger, int(max_steps), where, describe_thread)
     ex.run()
@@ -183,7 +226,8 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
     return Report(kernel=kernel, symbol=symbol, block=launch.block, grid=launch.grid, block_index=launch.block_index,
                   dynamic_shared=launch.dynamic_shared, static_shared=mach.static_shared, sites=sites,
                   lines=per_line(sites), files=files, sources=sources, steps=ex.steps, barriers=ex.barriers,
-                  ptx=ptx, buffers={n: _contents(mach, b) for n, b in bound.by_name.items()}, sass=plan)
+                  ptx=ptx, buffers={n: _contents(mach, b) for n, b in bound.by_name.items()}, sass=plan,
+                  cluster=launch.cluster)
 
 
 def shared_atomics(instrs) -> list[int]:

@@ -1,7 +1,8 @@
 """`smemlab analyze FILE.cu --kernel NAME --block ...`: a kernel's shared-memory traffic line by line, no GPU.
 
-NVRTC compiles the file to PTX with line information; one thread block is emulated on the CPU
-(all warps, divergence and reconvergence, barriers, shuffles, atomics); every shared-memory
+NVRTC compiles the file to PTX with line information; one thread block (with --cluster, the
+cluster's blocks) is emulated on the CPU (all warps, divergence and reconvergence, barriers,
+shuffles, atomics, distributed shared memory); every shared-memory
 instruction a warp executes goes through the bank model, and the counts are summed per source line.
 """
 
@@ -17,13 +18,18 @@ def register(sub) -> None:
         "analyze", help="shared-memory bank conflicts of a whole kernel, line by line (no GPU needed)",
         description="Compile a CUDA file with NVRTC, emulate one thread block of the launch on the CPU, and count "
                     "the shared-memory requests and wavefronts of every source line as Nsight Compute counts them "
-                    "on Hopper (H100/H200), worst line first, with a bank map of any line.",
+                    "on Hopper (H100/H200), worst line first, with a bank map of any line. A kernel launched as "
+                    "thread-block clusters (--cluster, or its __cluster_dims__) has the whole cluster emulated: its "
+                    "distributed shared memory is each block's own, and the counts are the cluster's.",
         epilog="examples:\n"
                "  smemlab analyze transpose.cu --kernel transposeNaive --block 32,8 --grid 4,4 \\\n"
                "      --arg out=float32[16384] --arg in=float32[16384] --arg n=128\n"
                "  smemlab analyze hist.cu --kernel histo --block 256 --dynamic-shared 1024 \\\n"
                "      --arg keys=int32[8192]:0..255 --arg bins=int32[256] --arg n=8192 --line 17 --png line17.png\n"
-               "  smemlab analyze gemm.cu --kernel 'sgemm<128>' --block 256 --define BK=8 --json\n\n"
+               "  smemlab analyze gemm.cu --kernel 'sgemm<128>' --block 256 --define BK=8 --json\n"
+               "  smemlab analyze package:book/histogram.cu --kernel clusterHist_kernel --block 256 --grid 4 \\\n"
+               "      --cluster 4 --dynamic-shared 256 --arg bins=int32[256] --arg nbins=256 \\\n"
+               "      --arg bins_per_block=64 --arg input=int32[8192]:0..255 --arg array_size=8192\n\n"
                "--arg VALUE: an integer or a float for a scalar parameter; DTYPE[COUNT] for a pointer to COUNT\n"
                "seeded random elements (int32, float32, ... or int, float, float4 ...), DTYPE[COUNT]:LO..HI for\n"
                "values in a range, FILE.npy for given data. Random integers are 0..1023 and floats -1..1 unless a\n"
@@ -35,7 +41,11 @@ def register(sub) -> None:
     p.add_argument("--kernel", required=True, metavar="NAME", help="the kernel, as written in the source")
     p.add_argument("--block", required=True, metavar="X[,Y[,Z]]", help="threads per block")
     p.add_argument("--grid", default="1", metavar="X[,Y[,Z]]", help="blocks of the launch (default 1)")
-    p.add_argument("--block-index", default="0,0,0", metavar="X,Y,Z", help="the block to emulate (default 0,0,0)")
+    p.add_argument("--block-index", default="0,0,0", metavar="X,Y,Z",
+                   help="the block to emulate (default 0,0,0; with --cluster, the cluster holding it)")
+    p.add_argument("--cluster", default=None, metavar="X[,Y[,Z]]",
+                   help="the thread-block cluster's shape (default: the kernel's __cluster_dims__, else none); all "
+                        "its blocks are emulated and counted, each with its own shared memory")
     p.add_argument("--dynamic-shared", default="0", metavar="BYTES", help="dynamic shared memory per block")
     p.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE", help="a kernel argument (repeat)")
     p.add_argument("--define", "-D", action="append", default=[], metavar="NAME[=VALUE]", help="a macro (repeat)")
@@ -91,7 +101,8 @@ def run(args) -> int:
         args.file, args.kernel, _dims(args.block, "block"), _dims(args.grid, "grid"),
         _dims(args.block_index, "block-index", zero_ok=True), _count(args.dynamic_shared, "dynamic-shared"),
         args.arg, _defines(args.define), args.include,
-        _count(args.max_steps, "max-steps", 1) if args.max_steps is not None else DEFAULT_MAX_STEPS)
+        _count(args.max_steps, "max-steps", 1) if args.max_steps is not None else DEFAULT_MAX_STEPS,
+        cluster=_dims(args.cluster, "cluster") if args.cluster is not None else None)
     from smemlab.analyze import render
 
     if line is not None:

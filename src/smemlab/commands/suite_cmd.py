@@ -85,7 +85,7 @@ def print_analyze_tables() -> None:
     from smemlab.render.report import console
 
     for exp in all_experiments():
-        t = Table(title=f"{exp.name}: shared-memory traffic per source line (smemlab analyze, one block)",
+        t = Table(title=f"{exp.name}: shared-memory traffic per source line (smemlab analyze, one block or cluster)",
                   title_justify="left")
         for col in ("variant", "line", "source", "op", "requests", "wavefronts", "ideal", "conflict"):
             t.add_column(col, justify="right" if col in ("requests", "wavefronts", "ideal") else "left")
@@ -99,7 +99,8 @@ def print_analyze_tables() -> None:
                 modelled = is_modelled(ls.kind, ls.bytes)
                 conflict = "-" if not modelled else ("none" if ls.degree <= 1 else f"{ls.degree}-way")
                 t.add_row(launch.variant, f"{escape(r.file_name(ls.file))}:{ls.line}",
-                          escape(r.source_text(ls.file, ls.line)[:48]), ls.kind, f"{ls.requests:,}",
+                          escape(r.source_text(ls.file, ls.line)[:48]), ls.kind + (" dsmem" if ls.remote else ""),
+                          f"{ls.requests:,}" + (f" +{ls.remote:,} remote" if ls.remote else ""),
                           f"{ls.wavefronts:,}" if modelled else "-", f"{ls.ideal:,}" if modelled else "-", conflict,
                           style="red" if modelled and ls.excess > 0 else None)
         if t.row_count:

@@ -1,4 +1,4 @@
-"""Every kernel of the package as `smemlab analyze` runs it: one block, fixed small arguments.
+"""Every kernel of the package as `smemlab analyze` runs it: one block (or one cluster), fixed small arguments.
 
 Each entry mirrors how an experiment (or a library op) launches the kernel (macros, block, grid,
 dynamic shared memory, argument order and sizes), at the experiment's `bank_check_size` where it
@@ -30,6 +30,7 @@ class KernelLaunch:
     values: tuple[str, ...] = ()  # argument values in parameter order (the --arg VALUE syntax)
     extra_args: tuple[str, ...] = ()  # NAME=VALUE for __constant__/__device__ variables
     smem: tuple[SmemAccess, ...] | None = None  # the experiment's declaration for this launch
+    cluster: tuple[int, int, int] = (1, 1, 1)  # a thread-block cluster: all its blocks are emulated
 
     @property
     def path(self) -> str:
@@ -45,7 +46,7 @@ class KernelLaunch:
 
         return analyze_source(self.path, self.kernel, self.block, self.grid, (0, 0, 0), self.dynamic_shared,
                               self.args(), {k: str(v) for k, v in self.defines.items()},
-                              max_steps=max_steps or DEFAULT_MAX_STEPS)
+                              max_steps=max_steps or DEFAULT_MAX_STEPS, cluster=self.cluster)
 
 
 @lru_cache(maxsize=None)
@@ -160,9 +161,12 @@ def histogram() -> list[KernelLaunch]:
                      (f"int32[{bins}]", str(bins), k, str(keys))),
         KernelLaunch("histogram", "histSmem", "book/histogram.cu", "histSmem", b, (1, 1, 1), {}, 4 * bins,
                      (f"int32[{bins}]", str(bins), k, str(keys))),
-        # a cluster of one block (analyze emulates one): all bins in this block's shared memory
+        # the cluster size the experiment chooses for 256 bins (one block), then twice it: two blocks of 128
+        # bins, about half the atomics into the other block's shared memory
         KernelLaunch("histogram", "clusterHist_kernel", "book/histogram.cu", "clusterHist_kernel", b, (1, 1, 1), {},
                      4 * bins, (f"int32[{bins}]", str(bins), str(bins), k, str(keys))),
+        KernelLaunch("histogram", "clusterHist_kernel_2x", "book/histogram.cu", "clusterHist_kernel", b, (2, 1, 1), {},
+                     4 * bins // 2, (f"int32[{bins}]", str(bins), str(bins // 2), k, str(keys)), cluster=(2, 1, 1)),
     ]
 
 
