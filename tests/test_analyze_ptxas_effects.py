@@ -305,3 +305,65 @@ def test_a_loop_vectorised_in_part_merges_to_the_width_most_of_its_sass_has():
                sass.SassAccess("k.cu", 41, "load", 16, "R20", 0, "LDS.128 R12, [R20]")]
     plan, _, sites = _planned(ptx, listing)
     assert len(sites) == 2 and all(plan.coalesce.get(pc) == 8 for pc in sites)
+
+
+JOIN_SRC = r'''
+extern "C" __global__ void join(const int *a, const int *b, int *out)
+{
+    __shared__ int s[256];
+    const int t = threadIdx.x;
+    s[t] = 0;
+    __syncthreads();
+    if (a[t] > 0 || (a[t] == 0 && b[t] > 0))  // NVVM: two paths into the store's block
+        s[t] = 1;
+    __syncthreads();
+    out[t] = s[t];
+}
+'''
+
+
+def test_paths_that_meet_before_reconverging_store_once(tmp_path):
+    """A warp whose lanes reach one block by two paths of a branch executes it once (ptxas's code: one
+    STS), not once a path: requests are the warps with a lane storing, and the result is right."""
+    from smemlab.analyze import analyze_source
+    from smemlab.analyze.args import fill, parse_arg
+
+    src = tmp_path / "join.cu"
+    src.write_text(JOIN_SRC)
+    args = ["a=int32[256]:-1..1", "b=int32[256]:-1..1", "out=int32[256]"]
+    r = analyze_source(str(src), "join", (256,), args=args)
+    a, b = (fill(n, parse_arg(x)[1]) for n, x in (("a", args[0]), ("b", args[1])))
+    want = (a > 0) | ((a == 0) & (b > 0))
+    assert np.array_equal(r.buffers["out"], want.astype(np.int32))
+    (store,) = [ls for ls in r.lines if ls.kind == "store" and ls.line == 9]
+    assert store.requests == int(want.reshape(8, 32).any(axis=1).sum())
+    assert store.wavefronts == store.requests  # each warp's lanes on distinct banks: one wavefront
+
+
+def test_reaches_stops_at_the_reconvergence_point():
+    from smemlab.analyze.cfg import EXIT, build_flow
+    from smemlab.analyze.ptx import parse_module
+
+    module = parse_module(PTX_HEAD + """.visible .entry k(.param .u32 k_p)
+{
+    .reg .pred %p<3>;
+    .reg .b32 %r<4>;
+    ld.param.u32 %r1, [k_p];
+    setp.eq.s32 %p1, %r1, 0;
+    @%p1 bra $L__A;
+    bra.uni $L__B;
+$L__A:
+    add.s32 %r2, %r1, 1;
+    bra.uni $L__END;
+$L__B:
+    setp.eq.s32 %p2, %r1, 1;
+    @%p2 bra $L__END;
+    bra.uni $L__A;
+$L__END:
+    ret;
+}
+""")
+    flow = build_flow(module.kernels["k"].body)
+    a, b, end = flow.labels["$L__A"], flow.labels["$L__B"], flow.labels["$L__END"]
+    assert flow.reaches(b, a, end) and not flow.reaches(a, b, end)
+    assert flow.reaches(a, end, EXIT) and not flow.reaches(end, a, EXIT)

@@ -17,9 +17,9 @@ analyze; their lines are compared like the others. Instructions with lanes on ot
 Known differences (xfail, with the reason, once everything else of the case matched and exactly the
 known lines differ): the trips of a compare-and-swap loop (float atomicAdd on
 shared memory) that depend on timing across warps; three loops whose LDS.64 the two counters count
-differently; the staged matmul's two-line cp.async with several stages in flight; and two loops ptxas
+differently; the staged matmul's two-line cp.async with several stages in flight; and a loop ptxas
 restructured (a data-dependent trip count unrolled into predicated loads, so that one SASS load serves
-lanes at different iterations; a remainder loop peeled differently).
+lanes at different iterations).
 """
 
 from __future__ import annotations
@@ -83,10 +83,6 @@ KNOWN = {
                                   "ptxas unrolled a loop with a data-dependent trip count into predicated loads: one "
                                   "SASS load serves lanes at different iterations, where the PTX's loop keeps them "
                                   "in step"),
-    "corpus.softmax_forward_kernel3": ({("softmax.cu", 81, "load"), ("softmax.cu", 99, "load")},
-                                       "ptxas peeled the 7-iteration loop of one thread differently (an LDS.128 and "
-                                       "an LDS for 4 unaligned words, where the PTX's 4 scalars fit 16 bytes): 4 "
-                                       "wavefronts where the SASS makes 5"),
 }
 
 

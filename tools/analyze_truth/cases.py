@@ -544,6 +544,9 @@ f = f"{K}/warp_atomics.cu"  # atomics ptxas aggregates per warp (REDUX, then one
 case("corpus.block_max_bits", f, "block_max_bits", (256,), ["keys=int32[256]:-100000..100000", "out=int32[2]"])
 case("corpus.per_lane_min", f, "per_lane_min", (256,), ["keys=int32[256]:-100000..100000", "out=int32[64]"])
 
+f = f"{K}/hoisted.cu"  # a guarded load ptxas hoists into the load before the branch (sass._hoisted)
+case("corpus.argmin_pairs", f, "argmin_pairs", (256,), ["vals=int32[512]:0..15", "out=int32[2]"], dyn=4096)
+
 f = f"{K}/dsmem.cu"  # distributed shared memory: one cluster of CS blocks (grid = cluster), all of it emulated
 for cs in (2, 4):
     cl = dict(grid=(cs, 1, 1), cluster=(cs, 1, 1))

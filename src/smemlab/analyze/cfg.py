@@ -25,6 +25,36 @@ class Flow:
     ipdom: dict[int, int]  # branch index -> reconvergence index (EXIT when paths only meet at the end)
     targets: dict[int, int]  # branch index -> target index
     tables: dict[int, list[int]]  # brx.idx index -> its target indices, in the order of its list
+    block_of: list[int] = None  # instruction index -> its basic block
+    starts: list[int] = None  # basic block -> index of its first instruction
+    bsucc: list[list[int]] = None  # basic block -> its successors (len(starts): the exit)
+    _reach: dict = None
+
+    def reaches(self, a: int, b: int, stop: int) -> bool:
+        """Whether a thread at instruction `a` can come to instruction `b` without passing `stop` (an
+        instruction index or EXIT)."""
+        if a == EXIT or b == EXIT:
+            return False
+        ba, bb = self.block_of[a], self.block_of[b]
+        if ba == bb and a <= b:
+            return True
+        key = (ba, bb, stop)
+        if self._reach is None:
+            self._reach = {}
+        if key not in self._reach:
+            avoid = self.block_of[stop] if stop != EXIT else -1
+            seen, todo, found = set(), list(self.bsucc[ba]), False
+            while todo:
+                x = todo.pop()
+                if x in seen or x == avoid or x >= len(self.starts):
+                    continue
+                if x == bb:
+                    found = True
+                    break
+                seen.add(x)
+                todo.extend(self.bsucc[x])
+            self._reach[key] = found
+        return self._reach[key]
 
 
 def is_branch(ins: Instr) -> bool:
@@ -103,7 +133,7 @@ def build_flow(body: list) -> Flow:
     for i in list(targets) + list(tables):
         p = ipdom_b[block_of[i]]
         ipdom[i] = EXIT if p is None or p == nb else starts[p]
-    return Flow(instrs, labels, leaders, ipdom, targets, tables)
+    return Flow(instrs, labels, leaders, ipdom, targets, tables, block_of, starts, bsucc)
 
 
 def _postdominators(nb: int, succ: list[list[int]]) -> list[int | None]:

@@ -7,7 +7,10 @@ pick): the paths run one after the other, each with its own threads, and the thr
 the branch's immediate post-dominator (`cfg.py`), as on a stack-based SIMT machine. Per warp this is
 exactly the warp's own reconvergence stack (a warp whose lanes agree takes one path only; a warp
 with no lane on a path issues nothing there), so per-warp counts are those of warps running
-separately, and a race-free kernel computes what it computes on the GPU.
+separately, and a race-free kernel computes what it computes on the GPU. Paths of one divergent
+region that meet at a block before their reconvergence point run it once, together (`_join`): NVVM
+writes a short-circuit condition as two paths into the block it guards, and ptxas's SASS runs that
+block once for the warp.
 
 Barriers (`bar.sync`, `barrier.sync`, `bar.red`, `bar.arrive`) are each block's 16 named barriers: a
 thread that reaches one arrives and waits (`arrive`: does not wait), and the barrier completes for a
@@ -194,7 +197,7 @@ class Executor:
         self.live = live
         stack = [_Entry(0, live.copy(), EXIT, W)]
         self.stack = stack
-        kinds, ops, run_end, instrs = self.kinds, self.ops, self.run_end, self.flow.instrs
+        kinds, ops, run_end, instrs, leaders = self.kinds, self.ops, self.run_end, self.flow.instrs, self.flow.leaders
         max_steps = self.max_steps
         with np.errstate(all="ignore"):
             while stack:
@@ -203,6 +206,8 @@ class Executor:
                 pc = e.pc
                 if pc == e.rpc or pc == EXIT or not e.nw:
                     stack.pop()
+                    continue
+                if leaders[pc] and len(stack) > 1 and e.waiting is None and self._join(e):
                     continue
                 kind = kinds[pc]
                 if kind == PLAIN:
@@ -246,6 +251,35 @@ class Executor:
                         raise AnalyzeError(f"{self.where(pc)}: {self.describe_thread(t)} executed trap "
                                            f"(the kernel aborts on the GPU)")
                     e.pc = pc + 1
+
+    def _join(self, e: _Entry) -> bool:
+        """Paths of one divergent region that meet at a block before their reconvergence point run it
+        once, together, as ptxas's code does: NVVM writes `if (a || (b && c)) x = y;` as two paths into
+        one block, and ptxas makes one store of it. A path at a block that another path of the region
+        (same reconvergence point) is still on its way to waits for it (it goes below it in the stack);
+        a path that comes to a block where one waits joins it. True when the stack changed."""
+        st, flow, pc, r = self.stack, self.flow, e.pc, e.rpc
+        for j in range(len(st) - 2, -1, -1):
+            s = st[j]
+            if s.holder and s.pc == r:
+                break  # the region's holder: what lies below is outside it
+            if s.rpc != r or s.holder or s.waiting is not None:
+                continue
+            if s.pc == pc:
+                s.mask = s.mask | e.mask
+                s.refresh(self.mach.W)
+                st.pop()
+                return True
+        for j in range(len(st) - 2, -1, -1):
+            s = st[j]
+            if s.holder and s.pc == r:
+                break
+            if s.rpc != r or s.holder or s.waiting is not None or s.pc == pc:
+                continue
+            if flow.reaches(s.pc, pc, r) and not flow.reaches(pc, s.pc, r):
+                st.insert(j, st.pop())
+                return True
+        return False
 
     def _pred(self, guard: Reg) -> np.ndarray:
         p = self.mach.R[self.mach.reg_index(guard.name)]

@@ -76,6 +76,7 @@ class Ledger:
         self.plan: dict[int, int] = {}  # pc -> bytes of the SASS access (0: merged into another), see sass.py
         self.atomic_rules: dict[int, str] = {}  # pc -> "lanes" | "words" | "spin"
         self.coalesce: dict[int, int] = {}  # pc -> width to merge consecutive accesses into (sass.py)
+        self.block_of: dict[int, int] = {}  # pc -> its PTX basic block (a vector of ptxas's is in one loop body)
         self.shift: dict[int, int] = {}  # pc -> bytes from its address to where its access starts (sass.py)
         self.relocate: dict[int, int] = {}  # pc -> the source line ptxas's line table gives its access (sass.py)
         self.copy_zfill: dict[tuple[int, int], bool] = {}  # (file, line) -> the SASS's cp.async form (sass.copy_forms)
@@ -119,7 +120,13 @@ class Ledger:
         chunk for each lane in each, become one access of `width` bytes per chunk (what ptxas made of
         an unrolled loop, in whatever order the loop visits the pieces: a row-by-row loop may be
         vectorised along its other index); anything else goes through as it is. A piece that comes
-        again before its chunk is complete ends that chunk's group as it is."""
+        again before its chunk is complete ends that chunk's group as it is. The pieces of one vector
+        come from one PTX loop body (basic block): a chunk filled from two (a loop's unrolled body and
+        its remainder loop) is not one access. A load group that ends incomplete, made by distinct
+        instructions of one body, covering the chunk from some piece to its end in a size that is not a
+        power of two (words 1 to 3 of 4), is the one wide load of the whole chunk ptxas makes of it,
+        reading a word it does not use (a thread's loop over a block's warp partials from index 1:
+        LDS.128 of words 0-3, then LDS of word 4)."""
         pos = off % width
         p = int(pos[em][0]) if em.any() else -1
         if p < 0 or p % site.size or width % site.size or (pos[em] != p).any():
@@ -129,13 +136,14 @@ class Ledger:
         chunk = np.where(em, off - pos, -1)
         gkey = (site.size, chunk.tobytes())
         g = groups.get(gkey)
-        if g is not None and p in g["have"]:
+        if g is not None and (p in g["have"] or self.block_of.get(site.pc) != g["block"]):
             self._end_group(groups, gkey)
             g = None
         if g is None:
             if len(groups) >= MAX_OPEN_CHUNKS:  # chunks that never fill: the oldest goes through as it is
                 self._end_group(groups, next(iter(groups)))
-            g = groups[gkey] = {"members": [], "have": set(), "em": em.copy(), "chunk": off - pos}
+            g = groups[gkey] = {"members": [], "have": set(), "em": em.copy(), "chunk": off - pos, "width": width,
+                                "block": self.block_of.get(site.pc)}
         g["members"].append((site, off, issued, p))
         g["have"].add(p)
         if len(g["have"]) * site.size == width:
@@ -153,8 +161,24 @@ class Ledger:
 
     def _end_group(self, groups: dict, gkey) -> None:
         g = groups.pop(gkey)
-        for s, off, issued, _ in g["members"]:
+        members = g["members"]
+        if self._over_read(members, g["width"]):
+            first = min(members, key=lambda m: m[3])
+            self._record(self._wide(first[0], g["width"]), g["chunk"], g["em"], first[2])
+            return
+        for s, off, issued, _ in members:
             self._record(s, off, g["em"], issued)
+
+    def _over_read(self, members: list, width: int) -> bool:
+        """The incomplete load chunk ptxas reads whole (`_coalesce`)."""
+        sites = [m[0] for m in members]
+        if sites[0].kind != "load" or len({s.pc for s in sites}) != len(sites) or \
+                len({self.block_of.get(s.pc) for s in sites}) != 1:
+            return False
+        spans = sorted((m[3], m[3] + m[0].size) for m in members)
+        covered = spans[-1][1] - spans[0][0]
+        contiguous = all(a[1] == b[0] for a, b in zip(spans, spans[1:]))
+        return contiguous and spans[-1][1] == width and covered & (covered - 1) != 0
 
     def finish(self) -> None:
         """The end of the kernel: chunks still open go through as they are, then the model runs."""

@@ -325,10 +325,28 @@ def plan(instrs: list[Instr], leaders: list[bool], sites: dict[int, tuple[str, i
         widths = {x[1] for g in groups.values() for x in g}
         if ptx_shape == sass_shape or (sgroups and widths == {w for g in sgroups for _, w in g} and len(widths) == 1):
             continue  # the same widths (ptxas may have duplicated or hoisted code): nothing to merge
-        if not _matched(p, key[1], groups, sgroups):
+        if not _matched(p, key[1], groups, sgroups) and not (key[2] == "load" and _hoisted(p, key[1], groups, sgroups)):
             failed[key] = groups
     _across_lines(p, failed, ptx_groups, sass_groups)
     return p
+
+
+def _hoisted(p: Plan, line: int, groups: dict, sgroups: list) -> bool:
+    """A line's loads of one base in several basic blocks that ptxas made one wider load: it hoisted a
+    guarded load of the next word into the load before the branch (`a = s[i]` as an int2 whose `.y`
+    NVVM loads only where `a.x == b.x`: one LDS.64). The access at the vector's start must be in the
+    first of the blocks (it runs whenever the others do) and stands for all of them."""
+    merged: dict[str, list] = defaultdict(list)
+    for base, g in groups.items():
+        merged[base.rsplit("|", 1)[0]] += [x + (int(base.rsplit("|", 1)[1]),) for x in g]
+    if len(merged) == len(groups):
+        return False
+    for g in merged.values():
+        first = min(x[3] for x in g)
+        for o, _, _, blk in g:
+            if o == min(x[0] for x in g) and blk != first:
+                return False
+    return _matched(p, line, {k: [x[:3] for x in g] for k, g in merged.items()}, sgroups)
 
 
 def _matched(p: Plan, line: int, groups: dict, sgroups: list, relocate: bool = False) -> bool:
