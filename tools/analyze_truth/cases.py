@@ -569,6 +569,13 @@ for cs in (2, 4):
          KEYS_ARGS + ["bins=256"], {"AGG": 0, "COPIES": 1, "CS": cs}, dyn=1024 // cs, **cl)
     case(f"ops_histogram.hist_cluster_share.cs{cs}", P + "lib/histogram.cu", "hist_cluster_share", (512,),
          KEYS_ARGS + ["bins=256"], {"AGG": 0, "COPIES": 1, "CS": cs}, dyn=1024 // cs + 2 * 512 * 2 * 16, **cl)
+    # the exchange (the op's kernel past one block): keys ranked by owner, read by the owners through DSMEM
+    for bits, agg in ((32, 0), (16, 1)):
+        words = -(-256 // cs) if bits == 32 else -(-256 // cs // 2)
+        case(f"ops_histogram.hist_cluster_exchange.cs{cs}.b{bits}" + (".agg" if agg else ""), P + "lib/histogram.cu",
+             "hist_cluster_exchange", (512,), KEYS_ARGS + ["bins=256"],
+             {"AGG": agg, "COPIES": 1, "CS": cs, "THREADS": 512, "MINB": 1, "CBITS": bits},
+             dyn=-(-words // 4) * 16 + 2 * 512 * 4 * 2 * 2, **cl)
 
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
 

@@ -40,7 +40,7 @@ LDGSTS_MODELLED = (4, 8, 16)  # cp.async sizes whose wavefronts are modelled (al
 def is_modelled(kind: str, size: int) -> bool:
     return kind in MODELLED or (kind == "ldgsts" and size in LDGSTS_MODELLED)
 FLUSH_ROWS = 1 << 15  # warps buffered before the model runs
-MAX_OPEN_CHUNKS = 256  # a line's chunks being merged into SASS-width accesses at once (_coalesce)
+MAX_OPEN_CHUNKS = 256  # a line's chunks being merged into SASS-width accesses at once, per warp (_coalesce)
 
 
 @dataclass
@@ -77,6 +77,7 @@ class Ledger:
         self.atomic_rules: dict[int, str] = {}  # pc -> "lanes" | "words" | "spin"
         self.coalesce: dict[int, int] = {}  # pc -> width to merge consecutive accesses into (sass.py)
         self.block_of: dict[int, int] = {}  # pc -> its PTX basic block (a vector of ptxas's is in one loop body)
+        self.whole: set[int] = set()  # coalesced loads whose line ptxas loads only at the full width (sass.py)
         self.shift: dict[int, int] = {}  # pc -> bytes from its address to where its access starts (sass.py)
         self.relocate: dict[int, int] = {}  # pc -> the source line ptxas's line table gives its access (sass.py)
         self.copy_zfill: dict[tuple[int, int], bool] = {}  # (file, line) -> the SASS's cp.async form (sass.copy_forms)
@@ -126,30 +127,44 @@ class Ledger:
         instructions of one body, covering the chunk from some piece to its end in a size that is not a
         power of two (words 1 to 3 of 4), is the one wide load of the whole chunk ptxas makes of it,
         reading a word it does not use (a thread's loop over a block's warp partials from index 1:
-        LDS.128 of words 0-3, then LDS of word 4)."""
+        LDS.128 of words 0-3, then LDS of word 4). Where every SASS load of the line has the chunk's
+        width (`whole`), any part of a chunk one body loads is the whole chunk's load: a loop over up to
+        4 words that ptxas unrolled to its largest trip count and made one LDS.128, whatever the count."""
         pos = off % width
-        p = int(pos[em][0]) if em.any() else -1
-        if p < 0 or p % site.size or width % site.size or (pos[em] != p).any():
-            self._record(site, off, em, issued)
-            return
+        plain = np.zeros_like(em)
+        for w in np.flatnonzero(em.reshape(self.W, WARP).any(axis=1)):  # each warp's pieces apart
+            lanes = slice(w * WARP, (w + 1) * WARP)
+            mine = np.zeros_like(em)
+            mine[lanes] = em[lanes]
+            at = pos[lanes][em[lanes]]
+            p = int(at[0])
+            if p % site.size or width % site.size or (at != p).any():
+                plain |= mine
+            else:
+                self._piece(site, off, pos, mine, int(w), p, width)
+        if plain.any():
+            self._record(site, off, plain, int(plain.reshape(self.W, WARP).any(axis=1).sum()))
+
+    def _piece(self, site: Site, off: np.ndarray, pos: np.ndarray, em: np.ndarray, w: int, p: int, width: int) -> None:
+        """One warp's piece `p` (its byte in the chunk) of a vector being assembled (`_coalesce`)."""
         groups = self._runs.setdefault((site.file, site.line, site.kind), {})
-        chunk = np.where(em, off - pos, -1)
-        gkey = (site.size, chunk.tobytes())
+        lanes = slice(w * WARP, (w + 1) * WARP)
+        gkey = (site.size, w, np.where(em[lanes], (off - pos)[lanes], -1).tobytes())
         g = groups.get(gkey)
-        if g is not None and (p in g["have"] or self.block_of.get(site.pc) != g["block"]):
+        if g is not None and (p in g["have"] or not self._may_join(g["pcs"], site.pc)):
             self._end_group(groups, gkey)
             g = None
         if g is None:
-            if len(groups) >= MAX_OPEN_CHUNKS:  # chunks that never fill: the oldest goes through as it is
+            if len(groups) >= MAX_OPEN_CHUNKS * self.W:  # chunks that never fill: the oldest goes through as it is
                 self._end_group(groups, next(iter(groups)))
-            g = groups[gkey] = {"members": [], "have": set(), "em": em.copy(), "chunk": off - pos, "width": width,
-                                "block": self.block_of.get(site.pc)}
-        g["members"].append((site, off, issued, p))
+            g = groups[gkey] = {"members": [], "have": set(), "em": em, "chunk": off - pos, "width": width, "pcs": []}
+        g["pcs"].append(site.pc)
+        g["members"].append((site, off, 1, p))
         g["have"].add(p)
         if len(g["have"]) * site.size == width:
-            first, _, iss, _ = min(g["members"], key=lambda m: m[3])
+            first = min(g["members"], key=lambda m: m[3])[0]
             del groups[gkey]
-            self._record(self._wide(first, width), g["chunk"], em, iss)
+            self._record(self._wide(first, width), g["chunk"], em, 1)
 
     def _wide(self, site: Site, width: int) -> Site:
         key = (site.pc, site.kind, "wide", width)
@@ -169,16 +184,24 @@ class Ledger:
         for s, off, issued, _ in members:
             self._record(s, off, g["em"], issued)
 
+    def _may_join(self, pcs: list, pc: int) -> bool:
+        """Pieces of one vector: instructions of one basic block (repeated where ptxas unrolled its loop),
+        or distinct instructions of several (an unrolled loop's guarded steps, each once); not a loop's
+        instruction again next to another block's (a loop and its remainder loop)."""
+        blocks = {self.block_of.get(x) for x in pcs} | {self.block_of.get(pc)}
+        return len(blocks) == 1 or (pc not in pcs and len(set(pcs)) == len(pcs))
+
     def _over_read(self, members: list, width: int) -> bool:
         """The incomplete load chunk ptxas reads whole (`_coalesce`)."""
         sites = [m[0] for m in members]
-        if sites[0].kind != "load" or len({s.pc for s in sites}) != len(sites) or \
-                len({self.block_of.get(s.pc) for s in sites}) != 1:
-            return False
         spans = sorted((m[3], m[3] + m[0].size) for m in members)
+        if sites[0].kind != "load" or not all(a[1] == b[0] for a, b in zip(spans, spans[1:])):
+            return False
+        if all(s.pc in self.whole for s in sites):
+            return True
         covered = spans[-1][1] - spans[0][0]
-        contiguous = all(a[1] == b[0] for a, b in zip(spans, spans[1:]))
-        return contiguous and spans[-1][1] == width and covered & (covered - 1) != 0
+        return (len({s.pc for s in sites}) == len(sites) and len({self.block_of.get(s.pc) for s in sites}) == 1
+                and spans[-1][1] == width and covered & (covered - 1) != 0)
 
     def finish(self) -> None:
         """The end of the kernel: chunks still open go through as they are, then the model runs."""

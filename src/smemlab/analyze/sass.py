@@ -79,6 +79,7 @@ class Plan:
     sizes: dict[int, int] = field(default_factory=dict)
     atomic_rules: dict[int, str] = field(default_factory=dict)  # pc -> "lanes" | "words" | "spin" (ledger.py)
     coalesce: dict[int, int] = field(default_factory=dict)  # pc -> SASS width to build from consecutive accesses
+    whole: set[int] = field(default_factory=set)  # coalesced loads whose line's SASS loads all have that width
     shift: dict[int, int] = field(default_factory=dict)  # pc -> bytes from the PTX address to the access's start
     merged: list[tuple[int, list[int], int]] = field(default_factory=list)  # (line, pcs, width)
     unmatched: list[int] = field(default_factory=list)  # source lines whose PTX and SASS disagree
@@ -469,8 +470,13 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
         wider = [w for w in sass_widths(key) if w > narrow]
         if wider:
             wide = max(set(wider), key=lambda w: (wider.count(w), w))
+            # every SASS load of the line that wide: a chunk the PTX reads only in part is still read whole
+            # (a loop ptxas unrolled to its largest trip count and loads as one LDS.128 for any count)
+            whole = key[2] == "load" and set(sass_widths(key)) == {wide}
             for pc in pcs(groups):
                 p.coalesce[pc] = wide
+                if whole:
+                    p.whole.add(pc)
 
 
 def atomic_rules(instrs: list[Instr], atomics: list[int], sass: list[SassAccess] | None,

@@ -196,6 +196,7 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
     ledger.plan = plan.sizes
     ledger.coalesce = plan.coalesce
     ledger.block_of = dict(enumerate(np.cumsum(flow.leaders) - 1)) if plan.coalesce else {}
+    ledger.whole = plan.whole
     ledger.shift = plan.shift
     ledger.relocate = plan.lines
     ledger.atomic_rules = sass.atomic_rules(flow.instrs, shared_atomics(flow.instrs), listing, module.files)
