@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -34,13 +35,27 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "data" / "analyze_truth.json"
 
 
-def _cases():
-    if not FIXTURE.is_file():
-        return []
-    return json.loads(FIXTURE.read_text())["cases"]
+@lru_cache(maxsize=1)
+def _fixture() -> dict:
+    return json.loads(FIXTURE.read_text()) if FIXTURE.is_file() else {"cases": [], "provenance": {}}
 
 
-CASES = _cases()
+CASES = _fixture()["cases"]
+
+
+@lru_cache(maxsize=1)
+def _other_compiler() -> str | None:
+    """Why the comparison does not hold here, or None: the truth is of the cubins one NVRTC built, and
+    analyze follows the SASS of the NVRTC it runs with (another ptxas vectorises and places code
+    otherwise, as 13.0's does for some of these kernels)."""
+    from smemlab.analyze.nvrtc import version
+
+    recorded = _fixture()["provenance"].get("nvrtc")
+    here = version()
+    if recorded and here != recorded:
+        return (f"the truth was recorded from cubins of NVRTC {recorded}; this machine's NVRTC is {here}, whose "
+                f"SASS may differ (`make test` in the project's environment compares them)")
+    return None
 
 
 def _path(case) -> str:
@@ -104,6 +119,9 @@ def test_fixture_present():
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_matches_nsight_compute(case):
+    other = _other_compiler()
+    if other:
+        pytest.skip(other)
     known_lines, why = next((k for prefix, k in KNOWN.items() if case["id"].startswith(prefix)), (set(), None))
     r = _analyze(case)
     totals = case["totals"]

@@ -41,7 +41,8 @@ def _check(result, what: str):
     return result[1:] if len(result) > 2 else (result[1] if len(result) == 2 else None)
 
 
-def _version() -> str:
+def version() -> str:
+    """The NVRTC this process compiles with ("13.5"): its ptxas decides the SASS that analyze follows."""
     from cuda.bindings import nvrtc
 
     _, major, minor = nvrtc.nvrtcVersion()
@@ -82,7 +83,7 @@ def compile_ptx(text: str, name: str, defines: dict[str, str] | None = None, inc
     exprs = list(name_expressions or [])
     key = hashlib.sha256(b"\0".join([
         text.encode(), name.encode(), "\0".join(opts).encode(), "\0".join(exprs).encode(),
-        _headers_digest(include_dirs), _version().encode()])).hexdigest()[:32]
+        _headers_digest(include_dirs), version().encode()])).hexdigest()[:32]
     cached = cache_dir() / f"{key}.ptx"
     lowered_file = cached.with_suffix(".names")
     cubin_file = cached.with_suffix(".cubin")
