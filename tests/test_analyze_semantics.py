@@ -490,3 +490,25 @@ def test_integer_dot_products():
                 bb = _fields(b, 8, signed)[2:] if hi else _fields(b, 8, signed)[:2]
                 want.append((c + sum(x * y for x, y in zip(_fields(a, 16, signed), bb))) & M32)
         assert got[:, t].tolist() == want, f"thread {t}"
+
+
+def test_compiling_leaves_the_interpreter_intact(monkeypatch):
+    """NVRTC writes into the buffers analyze gives it, so they must be bytearrays: an empty log is one
+    byte, and b" " * 1 is the interpreter's shared b" " (immortal in Python 3.12), which NVRTC's
+    terminator once turned into b"\\0" for the whole process (numpy then failed to read .npy headers,
+    torch to import). A fresh compile (a source never cached) hands NVRTC only bytearrays."""
+    import uuid
+
+    from cuda.bindings import nvrtc
+
+    from smemlab.analyze.nvrtc import compile_ptx
+
+    given = []
+    for name in ("nvrtcGetProgramLog", "nvrtcGetPTX", "nvrtcGetCUBIN"):
+        real = getattr(nvrtc, name)
+        monkeypatch.setattr(nvrtc, name, lambda prog, buf, real=real, name=name: (given.append((name, type(buf))),
+                                                                               real(prog, buf))[1])
+    compiled = compile_ptx(f'// {uuid.uuid4()}\nextern "C" __global__ void k(int *p) {{ p[0] = 1; }}\n', "fresh.cu")
+    assert compiled.log == "" and compiled.ptx and compiled.cubin  # the empty log: the one-byte buffer
+    assert sorted(given) == [("nvrtcGetCUBIN", bytearray), ("nvrtcGetPTX", bytearray), ("nvrtcGetProgramLog", bytearray)]
+    assert bytes([0x20]) == b" " and b" "[0] == 0x20

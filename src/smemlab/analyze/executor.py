@@ -40,7 +40,7 @@ import inspect
 
 import numpy as np
 
-from smemlab.analyze import alu, carry, memops, warpops, warpsync  # noqa: F401  (registers the builders)
+from smemlab.analyze import alu, carry, memops, mma, warpops, warpsync  # noqa: F401  (registers the builders)
 from smemlab.analyze.cfg import EXIT, Flow
 from smemlab.analyze.machine import WARP, Machine
 from smemlab.analyze.ptx import Instr, PTXError, Reg

@@ -100,19 +100,22 @@ def compile_ptx(text: str, name: str, defines: dict[str, str] | None = None, inc
         for e in exprs:
             _check(nvrtc.nvrtcAddNameExpression(prog, e.encode()), "name expression")
         (err,) = nvrtc.nvrtcCompileProgram(prog, len(opts), [o.encode() for o in opts])
+        # NVRTC writes into the buffers it is given: bytearrays, never bytes (b" " * 1, for the empty log's
+        # one byte, is the interpreter's shared b" ", and writing its terminator there corrupted the process)
         size = _check(nvrtc.nvrtcGetProgramLogSize(prog), "log size")
-        log = b" " * size
+        log = bytearray(size)
         _check(nvrtc.nvrtcGetProgramLog(prog, log), "log")
-        log_text = log.rstrip(b"\0 ").decode(errors="replace").strip()
+        log_text = bytes(log).rstrip(b"\0 ").decode(errors="replace").strip()
         if err != nvrtc.nvrtcResult.NVRTC_SUCCESS:
             raise CompileFailed(f"{name} does not compile (NVRTC, {arch}):\n{log_text}")
         size = _check(nvrtc.nvrtcGetPTXSize(prog), "PTX size")
-        buf = b" " * size
+        buf = bytearray(size)
         _check(nvrtc.nvrtcGetPTX(prog, buf), "PTX")
-        ptx = buf.rstrip(b"\0").decode()
+        ptx = bytes(buf).rstrip(b"\0").decode()
         size = _check(nvrtc.nvrtcGetCUBINSize(prog), "cubin size")
-        cubin = b" " * size
-        _check(nvrtc.nvrtcGetCUBIN(prog, cubin), "cubin")
+        buf = bytearray(size)
+        _check(nvrtc.nvrtcGetCUBIN(prog, buf), "cubin")
+        cubin = bytes(buf)
         lowered = {}
         for e in exprs:
             lowered[e] = _check(nvrtc.nvrtcGetLoweredName(prog, e.encode()), "lowered name").decode()
