@@ -367,3 +367,32 @@ $L__END:
     a, b, end = flow.labels["$L__A"], flow.labels["$L__B"], flow.labels["$L__END"]
     assert flow.reaches(b, a, end) and not flow.reaches(a, b, end)
     assert flow.reaches(a, end, EXIT) and not flow.reaches(end, a, EXIT)
+
+
+LDMATRIX_PTX = PTX_HEAD + """.visible .entry k(.param .u32 k_p)
+{
+    .reg .b32 %r<12>;
+    .shared .align 16 .b8 t[4096];
+    mov.u32 %r1, t;
+    .loc 1 10 5
+    ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r2, %r3, %r4, %r5}, [%r1];
+    .loc 1 40 5
+    ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r6, %r7, %r8, %r9}, [%r1+512];
+    ret;
+}
+"""
+
+
+def test_an_ldmatrix_ptxas_removed_counts_nothing():
+    """A pipeline's last step loads fragments no one uses: ptxas removes the ldmatrix (its line has no
+    LDSM); one whose LDSM the line table put on a near line without ldmatrix of its own is kept."""
+    from smemlab.analyze.sass import SassAccess
+
+    def ldsm(line):
+        return SassAccess("k.cu", line, "load", 16, "", 0, "LDSM.16.M88.4 R4, [R2]", matrix=True)
+
+    plan, instrs, _ = _planned(LDMATRIX_PTX, [ldsm(10)])
+    removed = {instrs[pc].loc.line for pc, size in plan.sizes.items() if size == 0}
+    assert removed == {40} and plan.removed == [40]
+    plan, instrs, _ = _planned(LDMATRIX_PTX, [ldsm(10), ldsm(43)])  # moved 3 lines, not removed
+    assert not [pc for pc, size in plan.sizes.items() if size == 0]
