@@ -369,30 +369,24 @@ $L__END:
     assert flow.reaches(a, end, EXIT) and not flow.reaches(end, a, EXIT)
 
 
-LDMATRIX_PTX = PTX_HEAD + """.visible .entry k(.param .u32 k_p)
-{
-    .reg .b32 %r<12>;
-    .shared .align 16 .b8 t[4096];
-    mov.u32 %r1, t;
-    .loc 1 10 5
-    ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r2, %r3, %r4, %r5}, [%r1];
-    .loc 1 40 5
-    ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r6, %r7, %r8, %r9}, [%r1+512];
-    ret;
-}
-"""
+def test_an_ldmatrix_execution_counts_once_its_fragments_are_read():
+    """deadloads.DeadLoads: an execution counts for the warps where a lane reads one of its registers
+    before all are overwritten; one whose registers are overwritten unread, or left unread at the end,
+    counts nothing (ptxas removes the LDSM of a pipeline's peeled last trip)."""
+    from smemlab.analyze.deadloads import DeadLoads
 
-
-def test_an_ldmatrix_ptxas_removed_counts_nothing():
-    """A pipeline's last step loads fragments no one uses: ptxas removes the ldmatrix (its line has no
-    LDSM); one whose LDSM the line table put on a near line without ldmatrix of its own is kept."""
-    from smemlab.analyze.sass import SassAccess
-
-    def ldsm(line):
-        return SassAccess("k.cu", line, "load", 16, "", 0, "LDSM.16.M88.4 R4, [R2]", matrix=True)
-
-    plan, instrs, _ = _planned(LDMATRIX_PTX, [ldsm(10)])
-    removed = {instrs[pc].loc.line for pc, size in plan.sizes.items() if size == 0}
-    assert removed == {40} and plan.removed == [40]
-    plan, instrs, _ = _planned(LDMATRIX_PTX, [ldsm(10), ldsm(43)])  # moved 3 lines, not removed
-    assert not [pc for pc, size in plan.sizes.items() if size == 0]
+    led = Ledger(WARPS)
+    site = led.site(3, "load", 16, Loc(1, 9), "ldmatrix")
+    dead = DeadLoads(led, WARPS)
+    every = np.ones(THREADS, dtype=bool)
+    off = np.arange(THREADS, dtype=np.int64) * 16 % 512
+    warp0 = np.arange(THREADS) < 32
+    dead.load(site, off, every, every, [5, 6])
+    dead.read(6, warp0)  # warp 0 uses the fragments, warp 1 does not
+    dead.write(5, every)
+    assert site.requests == 0 and site.pending == []  # register 6 still holds them: not decided
+    dead.write(6, every)  # both overwritten: decided
+    dead.load(site, off, every, every, [5, 6])  # the next step's, never read
+    dead.finish()
+    led.finish()
+    assert site.requests == 1  # warp 0's first execution only

@@ -547,6 +547,9 @@ case("corpus.per_lane_min", f, "per_lane_min", (256,), ["keys=int32[256]:-100000
 f = f"{K}/hoisted.cu"  # a guarded load ptxas hoists into the load before the branch (sass._hoisted)
 case("corpus.argmin_pairs", f, "argmin_pairs", (256,), ["vals=int32[512]:0..15", "out=int32[2]"], dyn=4096)
 
+f = f"{K}/ldmatrix_pipeline.cu"  # the last trip's ldmatrix, whose fragments no one reads (deadloads.py)
+case("corpus.ldmatrix_pipeline", f, "ldmatrix_pipeline", (32,), ["A=float16[1024]", "Bt=float16[512]", "D=float32[128]"])
+
 f = f"{K}/dsmem.cu"  # distributed shared memory: one cluster of CS blocks (grid = cluster), all of it emulated
 for cs in (2, 4):
     cl = dict(grid=(cs, 1, 1), cluster=(cs, 1, 1))

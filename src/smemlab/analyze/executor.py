@@ -216,6 +216,7 @@ class Executor:
                     self.issued_warps = e.nw
                     mach.steps = self.steps
                     i = pc
+                    mach.cur = m
                     try:
                         while i < end:
                             ops[i](m, full)
@@ -462,6 +463,7 @@ class Executor:
     def _execute_warp(self, key, lanes: np.ndarray) -> None:
         if isinstance(key, int):  # bar.warp.sync has nothing to compute
             try:
+                self.mach.cur = lanes
                 self.ops[key][0](lanes, False)
             except (Unsupported, PTXError) as exc:
                 raise AnalyzeError(f"{self.where(key)}: {exc}") from None

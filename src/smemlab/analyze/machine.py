@@ -80,6 +80,8 @@ class Machine:
                            for i in range(3))
         for name, typ in kernel.regs.items():
             self._declare(name, typ)
+        self.dead = None  # deadloads.DeadLoads: reads and writes of the registers ldmatrix fills, followed
+        self.cur: np.ndarray | None = None  # the lanes of the instruction executing now (for `dead`)
         self.symbols: dict[str, tuple[str, int]] = {}  # name -> (space, address in that space)
         self._layout(module, kernel, launch, global_space, params, const_overrides or {})
 
@@ -181,9 +183,16 @@ class Machine:
                 if sd != np.bool_:
                     raise PTXError(f"!{op.name}: only a predicate can be negated")
                 return lambda: ~R[i]
+            raw = lambda: R[i]  # noqa: E731
+            if self.dead is not None and i in self.dead.watched:
+                machine, dead = self, self.dead
+
+                def raw():
+                    dead.read(i, machine.cur)
+                    return R[i]
             if sd == dt:
-                return lambda: R[i]
-            return convert_getter(lambda: R[i], sd, dt)
+                return raw
+            return convert_getter(raw, sd, dt)
         if isinstance(op, Imm):
             const = self.constant(op, dt)
             return lambda: const
@@ -220,8 +229,18 @@ class Machine:
             raise PTXError(f"cannot write to {op}")
         i = self.reg_index(op.name)
         sd = self.dtype[i]
-        R = self.R
         dt = np.dtype(dt)
+        if self.dead is not None and i in self.dead.watched:
+            plain, dead = self._writer(i, sd, dt), self.dead
+
+            def watched(v, m, full):
+                dead.write(i, m)
+                plain(v, m, full)
+            return watched
+        return self._writer(i, sd, dt)
+
+    def _writer(self, i: int, sd, dt):
+        R = self.R
         if sd == dt:
             def w(v, m, full):
                 R[i] = v if full else np.where(m, v, R[i])

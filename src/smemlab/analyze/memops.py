@@ -726,6 +726,7 @@ def b_matrix(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
     base = (mach.thread_ids // 32) * 32
     gives = lane < 8 * n  # the lanes whose addresses are used
     ws = [mach.writer(r, np.uint32) for r in regs] if load else None
+    dests = [mach.reg_index(r.name) for r in regs] if load else None
     gs = None if load else [mach.getter(r, np.uint32) for r in regs]
     u16, u32 = sp.views[2], sp.views[4]
 
@@ -752,6 +753,8 @@ def b_matrix(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
                     ws[i](u32[np.where(m, word, 0) >> 2], m, full)
                 else:
                     u32[word[m] >> 2] = gs[i]()[m]
-        if site is not None:
+        if site is not None and load and mach.dead is not None:  # counted once a lane reads the fragments
+            mach.dead.load(site, a, em, m, dests)
+        elif site is not None:
             ledger.record(site, a, em, ex.issued_warps)
     return fn

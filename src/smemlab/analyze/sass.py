@@ -56,7 +56,6 @@ _WIDTH = {"U8": 1, "S8": 1, "U16": 2, "S16": 2, "64": 8, "128": 16}
 _INSN = re.compile(r"/\*[0-9a-f]+\*/\s+(@!?U?P\w+\s+)?(LDS|STS|ATOMS)(\.[\w.]+)?\s+(.*?)\s*;")
 _LINE = re.compile(r'//## File "([^"]*)", line (\d+)')
 _REDUX = re.compile(r"/\*[0-9a-f]+\*/\s+(@!?U?P\w+\s+)?REDUX\b")
-_LDSM = re.compile(r"/\*[0-9a-f]+\*/\s+(@!?U?P\w+\s+)?LDSM\b")
 
 
 @dataclass(frozen=True)
@@ -71,7 +70,6 @@ class SassAccess:
     popc: bool = False  # ATOMS.POPC.INC: the warp's increments of one word merged
     spin: bool = False  # ATOMS.CAST.SPIN: the compare-and-swap of a loop (casloop.py)
     warp: bool = False  # an ATOMS one lane makes for its warp, after a REDUX of the lanes' values
-    matrix: bool = False  # an LDSM (ldmatrix): only where it stands matters (`_dead_ldmatrix`)
 
 
 @dataclass
@@ -177,9 +175,6 @@ def parse_sass(text: str, symbol: str) -> list[SassAccess]:
     for file, line, raw in _kernel_lines(text, symbol):
         if _REDUX.search(raw):
             reduced += 1
-            continue
-        if _LDSM.search(raw):
-            accesses.append(SassAccess(file, line, "load", 16, "", 0, raw.strip(), matrix=True))
             continue
         m = _INSN.search(raw)
         if not m:
@@ -320,10 +315,7 @@ def plan(instrs: list[Instr], leaders: list[bool], sites: dict[int, tuple[str, i
         ptx_groups[(file, line, op)][base].append((a.offset + lo, size, pc))
     sass_groups: dict[tuple, dict[str, list[tuple[int, int]]]] = defaultdict(lambda: defaultdict(list))
     loops = {(s.file, s.line, s.base, s.offset, s.width) for s in sass if s.spin}
-    _dead_ldmatrix(p, instrs, sass, files)
     for s in sass:  # the LDS of a compare-and-swap loop belongs to its atomic, not to the line's loads
-        if s.matrix:
-            continue
         if s.op != "atomic" and not (s.op == "load" and (s.file, s.line, s.base, s.offset, s.width) in loops):
             sass_groups[(s.file, s.line, s.op)][s.base].append((s.offset, s.width))
     failed: dict[tuple, dict] = {}
@@ -338,24 +330,6 @@ def plan(instrs: list[Instr], leaders: list[bool], sites: dict[int, tuple[str, i
             failed[key] = groups
     _across_lines(p, failed, ptx_groups, sass_groups)
     return p
-
-
-def _dead_ldmatrix(p: Plan, instrs: list[Instr], sass: list[SassAccess], files: dict[int, str]) -> None:
-    """ldmatrix whose fragments are never used (a pipeline's last step loading the next stage's): ptxas
-    removes them, so a line with ldmatrix in the PTX and no LDSM in the SASS, none on a line near it
-    without ldmatrix of its own either (where the line table could have moved it), counts nothing."""
-    have = {(s.file, s.line) for s in sass if s.matrix}
-    ptx = {}
-    for pc, ins in enumerate(instrs):
-        if ins.parts[0] == "ldmatrix" and ins.loc:
-            ptx.setdefault((Path(files.get(ins.loc.file, "")).name, ins.loc.line), []).append(pc)
-    foreign = have - set(ptx)
-    for (file, line), pcs in ptx.items():
-        if (file, line) in have or any(f == file and abs(ln - line) <= NEAR for f, ln in foreign):
-            continue
-        for pc in pcs:
-            p.sizes[pc] = 0
-        p.removed.append(line)
 
 
 def _hoisted(p: Plan, line: int, groups: dict, sgroups: list) -> bool:

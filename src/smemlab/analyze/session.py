@@ -10,6 +10,7 @@ import numpy as np
 from smemlab.analyze import args as A
 from smemlab.analyze import sass
 from smemlab.analyze.cfg import build_flow
+from smemlab.analyze.deadloads import DeadLoads
 from smemlab.analyze.executor import AnalyzeError, Executor
 from smemlab.analyze.inline import inline_calls
 from smemlab.analyze.ledger import Ledger, LineStats, Site, per_line
@@ -221,8 +222,13 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
         block = ",".join(str(int(c[t])) for c in mach.ctaid)
         return where + f", block {block}: rank {int(mach.rank[t])} of the cluster)"
 
+    dead = DeadLoads(ledger, mach.W)
+    dead.watched = {mach.reg_index(r.name) for ins in flow.instrs if ins.parts[0] == "ldmatrix" and ins.operands
+                    for r in (ins.operands[0].items if hasattr(ins.operands[0], "items") else [ins.operands[0]])}
+    mach.dead = dead if dead.watched else None
     ex = Executor(flow, mach, ledger, int(max_steps), where, describe_thread)
     ex.run()
+    dead.finish()
     ledger.finish()
     sites = sorted(ledger.sites.values(), key=lambda s: (s.pc, s.kind))
     return Report(kernel=kernel, symbol=symbol, block=launch.block, grid=launch.grid, block_index=launch.block_index,
