@@ -84,10 +84,14 @@ def resolve_source(path: str) -> tuple[Path, str]:
 MAX_CLUSTER = 16  # blocks of a cluster on Hopper (8 portable, 16 with the non-portable size allowed)
 
 
-def _dims(name: str, v) -> tuple[int, int, int]:
+GRID_MOST = (2**31 - 1, 65535, 65535)  # a grid's sides
+
+
+def _dims(name: str, v, most: tuple[int, int, int] | None = None, limits: str = "") -> tuple[int, int, int]:
+    """A launch shape of 1 to 3 positive sizes (at most `most`, which `limits` says in words), padded with 1s."""
     t = tuple(int(x) for x in v) + (1,) * (3 - len(v))
-    if len(t) != 3 or any(x <= 0 for x in t):
-        raise UserError(f"--{name} {','.join(map(str, v))}: 1 to 3 positive sizes")
+    if len(t) != 3 or any(x <= 0 for x in t) or (most and any(x > m for x, m in zip(t, most))):
+        raise UserError(f"--{name} {','.join(map(str, t))}: 1 to 3 positive sizes{limits}")
     return t
 
 
@@ -117,9 +121,7 @@ def _check_launch(block, grid, block_index, dynamic_shared):
     from smemlab.banks.analysis import normalize_block
 
     block = normalize_block(block)
-    grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
-    if len(grid) != 3 or any(g <= 0 for g in grid) or grid[0] >= 2**31 or grid[1] > 65535 or grid[2] > 65535:
-        raise UserError(f"--grid {','.join(map(str, grid))}: 1 to 3 positive sizes (x < 2^31, y and z <= 65535)")
+    grid = _dims("grid", grid, GRID_MOST, " (x < 2^31, y and z <= 65535)")
     bi = tuple(int(b) for b in block_index) + (0,) * (3 - len(block_index))
     if len(bi) != 3 or any(not 0 <= b < g for b, g in zip(bi, grid)):
         raise UserError(f"--block-index {','.join(map(str, bi))} is outside the grid {','.join(map(str, grid))}")
@@ -196,7 +198,7 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
     plan = sass.plan(flow.instrs, flow.leaders, shared_accesses(flow.instrs), listing, module.files)
     ledger.plan = plan.sizes
     ledger.coalesce = plan.coalesce
-    ledger.block_of = dict(enumerate(np.cumsum(flow.leaders) - 1)) if plan.coalesce else {}
+    ledger.block_of = dict(enumerate(flow.block_of)) if plan.coalesce else {}
     ledger.whole = plan.whole
     ledger.shift = plan.shift
     ledger.relocate = plan.lines
