@@ -97,7 +97,19 @@ def test_plan_exchange():
     with pytest.raises(ValueError, match="unroll"):
         H.plan(262144, HOPPER, "cluster_exchange", unroll=3)
     with pytest.raises(ValueError, match="unroll"):
-        H.plan(262144, HOPPER, "multipass", unroll=4)
+        H.plan(4096, HOPPER, "smem", unroll=4)
+    with pytest.raises(ValueError, match="unroll"):
+        H.plan(262144, HOPPER, "ranges", unroll=3)
+    assert H.plan(262144, HOPPER, "ranges", unroll=4).unroll == 4
+
+
+def test_plan_ranges_is_multipass_at_once():
+    """ranges splits the bins as multipass does; its one launch runs every range together."""
+    for bins in (65536, 262144, 100003, 1 << 20):
+        m, r = H.plan(bins, HOPPER, "multipass"), H.plan(bins, HOPPER, "ranges")
+        assert r.method == "ranges" and (r.passes, r.bins_per_pass, r.smem, r.counter_bits) == (
+            m.passes, m.bins_per_pass, m.smem, m.counter_bits)
+    assert H.plan(1 << 20, HOPPER, "ranges").passes == 10
 
 
 def test_plan_16_bit_counters_halve_the_passes_and_the_cluster():
@@ -119,17 +131,17 @@ def test_plan_auto():
     p = H.plan(4096, HOPPER)
     assert (p.method, p.copies, p.smem) == ("smem", 4, 4096 * 4 * 4)
     p = H.plan(65536, HOPPER)  # one block with 16-bit counters
-    assert (p.method, p.passes, p.counter_bits, p.smem, p.block) == ("multipass", 1, 16, 128 * 1024, 1024)
+    assert (p.method, p.passes, p.counter_bits, p.smem, p.block) == ("multipass", 1, 16, 128 * 1024 + H.SPARE, 1024)
     p = H.plan(262144, HOPPER)
-    assert (p.method, p.passes, p.counter_bits) == ("multipass", 3, 16)
-    p = H.plan(1 << 20, HOPPER)  # 10 passes: the cluster exchange
-    assert (p.method, p.cluster, p.counter_bits, p.block) == ("cluster_exchange", 16, 16, 1024)
-    p = H.plan(524288, HOPPER)
+    assert (p.method, p.passes, p.counter_bits, p.bins_per_pass) == ("ranges", 3, 16, 87382)
+    p = H.plan(1 << 20, HOPPER)  # 10 ranges
+    assert (p.method, p.passes, p.counter_bits) == ("ranges", 10, 16)
+    p = H.plan(524288, HOPPER, "cluster_exchange")
     assert (p.method, p.cluster, p.counter_bits) == ("cluster_exchange", 16, 32)
     p = H.plan(65536, HOPPER, "cluster")
     assert (p.method, p.cluster, p.smem, p.agg) == ("cluster", 2, 128 * 1024, 1)
-    assert H.plan((1 << 20) + 1, HOPPER).method == "global"  # more than 2^16 bins a block of 16
-    assert H.plan(262144, AMPERE).method == "global"  # 4 passes, and no clusters before sm_90
+    assert H.plan(10 * 116160, HOPPER).method == "ranges" and H.plan(10 * 116160 + 1, HOPPER).method == "global"
+    assert H.plan(262144, AMPERE).method == "ranges"  # 4 ranges (no clusters needed)
     assert H.plan(65536, AMPERE).method == "multipass"
     assert H.plan(262144, HOPPER, "cluster_exchange").cluster == 8  # 32-bit counters, 8 blocks of 128 KB
     assert H.plan(1, HOPPER).method == "smem"
@@ -185,7 +197,7 @@ def test_kernels_compile_for_sm90(defines):
 # block emulated on the CPU (smemlab analyze: a cluster of one), its output against NumPy.
 WRAPS = [("hist_smem", {"COPIES": 1, "AGG": 0}, ["lo=0", "nlocal=255"]), ("hist_smem", {"COPIES": 1, "AGG": 1}, ["lo=0", "nlocal=255"]),
          ("hist_cluster_rep", {"CS": 1}, ["bins=255"]), ("hist_cluster_exchange", {"CS": 1, "THREADS": 512}, ["bins=255"]),
-         ("hist_cluster_exchange", {"CS": 1, "THREADS": 512, "AGG": 1}, ["bins=255"])]
+         ("hist_cluster_exchange", {"CS": 1, "THREADS": 512, "AGG": 1}, ["bins=255"]), ("hist_ranges", {"AGG": 0}, ["bins=255", "per=255"])]
 
 
 @pytest.mark.parametrize("kernel,defines,tail", WRAPS, ids=[f"{k}-{d}" for k, d, _ in WRAPS])
@@ -198,11 +210,45 @@ def test_16_bit_counters_wrap_exactly(kernel, defines, tail, init):
     n, bins = 8192 * 2 + 3, 255
     keys = f"keys=int32[{n}]:-2..{bins + 2}" if defines.get("AGG") != 1 else f"keys=int32[{n}]:0..4"  # AGG: few keys, adds of up to 32
     smem = H.exchange_smem(bins, 1, 16, 512)[0] if kernel == "hist_cluster_exchange" else H.counter_bytes(bins, 16)
+    if kernel in ("hist_smem", "hist_ranges") and defines.get("AGG") != 1:
+        smem += H.SPARE  # the lanes without a key of the block add there
     args = [keys, f"n={n}", f"out=uint32[{bins}]:0..0"] + tail
     r = analyze_source(f"package:{H.SOURCE}", kernel, (512, 1, 1), (1, 1, 1), (0, 0, 0), smem, args,
                        {**{k: str(v) for k, v in defines.items()}, "CBITS": "16", "CTR_INIT": str(init)})
     k = fill("keys", parse_arg(keys)[1])
     assert np.array_equal(r.buffers["out"].astype(np.int64), _reference(k, bins))
+
+
+def test_16_bit_counters_wrap_for_real(tmp_path):
+    """hist_ranges with its counters from 0 (CTR_INIT=0: the 64-bit merge of two bins a word) and 3 bins
+    that take nearly every key, so that the halves of words 0 and 1 wrap many times, carries included."""
+    pytest.importorskip("cuda.core")
+    from smemlab.analyze import analyze_source
+
+    rng = np.random.default_rng(5)
+    n, bins = 400_003, 255
+    keys = np.where(rng.random(n) < 0.98, rng.integers(0, 3, n), rng.integers(-2, bins + 2, n)).astype(np.int32)
+    path = tmp_path / "keys.npy"
+    np.save(path, keys)
+    r = analyze_source(f"package:{H.SOURCE}", "hist_ranges", (512, 1, 1), (1, 1, 1), (0, 0, 0), H.counter_bytes(bins, 16) + H.SPARE,
+                       [f"keys={path}", f"n={n}", f"out=uint32[{bins}]:0..0", f"bins={bins}", f"per={bins + 1}"], {"CBITS": "16"})
+    assert np.array_equal(r.buffers["out"].astype(np.int64), _reference(keys, bins))
+
+
+def test_ranges_block_counts_its_range_only():
+    """hist_ranges with two ranges: block 0 (emulated) counts bins [0, per) of every key of its slice (the
+    whole input: one slice) and adds nothing to the other range's bins; wraps included."""
+    pytest.importorskip("cuda.core")
+    from smemlab.analyze import analyze_source
+    from smemlab.analyze.args import fill, parse_arg
+
+    n, bins, per = 4 * 4096 + 1, 255, 128
+    keys = f"keys=int32[{n}]:-2..{bins + 2}"
+    r = analyze_source(f"package:{H.SOURCE}", "hist_ranges", (512, 1, 1), (2, 1, 1), (0, 0, 0), H.counter_bytes(per, 16) + H.SPARE,
+                       [keys, f"n={n}", f"out=uint32[{bins}]:0..0", f"bins={bins}", f"per={per}"], {"CBITS": "16", "CTR_INIT": "65530"})
+    want = _reference(fill("keys", parse_arg(keys)[1]), bins)
+    got = r.buffers["out"].astype(np.int64)
+    assert np.array_equal(got[:per], want[:per]) and not got[per:].any()
 
 
 # ---- GPU ----------------------------------------------------------------------------------------------
@@ -224,6 +270,7 @@ CASES = [
     (1, 1, "auto"), (5, 7, "auto"), (1000003, 256, "auto"), (1000003, 4096, "auto"), (999999, 50000, "auto"),
     (1 << 22, 65536, "auto"), ((1 << 22) + 3, 262144, "auto"), (1000001, (1 << 20) + 1, "auto"),
     (1000003, 256, "global"), (1000003, 65536, "multipass"), (1000003, 262144, "multipass"),
+    (1000003, 262144, "ranges"), (2000003, 1 << 20, "ranges"), (333333, 5, "ranges"), (7, 100, "ranges"), (1, 1, "ranges"),
     (1000003, 4096, "cluster"), (333333, 3, "cluster"),
     (1000003, 65536, "cluster_rep"), ((1 << 22) + 1, 262144, "cluster_rep"), (333333, 5, "cluster_rep"),
     (1000003, 65536, "cluster_share"), ((1 << 22) + 2, 262144, "cluster_share"), (333333, 5, "cluster_share"), (7, 100, "cluster_share"),
@@ -254,6 +301,7 @@ def test_counts_exact(n, bins, method, skew):
                          + [dict(method="cluster_exchange", cluster=cs, counter_bits=b, agg=1) for cs in (2, 16) for b in (16, 32)]
                          + [dict(method="cluster_rep", cluster=cs, counter_bits=16) for cs in (2, 16)]
                          + [dict(method="multipass", counter_bits=16, agg=a) for a in (0, 1)]
+                         + [dict(method="ranges", counter_bits=b, unroll=u) for b in (16, 32) for u in (1, 2, 4)]
                          + [dict(method="global", agg=0), dict(method="multipass", agg=1)])
 def test_every_variant_exact(opts):
     import cupy as cp
@@ -319,7 +367,7 @@ def test_matches_cupy_bincount_in_range():
 
 
 @gpu
-@pytest.mark.parametrize("method,opts", [("multipass", {}), ("cluster_rep", {"cluster": 4}), ("cluster_exchange", {"cluster": 8}),
+@pytest.mark.parametrize("method,opts", [("multipass", {}), ("ranges", {}), ("cluster_rep", {"cluster": 4}), ("cluster_exchange", {"cluster": 8}),
                                          ("cluster_exchange", {"cluster": 16, "block": 512})])
 def test_16_bit_counters_past_65535(method, opts):
     """A few bins take every key: each block's counters pass 65535 many times (real wraps, and with

@@ -40,6 +40,14 @@ VARIANTS = {
         ("global", "global", {}),
         ("multipass c32", "multipass", {"counter_bits": 32}),
         ("multipass c16", "multipass", {"counter_bits": 16}),
+        ("multipass c16 u4", "multipass", {"counter_bits": 16, "unroll": 4}),
+        ("ranges c16", "ranges", {"counter_bits": 16}),
+        ("ranges c16 u4", "ranges", {"counter_bits": 16, "unroll": 4}),
+        ("ranges c16 merge32", "ranges", {"counter_bits": 16}, {"MERGE64": 0}),
+        ("ranges c16 u1", "ranges", {"counter_bits": 16, "unroll": 1}),
+        ("ranges c32", "ranges", {"counter_bits": 32}),
+        ("ranges c32 u4", "ranges", {"counter_bits": 32, "unroll": 4}),
+        ("ranges c16 b512", "ranges", {"counter_bits": 16, "block": 512}),
         ("cluster_rep cs8", "cluster_rep", {"cluster": 8}),
         ("cluster_rep cs4 c16", "cluster_rep", {"cluster": 4, "counter_bits": 16}),
         ("exchange cs8 c32 b1024", "cluster_exchange", {"cluster": 8, "counter_bits": 32, "block": 1024}),
@@ -55,6 +63,9 @@ VARIANTS = {
         ("global", "global", {}),
         ("multipass c32", "multipass", {"counter_bits": 32}),
         ("multipass c16", "multipass", {"counter_bits": 16}),
+        ("ranges c16", "ranges", {"counter_bits": 16}),
+        ("ranges c16 u4", "ranges", {"counter_bits": 16, "unroll": 4}),
+        ("ranges c16 u1", "ranges", {"counter_bits": 16, "unroll": 1}),
         ("cluster_rep cs16 c16", "cluster_rep", {"cluster": 16, "counter_bits": 16}),
         ("exchange cs16 c16 b1024", "cluster_exchange", {"cluster": 16, "counter_bits": 16, "block": 1024}),
         ("exchange cs16 c16 b1024 agg", "cluster_exchange", {"cluster": 16, "counter_bits": 16, "block": 1024, "agg": 1}),
@@ -62,7 +73,7 @@ VARIANTS = {
         ("exchange cs16 c16 b512 u4", "cluster_exchange", {"cluster": 16, "counter_bits": 16, "block": 512, "unroll": 4}),
     ],
 }
-SINGLE_BLOCK = ("global", "multipass")  # the designs that count in one block's shared memory (or none)
+SINGLE_BLOCK = ("global", "multipass", "ranges")  # the designs that count in one block's shared memory (or none)
 
 
 def caller(keys, bins: int, method: str, options: dict, macros: dict | None):
@@ -111,6 +122,26 @@ def diagnose(got: np.ndarray, want: np.ndarray, owners: int) -> str:
             f"abs error by 1/{owners} of the bins {slices.tolist()}")
 
 
+def markdown(rows: list[dict]) -> str:
+    """The sweep's tables (one per number of bins: GB/s of keys and the ratio to the best baseline,
+    a column per key count and distribution), from its JSON rows."""
+    cols = sorted({(r["keys"], r["dist"]) for r in rows if r["keys"] > 1 << 16}, key=lambda c: (c[0], c[1] != "uniform"))
+    out = []
+    for bins in sorted({r["bins"] for r in rows}, key=lambda b: (b != 65536, b)):
+        mine = [r for r in rows if r["bins"] == bins and r["keys"] > 1 << 16]
+        impls = list(dict.fromkeys(r["impl"] for r in mine))
+        out += [f"## {bins} bins", "", "| implementation | " + " | ".join(f"2^{k.bit_length() - 1} {d}" for k, d in cols) + " |",
+                "|---|" + "---|" * len(cols)]
+        for impl in impls:
+            cells = []
+            for k, d in cols:
+                r = next((r for r in mine if r["impl"] == impl and (r["keys"], r["dist"]) == (k, d)), None)
+                cells.append(f"{r['gbps']:,.0f} ({r['x_best_baseline']:.2f}x)" if r and r["ok"] and "x_best_baseline" in r else "-")
+            out.append(f"| {impl} | " + " | ".join(cells) + " |")
+        out.append("")
+    return "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bins", type=int, nargs="+", default=[262144, 1048576, 65536])
@@ -120,7 +151,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-baselines", action="store_true")
     ap.add_argument("--json", help="write every figure here")
     ap.add_argument("--budget", type=float, default=1e9, help="seconds: start no new data set after this")
+    ap.add_argument("--markdown", metavar="JSON", help="print the tables of a sweep's JSON (no GPU) and stop")
     args = ap.parse_args(argv)
+    if args.markdown:
+        print(markdown(json.loads(Path(args.markdown).read_text())["rows"]))
+        return 0
 
     import cupy
 

@@ -10,8 +10,8 @@ on a few words). Bandwidth counts the keys read, 4 bytes each (the counts are no
 Goals: smemlab against the baselines, 5x up to 65536 bins, 4x at 262144, 3x at 2^20; and where one
 block cannot hold the bins even at 16 bits a counter (262144 and 2^20), the distributed-shared-memory
 design ("smemlab cluster": cluster_exchange, the keys sorted by owner and read once through DSMEM)
-against the best design that counts in one block's shared memory or in none ("smemlab multipass",
-"smemlab global").
+against the best design that counts in one block's shared memory or in none ("smemlab ranges",
+"smemlab multipass", "smemlab global").
 """
 
 from __future__ import annotations
@@ -116,9 +116,9 @@ def bench_histogram(b: Bench) -> None:
                 impls = {"smemlab (cupy)": Impl(lambda: histogram(keys, bins), "cupy")}
                 targets = []
                 if not fits_one_block(bins, b.device):
-                    singles = ("smemlab multipass", "smemlab global")
-                    impls[singles[0]] = Impl(lambda: histogram(keys, bins, method="multipass"), "cupy")
-                    impls[singles[1]] = Impl(lambda: histogram(keys, bins, method="global"), "cupy")
+                    singles = ("smemlab ranges", "smemlab multipass", "smemlab global")
+                    for name in singles:
+                        impls[name] = Impl(lambda m=name.split()[1]: histogram(keys, bins, method=m), "cupy")
                     impls["smemlab cluster"] = Impl(lambda: histogram(keys, bins, method=DSMEM), "cupy")
                     targets.append(goal("smemlab cluster", "throughput", singles, 1.0))
                 theirs = baselines(b, keys, bins, int(ref.max()))

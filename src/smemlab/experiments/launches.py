@@ -307,6 +307,7 @@ def library() -> list[KernelLaunch]:
             ("hist_global", {"AGG": 1, "COPIES": 1, "CS": 2}, 0, (k, str(keys), "int32[256]", "256")),
             ("hist_smem", {"AGG": 0, "COPIES": 32, "CS": 2}, 4 * 256 * 32, (k, str(keys), "int32[256]", "0", "256")),
             ("hist_smem", {"AGG": 1, "COPIES": 1, "CS": 2}, 4 * 256, (k, str(keys), "int32[256]", "0", "256")),
+            ("hist_ranges", {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 16}, 2 * 256 + 128, (k, str(keys), "int32[256]", "256", "256")),
             ("hist_cluster", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256, (k, str(keys), "int32[256]", "256")),
             ("hist_cluster_rep", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256, (k, str(keys), "int32[256]", "256")),
             ("hist_cluster_share", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256 + 2 * 512 * UNROLL * 16, (k, str(keys), "int32[256]", "256")),

@@ -21,10 +21,15 @@ How (`method="auto"` picks by the number of bins and the device's shared memory:
 - "multipass": one pass over the keys per range of bins that one block holds, with 16-bit counters
   where they save passes (two bins a 32-bit word: up to ~116 K bins a block on Hopper; a count that
   passes 65535 moves to the output 65536 at a time, exactly, see kernels/lib/histogram.cu). auto
-  takes it up to 3 passes (65536 bins in one, 262144 in three).
+  takes it for one pass (65536 bins).
+- "ranges": multipass's passes at once, in one launch: a group of blocks for each range of bins, the
+  blocks of every group reading the same slices of the keys at the same pace, so that DRAM is read
+  once and L2 serves the other ranges' reads. auto takes it from 2 to 10 ranges (262144 bins in 3,
+  2^20 in 10).
 - more bins are spread over the shared memories of a thread-block cluster (Hopper), block r of the
-  cluster owning bins [r*per, (r+1)*per). Four ways to get each key to its owner:
-  "cluster_exchange" (auto past 3 passes, up to 2^20 bins): each block ranks its tile of keys by
+  cluster owning bins [r*per, (r+1)*per). Four ways to get each key to its owner (none of them chosen
+  by auto, since ranges beats them all: the figures at AUTO_MAX_RANGES):
+  "cluster_exchange": each block ranks its tile of keys by
   owner, writes them as 16-bit local bin numbers into a stage in its shared memory, sorted by owner,
   and every owner reads its segment of each peer's stage through distributed shared memory: each key
   crosses the cluster once, at 2 bytes. With 16-bit counters an owner's warp groups its entries by bin
@@ -37,8 +42,7 @@ How (`method="auto"` picks by the number of bins and the device's shared memory:
   "cluster": each key is an atomic add into the owner's shared memory through distributed shared
   memory (red.shared::cluster), warp-aggregated (`__match_any_sync`) by default. Simple, but remote
   atomics run at a fraction of a key per clock per SM.
-- "global" (atomics on the output in L2) is the fallback for bins no cluster holds (and, past 3
-  passes, GPUs without clusters).
+- "global" (atomics on the output in L2) past 10 ranges.
 Options (for comparisons; auto chooses them): copies, agg, block, cluster, counter_bits (16 or 32),
 unroll (cluster_exchange's int4 loads a thread a tile).
 """
@@ -54,8 +58,10 @@ from smemlab import device
 from smemlab.ops._args import Dtypes, read
 
 SOURCE = "lib/histogram.cu"
-METHODS = ("auto", "smem", "cluster_exchange", "cluster_rep", "cluster_share", "cluster", "multipass", "global")
-UNROLL = 2  # int4 loads in flight per thread (the kernels' default)
+METHODS = ("auto", "smem", "ranges", "cluster_exchange", "cluster_rep", "cluster_share", "cluster", "multipass", "global")
+# int4 loads in flight per thread (the kernels' default). ranges at 262144 bins, 2^28 uniform keys (H200):
+# 1232 GB/s with 1, 1753 with 2, 1731 with 4 (its 16 old words of a batch kept in registers: 57 a thread)
+UNROLL = 2
 MAX_BINS = 1 << 30
 MAX_KEYS = (1 << 31) - 1
 PORTABLE_CLUSTER = device.PORTABLE_CLUSTER
@@ -73,17 +79,17 @@ def device_facts(dev: int) -> dict:
 # ---- the plan (pure Python: no GPU needed) --------------------------------------------------------------
 @dataclass(frozen=True)
 class Plan:
-    method: str  # smem | multipass | cluster | cluster_rep | cluster_share | cluster_exchange | global
+    method: str  # smem | multipass | ranges | cluster | cluster_rep | cluster_share | cluster_exchange | global
     block: int
     copies: int = 1  # smem: copies of the histogram per block
     cluster: int = 0  # cluster*: blocks per cluster
     smem: int = 0  # dynamic shared memory per block, bytes
-    passes: int = 1  # multipass: passes over the keys
+    passes: int = 1  # multipass: passes over the keys (ranges: ranges of bins counted at once)
     bins_per_pass: int = 0
     agg: int = 0  # warp-aggregated atomics
     counter_bits: int = 32  # 16: two counters a 32-bit word (counts past 65535 move to the output)
     min_blocks: int = 1  # cluster_exchange: blocks per SM its registers are sized for (__launch_bounds__)
-    unroll: int = UNROLL  # cluster_exchange: int4 loads a thread a tile (a tile: block * 4 * unroll keys)
+    unroll: int = UNROLL  # int4 loads in flight a thread (cluster_exchange: a tile is block * 4 * unroll keys)
 
 
 def choose_copies(bins: int, budget: int) -> int:
@@ -92,6 +98,9 @@ def choose_copies(bins: int, budget: int) -> int:
     while copies > 1 and bins * copies * 4 > budget:
         copies //= 2
     return copies
+
+
+SPARE = 128  # hist_smem/hist_ranges with 16-bit counters: 32 words where the lanes without a key of the block add
 
 
 def counter_bytes(bins: int, bits: int) -> int:
@@ -160,29 +169,27 @@ def _exchange_plan(bins: int, facts: dict, cluster: int | None, bits: int | None
 
 
 # method="auto" past one block's 32-bit counters, measured on an H200 (tools/histogram_sweep.py, GB/s of
-# keys, 2^28 uniform / hot90 keys, 2026-11-22; the baselines' best: torch.histc ~400 uniform, CUB
-# 120-190 hot90):
-#   65536 bins:  multipass (one pass, 16-bit counters) 3192 / 2994; cluster_rep (2 blocks) 2133 / 2137;
-#                cluster_exchange 1314 / 1316
-#   262144 bins: multipass (3 passes) 999 / 989; cluster_exchange (8 blocks, 32-bit) 860 / 867;
-#                cluster_rep 786 / 782 (4 blocks, 16-bit), 536 / 657 (8 blocks); global 396 / 124.
-#                At 2^26 keys: 673 / 824 against cluster_exchange's 772 / 757.
-#   2^20 bins:   cluster_exchange (16 blocks, 16-bit) 529 / 266; multipass (10 passes) 298 / 336;
-#                global 398 / 156; cluster_rep (16 blocks) 218 / 209.
-# A pass costs ~0.36 ms at 2^28 keys and the exchange 1.25-2.0 ms, so multipass up to 3 passes, then
-# the exchange while a cluster of 16 holds the bins at 16 bits (2^20 bins), then global.
-AUTO_MAX_PASSES = 3
+# keys, 2^28 uniform / hot90 keys, tools/histogram_sweep_h200.md; the baselines' best: torch.histc ~400
+# uniform, CUB 115-190 hot90):
+#   65536 bins:  multipass (one pass, 16-bit counters) 4110 / 3393; cluster_rep (2 blocks) 2144 / 2143
+#   262144 bins: ranges (3) 1742 / 1281; multipass (3 passes) 1347 / 1279; cluster_exchange (8 blocks,
+#                32-bit) 859 / 870; global 397 / 124
+#   2^20 bins:   ranges (10) 557 / 376; cluster_exchange (16 blocks, 16-bit) 486 / 345; multipass (10
+#                passes) 395 / 395; global 398 / 156
+# Each range reads every key (from L2 but the first), so ranges cost ~5300/ranges GB/s: 10 is the most
+# measured, and past it global (atomics in L2, ~400 GB/s whatever the bins) takes over.
+AUTO_MAX_RANGES = 10
+UNROLLED = ("multipass", "ranges", "cluster_exchange")  # the methods whose loads in flight are an option
 
 
-def auto_method(bins: int, optin: int, has_cluster: bool) -> str:
+def auto_method(bins: int, optin: int) -> str:
     """The method `method="auto"` takes for `bins` bins (the table above)."""
     if bins * 4 <= optin:
         return "smem"
-    if -(-bins // (optin // 16 * 8)) <= AUTO_MAX_PASSES:  # passes of 16-bit counters
+    ranges = -(-bins // ((optin - SPARE) // 16 * 8))  # of 16-bit counters
+    if ranges == 1:
         return "multipass"
-    if has_cluster and -(-bins // MAX_CLUSTER) <= EXCHANGE_MAX_PER_BLOCK:
-        return "cluster_exchange"
-    return "global"
+    return "ranges" if ranges <= AUTO_MAX_RANGES else "global"
 
 
 def _check_bits(bits: int | None) -> None:
@@ -197,12 +204,12 @@ def plan(bins: int, facts: dict, method: str = "auto", *, copies: int | None = N
     if method not in METHODS:
         raise ValueError(f"method {method!r}: one of {', '.join(METHODS)} is accepted")
     _check_bits(counter_bits)
-    if unroll is not None and method != "cluster_exchange":
-        raise ValueError(f"unroll: method 'cluster_exchange' only (method {method!r})")
+    if unroll is not None and method not in UNROLLED:
+        raise ValueError(f"unroll: methods {', '.join(map(repr, UNROLLED))} only (method {method!r})")
     optin = facts["smem_optin"]
     has_cluster = tuple(facts["cc"]) >= (9, 0)
     if method == "auto":
-        method = auto_method(bins, optin, has_cluster)
+        method = auto_method(bins, optin)
     if method in ("cluster", "cluster_rep", "cluster_share", "cluster_exchange") and not has_cluster:
         raise ValueError(f"method {method!r}: thread-block clusters need compute capability 9.0 or newer, this GPU is {facts['cc'][0]}.{facts['cc'][1]}")
     if method == "smem":
@@ -215,20 +222,25 @@ def plan(bins: int, facts: dict, method: str = "auto", *, copies: int | None = N
         smem = bins * c * 4
         b = block or (1024 if smem > optin // 2 else 512)
         return Plan("smem", b, copies=c, smem=smem, agg=0 if agg is None else agg)
-    if method == "multipass":
+    if method in ("multipass", "ranges"):
         c = copies or 1
         # 16-bit counters where they save a pass (one copy): on an H200 (tools/histogram_sweep.py, 2^28 keys)
-        # 262144 bins in 3 passes instead of 5: 998 against 751 GB/s uniform, 972 against 748 hot90; 2^20
-        # bins in 10 instead of 19: 298 against 200
+        # 262144 bins in 3 passes instead of 5: 1347 against 751 GB/s uniform, 1279 against 761 hot90; 2^20
+        # bins in 10 instead of 19: 395 against 201
         bits = counter_bits or (16 if c == 1 and bins > optin // 4 else 32)
         if bits == 16 and c != 1:
             raise ValueError(f"method 'multipass': 16-bit counters take one copy (copies={c})")
-        per = min(bins, optin // (4 * c) if bits == 32 else optin // 16 * 8)
+        per = min(bins, optin // (4 * c) if bits == 32 else (optin - SPARE) // 16 * 8)
         passes = -(-bins // per)
         per = -(-bins // passes)  # balance the passes
-        smem = per * c * 4 if bits == 32 else counter_bytes(per, 16)
-        return Plan("multipass", block or 1024, copies=c, smem=smem, passes=passes, bins_per_pass=per,
-                    agg=0 if agg is None else agg, counter_bits=bits)
+        if bits == 16:
+            per += per & 1  # even: every range starts at an even bin, where the merge adds two counters at once
+        smem = per * c * 4 if bits == 32 else counter_bytes(per, 16) + SPARE
+        u = unroll or UNROLL
+        if u not in (1, 2, 4):
+            raise ValueError(f"unroll={u}: 1, 2 or 4 is accepted")
+        return Plan(method, block or 1024, copies=c, smem=smem, passes=passes, bins_per_pass=per,
+                    agg=0 if agg is None else agg, counter_bits=bits, unroll=u)
     if method == "cluster_exchange":
         return _exchange_plan(bins, facts, cluster, counter_bits, block, unroll, agg)
     if method in ("cluster_rep", "cluster_share"):
@@ -305,6 +317,8 @@ def launches_for(bins: int, p: Plan, dev: int, stream: int, extra: dict | None =
     defines = {"AGG": p.agg, "COPIES": p.copies, "CS": p.cluster or 2, **(extra or {})}
     if p.counter_bits != 32:
         defines["CBITS"] = p.counter_bits
+    if p.unroll != UNROLL:
+        defines["UNROLL"] = p.unroll
     if p.method == "global":
         k = device.kernel(SOURCE, "hist_global", defines, dev)
         return [(k, facts["sms"] * k.blocks_per_sm(p.block), p.block, 0, None, (bins,))]
@@ -314,9 +328,15 @@ def launches_for(bins: int, p: Plan, dev: int, stream: int, extra: dict | None =
         per = p.bins_per_pass or bins
         return [(k, grid, p.block, p.smem, None, (lo, min(per, bins - lo)))
                 for lo in range(0, bins, per)]
+    if p.method == "ranges":
+        k = device.kernel(SOURCE, "hist_ranges", defines, dev)
+        resident = facts["sms"] * k.blocks_per_sm(p.block, p.smem)
+        # a whole number of slices of the keys, each read by one block of every range
+        grid = max(p.passes, resident // p.passes * p.passes)
+        return [(k, grid, p.block, p.smem, None, (bins, p.bins_per_pass))]
     if p.method in ("cluster", "cluster_rep", "cluster_share", "cluster_exchange"):
         if p.method == "cluster_exchange":
-            defines.update(THREADS=p.block, MINB=p.min_blocks, UNROLL=p.unroll)
+            defines.update(THREADS=p.block, MINB=p.min_blocks)
         k = device.kernel(SOURCE, "hist_" + p.method, defines, dev)
         clusters = k.max_active_clusters(p.block, p.smem, p.cluster, stream)
         if clusters <= 0:  # unknown: stay well inside one wave (GPCs rarely fill with clusters)

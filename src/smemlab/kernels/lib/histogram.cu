@@ -49,6 +49,9 @@
 #ifndef CTR_INIT
 #define CTR_INIT 0
 #endif
+#ifndef MERGE64
+#define MERGE64 1
+#endif
 
 #include "cluster.cuh"  // the cluster PTX (kernels/cluster.cuh)
 
@@ -61,35 +64,55 @@ __host__ __device__ constexpr int log2i(int v) { return v <= 1 ? 0 : 1 + log2i(v
 constexpr int CS_LOG2 = log2i(CS);
 
 // ---- the key stream ---------------------------------------------------------------------------
-// Calls f(key) for every key, warp-uniformly: all 32 lanes of a warp call f together (f may use
-// __match_any_sync); lanes with no key pass -1, which every kernel ignores like any key < 0.
-template <typename F>
-__device__ __forceinline__ void for_each_key(const int* __restrict__ keys, long long n, F&& f) {
+// the keys are read once from DRAM: streaming loads (evict first)
+__device__ __forceinline__ int4 load_keys(const int4* p) { return __ldcs(p); }
+
+// Calls f(key, j) for every key that block `part` of `parts` blocks reads (grid-stride), warp-uniformly:
+// all 32 lanes of a warp call f together (f may use __match_any_sync); lanes with no key pass -1,
+// which every kernel ignores like any key < 0. The keys come in batches of BATCH a thread, j the key's
+// place in its batch (a constant once unrolled); after each batch, done(v) with the batch's keys, as
+// UNROLL int4s (key j is key_at(v, j)). Part 0 also takes the head and the tail, as one more batch.
+constexpr int BATCH = 4 * UNROLL;
+
+__device__ __forceinline__ int key_at(const int4* v, int j) {
+    const int4 q = v[j >> 2];
+    return (j & 3) == 0 ? q.x : (j & 3) == 1 ? q.y : (j & 3) == 2 ? q.z : q.w;
+}
+
+template <typename F, typename Done>
+__device__ __forceinline__ void for_each_key_batch(const int* __restrict__ keys, long long n, unsigned part, unsigned parts,
+                                                   F&& f, Done&& done) {
     const unsigned lane = threadIdx.x & 31u;
     const unsigned long long addr = reinterpret_cast<unsigned long long>(keys);
     long long head = static_cast<long long>(((16u - static_cast<unsigned>(addr & 15u)) & 15u) >> 2);
     if (head > n) head = n;
     const long long n4 = (n - head) >> 2;
     const int4* __restrict__ k4 = reinterpret_cast<const int4*>(keys + head);
-    const long long T = static_cast<long long>(gridDim.x) * blockDim.x;
-    const long long warp0 = static_cast<long long>(blockIdx.x) * blockDim.x + (threadIdx.x & ~31u);
+    const long long T = static_cast<long long>(parts) * blockDim.x;
+    const long long warp0 = static_cast<long long>(part) * blockDim.x + (threadIdx.x & ~31u);
     for (long long base = warp0; base < n4; base += T * UNROLL) {
         int4 v[UNROLL];
+        if (base + 31 + (UNROLL - 1) * T < n4) {  // the warp's whole batch is there (all but the last)
 #pragma unroll
-        for (int u = 0; u < UNROLL; ++u) {
-            const long long i = base + lane + u * T;
-            v[u] = i < n4 ? __ldcs(k4 + i) : make_int4(-1, -1, -1, -1);
+            for (int u = 0; u < UNROLL; ++u) v[u] = load_keys(k4 + (base + lane + u * T));
+        } else {
+#pragma unroll
+            for (int u = 0; u < UNROLL; ++u) {
+                const long long i = base + lane + u * T;
+                v[u] = i < n4 ? load_keys(k4 + i) : make_int4(-1, -1, -1, -1);
+            }
         }
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) {
-            f(v[u].x);
-            f(v[u].y);
-            f(v[u].z);
-            f(v[u].w);
+            f(v[u].x, 4 * u);
+            f(v[u].y, 4 * u + 1);
+            f(v[u].z, 4 * u + 2);
+            f(v[u].w, 4 * u + 3);
         }
+        done(v);
     }
     // head (keys before the first 16-byte boundary) and tail (after the last whole int4)
-    if (blockIdx.x == 0 && threadIdx.x < 32) {
+    if (part == 0 && threadIdx.x < 32) {
         const long long tail0 = head + 4 * n4;
         int key = -1;
         if (lane < 8) {
@@ -98,8 +121,24 @@ __device__ __forceinline__ void for_each_key(const int* __restrict__ keys, long 
             const long long i = tail0 + (lane - 8);
             if (i < n) key = keys[i];
         }
-        f(key);
+        int4 v[UNROLL];
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) v[u] = make_int4(u ? -1 : key, -1, -1, -1);
+        f(key, 0);
+        done(v);
     }
+}
+
+// f(key) for every key that block `part` of `parts` reads.
+template <typename F>
+__device__ __forceinline__ void for_each_key_of(const int* __restrict__ keys, long long n, unsigned part, unsigned parts, F&& f) {
+    for_each_key_batch(keys, n, part, parts, [&](int key, int) { f(key); }, [](const int4*) {});
+}
+
+// Every key, over the whole grid.
+template <typename F>
+__device__ __forceinline__ void for_each_key(const int* __restrict__ keys, long long n, F&& f) {
+    for_each_key_of(keys, n, blockIdx.x, gridDim.x, static_cast<F&&>(f));
 }
 
 // Adds `key`'s count to *slot(key) for keys with ok; aggregated per warp when AGG.
@@ -139,16 +178,16 @@ __device__ __forceinline__ void ctr_move(unsigned* out, unsigned bin0, unsigned 
     if (l < nloc) atomicAdd(out + bin0 + l, v);
 }
 
-// The add of c to local bin l made its half of *word wrap (old: the word before the add). Rare.
-__device__ __forceinline__ void ctr_wrapped(unsigned* word, unsigned l, unsigned c, unsigned old, unsigned* out,
-                                            unsigned bin0, unsigned nloc) {
+// An add to local bin l made its half of *word wrap; carry: the add was to the low half and the carry
+// went on out of the word (the word was all ones before it). Rare.
+__device__ __forceinline__ void ctr_wrapped(unsigned* word, unsigned l, bool carry, unsigned* out, unsigned bin0, unsigned nloc) {
     const unsigned high = l | 1u;
     if (l & 1u) {
         ctr_move(out, bin0, high, nloc, 0x10000u);
         return;
     }
     ctr_move(out, bin0, l, nloc, 0x10000u);
-    if (old + c < old) ctr_move(out, bin0, high, nloc, 0x10000u);  // the carry went on out of the word
+    if (carry) ctr_move(out, bin0, high, nloc, 0x10000u);
     if (atomicAdd(word, 0xFFFF0000u) < 0x10000u) ctr_move(out, bin0, high, nloc, 0xFFFF0000u);  // the take-back wrapped down
 }
 
@@ -157,25 +196,82 @@ __device__ __forceinline__ void ctr_add(unsigned* ctr, unsigned l, unsigned c, u
 #if CBITS == 16
     const unsigned shift = (l & 1u) << 4;
     const unsigned old = atomicAdd(ctr + (l >> 1), c << shift);
-    if (((old >> shift) & 0xFFFFu) + c > 0xFFFFu) ctr_wrapped(ctr + (l >> 1), l, c, old, out, bin0, nloc);
+    if (((old >> shift) & 0xFFFFu) + c > 0xFFFFu) ctr_wrapped(ctr + (l >> 1), l, old + c < old, out, bin0, nloc);
 #else
     atomicAdd(ctr + l, c);
 #endif
 }
 
+// 16-bit counters, one key at a time, with no branch: for_each_key_batch's f and done for counting
+// the local bins [0, nloc) (bin bin0 + l) into ctr. Every lane adds: one whose key is not its block's adds
+// into word `lane` of `spare` (32 words after the counters, never read: a bank of its own), so that the
+// warp never diverges around the add and ptxas can put a batch's atomics back to back. Each add's old
+// word is kept (a register a key of the batch) and a wrap (one add in 65536 a counter) only noted; after
+// the batch, where one was noted, the batch's wraps are found again from the old words and handled (the
+// carries in flight in between are counted as any others are: see ctr_wrapped).
+struct Ctr16Adder {
+    unsigned* ctr;
+    unsigned* spare;
+    unsigned* out;
+    unsigned bin0, nloc;
+    unsigned old[BATCH];
+    bool wrapped = false;
+
+    // the add of key's bin: 1 into the low half, 0x10000 into the high; and whether the key is counted here
+    __device__ __forceinline__ unsigned inc_of(int key, unsigned& l, bool& ok) const {
+        l = static_cast<unsigned>(key) - bin0;
+        ok = l < nloc;
+        return (l & 1u) * 0xFFFFu + 1u;
+    }
+
+    __device__ __forceinline__ void add(int key, int j) {
+        unsigned l;
+        bool ok;
+        const unsigned inc = inc_of(key, l, ok);
+        old[j] = atomicAdd(ok ? ctr + (l >> 1) : spare + (threadIdx.x & 31u), inc);
+        const unsigned half = inc * 0xFFFFu;  // the half's bits
+        wrapped |= ok && (old[j] & half) == half;
+    }
+
+    __device__ __forceinline__ void done(const int4* v) {
+        if (!wrapped) return;
+#pragma unroll
+        for (int j = 0; j < BATCH; ++j) {
+            unsigned l;
+            bool ok;
+            const unsigned half = inc_of(key_at(v, j), l, ok) * 0xFFFFu;
+            if (ok && (old[j] & half) == half) ctr_wrapped(ctr + (l >> 1), l, old[j] == 0xFFFFFFFFu, out, bin0, nloc);
+        }
+        wrapped = false;
+    }
+};
+
 // Adds the block's counters to the output (after a barrier).
 __device__ __forceinline__ void ctr_merge(const unsigned* ctr, unsigned* out, unsigned bin0, int nloc) {
-    for (int i = threadIdx.x; i < ctr_words(nloc); i += blockDim.x) {
-        const unsigned w = ctr[i];
 #if CBITS == 16
-        const int l = 2 * i;
-        const unsigned low = (w & 0xFFFFu) - CTR_INIT, high = (w >> 16) - CTR_INIT;
-        if (low) atomicAdd(out + bin0 + l, low);
-        if (high && l + 1 < nloc) atomicAdd(out + bin0 + l + 1, high);
-#else
-        if (w) atomicAdd(out + bin0 + i, w);
-#endif
+    if (MERGE64 && CTR_INIT == 0 && !(bin0 & 1u) && !(reinterpret_cast<unsigned long long>(out) & 7u)) {
+        // a word (two bins) a thread, one 64-bit add into the two output counters: exact, as no carry
+        // crosses from the even counter to the odd one. The even (low) counter only ever gets positive
+        // adds (ctr_move's take-backs of -65536 go to odd bins) and ends below 2^31. (With CTR_INIT, a
+        // half's count less CTR_INIT may be negative: the tests' counters take the 32-bit adds below.)
+        unsigned long long* out2 = reinterpret_cast<unsigned long long*>(out + bin0);
+        for (int i = threadIdx.x; i < nloc >> 1; i += blockDim.x) {
+            const unsigned w = ctr[i];
+            const unsigned long long c = static_cast<unsigned long long>(w & 0xFFFFu) | static_cast<unsigned long long>(w >> 16) << 32;
+            if (c) atomicAdd(out2 + i, c);
+        }
+        if ((nloc & 1) && threadIdx.x == 0 && (ctr[nloc >> 1] & 0xFFFFu)) atomicAdd(out + bin0 + nloc - 1, ctr[nloc >> 1] & 0xFFFFu);
+        return;
     }
+    // a bin a thread, so that a warp's adds cover 32 consecutive words of the output (4 sectors)
+    for (int l = threadIdx.x; l < nloc; l += blockDim.x) {
+        const unsigned c = ((ctr[l >> 1] >> ((l & 1) << 4)) & 0xFFFFu) - CTR_INIT;
+        if (c) atomicAdd(out + bin0 + l, c);
+    }
+#else
+    for (int i = threadIdx.x; i < nloc; i += blockDim.x)
+        if (ctr[i]) atomicAdd(out + bin0 + i, ctr[i]);
+#endif
 }
 
 // ---- kernels ------------------------------------------------------------------------------------
@@ -186,20 +282,28 @@ extern "C" __global__ void hist_global(const int* __restrict__ keys, long long n
     });
 }
 
-// Dynamic shared memory: nlocal * COPIES words (CBITS=16: ceil(nlocal / 2) words).
-extern "C" __global__ void hist_smem(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int lo, int nlocal) {
+// Counts the bins [lo, lo + nlocal) of the keys that block `part` of `parts` reads into the block's
+// shared memory, then adds them to the output. Dynamic shared memory: nlocal * COPIES words (CBITS=16:
+// ceil(nlocal / 2) words rounded up to 4, then 32 spare words).
+__device__ __forceinline__ void count_bin_range(const int* __restrict__ keys, long long n, unsigned* __restrict__ out,
+                                                int lo, int nlocal, unsigned part, unsigned parts) {
     extern __shared__ unsigned s_hist[];
     const int words = CBITS == 16 ? ctr_words(nlocal) : nlocal * COPIES;
     for (int i = threadIdx.x; i < words; i += blockDim.x) s_hist[i] = CTR_WORD_INIT;
     __syncthreads();
     const unsigned copy = threadIdx.x & (COPIES - 1);
-    for_each_key(keys, n, [&](int key) {
-        const int rel = key - lo;
-        count_key(rel, static_cast<unsigned>(rel) < static_cast<unsigned>(nlocal), [&](int r, unsigned c) {
-            if constexpr (CBITS == 16) ctr_add(s_hist, r, c, out, lo, nlocal);
-            else atomicAdd(s_hist + r * COPIES + copy, c);
+    if constexpr (CBITS == 16 && !AGG) {
+        Ctr16Adder a{s_hist, s_hist + ((ctr_words(nlocal) + 3) & ~3), out, static_cast<unsigned>(lo), static_cast<unsigned>(nlocal)};
+        for_each_key_batch(keys, n, part, parts, [&](int key, int j) { a.add(key, j); }, [&](const int4* v) { a.done(v); });
+    } else {
+        for_each_key_of(keys, n, part, parts, [&](int key) {
+            const int rel = key - lo;
+            count_key(rel, static_cast<unsigned>(rel) < static_cast<unsigned>(nlocal), [&](int r, unsigned c) {
+                if constexpr (CBITS == 16) ctr_add(s_hist, r, c, out, lo, nlocal);
+                else atomicAdd(s_hist + r * COPIES + copy, c);
+            });
         });
-    });
+    }
     __syncthreads();
     if constexpr (CBITS == 16) {
         ctr_merge(s_hist, out, lo, nlocal);
@@ -211,6 +315,22 @@ extern "C" __global__ void hist_smem(const int* __restrict__ keys, long long n, 
         for (int c = 0; c < COPIES; ++c) sum += s_hist[b * COPIES + ((c + b) & (COPIES - 1))];  // rotated: fewer bank conflicts
         if (sum) atomicAdd(out + lo + b, sum);
     }
+}
+
+// One pass (of multipass, one launch a pass) or every bin (smem).
+extern "C" __global__ void __launch_bounds__(1024) hist_smem(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int lo, int nlocal) {
+    count_bin_range(keys, n, out, lo, nlocal, blockIdx.x, gridDim.x);
+}
+
+// The passes of multipass at once, in one grid of a multiple of `ranges` blocks: block b counts the bin
+// range b % ranges (`per` bins each, the last one short) of the keys' slice b / ranges. The blocks of one
+// slice start together and read the same keys at about the same pace, so DRAM is read about once and
+// L2 serves the other ranges' reads.
+extern "C" __global__ void __launch_bounds__(1024) hist_ranges(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int bins, int per) {
+    const unsigned ranges = static_cast<unsigned>((bins + per - 1) / per);
+    const unsigned range = blockIdx.x % ranges;
+    const int lo = static_cast<int>(range) * per;
+    count_bin_range(keys, n, out, lo, min(per, bins - lo), blockIdx.x / ranges, gridDim.x / ranges);
 }
 
 // Launched with cluster size CS. Dynamic shared memory: ceil(bins / CS) words per block.
@@ -340,7 +460,7 @@ extern "C" __global__ void hist_cluster_share(const int* __restrict__ keys, long
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) {
             const long long i = c * chunk + rank * P + u * blockDim.x + threadIdx.x;
-            v[u] = i < n4 ? __ldcs(k4 + i) : make_int4(-1, -1, -1, -1);
+            v[u] = i < n4 ? load_keys(k4 + i) : make_int4(-1, -1, -1, -1);
         }
     };
     auto sstore = [&](int buf) {
@@ -415,10 +535,6 @@ constexpr int KPT = 4 * UNROLL;       // keys a thread a tile
 constexpr int STAGE = THREADS * KPT;  // 16-bit entries a stage
 static_assert(THREADS % 32 == 0 && THREADS >= 32 * CS && THREADS <= 1024, "THREADS: a multiple of 32 from 32 * CS to 1024");
 
-__device__ __forceinline__ int key_at(const int4* v, int j) {
-    const int4 q = v[j >> 2];
-    return (j & 3) == 0 ? q.x : (j & 3) == 1 ? q.y : (j & 3) == 2 ? q.z : q.w;
-}
 
 __device__ __forceinline__ void exchange_arrive() {
 #if XSYNC
@@ -466,7 +582,7 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) {
             const long long i = c * P * CS + rank * P + u * THREADS + threadIdx.x;
-            v[u] = i < n4 ? __ldcs(k4 + i) : make_int4(-1, -1, -1, -1);
+            v[u] = i < n4 ? load_keys(k4 + i) : make_int4(-1, -1, -1, -1);
         }
     };
     auto rank_tile = [&]() {
