@@ -103,6 +103,18 @@ def test_plan_exchange():
     assert H.plan(262144, HOPPER, "ranges", unroll=4).unroll == 4
 
 
+def test_plan_8_bit_counters():
+    p = H.plan(262144, HOPPER, "ranges", counter_bits=8)
+    assert (p.passes, p.bins_per_pass, p.smem) == (2, 131072, 131072 + H.SPARE)
+    assert H.plan(1 << 20, HOPPER, "ranges", counter_bits=8).passes == 5
+    assert H.counter_bytes(5, 8) == 16 and H.counter_bytes(17, 8) == 32
+    for m in ("cluster_rep", "cluster_exchange", "smem"):
+        with pytest.raises(ValueError, match="counter_bits=8"):
+            H.plan(4096, HOPPER, m, counter_bits=8)
+    with pytest.raises(ValueError, match="8, 16 or 32"):
+        H.plan(262144, HOPPER, "ranges", counter_bits=4)
+
+
 def test_plan_ranges_is_multipass_at_once():
     """ranges splits the bins as multipass does; its one launch runs every range together."""
     for bins in (65536, 262144, 100003, 1 << 20):
@@ -140,7 +152,8 @@ def test_plan_auto():
     assert (p.method, p.cluster, p.counter_bits) == ("cluster_exchange", 16, 32)
     p = H.plan(65536, HOPPER, "cluster")
     assert (p.method, p.cluster, p.smem, p.agg) == ("cluster", 2, 128 * 1024, 1)
-    assert H.plan(10 * 116160, HOPPER).method == "ranges" and H.plan(10 * 116160 + 1, HOPPER).method == "global"
+    per16 = (HOPPER["smem_optin"] - H.SPARE) // 16 * 8  # 16-bit counters a block
+    assert H.plan(10 * per16, HOPPER).method == "ranges" and H.plan(10 * per16 + 1, HOPPER).method == "global"
     assert H.plan(262144, AMPERE).method == "ranges"  # 4 ranges (no clusters needed)
     assert H.plan(65536, AMPERE).method == "multipass"
     assert H.plan(262144, HOPPER, "cluster_exchange").cluster == 8  # 32-bit counters, 8 blocks of 128 KB
@@ -193,35 +206,39 @@ def test_kernels_compile_for_sm90(defines):
     assert static["hist_cluster_exchange"] == H.exchange_smem(1, cs, 32, threads)[1]  # the plan counts its tables
 
 
-# 16-bit counters that wrap: every half starts at CTR_INIT, so a few keys a bin take it past 65535. One
-# block emulated on the CPU (smemlab analyze: a cluster of one), its output against NumPy.
+# 16- and 8-bit counters that wrap: every digit starts at CTR_INIT, so a few keys a bin take it past its
+# top (CTR_INIT at the top: every word all ones, so that an add's carry runs through every digit above
+# it). One block emulated on the CPU (smemlab analyze: a cluster of one), its output against NumPy.
 WRAPS = [("hist_smem", {"COPIES": 1, "AGG": 0}, ["lo=0", "nlocal=255"]), ("hist_smem", {"COPIES": 1, "AGG": 1}, ["lo=0", "nlocal=255"]),
          ("hist_cluster_rep", {"CS": 1}, ["bins=255"]), ("hist_cluster_exchange", {"CS": 1, "THREADS": 512}, ["bins=255"]),
-         ("hist_cluster_exchange", {"CS": 1, "THREADS": 512, "AGG": 1}, ["bins=255"]), ("hist_ranges", {"AGG": 0}, ["bins=255", "per=255"])]
+         ("hist_cluster_exchange", {"CS": 1, "THREADS": 512, "AGG": 1}, ["bins=255"]), ("hist_ranges", {"AGG": 0}, ["bins=255", "per=255"]),
+         ("hist_ranges", {"AGG": 0, "CBITS": 8}, ["bins=255", "per=255"]), ("hist_smem", {"COPIES": 1, "AGG": 1, "CBITS": 8}, ["lo=0", "nlocal=255"])]
 
 
 @pytest.mark.parametrize("kernel,defines,tail", WRAPS, ids=[f"{k}-{d}" for k, d, _ in WRAPS])
-@pytest.mark.parametrize("init", [65500, 65535])
-def test_16_bit_counters_wrap_exactly(kernel, defines, tail, init):
+@pytest.mark.parametrize("below_top", [35, 0])
+def test_narrow_counters_wrap_exactly(kernel, defines, tail, below_top):
     pytest.importorskip("cuda.core")
     from smemlab.analyze import analyze_source
     from smemlab.analyze.args import fill, parse_arg
 
+    bits = defines.get("CBITS", 16)
     n, bins = 8192 * 2 + 3, 255
     keys = f"keys=int32[{n}]:-2..{bins + 2}" if defines.get("AGG") != 1 else f"keys=int32[{n}]:0..4"  # AGG: few keys, adds of up to 32
-    smem = H.exchange_smem(bins, 1, 16, 512)[0] if kernel == "hist_cluster_exchange" else H.counter_bytes(bins, 16)
+    smem = H.exchange_smem(bins, 1, 16, 512)[0] if kernel == "hist_cluster_exchange" else H.counter_bytes(bins, bits)
     if kernel in ("hist_smem", "hist_ranges") and defines.get("AGG") != 1:
         smem += H.SPARE  # the lanes without a key of the block add there
     args = [keys, f"n={n}", f"out=uint32[{bins}]:0..0"] + tail
     r = analyze_source(f"package:{H.SOURCE}", kernel, (512, 1, 1), (1, 1, 1), (0, 0, 0), smem, args,
-                       {**{k: str(v) for k, v in defines.items()}, "CBITS": "16", "CTR_INIT": str(init)})
+                       {**{k: str(v) for k, v in defines.items()}, "CBITS": str(bits), "CTR_INIT": str((1 << bits) - 1 - below_top)})
     k = fill("keys", parse_arg(keys)[1])
     assert np.array_equal(r.buffers["out"].astype(np.int64), _reference(k, bins))
 
 
-def test_16_bit_counters_wrap_for_real(tmp_path):
-    """hist_ranges with its counters from 0 (CTR_INIT=0: the 64-bit merge of two bins a word) and 3 bins
-    that take nearly every key, so that the halves of words 0 and 1 wrap many times, carries included."""
+@pytest.mark.parametrize("bits", [16, 8])
+def test_narrow_counters_wrap_for_real(tmp_path, bits):
+    """hist_ranges with its counters from 0 (CTR_INIT=0: with 16 bits, the 64-bit merge of two bins a
+    word) and 3 bins that take nearly every key, so that their digits wrap many times, carries included."""
     pytest.importorskip("cuda.core")
     from smemlab.analyze import analyze_source
 
@@ -230,8 +247,8 @@ def test_16_bit_counters_wrap_for_real(tmp_path):
     keys = np.where(rng.random(n) < 0.98, rng.integers(0, 3, n), rng.integers(-2, bins + 2, n)).astype(np.int32)
     path = tmp_path / "keys.npy"
     np.save(path, keys)
-    r = analyze_source(f"package:{H.SOURCE}", "hist_ranges", (512, 1, 1), (1, 1, 1), (0, 0, 0), H.counter_bytes(bins, 16) + H.SPARE,
-                       [f"keys={path}", f"n={n}", f"out=uint32[{bins}]:0..0", f"bins={bins}", f"per={bins + 1}"], {"CBITS": "16"})
+    r = analyze_source(f"package:{H.SOURCE}", "hist_ranges", (512, 1, 1), (1, 1, 1), (0, 0, 0), H.counter_bytes(bins, bits) + H.SPARE,
+                       [f"keys={path}", f"n={n}", f"out=uint32[{bins}]:0..0", f"bins={bins}", f"per={bins + 1}"], {"CBITS": str(bits)})
     assert np.array_equal(r.buffers["out"].astype(np.int64), _reference(keys, bins))
 
 
@@ -270,7 +287,7 @@ CASES = [
     (1, 1, "auto"), (5, 7, "auto"), (1000003, 256, "auto"), (1000003, 4096, "auto"), (999999, 50000, "auto"),
     (1 << 22, 65536, "auto"), ((1 << 22) + 3, 262144, "auto"), (1000001, (1 << 20) + 1, "auto"),
     (1000003, 256, "global"), (1000003, 65536, "multipass"), (1000003, 262144, "multipass"),
-    (1000003, 262144, "ranges"), (2000003, 1 << 20, "ranges"), (333333, 5, "ranges"), (7, 100, "ranges"), (1, 1, "ranges"),
+    (1000003, 262144, "ranges"), (2000003, 1 << 20, "ranges"), (1000003, 262145, "ranges8"), (2000003, 1 << 20, "ranges8"), (333333, 5, "ranges"), (7, 100, "ranges"), (1, 1, "ranges"),
     (1000003, 4096, "cluster"), (333333, 3, "cluster"),
     (1000003, 65536, "cluster_rep"), ((1 << 22) + 1, 262144, "cluster_rep"), (333333, 5, "cluster_rep"),
     (1000003, 65536, "cluster_share"), ((1 << 22) + 2, 262144, "cluster_share"), (333333, 5, "cluster_share"), (7, 100, "cluster_share"),
@@ -287,7 +304,8 @@ def test_counts_exact(n, bins, method, skew):
 
     rng = np.random.default_rng(n + bins)
     keys = _keys(rng, n, bins, skew)
-    got = H.histogram(cp.asarray(keys), bins, method=method)
+    opts = {"method": "ranges", "counter_bits": 8} if method == "ranges8" else {"method": method}
+    got = H.histogram(cp.asarray(keys), bins, **opts)
     assert isinstance(got, cp.ndarray) and got.dtype == cp.int32 and got.shape == (bins,)
     np.testing.assert_array_equal(cp.asnumpy(got), _reference(keys, bins))
 
@@ -301,7 +319,8 @@ def test_counts_exact(n, bins, method, skew):
                          + [dict(method="cluster_exchange", cluster=cs, counter_bits=b, agg=1) for cs in (2, 16) for b in (16, 32)]
                          + [dict(method="cluster_rep", cluster=cs, counter_bits=16) for cs in (2, 16)]
                          + [dict(method="multipass", counter_bits=16, agg=a) for a in (0, 1)]
-                         + [dict(method="ranges", counter_bits=b, unroll=u) for b in (16, 32) for u in (1, 2, 4)]
+                         + [dict(method="ranges", counter_bits=b, unroll=u) for b in (8, 16, 32) for u in (1, 2, 4)]
+                         + [dict(method="multipass", counter_bits=8, agg=a) for a in (0, 1)]
                          + [dict(method="global", agg=0), dict(method="multipass", agg=1)])
 def test_every_variant_exact(opts):
     import cupy as cp
@@ -367,11 +386,11 @@ def test_matches_cupy_bincount_in_range():
 
 
 @gpu
-@pytest.mark.parametrize("method,opts", [("multipass", {}), ("ranges", {}), ("cluster_rep", {"cluster": 4}), ("cluster_exchange", {"cluster": 8}),
+@pytest.mark.parametrize("method,opts", [("multipass", {}), ("ranges", {}), ("ranges", {"counter_bits": 8}), ("cluster_rep", {"cluster": 4}), ("cluster_exchange", {"cluster": 8}),
                                          ("cluster_exchange", {"cluster": 16, "block": 512})])
-def test_16_bit_counters_past_65535(method, opts):
-    """A few bins take every key: each block's counters pass 65535 many times (real wraps, and with
-    every half started at 65500, the wraps of a few counts a bin, on every bin)."""
+def test_narrow_counters_past_their_top(method, opts):
+    """A few bins take every key: each block's counters pass 65535 (255) many times (real wraps, and with
+    every digit started 35 below its top, the wraps of a few counts a bin, on every bin)."""
     import cupy as cp
 
     from smemlab import device
@@ -380,12 +399,14 @@ def test_16_bit_counters_past_65535(method, opts):
     rng = np.random.default_rng(11)
     keys = np.where(rng.random(1 << 25) < 0.99, rng.integers(0, 3, 1 << 25), rng.integers(-2, bins + 2, 1 << 25)).astype(np.int32)
     d = cp.asarray(keys)
-    got = H.histogram(d, bins, method=method, counter_bits=16, **opts)
+    bits = opts.get("counter_bits", 16)
+    opts = {**opts, "counter_bits": bits}
+    got = H.histogram(d, bins, method=method, **opts)
     np.testing.assert_array_equal(cp.asnumpy(got), _reference(keys, bins))
     dev = d.device.id
-    p = H.plan(bins, H.device_facts(dev), method, counter_bits=16, **opts)
+    p = H.plan(bins, H.device_facts(dev), method, **opts)
     stream = cp.cuda.get_current_stream().ptr
     out = cp.zeros(bins, cp.uint32)
-    for k, grid, block, shmem, cluster, tail in H.launches_for(bins, p, dev, stream, {"CTR_INIT": 65500}):
+    for k, grid, block, shmem, cluster, tail in H.launches_for(bins, p, dev, stream, {"CTR_INIT": (1 << bits) - 36}):
         device.launch(k, grid, block, (d.data.ptr, d.size, out.data.ptr) + tail, stream, shmem, cluster)
     np.testing.assert_array_equal(cp.asnumpy(out).astype(np.int64), _reference(keys, bins))

@@ -247,7 +247,7 @@ def library() -> list[KernelLaunch]:
     """The library's kernels (the ops' plans at a small size; the experiments' last variants launch
     them through the ops at full size)."""
     # by name: the package attributes smemlab.ops.histogram, .reduce_sum, .stencil1d are the ops
-    from smemlab.ops.histogram import UNROLL, exchange_smem
+    from smemlab.ops.histogram import SPARE, UNROLL, exchange_smem
     from smemlab.ops.reduce import NT
     from smemlab.ops.reduce import SUFFIX as REDUCE_SUFFIX
     from smemlab.ops.stencil import TILE
@@ -307,7 +307,7 @@ def library() -> list[KernelLaunch]:
             ("hist_global", {"AGG": 1, "COPIES": 1, "CS": 2}, 0, (k, str(keys), "int32[256]", "256")),
             ("hist_smem", {"AGG": 0, "COPIES": 32, "CS": 2}, 4 * 256 * 32, (k, str(keys), "int32[256]", "0", "256")),
             ("hist_smem", {"AGG": 1, "COPIES": 1, "CS": 2}, 4 * 256, (k, str(keys), "int32[256]", "0", "256")),
-            ("hist_ranges", {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 16}, 2 * 256 + 128, (k, str(keys), "int32[256]", "256", "256")),
+            ("hist_ranges", {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 16}, 2 * 256 + SPARE, (k, str(keys), "int32[256]", "256", "256")),
             ("hist_cluster", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256, (k, str(keys), "int32[256]", "256")),
             ("hist_cluster_rep", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256, (k, str(keys), "int32[256]", "256")),
             ("hist_cluster_share", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256 + 2 * 512 * UNROLL * 16, (k, str(keys), "int32[256]", "256")),

@@ -43,8 +43,11 @@ How (`method="auto"` picks by the number of bins and the device's shared memory:
   memory (red.shared::cluster), warp-aggregated (`__match_any_sync`) by default. Simple, but remote
   atomics run at a fraction of a key per clock per SM.
 - "global" (atomics on the output in L2) past 10 ranges.
-Options (for comparisons; auto chooses them): copies, agg, block, cluster, counter_bits (16 or 32),
-unroll (cluster_exchange's int4 loads a thread a tile).
+Options (for comparisons; auto chooses them): copies, agg, block, cluster, counter_bits (16 or 32;
+8 for multipass and ranges: four bins a word, so 262144 bins take 2 ranges and 2^20 take 5; on an H200
+2.27 against 1.76 TB/s for 262144 bins and 0.96 against 0.54 for 2^20 on uniform keys, but 4-5x slower
+on skewed ones, whose hot bins wrap their 8-bit digits every 256 adds: auto stays at 16), unroll (int4
+loads in flight a thread; cluster_exchange's a tile).
 """
 
 from __future__ import annotations
@@ -60,7 +63,7 @@ from smemlab.ops._args import Dtypes, read
 SOURCE = "lib/histogram.cu"
 METHODS = ("auto", "smem", "ranges", "cluster_exchange", "cluster_rep", "cluster_share", "cluster", "multipass", "global")
 # int4 loads in flight per thread (the kernels' default). ranges at 262144 bins, 2^28 uniform keys (H200):
-# 1232 GB/s with 1, 1753 with 2, 1731 with 4 (its 16 old words of a batch kept in registers: 57 a thread)
+# 1276 GB/s with 1, 1758 with 2, 1669 with 4 (its old words of a batch kept in registers: 57 a thread at 2)
 UNROLL = 2
 MAX_BINS = 1 << 30
 MAX_KEYS = (1 << 31) - 1
@@ -100,12 +103,12 @@ def choose_copies(bins: int, budget: int) -> int:
     return copies
 
 
-SPARE = 128  # hist_smem/hist_ranges with 16-bit counters: 32 words where the lanes without a key of the block add
+SPARE = 128  # hist_smem/hist_ranges with 16- or 8-bit counters: 32 words where the lanes without a key of the block add
 
 
 def counter_bytes(bins: int, bits: int) -> int:
-    """Shared memory for `bins` counters of `bits` bits (16: two a 32-bit word), rounded to 16 bytes."""
-    words = bins if bits == 32 else -(-bins // 2)
+    """Shared memory for `bins` counters of `bits` bits (16, 8: two, four a 32-bit word), rounded to 16 bytes."""
+    words = -(-bins // (32 // bits))
     return -(-words // 4) * 16
 
 
@@ -171,11 +174,11 @@ def _exchange_plan(bins: int, facts: dict, cluster: int | None, bits: int | None
 # method="auto" past one block's 32-bit counters, measured on an H200 (tools/histogram_sweep.py, GB/s of
 # keys, 2^28 uniform / hot90 keys, tools/histogram_sweep_h200.md; the baselines' best: torch.histc ~400
 # uniform, CUB 115-190 hot90):
-#   65536 bins:  multipass (one pass, 16-bit counters) 4110 / 3393; cluster_rep (2 blocks) 2144 / 2143
-#   262144 bins: ranges (3) 1742 / 1281; multipass (3 passes) 1347 / 1279; cluster_exchange (8 blocks,
-#                32-bit) 859 / 870; global 397 / 124
-#   2^20 bins:   ranges (10) 557 / 376; cluster_exchange (16 blocks, 16-bit) 486 / 345; multipass (10
-#                passes) 395 / 395; global 398 / 156
+#   65536 bins:  multipass (one pass, 16-bit counters) 4116 / 3324; cluster_rep (2 blocks) 2140 / 2145
+#   262144 bins: ranges (3) 1758 / 1262; 8-bit ranges (2) 2271 / 282; multipass (3 passes) 1349 / 1262;
+#                cluster_exchange (8 blocks, 32-bit) 861 / 869; global 390 / 124
+#   2^20 bins:   ranges (10) 539 / 376; 8-bit ranges (5) 957 / 101; cluster_exchange (16 blocks, 16-bit)
+#                473 / 346; multipass (10 passes) 385 / 397; global 389 / 155
 # Each range reads every key (from L2 but the first), so ranges cost ~5300/ranges GB/s: 10 is the most
 # measured, and past it global (atomics in L2, ~400 GB/s whatever the bins) takes over.
 AUTO_MAX_RANGES = 10
@@ -192,9 +195,11 @@ def auto_method(bins: int, optin: int) -> str:
     return "ranges" if ranges <= AUTO_MAX_RANGES else "global"
 
 
-def _check_bits(bits: int | None) -> None:
-    if bits not in (None, 16, 32):
-        raise ValueError(f"counter_bits={bits}: 16 or 32 is accepted")
+def _check_bits(bits: int | None, method: str) -> None:
+    if bits == 8 and method not in ("multipass", "ranges"):
+        raise ValueError(f"counter_bits=8: methods 'multipass' and 'ranges' only (method {method!r})")
+    if bits not in (None, 8, 16, 32):
+        raise ValueError(f"counter_bits={bits}: 8, 16 or 32 is accepted")
 
 
 def plan(bins: int, facts: dict, method: str = "auto", *, copies: int | None = None, cluster: int | None = None,
@@ -203,13 +208,13 @@ def plan(bins: int, facts: dict, method: str = "auto", *, copies: int | None = N
     """How `histogram` counts `bins` bins on a device with `facts` (sms, smem_optin, cc)."""
     if method not in METHODS:
         raise ValueError(f"method {method!r}: one of {', '.join(METHODS)} is accepted")
-    _check_bits(counter_bits)
     if unroll is not None and method not in UNROLLED:
         raise ValueError(f"unroll: methods {', '.join(map(repr, UNROLLED))} only (method {method!r})")
     optin = facts["smem_optin"]
     has_cluster = tuple(facts["cc"]) >= (9, 0)
     if method == "auto":
         method = auto_method(bins, optin)
+    _check_bits(counter_bits, method)
     if method in ("cluster", "cluster_rep", "cluster_share", "cluster_exchange") and not has_cluster:
         raise ValueError(f"method {method!r}: thread-block clusters need compute capability 9.0 or newer, this GPU is {facts['cc'][0]}.{facts['cc'][1]}")
     if method == "smem":
@@ -225,17 +230,17 @@ def plan(bins: int, facts: dict, method: str = "auto", *, copies: int | None = N
     if method in ("multipass", "ranges"):
         c = copies or 1
         # 16-bit counters where they save a pass (one copy): on an H200 (tools/histogram_sweep.py, 2^28 keys)
-        # 262144 bins in 3 passes instead of 5: 1347 against 751 GB/s uniform, 1279 against 761 hot90; 2^20
-        # bins in 10 instead of 19: 395 against 201
+        # 262144 bins in 3 passes instead of 5: 1349 against 752 GB/s uniform, 1262 against 761 hot90; 2^20
+        # bins in 10 instead of 19: 385 against 198
         bits = counter_bits or (16 if c == 1 and bins > optin // 4 else 32)
-        if bits == 16 and c != 1:
-            raise ValueError(f"method 'multipass': 16-bit counters take one copy (copies={c})")
-        per = min(bins, optin // (4 * c) if bits == 32 else (optin - SPARE) // 16 * 8)
+        if bits != 32 and c != 1:
+            raise ValueError(f"method {method!r}: {bits}-bit counters take one copy (copies={c})")
+        per = min(bins, optin // (4 * c) if bits == 32 else (optin - SPARE) // 16 * (128 // bits))
         passes = -(-bins // per)
         per = -(-bins // passes)  # balance the passes
         if bits == 16:
             per += per & 1  # even: every range starts at an even bin, where the merge adds two counters at once
-        smem = per * c * 4 if bits == 32 else counter_bytes(per, 16) + SPARE
+        smem = per * c * 4 if bits == 32 else counter_bytes(per, bits) + SPARE
         u = unroll or UNROLL
         if u not in (1, 2, 4):
             raise ValueError(f"unroll={u}: 1, 2 or 4 is accepted")

@@ -9,6 +9,9 @@
 //                 one word or one bank, whatever the keys. At the end the copies are summed and
 //                 added to the output. Counts the bins [lo, lo + nlocal) only, so bins that do not
 //                 fit one block run as several passes over the keys (the "multipass" method).
+//   hist_ranges   multipass's passes at once: one grid, a group of blocks a range of bins, the
+//                 blocks of every group reading the same slices of the keys at the same pace, so
+//                 that DRAM is read once and L2 serves the other ranges (the "ranges" method).
 //   hist_cluster  the histogram spread over the shared memories of a thread-block cluster (Hopper's
 //                 distributed shared memory): bin b lives in block (b % CS) of the cluster at word
 //                 (b / CS), and every key is a `red.shared::cluster.add` into that block's shared
@@ -27,9 +30,10 @@
 // cost one atomic per distinct key and warp instead of one per key.
 //
 // Compile-time parameters (macros): COPIES (power of two, 1..32), AGG (0/1), UNROLL, CS (cluster
-// size, power of two), CBITS (32, or 16: two counters a word, see "counters" below; hist_smem with
-// COPIES=1 and the cluster kernels but hist_cluster), THREADS and MINB (hist_cluster_exchange's
-// block size and blocks per SM, for its __launch_bounds__), CTR_INIT (tests only).
+// size, power of two), CBITS (32, or 16: two counters a word, see "counters" below; hist_smem and
+// hist_ranges with COPIES=1, and the cluster kernels but hist_cluster; or 8, four a word: hist_smem and
+// hist_ranges), THREADS and MINB (hist_cluster_exchange's block size and blocks per SM, for its
+// __launch_bounds__), MERGE64 (0: 16-bit counters merged a bin at a time), CTR_INIT (tests only).
 
 #ifndef COPIES
 #define COPIES 1
@@ -57,8 +61,8 @@
 
 static_assert((COPIES & (COPIES - 1)) == 0 && COPIES >= 1 && COPIES <= 32, "COPIES: a power of two, 1..32");
 static_assert((CS & (CS - 1)) == 0 && CS >= 1 && CS <= 16, "CS: a power of two, 1..16");
-static_assert(CBITS == 32 || (CBITS == 16 && COPIES == 1), "CBITS: 32, or 16 with COPIES=1");
-static_assert(CBITS == 16 || CTR_INIT == 0, "CTR_INIT: 16-bit counters only");
+static_assert(CBITS == 32 || ((CBITS == 16 || CBITS == 8) && COPIES == 1), "CBITS: 32, or 16 or 8 with COPIES=1");
+static_assert(CBITS != 32 || CTR_INIT == 0, "CTR_INIT: 16- and 8-bit counters only");
 
 __host__ __device__ constexpr int log2i(int v) { return v <= 1 ? 0 : 1 + log2i(v >> 1); }
 constexpr int CS_LOG2 = log2i(CS);
@@ -153,96 +157,153 @@ __device__ __forceinline__ void count_key(int key, bool ok, Slot&& add) {
 #endif
 }
 
-// ---- counters: a 32-bit word a bin, or (CBITS=16) two bins a word ---------------------------------
-// 16-bit counters hold twice the bins in the same shared memory; counts past 65535 move to the output
-// (global memory) 65536 at a time, and none is lost whatever the order the threads' atomics land in:
-// each add returns the word's old value, which shows exactly when a half wraps.
-//  - The low half's value is always exact (nothing else adds below bit 16), so each of its wraps is
-//    seen by exactly one add: that thread moves 65536 to the low bin and takes the carry back out of
-//    the high half (an atomicAdd of -65536).
-//  - The high half's wraps are the word's own 32-bit wraps: up by an add (high half at 65535 plus a
-//    carry or an add), down by a take-back that finds the high half at 0. Each is seen by the atomic
-//    that makes it, which moves +65536 or -65536 to the high bin. So the moves plus what is left in
-//    the half are the exact count, whatever carries were in flight when the high half was read.
-// CTR_INIT starts every half there instead of 0 (the tests start near 65535, so that the wraps come).
-constexpr unsigned CTR_WORD_INIT = CBITS == 16 ? (static_cast<unsigned>(CTR_INIT) & 0xFFFFu) * 0x10001u : 0u;
+// ---- counters: a 32-bit word a bin, or (CBITS=16, 8) two or four bins a word, a digit each ---------
+// Narrow counters hold two or four times the bins in the same shared memory; counts past a digit's
+// range move to the output (global memory) 2^CBITS at a time, and none is lost whatever the order the
+// threads' atomics land in: each atomic returns the word's old value, which shows exactly which digits
+// it wrapped. Per digit k: its value plus what was moved for it equals its count plus the carries
+// that came into it from digit k - 1 (wraps up) less the borrows (wraps down). So each atomic that
+// wraps a digit moves +-2^CBITS to that digit's bin and owes the digit above a take-back (an atomic of
+// -1 there for a carry, +1 for a borrow); those atomics may wrap digits in turn and owe the digits
+// above them, up to the top digit, whose carries leave the word. Every wrap is seen by the one atomic
+// that makes it, so whatever the order, once the owed atomics are done the moves plus what is left in
+// the digits are the exact counts.
+// CTR_INIT starts every digit there instead of 0 (the tests start near the top, so that the wraps come).
+constexpr unsigned DIGITS = 32 / CBITS;                                        // counters a word
+constexpr unsigned DMAX = CBITS == 32 ? 0xFFFFFFFFu : (1u << CBITS % 32) - 1u;  // a digit's largest value
+constexpr unsigned CTR_WORD_INIT = CBITS == 32 ? 0u : (static_cast<unsigned>(CTR_INIT) & DMAX) * (0xFFFFFFFFu / DMAX);
 
-__device__ __forceinline__ int ctr_words(int nloc) { return CBITS == 16 ? (nloc + 1) >> 1 : nloc; }
+__device__ __forceinline__ int ctr_words(int nloc) { return (nloc + static_cast<int>(DIGITS) - 1) / static_cast<int>(DIGITS); }
+__device__ __forceinline__ unsigned digit(unsigned word, unsigned d) { return (word >> (CBITS * d)) & DMAX; }
 
 __device__ __forceinline__ void ctr_zero(unsigned* ctr, int nloc) {
     for (int i = threadIdx.x; i < ctr_words(nloc); i += blockDim.x) ctr[i] = CTR_WORD_INIT;
 }
 
-// 65536s moved to the output of local bin l (bin bin0 + l), if there is such a bin
+// 2^CBITS (or minus that) moved to the output of local bin l (bin bin0 + l), if there is such a bin
 __device__ __forceinline__ void ctr_move(unsigned* out, unsigned bin0, unsigned l, unsigned nloc, unsigned v) {
     if (l < nloc) atomicAdd(out + bin0 + l, v);
 }
 
-// An add to local bin l made its half of *word wrap; carry: the add was to the low half and the carry
-// went on out of the word (the word was all ones before it). Rare.
-__device__ __forceinline__ void ctr_wrapped(unsigned* word, unsigned l, bool carry, unsigned* out, unsigned bin0, unsigned nloc) {
-    const unsigned high = l | 1u;
-    if (l & 1u) {
-        ctr_move(out, bin0, high, nloc, 0x10000u);
+struct OutMoves {  // the moves straight to the output
+    unsigned* out;
+    unsigned bin0, nloc;
+    __device__ __forceinline__ void operator()(unsigned l, unsigned v) const { ctr_move(out, bin0, l, nloc, v); }
+};
+
+// An add to local bin l wrapped its digit of *word, whose value before was old; mv(l, v) moves v to bin l.
+// Rare.
+template <typename Moves>
+__device__ __forceinline__ void ctr_wrapped(unsigned* word, unsigned l, unsigned old, const Moves& mv) {
+    constexpr unsigned M = 1u << CBITS % 32;
+    const unsigned d = l % DIGITS, base = l - d;  // base: local bin of digit 0
+    if constexpr (DIGITS == 2) {  // the same, written out (smaller code: it is inlined at every add)
+        mv(l, M);
+        if (d == 1) return;  // the carry left the word
+        if (digit(old, 1) == DMAX) mv(base + 1, M);  // it wrapped the high digit too, and left
+        if (digit(atomicAdd(word, 0u - M), 1) == 0u) mv(base + 1, 0u - M);  // the take-back wrapped it back down
         return;
     }
-    ctr_move(out, bin0, l, nloc, 0x10000u);
-    if (carry) ctr_move(out, bin0, high, nloc, 0x10000u);
-    if (atomicAdd(word, 0xFFFF0000u) < 0x10000u) ctr_move(out, bin0, high, nloc, 0xFFFF0000u);  // the take-back wrapped down
+    int owed[DIGITS + 1] = {};  // at each digit: +1 give-backs owed (borrows came in), -1 take-backs (carries)
+    // an atomic at digit k (up: adding, else taking back) wrapped digit k, and its carry or borrow went
+    // on through the digits above that were all ones (zeros); o: the word before it
+    auto wrapped_from = [&](unsigned k, unsigned o, bool up) {
+#pragma unroll
+        for (unsigned i = 0; i < DIGITS; ++i) {
+            if (i < k) continue;
+            mv(base + i, up ? M : 0u - M);
+            owed[i + 1] += up ? -1 : 1;
+            if (i + 1 == DIGITS || digit(o, i + 1) != (up ? DMAX : 0u)) break;
+        }
+    };
+    wrapped_from(d, old, true);
+#pragma unroll
+    for (unsigned k = 1; k < DIGITS; ++k) {  // what is owed at digit k, paid before the digits above it
+        while (owed[k] != 0) {
+            const bool up = owed[k] > 0;
+            owed[k] += up ? -1 : 1;
+            const unsigned o = atomicAdd(word, up ? 1u << CBITS * k : 0u - (1u << CBITS * k));
+            if (digit(o, k) == (up ? DMAX : 0u)) wrapped_from(k, o, up);
+        }
+    }
 }
 
 // Adds c (at most 32) to local bin l of nloc, whose bin is bin0 + l.
 __device__ __forceinline__ void ctr_add(unsigned* ctr, unsigned l, unsigned c, unsigned* out, unsigned bin0, unsigned nloc) {
-#if CBITS == 16
-    const unsigned shift = (l & 1u) << 4;
-    const unsigned old = atomicAdd(ctr + (l >> 1), c << shift);
-    if (((old >> shift) & 0xFFFFu) + c > 0xFFFFu) ctr_wrapped(ctr + (l >> 1), l, old + c < old, out, bin0, nloc);
-#else
-    atomicAdd(ctr + l, c);
-#endif
+    if constexpr (CBITS == 32) {
+        atomicAdd(ctr + l, c);
+    } else {
+        const unsigned d = l % DIGITS;
+        const unsigned old = atomicAdd(ctr + l / DIGITS, c << CBITS * d);
+        if (digit(old, d) + c > DMAX) ctr_wrapped(ctr + l / DIGITS, l, old, OutMoves{out, bin0, nloc});
+    }
 }
 
-// 16-bit counters, one key at a time, with no branch: for_each_key_batch's f and done for counting
+// 16- or 8-bit counters, one key at a time, with no branch: for_each_key_batch's f and done for counting
 // the local bins [0, nloc) (bin bin0 + l) into ctr. Every lane adds: one whose key is not its block's adds
 // into word `lane` of `spare` (32 words after the counters, never read: a bank of its own), so that the
 // warp never diverges around the add and ptxas can put a batch's atomics back to back. Each add's old
-// word is kept (a register a key of the batch) and a wrap (one add in 65536 a counter) only noted; after
+// word is kept (a register a key of the batch) and a wrap (one add in 2^CBITS a counter) only noted; after
 // the batch, where one was noted, the batch's wraps are found again from the old words and handled (the
 // carries in flight in between are counted as any others are: see ctr_wrapped).
-struct Ctr16Adder {
+struct CtrAdder {
     unsigned* ctr;
     unsigned* spare;
-    unsigned* out;
+    OutMoves mv;
     unsigned bin0, nloc;
     unsigned old[BATCH];
     bool wrapped = false;
 
-    // the add of key's bin: 1 into the low half, 0x10000 into the high; and whether the key is counted here
+    // the add of key's bin (a 1 in its digit); and whether the key is counted here
     __device__ __forceinline__ unsigned inc_of(int key, unsigned& l, bool& ok) const {
         l = static_cast<unsigned>(key) - bin0;
         ok = l < nloc;
-        return (l & 1u) * 0xFFFFu + 1u;
+        if constexpr (CBITS == 16) return (l & 1u) * 0xFFFFu + 1u;
+        return 1u << ((l % DIGITS) * CBITS);
     }
 
     __device__ __forceinline__ void add(int key, int j) {
         unsigned l;
         bool ok;
         const unsigned inc = inc_of(key, l, ok);
-        old[j] = atomicAdd(ok ? ctr + (l >> 1) : spare + (threadIdx.x & 31u), inc);
-        const unsigned half = inc * 0xFFFFu;  // the half's bits
-        wrapped |= ok && (old[j] & half) == half;
+        old[j] = atomicAdd(ok ? ctr + l / DIGITS : spare + (threadIdx.x & 31u), inc);
+        const unsigned bits = inc * DMAX;  // the digit's bits
+        wrapped |= ok && (old[j] & bits) == bits;
     }
 
+    // After the batch, where a wrap was noted: each key's wrap found again from its old word. With 16-bit
+    // counters (wraps are rare) the check is unrolled; with 8-bit ones, whose digits wrap every 256 adds on
+    // skewed keys, one trip a key picks its key and old word by selects (a run-time index would put the
+    // batch in local memory), so that the carry code is inlined once: unrolled, its copies made the rarely
+    // run code miss in the instruction cache (H200, 262144 bins, 2^28 hot90 keys: 169 -> 274 GB/s; the
+    // same loop halved the 16-bit counters' 1,248).
     __device__ __forceinline__ void done(const int4* v) {
         if (!wrapped) return;
-#pragma unroll
-        for (int j = 0; j < BATCH; ++j) {
-            unsigned l;
-            bool ok;
-            const unsigned half = inc_of(key_at(v, j), l, ok) * 0xFFFFu;
-            if (ok && (old[j] & half) == half) ctr_wrapped(ctr + (l >> 1), l, old[j] == 0xFFFFFFFFu, out, bin0, nloc);
-        }
         wrapped = false;
+        if constexpr (DIGITS == 4) {
+#pragma unroll 1
+            for (int j = 0; j < BATCH; ++j) {
+                int key = 0;
+                unsigned o = 0u;
+#pragma unroll
+                for (int i = 0; i < BATCH; ++i)
+                    if (i == j) {
+                        key = key_at(v, i);
+                        o = old[i];
+                    }
+                check(key, o);
+            }
+        } else {
+#pragma unroll
+            for (int j = 0; j < BATCH; ++j) check(key_at(v, j), old[j]);
+        }
+    }
+
+    __device__ __forceinline__ void check(int key, unsigned o) const {
+        unsigned l;
+        bool ok;
+        const unsigned bits = inc_of(key, l, ok) * DMAX;
+        if (ok && (o & bits) == bits) ctr_wrapped(ctr + l / DIGITS, l, o, mv);
     }
 };
 
@@ -263,9 +324,11 @@ __device__ __forceinline__ void ctr_merge(const unsigned* ctr, unsigned* out, un
         if ((nloc & 1) && threadIdx.x == 0 && (ctr[nloc >> 1] & 0xFFFFu)) atomicAdd(out + bin0 + nloc - 1, ctr[nloc >> 1] & 0xFFFFu);
         return;
     }
+#endif
+#if CBITS != 32
     // a bin a thread, so that a warp's adds cover 32 consecutive words of the output (4 sectors)
     for (int l = threadIdx.x; l < nloc; l += blockDim.x) {
-        const unsigned c = ((ctr[l >> 1] >> ((l & 1) << 4)) & 0xFFFFu) - CTR_INIT;
+        const unsigned c = digit(ctr[l / DIGITS], l % DIGITS) - CTR_INIT;
         if (c) atomicAdd(out + bin0 + l, c);
     }
 #else
@@ -283,29 +346,32 @@ extern "C" __global__ void hist_global(const int* __restrict__ keys, long long n
 }
 
 // Counts the bins [lo, lo + nlocal) of the keys that block `part` of `parts` reads into the block's
-// shared memory, then adds them to the output. Dynamic shared memory: nlocal * COPIES words (CBITS=16:
-// ceil(nlocal / 2) words rounded up to 4, then 32 spare words).
+// shared memory, then adds them to the output. Dynamic shared memory: nlocal * COPIES words (CBITS=16
+// or 8: ceil(nlocal / DIGITS) words rounded up to 4, then 32 spare words).
 __device__ __forceinline__ void count_bin_range(const int* __restrict__ keys, long long n, unsigned* __restrict__ out,
                                                 int lo, int nlocal, unsigned part, unsigned parts) {
     extern __shared__ unsigned s_hist[];
-    const int words = CBITS == 16 ? ctr_words(nlocal) : nlocal * COPIES;
+    constexpr bool NARROW = CBITS != 32 && !AGG;  // CtrAdder's straight-line adds
+    unsigned* spare = s_hist + ((ctr_words(nlocal) + 3) & ~3);
+    const int words = CBITS != 32 ? ctr_words(nlocal) : nlocal * COPIES;
     for (int i = threadIdx.x; i < words; i += blockDim.x) s_hist[i] = CTR_WORD_INIT;
     __syncthreads();
     const unsigned copy = threadIdx.x & (COPIES - 1);
-    if constexpr (CBITS == 16 && !AGG) {
-        Ctr16Adder a{s_hist, s_hist + ((ctr_words(nlocal) + 3) & ~3), out, static_cast<unsigned>(lo), static_cast<unsigned>(nlocal)};
+    if constexpr (NARROW) {
+        CtrAdder a{s_hist, spare, OutMoves{out, static_cast<unsigned>(lo), static_cast<unsigned>(nlocal)}, static_cast<unsigned>(lo),
+                   static_cast<unsigned>(nlocal)};
         for_each_key_batch(keys, n, part, parts, [&](int key, int j) { a.add(key, j); }, [&](const int4* v) { a.done(v); });
     } else {
         for_each_key_of(keys, n, part, parts, [&](int key) {
             const int rel = key - lo;
             count_key(rel, static_cast<unsigned>(rel) < static_cast<unsigned>(nlocal), [&](int r, unsigned c) {
-                if constexpr (CBITS == 16) ctr_add(s_hist, r, c, out, lo, nlocal);
+                if constexpr (CBITS != 32) ctr_add(s_hist, r, c, out, lo, nlocal);
                 else atomicAdd(s_hist + r * COPIES + copy, c);
             });
         });
     }
     __syncthreads();
-    if constexpr (CBITS == 16) {
+    if constexpr (CBITS != 32) {
         ctr_merge(s_hist, out, lo, nlocal);
         return;
     }
