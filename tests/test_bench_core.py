@@ -202,6 +202,22 @@ def test_a_case_name_runs_once_per_op():
         b.case("2^28 keys 256 bins uniform", impls={}, check=lambda out: None)
 
 
+def test_the_ops_choice_is_noted_on_the_rows_of_the_op_as_called_only():
+    from smemlab.bench import Bench, Impl
+
+    b = Bench.__new__(Bench)  # no GPU: the implementations fail, the rows are still made
+    b.op, b.rows = "histogram", []
+    b._poison, b.sync, b.log, b._latency_rows = (lambda n: None), (lambda: None), (lambda m: None), (lambda t: None)
+
+    def no_gpu():
+        raise RuntimeError("no GPU here")
+
+    impls = {"smemlab (cupy)": Impl(no_gpu, "cupy"), "smemlab ranges": Impl(no_gpu, "cupy"), "torch bincount": Impl(no_gpu, "torch")}
+    rows = b.case("2^26 keys 262144 bins uniform", impls=impls, check=lambda out: None, note="ranges")
+    assert [(r.impl, r.note, r.ok) for r in rows] == [("smemlab (cupy)", "ranges", False), ("smemlab ranges", "", False),
+                                                      ("torch bincount", "", False)]
+
+
 def test_bench_record_replaces_only_the_ops_it_ran(tmp_path, monkeypatch, capsys):
     from smemlab import bench
     from smemlab.commands import bench_cmd

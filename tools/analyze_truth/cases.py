@@ -259,6 +259,8 @@ case("ops_histogram.hist_smem.copies1_agg.skewed", P + "lib/histogram.cu", "hist
 # ranges: every range at once (here one range, as one block of 16-bit counters counts 256 bins)
 case("ops_histogram.hist_ranges.b16", P + "lib/histogram.cu", "hist_ranges", (512,), KEYS_ARGS + ["bins=256", "per=256"],
      {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 16}, dyn=512 + 128)
+case("ops_histogram.hist_ranges.b8", P + "lib/histogram.cu", "hist_ranges", (512,), KEYS_ARGS + ["bins=256", "per=256"],
+     {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 8}, dyn=256 + 128)
 case("ops_histogram.hist_cluster.cs1", P + "lib/histogram.cu", "hist_cluster", (512,), KEYS_ARGS + ["bins=256"],
      {"AGG": 1, "COPIES": 1, "CS": 1}, dyn=1024, cluster=(1, 1, 1))
 case("ops_histogram.hist_cluster_rep.cs1", P + "lib/histogram.cu", "hist_cluster_rep", (512,), KEYS_ARGS + ["bins=256"],

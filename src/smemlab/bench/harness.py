@@ -212,7 +212,9 @@ class Bench:
              note: str = "", checks: dict[str, Callable[[Any], None]] | None = None) -> list[Row]:
         """Verify, then time, every implementation; append and return the rows (the cudaMemcpy row
         first where `memcpy`). `targets` (goal specs, smemlab.bench.goals) go on the row of the
-        implementation each names as `impl`; `checks` overrides `check` per implementation."""
+        implementation each names as `impl`; `checks` overrides `check` per implementation. `note` (what
+        the op chose) goes on the rows of the op as users call it ("smemlab (cupy)", "smemlab (torch)"),
+        not on the rows of a method named outright ("smemlab ranges")."""
         from smemlab.bench.goals import attach
 
         if any(r.op == self.op and r.case == case for r in self.rows):
@@ -228,7 +230,7 @@ class Bench:
             rows.append(copy)
         for name, impl in impls.items():
             row = Row(self.op, case, name, True, family=family, size=size, framework=impl.framework, bytes=bytes,
-                      flops=flops, note=note if name.startswith("smemlab") else "")
+                      flops=flops, note=note if name.startswith("smemlab (") else "")  # the op as users call it
             try:
                 self._poison(out_bytes)
                 out = measure.checked_call(impl.fn, self.sync)
