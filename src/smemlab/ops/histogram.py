@@ -90,7 +90,7 @@ class Plan:
     passes: int = 1  # multipass: passes over the keys (ranges: ranges of bins counted at once)
     bins_per_pass: int = 0
     agg: int = 0  # warp-aggregated atomics
-    counter_bits: int = 32  # 16: two counters a 32-bit word (counts past 65535 move to the output)
+    counter_bits: int = 32  # 16 or 8: two or four counters a 32-bit word (counts past a counter's top move to the output)
     min_blocks: int = 1  # cluster_exchange: blocks per SM its registers are sized for (__launch_bounds__)
     unroll: int = UNROLL  # int4 loads in flight a thread (cluster_exchange: a tile is block * 4 * unroll keys)
 
