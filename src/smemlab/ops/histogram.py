@@ -65,6 +65,7 @@ METHODS = ("auto", "smem", "ranges", "cluster_exchange", "cluster_rep", "cluster
 # int4 loads in flight per thread (the kernels' default). ranges at 262144 bins, 2^28 uniform keys (H200):
 # 1276 GB/s with 1, 1758 with 2, 1669 with 4 (its old words of a batch kept in registers: 57 a thread at 2)
 UNROLL = 2
+UNROLLED = ("multipass", "ranges", "cluster_exchange")  # the methods whose loads in flight are an option
 MAX_BINS = 1 << 30
 MAX_KEYS = (1 << 31) - 1
 PORTABLE_CLUSTER = device.PORTABLE_CLUSTER
@@ -104,6 +105,11 @@ def choose_copies(bins: int, budget: int) -> int:
 
 
 SPARE = 128  # hist_smem/hist_ranges with 16- or 8-bit counters: 32 words where the lanes without a key of the block add
+
+
+def narrow_bins_per_block(optin: int, bits: int) -> int:
+    """The most 16- or 8-bit counters one block holds (hist_smem, hist_ranges), its SPARE words beside them."""
+    return (optin - SPARE) // 16 * (128 // bits)
 
 
 def counter_bytes(bins: int, bits: int) -> int:
@@ -148,9 +154,7 @@ def exchange_smem(bins: int, cluster: int, bits: int, block: int, unroll: int = 
 def _exchange_plan(bins: int, facts: dict, cluster: int | None, bits: int | None, block: int | None,
                    unroll: int | None, agg: int | None = None) -> Plan:
     optin = facts["smem_optin"]
-    u = unroll or UNROLL
-    if u not in (1, 2, 4):
-        raise ValueError(f"unroll={u}: 1, 2 or 4 is accepted")
+    u = unroll or UNROLL  # checked by plan()
     # 32-bit counters in the smallest cluster that holds them, then 16-bit ones; 1024 threads (measured:
     # 262144 bins: 8 blocks of 32-bit 860 GB/s against 4 of 16-bit 814, 512 threads with 16 keys
     # each 844; 65536 bins: 2 blocks 1314 against 4 blocks 1016, 16-bit 1063)
@@ -182,14 +186,13 @@ def _exchange_plan(bins: int, facts: dict, cluster: int | None, bits: int | None
 # Each range reads every key (from L2 but the first), so ranges cost ~5300/ranges GB/s: 10 is the most
 # measured, and past it global (atomics in L2, ~400 GB/s whatever the bins) takes over.
 AUTO_MAX_RANGES = 10
-UNROLLED = ("multipass", "ranges", "cluster_exchange")  # the methods whose loads in flight are an option
 
 
 def auto_method(bins: int, optin: int) -> str:
     """The method `method="auto"` takes for `bins` bins (the table above)."""
     if bins * 4 <= optin:
         return "smem"
-    ranges = -(-bins // ((optin - SPARE) // 16 * 8))  # of 16-bit counters
+    ranges = -(-bins // narrow_bins_per_block(optin, 16))
     if ranges == 1:
         return "multipass"
     return "ranges" if ranges <= AUTO_MAX_RANGES else "global"
@@ -210,6 +213,8 @@ def plan(bins: int, facts: dict, method: str = "auto", *, copies: int | None = N
         raise ValueError(f"method {method!r}: one of {', '.join(METHODS)} is accepted")
     if unroll is not None and method not in UNROLLED:
         raise ValueError(f"unroll: methods {', '.join(map(repr, UNROLLED))} only (method {method!r})")
+    if (unroll or UNROLL) not in (1, 2, 4):
+        raise ValueError(f"unroll={unroll}: 1, 2 or 4 is accepted")
     optin = facts["smem_optin"]
     has_cluster = tuple(facts["cc"]) >= (9, 0)
     if method == "auto":
@@ -235,17 +240,14 @@ def plan(bins: int, facts: dict, method: str = "auto", *, copies: int | None = N
         bits = counter_bits or (16 if c == 1 and bins > optin // 4 else 32)
         if bits != 32 and c != 1:
             raise ValueError(f"method {method!r}: {bits}-bit counters take one copy (copies={c})")
-        per = min(bins, optin // (4 * c) if bits == 32 else (optin - SPARE) // 16 * (128 // bits))
+        per = min(bins, optin // (4 * c) if bits == 32 else narrow_bins_per_block(optin, bits))
         passes = -(-bins // per)
         per = -(-bins // passes)  # balance the passes
         if bits == 16:
             per += per & 1  # even: every range starts at an even bin, where the merge adds two counters at once
         smem = per * c * 4 if bits == 32 else counter_bytes(per, bits) + SPARE
-        u = unroll or UNROLL
-        if u not in (1, 2, 4):
-            raise ValueError(f"unroll={u}: 1, 2 or 4 is accepted")
         return Plan(method, block or 1024, copies=c, smem=smem, passes=passes, bins_per_pass=per,
-                    agg=0 if agg is None else agg, counter_bits=bits, unroll=u)
+                    agg=0 if agg is None else agg, counter_bits=bits, unroll=unroll or UNROLL)
     if method == "cluster_exchange":
         return _exchange_plan(bins, facts, cluster, counter_bits, block, unroll, agg)
     if method in ("cluster_rep", "cluster_share"):
