@@ -115,6 +115,37 @@ def test_plan_8_bit_counters():
         H.plan(262144, HOPPER, "ranges", counter_bits=4)
 
 
+def test_plan_partition():
+    p = H.plan(1 << 20, HOPPER, "partition")
+    assert (p.method, p.passes, p.bins_per_pass, p.counter_bits, p.block) == ("partition", 16, 65536, 16, 1024)
+    assert p.smem == 128 * 1024 + H.SPARE and p.segments == H.PARTITION_SEGMENTS and p.unroll == H.PARTITION_UNROLL
+    assert H.plan(H.PARTITION_MAX_BINS, HOPPER, "partition").passes == 32
+    assert H.plan(5, HOPPER, "partition").passes == 1
+    assert H.plan(1 << 20, HOPPER, "partition", unroll=1).unroll == 1
+    with pytest.raises(ValueError, match="at most 2097152"):
+        H.plan(H.PARTITION_MAX_BINS + 1, HOPPER, "partition")
+    with pytest.raises(ValueError, match="16-bit counters only"):
+        H.plan(1 << 20, HOPPER, "partition", counter_bits=32)
+    with pytest.raises(ValueError, match="counter_bits=8"):
+        H.plan(1 << 20, HOPPER, "partition", counter_bits=8)
+    with pytest.raises(ValueError, match="one copy"):
+        H.plan(1 << 20, HOPPER, "partition", copies=2)
+    with pytest.raises(ValueError, match="shared memory"):
+        H.plan(1 << 20, {**HOPPER, "smem_optin": 99 * 1024}, "partition")
+
+
+def test_partition_scratch_follows_the_kernels_layout():
+    """Tiles of 512 * 4 * unroll keys after the unaligned head; the scratch: the blocks' counts a range,
+    the tiles' range starts (ranges + 1 a tile), 2 bytes a key of the tiles (part_layout)."""
+    per = 512 * 4 * 2
+    assert H.partition_tiles(0, per, 2) == 1 and H.partition_tiles(0, per + 1, 2) == 1  # the tail's key is not a tile's
+    assert H.partition_tiles(0, per + 4, 2) == 2 and H.partition_tiles(4, per + 3, 2) == 1  # a head of 3 keys
+    assert H.partition_tiles(0, 3, 2) == 0
+    tiles, ranges, grid = 3, 16, 132
+    n = tiles * per
+    assert H.partition_scratch_bytes(0, n, 1 << 20, grid, 2) == 4 * grid * ranges + 4 * 52 + tiles * per * 2
+
+
 def test_plan_ranges_is_multipass_at_once():
     """ranges splits the bins as multipass does; its one launch runs every range together."""
     for bins in (65536, 262144, 100003, 1 << 20):
@@ -146,15 +177,21 @@ def test_plan_auto():
     assert (p.method, p.passes, p.counter_bits, p.smem, p.block) == ("multipass", 1, 16, 128 * 1024 + H.SPARE, 1024)
     p = H.plan(262144, HOPPER)
     assert (p.method, p.passes, p.counter_bits, p.bins_per_pass) == ("ranges", 3, 16, 87382)
-    p = H.plan(1 << 20, HOPPER)  # 10 ranges
-    assert (p.method, p.passes, p.counter_bits) == ("ranges", 10, 16)
+    p = H.plan(1 << 20, HOPPER)  # 10 ranges of ranges: partitioned into 16 ranges instead
+    assert (p.method, p.passes, p.counter_bits, p.unroll) == ("partition", 16, 16, H.PARTITION_UNROLL)
     p = H.plan(524288, HOPPER, "cluster_exchange")
     assert (p.method, p.cluster, p.counter_bits) == ("cluster_exchange", 16, 32)
     p = H.plan(65536, HOPPER, "cluster")
     assert (p.method, p.cluster, p.smem, p.agg) == ("cluster", 2, 128 * 1024, 1)
     per16 = (HOPPER["smem_optin"] - H.SPARE) // 16 * 8  # 16-bit counters a block
-    assert H.plan(10 * per16, HOPPER).method == "ranges" and H.plan(10 * per16 + 1, HOPPER).method == "global"
+    assert H.plan(H.AUTO_MAX_RANGES * per16, HOPPER).method == "ranges"
+    assert H.plan(H.AUTO_MAX_RANGES * per16 + 1, HOPPER).method == "partition"
+    assert H.plan(H.PARTITION_MAX_BINS, HOPPER).method == "partition" and H.plan(H.PARTITION_MAX_BINS + 1, HOPPER).method == "global"
     assert H.plan(262144, AMPERE).method == "ranges"  # 4 ranges (no clusters needed)
+    small = {**AMPERE, "smem_optin": 99 * 1024}  # (sm_86) no room for partition's 2^16 counters: ranges, then global
+    per16s = (small["smem_optin"] - H.SPARE) // 16 * 8
+    assert H.plan(H.RANGES_BEFORE_GLOBAL * per16s, small).method == "ranges"
+    assert H.plan(H.RANGES_BEFORE_GLOBAL * per16s + 1, small).method == "global"
     assert H.plan(65536, AMPERE).method == "multipass"
     assert H.plan(262144, HOPPER, "cluster_exchange").cluster == 8  # 32-bit counters, 8 blocks of 128 KB
     assert H.plan(1, HOPPER).method == "smem"
@@ -268,6 +305,35 @@ def test_ranges_block_counts_its_range_only():
     assert np.array_equal(got[:per], want[:per]) and not got[per:].any()
 
 
+# hist_partition then hist_part_count, one block each (emulated on the CPU): the second block-loops over
+# the ranges' virtual blocks, so one block does the whole; the keys partitioned by the first, against
+# NumPy. hot: keys in two bins, an even and an odd one, past 65535 each (real wraps, 64-bit moves).
+PARTITIONS = [(3 * 65536 + 7, 3 * 4096 + 5, 0.0), (1 << 21, 50001, 0.0), (1000, 7, 0.0), (196608, 150003, 0.98)]
+
+
+@pytest.mark.parametrize("bins,n,hot", PARTITIONS)
+def test_partition_counts_exactly(tmp_path, bins, n, hot):
+    pytest.importorskip("cuda.core")
+    from smemlab.analyze import analyze_source
+
+    rng = np.random.default_rng(n)
+    keys = rng.integers(-3, bins + 3, n).astype(np.int32)
+    m = rng.random(n) < hot
+    keys[m] = rng.integers(65530, 65532, int(m.sum()))
+    np.save(tmp_path / "keys.npy", keys)
+    ranges = -(-bins // H.PARTITION_RANGE)
+    defines = {"CBITS": "16", "PRBITS": str((ranges - 1).bit_length()), "PTHREADS": str(H.PARTITION_THREADS)}
+    scratch = H.partition_scratch_bytes(0, n, bins, 1, H.UNROLL)
+    head = [f"keys={tmp_path / 'keys.npy'}", f"n={n}"]
+    r = analyze_source(f"package:{H.SOURCE}", "hist_partition", (H.PARTITION_THREADS, 1, 1), (1, 1, 1), (0, 0, 0), 0,
+                       head + [f"out=uint32[{bins}]:0..0", f"bins={bins}", f"scratch=uint8[{scratch}]:0..0"], defines)
+    np.save(tmp_path / "out.npy", r.buffers["out"])
+    np.save(tmp_path / "scratch.npy", r.buffers["scratch"])
+    r = analyze_source(f"package:{H.SOURCE}", "hist_part_count", (1024, 1, 1), (1, 1, 1), (0, 0, 0), H.plan(bins, HOPPER, "partition").smem,
+                       head + [f"out={tmp_path / 'out.npy'}", f"bins={bins}", f"scratch={tmp_path / 'scratch.npy'}", "g1=1"], defines)
+    assert np.array_equal(r.buffers["out"].astype(np.int64), _reference(keys, bins))
+
+
 # ---- GPU ----------------------------------------------------------------------------------------------
 def _reference(keys: np.ndarray, bins: int) -> np.ndarray:
     inside = keys[(keys >= 0) & (keys < bins)]
@@ -287,7 +353,9 @@ CASES = [
     (1, 1, "auto"), (5, 7, "auto"), (1000003, 256, "auto"), (1000003, 4096, "auto"), (999999, 50000, "auto"),
     (1 << 22, 65536, "auto"), ((1 << 22) + 3, 262144, "auto"), (1000001, (1 << 20) + 1, "auto"),
     (1000003, 256, "global"), (1000003, 65536, "multipass"), (1000003, 262144, "multipass"),
-    (1000003, 262144, "ranges"), (2000003, 1 << 20, "ranges"), (1000003, 262145, "ranges8"), (2000003, 1 << 20, "ranges8"), (333333, 5, "ranges"), (7, 100, "ranges"), (1, 1, "ranges"),
+    (1000003, 262144, "ranges"), (2000003, 1 << 20, "ranges"),
+    (2000003, 1 << 20, "partition"), (1000003, 262145, "partition"), ((1 << 22) + 1, 1 << 21, "partition"), (333333, 5, "partition"),
+    (7, 100, "partition"), (1, 1, "partition"), (8192 * 7 + 3, 65537, "partition"), (1000003, 262145, "ranges8"), (2000003, 1 << 20, "ranges8"), (333333, 5, "ranges"), (7, 100, "ranges"), (1, 1, "ranges"),
     (1000003, 4096, "cluster"), (333333, 3, "cluster"),
     (1000003, 65536, "cluster_rep"), ((1 << 22) + 1, 262144, "cluster_rep"), (333333, 5, "cluster_rep"),
     (1000003, 65536, "cluster_share"), ((1 << 22) + 2, 262144, "cluster_share"), (333333, 5, "cluster_share"), (7, 100, "cluster_share"),
@@ -320,6 +388,7 @@ def test_counts_exact(n, bins, method, skew):
                          + [dict(method="cluster_rep", cluster=cs, counter_bits=16) for cs in (2, 16)]
                          + [dict(method="multipass", counter_bits=16, agg=a) for a in (0, 1)]
                          + [dict(method="ranges", counter_bits=b, unroll=u) for b in (8, 16, 32) for u in (1, 2, 4)]
+                         + [dict(method="partition", unroll=u) for u in (1, 2, 4)]
                          + [dict(method="multipass", counter_bits=8, agg=a) for a in (0, 1)]
                          + [dict(method="global", agg=0), dict(method="multipass", agg=1)])
 def test_every_variant_exact(opts):
@@ -334,13 +403,14 @@ def test_every_variant_exact(opts):
 
 @gpu
 @pytest.mark.parametrize("offset", [1, 2, 3])
-def test_unaligned_start(offset):
+@pytest.mark.parametrize("method", ["auto", "partition"])
+def test_unaligned_start(offset, method):
     import cupy as cp
 
     rng = np.random.default_rng(offset)
     keys = _keys(rng, 100_000, 300)
     d = cp.asarray(keys)[offset:]  # contiguous, not 16-byte aligned
-    np.testing.assert_array_equal(cp.asnumpy(H.histogram(d, 300)), _reference(keys[offset:], 300))
+    np.testing.assert_array_equal(cp.asnumpy(H.histogram(d, 300, method=method)), _reference(keys[offset:], 300))
 
 
 @gpu
@@ -387,13 +457,11 @@ def test_matches_cupy_bincount_in_range():
 
 @gpu
 @pytest.mark.parametrize("method,opts", [("multipass", {}), ("ranges", {}), ("ranges", {"counter_bits": 8}), ("cluster_rep", {"cluster": 4}), ("cluster_exchange", {"cluster": 8}),
-                                         ("cluster_exchange", {"cluster": 16, "block": 512})])
+                                         ("cluster_exchange", {"cluster": 16, "block": 512}), ("partition", {})])
 def test_narrow_counters_past_their_top(method, opts):
     """A few bins take every key: each block's counters pass 65535 (255) many times (real wraps, and with
     every digit started 35 below its top, the wraps of a few counts a bin, on every bin)."""
     import cupy as cp
-
-    from smemlab import device
 
     bins = 131073
     rng = np.random.default_rng(11)
@@ -407,6 +475,11 @@ def test_narrow_counters_past_their_top(method, opts):
     p = H.plan(bins, H.device_facts(dev), method, **opts)
     stream = cp.cuda.get_current_stream().ptr
     out = cp.zeros(bins, cp.uint32)
-    for k, grid, block, shmem, cluster, tail in H.launches_for(bins, p, dev, stream, {"CTR_INIT": (1 << bits) - 36}):
-        device.launch(k, grid, block, (d.data.ptr, d.size, out.data.ptr) + tail, stream, shmem, cluster)
+    held = []
+
+    def alloc(nbytes):
+        held.append(cp.empty(nbytes, cp.uint8))
+        return held[-1].data.ptr
+
+    H.enqueue(H.launches_for(bins, p, dev, stream, {"CTR_INIT": (1 << bits) - 36}), d.data.ptr, d.size, out.data.ptr, bins, stream, alloc)
     np.testing.assert_array_equal(cp.asnumpy(out).astype(np.int64), _reference(keys, bins))

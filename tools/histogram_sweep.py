@@ -33,6 +33,16 @@ RANGES = [
     ("ranges c8 u4", "ranges", {"counter_bits": 8, "unroll": 4}),
 ]
 
+# partition's variants: loads in flight in hist_partition (unroll: a tile is 512 * 4 * unroll keys), and
+# the segments a warp of hist_part_count reads at once (PU)
+PARTITION = [
+    ("partition", "partition", {}),
+    ("partition u1", "partition", {"unroll": 1}),
+    ("partition u4", "partition", {"unroll": 4}),
+    ("partition pu1", "partition", {}, {"PU": 1}),
+    ("partition pu4", "partition", {}, {"PU": 4}),
+]
+
 # (label, method, options[, macros]): the designs for bins that one block cannot hold; macros (a
 # kernel's compile-time choices that the op does not offer) launch the op's plan directly
 VARIANTS = {
@@ -51,6 +61,7 @@ VARIANTS = {
         ("multipass c16", "multipass", {"counter_bits": 16}),
         ("multipass c16 u4", "multipass", {"counter_bits": 16, "unroll": 4}),
         *RANGES,
+        *PARTITION,
         ("ranges c16 merge32", "ranges", {"counter_bits": 16}, {"MERGE64": 0}),
         ("ranges c32", "ranges", {"counter_bits": 32}),
         ("ranges c32 u4", "ranges", {"counter_bits": 32, "unroll": 4}),
@@ -71,6 +82,7 @@ VARIANTS = {
         ("multipass c32", "multipass", {"counter_bits": 32}),
         ("multipass c16", "multipass", {"counter_bits": 16}),
         *RANGES,
+        *PARTITION,
         ("cluster_rep cs16 c16", "cluster_rep", {"cluster": 16, "counter_bits": 16}),
         ("exchange cs16 c16 b1024", "cluster_exchange", {"cluster": 16, "counter_bits": 16, "block": 1024}),
         ("exchange cs16 c16 b1024 agg", "cluster_exchange", {"cluster": 16, "counter_bits": 16, "block": 1024, "agg": 1}),
@@ -78,16 +90,15 @@ VARIANTS = {
         ("exchange cs16 c16 b512 u4", "cluster_exchange", {"cluster": 16, "counter_bits": 16, "block": 512, "unroll": 4}),
     ],
 }
-SINGLE_BLOCK = ("global", "multipass", "ranges")  # the designs that count in one block's shared memory (or none)
+SINGLE_BLOCK = ("global", "multipass", "ranges", "partition")  # the designs that count in one block's shared memory (or none)
 
 
 def caller(keys, bins: int, method: str, options: dict, macros: dict | None):
     """The call that a variant is: the op itself, or (with macros) the op's plan launched directly."""
     import cupy
 
-    from smemlab import device
     from smemlab.ops import histogram
-    from smemlab.ops.histogram import device_facts, launches_for, plan
+    from smemlab.ops.histogram import device_facts, enqueue, launches_for, plan
 
     if not macros:
         return lambda: histogram(keys, bins, method=method, **options)
@@ -95,10 +106,15 @@ def caller(keys, bins: int, method: str, options: dict, macros: dict | None):
     stream = cupy.cuda.get_current_stream().ptr
     launches = launches_for(bins, plan(bins, device_facts(dev), method, **options), dev, stream, macros)
 
+    held = []
+
+    def alloc(nbytes: int) -> int:
+        held[:] = [cupy.empty(nbytes, dtype=cupy.uint8)]
+        return held[0].data.ptr
+
     def run():
         out = cupy.zeros(bins, dtype=cupy.int32)
-        for k, grid, block, shmem, cluster, tail in launches:
-            device.launch(k, grid, block, (keys.data.ptr, keys.size, out.data.ptr) + tail, stream, shmem, cluster)
+        enqueue(launches, keys.data.ptr, keys.size, out.data.ptr, bins, stream, alloc)
         return out
 
     return run

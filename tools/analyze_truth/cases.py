@@ -145,6 +145,18 @@ def _cp_async_patterns() -> dict[int, list[tuple[str, np.ndarray, np.ndarray]]]:
 CP_ASYNC_PATTERNS = _cp_async_patterns()
 
 
+def _partition_scratch(keys: np.ndarray) -> np.ndarray:
+    """What hist_partition leaves for hist_part_count (part_layout: one block, one tile of 8192 keys, 16
+    ranges of 2^16 bins): the block's keys a range, the tile's range starts, the local bins sorted by range."""
+    ranges = 16
+    r = keys.astype(np.int64) >> 16
+    tot = np.bincount(r, minlength=ranges).astype(np.int32)
+    tab = np.zeros(20, np.int32)  # ranges + 1 starts, rounded up to 4
+    tab[1:ranges + 1] = np.cumsum(tot)
+    part = (keys[np.argsort(r, kind="stable")] & 0xFFFF).astype(np.uint16)
+    return np.concatenate([tot.view(np.uint8), tab.view(np.uint8), part.view(np.uint8)])
+
+
 def data_files() -> dict[str, np.ndarray]:
     """Every .npy input, by name (deterministic: regenerated identically)."""
     from smemlab.experiments.histogram import make_keys  # the experiment's own keys
@@ -158,6 +170,8 @@ def data_files() -> dict[str, np.ndarray]:
         "keys_random_u32": rng.integers(0, 2**32, n, dtype=np.uint32),
         "keys_uniform_256": rng.integers(0, 256, n).astype(np.uint32),
         "keys_skewed_256": _zipf_keys(rng, n, 256).astype(np.uint32),
+        "pkg_keys_uniform_2p20": make_keys(n, 1 << 20, "uniform"),
+        "pkg_partition_scratch_2p20": _partition_scratch(make_keys(n, 1 << 20, "uniform")),
         "keys_all_same": np.full(n, 7, dtype=np.uint32),
         "keys_conflict_free": (i % 256).astype(np.uint32),  # a warp: 32 consecutive bins, 32 banks
         "keys_one_bank": ((i % 8) * 32).astype(np.uint32),  # a warp: 8 bins of bank 0, 4 lanes each
@@ -261,6 +275,14 @@ case("ops_histogram.hist_ranges.b16", P + "lib/histogram.cu", "hist_ranges", (51
      {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 16}, dyn=512 + 128)
 case("ops_histogram.hist_ranges.b8", P + "lib/histogram.cu", "hist_ranges", (512,), KEYS_ARGS + ["bins=256", "per=256"],
      {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 8}, dyn=256 + 128)
+# partition (ops/histogram.py's plan for 2^20 bins): the keys of one tile sorted into 16 ranges, then
+# every range counted by one block (its virtual blocks in turn), from a scratch laid out as the first leaves it
+PART = {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 16, "PRBITS": 4, "PTHREADS": 512, "UNROLL": 4, "PU": 1}
+case("ops_histogram.hist_partition", P + "lib/histogram.cu", "hist_partition", (512,),
+     [f"keys={npy('pkg_keys_uniform_2p20')}", "n=8192", "out=uint32[1048576]", "bins=1048576", f"scratch=uint8[{64 + 80 + 2 * 8192}]"], PART)
+case("ops_histogram.hist_part_count", P + "lib/histogram.cu", "hist_part_count", (1024,),
+     [f"keys={npy('pkg_keys_uniform_2p20')}", "n=8192", "out=uint32[1048576]", "bins=1048576",
+      f"scratch={npy('pkg_partition_scratch_2p20')}", "g1=1"], PART, dyn=131072 + 128)
 case("ops_histogram.hist_cluster.cs1", P + "lib/histogram.cu", "hist_cluster", (512,), KEYS_ARGS + ["bins=256"],
      {"AGG": 1, "COPIES": 1, "CS": 1}, dyn=1024, cluster=(1, 1, 1))
 case("ops_histogram.hist_cluster_rep.cs1", P + "lib/histogram.cu", "hist_cluster_rep", (512,), KEYS_ARGS + ["bins=256"],

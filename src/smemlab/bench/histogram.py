@@ -11,7 +11,7 @@ Goals: smemlab against the baselines, 5x up to 65536 bins, 4x at 262144, 3x at 2
 block cannot hold the bins even at 16 bits a counter (262144 and 2^20), the distributed-shared-memory
 design ("smemlab cluster": cluster_exchange, the keys sorted by owner and read once through DSMEM)
 against the best design that counts in one block's shared memory or in none ("smemlab ranges",
-"smemlab multipass", "smemlab global").
+"smemlab partition", "smemlab multipass", "smemlab global").
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def bench_histogram(b: Bench) -> None:
                 impls = {"smemlab (cupy)": Impl(lambda: histogram(keys, bins), "cupy")}
                 targets = []
                 if not fits_one_block(bins, b.device):
-                    singles = ("smemlab ranges", "smemlab multipass", "smemlab global")
+                    singles = ("smemlab ranges", "smemlab partition", "smemlab multipass", "smemlab global")
                     for name in singles:
                         impls[name] = Impl(lambda m=name.split()[1]: histogram(keys, bins, method=m), "cupy")
                     impls["smemlab cluster"] = Impl(lambda: histogram(keys, bins, method=DSMEM), "cupy")

@@ -257,9 +257,17 @@ class HistogramExperiment(Experiment):
         p = plan(nbins, device_facts(rt.device))
         extra = dict(extra, cluster=p.cluster or "-", smem_per_block=p.smem)
 
+        held = []  # the partition method's scratch (the last call's, alive until the next call)
+
+        def alloc(nbytes: int) -> int:
+            import cupy as cp
+
+            held[:] = [cp.empty(nbytes, dtype=cp.uint8)]
+            return held[0].data.ptr
+
         def launch():
             bins.fill(0)
-            library_launch(keys.data.ptr, n, bins.data.ptr, nbins, rt.device, rt.stream_handle)
+            library_launch(keys.data.ptr, n, bins.data.ptr, nbins, rt.device, rt.stream_handle, alloc=alloc)
 
         shape = f"method {p.method}, block {p.block}" + (f", cluster {p.cluster}" if p.cluster else "")
         return Case(v, launch, lambda: verdict(bins), (bins,), moved, 0, shape + " + memset", extra)

@@ -24,11 +24,15 @@ How (`method="auto"` picks by the number of bins and the device's shared memory:
   takes it for one pass (65536 bins).
 - "ranges": multipass's passes at once, in one launch: a group of blocks for each range of bins, the
   blocks of every group reading the same slices of the keys at the same pace, so that DRAM is read
-  once and L2 serves the other ranges' reads. auto takes it from 2 to 10 ranges (262144 bins in 3,
-  2^20 in 10).
+  once and L2 serves the other ranges' reads. auto takes it from 2 to 6 ranges (262144 bins in 3).
+- "partition": up to 2^21 bins, in two kernels: the first reads the keys once and writes each tile of
+  them back sorted by range of 2^16 bins, as 16-bit local bins, into scratch memory (2 bytes a key,
+  from the caller's allocator); the second shares its blocks out to the ranges in proportion to their
+  keys, each counting its range's part of each tile in 2^16 16-bit counters. Each key is counted once,
+  where `ranges` tests it in every range. auto takes it past 6 ranges (2^20 bins: 16 ranges of 2^16).
 - more bins are spread over the shared memories of a thread-block cluster (Hopper), block r of the
   cluster owning bins [r*per, (r+1)*per). Four ways to get each key to its owner (none of them chosen
-  by auto, since ranges beats them all: the figures at AUTO_MAX_RANGES):
+  by auto, since ranges and partition beat them all: the figures at AUTO_MAX_RANGES):
   "cluster_exchange": each block ranks its tile of keys by
   owner, writes them as 16-bit local bin numbers into a stage in its shared memory, sorted by owner,
   and every owner reads its segment of each peer's stage through distributed shared memory: each key
@@ -42,18 +46,18 @@ How (`method="auto"` picks by the number of bins and the device's shared memory:
   "cluster": each key is an atomic add into the owner's shared memory through distributed shared
   memory (red.shared::cluster), warp-aggregated (`__match_any_sync`) by default. Simple, but remote
   atomics run at a fraction of a key per clock per SM.
-- "global" (atomics on the output in L2) past 10 ranges.
+- "global" (atomics on the output in L2) past 2^21 bins.
 Options (for comparisons; auto chooses them): copies, agg, block, cluster, counter_bits (16 or 32;
 8 for multipass and ranges: four bins a word, so 262144 bins take 2 ranges and 2^20 take 5; on an H200
 2.27 against 1.76 TB/s for 262144 bins and 0.96 against 0.54 for 2^20 on uniform keys, but 4-5x slower
 on skewed ones, whose hot bins wrap their 8-bit digits every 256 adds: auto stays at 16), unroll (int4
-loads in flight a thread; cluster_exchange's a tile).
+loads in flight a thread; cluster_exchange's and partition's a tile).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -61,17 +65,19 @@ from smemlab import device
 from smemlab.ops._args import Dtypes, read
 
 SOURCE = "lib/histogram.cu"
-METHODS = ("auto", "smem", "ranges", "cluster_exchange", "cluster_rep", "cluster_share", "cluster", "multipass", "global")
+METHODS = ("auto", "smem", "ranges", "partition", "cluster_exchange", "cluster_rep", "cluster_share", "cluster", "multipass",
+           "global")
 # int4 loads in flight per thread (the kernels' default). ranges at 262144 bins, 2^28 uniform keys (H200):
 # 1276 GB/s with 1, 1758 with 2, 1669 with 4 (its old words of a batch kept in registers: 57 a thread at 2)
 UNROLL = 2
-UNROLLED = ("multipass", "ranges", "cluster_exchange")  # the methods whose loads in flight are an option
+UNROLLED = ("multipass", "ranges", "partition", "cluster_exchange")  # the methods whose loads in flight are an option
 MAX_BINS = 1 << 30
 MAX_KEYS = (1 << 31) - 1
 PORTABLE_CLUSTER = device.PORTABLE_CLUSTER
 MAX_CLUSTER = 16  # with the non-portable cluster size attribute (Hopper)
 DTYPES = Dtypes("int32")
 _I32 = np.dtype(np.int32)
+_U8 = np.dtype(np.uint8)
 
 
 def device_facts(dev: int) -> dict:
@@ -83,17 +89,18 @@ def device_facts(dev: int) -> dict:
 # ---- the plan (pure Python: no GPU needed) --------------------------------------------------------------
 @dataclass(frozen=True)
 class Plan:
-    method: str  # smem | multipass | ranges | cluster | cluster_rep | cluster_share | cluster_exchange | global
+    method: str  # smem | multipass | ranges | partition | cluster | cluster_rep | cluster_share | cluster_exchange | global
     block: int
     copies: int = 1  # smem: copies of the histogram per block
     cluster: int = 0  # cluster*: blocks per cluster
     smem: int = 0  # dynamic shared memory per block, bytes
-    passes: int = 1  # multipass: passes over the keys (ranges: ranges of bins counted at once)
+    passes: int = 1  # multipass: passes over the keys (ranges, partition: ranges of bins counted at once)
     bins_per_pass: int = 0
     agg: int = 0  # warp-aggregated atomics
     counter_bits: int = 32  # 16 or 8: two or four counters a 32-bit word (counts past a counter's top move to the output)
     min_blocks: int = 1  # cluster_exchange: blocks per SM its registers are sized for (__launch_bounds__)
     unroll: int = UNROLL  # int4 loads in flight a thread (cluster_exchange: a tile is block * 4 * unroll keys)
+    segments: int = 0  # partition: the segments a warp of the count kernel reads at once (PU)
 
 
 def choose_copies(bins: int, budget: int) -> int:
@@ -175,17 +182,75 @@ def _exchange_plan(bins: int, facts: dict, cluster: int | None, bits: int | None
                      f"of at most {EXCHANGE_MAX_PER_BLOCK} bins each (cluster={cluster}, counter_bits={bits}, block={block})")
 
 
+# "partition": hist_partition sorts each tile of PARTITION_THREADS * 4 * unroll keys by range of 2^16
+# bins, writing them as 16-bit local bins to a scratch buffer; hist_part_count counts a range a block
+# (1024 threads, 2^16 16-bit counters). At most 32 ranges (the ranks take a ballot a bit of the range).
+PARTITION_RANGE = 1 << 16
+PARTITION_MAX_BINS = 32 * PARTITION_RANGE
+PARTITION_THREADS = 512
+# H200, 2^20 bins, 2^28 / 2^26 uniform keys, GB/s (tools/histogram_sweep_h200.md): unroll (hist_partition's
+# int4 loads in flight a thread, a tile 2048 * unroll keys) 1: 477 / 465, 2: 641 / 609, 4: 811 / 757 (hot90
+# 175, 310, 507); segments a warp of hist_part_count reads at once (PU, at unroll 2) 1: 659 / 628, 2: 641 /
+# 609, 4: 631 / 602
+PARTITION_UNROLL = 4
+PARTITION_SEGMENTS = 1
+
+
+@dataclass(frozen=True)
+class Scratch:
+    """A launch argument that enqueue fills with the call's scratch pointer (partition_scratch_bytes)."""
+    unroll: int
+
+
+def _partition_plan(bins: int, optin: int, bits: int | None, copies: int | None, block: int | None,
+                    unroll: int | None, agg: int | None) -> Plan:
+    if bins > PARTITION_MAX_BINS:
+        raise ValueError(f"method 'partition': {bins} bins; at most {PARTITION_MAX_BINS} (32 ranges of {PARTITION_RANGE})")
+    if bits not in (None, 16):
+        raise ValueError(f"method 'partition': 16-bit counters only (counter_bits={bits})")
+    if copies not in (None, 1) or agg or block not in (None, 1024):
+        raise ValueError("method 'partition': one copy, no aggregation, blocks of 1024 (copies, agg, block)")
+    smem = counter_bytes(PARTITION_RANGE, 16) + SPARE
+    if smem > optin:
+        raise ValueError(f"method 'partition': a range of {PARTITION_RANGE} bins needs {smem} bytes of shared memory, more than {optin}")
+    return Plan("partition", 1024, smem=smem, passes=-(-bins // PARTITION_RANGE), bins_per_pass=PARTITION_RANGE,
+                counter_bits=16, unroll=unroll or PARTITION_UNROLL, segments=PARTITION_SEGMENTS)
+
+
+def partition_tiles(keys_ptr: int, n: int, unroll: int) -> int:
+    """hist_partition's tiles of the n keys at keys_ptr (the keys after the unaligned head, by int4s)."""
+    head = min(n, ((16 - keys_ptr % 16) % 16) // 4)
+    n4 = (n - head) // 4
+    per = PARTITION_THREADS * unroll  # int4s a tile
+    return -(-n4 // per)
+
+
+def partition_scratch_bytes(keys_ptr: int, n: int, bins: int, grid: int, unroll: int) -> int:
+    """The scratch of hist_partition and hist_part_count (part_layout in the kernel): the blocks' keys a
+    range, the tiles' range starts, 2 bytes a key of the tiles."""
+    ranges = -(-bins // PARTITION_RANGE)
+    tiles = partition_tiles(keys_ptr, n, unroll)
+
+    def round4(words: int) -> int:
+        return -(-words // 4) * 4
+
+    return 4 * round4(grid * ranges) + 4 * round4(tiles * (ranges + 1)) + tiles * PARTITION_THREADS * 4 * unroll * 2
+
+
 # method="auto" past one block's 32-bit counters, measured on an H200 (tools/histogram_sweep.py, GB/s of
 # keys, 2^28 uniform / hot90 keys, tools/histogram_sweep_h200.md; the baselines' best: torch.histc ~400
 # uniform, CUB 115-190 hot90):
 #   65536 bins:  multipass (one pass, 16-bit counters) 4116 / 3324; cluster_rep (2 blocks) 2140 / 2145
-#   262144 bins: ranges (3) 1758 / 1262; 8-bit ranges (2) 2271 / 282; multipass (3 passes) 1349 / 1262;
-#                cluster_exchange (8 blocks, 32-bit) 861 / 869; global 390 / 124
-#   2^20 bins:   ranges (10) 539 / 376; 8-bit ranges (5) 957 / 101; cluster_exchange (16 blocks, 16-bit)
-#                473 / 346; multipass (10 passes) 385 / 397; global 389 / 155
-# Each range reads every key (from L2 but the first), so ranges cost ~5300/ranges GB/s: 10 is the most
-# measured, and past it global (atomics in L2, ~400 GB/s whatever the bins) takes over.
-AUTO_MAX_RANGES = 10
+#   262144 bins: ranges (3) 1775 / 1303; 8-bit ranges (2) 2271 / 282; partition 1154 / 707; multipass
+#                (3 passes) 1349 / 1262; cluster_exchange (8 blocks, 32-bit) 861 / 869; global 390 / 124
+#   2^20 bins:   partition 811 / 507; ranges (10) 570 / 390; 8-bit ranges (5) 957 / 101; cluster_exchange
+#                (16 blocks, 16-bit) 473 / 346; multipass (10 passes) 385 / 397; global 389 / 155
+# Each range of `ranges` reads every key (from L2 but the first), so ranges cost ~5300/ranges GB/s against
+# partition's ~800 whatever the bins (to 2^21): auto takes ranges up to AUTO_MAX_RANGES ranges (the
+# crossover by that estimate), partition past it, and global (atomics in L2, ~400 GB/s whatever the bins)
+# past 2^21 bins (or, where a block cannot hold partition's 2^16 counters, past RANGES_BEFORE_GLOBAL).
+AUTO_MAX_RANGES = 6
+RANGES_BEFORE_GLOBAL = 10
 
 
 def auto_method(bins: int, optin: int) -> str:
@@ -195,7 +260,11 @@ def auto_method(bins: int, optin: int) -> str:
     ranges = -(-bins // narrow_bins_per_block(optin, 16))
     if ranges == 1:
         return "multipass"
-    return "ranges" if ranges <= AUTO_MAX_RANGES else "global"
+    if ranges <= AUTO_MAX_RANGES:
+        return "ranges"
+    if bins <= PARTITION_MAX_BINS and counter_bytes(PARTITION_RANGE, 16) + SPARE <= optin:
+        return "partition"
+    return "ranges" if ranges <= RANGES_BEFORE_GLOBAL else "global"
 
 
 def _check_bits(bits: int | None, method: str) -> None:
@@ -248,6 +317,8 @@ def plan(bins: int, facts: dict, method: str = "auto", *, copies: int | None = N
         smem = per * c * 4 if bits == 32 else counter_bytes(per, bits) + SPARE
         return Plan(method, block or 1024, copies=c, smem=smem, passes=passes, bins_per_pass=per,
                     agg=0 if agg is None else agg, counter_bits=bits, unroll=unroll or UNROLL)
+    if method == "partition":
+        return _partition_plan(bins, optin, counter_bits, copies, block, unroll, agg)
     if method == "cluster_exchange":
         return _exchange_plan(bins, facts, cluster, counter_bits, block, unroll, agg)
     if method in ("cluster_rep", "cluster_share"):
@@ -295,7 +366,14 @@ def histogram(keys: Any, bins: int, *, method: str = "auto", **options: Any) -> 
     with a.on_device():
         stream = a.stream()
         out, out_ptr = a.zeros((bins,), _I32, stream)
-        launch(a.ptr, a.shape[0], out_ptr, bins, a.device, stream, method, **options)
+        held = []  # the scratch, alive until its kernels are enqueued (the allocators reuse it in stream order)
+
+        def alloc(nbytes: int) -> int:
+            buf, ptr = a.empty((nbytes,), _U8)
+            held.append(buf)
+            return ptr
+
+        launch(a.ptr, a.shape[0], out_ptr, bins, a.device, stream, method, alloc, **options)
         return out
 
 
@@ -303,16 +381,32 @@ _LAUNCHES: dict[tuple, list] = {}
 
 
 def launch(keys_ptr: int, n: int, out_ptr: int, bins: int, dev: int, stream: int, method: str = "auto",
-           **options: Any) -> None:
+           alloc: Callable[[int], int] | None = None, **options: Any) -> None:
     """Enqueue the counting of the n int32 keys at `keys_ptr` into the `bins` int32 counters at
     `out_ptr` (zeroed by the caller, in stream order) on the raw stream handle `stream`, planned once
     per (device, bins, method, options): what `histogram` launches, and what the histogram experiment
-    times as its last variant."""
+    times as its last variant. `alloc(nbytes)`: scratch memory on the stream, for the partition
+    method (enqueue)."""
     key = (dev, bins, method, tuple(sorted(options.items())) if options else ())
     launches = _LAUNCHES.get(key)
     if launches is None:
         launches = _LAUNCHES[key] = launches_for(bins, plan(bins, device_facts(dev), method, **options), dev, stream)
+    enqueue(launches, keys_ptr, n, out_ptr, bins, stream, alloc)
+
+
+def enqueue(launches: list[tuple], keys_ptr: int, n: int, out_ptr: int, bins: int, stream: int,
+            alloc: Callable[[int], int] | None) -> None:
+    """Launch `launches` (launches_for) on the keys and the output; alloc(nbytes) gives the pointer of
+    the scratch the partition method needs, valid in stream order until its kernels are done."""
+    scratch = None
     for k, grid, block, shmem, cluster, tail in launches:
+        if any(isinstance(a, Scratch) for a in tail):
+            if scratch is None:
+                if alloc is None:
+                    raise ValueError("method 'partition' needs scratch memory: pass alloc")
+                need = next(a for a in tail if isinstance(a, Scratch))
+                scratch = alloc(partition_scratch_bytes(keys_ptr, n, bins, grid, need.unroll))
+            tail = tuple(scratch if isinstance(a, Scratch) else a for a in tail)
         device.launch(k, grid, block, (keys_ptr, n, out_ptr) + tail, stream, shmem, cluster)
 
 
@@ -341,6 +435,15 @@ def launches_for(bins: int, p: Plan, dev: int, stream: int, extra: dict | None =
         # a whole number of slices of the keys, each read by one block of every range
         grid = max(p.passes, resident // p.passes * p.passes)
         return [(k, grid, p.block, p.smem, None, (bins, p.bins_per_pass))]
+    if p.method == "partition":
+        defines.update(CBITS=16, PTHREADS=PARTITION_THREADS, PRBITS=(p.passes - 1).bit_length())
+        defines.setdefault("PU", p.segments)  # (the sweep's macros may set it)
+        k1 = device.kernel(SOURCE, "hist_partition", defines, dev)
+        g1 = facts["sms"] * k1.blocks_per_sm(PARTITION_THREADS)
+        k2 = device.kernel(SOURCE, "hist_part_count", defines, dev)
+        g2 = facts["sms"] * k2.blocks_per_sm(p.block, p.smem)
+        scratch = Scratch(p.unroll)
+        return [(k1, g1, PARTITION_THREADS, 0, None, (bins, scratch)), (k2, g2, p.block, p.smem, None, (bins, scratch, g1))]
     if p.method in ("cluster", "cluster_rep", "cluster_share", "cluster_exchange"):
         if p.method == "cluster_exchange":
             defines.update(THREADS=p.block, MINB=p.min_blocks)

@@ -24,7 +24,8 @@
 //                 block and read through DSMEM by their owner only (each key crosses once).
 //
 // Every kernel reads the keys 16 bytes at a time (int4, streaming loads), UNROLL of them in flight
-// per thread, with the unaligned head and the tail (at most 3 + 3 keys) done by the first warp.
+// per thread, with the unaligned head and the tail (at most 3 + 3 keys) done by the first warp of the
+// blocks that read the first slice (hist_ranges: one such block a range).
 // Keys outside [0, bins) are ignored. With AGG=1 a warp first groups its lanes by key
 // (__match_any_sync) and one lane per distinct key adds the group's size: heavily skewed keys then
 // cost one atomic per distinct key and warp instead of one per key.
@@ -161,8 +162,10 @@ __device__ __forceinline__ void count_key(int key, bool ok, Slot&& add) {
 // Narrow counters hold two or four times the bins in the same shared memory; counts past a digit's
 // range move to the output (global memory) 2^CBITS at a time, and none is lost whatever the order the
 // threads' atomics land in: each atomic returns the word's old value, which shows exactly which digits
-// it wrapped. Per digit k: its value plus what was moved for it equals its count plus the carries
-// that came into it from digit k - 1 (wraps up) less the borrows (wraps down). So each atomic that
+// it wrapped. Per digit k: its value plus what was moved for it equals its count, plus the carries
+// that came into it from digit k - 1 (wraps up) less the borrows (wraps down), less the take-backs and
+// plus the give-backs done at it; so the counts are exact once every carry and borrow is paid back by
+// a take-back or a give-back. So each atomic that
 // wraps a digit moves +-2^CBITS to that digit's bin and owes the digit above a take-back (an atomic of
 // -1 there for a carry, +1 for a borrow); those atomics may wrap digits in turn and owe the digits
 // above them, up to the top digit, whose carries leave the word. Every wrap is seen by the one atomic
@@ -180,15 +183,30 @@ __device__ __forceinline__ void ctr_zero(unsigned* ctr, int nloc) {
     for (int i = threadIdx.x; i < ctr_words(nloc); i += blockDim.x) ctr[i] = CTR_WORD_INIT;
 }
 
-// 2^CBITS (or minus that) moved to the output of local bin l (bin bin0 + l), if there is such a bin
-__device__ __forceinline__ void ctr_move(unsigned* out, unsigned bin0, unsigned l, unsigned nloc, unsigned v) {
-    if (l < nloc) atomicAdd(out + bin0 + l, v);
+// Whether a block's 16-bit counters of the bins from bin0 go to the output two at a time, one 64-bit
+// add a pair of counters (bins bin0 + 2i, bin0 + 2i + 1), in the merge and in the moves alike: a pair's
+// words then only ever take 64-bit atomics (overlapping atomics of two sizes have no guarantee in the
+// PTX memory model), and every block that writes them has the same bin0. Exact, as no carry crosses from
+// the even word to the odd one: the even word only ever gets positive adds (the take-backs of -65536 go
+// to odd bins) and ends below 2^31. (With CTR_INIT, a half's count less CTR_INIT may be negative: the
+// tests' counters take 32-bit adds.)
+__device__ __forceinline__ bool merge64(const unsigned* out, unsigned bin0) {
+    return CBITS == 16 && MERGE64 && CTR_INIT == 0 && !(bin0 & 1u) && !(reinterpret_cast<unsigned long long>(out) & 7u);
 }
 
-struct OutMoves {  // the moves straight to the output
+struct OutMoves {  // 2^CBITS (or minus that) moved to the output: v to local bin l (bin bin0 + l), if there is one
     unsigned* out;
     unsigned bin0, nloc;
-    __device__ __forceinline__ void operator()(unsigned l, unsigned v) const { ctr_move(out, bin0, l, nloc, v); }
+    bool pair64;
+    __device__ __forceinline__ OutMoves(unsigned* o, unsigned b0, unsigned n) : out(o), bin0(b0), nloc(n), pair64(merge64(o, b0)) {}
+    __device__ __forceinline__ void operator()(unsigned l, unsigned v) const {
+        if (l >= nloc) return;
+        if (pair64 && (l | 1u) < nloc)  // a bin of a pair: the 64-bit add the merge makes (merge64)
+            atomicAdd(reinterpret_cast<unsigned long long*>(out + bin0 + (l & ~1u)),
+                      (l & 1u) ? static_cast<unsigned long long>(v) << 32 : static_cast<unsigned long long>(v));
+        else
+            atomicAdd(out + bin0 + l, v);
+    }
 };
 
 // An add to local bin l wrapped its digit of *word, whose value before was old; mv(l, v) moves v to bin l.
@@ -235,29 +253,31 @@ __device__ __forceinline__ void ctr_add(unsigned* ctr, unsigned l, unsigned c, u
     } else {
         const unsigned d = l % DIGITS;
         const unsigned old = atomicAdd(ctr + l / DIGITS, c << CBITS * d);
-        if (digit(old, d) + c > DMAX) ctr_wrapped(ctr + l / DIGITS, l, old, OutMoves{out, bin0, nloc});
+        if (digit(old, d) + c > DMAX) ctr_wrapped(ctr + l / DIGITS, l, old, OutMoves(out, bin0, nloc));
     }
 }
 
 // 16- or 8-bit counters, one key at a time, with no branch: for_each_key_batch's f and done for counting
-// the local bins [0, nloc) (bin bin0 + l) into ctr. Every lane adds: one whose key is not its block's adds
-// into word `lane` of `spare` (32 words after the counters, never read: a bank of its own), so that the
-// warp never diverges around the add and ptxas can put a batch's atomics back to back. Each add's old
-// word is kept (a register a key of the batch) and a wrap (one add in 2^CBITS a counter) only noted; after
-// the batch, where one was noted, the batch's wraps are found again from the old words and handled (the
-// carries in flight in between are counted as any others are: see ctr_wrapped).
+// the local bins [0, mv.nloc) (key key0 + l; bin mv.bin0 + l) into ctr, NB keys a batch. Every lane adds:
+// one whose key is not its block's adds into word `lane` of `spare` (32 words after the counters, never
+// read: a bank of its own), so that the warp never diverges around the add and ptxas can put a batch's
+// atomics back to back. Each add's old word is kept (a register a key of the batch) and a wrap (one add
+// in 2^CBITS a counter) only noted; after the batch, where one was noted, the batch's wraps are found
+// again from the old words and handled (the carries in flight in between are counted as any others
+// are: see ctr_wrapped).
+template <int NB = BATCH>
 struct CtrAdder {
     unsigned* ctr;
     unsigned* spare;
     OutMoves mv;
-    unsigned bin0, nloc;
-    unsigned old[BATCH];
+    unsigned key0;
+    unsigned old[NB];
     bool wrapped = false;
 
     // the add of key's bin (a 1 in its digit); and whether the key is counted here
     __device__ __forceinline__ unsigned inc_of(int key, unsigned& l, bool& ok) const {
-        l = static_cast<unsigned>(key) - bin0;
-        ok = l < nloc;
+        l = static_cast<unsigned>(key) - key0;
+        ok = l < mv.nloc;
         if constexpr (CBITS == 16) return (l & 1u) * 0xFFFFu + 1u;
         return 1u << ((l % DIGITS) * CBITS);
     }
@@ -271,31 +291,32 @@ struct CtrAdder {
         wrapped |= ok && (old[j] & bits) == bits;
     }
 
-    // After the batch, where a wrap was noted: each key's wrap found again from its old word. With 16-bit
-    // counters (wraps are rare) the check is unrolled; with 8-bit ones, whose digits wrap every 256 adds on
-    // skewed keys, one trip a key picks its key and old word by selects (a run-time index would put the
-    // batch in local memory), so that the carry code is inlined once: unrolled, its copies made the rarely
-    // run code miss in the instruction cache (H200, 262144 bins, 2^28 hot90 keys: 169 -> 274 GB/s; the
-    // same loop halved the 16-bit counters' 1,248).
-    __device__ __forceinline__ void done(const int4* v) {
+    // After the batch, where a wrap was noted: each key's wrap found again from its old word (key_of(j):
+    // key j of the batch). With 16-bit counters (wraps are rare) the check is unrolled; with 8-bit ones,
+    // whose digits wrap every 256 adds on skewed keys, one trip a key picks its key and old word by
+    // selects (a run-time index would put the batch in local memory), so that the carry code is inlined
+    // once: unrolled, its copies made the rarely run code miss in the instruction cache (H200, 262144
+    // bins, 2^28 hot90 keys: 169 -> 274 GB/s; the same loop halved the 16-bit counters' 1,248).
+    template <typename KeyOf>
+    __device__ __forceinline__ void done(KeyOf&& key_of) {
         if (!wrapped) return;
         wrapped = false;
         if constexpr (DIGITS == 4) {
 #pragma unroll 1
-            for (int j = 0; j < BATCH; ++j) {
+            for (int j = 0; j < NB; ++j) {
                 int key = 0;
                 unsigned o = 0u;
 #pragma unroll
-                for (int i = 0; i < BATCH; ++i)
+                for (int i = 0; i < NB; ++i)
                     if (i == j) {
-                        key = key_at(v, i);
+                        key = key_of(i);
                         o = old[i];
                     }
                 check(key, o);
             }
         } else {
 #pragma unroll
-            for (int j = 0; j < BATCH; ++j) check(key_at(v, j), old[j]);
+            for (int j = 0; j < NB; ++j) check(key_of(j), old[j]);
         }
     }
 
@@ -310,11 +331,7 @@ struct CtrAdder {
 // Adds the block's counters to the output (after a barrier).
 __device__ __forceinline__ void ctr_merge(const unsigned* ctr, unsigned* out, unsigned bin0, int nloc) {
 #if CBITS == 16
-    if (MERGE64 && CTR_INIT == 0 && !(bin0 & 1u) && !(reinterpret_cast<unsigned long long>(out) & 7u)) {
-        // a word (two bins) a thread, one 64-bit add into the two output counters: exact, as no carry
-        // crosses from the even counter to the odd one. The even (low) counter only ever gets positive
-        // adds (ctr_move's take-backs of -65536 go to odd bins) and ends below 2^31. (With CTR_INIT, a
-        // half's count less CTR_INIT may be negative: the tests' counters take the 32-bit adds below.)
+    if (merge64(out, bin0)) {  // a word (two bins) a thread, one 64-bit add into the two output counters
         unsigned long long* out2 = reinterpret_cast<unsigned long long*>(out + bin0);
         for (int i = threadIdx.x; i < nloc >> 1; i += blockDim.x) {
             const unsigned w = ctr[i];
@@ -353,14 +370,13 @@ __device__ __forceinline__ void count_bin_range(const int* __restrict__ keys, lo
     extern __shared__ unsigned s_hist[];
     constexpr bool NARROW = CBITS != 32 && !AGG;  // CtrAdder's straight-line adds
     unsigned* spare = s_hist + ((ctr_words(nlocal) + 3) & ~3);
-    const int words = CBITS != 32 ? ctr_words(nlocal) : nlocal * COPIES;
-    for (int i = threadIdx.x; i < words; i += blockDim.x) s_hist[i] = CTR_WORD_INIT;
+    ctr_zero(s_hist, CBITS != 32 ? nlocal : nlocal * COPIES);  // 32-bit: a word a counter (ctr_words(c) = c)
     __syncthreads();
     const unsigned copy = threadIdx.x & (COPIES - 1);
     if constexpr (NARROW) {
-        CtrAdder a{s_hist, spare, OutMoves{out, static_cast<unsigned>(lo), static_cast<unsigned>(nlocal)}, static_cast<unsigned>(lo),
-                   static_cast<unsigned>(nlocal)};
-        for_each_key_batch(keys, n, part, parts, [&](int key, int j) { a.add(key, j); }, [&](const int4* v) { a.done(v); });
+        CtrAdder<> a{s_hist, spare, OutMoves(out, static_cast<unsigned>(lo), static_cast<unsigned>(nlocal)), static_cast<unsigned>(lo)};
+        for_each_key_batch(keys, n, part, parts, [&](int key, int j) { a.add(key, j); },
+                           [&](const int4* v) { a.done([&](int j) { return key_at(v, j); }); });
     } else {
         for_each_key_of(keys, n, part, parts, [&](int key) {
             const int rel = key - lo;
@@ -392,11 +408,16 @@ extern "C" __global__ void __launch_bounds__(1024) hist_smem(const int* __restri
 // range b % ranges (`per` bins each, the last one short) of the keys' slice b / ranges. The blocks of one
 // slice start together and read the same keys at about the same pace, so DRAM is read about once and
 // L2 serves the other ranges' reads.
+// (The plan's grid is such a multiple; any other grid still counts every key once: its blocks take the
+// slices' ranges in turn.)
 extern "C" __global__ void __launch_bounds__(1024) hist_ranges(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int bins, int per) {
     const unsigned ranges = static_cast<unsigned>((bins + per - 1) / per);
-    const unsigned range = blockIdx.x % ranges;
-    const int lo = static_cast<int>(range) * per;
-    count_bin_range(keys, n, out, lo, min(per, bins - lo), blockIdx.x / ranges, gridDim.x / ranges);
+    const unsigned slices = max(1u, gridDim.x / ranges);
+    for (unsigned v = blockIdx.x; v < slices * ranges; v += gridDim.x) {  // once, with the plan's grid
+        const int lo = static_cast<int>(v % ranges) * per;
+        count_bin_range(keys, n, out, lo, min(per, bins - lo), v / ranges, slices);
+        __syncthreads();  // the merge has read the counters before the next range zeroes them
+    }
 }
 
 // Launched with cluster size CS. Dynamic shared memory: ceil(bins / CS) words per block.
@@ -567,6 +588,56 @@ extern "C" __global__ void hist_cluster_share(const int* __restrict__ keys, long
     merge_owned(s_part, out, lo, per, bins);
 }
 
+// ---- keys ranked by owner (hist_cluster_exchange's owners, hist_partition's ranges) -------------------
+// A warp's K keys a lane (v: K / 4 int4s) ranked by owner, an owner of OB bits (at most 32 owners):
+// rk[j] = key j's owner << 16 | its place among the keys of the warp of that owner before it (lane
+// order, then j). owner_of(key, ok) gives the owner, ok false for a key that has none. Returns, in lane
+// o, the warp's keys of owner o. A ballot a bit of the owner: no shared memory, no atomics.
+template <int OB, int K, typename OwnerOf>
+__device__ __forceinline__ int rank_by_owner(const int4* v, unsigned* rk, OwnerOf&& owner_of) {
+    const unsigned lane = threadIdx.x & 31u, below_me = (1u << lane) - 1u;
+    int run = 0;  // lane o: the warp's keys of owner o so far
+#pragma unroll
+    for (int j = 0; j < K; ++j) {
+        bool ok;
+        const unsigned o = owner_of(key_at(v, j), ok);
+        unsigned mine = __ballot_sync(0xffffffffu, ok);  // lane o: the lanes whose key goes to owner o
+#pragma unroll
+        for (int b = 0; b < OB; ++b) {
+            const unsigned bit = __ballot_sync(0xffffffffu, (o >> b) & 1u);
+            mine &= ((lane >> b) & 1u) ? bit : ~bit;
+        }
+        rk[j] = (o << 16) | (__shfl_sync(0xffffffffu, run, o) + __popc(__shfl_sync(0xffffffffu, mine, o) & below_me));
+        run += __popc(mine);
+    }
+    return run;
+}
+
+// The warps' counts of keys by owner, cnt[warp * owners + o] (NW warps, at most 32), placed owner-major
+// (the keys of owner o of warp 0, of warp 1, ..., then those of owner o + 1): off[warp * owners + o] =
+// where warp's keys of owner o start; seg(o, start, end): owner o's keys, called by one lane an owner.
+// Warp w takes the owners w, w + NW, ...
+template <int NW, typename Seg>
+__device__ __forceinline__ void place_by_owner(const int* cnt, int* off, int owners, Seg&& seg) {
+    const unsigned lane = threadIdx.x & 31u;
+    for (int o = static_cast<int>(threadIdx.x >> 5); o < owners; o += NW) {
+        const int x = lane < NW ? cnt[lane * owners + o] : 0;
+        int start = 0;  // the keys of the owners before o (this lane's warp's, then the block's)
+        if (lane < NW)
+            for (int p = 0; p < o; ++p) start += cnt[lane * owners + p];
+        int incl = x;
+#pragma unroll
+        for (int d = 1; d < 32; d <<= 1) {
+            const int t = __shfl_up_sync(0xffffffffu, incl, d);
+            if (lane >= static_cast<unsigned>(d)) incl += t;
+        }
+#pragma unroll
+        for (int d = 16; d; d >>= 1) start += __shfl_xor_sync(0xffffffffu, start, d);
+        if (lane < NW) off[lane * owners + o] = start + incl - x;
+        if (lane == 31) seg(o, start, start + incl);
+    }
+}
+
 // ---- the keys exchanged once through distributed shared memory ------------------------------------
 // hist_cluster_exchange: block `rank` of a cluster owns the contiguous bins [rank*per, rank*per+per),
 // per = ceil(bins / CS) <= 65536, counted in its own shared memory (32- or 16-bit counters). Each block
@@ -632,16 +703,12 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
     long long head = static_cast<long long>(((16u - static_cast<unsigned>(addr & 15u)) & 15u) >> 2);
     if (head > n) head = n;
     const long long n4 = (n - head) >> 2;
-    if (blockIdx.x == 0 && threadIdx.x < 8) {  // head and tail (at most 3 + 3 keys): straight to the output
-        const long long t = threadIdx.x, i = t < 4 ? (t < head ? t : -1) : (head + 4 * n4 + t - 4 < n ? head + 4 * n4 + t - 4 : -1);
-        if (i >= 0 && static_cast<unsigned>(keys[i]) < static_cast<unsigned>(bins)) atomicAdd(out + keys[i], 1u);
-    }
 
     const int4* __restrict__ k4 = reinterpret_cast<const int4*>(keys + head);
     const long long P = static_cast<long long>(THREADS) * UNROLL;  // int4 a block a tile
     const long long ncl = gridDim.x >> CS_LOG2, cid = blockIdx.x >> CS_LOG2;
     const long long nchunks = (n4 + P * CS - 1) / (P * CS);  // a chunk: one tile for each block of a cluster
-    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, below_me = (1u << lane) - 1u;
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     int4 cur[UNROLL], nxt[UNROLL];
     unsigned rk[KPT];  // a key's owner (bits 16+) and its place among the warp's keys for that owner
     auto load = [&](long long c, int4* v) {
@@ -652,40 +719,14 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
         }
     };
     auto rank_tile = [&]() {
-        int run = 0;  // lane o < CS: this warp's keys for owner o so far
-#pragma unroll
-        for (int j = 0; j < KPT; ++j) {
-            const int key = key_at(cur, j);
-            const bool ok = static_cast<unsigned>(key) < static_cast<unsigned>(bins);
-            const unsigned o = ok ? static_cast<unsigned>((static_cast<unsigned long long>(key) * magic) >> 40) : 0u;
-            unsigned mine = __ballot_sync(FULL, ok);  // lane o: the lanes whose key goes to owner o
-#pragma unroll
-            for (int b = 0; b < CS_LOG2; ++b) {
-                const unsigned bit = __ballot_sync(FULL, (o >> b) & 1u);
-                mine &= ((lane >> b) & 1u) ? bit : ~bit;
-            }
-            rk[j] = (o << 16) | (__shfl_sync(FULL, run, o) + __popc(__shfl_sync(FULL, mine, o) & below_me));
-            run += __popc(mine);
-        }
+        const int run = rank_by_owner<CS_LOG2, KPT>(cur, rk, [&](int key, bool& ok) {
+            ok = static_cast<unsigned>(key) < static_cast<unsigned>(bins);
+            return ok ? static_cast<unsigned>((static_cast<unsigned long long>(key) * magic) >> 40) : 0u;
+        });
         if (lane < CS) s_cnt[warp * CS + lane] = run;
     };
-    auto place = [&](int par) {  // warp o: owner o's positions, and its segment in the table
-        if (threadIdx.x >= 32 * CS) return;
-        const unsigned o = warp;
-        const int x = lane < XW ? s_cnt[lane * CS + o] : 0;
-        int start = 0;  // the keys for the owners before o (this lane's warp's, then the block's)
-        if (lane < XW)
-            for (unsigned p = 0; p < o; ++p) start += s_cnt[lane * CS + p];
-        int incl = x;
-#pragma unroll
-        for (int d = 1; d < 32; d <<= 1) {
-            const int t = __shfl_up_sync(FULL, incl, d);
-            if (lane >= static_cast<unsigned>(d)) incl += t;
-        }
-#pragma unroll
-        for (int d = 16; d; d >>= 1) start += __shfl_xor_sync(FULL, start, d);
-        if (lane < XW) s_off[lane * CS + o] = start + incl - x;
-        if (lane == 31) s_seg[par][o] = make_int2(start, start + incl);
+    auto place = [&](int par) {  // owner o's positions, and its segment in the table
+        place_by_owner<XW>(s_cnt, s_off, CS, [&](int o, int start, int end) { s_seg[par][o] = make_int2(start, end); });
     };
     auto scatter = [&](int par) {
         const unsigned st = stage + 2u * STAGE * par;
@@ -749,6 +790,9 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
     load(cid, cur);
     load(cid + ncl, nxt);
     cluster_sync();  // every block of the cluster is running, its counters zeroed
+    // head and tail (at most 3 + 3 keys), counted by their owners like the others: so that the output's
+    // words only take the merge's atomics (of one size: merge64)
+    owned_head_tail(keys, n, head, n4, ctr, static_cast<int>(bin0), static_cast<int>(per), bins, out);
     rank_tile();
     int par = 0;
     for (long long c = cid; c < nchunks; c += ncl) {  // the same trip count in the whole cluster
@@ -767,4 +811,197 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
     }
     cluster_sync();  // no block leaves while a peer may still read its stage
     ctr_merge(ctr, out, bin0, nloc);
+}
+
+// ---- the keys partitioned by range of bins, then counted a range a block ----------------------------
+// The "partition" method, for more bins than `ranges` serves well (each of its ranges reads and tests
+// every key): two kernels, and 2 bytes of scratch a key (`scratch`, laid out by part_layout).
+//   hist_partition   reads the keys once, in tiles of PT keys (tile t: int4s [t * PT/4, (t+1) * PT/4) of
+//                    the keys after the unaligned head), and writes each tile back sorted by range of
+//                    2^16 bins (the range: key >> 16), each key as its 16-bit local bin (key & 0xFFFF):
+//                    ranked by range with warp ballots (rank_by_owner), placed range-major in a stage
+//                    in shared memory, then the stage to the tile's place in `part`, 16 bytes a thread.
+//                    Each tile's range starts go to a table (R + 1 ints a tile), each block's keys a
+//                    range to `tot`. The head and the tail (at most 3 + 3 keys) go straight to the
+//                    output (32-bit atomics: hist_part_count runs after, so no pair of the output is
+//                    touched by atomics of two sizes at once).
+//   hist_part_count  counts the ranges: the blocks are shared out to the ranges in proportion to their
+//                    keys (from `tot`), at least one to each range that has keys, and block j of the k
+//                    of range r counts range r's segments of tiles [j * T/k, (j+1) * T/k) in 2^16
+//                    16-bit counters (CtrAdder), a warp a segment (PU segments at once, 16-byte loads),
+//                    then adds them to the output (ctr_merge).
+// So the keys are read once (4 bytes), written once and read once more (2 bytes each), and every key is
+// counted once, where `ranges` tests each key in every range. (Balanced for keys in any order within the
+// input; keys sorted by bin leave some of a range's blocks idle: still exact.)
+// Compile-time parameters: PTHREADS (hist_partition's block, a multiple of 32, at most 1024), PRBITS
+// (bits of the range: ranges <= 2^PRBITS <= 32), PU; hist_part_count takes CBITS=16, 1024 threads.
+#ifndef PTHREADS
+#define PTHREADS 512
+#endif
+#ifndef PRBITS
+#define PRBITS 5
+#endif
+#ifndef PU
+#define PU 1
+#endif
+constexpr int PW = PTHREADS / 32;             // warps of a hist_partition block
+constexpr int PT = PTHREADS * 4 * UNROLL;     // keys a tile
+constexpr int PRANGE = 16;                    // log2 of the bins a range: a local bin fits 16 bits
+constexpr int MAX_PRANGES = 32;
+static_assert(PTHREADS % 32 == 0 && PTHREADS <= 1024 && PRBITS >= 0 && (1 << PRBITS) <= MAX_PRANGES, "PTHREADS, PRBITS");
+
+struct PartLayout {  // the scratch: tot[g1][R], then tab[T][R + 1], then part[T][PT] (16-bit), 16-byte aligned
+    int* tot;
+    int* tab;
+    unsigned short* part;
+    long long head, n4, tiles;
+};
+
+__device__ __forceinline__ PartLayout part_layout(const int* keys, long long n, int ranges, int g1, void* scratch) {
+    PartLayout L;
+    const unsigned long long addr = reinterpret_cast<unsigned long long>(keys);
+    L.head = static_cast<long long>(((16u - static_cast<unsigned>(addr & 15u)) & 15u) >> 2);
+    if (L.head > n) L.head = n;
+    L.n4 = (n - L.head) >> 2;
+    L.tiles = (L.n4 + PT / 4 - 1) / (PT / 4);
+    L.tot = static_cast<int*>(scratch);
+    L.tab = L.tot + ((static_cast<long long>(g1) * ranges + 3) & ~3ll);
+    L.part = reinterpret_cast<unsigned short*>(L.tab + ((L.tiles * (ranges + 1) + 3) & ~3ll));
+    return L;
+}
+
+extern "C" __global__ void __launch_bounds__(PTHREADS, 2)
+hist_partition(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int bins, void* scratch) {
+    __shared__ __align__(16) unsigned short s_stage[PT];
+    __shared__ int s_cnt[PW * MAX_PRANGES], s_off[PW * MAX_PRANGES], s_tot[MAX_PRANGES];
+    __shared__ int s_valid;
+    const int R = (bins + (1 << PRANGE) - 1) >> PRANGE;
+    const PartLayout L = part_layout(keys, n, R, gridDim.x, scratch);
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    if (blockIdx.x == 0 && threadIdx.x < 8) {  // head and tail (at most 3 + 3 keys): straight to the output
+        const long long t = threadIdx.x, tail0 = L.head + 4 * L.n4;
+        const long long i = t < 4 ? (t < L.head ? t : -1) : (tail0 + t - 4 < n ? tail0 + t - 4 : -1);
+        if (i >= 0 && static_cast<unsigned>(keys[i]) < static_cast<unsigned>(bins)) atomicAdd(out + keys[i], 1u);
+    }
+    if (threadIdx.x < R) s_tot[threadIdx.x] = 0;
+    const int4* __restrict__ k4 = reinterpret_cast<const int4*>(keys + L.head);
+    int4 cur[UNROLL], nxt[UNROLL];
+    auto load = [&](long long t, int4* v) {
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+            const long long i = t * (PT / 4) + u * PTHREADS + threadIdx.x;
+            v[u] = t < L.tiles && i < L.n4 ? load_keys(k4 + i) : make_int4(-1, -1, -1, -1);
+        }
+    };
+    load(blockIdx.x, cur);
+    for (long long t = blockIdx.x; t < L.tiles; t += gridDim.x) {
+        load(t + gridDim.x, nxt);
+        unsigned rk[4 * UNROLL];
+        const int run = rank_by_owner<PRBITS, 4 * UNROLL>(cur, rk, [&](int key, bool& ok) {
+            ok = static_cast<unsigned>(key) < static_cast<unsigned>(bins);
+            return ok ? static_cast<unsigned>(key) >> PRANGE : 0u;
+        });
+        if (lane < R) s_cnt[warp * R + lane] = run;
+        __syncthreads();  // s_cnt; and the last tile's stage is written out
+        int* row = L.tab + t * (R + 1);
+        place_by_owner<PW>(s_cnt, s_off, R, [&](int o, int start, int end) {
+            row[o] = start;
+            s_tot[o] += end - start;
+            if (o == R - 1) {
+                row[R] = end;
+                s_valid = end;
+            }
+        });
+        __syncthreads();  // s_off
+#pragma unroll
+        for (int j = 0; j < 4 * UNROLL; ++j) {
+            const int key = key_at(cur, j);
+            if (static_cast<unsigned>(key) < static_cast<unsigned>(bins))
+                s_stage[s_off[warp * R + (rk[j] >> 16)] + (rk[j] & 0xFFFFu)] = static_cast<unsigned short>(key & 0xFFFF);
+        }
+        __syncthreads();  // the stage
+        int4* dst = reinterpret_cast<int4*>(L.part + t * PT);
+        const int4* src = reinterpret_cast<const int4*>(s_stage);
+        for (int i = threadIdx.x; 8 * i < s_valid; i += PTHREADS) dst[i] = src[i];
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) cur[u] = nxt[u];
+    }
+    __syncthreads();
+    if (threadIdx.x < R) L.tot[blockIdx.x * R + threadIdx.x] = s_tot[threadIdx.x];
+}
+
+// Dynamic shared memory: 2^16 16-bit counters (128 KB), then SPARE.
+extern "C" __global__ void __launch_bounds__(1024, 1)
+hist_part_count(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int bins, void* scratch, int g1) {
+    extern __shared__ __align__(16) unsigned s_ctr[];
+    __shared__ long long s_first[MAX_PRANGES + 1];  // the virtual block where each range's blocks start
+    constexpr int NW = 32;                          // warps a block (1024 threads)
+    const int R = (bins + (1 << PRANGE) - 1) >> PRANGE;
+    const PartLayout L = part_layout(keys, n, R, g1, scratch);
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    unsigned* spare = s_ctr + (1 << PRANGE) / DIGITS;
+    if (warp == 0) {  // the ranges' keys, and the blocks each range gets in proportion
+        long long c = 0;
+        if (lane < R)
+            for (int b = 0; b < g1; ++b) c += L.tot[b * R + lane];
+        long long incl = c;
+#pragma unroll
+        for (int d = 1; d < 32; d <<= 1) {
+            const long long t = __shfl_up_sync(0xffffffffu, incl, d);
+            if (lane >= static_cast<unsigned>(d)) incl += t;
+        }
+        const long long all = __shfl_sync(0xffffffffu, incl, 31);
+        const unsigned has = __ballot_sync(0xffffffffu, c > 0);
+        const long long E = __popc(has), V = max(static_cast<long long>(gridDim.x), E);
+        if (lane < R) s_first[lane] = __popc(has & ((1u << lane) - 1u)) + (all ? (V - E) * (incl - c) / all : 0);
+        if (lane == 0) s_first[R] = all ? V : 0;
+    }
+    __syncthreads();
+    const int V = static_cast<int>(s_first[R]);
+    for (int v = blockIdx.x; v < V; v += gridDim.x) {  // once, where the grid covers the ranges
+        int r = 0;
+        while (s_first[r + 1] <= v) ++r;
+        const long long k = s_first[r + 1] - s_first[r], j = v - s_first[r];
+        const int t0 = static_cast<int>(j * L.tiles / k), t1 = static_cast<int>((j + 1) * L.tiles / k);  // tiles < 2^31 / PT
+        const int nloc = min(1 << PRANGE, bins - (r << PRANGE));
+        ctr_zero(s_ctr, nloc);
+        __syncthreads();
+        CtrAdder<8> a{s_ctr, spare, OutMoves(out, static_cast<unsigned>(r) << PRANGE, static_cast<unsigned>(nloc)), 0u};
+        for (int tb = t0 + static_cast<int>(warp); tb < t1; tb += NW * PU) {  // tiles tb + NW * u, u < PU
+            int s[PU], e[PU];
+#pragma unroll
+            for (int u = 0; u < PU; ++u) {
+                const int t = tb + NW * u;
+                s[u] = t < t1 ? L.tab[static_cast<long long>(t) * (R + 1) + r] : 0;
+                e[u] = t < t1 ? L.tab[static_cast<long long>(t) * (R + 1) + r + 1] : 0;
+            }
+            for (int c = 0;; c += 32) {  // 32 chunks of 8 entries a segment a trip (the same trips in the warp)
+                bool more = false;
+                int4 w[PU];
+                int first[PU];  // the entry of this lane's chunk's first
+#pragma unroll
+                for (int u = 0; u < PU; ++u) {
+                    more |= 8 * ((s[u] >> 3) + c) < e[u];
+                    first[u] = 8 * ((s[u] >> 3) + c + static_cast<int>(lane));
+                    const int4* src = reinterpret_cast<const int4*>(L.part + static_cast<long long>(tb + NW * u) * PT) + (first[u] >> 3);
+                    w[u] = first[u] < e[u] ? __ldcs(src) : make_int4(0, 0, 0, 0);
+                }
+                if (!more) break;
+                auto key_of = [&](int q) {  // entry q % 8 of chunk q / 8: its local bin, or -1 outside the segment
+                    const int u = q >> 3, i = first[u] + (q & 7);
+                    const unsigned word = static_cast<unsigned>(key_at(&w[u], (q & 7) >> 1));
+                    return i >= s[u] && i < e[u] ? static_cast<int>((word >> (16 * (q & 1))) & 0xFFFFu) : -1;
+                };
+#pragma unroll
+                for (int u = 0; u < PU; ++u) {  // a chunk at a time: 8 old words in registers, not 8 * PU
+#pragma unroll
+                    for (int q = 0; q < 8; ++q) a.add(key_of(8 * u + q), q);
+                    a.done([&](int q) { return key_of(8 * u + q); });
+                }
+            }
+        }
+        __syncthreads();
+        ctr_merge(s_ctr, out, static_cast<unsigned>(r) << PRANGE, nloc);
+        __syncthreads();  // the merge has read the counters before the next range zeroes them
+    }
 }
