@@ -33,14 +33,12 @@ RANGES = [
     ("ranges c8 u4", "ranges", {"counter_bits": 8, "unroll": 4}),
 ]
 
-# partition's variants: loads in flight in hist_partition (unroll: a tile is 512 * 4 * unroll keys), and
-# the segments a warp of hist_part_count reads at once (PU)
+# partition's variants: loads in flight in hist_partition (unroll: a tile is 512 * 4 * unroll keys; the
+# plan's 4), and the segments a warp of hist_part_count reads at once (PU)
 PARTITION = [
     ("partition", "partition", {}),
-    ("partition u1", "partition", {"unroll": 1}),
-    ("partition u4", "partition", {"unroll": 4}),
-    ("partition pu1", "partition", {}, {"PU": 1}),
-    ("partition pu4", "partition", {}, {"PU": 4}),
+    ("partition u2", "partition", {"unroll": 2}),
+    ("partition pu2", "partition", {}, {"PU": 2}),
 ]
 
 # (label, method, options[, macros]): the designs for bins that one block cannot hold; macros (a

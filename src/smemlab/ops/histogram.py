@@ -366,18 +366,25 @@ def histogram(keys: Any, bins: int, *, method: str = "auto", **options: Any) -> 
     with a.on_device():
         stream = a.stream()
         out, out_ptr = a.zeros((bins,), _I32, stream)
-        held = []  # the scratch, alive until its kernels are enqueued (the allocators reuse it in stream order)
-
-        def alloc(nbytes: int) -> int:
-            buf, ptr = a.empty((nbytes,), _U8)
-            held.append(buf)
-            return ptr
-
-        launch(a.ptr, a.shape[0], out_ptr, bins, a.device, stream, method, alloc, **options)
+        launch(a.ptr, a.shape[0], out_ptr, bins, a.device, stream, method, _Scratch(a).alloc, **options)
         return out
 
 
-_LAUNCHES: dict[tuple, list] = {}
+class _Scratch:
+    """The partition method's scratch, from the caller's allocator: alive until the call returns, its
+    kernels enqueued (the allocators reuse freed memory in stream order)."""
+
+    __slots__ = ("array", "held")
+
+    def __init__(self, array):
+        self.array, self.held = array, None
+
+    def alloc(self, nbytes: int) -> int:
+        self.held, ptr = self.array.empty((nbytes,), _U8)
+        return ptr
+
+
+_LAUNCHES: dict[tuple, tuple[list, bool]] = {}  # (launches, whether they take scratch), by (device, bins, method, options)
 
 
 def launch(keys_ptr: int, n: int, out_ptr: int, bins: int, dev: int, stream: int, method: str = "auto",
@@ -388,10 +395,16 @@ def launch(keys_ptr: int, n: int, out_ptr: int, bins: int, dev: int, stream: int
     times as its last variant. `alloc(nbytes)`: scratch memory on the stream, for the partition
     method (enqueue)."""
     key = (dev, bins, method, tuple(sorted(options.items())) if options else ())
-    launches = _LAUNCHES.get(key)
-    if launches is None:
-        launches = _LAUNCHES[key] = launches_for(bins, plan(bins, device_facts(dev), method, **options), dev, stream)
-    enqueue(launches, keys_ptr, n, out_ptr, bins, stream, alloc)
+    entry = _LAUNCHES.get(key)
+    if entry is None:
+        launches = launches_for(bins, plan(bins, device_facts(dev), method, **options), dev, stream)
+        entry = _LAUNCHES[key] = (launches, any(isinstance(a, Scratch) for *_, tail in launches for a in tail))
+    launches, needs_scratch = entry
+    if needs_scratch:
+        enqueue(launches, keys_ptr, n, out_ptr, bins, stream, alloc)
+        return
+    for k, grid, block, shmem, cluster, tail in launches:  # the common path: as few steps as possible a call
+        device.launch(k, grid, block, (keys_ptr, n, out_ptr) + tail, stream, shmem, cluster)
 
 
 def enqueue(launches: list[tuple], keys_ptr: int, n: int, out_ptr: int, bins: int, stream: int,

@@ -596,6 +596,9 @@ extern "C" __global__ void hist_cluster_share(const int* __restrict__ keys, long
 template <int OB, int K, typename OwnerOf>
 __device__ __forceinline__ int rank_by_owner(const int4* v, unsigned* rk, OwnerOf&& owner_of) {
     const unsigned lane = threadIdx.x & 31u, below_me = (1u << lane) - 1u;
+    unsigned flip[OB > 0 ? OB : 1];  // all ones where bit b of this lane is 0: mine &= bit ^ flip[b], one LOP3
+#pragma unroll
+    for (int b = 0; b < OB; ++b) flip[b] = ((lane >> b) & 1u) ? 0u : 0xFFFFFFFFu;
     int run = 0;  // lane o: the warp's keys of owner o so far
 #pragma unroll
     for (int j = 0; j < K; ++j) {
@@ -603,10 +606,7 @@ __device__ __forceinline__ int rank_by_owner(const int4* v, unsigned* rk, OwnerO
         const unsigned o = owner_of(key_at(v, j), ok);
         unsigned mine = __ballot_sync(0xffffffffu, ok);  // lane o: the lanes whose key goes to owner o
 #pragma unroll
-        for (int b = 0; b < OB; ++b) {
-            const unsigned bit = __ballot_sync(0xffffffffu, (o >> b) & 1u);
-            mine &= ((lane >> b) & 1u) ? bit : ~bit;
-        }
+        for (int b = 0; b < OB; ++b) mine &= __ballot_sync(0xffffffffu, (o >> b) & 1u) ^ flip[b];
         rk[j] = (o << 16) | (__shfl_sync(0xffffffffu, run, o) + __popc(__shfl_sync(0xffffffffu, mine, o) & below_me));
         run += __popc(mine);
     }
@@ -872,7 +872,7 @@ __device__ __forceinline__ PartLayout part_layout(const int* keys, long long n, 
 
 extern "C" __global__ void __launch_bounds__(PTHREADS, 2)
 hist_partition(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int bins, void* scratch) {
-    __shared__ __align__(16) unsigned short s_stage[PT];
+    __shared__ __align__(16) unsigned short s_stage[PT + 32];
     __shared__ int s_cnt[PW * MAX_PRANGES], s_off[PW * MAX_PRANGES], s_tot[MAX_PRANGES];
     __shared__ int s_valid;
     const int R = (bins + (1 << PRANGE) - 1) >> PRANGE;
@@ -896,7 +896,7 @@ hist_partition(const int* __restrict__ keys, long long n, unsigned* __restrict__
     load(blockIdx.x, cur);
     for (long long t = blockIdx.x; t < L.tiles; t += gridDim.x) {
         load(t + gridDim.x, nxt);
-        unsigned rk[4 * UNROLL];
+        unsigned rk[4 * UNROLL];  // owner << 16 | place
         const int run = rank_by_owner<PRBITS, 4 * UNROLL>(cur, rk, [&](int key, bool& ok) {
             ok = static_cast<unsigned>(key) < static_cast<unsigned>(bins);
             return ok ? static_cast<unsigned>(key) >> PRANGE : 0u;
@@ -914,10 +914,10 @@ hist_partition(const int* __restrict__ keys, long long n, unsigned* __restrict__
         });
         __syncthreads();  // s_off
 #pragma unroll
-        for (int j = 0; j < 4 * UNROLL; ++j) {
+        for (int j = 0; j < 4 * UNROLL; ++j) {  // a key outside [0, bins) into a slot of its lane's past the stage: no branch
             const int key = key_at(cur, j);
-            if (static_cast<unsigned>(key) < static_cast<unsigned>(bins))
-                s_stage[s_off[warp * R + (rk[j] >> 16)] + (rk[j] & 0xFFFFu)] = static_cast<unsigned short>(key & 0xFFFF);
+            const bool ok = static_cast<unsigned>(key) < static_cast<unsigned>(bins);
+            s_stage[ok ? s_off[warp * R + (rk[j] >> 16)] + (rk[j] & 0xFFFFu) : PT + lane] = static_cast<unsigned short>(key & 0xFFFF);
         }
         __syncthreads();  // the stage
         int4* dst = reinterpret_cast<int4*>(L.part + t * PT);
@@ -940,10 +940,14 @@ hist_part_count(const int* __restrict__ keys, long long n, unsigned* __restrict_
     const PartLayout L = part_layout(keys, n, R, g1, scratch);
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     unsigned* spare = s_ctr + (1 << PRANGE) / DIGITS;
-    if (warp == 0) {  // the ranges' keys, and the blocks each range gets in proportion
-        long long c = 0;
-        if (lane < R)
-            for (int b = 0; b < g1; ++b) c += L.tot[b * R + lane];
+    __shared__ unsigned long long s_keys[MAX_PRANGES];  // the keys of each range
+    if (threadIdx.x < MAX_PRANGES) s_keys[threadIdx.x] = 0;
+    __syncthreads();
+    for (int i = threadIdx.x; i < g1 * R; i += blockDim.x)  // every thread a few of tot's words: no chain of loads
+        atomicAdd(s_keys + i % R, static_cast<unsigned long long>(L.tot[i]));
+    __syncthreads();
+    if (warp == 0) {  // the blocks each range gets, in proportion to its keys
+        const long long c = lane < R ? static_cast<long long>(s_keys[lane]) : 0;
         long long incl = c;
 #pragma unroll
         for (int d = 1; d < 32; d <<= 1) {
@@ -967,14 +971,24 @@ hist_part_count(const int* __restrict__ keys, long long n, unsigned* __restrict_
         ctr_zero(s_ctr, nloc);
         __syncthreads();
         CtrAdder<8> a{s_ctr, spare, OutMoves(out, static_cast<unsigned>(r) << PRANGE, static_cast<unsigned>(nloc)), 0u};
+        int ns[PU], ne[PU];  // the next tiles' segments, loaded a trip ahead
+        auto segments = [&](int tb) {
+#pragma unroll
+            for (int u = 0; u < PU; ++u) {
+                const int t = tb + NW * u;
+                ns[u] = t < t1 ? L.tab[static_cast<long long>(t) * (R + 1) + r] : 0;
+                ne[u] = t < t1 ? L.tab[static_cast<long long>(t) * (R + 1) + r + 1] : 0;
+            }
+        };
+        segments(t0 + static_cast<int>(warp));
         for (int tb = t0 + static_cast<int>(warp); tb < t1; tb += NW * PU) {  // tiles tb + NW * u, u < PU
             int s[PU], e[PU];
 #pragma unroll
             for (int u = 0; u < PU; ++u) {
-                const int t = tb + NW * u;
-                s[u] = t < t1 ? L.tab[static_cast<long long>(t) * (R + 1) + r] : 0;
-                e[u] = t < t1 ? L.tab[static_cast<long long>(t) * (R + 1) + r + 1] : 0;
+                s[u] = ns[u];
+                e[u] = ne[u];
             }
+            segments(tb + NW * PU);
             for (int c = 0;; c += 32) {  // 32 chunks of 8 entries a segment a trip (the same trips in the warp)
                 bool more = false;
                 int4 w[PU];
