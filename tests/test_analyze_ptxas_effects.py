@@ -103,7 +103,7 @@ def _planned(ptx: str, listing) -> tuple:
     module = parse_module(ptx)
     flow = build_flow(module.kernels["k"].body)
     sites = shared_accesses(flow.instrs)
-    return sass.plan(flow.instrs, flow.leaders, sites, listing, module.files), flow.instrs, sites
+    return sass.plan(flow.instrs, flow.block_of, sites, listing, module.files), flow.instrs, sites
 
 
 GUARDED_PTX = PTX_HEAD + """.visible .entry k(.param .u32 k_p)

@@ -281,10 +281,10 @@ def _pair(fits: list[list]) -> list[int] | None:
     return [by_ptx[i] for i in range(len(fits))]
 
 
-def plan(instrs: list[Instr], leaders: list[bool], sites: dict[int, tuple[str, int]],
+def plan(instrs: list[Instr], block_of: list[int], sites: dict[int, tuple[str, int]],
          sass: list[SassAccess] | None, files: dict[int, str]) -> Plan:
     """Match the PTX shared accesses `sites` (pc -> (op, size)) with the SASS, line by line
-    (`files`: the PTX's file index -> path)."""
+    (`block_of`: pc -> its PTX basic block, cfg.Flow's; `files`: the PTX's file index -> path)."""
     p = Plan()
     read = _registers_read(instrs)
     narrow = {}
@@ -299,10 +299,6 @@ def plan(instrs: list[Instr], leaders: list[bool], sites: dict[int, tuple[str, i
         p.available = False
         return p
     ptx_groups: dict[tuple, dict[str, list[tuple[int, int, int]]]] = defaultdict(lambda: defaultdict(list))
-    block_of, b = [], -1
-    for pc, leader in enumerate(leaders):
-        b += leader
-        block_of.append(b)
     for pc, (op, size) in sites.items():
         ins = instrs[pc]
         line = ins.loc.line if ins.loc else 0

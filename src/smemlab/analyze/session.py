@@ -195,7 +195,7 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
         raise UserError(f"{shown}: {exc}") from None
     ledger = Ledger(mach.W)
     listing = sass.disassemble(cubin, symbol) if cubin else None
-    plan = sass.plan(flow.instrs, flow.leaders, shared_accesses(flow.instrs), listing, module.files)
+    plan = sass.plan(flow.instrs, flow.block_of, shared_accesses(flow.instrs), listing, module.files)
     ledger.plan = plan.sizes
     ledger.coalesce = plan.coalesce
     ledger.block_of = dict(enumerate(flow.block_of)) if plan.coalesce else {}
