@@ -119,6 +119,10 @@ def test_plan_partition():
     p = H.plan(1 << 20, HOPPER, "partition")
     assert (p.method, p.passes, p.bins_per_pass, p.counter_bits, p.block) == ("partition", 16, 65536, 16, 1024)
     assert p.smem == 128 * 1024 + H.SPARE and p.segments == H.PARTITION_SEGMENTS and p.unroll == H.PARTITION_UNROLL
+    assert p.atomic_ranks  # 16 ranges: a shared atomic a key; 4 ranges: ballots
+    assert not H.plan(262144, HOPPER, "partition").atomic_ranks
+    assert H.plan(H.PARTITION_ATOMIC_RANKS * 65536, HOPPER, "partition").atomic_ranks
+    assert not H.plan((H.PARTITION_ATOMIC_RANKS - 1) * 65536, HOPPER, "partition").atomic_ranks
     assert H.plan(H.PARTITION_MAX_BINS, HOPPER, "partition").passes == 32
     assert H.plan(5, HOPPER, "partition").passes == 1
     assert H.plan(1 << 20, HOPPER, "partition", unroll=1).unroll == 1
@@ -308,11 +312,13 @@ def test_ranges_block_counts_its_range_only():
 # hist_partition then hist_part_count, one block each (emulated on the CPU): the second block-loops over
 # the ranges' virtual blocks, so one block does the whole; the keys partitioned by the first, against
 # NumPy. hot: keys in two bins, an even and an odd one, past 65535 each (real wraps, 64-bit moves).
+# rank: the places from ballots (0) or shared atomics (1).
 PARTITIONS = [(3 * 65536 + 7, 3 * 4096 + 5, 0.0), (1 << 21, 50001, 0.0), (1000, 7, 0.0), (196608, 150003, 0.98)]
 
 
 @pytest.mark.parametrize("bins,n,hot", PARTITIONS)
-def test_partition_counts_exactly(tmp_path, bins, n, hot):
+@pytest.mark.parametrize("rank", [0, 1])
+def test_partition_counts_exactly(tmp_path, bins, n, hot, rank):
     pytest.importorskip("cuda.core")
     from smemlab.analyze import analyze_source
 
@@ -322,7 +328,7 @@ def test_partition_counts_exactly(tmp_path, bins, n, hot):
     keys[m] = rng.integers(65530, 65532, int(m.sum()))
     np.save(tmp_path / "keys.npy", keys)
     ranges = -(-bins // H.PARTITION_RANGE)
-    defines = {"CBITS": "16", "PRBITS": str((ranges - 1).bit_length()), "PTHREADS": str(H.PARTITION_THREADS)}
+    defines = {"CBITS": "16", "PRBITS": str((ranges - 1).bit_length()), "PTHREADS": str(H.PARTITION_THREADS), "PRANK": str(rank)}
     scratch = H.partition_scratch_bytes(0, n, bins, 1, H.UNROLL)
     head = [f"keys={tmp_path / 'keys.npy'}", f"n={n}"]
     r = analyze_source(f"package:{H.SOURCE}", "hist_partition", (H.PARTITION_THREADS, 1, 1), (1, 1, 1), (0, 0, 0), 0,
@@ -399,6 +405,28 @@ def test_every_variant_exact(opts):
     keys = _keys(rng, 2_000_003, bins, skew=True)
     got = H.histogram(cp.asarray(keys), bins, **opts)
     np.testing.assert_array_equal(cp.asnumpy(got), _reference(keys, bins))
+
+
+@gpu
+@pytest.mark.parametrize("rank", [0, 1])
+@pytest.mark.parametrize("bins,skew", [((1 << 20) + 3, False), ((1 << 20) + 3, True), (262145, True), (1 << 21, False)])
+def test_partition_either_ranking_exact(rank, bins, skew):
+    """The partition plan with its places from ballots and from shared atomics, whichever the plan takes."""
+    import cupy as cp
+
+    rng = np.random.default_rng(bins + rank)
+    keys = _keys(rng, 3_000_017, bins, skew)
+    d = cp.asarray(keys)
+    dev, stream = d.device.id, cp.cuda.get_current_stream().ptr
+    out, held = cp.zeros(bins, cp.uint32), []
+
+    def alloc(nbytes):
+        held.append(cp.empty(nbytes, cp.uint8))
+        return held[-1].data.ptr
+
+    launches = H.launches_for(bins, H.plan(bins, H.device_facts(dev), "partition"), dev, stream, {"PRANK": rank})
+    H.enqueue(launches, d.data.ptr, d.size, out.data.ptr, bins, stream, alloc)
+    np.testing.assert_array_equal(cp.asnumpy(out).astype(np.int64), _reference(keys, bins))
 
 
 @gpu

@@ -34,11 +34,14 @@ RANGES = [
 ]
 
 # partition's variants: loads in flight in hist_partition (unroll: a tile is 512 * 4 * unroll keys; the
-# plan's 4), and the segments a warp of hist_part_count reads at once (PU)
+# plan's 4), the segments a warp of hist_part_count reads at once (PU), and the places from warp ballots
+# (PRANK=0) or a shared atomic a key (PRANK=1; the plan's from 8 ranges)
 PARTITION = [
     ("partition", "partition", {}),
     ("partition u2", "partition", {"unroll": 2}),
     ("partition pu2", "partition", {}, {"PU": 2}),
+    ("partition ballots", "partition", {}, {"PRANK": 0}),
+    ("partition atomics", "partition", {}, {"PRANK": 1}),
 ]
 
 # (label, method, options[, macros]): the designs for bins that one block cannot hold; macros (a

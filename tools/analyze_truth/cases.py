@@ -275,11 +275,15 @@ case("ops_histogram.hist_ranges.b16", P + "lib/histogram.cu", "hist_ranges", (51
      {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 16}, dyn=512 + 128)
 case("ops_histogram.hist_ranges.b8", P + "lib/histogram.cu", "hist_ranges", (512,), KEYS_ARGS + ["bins=256", "per=256"],
      {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 8}, dyn=256 + 128)
-# partition (ops/histogram.py's plan for 2^20 bins): the keys of one tile sorted into 16 ranges, then
+# partition (ops/histogram.py's plan for 2^20 bins, its places from ballots and from shared atomics, the
+# plan's there): the keys of one tile sorted into 16 ranges, then
 # every range counted by one block (its virtual blocks in turn), from a scratch laid out as the first leaves it
-PART = {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 16, "PRBITS": 4, "PTHREADS": 512, "UNROLL": 4, "PU": 1}
+PART = {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 16, "PRBITS": 4, "PTHREADS": 512, "UNROLL": 4, "PU": 1, "PRANK": 0}
 case("ops_histogram.hist_partition", P + "lib/histogram.cu", "hist_partition", (512,),
      [f"keys={npy('pkg_keys_uniform_2p20')}", "n=8192", "out=uint32[1048576]", "bins=1048576", f"scratch=uint8[{64 + 80 + 2 * 8192}]"], PART)
+case("ops_histogram.hist_partition.atomics", P + "lib/histogram.cu", "hist_partition", (512,),
+     [f"keys={npy('pkg_keys_uniform_2p20')}", "n=8192", "out=uint32[1048576]", "bins=1048576", f"scratch=uint8[{64 + 80 + 2 * 8192}]"],
+     dict(PART, PRANK=1))
 case("ops_histogram.hist_part_count", P + "lib/histogram.cu", "hist_part_count", (1024,),
      [f"keys={npy('pkg_keys_uniform_2p20')}", "n=8192", "out=uint32[1048576]", "bins=1048576",
       f"scratch={npy('pkg_partition_scratch_2p20')}", "g1=1"], PART, dyn=131072 + 128)

@@ -24,12 +24,13 @@ How (`method="auto"` picks by the number of bins and the device's shared memory:
   takes it for one pass (65536 bins).
 - "ranges": multipass's passes at once, in one launch: a group of blocks for each range of bins, the
   blocks of every group reading the same slices of the keys at the same pace, so that DRAM is read
-  once and L2 serves the other ranges' reads. auto takes it from 2 to 6 ranges (262144 bins in 3).
+  once and L2 serves the other ranges' reads. auto takes it from 2 to 5 ranges (262144 bins in 3).
 - "partition": up to 2^21 bins, in two kernels: the first reads the keys once and writes each tile of
   them back sorted by range of 2^16 bins, as 16-bit local bins, into scratch memory (2 bytes a key,
   from the caller's allocator); the second shares its blocks out to the ranges in proportion to their
   keys, each counting its range's part of each tile in 2^16 16-bit counters. Each key is counted once,
-  where `ranges` tests it in every range. auto takes it past 6 ranges (2^20 bins: 16 ranges of 2^16).
+  where `ranges` tests it in every range. auto takes it past 5 ranges (2^20 bins: 16 ranges of 2^16).
+  A key's place in its tile comes from warp ballots, or from 8 ranges up from a shared atomic a key.
 - more bins are spread over the shared memories of a thread-block cluster (Hopper), block r of the
   cluster owning bins [r*per, (r+1)*per). Four ways to get each key to its owner (none of them chosen
   by auto, since ranges and partition beat them all: the figures at AUTO_MAX_RANGES):
@@ -101,6 +102,7 @@ class Plan:
     min_blocks: int = 1  # cluster_exchange: blocks per SM its registers are sized for (__launch_bounds__)
     unroll: int = UNROLL  # int4 loads in flight a thread (cluster_exchange: a tile is block * 4 * unroll keys)
     segments: int = 0  # partition: the segments a warp of the count kernel reads at once (PU)
+    atomic_ranks: bool = False  # partition: a key's place in its tile from a shared atomic (PRANK=1), not ballots
 
 
 def choose_copies(bins: int, budget: int) -> int:
@@ -194,6 +196,13 @@ PARTITION_THREADS = 512
 # 609, 4: 631 / 602
 PARTITION_UNROLL = 4
 PARTITION_SEGMENTS = 1
+# A key's place among its warp's keys of its range: from warp ballots (a ballot a bit of the range, the
+# same work whatever the keys), or from one shared atomic a key on its warp's count of the range (lanes
+# of one range serialise). H200, 2^28 / 2^26 keys, GB/s, ballots against atomics: 2^20 bins (16 ranges)
+# uniform 832 / 772 against 1,017 / 931, hot90 506 / 487 against 534 / 518; 262144 bins (4 ranges: more
+# lanes a range) uniform 1,188 / 1,053 against 1,040 / 942, hot90 710 / 644 against 638 / 560. Atomics
+# from 8 ranges (between the two measured).
+PARTITION_ATOMIC_RANKS = 8
 
 
 @dataclass(frozen=True)
@@ -213,8 +222,9 @@ def _partition_plan(bins: int, optin: int, bits: int | None, copies: int | None,
     smem = counter_bytes(PARTITION_RANGE, 16) + SPARE
     if smem > optin:
         raise ValueError(f"method 'partition': a range of {PARTITION_RANGE} bins needs {smem} bytes of shared memory, more than {optin}")
-    return Plan("partition", 1024, smem=smem, passes=-(-bins // PARTITION_RANGE), bins_per_pass=PARTITION_RANGE,
-                counter_bits=16, unroll=unroll or PARTITION_UNROLL, segments=PARTITION_SEGMENTS)
+    ranges = -(-bins // PARTITION_RANGE)
+    return Plan("partition", 1024, smem=smem, passes=ranges, bins_per_pass=PARTITION_RANGE, counter_bits=16,
+                unroll=unroll or PARTITION_UNROLL, segments=PARTITION_SEGMENTS, atomic_ranks=ranges >= PARTITION_ATOMIC_RANKS)
 
 
 def partition_tiles(keys_ptr: int, n: int, unroll: int) -> int:
@@ -241,15 +251,15 @@ def partition_scratch_bytes(keys_ptr: int, n: int, bins: int, grid: int, unroll:
 # keys, 2^28 uniform / hot90 keys, tools/histogram_sweep_h200.md; the baselines' best: torch.histc ~400
 # uniform, CUB 115-190 hot90):
 #   65536 bins:  multipass (one pass, 16-bit counters) 4116 / 3324; cluster_rep (2 blocks) 2140 / 2145
-#   262144 bins: ranges (3) 1775 / 1303; 8-bit ranges (2) 2271 / 282; partition 1154 / 707; multipass
+#   262144 bins: ranges (3) 1775 / 1303; 8-bit ranges (2) 2271 / 282; partition 1188 / 710; multipass
 #                (3 passes) 1349 / 1262; cluster_exchange (8 blocks, 32-bit) 861 / 869; global 390 / 124
-#   2^20 bins:   partition 811 / 507; ranges (10) 570 / 390; 8-bit ranges (5) 957 / 101; cluster_exchange
+#   2^20 bins:   partition 1017 / 534; ranges (10) 570 / 390; 8-bit ranges (5) 957 / 101; cluster_exchange
 #                (16 blocks, 16-bit) 473 / 346; multipass (10 passes) 385 / 397; global 389 / 155
 # Each range of `ranges` reads every key (from L2 but the first), so ranges cost ~5300/ranges GB/s against
-# partition's ~800 whatever the bins (to 2^21): auto takes ranges up to AUTO_MAX_RANGES ranges (the
+# partition's ~1000 whatever the bins (to 2^21): auto takes ranges up to AUTO_MAX_RANGES ranges (the
 # crossover by that estimate), partition past it, and global (atomics in L2, ~400 GB/s whatever the bins)
 # past 2^21 bins (or, where a block cannot hold partition's 2^16 counters, past RANGES_BEFORE_GLOBAL).
-AUTO_MAX_RANGES = 6
+AUTO_MAX_RANGES = 5
 RANGES_BEFORE_GLOBAL = 10
 
 
@@ -450,7 +460,8 @@ def launches_for(bins: int, p: Plan, dev: int, stream: int, extra: dict | None =
         return [(k, grid, p.block, p.smem, None, (bins, p.bins_per_pass))]
     if p.method == "partition":
         defines.update(CBITS=16, PTHREADS=PARTITION_THREADS, PRBITS=(p.passes - 1).bit_length())
-        defines.setdefault("PU", p.segments)  # (the sweep's macros may set it)
+        defines.setdefault("PU", p.segments)  # (the sweep's macros may set these two)
+        defines.setdefault("PRANK", int(p.atomic_ranks))
         k1 = device.kernel(SOURCE, "hist_partition", defines, dev)
         g1 = facts["sms"] * k1.blocks_per_sm(PARTITION_THREADS)
         k2 = device.kernel(SOURCE, "hist_part_count", defines, dev)

@@ -1,6 +1,6 @@
 // smemlab.ops.histogram: counting int32 keys into `bins` int32 counters.
 //
-// Three designs, each a persistent grid (a few blocks per SM, grid-stride over the keys):
+// The designs, each a persistent grid (a few blocks per SM, grid-stride over the keys):
 //   hist_global   every key is an atomic add on the output in global memory (the L2's atomic
 //                 units). No shared memory; works for any number of bins.
 //   hist_smem     a block-private histogram in shared memory, COPIES copies of it, lane l of a
@@ -12,6 +12,8 @@
 //   hist_ranges   multipass's passes at once: one grid, a group of blocks a range of bins, the
 //                 blocks of every group reading the same slices of the keys at the same pace, so
 //                 that DRAM is read once and L2 serves the other ranges (the "ranges" method).
+//   hist_partition + hist_part_count: the keys sorted by range of bins within tiles first, then each
+//                 range counted by its own blocks (the "partition" method; at the end of this file).
 //   hist_cluster  the histogram spread over the shared memories of a thread-block cluster (Hopper's
 //                 distributed shared memory): bin b lives in block (b % CS) of the cluster at word
 //                 (b / CS), and every key is a `red.shared::cluster.add` into that block's shared
@@ -819,8 +821,12 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
 //   hist_partition   reads the keys once, in tiles of PT keys (tile t: int4s [t * PT/4, (t+1) * PT/4) of
 //                    the keys after the unaligned head), and writes each tile back sorted by range of
 //                    2^16 bins (the range: key >> 16), each key as its 16-bit local bin (key & 0xFFFF):
-//                    ranked by range with warp ballots (rank_by_owner), placed range-major in a stage
-//                    in shared memory, then the stage to the tile's place in `part`, 16 bytes a thread.
+//                    a key's place among its warp's keys of its range from warp ballots (rank_by_owner;
+//                    PRANK=0) or from a shared atomic on the warp's count of the range (PRANK=1: fewer
+//                    instructions, but lanes of one range serialise, so it wins with many ranges), the
+//                    warps' counts scanned range-major (place_by_owner), each key written to its place
+//                    in a stage in shared memory, then the stage to the tile's place in `part`, 16 bytes
+//                    a thread.
 //                    Each tile's range starts go to a table (R + 1 ints a tile), each block's keys a
 //                    range to `tot`. The head and the tail (at most 3 + 3 keys) go straight to the
 //                    output (32-bit atomics: hist_part_count runs after, so no pair of the output is
@@ -834,7 +840,7 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
 // counted once, where `ranges` tests each key in every range. (Balanced for keys in any order within the
 // input; keys sorted by bin leave some of a range's blocks idle: still exact.)
 // Compile-time parameters: PTHREADS (hist_partition's block, a multiple of 32, at most 1024), PRBITS
-// (bits of the range: ranges <= 2^PRBITS <= 32), PU; hist_part_count takes CBITS=16, 1024 threads.
+// (bits of the range: ranges <= 2^PRBITS <= 32), PRANK, PU; hist_part_count takes CBITS=16, 1024 threads.
 #ifndef PTHREADS
 #define PTHREADS 512
 #endif
@@ -843,6 +849,9 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
 #endif
 #ifndef PU
 #define PU 1
+#endif
+#ifndef PRANK
+#define PRANK 0
 #endif
 constexpr int PW = PTHREADS / 32;             // warps of a hist_partition block
 constexpr int PT = PTHREADS * 4 * UNROLL;     // keys a tile
@@ -875,6 +884,7 @@ hist_partition(const int* __restrict__ keys, long long n, unsigned* __restrict__
     __shared__ __align__(16) unsigned short s_stage[PT + 32];
     __shared__ int s_cnt[PW * MAX_PRANGES], s_off[PW * MAX_PRANGES], s_tot[MAX_PRANGES];
     __shared__ int s_valid;
+    __shared__ int s_junk[PRANK ? PTHREADS : 1];  // PRANK: the atomics of keys outside [0, bins), a word a thread
     const int R = (bins + (1 << PRANGE) - 1) >> PRANGE;
     const PartLayout L = part_layout(keys, n, R, gridDim.x, scratch);
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
@@ -897,11 +907,23 @@ hist_partition(const int* __restrict__ keys, long long n, unsigned* __restrict__
     for (long long t = blockIdx.x; t < L.tiles; t += gridDim.x) {
         load(t + gridDim.x, nxt);
         unsigned rk[4 * UNROLL];  // owner << 16 | place
+#if PRANK
+        if (lane < R) s_cnt[warp * R + lane] = 0;
+        __syncwarp();
+#pragma unroll
+        for (int j = 0; j < 4 * UNROLL; ++j) {
+            const int key = key_at(cur, j);
+            const bool ok = static_cast<unsigned>(key) < static_cast<unsigned>(bins);
+            const unsigned o = ok ? static_cast<unsigned>(key) >> PRANGE : 0u;
+            rk[j] = (o << 16) | static_cast<unsigned>(atomicAdd(ok ? s_cnt + warp * R + o : s_junk + threadIdx.x, 1));
+        }
+#else
         const int run = rank_by_owner<PRBITS, 4 * UNROLL>(cur, rk, [&](int key, bool& ok) {
             ok = static_cast<unsigned>(key) < static_cast<unsigned>(bins);
             return ok ? static_cast<unsigned>(key) >> PRANGE : 0u;
         });
         if (lane < R) s_cnt[warp * R + lane] = run;
+#endif
         __syncthreads();  // s_cnt; and the last tile's stage is written out
         int* row = L.tab + t * (R + 1);
         place_by_owner<PW>(s_cnt, s_off, R, [&](int o, int start, int end) {
