@@ -315,6 +315,15 @@ def library() -> list[KernelLaunch]:
                exchange_smem(256, 1, bits, 512)[0], (k, str(keys), "int32[256]", "256")) for bits, agg in ((32, 0), (16, 0), (16, 1)))):
         label = f"histogram {kernel} " + " ".join(f"{a}={b}" for a, b in defines.items())
         out.append(KernelLaunch("ops", label, "lib/histogram.cu", kernel, (512, 1, 1), (1, 1, 1), defines, smem, vals))
+    # partition, one range (256 bins): the keys sorted into its scratch (2 tiles of 4096: the block-counts,
+    # the tiles' starts, 2 bytes a key); the count kernel on a scratch with no keys (its blocks' share-out
+    # and nothing to count: the sorted scratch is the first launch's output, which analyze does not chain)
+    part = {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 16, "PRBITS": 0, "PTHREADS": 512}
+    scratch = f"uint8[{16 + 16 + 2 * 4096 * 2}]:0..0"
+    out.append(KernelLaunch("ops", "histogram hist_partition", "lib/histogram.cu", "hist_partition", (512, 1, 1), (1, 1, 1), part, 0,
+                            (k, str(keys), "int32[256]", "256", scratch)))
+    out.append(KernelLaunch("ops", "histogram hist_part_count", "lib/histogram.cu", "hist_part_count", (1024, 1, 1), (1, 1, 1), part,
+                            2 * 65536 + SPARE, (k, str(keys), "int32[256]", "256", scratch, "1")))
     # the copy kernel (no shared memory)
     out.append(KernelLaunch("ops", "copyKernel", "lib/copy.cu", "copyKernel", (256, 1, 1), (1, 1, 1), {}, 0,
                             ("float32[4096]", "float32[4096]", "1024")))

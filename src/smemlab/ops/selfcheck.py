@@ -149,7 +149,7 @@ def cases() -> list[tuple[str, Callable[[], None]]]:
                                   ("cluster_share", 65536, {}), ("cluster_exchange", 65536, {}),
                                   ("cluster_exchange", 262147, {"cluster": 8, "counter_bits": 16, "block": 512}),
                                   ("ranges", 262147, {}), ("ranges", 262147, {"counter_bits": 32}), ("auto", 262147, {}),
-                                  ("auto", 1 << 20, {})):
+                                  ("partition", 262147, {}), ("auto", 1 << 20, {})):
         assert method in METHODS
         label = " ".join([f"histogram {bins} bins {method}"] + [f"{k}={v}" for k, v in options.items()])
         out.append((label, _histogram(100_003, bins, method, **options)))
