@@ -132,10 +132,54 @@ def test_plan_partition():
         H.plan(1 << 20, HOPPER, "partition", counter_bits=32)
     with pytest.raises(ValueError, match="counter_bits=8"):
         H.plan(1 << 20, HOPPER, "partition", counter_bits=8)
-    with pytest.raises(ValueError, match="one copy"):
+    with pytest.raises(ValueError, match="does not take copies=2; it takes block"):
         H.plan(1 << 20, HOPPER, "partition", copies=2)
     with pytest.raises(ValueError, match="shared memory"):
         H.plan(1 << 20, {**HOPPER, "smem_optin": 99 * 1024}, "partition")
+    r15 = H.plan(1 << 20, HOPPER, "partition", range_bits=15)
+    assert (r15.passes, r15.bins_per_pass, r15.range_bits, r15.smem) == (32, 32768, 15, 64 * 1024 + H.SPARE)
+    assert H.plan(1 << 20, HOPPER, "partition", block=512).block == 512
+    with pytest.raises(ValueError, match="64 ranges of 2\\^15; at most 32"):
+        H.plan(1 << 21, HOPPER, "partition", range_bits=15)
+    for bad in (7, 17, 15.0, True):
+        with pytest.raises(ValueError, match=f"range_bits={bad!r}"):
+            H.plan(1 << 16, HOPPER, "partition", range_bits=bad)
+    with pytest.raises(ValueError, match="block=256"):
+        H.plan(1 << 20, HOPPER, "partition", block=256)
+
+
+def test_plan_rejects_options_its_method_does_not_take():
+    """No option is silently ignored: each method names the ones it takes; auto's choice is said."""
+    with pytest.raises(ValueError, match="method 'partition' does not take cluster=16, agg=1"):
+        H.plan(1 << 20, HOPPER, "partition", cluster=16, agg=1)
+    with pytest.raises(ValueError, match="'smem' \\(what method='auto' takes for these bins\\) does not take unroll=4"):
+        H.plan(4096, HOPPER, unroll=4)
+    with pytest.raises(ValueError, match="'global' does not take range_bits=15"):
+        H.plan(4096, HOPPER, "global", range_bits=15)
+    with pytest.raises(ValueError, match="'cluster_rep' does not take agg=1"):
+        H.plan(262144, HOPPER, "cluster_rep", agg=1)
+    for method, takes in H.OPTIONS.items():  # every option a method lists is one plan() has
+        assert set(takes) <= {"copies", "cluster", "agg", "block", "counter_bits", "unroll", "range_bits"}, method
+    assert set(H.OPTIONS) == set(H.METHODS) - {"auto"}
+    assert H.plan(1 << 20, HOPPER, unroll=2).unroll == 2  # auto's partition takes unroll
+
+
+def test_enqueue_checks_the_scratch():
+    """partition's launches take scratch from alloc: none given, or a pointer off 16 bytes, is a clear
+    error before any launch (the launches here are never made)."""
+    launches = [(None, 264, 512, 0, None, (1 << 20, H.Scratch(16, 4)))]
+    with pytest.raises(ValueError, match="pass alloc"):
+        H.enqueue(launches, 0, 1000, 0, 1 << 20, 0, None)
+    with pytest.raises(ValueError, match="0x1008 that is not 16-byte aligned"):
+        H.enqueue(launches, 0, 1000, 0, 1 << 20, 0, lambda nbytes: (None, 0x1008))
+
+
+def test_partition_macros_that_shape_the_scratch_are_refused():
+    """UNROLL or PRANGE through launches_for's macros would size the tiles apart from the scratch."""
+    p = H.plan(1 << 20, HOPPER, "partition")
+    for macro in ("UNROLL", "PRANGE", "PTHREADS"):
+        with pytest.raises(ValueError, match=macro):
+            H.launches_for(1 << 20, p, 0, 0, {macro: 2})
 
 
 def test_partition_scratch_follows_the_kernels_layout():
@@ -147,7 +191,7 @@ def test_partition_scratch_follows_the_kernels_layout():
     assert H.partition_tiles(0, 3, 2) == 0
     tiles, ranges, grid = 3, 16, 132
     n = tiles * per
-    assert H.partition_scratch_bytes(0, n, 1 << 20, grid, 2) == 4 * grid * ranges + 4 * 52 + tiles * per * 2
+    assert H.partition_scratch_bytes(0, n, ranges, grid, 2) == 4 * grid * ranges + 4 * 52 + tiles * per * 2
 
 
 def test_plan_ranges_is_multipass_at_once():
@@ -309,35 +353,48 @@ def test_ranges_block_counts_its_range_only():
     assert np.array_equal(got[:per], want[:per]) and not got[per:].any()
 
 
-# hist_partition then hist_part_count, one block each (emulated on the CPU): the second block-loops over
-# the ranges' virtual blocks, so one block does the whole; the keys partitioned by the first, against
-# NumPy. hot: keys in two bins, an even and an odd one, past 65535 each (real wraps, 64-bit moves).
-# rank: the places from ballots (0) or shared atomics (1).
-PARTITIONS = [(3 * 65536 + 7, 3 * 4096 + 5, 0.0), (1 << 21, 50001, 0.0), (1000, 7, 0.0), (196608, 150003, 0.98)]
+# hist_partition then hist_part_count emulated on the CPU, every block of each grid in turn (g1 sort
+# blocks, g2 count blocks: the count blocks share the ranges out, one block looping over every range's
+# virtual blocks when g2 = 1), against NumPy. hot: keys in two bins, an even and an odd one, past 65535
+# each (real wraps, 64-bit moves). rank: the places from ballots (0) or shared atomics (1). The last case
+# is whole tiles of keys all in range: its stage fills to the last slot, so a scratch sized too small
+# (the emulator checks every access against its buffer) fails it.
+PARTITIONS = [(3 * 65536 + 7, 3 * 4096 + 5, 0.0, 16, 1, 1), (1 << 21, 50001, 0.0, 16, 2, 3), (1000, 7, 0.0, 16, 1, 2),
+              (196608, 150003, 0.98, 16, 1, 1), (1 << 20, 4 * 4096 + 9, 0.0, 15, 3, 5), (70001, 2 * 4096, 0.0, 14, 2, 7)]
 
 
-@pytest.mark.parametrize("bins,n,hot", PARTITIONS)
-@pytest.mark.parametrize("rank", [0, 1])
-def test_partition_counts_exactly(tmp_path, bins, n, hot, rank):
-    pytest.importorskip("cuda.core")
+def _emulate_partition(tmp_path, keys: np.ndarray, bins: int, rank: int, range_bits: int, g1: int, g2: int) -> np.ndarray:
     from smemlab.analyze import analyze_source
 
+    n, ranges = keys.size, -(-bins // (1 << range_bits))
+    defines = {"CBITS": "16", "PRBITS": str((ranges - 1).bit_length()), "PTHREADS": str(H.PARTITION_THREADS), "PRANK": str(rank),
+               "PRANGE": str(range_bits)}
+    files = {name: tmp_path / f"{name}.npy" for name in ("keys", "out", "scratch")}
+    np.save(files["keys"], keys)
+    np.save(files["out"], np.zeros(bins, np.uint32))
+    np.save(files["scratch"], np.zeros(H.partition_scratch_bytes(0, n, ranges, g1, H.UNROLL), np.uint8))
+    args = [f"keys={files['keys']}", f"n={n}", f"out={files['out']}", f"bins={bins}", f"scratch={files['scratch']}"]
+    smem = H.plan(bins, HOPPER, "partition", range_bits=range_bits).smem
+    for kernel, threads, grid, shared, tail in (("hist_partition", H.PARTITION_THREADS, g1, 0, []),
+                                                ("hist_part_count", 1024, g2, smem, [f"g1={g1}"])):
+        for b in range(grid):
+            r = analyze_source(f"package:{H.SOURCE}", kernel, (threads, 1, 1), (grid, 1, 1), (b, 0, 0), shared, args + tail, defines)
+            np.save(files["out"], r.buffers["out"])
+            np.save(files["scratch"], r.buffers["scratch"])
+    return np.load(files["out"]).astype(np.int64)
+
+
+@pytest.mark.parametrize("bins,n,hot,range_bits,g1,g2", PARTITIONS)
+@pytest.mark.parametrize("rank", [0, 1])
+def test_partition_counts_exactly(tmp_path, bins, n, hot, range_bits, g1, g2, rank):
+    pytest.importorskip("cuda.core")
     rng = np.random.default_rng(n)
     keys = rng.integers(-3, bins + 3, n).astype(np.int32)
+    if n % (4 * H.PARTITION_THREADS * H.UNROLL) == 0:
+        keys = rng.integers(0, bins, n).astype(np.int32)  # every key in range: the stages fill
     m = rng.random(n) < hot
     keys[m] = rng.integers(65530, 65532, int(m.sum()))
-    np.save(tmp_path / "keys.npy", keys)
-    ranges = -(-bins // H.PARTITION_RANGE)
-    defines = {"CBITS": "16", "PRBITS": str((ranges - 1).bit_length()), "PTHREADS": str(H.PARTITION_THREADS), "PRANK": str(rank)}
-    scratch = H.partition_scratch_bytes(0, n, bins, 1, H.UNROLL)
-    head = [f"keys={tmp_path / 'keys.npy'}", f"n={n}"]
-    r = analyze_source(f"package:{H.SOURCE}", "hist_partition", (H.PARTITION_THREADS, 1, 1), (1, 1, 1), (0, 0, 0), 0,
-                       head + [f"out=uint32[{bins}]:0..0", f"bins={bins}", f"scratch=uint8[{scratch}]:0..0"], defines)
-    np.save(tmp_path / "out.npy", r.buffers["out"])
-    np.save(tmp_path / "scratch.npy", r.buffers["scratch"])
-    r = analyze_source(f"package:{H.SOURCE}", "hist_part_count", (1024, 1, 1), (1, 1, 1), (0, 0, 0), H.plan(bins, HOPPER, "partition").smem,
-                       head + [f"out={tmp_path / 'out.npy'}", f"bins={bins}", f"scratch={tmp_path / 'scratch.npy'}", "g1=1"], defines)
-    assert np.array_equal(r.buffers["out"].astype(np.int64), _reference(keys, bins))
+    assert np.array_equal(_emulate_partition(tmp_path, keys, bins, rank, range_bits, g1, g2), _reference(keys, bins))
 
 
 # ---- GPU ----------------------------------------------------------------------------------------------
@@ -394,7 +451,7 @@ def test_counts_exact(n, bins, method, skew):
                          + [dict(method="cluster_rep", cluster=cs, counter_bits=16) for cs in (2, 16)]
                          + [dict(method="multipass", counter_bits=16, agg=a) for a in (0, 1)]
                          + [dict(method="ranges", counter_bits=b, unroll=u) for b in (8, 16, 32) for u in (1, 2, 4)]
-                         + [dict(method="partition", unroll=u) for u in (1, 2, 4)]
+                         + [dict(method="partition", unroll=u) for u in (1, 2, 4)] + [dict(method="partition", range_bits=15, block=512)]
                          + [dict(method="multipass", counter_bits=8, agg=a) for a in (0, 1)]
                          + [dict(method="global", agg=0), dict(method="multipass", agg=1)])
 def test_every_variant_exact(opts):
@@ -418,14 +475,9 @@ def test_partition_either_ranking_exact(rank, bins, skew):
     keys = _keys(rng, 3_000_017, bins, skew)
     d = cp.asarray(keys)
     dev, stream = d.device.id, cp.cuda.get_current_stream().ptr
-    out, held = cp.zeros(bins, cp.uint32), []
-
-    def alloc(nbytes):
-        held.append(cp.empty(nbytes, cp.uint8))
-        return held[-1].data.ptr
-
+    out = cp.zeros(bins, cp.uint32)
     launches = H.launches_for(bins, H.plan(bins, H.device_facts(dev), "partition"), dev, stream, {"PRANK": rank})
-    H.enqueue(launches, d.data.ptr, d.size, out.data.ptr, bins, stream, alloc)
+    H.enqueue(launches, d.data.ptr, d.size, out.data.ptr, bins, stream, H.cupy_scratch)
     np.testing.assert_array_equal(cp.asnumpy(out).astype(np.int64), _reference(keys, bins))
 
 
@@ -487,13 +539,16 @@ def test_matches_cupy_bincount_in_range():
 @pytest.mark.parametrize("method,opts", [("multipass", {}), ("ranges", {}), ("ranges", {"counter_bits": 8}), ("cluster_rep", {"cluster": 4}), ("cluster_exchange", {"cluster": 8}),
                                          ("cluster_exchange", {"cluster": 16, "block": 512}), ("partition", {})])
 def test_narrow_counters_past_their_top(method, opts):
-    """A few bins take every key: each block's counters pass 65535 (255) many times (real wraps, and with
-    every digit started 35 below its top, the wraps of a few counts a bin, on every bin)."""
+    """Two bins, an even and an odd one (a pair of the 64-bit moves and merges), take 99% of 2^25 keys:
+    about 2^24 each, so that each block's counters of them pass 65535 (255) many times however the
+    method spreads the keys over its blocks (real wraps, their moves made by 64-bit adds where the merge
+    is 64-bit); then again with every digit started 35 below its top (CTR_INIT: 32-bit moves), so that
+    every bin wraps after a few counts."""
     import cupy as cp
 
     bins = 131073
     rng = np.random.default_rng(11)
-    keys = np.where(rng.random(1 << 25) < 0.99, rng.integers(0, 3, 1 << 25), rng.integers(-2, bins + 2, 1 << 25)).astype(np.int32)
+    keys = np.where(rng.random(1 << 25) < 0.99, rng.integers(65530, 65532, 1 << 25), rng.integers(-2, bins + 2, 1 << 25)).astype(np.int32)
     d = cp.asarray(keys)
     bits = opts.get("counter_bits", 16)
     opts = {**opts, "counter_bits": bits}
@@ -503,11 +558,6 @@ def test_narrow_counters_past_their_top(method, opts):
     p = H.plan(bins, H.device_facts(dev), method, **opts)
     stream = cp.cuda.get_current_stream().ptr
     out = cp.zeros(bins, cp.uint32)
-    held = []
-
-    def alloc(nbytes):
-        held.append(cp.empty(nbytes, cp.uint8))
-        return held[-1].data.ptr
-
-    H.enqueue(H.launches_for(bins, p, dev, stream, {"CTR_INIT": (1 << bits) - 36}), d.data.ptr, d.size, out.data.ptr, bins, stream, alloc)
+    H.enqueue(H.launches_for(bins, p, dev, stream, {"CTR_INIT": (1 << bits) - 36}), d.data.ptr, d.size, out.data.ptr, bins, stream,
+              H.cupy_scratch)
     np.testing.assert_array_equal(cp.asnumpy(out).astype(np.int64), _reference(keys, bins))

@@ -34,14 +34,20 @@ RANGES = [
 ]
 
 # partition's variants: loads in flight in hist_partition (unroll: a tile is 512 * 4 * unroll keys; the
-# plan's 4), the segments a warp of hist_part_count reads at once (PU), and the places from warp ballots
-# (PRANK=0) or a shared atomic a key (PRANK=1; the plan's from 8 ranges)
+# plan's 4), the segments a warp of hist_part_count reads at once (PU), the places from warp ballots
+# (PRANK=0) or a shared atomic a key (PRANK=1; the plan's from 8 ranges), ranges of 2^15 bins (r15:
+# 64 KB of counters, so that 2 or 3 count blocks could share an SM; PCMINB the blocks an SM its registers
+# are sized for), hist_partition's registers sized for 3 blocks an SM (PMINB=3)
 PARTITION = [
     ("partition", "partition", {}),
     ("partition u2", "partition", {"unroll": 2}),
     ("partition pu2", "partition", {}, {"PU": 2}),
     ("partition ballots", "partition", {}, {"PRANK": 0}),
     ("partition atomics", "partition", {}, {"PRANK": 1}),
+    ("partition pminb3", "partition", {}, {"PMINB": 3}),
+    ("partition r15", "partition", {"range_bits": 15}),
+    ("partition r15 minb2", "partition", {"range_bits": 15}, {"PCMINB": 2}),
+    ("partition r15 b512 minb3", "partition", {"range_bits": 15, "block": 512}, {"PCMINB": 3}),
 ]
 
 # (label, method, options[, macros]): the designs for bins that one block cannot hold; macros (a
@@ -99,7 +105,7 @@ def caller(keys, bins: int, method: str, options: dict, macros: dict | None):
     import cupy
 
     from smemlab.ops import histogram
-    from smemlab.ops.histogram import device_facts, enqueue, launches_for, plan
+    from smemlab.ops.histogram import cupy_scratch, device_facts, enqueue, launches_for, plan
 
     if not macros:
         return lambda: histogram(keys, bins, method=method, **options)
@@ -107,15 +113,9 @@ def caller(keys, bins: int, method: str, options: dict, macros: dict | None):
     stream = cupy.cuda.get_current_stream().ptr
     launches = launches_for(bins, plan(bins, device_facts(dev), method, **options), dev, stream, macros)
 
-    held = []
-
-    def alloc(nbytes: int) -> int:
-        held[:] = [cupy.empty(nbytes, dtype=cupy.uint8)]
-        return held[0].data.ptr
-
     def run():
         out = cupy.zeros(bins, dtype=cupy.int32)
-        enqueue(launches, keys.data.ptr, keys.size, out.data.ptr, bins, stream, alloc)
+        enqueue(launches, keys.data.ptr, keys.size, out.data.ptr, bins, stream, cupy_scratch)
         return out
 
     return run

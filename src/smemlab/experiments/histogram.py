@@ -248,7 +248,7 @@ class HistogramExperiment(Experiment):
     @staticmethod
     def _library_case(rt, v: Variant, keys, bins, verdict, moved: int, extra: dict) -> Case:
         """The library's histogram of `keys` into `bins`, launched by the op's own launch function."""
-        from smemlab.ops.histogram import MAX_KEYS, device_facts, plan
+        from smemlab.ops.histogram import MAX_KEYS, cupy_scratch, device_facts, plan
         from smemlab.ops.histogram import launch as library_launch
 
         n, nbins = keys.size, bins.size
@@ -257,17 +257,9 @@ class HistogramExperiment(Experiment):
         p = plan(nbins, device_facts(rt.device))
         extra = dict(extra, cluster=p.cluster or "-", smem_per_block=p.smem)
 
-        held = []  # the partition method's scratch (the last call's, alive until the next call)
-
-        def alloc(nbytes: int) -> int:
-            import cupy as cp
-
-            held[:] = [cp.empty(nbytes, dtype=cp.uint8)]
-            return held[0].data.ptr
-
         def launch():
             bins.fill(0)
-            library_launch(keys.data.ptr, n, bins.data.ptr, nbins, rt.device, rt.stream_handle, alloc=alloc)
+            library_launch(keys.data.ptr, n, bins.data.ptr, nbins, rt.device, rt.stream_handle, alloc=cupy_scratch)
 
         shape = f"method {p.method}, block {p.block}" + (f", cluster {p.cluster}" if p.cluster else "")
         return Case(v, launch, lambda: verdict(bins), (bins,), moved, 0, shape + " + memset", extra)

@@ -202,6 +202,12 @@ class GpuArray:
         out = _cupy().empty(shape, dtype=dtype)
         return out, out.data.ptr
 
+    def scratch(self, nbytes: int) -> tuple[Any, int]:
+        """(nbytes of scratch memory from the caller's framework, its pointer): an op's `alloc`,
+        allocated in the order of the current stream, so freeing it once the kernels that use it are
+        enqueued is safe (the caching allocators reuse freed memory in stream order)."""
+        return self.empty((nbytes,), _U8)
+
     def scalar(self, dtype: np.dtype, stream: int) -> tuple[Any, int]:
         """`empty((), dtype)` for an output written on `stream`, faster for torch: the next of
         SCALAR_POOL 0-d tensors carved at once from one allocation made on this device and stream
@@ -238,6 +244,7 @@ class GpuArray:
 
 
 SCALAR_POOL = 128
+_U8 = np.dtype(np.uint8)
 _SCALARS: dict[tuple[int, int, np.dtype], list] = {}
 _RAW_STREAM: list = []
 

@@ -78,7 +78,6 @@ PORTABLE_CLUSTER = device.PORTABLE_CLUSTER
 MAX_CLUSTER = 16  # with the non-portable cluster size attribute (Hopper)
 DTYPES = Dtypes("int32")
 _I32 = np.dtype(np.int32)
-_U8 = np.dtype(np.uint8)
 
 
 def device_facts(dev: int) -> dict:
@@ -103,6 +102,7 @@ class Plan:
     unroll: int = UNROLL  # int4 loads in flight a thread (cluster_exchange: a tile is block * 4 * unroll keys)
     segments: int = 0  # partition: the segments a warp of the count kernel reads at once (PU)
     atomic_ranks: bool = False  # partition: a key's place in its tile from a shared atomic (PRANK=1), not ballots
+    range_bits: int = 0  # partition: log2 of the bins a range (bins_per_pass = 2^range_bits)
 
 
 def choose_copies(bins: int, budget: int) -> int:
@@ -184,11 +184,14 @@ def _exchange_plan(bins: int, facts: dict, cluster: int | None, bits: int | None
                      f"of at most {EXCHANGE_MAX_PER_BLOCK} bins each (cluster={cluster}, counter_bits={bits}, block={block})")
 
 
-# "partition": hist_partition sorts each tile of PARTITION_THREADS * 4 * unroll keys by range of 2^16
-# bins, writing them as 16-bit local bins to a scratch buffer; hist_part_count counts a range a block
-# (1024 threads, 2^16 16-bit counters). At most 32 ranges (the ranks take a ballot a bit of the range).
-PARTITION_RANGE = 1 << 16
-PARTITION_MAX_BINS = 32 * PARTITION_RANGE
+# "partition": hist_partition sorts each tile of PARTITION_THREADS * 4 * unroll keys by range of
+# 2^range_bits bins (at most 2^16: a local bin travels as 16 bits), writing them as local bins to a
+# scratch buffer; hist_part_count counts a range a block (2^range_bits 16-bit counters). At most 32
+# ranges (the ranks take a ballot a bit of the range).
+PARTITION_RANGE_BITS = 16
+PARTITION_RANGE = 1 << PARTITION_RANGE_BITS
+PARTITION_MAX_RANGES = 32
+PARTITION_MAX_BINS = PARTITION_MAX_RANGES * PARTITION_RANGE
 PARTITION_THREADS = 512
 # H200, 2^20 bins, 2^28 / 2^26 uniform keys, GB/s (tools/histogram_sweep_h200.md): unroll (hist_partition's
 # int4 loads in flight a thread, a tile 2048 * unroll keys) 1: 477 / 465, 2: 641 / 609, 4: 811 / 757 (hot90
@@ -201,30 +204,46 @@ PARTITION_SEGMENTS = 1
 # of one range serialise). H200, 2^28 / 2^26 keys, GB/s, ballots against atomics: 2^20 bins (16 ranges)
 # uniform 832 / 772 against 1,017 / 931, hot90 506 / 487 against 534 / 518; 262144 bins (4 ranges: more
 # lanes a range) uniform 1,188 / 1,053 against 1,040 / 942, hot90 710 / 644 against 638 / 560. Atomics
-# from 8 ranges (between the two measured).
+# from 8 ranges (between the two measured). With each key kept as one word past its rank (stage_entry:
+# hist_partition no longer spills at 64 registers), 2^20 bins, 2^26 / 2^28 keys: uniform 999 / 1,099,
+# hot90 542 / 562 (ballots 753 / 813 uniform; registers for 3 blocks an SM, PMINB=3, spilling: 929 / 1,043).
 PARTITION_ATOMIC_RANKS = 8
+# Ranges of 2^15 bins (range_bits=15, 32 ranges for 2^20 bins: the count blocks' 64 KB of counters
+# would let 2 share an SM) lose: hist_partition 410 against 165 us (2^26 uniform keys, its L1 95% busy),
+# 381-518 GB/s uniform, 209-344 hot90. range_bits stays an option for comparisons.
 
 
 @dataclass(frozen=True)
 class Scratch:
     """A launch argument that enqueue fills with the call's scratch pointer (partition_scratch_bytes)."""
+    ranges: int
     unroll: int
 
 
-def _partition_plan(bins: int, optin: int, bits: int | None, copies: int | None, block: int | None,
-                    unroll: int | None, agg: int | None) -> Plan:
-    if bins > PARTITION_MAX_BINS:
-        raise ValueError(f"method 'partition': {bins} bins; at most {PARTITION_MAX_BINS} (32 ranges of {PARTITION_RANGE})")
+# The partition kernels' macros that shape the tiles, the ranges or the blocks: the plan's alone
+PARTITION_SHAPING = frozenset({"UNROLL", "PTHREADS", "PRANGE", "PRBITS", "PCTHREADS", "CBITS"})
+
+
+def _partition_plan(bins: int, facts: dict, bits: int | None, block: int | None, unroll: int | None,
+                    range_bits: int | None) -> Plan:
     if bits not in (None, 16):
-        raise ValueError(f"method 'partition': 16-bit counters only (counter_bits={bits})")
-    if copies not in (None, 1) or agg or block not in (None, 1024):
-        raise ValueError("method 'partition': one copy, no aggregation, blocks of 1024 (copies, agg, block)")
-    smem = counter_bytes(PARTITION_RANGE, 16) + SPARE
-    if smem > optin:
-        raise ValueError(f"method 'partition': a range of {PARTITION_RANGE} bins needs {smem} bytes of shared memory, more than {optin}")
-    ranges = -(-bins // PARTITION_RANGE)
-    return Plan("partition", 1024, smem=smem, passes=ranges, bins_per_pass=PARTITION_RANGE, counter_bits=16,
-                unroll=unroll or PARTITION_UNROLL, segments=PARTITION_SEGMENTS, atomic_ranks=ranges >= PARTITION_ATOMIC_RANKS)
+        raise ValueError(f"method 'partition': counter_bits={bits}; 16-bit counters only")
+    if block not in (None, 512, 1024):
+        raise ValueError(f"method 'partition': block={block}; 512 or 1024 (the count kernel's threads) is accepted")
+    if range_bits is None:
+        range_bits = PARTITION_RANGE_BITS
+    elif isinstance(range_bits, bool) or not isinstance(range_bits, int) or not 8 <= range_bits <= 16:
+        raise ValueError(f"method 'partition': range_bits={range_bits!r}; an int from 8 to 16 (2^range_bits bins a range) is accepted")
+    ranges = -(-bins // (1 << range_bits))
+    if ranges > PARTITION_MAX_RANGES:
+        raise ValueError(f"method 'partition': {bins} bins are {ranges} ranges of 2^{range_bits}; at most {PARTITION_MAX_RANGES} "
+                         f"ranges (at most {PARTITION_MAX_BINS} bins, with range_bits=16)")
+    smem = counter_bytes(1 << range_bits, 16) + SPARE
+    if smem > facts["smem_optin"]:
+        raise ValueError(f"method 'partition': a range of {1 << range_bits} bins needs {smem} bytes of shared memory, more than {facts['smem_optin']}")
+    return Plan("partition", block or 1024, smem=smem, passes=ranges, bins_per_pass=1 << range_bits, counter_bits=16,
+                unroll=unroll or PARTITION_UNROLL, segments=PARTITION_SEGMENTS, atomic_ranks=ranges >= PARTITION_ATOMIC_RANKS,
+                range_bits=range_bits)
 
 
 def partition_tiles(keys_ptr: int, n: int, unroll: int) -> int:
@@ -235,10 +254,10 @@ def partition_tiles(keys_ptr: int, n: int, unroll: int) -> int:
     return -(-n4 // per)
 
 
-def partition_scratch_bytes(keys_ptr: int, n: int, bins: int, grid: int, unroll: int) -> int:
-    """The scratch of hist_partition and hist_part_count (part_layout in the kernel): the blocks' keys a
-    range, the tiles' range starts, 2 bytes a key of the tiles."""
-    ranges = -(-bins // PARTITION_RANGE)
+def partition_scratch_bytes(keys_ptr: int, n: int, ranges: int, grid: int, unroll: int) -> int:
+    """The scratch of hist_partition and hist_part_count (part_layout in the kernel), for `ranges` ranges
+    of bins and hist_partition's `grid` blocks: the blocks' keys a range, the tiles' range starts, 2
+    bytes a key of the tiles."""
     tiles = partition_tiles(keys_ptr, n, unroll)
 
     def round4(words: int) -> int:
@@ -284,21 +303,47 @@ def _check_bits(bits: int | None, method: str) -> None:
         raise ValueError(f"counter_bits={bits}: 8, 16 or 32 is accepted")
 
 
+# The options each method takes (plan's keyword arguments); any other given (not None) is an error, never
+# silently ignored.
+OPTIONS = {
+    "smem": ("copies", "agg", "block"),
+    "multipass": ("copies", "agg", "block", "counter_bits", "unroll"),
+    "ranges": ("copies", "agg", "block", "counter_bits", "unroll"),
+    "partition": ("block", "counter_bits", "unroll", "range_bits"),
+    "cluster_exchange": ("cluster", "agg", "block", "counter_bits", "unroll"),
+    "cluster_rep": ("cluster", "block", "counter_bits"),
+    "cluster_share": ("cluster", "block", "counter_bits"),
+    "cluster": ("cluster", "agg", "block", "counter_bits"),
+    "global": ("agg", "block"),
+}
+
+
+def _check_options(method: str, chosen_by_auto: bool, given: dict) -> None:
+    foreign = {k: v for k, v in given.items() if v is not None and k not in OPTIONS[method]}
+    if foreign:
+        how = f"method {method!r}" + (" (what method='auto' takes for these bins)" if chosen_by_auto else "")
+        raise ValueError(f"{how} does not take {', '.join(f'{k}={v!r}' for k, v in foreign.items())}; "
+                         f"it takes {', '.join(OPTIONS[method])}")
+
+
 def plan(bins: int, facts: dict, method: str = "auto", *, copies: int | None = None, cluster: int | None = None,
          agg: int | None = None, block: int | None = None, counter_bits: int | None = None,
-         unroll: int | None = None) -> Plan:
+         unroll: int | None = None, range_bits: int | None = None) -> Plan:
     """How `histogram` counts `bins` bins on a device with `facts` (sms, smem_optin, cc)."""
     if method not in METHODS:
         raise ValueError(f"method {method!r}: one of {', '.join(METHODS)} is accepted")
-    if unroll is not None and method not in UNROLLED:
+    if unroll is not None and method not in UNROLLED + ("auto",):
         raise ValueError(f"unroll: methods {', '.join(map(repr, UNROLLED))} only (method {method!r})")
     if (unroll or UNROLL) not in (1, 2, 4):
         raise ValueError(f"unroll={unroll}: 1, 2 or 4 is accepted")
     optin = facts["smem_optin"]
     has_cluster = tuple(facts["cc"]) >= (9, 0)
-    if method == "auto":
+    chosen_by_auto = method == "auto"
+    if chosen_by_auto:
         method = auto_method(bins, optin)
     _check_bits(counter_bits, method)
+    _check_options(method, chosen_by_auto, dict(copies=copies, cluster=cluster, agg=agg, block=block, counter_bits=counter_bits,
+                                                unroll=unroll, range_bits=range_bits))
     if method in ("cluster", "cluster_rep", "cluster_share", "cluster_exchange") and not has_cluster:
         raise ValueError(f"method {method!r}: thread-block clusters need compute capability 9.0 or newer, this GPU is {facts['cc'][0]}.{facts['cc'][1]}")
     if method == "smem":
@@ -328,7 +373,7 @@ def plan(bins: int, facts: dict, method: str = "auto", *, copies: int | None = N
         return Plan(method, block or 1024, copies=c, smem=smem, passes=passes, bins_per_pass=per,
                     agg=0 if agg is None else agg, counter_bits=bits, unroll=unroll or UNROLL)
     if method == "partition":
-        return _partition_plan(bins, optin, counter_bits, copies, block, unroll, agg)
+        return _partition_plan(bins, facts, counter_bits, block, unroll, range_bits)
     if method == "cluster_exchange":
         return _exchange_plan(bins, facts, cluster, counter_bits, block, unroll, agg)
     if method in ("cluster_rep", "cluster_share"):
@@ -376,34 +421,29 @@ def histogram(keys: Any, bins: int, *, method: str = "auto", **options: Any) -> 
     with a.on_device():
         stream = a.stream()
         out, out_ptr = a.zeros((bins,), _I32, stream)
-        launch(a.ptr, a.shape[0], out_ptr, bins, a.device, stream, method, _Scratch(a).alloc, **options)
+        launch(a.ptr, a.shape[0], out_ptr, bins, a.device, stream, method, a.scratch, **options)
         return out
 
 
-class _Scratch:
-    """The partition method's scratch, from the caller's allocator: alive until the call returns, its
-    kernels enqueued (the allocators reuse freed memory in stream order)."""
+def cupy_scratch(nbytes: int) -> tuple[Any, int]:
+    """`alloc` for `launch` and `enqueue` from CuPy code: nbytes from CuPy's memory pool, on its current
+    stream, and the pointer."""
+    import cupy
 
-    __slots__ = ("array", "held")
-
-    def __init__(self, array):
-        self.array, self.held = array, None
-
-    def alloc(self, nbytes: int) -> int:
-        self.held, ptr = self.array.empty((nbytes,), _U8)
-        return ptr
+    buf = cupy.empty(nbytes, dtype=cupy.uint8)
+    return buf, buf.data.ptr
 
 
 _LAUNCHES: dict[tuple, tuple[list, bool]] = {}  # (launches, whether they take scratch), by (device, bins, method, options)
 
 
 def launch(keys_ptr: int, n: int, out_ptr: int, bins: int, dev: int, stream: int, method: str = "auto",
-           alloc: Callable[[int], int] | None = None, **options: Any) -> None:
+           alloc: Callable[[int], tuple[Any, int]] | None = None, **options: Any) -> None:
     """Enqueue the counting of the n int32 keys at `keys_ptr` into the `bins` int32 counters at
     `out_ptr` (zeroed by the caller, in stream order) on the raw stream handle `stream`, planned once
     per (device, bins, method, options): what `histogram` launches, and what the histogram experiment
-    times as its last variant. `alloc(nbytes)`: scratch memory on the stream, for the partition
-    method (enqueue)."""
+    times as its last variant. `alloc(nbytes) -> (holder, pointer)`: scratch memory on the stream, for
+    the partition method (enqueue; `cupy_scratch` from CuPy code)."""
     key = (dev, bins, method, tuple(sorted(options.items())) if options else ())
     entry = _LAUNCHES.get(key)
     if entry is None:
@@ -418,25 +458,33 @@ def launch(keys_ptr: int, n: int, out_ptr: int, bins: int, dev: int, stream: int
 
 
 def enqueue(launches: list[tuple], keys_ptr: int, n: int, out_ptr: int, bins: int, stream: int,
-            alloc: Callable[[int], int] | None) -> None:
-    """Launch `launches` (launches_for) on the keys and the output; alloc(nbytes) gives the pointer of
-    the scratch the partition method needs, valid in stream order until its kernels are done."""
-    scratch = None
+            alloc: Callable[[int], tuple[Any, int]] | None) -> None:
+    """Launch `launches` (launches_for) on the keys and the output; alloc(nbytes) -> (holder, pointer)
+    gives the scratch the partition method needs, in the order of `stream` (the first launch that takes
+    a Scratch sizes it with its grid): held here until every launch is enqueued, after which the
+    caller's allocator may reuse it in stream order."""
+    held, scratch = None, None
     for k, grid, block, shmem, cluster, tail in launches:
-        if any(isinstance(a, Scratch) for a in tail):
+        marker = next((a for a in tail if isinstance(a, Scratch)), None)
+        if marker is not None:
             if scratch is None:
                 if alloc is None:
                     raise ValueError("method 'partition' needs scratch memory: pass alloc")
-                need = next(a for a in tail if isinstance(a, Scratch))
-                scratch = alloc(partition_scratch_bytes(keys_ptr, n, bins, grid, need.unroll))
-            tail = tuple(scratch if isinstance(a, Scratch) else a for a in tail)
+                held, scratch = alloc(partition_scratch_bytes(keys_ptr, n, marker.ranges, grid, marker.unroll))
+                if scratch % 16:
+                    raise ValueError(f"alloc gave a pointer {scratch:#x} that is not 16-byte aligned; the partition kernels need 16")
+            tail = tuple(scratch if a is marker else a for a in tail)
         device.launch(k, grid, block, (keys_ptr, n, out_ptr) + tail, stream, shmem, cluster)
+    del held
 
 
 def launches_for(bins: int, p: Plan, dev: int, stream: int, extra: dict | None = None) -> list[tuple]:
     """The launches of plan `p` on device `dev`: (kernel, grid, block, dynamic smem, cluster, the
     arguments after (keys, n, out)). Each adds the counts of the keys into `out` (zeroed first).
     `extra`: more macros for the kernels (the tests' CTR_INIT)."""
+    shaping = sorted(set(extra or ()) & PARTITION_SHAPING) if p.method == "partition" else ()
+    if shaping:  # the scratch and the grids follow the plan's tiles and ranges, never a macro's
+        raise ValueError(f"method 'partition': the macros {', '.join(shaping)} shape its tiles or ranges; pass the plan's options instead")
     facts = device_facts(dev)
     defines = {"AGG": p.agg, "COPIES": p.copies, "CS": p.cluster or 2, **(extra or {})}
     if p.counter_bits != 32:
@@ -459,14 +507,15 @@ def launches_for(bins: int, p: Plan, dev: int, stream: int, extra: dict | None =
         grid = max(p.passes, resident // p.passes * p.passes)
         return [(k, grid, p.block, p.smem, None, (bins, p.bins_per_pass))]
     if p.method == "partition":
-        defines.update(CBITS=16, PTHREADS=PARTITION_THREADS, PRBITS=(p.passes - 1).bit_length())
+        defines.update(CBITS=16, PTHREADS=PARTITION_THREADS, PRBITS=(p.passes - 1).bit_length(), PRANGE=p.range_bits,
+                       PCTHREADS=p.block)
         defines.setdefault("PU", p.segments)  # (the sweep's macros may set these two)
         defines.setdefault("PRANK", int(p.atomic_ranks))
         k1 = device.kernel(SOURCE, "hist_partition", defines, dev)
         g1 = facts["sms"] * k1.blocks_per_sm(PARTITION_THREADS)
         k2 = device.kernel(SOURCE, "hist_part_count", defines, dev)
         g2 = facts["sms"] * k2.blocks_per_sm(p.block, p.smem)
-        scratch = Scratch(p.unroll)
+        scratch = Scratch(p.passes, p.unroll)
         return [(k1, g1, PARTITION_THREADS, 0, None, (bins, scratch)), (k2, g2, p.block, p.smem, None, (bins, scratch, g1))]
     if p.method in ("cluster", "cluster_rep", "cluster_share", "cluster_exchange"):
         if p.method == "cluster_exchange":

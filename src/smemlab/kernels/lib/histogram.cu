@@ -81,6 +81,13 @@ __device__ __forceinline__ int4 load_keys(const int4* p) { return __ldcs(p); }
 // UNROLL int4s (key j is key_at(v, j)). Part 0 also takes the head and the tail, as one more batch.
 constexpr int BATCH = 4 * UNROLL;
 
+// The keys before the first 16-byte boundary (at most 3, at most n): the int4 loads start after them,
+// at keys + key_head(keys, n), and take (n - head) / 4 int4s; a tail of at most 3 keys is left after.
+__device__ __forceinline__ long long key_head(const int* keys, long long n) {
+    const long long head = static_cast<long long>(((16u - static_cast<unsigned>(reinterpret_cast<unsigned long long>(keys) & 15u)) & 15u) >> 2);
+    return head < n ? head : n;
+}
+
 __device__ __forceinline__ int key_at(const int4* v, int j) {
     const int4 q = v[j >> 2];
     return (j & 3) == 0 ? q.x : (j & 3) == 1 ? q.y : (j & 3) == 2 ? q.z : q.w;
@@ -90,10 +97,7 @@ template <typename F, typename Done>
 __device__ __forceinline__ void for_each_key_batch(const int* __restrict__ keys, long long n, unsigned part, unsigned parts,
                                                    F&& f, Done&& done) {
     const unsigned lane = threadIdx.x & 31u;
-    const unsigned long long addr = reinterpret_cast<unsigned long long>(keys);
-    long long head = static_cast<long long>(((16u - static_cast<unsigned>(addr & 15u)) & 15u) >> 2);
-    if (head > n) head = n;
-    const long long n4 = (n - head) >> 2;
+    const long long head = key_head(keys, n), n4 = (n - head) >> 2;
     const int4* __restrict__ k4 = reinterpret_cast<const int4*>(keys + head);
     const long long T = static_cast<long long>(parts) * blockDim.x;
     const long long warp0 = static_cast<long long>(part) * blockDim.x + (threadIdx.x & ~31u);
@@ -493,10 +497,7 @@ extern "C" __global__ void hist_cluster_rep(const int* __restrict__ keys, long l
     const int lo = static_cast<int>(cluster_block_rank()) * per;
     ctr_zero(s_part, per);
     __syncthreads();
-    const unsigned long long addr = reinterpret_cast<unsigned long long>(keys);
-    long long head = static_cast<long long>(((16u - static_cast<unsigned>(addr & 15u)) & 15u) >> 2);
-    if (head > n) head = n;
-    const long long n4 = (n - head) >> 2;
+    const long long head = key_head(keys, n), n4 = (n - head) >> 2;
     const int4* __restrict__ k4 = reinterpret_cast<const int4*>(keys + head);
     const long long ncl = gridDim.x >> CS_LOG2, cid = blockIdx.x >> CS_LOG2;
     const long long T = ncl * blockDim.x;  // int4 per step over all clusters
@@ -535,10 +536,7 @@ extern "C" __global__ void hist_cluster_share(const int* __restrict__ keys, long
     const unsigned rank = cluster_block_rank();
     const int lo = static_cast<int>(rank) * per;
     ctr_zero(s_part, per);
-    const unsigned long long addr = reinterpret_cast<unsigned long long>(keys);
-    long long head = static_cast<long long>(((16u - static_cast<unsigned>(addr & 15u)) & 15u) >> 2);
-    if (head > n) head = n;
-    const long long n4 = (n - head) >> 2;
+    const long long head = key_head(keys, n), n4 = (n - head) >> 2;
     const int4* __restrict__ k4 = reinterpret_cast<const int4*>(keys + head);
     const long long P = static_cast<long long>(blockDim.x) * UNROLL;  // int4 per block per chunk
     const long long chunk = P * CS;
@@ -592,11 +590,12 @@ extern "C" __global__ void hist_cluster_share(const int* __restrict__ keys, long
 
 // ---- keys ranked by owner (hist_cluster_exchange's owners, hist_partition's ranges) -------------------
 // A warp's K keys a lane (v: K / 4 int4s) ranked by owner, an owner of OB bits (at most 32 owners):
-// rk[j] = key j's owner << 16 | its place among the keys of the warp of that owner before it (lane
-// order, then j). owner_of(key, ok) gives the owner, ok false for a key that has none. Returns, in lane
-// o, the warp's keys of owner o. A ballot a bit of the owner: no shared memory, no atomics.
-template <int OB, int K, typename OwnerOf>
-__device__ __forceinline__ int rank_by_owner(const int4* v, unsigned* rk, OwnerOf&& owner_of) {
+// rk[j] = entry(key, ok, o, place) for key j, its owner o and its place among the keys of the warp of
+// that owner before it (lane order, then j). owner_of(key, ok) gives the owner, ok false for a key that
+// has none. Returns, in lane o, the warp's keys of owner o. A ballot a bit of the owner: no shared
+// memory, no atomics.
+template <int OB, int K, typename OwnerOf, typename Entry>
+__device__ __forceinline__ int rank_by_owner(const int4* v, unsigned* rk, OwnerOf&& owner_of, Entry&& entry) {
     const unsigned lane = threadIdx.x & 31u, below_me = (1u << lane) - 1u;
     unsigned flip[OB > 0 ? OB : 1];  // all ones where bit b of this lane is 0: mine &= bit ^ flip[b], one LOP3
 #pragma unroll
@@ -605,11 +604,12 @@ __device__ __forceinline__ int rank_by_owner(const int4* v, unsigned* rk, OwnerO
 #pragma unroll
     for (int j = 0; j < K; ++j) {
         bool ok;
-        const unsigned o = owner_of(key_at(v, j), ok);
+        const int key = key_at(v, j);
+        const unsigned o = owner_of(key, ok);
         unsigned mine = __ballot_sync(0xffffffffu, ok);  // lane o: the lanes whose key goes to owner o
 #pragma unroll
         for (int b = 0; b < OB; ++b) mine &= __ballot_sync(0xffffffffu, (o >> b) & 1u) ^ flip[b];
-        rk[j] = (o << 16) | (__shfl_sync(0xffffffffu, run, o) + __popc(__shfl_sync(0xffffffffu, mine, o) & below_me));
+        rk[j] = entry(key, ok, o, static_cast<unsigned>(__shfl_sync(0xffffffffu, run, o)) + __popc(__shfl_sync(0xffffffffu, mine, o) & below_me));
         run += __popc(mine);
     }
     return run;
@@ -701,10 +701,7 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
     const unsigned stage = smem_u32(s_dyn + ((ctr_words(per) + 3) & ~3));  // shared::cta address of stage 0
     ctr_zero(ctr, per);
 
-    const unsigned long long addr = reinterpret_cast<unsigned long long>(keys);
-    long long head = static_cast<long long>(((16u - static_cast<unsigned>(addr & 15u)) & 15u) >> 2);
-    if (head > n) head = n;
-    const long long n4 = (n - head) >> 2;
+    const long long head = key_head(keys, n), n4 = (n - head) >> 2;
 
     const int4* __restrict__ k4 = reinterpret_cast<const int4*>(keys + head);
     const long long P = static_cast<long long>(THREADS) * UNROLL;  // int4 a block a tile
@@ -724,7 +721,7 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
         const int run = rank_by_owner<CS_LOG2, KPT>(cur, rk, [&](int key, bool& ok) {
             ok = static_cast<unsigned>(key) < static_cast<unsigned>(bins);
             return ok ? static_cast<unsigned>((static_cast<unsigned long long>(key) * magic) >> 40) : 0u;
-        });
+        }, [](int, bool, unsigned o, unsigned place) { return (o << 16) | place; });
         if (lane < CS) s_cnt[warp * CS + lane] = run;
     };
     auto place = [&](int par) {  // owner o's positions, and its segment in the table
@@ -820,7 +817,7 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
 // every key): two kernels, and 2 bytes of scratch a key (`scratch`, laid out by part_layout).
 //   hist_partition   reads the keys once, in tiles of PT keys (tile t: int4s [t * PT/4, (t+1) * PT/4) of
 //                    the keys after the unaligned head), and writes each tile back sorted by range of
-//                    2^16 bins (the range: key >> 16), each key as its 16-bit local bin (key & 0xFFFF):
+//                    2^PRANGE bins (the range: key >> PRANGE), each key as its local bin (16 bits):
 //                    a key's place among its warp's keys of its range from warp ballots (rank_by_owner;
 //                    PRANK=0) or from a shared atomic on the warp's count of the range (PRANK=1: fewer
 //                    instructions, but lanes of one range serialise, so it wins with many ranges), the
@@ -833,16 +830,30 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
 //                    touched by atomics of two sizes at once).
 //   hist_part_count  counts the ranges: the blocks are shared out to the ranges in proportion to their
 //                    keys (from `tot`), at least one to each range that has keys, and block j of the k
-//                    of range r counts range r's segments of tiles [j * T/k, (j+1) * T/k) in 2^16
+//                    of range r counts range r's segments of tiles [j * T/k, (j+1) * T/k) in 2^PRANGE
 //                    16-bit counters (CtrAdder), a warp a segment (PU segments at once, 16-byte loads),
 //                    then adds them to the output (ctr_merge).
 // So the keys are read once (4 bytes), written once and read once more (2 bytes each), and every key is
 // counted once, where `ranges` tests each key in every range. (Balanced for keys in any order within the
 // input; keys sorted by bin leave some of a range's blocks idle: still exact.)
-// Compile-time parameters: PTHREADS (hist_partition's block, a multiple of 32, at most 1024), PRBITS
-// (bits of the range: ranges <= 2^PRBITS <= 32), PRANK, PU; hist_part_count takes CBITS=16, 1024 threads.
+// Compile-time parameters: PTHREADS (hist_partition's block, a multiple of 32, at most 1024), PMINB (its
+// blocks an SM, for __launch_bounds__), PRANGE (log2 of the bins a range, at most 16: a local bin fits
+// 16 bits), PRBITS (bits of the range: ranges <= 2^PRBITS <= 32), PRANK, PU; hist_part_count takes
+// CBITS=16, PCTHREADS threads (a multiple of 32, at most 1024) and PCMINB blocks an SM.
 #ifndef PTHREADS
 #define PTHREADS 512
+#endif
+#ifndef PMINB
+#define PMINB 2
+#endif
+#ifndef PRANGE
+#define PRANGE 16
+#endif
+#ifndef PCTHREADS
+#define PCTHREADS 1024
+#endif
+#ifndef PCMINB
+#define PCMINB 1
 #endif
 #ifndef PRBITS
 #define PRBITS 5
@@ -855,9 +866,19 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
 #endif
 constexpr int PW = PTHREADS / 32;             // warps of a hist_partition block
 constexpr int PT = PTHREADS * 4 * UNROLL;     // keys a tile
-constexpr int PRANGE = 16;                    // log2 of the bins a range: a local bin fits 16 bits
 constexpr int MAX_PRANGES = 32;
 static_assert(PTHREADS % 32 == 0 && PTHREADS <= 1024 && PRBITS >= 0 && (1 << PRBITS) <= MAX_PRANGES, "PTHREADS, PRBITS");
+static_assert(PRANGE >= 1 && PRANGE <= 16 && PCTHREADS % 32 == 0 && PCTHREADS <= 1024, "PRANGE, PCTHREADS");
+
+// What a thread keeps of a key of its tile past the ranks, a word: its local bin (bits 0-15), its place
+// among its warp's keys of its range (bits 16-24: fewer than 32 * 4 * UNROLL <= 512) and its range o
+// (bits 25-29); NO_KEY for a key outside [0, bins). One register a key instead of the key and its rank:
+// the tile's int4s are dead once ranked (with both, hist_partition spilled at 64 registers).
+constexpr unsigned NO_KEY = 0xFFFFFFFFu;
+static_assert(32 * 4 * UNROLL <= 512 && MAX_PRANGES <= 32, "a stage entry's place and range");
+__device__ __forceinline__ unsigned stage_entry(int key, bool ok, unsigned o, unsigned place) {
+    return ok ? (o << 25) | (place << 16) | (static_cast<unsigned>(key) & ((1u << PRANGE) - 1u)) : NO_KEY;
+}
 
 struct PartLayout {  // the scratch: tot[g1][R], then tab[T][R + 1], then part[T][PT] (16-bit), 16-byte aligned
     int* tot;
@@ -868,9 +889,7 @@ struct PartLayout {  // the scratch: tot[g1][R], then tab[T][R + 1], then part[T
 
 __device__ __forceinline__ PartLayout part_layout(const int* keys, long long n, int ranges, int g1, void* scratch) {
     PartLayout L;
-    const unsigned long long addr = reinterpret_cast<unsigned long long>(keys);
-    L.head = static_cast<long long>(((16u - static_cast<unsigned>(addr & 15u)) & 15u) >> 2);
-    if (L.head > n) L.head = n;
+    L.head = key_head(keys, n);
     L.n4 = (n - L.head) >> 2;
     L.tiles = (L.n4 + PT / 4 - 1) / (PT / 4);
     L.tot = static_cast<int*>(scratch);
@@ -879,7 +898,7 @@ __device__ __forceinline__ PartLayout part_layout(const int* keys, long long n, 
     return L;
 }
 
-extern "C" __global__ void __launch_bounds__(PTHREADS, 2)
+extern "C" __global__ void __launch_bounds__(PTHREADS, PMINB)
 hist_partition(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int bins, void* scratch) {
     __shared__ __align__(16) unsigned short s_stage[PT + 32];
     __shared__ int s_cnt[PW * MAX_PRANGES], s_off[PW * MAX_PRANGES], s_tot[MAX_PRANGES];
@@ -906,7 +925,7 @@ hist_partition(const int* __restrict__ keys, long long n, unsigned* __restrict__
     load(blockIdx.x, cur);
     for (long long t = blockIdx.x; t < L.tiles; t += gridDim.x) {
         load(t + gridDim.x, nxt);
-        unsigned rk[4 * UNROLL];  // owner << 16 | place
+        unsigned rk[4 * UNROLL];  // the keys' stage entries (stage_entry): cur is dead past the ranks
 #if PRANK
         if (lane < R) s_cnt[warp * R + lane] = 0;
         __syncwarp();
@@ -915,13 +934,13 @@ hist_partition(const int* __restrict__ keys, long long n, unsigned* __restrict__
             const int key = key_at(cur, j);
             const bool ok = static_cast<unsigned>(key) < static_cast<unsigned>(bins);
             const unsigned o = ok ? static_cast<unsigned>(key) >> PRANGE : 0u;
-            rk[j] = (o << 16) | static_cast<unsigned>(atomicAdd(ok ? s_cnt + warp * R + o : s_junk + threadIdx.x, 1));
+            rk[j] = stage_entry(key, ok, o, static_cast<unsigned>(atomicAdd(ok ? s_cnt + warp * R + o : s_junk + threadIdx.x, 1)));
         }
 #else
         const int run = rank_by_owner<PRBITS, 4 * UNROLL>(cur, rk, [&](int key, bool& ok) {
             ok = static_cast<unsigned>(key) < static_cast<unsigned>(bins);
             return ok ? static_cast<unsigned>(key) >> PRANGE : 0u;
-        });
+        }, stage_entry);
         if (lane < R) s_cnt[warp * R + lane] = run;
 #endif
         __syncthreads();  // s_cnt; and the last tile's stage is written out
@@ -937,9 +956,8 @@ hist_partition(const int* __restrict__ keys, long long n, unsigned* __restrict__
         __syncthreads();  // s_off
 #pragma unroll
         for (int j = 0; j < 4 * UNROLL; ++j) {  // a key outside [0, bins) into a slot of its lane's past the stage: no branch
-            const int key = key_at(cur, j);
-            const bool ok = static_cast<unsigned>(key) < static_cast<unsigned>(bins);
-            s_stage[ok ? s_off[warp * R + (rk[j] >> 16)] + (rk[j] & 0xFFFFu) : PT + lane] = static_cast<unsigned short>(key & 0xFFFF);
+            const unsigned e = rk[j];
+            s_stage[e == NO_KEY ? PT + lane : s_off[warp * R + (e >> 25)] + ((e >> 16) & 511u)] = static_cast<unsigned short>(e);
         }
         __syncthreads();  // the stage
         int4* dst = reinterpret_cast<int4*>(L.part + t * PT);
@@ -952,12 +970,12 @@ hist_partition(const int* __restrict__ keys, long long n, unsigned* __restrict__
     if (threadIdx.x < R) L.tot[blockIdx.x * R + threadIdx.x] = s_tot[threadIdx.x];
 }
 
-// Dynamic shared memory: 2^16 16-bit counters (128 KB), then SPARE.
-extern "C" __global__ void __launch_bounds__(1024, 1)
+// Dynamic shared memory: 2^PRANGE 16-bit counters (128 KB for 2^16), then SPARE.
+extern "C" __global__ void __launch_bounds__(PCTHREADS, PCMINB)
 hist_part_count(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int bins, void* scratch, int g1) {
     extern __shared__ __align__(16) unsigned s_ctr[];
     __shared__ long long s_first[MAX_PRANGES + 1];  // the virtual block where each range's blocks start
-    constexpr int NW = 32;                          // warps a block (1024 threads)
+    constexpr int NW = PCTHREADS / 32;              // warps a block
     const int R = (bins + (1 << PRANGE) - 1) >> PRANGE;
     const PartLayout L = part_layout(keys, n, R, g1, scratch);
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
