@@ -117,13 +117,43 @@ def test_fixture_present():
     assert CASES, "the truth fixture holds no cases"
 
 
+def _other_sass(case, r) -> str | None:
+    """Where this compile's SASS differs from the cubin that was measured (a shared-memory instruction
+    the truth lists that is not at its place here), or None."""
+    from smemlab.analyze.sass import listing_text, opcodes_at
+
+    text = listing_text(r.cubin) if r.cubin else None
+    if text is None:
+        return None
+    here = opcodes_at(text, r.symbol)
+    for s in case.get("sass", []):
+        if here.get(s["address"]) != s["opcode"]:
+            return f"{s['opcode']} at {s['address']:#x} in the measured cubin, {here.get(s['address'])} here"
+    return None
+
+
+# NVRTC's PTX for some files differs from one compile to the next (lib/matmul.cu: 4 different PTX in 6
+# compiles of the same text and options, NVRTC 13.5), and with it ptxas's SASS; the truth holds for the
+# cubin that was measured. A case whose compile is another is compiled again (past the cache) until it
+# is that one; never reaching it in COMPILE_TRIES is a failure (the kernel or the compiler changed).
+COMPILE_TRIES = 12
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
-def test_matches_nsight_compute(case):
+def test_matches_nsight_compute(case, tmp_path, monkeypatch):
     other = _other_compiler()
     if other:
         pytest.skip(other)
     known_lines, why = next((k for prefix, k in KNOWN.items() if case["id"].startswith(prefix)), (set(), None))
     r = _analyze(case)
+    differs, tries = _other_sass(case, r), 1
+    while differs is not None:
+        if tries == COMPILE_TRIES:
+            pytest.fail(f"{case['id']}: {tries} compiles, none the cubin measured ({differs}): the kernel or the "
+                        f"compiler changed since the truth was recorded")
+        monkeypatch.setenv("SMEMLAB_CACHE", str(tmp_path / f"compile{tries}"))
+        r = _analyze(case)
+        differs, tries = _other_sass(case, r), tries + 1
     totals = case["totals"]
     for op in ("load", "store", "atomic"):
         want = totals.get(op, {})

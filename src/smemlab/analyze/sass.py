@@ -169,6 +169,20 @@ def _kernel_lines(text: str, symbol: str):
         yield file, line, raw
 
 
+def opcodes_at(text: str, symbol: str) -> dict[int, str]:
+    """pc -> opcode (with its modifiers, without a predicate) of each instruction of kernel `symbol`'s
+    listing: what tells two compiles of one kernel apart."""
+    out = {}
+    for _, _, raw in _kernel_lines(text, symbol):
+        m = _PC_OPCODE.match(raw)
+        if m:
+            out[int(m.group(1), 16)] = m.group(2)
+    return out
+
+
+_PC_OPCODE = re.compile(r"\s*/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)")
+
+
 def parse_sass(text: str, symbol: str) -> list[SassAccess]:
     accesses = []
     reduced = 0  # REDUXes not yet paired with the ATOMS that applies their result (ptxas may do two, then two)

@@ -45,6 +45,7 @@ class Report:
     buffers: dict = field(repr=False, default_factory=dict)  # pointer arguments' contents after the run
     sass: object = None  # sass.Plan: where the SASS's access widths replaced the PTX's
     cluster: tuple[int, int, int] = (1, 1, 1)  # the blocks emulated: the cluster holding block_index
+    cubin: bytes = field(repr=False, default=b"")  # what ptxas made of the PTX (the SASS the plan read)
 
     def totals(self, kind: str) -> dict:
         ss = [s for s in self.sites if s.kind == kind]
@@ -237,7 +238,7 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
                   dynamic_shared=launch.dynamic_shared, static_shared=mach.static_shared, sites=sites,
                   lines=per_line(sites), files=files, sources=sources, steps=ex.steps, barriers=ex.barriers,
                   ptx=ptx, buffers={n: _contents(mach, b) for n, b in bound.by_name.items()}, sass=plan,
-                  cluster=launch.cluster)
+                  cluster=launch.cluster, cubin=cubin)
 
 
 def shared_atomics(instrs) -> list[int]:
