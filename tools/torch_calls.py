@@ -44,6 +44,11 @@ def main() -> None:
         k = torch.randint(0, 256, (1 << lg,), device=dev, dtype=torch.int32)
         rows.append((f"histogram 2^{lg} keys 256 bins", lambda k=k: ops.histogram(k, 256), lambda k=k: torch.bincount(k, minlength=256),
                      lambda o, k=k: torch.equal(o.long(), torch.bincount(k, minlength=256))))
+        # 2^20 bins: the partition method, whose scratch comes from torch's allocator on every call
+        k = torch.randint(0, 1 << 20, (1 << lg,), device=dev, dtype=torch.int32)
+        rows.append((f"histogram 2^{lg} keys 2^20 bins", lambda k=k: ops.histogram(k, 1 << 20),
+                     lambda k=k: torch.bincount(k, minlength=1 << 20),
+                     lambda o, k=k: torch.equal(o.long(), torch.bincount(k, minlength=1 << 20))))
     for s in (128, 1024):
         m = torch.rand(s, s, device=dev)
         rows.append((f"matmul {s}^3", lambda m=m: ops.matmul(m, m), lambda m=m: m @ m,
