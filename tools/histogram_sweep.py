@@ -115,7 +115,7 @@ def caller(keys, bins: int, method: str, options: dict, macros: dict | None):
 
     def run():
         out = cupy.zeros(bins, dtype=cupy.int32)
-        enqueue(launches, keys.data.ptr, keys.size, out.data.ptr, bins, stream, cupy_scratch)
+        enqueue(launches, keys.data.ptr, keys.size, out.data.ptr, stream, cupy_scratch)
         return out
 
     return run

@@ -73,7 +73,6 @@ METHODS = ("auto", "smem", "ranges", "partition", "cluster_exchange", "cluster_r
 # int4 loads in flight per thread (the kernels' default). ranges at 262144 bins, 2^28 uniform keys (H200):
 # 1276 GB/s with 1, 1758 with 2, 1669 with 4 (its old words of a batch kept in registers: 57 a thread at 2)
 UNROLL = 2
-UNROLLED = ("multipass", "ranges", "partition", "cluster_exchange")  # the methods whose loads in flight are an option
 MAX_BINS = 1 << 30
 MAX_KEYS = (1 << 31) - 1
 PORTABLE_CLUSTER = device.PORTABLE_CLUSTER
@@ -104,7 +103,6 @@ class Plan:
     unroll: int = UNROLL  # int4 loads in flight a thread (cluster_exchange: a tile is block * 4 * unroll keys)
     segments: int = 0  # partition: the segments a warp of the count kernel reads at once (PU)
     atomic_ranks: bool = False  # partition: a key's place in its tile from a shared atomic (PRANK=1), not ballots
-    range_bits: int = 0  # partition: log2 of the bins a range (bins_per_pass = 2^range_bits)
 
 
 def choose_copies(bins: int, budget: int) -> int:
@@ -244,8 +242,7 @@ def _partition_plan(bins: int, facts: dict, bits: int | None, block: int | None,
     if smem > facts["smem_optin"]:
         raise ValueError(f"method 'partition': a range of {1 << range_bits} bins needs {smem} bytes of shared memory, more than {facts['smem_optin']}")
     return Plan("partition", block or 1024, smem=smem, passes=ranges, bins_per_pass=1 << range_bits, counter_bits=16,
-                unroll=unroll or PARTITION_UNROLL, segments=PARTITION_SEGMENTS, atomic_ranks=ranges >= PARTITION_ATOMIC_RANKS,
-                range_bits=range_bits)
+                unroll=unroll or PARTITION_UNROLL, segments=PARTITION_SEGMENTS, atomic_ranks=ranges >= PARTITION_ATOMIC_RANKS)
 
 
 def partition_tiles(keys_ptr: int, n: int, unroll: int) -> int:
@@ -334,8 +331,6 @@ def plan(bins: int, facts: dict, method: str = "auto", *, copies: int | None = N
     """How `histogram` counts `bins` bins on a device with `facts` (sms, smem_optin, cc)."""
     if method not in METHODS:
         raise ValueError(f"method {method!r}: one of {', '.join(METHODS)} is accepted")
-    if unroll is not None and method not in UNROLLED + ("auto",):
-        raise ValueError(f"unroll: methods {', '.join(map(repr, UNROLLED))} only (method {method!r})")
     if (unroll or UNROLL) not in (1, 2, 4):
         raise ValueError(f"unroll={unroll}: 1, 2 or 4 is accepted")
     optin = facts["smem_optin"]
@@ -453,13 +448,13 @@ def launch(keys_ptr: int, n: int, out_ptr: int, bins: int, dev: int, stream: int
         entry = _LAUNCHES[key] = (launches, any(isinstance(a, Scratch) for *_, tail in launches for a in tail))
     launches, needs_scratch = entry
     if needs_scratch:
-        enqueue(launches, keys_ptr, n, out_ptr, bins, stream, alloc)
+        enqueue(launches, keys_ptr, n, out_ptr, stream, alloc)
         return
     for k, grid, block, shmem, cluster, tail in launches:  # the common path: as few steps as possible a call
         device.launch(k, grid, block, (keys_ptr, n, out_ptr) + tail, stream, shmem, cluster)
 
 
-def enqueue(launches: list[tuple], keys_ptr: int, n: int, out_ptr: int, bins: int, stream: int,
+def enqueue(launches: list[tuple], keys_ptr: int, n: int, out_ptr: int, stream: int,
             alloc: Callable[[int], tuple[Any, int]] | None) -> None:
     """Launch `launches` (launches_for) on the keys and the output; alloc(nbytes) -> (holder, pointer)
     gives the scratch the partition method needs, in the order of `stream` (the first launch that takes
@@ -509,7 +504,8 @@ def launches_for(bins: int, p: Plan, dev: int, stream: int, extra: dict | None =
         grid = max(p.passes, resident // p.passes * p.passes)
         return [(k, grid, p.block, p.smem, None, (bins, p.bins_per_pass))]
     if p.method == "partition":
-        defines.update(CBITS=16, PTHREADS=PARTITION_THREADS, PRBITS=(p.passes - 1).bit_length(), PRANGE=p.range_bits,
+        defines.update(CBITS=16, PTHREADS=PARTITION_THREADS, PRBITS=(p.passes - 1).bit_length(),
+                       PRANGE=p.bins_per_pass.bit_length() - 1,
                        PCTHREADS=p.block)
         defines.setdefault("PU", p.segments)  # (the sweep's macros may set these two)
         defines.setdefault("PRANK", int(p.atomic_ranks))
