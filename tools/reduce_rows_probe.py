@@ -14,6 +14,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from timing import gpu_us
 
 SHAPES = [(16384, 16384), (4096, 65536), (65536, 4096), (256, 1 << 20)]
+# rows_block compiled for (ROWS_UNROLL vectors in flight a thread, ROWS_BLOCKS_PER_SM blocks an SM)
+CAPS = [(8, 2), (8, 4), (16, 3), (4, 4)]
 
 
 def checked_and_timed(b, device, label: str, k, grid: int, args: tuple, out, ref, gb: float) -> str:
@@ -43,8 +45,8 @@ def main() -> None:
 
     with Bench(reps=20) as b:
         k0 = device.kernel(R.SOURCE, "rows_block_f32_f32", device=b.device)
-        k3 = device.kernel(R.SOURCE, "rows_block_f32_f32", {"ROWS_BLOCKS_PER_SM": 3}, b.device)
-        k4 = device.kernel(R.SOURCE, "rows_block_f32_f32", {"ROWS_BLOCKS_PER_SM": 4}, b.device)
+        capped = [(f"a row, u{u} {m}/SM cap", device.kernel(R.SOURCE, "rows_block_f32_f32", {"ROWS_BLOCKS_PER_SM": m, "ROWS_UNROLL": u}, b.device))
+                  for u, m in CAPS]
         kw = device.kernel(R.SOURCE, "rows_warp_f32_f32", device=b.device)
         resident = device.facts(b.device).sms * k0.blocks_per_sm(R.NT)
         for rows, cols in SHAPES:
@@ -54,8 +56,7 @@ def main() -> None:
             gb = x.nbytes / 1e3
             cells = [(f"{rows}x{cols}: plan {R.row_plan(rows, cols, 4, resident, R._slots(b.device))}, cupy "
                       f"{gb / gpu_us(lambda x=x: cupy.sum(x, axis=-1), 200):,.0f} GB/s")]
-            for label, grid, k in (("a row", rows, k0), ("resident", resident, k0), ("2x", 2 * resident, k0),
-                                   ("a row, 3/SM cap", rows, k3), ("a row, 4/SM cap", rows, k4)):
+            for label, grid, k in [("a row", rows, k0), ("resident", resident, k0)] + [(lab, rows, k) for lab, k in capped]:
                 grid = min(grid, rows)
                 cells.append(checked_and_timed(b, device, f"{label} ({grid})", k, grid,
                                                (x.data.ptr, rows, cols, 1, 0, 0, out.data.ptr), out, ref, gb))

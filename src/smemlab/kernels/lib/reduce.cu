@@ -235,15 +235,32 @@ __device__ __forceinline__ Row<T> row_of(const T *x, i64 r, i64 cols)
     return w;
 }
 
-// Vectors i, i + step, ... i + (UNROLL - 1) * step of the row below `end`, added into acc
-template <typename T, int NACC, typename ACC>
+// rows_block's vectors in flight a thread (a batch; rows_warp's: UNROLL). 16: a row of 64 KB is one batch
+// of a block. On an H200 (tools/reduce_rows_probe.py, float32, GB/s, 2 blocks an SM) 16 against 8 read
+// 16384 x 16384 4,609 against 4,533 (CuPy 4,628), 4096 x 65536 4,620 against 4,570, 256 x 2^20 4,603
+// against 4,569. 4 with 4 blocks an SM: 4,622, 4,614, 4,569; 12: 4,069 at 16384 x 16384; 8 with 3 or 4
+// blocks an SM, or 4 with 6: slower.
+#ifndef ROWS_UNROLL
+#define ROWS_UNROLL 16
+#endif
+
+// rows_block's batch for T elements summed in ACC: UNROLL where 4-byte elements take 8-byte accumulators
+// (32 of them, 64 registers: with 16 vectors in flight the kernel spills)
+template <typename T, typename ACC>
+__host__ __device__ constexpr int rows_batch()
+{
+    return sizeof(T) == 4 && sizeof(ACC) == 8 ? UNROLL : ROWS_UNROLL;
+}
+
+// Vectors i, i + step, ... i + (N - 1) * step of the row below `end`, added into acc
+template <int N, typename T, int NACC, typename ACC>
 __device__ __forceinline__ void add_batch(ACC *acc, const int4 *xv, i64 i, i64 step, i64 end)
 {
-    int4 v[UNROLL];
+    int4 v[N];
 #pragma unroll
-    for (int u = 0; u < UNROLL; ++u) v[u] = i + u * step < end ? LOAD(xv + i + u * step) : make_int4(0, 0, 0, 0);
+    for (int u = 0; u < N; ++u) v[u] = i + u * step < end ? LOAD(xv + i + u * step) : make_int4(0, 0, 0, 0);
 #pragma unroll
-    for (int u = 0; u < UNROLL; ++u) add_vector<T, NACC>(acc, v[u], u);
+    for (int u = 0; u < N; ++u) add_vector<T, NACC>(acc, v[u], u);
 }
 
 template <typename T, typename ACC, typename FIN, typename OUT>
@@ -260,7 +277,7 @@ __device__ __forceinline__ void rows_warp_impl(const T *__restrict__ x, i64 rows
         for (int a = 0; a < NACC; ++a) acc[a] = ACC(0);
         if (r < rows) {
             const Row<T> w = row_of(x, r, cols);
-            for (i64 i = g; i < w.nv; i += UNROLL * lanes) add_batch<T, NACC>(acc, w.xv, i, lanes, w.nv);
+            for (i64 i = g; i < w.nv; i += UNROLL * lanes) add_batch<UNROLL, T, NACC>(acc, w.xv, i, lanes, w.nv);
             for (i64 e = g; e < w.head; e += lanes) acc[0] += (ACC)w.x[e];
             for (i64 e = w.tail0 + g; e < cols; e += lanes) acc[NACC - 1] += (ACC)w.x[e];
         }
@@ -287,7 +304,7 @@ __device__ __forceinline__ void rows_block_impl(const T *__restrict__ x, i64 row
         ACC acc[NACC];
 #pragma unroll
         for (int a = 0; a < NACC; ++a) acc[a] = ACC(0);
-        for (i64 i = v0 + threadIdx.x; i < v1; i += UNROLL * NT) add_batch<T, NACC>(acc, w.xv, i, NT, v1);
+        for (i64 i = v0 + threadIdx.x; i < v1; i += rows_batch<T, ACC>() * NT) add_batch<rows_batch<T, ACC>(), T, NACC>(acc, w.xv, i, NT, v1);
         if (s == 0)
             for (i64 e = threadIdx.x; e < w.head; e += NT) acc[0] += (ACC)w.x[e];
         if (s == segs - 1)
