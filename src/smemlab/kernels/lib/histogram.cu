@@ -334,32 +334,12 @@ struct CtrAdder {
     }
 };
 
-// MROT 1: each block's merge starts at its own word (merge_at): the blocks that merge the same bins at
-// once (every block of a pass, of a range) then meet at one output address rarely, where with MROT 0 they
-// all walk the words in the same order and their atomics on each line queue behind each other. On an H200
-// (GB/s of keys, 2^26 uniform keys unless said, MROT 0 / 1): 65536 bins (multipass) 3,383 / 3,447, hot90
-// 2,816 / 2,862; 4096 bins 3,820 / 3,842; 262144 bins (ranges) 1,597 / 1,606, hot90 1,071 / 1,067; 2^20
-// bins (partition) 997 / 1,002: small, but never a clear loss.
-#ifndef MROT
-#define MROT 1
-#endif
-
-// Word j of a merge of `words`, for a block that starts at a multiple of 32 picked by its index (so that a
-// warp's words stay consecutive, 4 sectors an add of 32 lanes), the words after it in turn, then wrapping.
-__device__ __forceinline__ int merge_at(int j, int words) {
-    if (!MROT || words <= 32) return j;
-    const int start = static_cast<int>(blockIdx.x * 0x9E3779B1u % static_cast<unsigned>(words)) & ~31;
-    const int i = j + start;
-    return i < words ? i : i - words;
-}
-
 // Adds the block's counters to the output (after a barrier).
 __device__ __forceinline__ void ctr_merge(const unsigned* ctr, unsigned* out, unsigned bin0, int nloc) {
 #if CBITS == 16
     if (merge64(out, bin0)) {  // a word (two bins) a thread, one 64-bit add into the two output counters
         unsigned long long* out2 = reinterpret_cast<unsigned long long*>(out + bin0);
-        for (int j = threadIdx.x; j < nloc >> 1; j += blockDim.x) {
-            const int i = merge_at(j, nloc >> 1);
+        for (int i = threadIdx.x; i < nloc >> 1; i += blockDim.x) {
             const unsigned w = ctr[i];
             const unsigned long long c = static_cast<unsigned long long>(w & 0xFFFFu) | static_cast<unsigned long long>(w >> 16) << 32;
             if (c) atomicAdd(out2 + i, c);
@@ -370,16 +350,13 @@ __device__ __forceinline__ void ctr_merge(const unsigned* ctr, unsigned* out, un
 #endif
 #if CBITS != 32
     // a bin a thread, so that a warp's adds cover 32 consecutive words of the output (4 sectors)
-    for (int j = threadIdx.x; j < nloc; j += blockDim.x) {
-        const int l = merge_at(j, nloc);
+    for (int l = threadIdx.x; l < nloc; l += blockDim.x) {
         const unsigned c = digit(ctr[l / DIGITS], l % DIGITS) - CTR_INIT;
         if (c) atomicAdd(out + bin0 + l, c);
     }
 #else
-    for (int j = threadIdx.x; j < nloc; j += blockDim.x) {
-        const int i = merge_at(j, nloc);
+    for (int i = threadIdx.x; i < nloc; i += blockDim.x)
         if (ctr[i]) atomicAdd(out + bin0 + i, ctr[i]);
-    }
 #endif
 }
 
@@ -420,8 +397,7 @@ __device__ __forceinline__ void count_bin_range(const int* __restrict__ keys, lo
         ctr_merge(s_hist, out, lo, nlocal);
         return;
     }
-    for (int j = threadIdx.x; j < nlocal; j += blockDim.x) {
-        const int b = merge_at(j, nlocal);
+    for (int b = threadIdx.x; b < nlocal; b += blockDim.x) {
         unsigned sum = 0u;
 #pragma unroll
         for (int c = 0; c < COPIES; ++c) sum += s_hist[b * COPIES + ((c + b) & (COPIES - 1))];  // rotated: fewer bank conflicts
