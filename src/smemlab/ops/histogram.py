@@ -475,19 +475,40 @@ def enqueue(launches: list[tuple], keys_ptr: int, n: int, out_ptr: int, stream: 
     del held
 
 
-def launches_for(bins: int, p: Plan, dev: int, stream: int, extra: dict | None = None) -> list[tuple]:
-    """The launches of plan `p` on device `dev`: (kernel, grid, block, dynamic smem, cluster, the
-    arguments after (keys, n, out)). Each adds the counts of the keys into `out` (zeroed first).
-    `extra`: more macros for the kernels (the tests' CTR_INIT)."""
+KERNELS = {"global": ("hist_global",), "smem": ("hist_smem",), "multipass": ("hist_smem",), "ranges": ("hist_ranges",),
+           "partition": ("hist_partition", "hist_part_count"), "cluster": ("hist_cluster",), "cluster_rep": ("hist_cluster_rep",),
+           "cluster_share": ("hist_cluster_share",), "cluster_exchange": ("hist_cluster_exchange",)}
+
+
+def kernel_defines(p: Plan, extra: dict | None = None) -> dict:
+    """The macros plan `p`'s kernels (KERNELS[p.method]) are compiled with, `extra` (more macros: the tests'
+    CTR_INIT, the sweep's variants) included; pure, no GPU. Refuses the macros that would shape partition's
+    tiles or ranges apart from its scratch."""
     shaping = sorted(set(extra or ()) & PARTITION_SHAPING) if p.method == "partition" else ()
     if shaping:  # the scratch and the grids follow the plan's tiles and ranges, never a macro's
         raise ValueError(f"method 'partition': the macros {', '.join(shaping)} shape its tiles or ranges; pass the plan's options instead")
-    facts = device_facts(dev)
     defines = {"AGG": p.agg, "COPIES": p.copies, "CS": p.cluster or 2, **(extra or {})}
     if p.counter_bits != 32:
         defines["CBITS"] = p.counter_bits
     if p.unroll != UNROLL:
         defines["UNROLL"] = p.unroll
+    if p.method == "partition":
+        defines.update(CBITS=16, PTHREADS=PARTITION_THREADS, PRBITS=(p.passes - 1).bit_length(),
+                       PRANGE=p.bins_per_pass.bit_length() - 1,
+                       PCTHREADS=p.block)
+        defines.setdefault("PU", p.segments)  # (the sweep's macros may set these two)
+        defines.setdefault("PRANK", int(p.atomic_ranks))
+    if p.method == "cluster_exchange":
+        defines.update(THREADS=p.block, MINB=p.min_blocks)
+    return defines
+
+
+def launches_for(bins: int, p: Plan, dev: int, stream: int, extra: dict | None = None) -> list[tuple]:
+    """The launches of plan `p` on device `dev`: (kernel, grid, block, dynamic smem, cluster, the
+    arguments after (keys, n, out)). Each adds the counts of the keys into `out` (zeroed first).
+    `extra`: more macros for the kernels (the tests' CTR_INIT)."""
+    defines = kernel_defines(p, extra)
+    facts = device_facts(dev)
     if p.method == "global":
         k = device.kernel(SOURCE, "hist_global", defines, dev)
         return [(k, facts["sms"] * k.blocks_per_sm(p.block), p.block, 0, None, (bins,))]
@@ -504,11 +525,6 @@ def launches_for(bins: int, p: Plan, dev: int, stream: int, extra: dict | None =
         grid = max(p.passes, resident // p.passes * p.passes)
         return [(k, grid, p.block, p.smem, None, (bins, p.bins_per_pass))]
     if p.method == "partition":
-        defines.update(CBITS=16, PTHREADS=PARTITION_THREADS, PRBITS=(p.passes - 1).bit_length(),
-                       PRANGE=p.bins_per_pass.bit_length() - 1,
-                       PCTHREADS=p.block)
-        defines.setdefault("PU", p.segments)  # (the sweep's macros may set these two)
-        defines.setdefault("PRANK", int(p.atomic_ranks))
         k1 = device.kernel(SOURCE, "hist_partition", defines, dev)
         g1 = facts["sms"] * k1.blocks_per_sm(PARTITION_THREADS)
         k2 = device.kernel(SOURCE, "hist_part_count", defines, dev)
@@ -516,8 +532,6 @@ def launches_for(bins: int, p: Plan, dev: int, stream: int, extra: dict | None =
         scratch = Scratch(p.passes, p.unroll)
         return [(k1, g1, PARTITION_THREADS, 0, None, (bins, scratch)), (k2, g2, p.block, p.smem, None, (bins, scratch, g1))]
     if p.method in ("cluster", "cluster_rep", "cluster_share", "cluster_exchange"):
-        if p.method == "cluster_exchange":
-            defines.update(THREADS=p.block, MINB=p.min_blocks)
         k = device.kernel(SOURCE, "hist_" + p.method, defines, dev)
         clusters = k.max_active_clusters(p.block, p.smem, p.cluster, stream)
         if clusters <= 0:  # unknown: stay well inside one wave (GPCs rarely fill with clusters)

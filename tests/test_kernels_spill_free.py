@@ -1,0 +1,78 @@
+"""The library's kernels, compiled with the macros the ops launch them with, keep everything in registers:
+no local-memory store or load (STL, LDL) in their SASS. A spill is silent (every output stays right) and
+costs bandwidth: rows_block for float32 -> float64 spilled 8 stores and 13 loads when its batch went from 8
+to 16 vectors, until rows_batch kept it at 8 (kernels/lib/reduce.cu). NVRTC and nvdisasm only, no GPU."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+H = importlib.import_module("smemlab.ops.histogram")
+stencil = importlib.import_module("smemlab.ops.stencil")
+
+# Kernels of the library that spill, and why (none of them is what an op picks by default); each must
+# still spill, so that the list stays true
+KNOWN_SPILLS = {
+    ("lib/matmul.cu", "mm_pack"): "a step of the climb the op never chooses: A and B staged in registers beside "
+                                  "the 8x8 accumulators at 128 registers (2 blocks an SM)",
+}
+
+HOPPER = {"sms": 132, "smem_optin": 232448, "smem_per_sm": 233472, "cc": (9, 0), "name": "H200"}
+
+# (source, macros, kernels to check: None for every kernel of the module)
+MODULES = [("lib/reduce.cu", {}, None), ("lib/transpose.cu", {}, None), ("lib/matmul.cu", {}, None),
+           ("lib/copy.cu", {}, None)] + [("lib/stencil.cu", d, None) for d in (stencil._DEFINES[1], stencil._DEFINES[-1])]
+# histogram plans: what auto takes from 256 to 2^22 bins, then each method at its defaults
+HISTOGRAM_PLANS = [(b, "auto", {}) for b in (256, 4096, 65536, 262144, 1 << 20, 1 << 22)] + [
+    (262144, "ranges", {"counter_bits": 8}), (262144, "cluster_exchange", {}), (1 << 20, "cluster_exchange", {}),
+    (262144, "cluster_rep", {}), (262144, "cluster_share", {}), (262144, "cluster", {}), (50000, "smem", {"copies": 1, "agg": 1})]
+
+
+def _local_memory_ops(source: str, defines: dict, kernels) -> dict[str, list[str]]:
+    from smemlab.analyze.sass import listing_text, opcodes_at
+    from smemlab.compiler import compile_cubin
+    from smemlab.cubin import static_shared_bytes
+
+    cubin = compile_cubin(source, "sm_90", defines)
+    text = listing_text(cubin)
+    if text is None:
+        pytest.skip("nvdisasm is not installed (the nvidia-cuda-nvdisasm wheel or the CUDA toolkit)")
+    names = kernels or sorted(static_shared_bytes(cubin))
+    assert names, source
+    found = {}
+    for name in names:
+        ops = opcodes_at(text, name)
+        assert ops, f"{name}: no SASS in the listing of {source}"
+        local = sorted({op for op in ops.values() if op.split(".")[0] in ("STL", "LDL")})
+        if local:
+            found[name] = local
+    return found
+
+
+@pytest.mark.parametrize("source,defines,kernels", MODULES, ids=[f"{s}-{d}" for s, d, _ in MODULES])
+def test_library_kernels_do_not_spill(source, defines, kernels):
+    pytest.importorskip("cuda.core")
+    found = _local_memory_ops(source, defines, kernels)
+    assert set(found) == {k for src, k in KNOWN_SPILLS if src == source}, found
+
+
+@pytest.mark.parametrize("bins,method,options", HISTOGRAM_PLANS, ids=[f"{b}-{m}-{o}" for b, m, o in HISTOGRAM_PLANS])
+def test_histogram_plans_kernels_do_not_spill(bins, method, options):
+    pytest.importorskip("cuda.core")
+    p = H.plan(bins, HOPPER, method, **options)
+    assert _local_memory_ops(H.SOURCE, H.kernel_defines(p), H.KERNELS[p.method]) == {}, p
+
+
+def test_a_spill_is_seen():
+    """The check finds a spill where there is one: ranges with 4 int4 loads in flight a thread and 16-bit
+    counters keeps each add's old word beside them and spills at 64 registers (an option auto never takes)."""
+    pytest.importorskip("cuda.core")
+    p = H.plan(262144, HOPPER, "ranges", unroll=4)
+    found = _local_memory_ops(H.SOURCE, H.kernel_defines(p), ("hist_ranges",))
+    assert set(found) == {"hist_ranges"} and {"STL", "LDL"} <= {op.split(".")[0] for op in found["hist_ranges"]}
+
+
+def test_every_method_names_its_kernels():
+    assert set(H.KERNELS) == set(H.METHODS) - {"auto"}
