@@ -15,7 +15,7 @@ from timing import gpu_us
 
 SHAPES = [(16384, 16384), (4096, 65536), (65536, 4096), (256, 1 << 20)]
 # rows_block compiled for (ROWS_UNROLL vectors in flight a thread, ROWS_BLOCKS_PER_SM blocks an SM)
-CAPS = [(8, 2), (8, 4), (16, 3), (4, 4)]
+CAPS = [(8, 2), (8, 3), (8, 4), (16, 3), (4, 4), (4, 6), (12, 2)]
 
 
 def checked_and_timed(b, device, label: str, k, grid: int, args: tuple, out, ref, gb: float) -> str:

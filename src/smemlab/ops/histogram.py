@@ -475,13 +475,13 @@ def enqueue(launches: list[tuple], keys_ptr: int, n: int, out_ptr: int, stream: 
     del held
 
 
-KERNELS = {"global": ("hist_global",), "smem": ("hist_smem",), "multipass": ("hist_smem",), "ranges": ("hist_ranges",),
+METHOD_KERNELS = {"global": ("hist_global",), "smem": ("hist_smem",), "multipass": ("hist_smem",), "ranges": ("hist_ranges",),
            "partition": ("hist_partition", "hist_part_count"), "cluster": ("hist_cluster",), "cluster_rep": ("hist_cluster_rep",),
            "cluster_share": ("hist_cluster_share",), "cluster_exchange": ("hist_cluster_exchange",)}
 
 
 def kernel_defines(p: Plan, extra: dict | None = None) -> dict:
-    """The macros plan `p`'s kernels (KERNELS[p.method]) are compiled with, `extra` (more macros: the tests'
+    """The macros plan `p`'s kernels (METHOD_KERNELS[p.method]) are compiled with, `extra` (more macros: the tests'
     CTR_INIT, the sweep's variants) included; pure, no GPU. Refuses the macros that would shape partition's
     tiles or ranges apart from its scratch."""
     shaping = sorted(set(extra or ()) & PARTITION_SHAPING) if p.method == "partition" else ()
@@ -510,29 +510,30 @@ def launches_for(bins: int, p: Plan, dev: int, stream: int, extra: dict | None =
     defines = kernel_defines(p, extra)
     facts = device_facts(dev)
     if p.method == "global":
-        k = device.kernel(SOURCE, "hist_global", defines, dev)
+        k = device.kernel(SOURCE, METHOD_KERNELS["global"][0], defines, dev)
         return [(k, facts["sms"] * k.blocks_per_sm(p.block), p.block, 0, None, (bins,))]
     if p.method in ("smem", "multipass"):
-        k = device.kernel(SOURCE, "hist_smem", defines, dev)
+        k = device.kernel(SOURCE, METHOD_KERNELS[p.method][0], defines, dev)
         grid = facts["sms"] * k.blocks_per_sm(p.block, p.smem)
         per = p.bins_per_pass or bins
         return [(k, grid, p.block, p.smem, None, (lo, min(per, bins - lo)))
                 for lo in range(0, bins, per)]
     if p.method == "ranges":
-        k = device.kernel(SOURCE, "hist_ranges", defines, dev)
+        k = device.kernel(SOURCE, METHOD_KERNELS["ranges"][0], defines, dev)
         resident = facts["sms"] * k.blocks_per_sm(p.block, p.smem)
         # a whole number of slices of the keys, each read by one block of every range
         grid = max(p.passes, resident // p.passes * p.passes)
         return [(k, grid, p.block, p.smem, None, (bins, p.bins_per_pass))]
     if p.method == "partition":
-        k1 = device.kernel(SOURCE, "hist_partition", defines, dev)
+        sort, count = METHOD_KERNELS["partition"]
+        k1 = device.kernel(SOURCE, sort, defines, dev)
         g1 = facts["sms"] * k1.blocks_per_sm(PARTITION_THREADS)
-        k2 = device.kernel(SOURCE, "hist_part_count", defines, dev)
+        k2 = device.kernel(SOURCE, count, defines, dev)
         g2 = facts["sms"] * k2.blocks_per_sm(p.block, p.smem)
         scratch = Scratch(p.passes, p.unroll)
         return [(k1, g1, PARTITION_THREADS, 0, None, (bins, scratch)), (k2, g2, p.block, p.smem, None, (bins, scratch, g1))]
     if p.method in ("cluster", "cluster_rep", "cluster_share", "cluster_exchange"):
-        k = device.kernel(SOURCE, "hist_" + p.method, defines, dev)
+        k = device.kernel(SOURCE, METHOD_KERNELS[p.method][0], defines, dev)
         clusters = k.max_active_clusters(p.block, p.smem, p.cluster, stream)
         if clusters <= 0:  # unknown: stay well inside one wave (GPCs rarely fill with clusters)
             per_sm = max(1, min(2048 // p.block, facts["smem_per_sm"] // (p.smem + 1024)))

@@ -71,8 +71,8 @@ ONE_BLOCK = 2 * TILE_BYTES
 # row (256 blocks: one wave) against 4,445-4,483 with 2 to 16. Long rows against CuPy's CUB (tools/reduce_rows_probe.py,
 # H200): 16384 x 16384 4,471 GB/s with a block a row against 4,537; a persistent grid looping over rows 4,419-4,428,
 # a warp a row 4,451, and 4 blocks an SM 4,503, but that takes 256 x 2^20 from 4,468 to 4,340, so the plan stays.
-# rows_block now keeps 16 vectors in flight a thread (ROWS_UNROLL; kernels/lib/reduce.cu): 16384 x 16384 4,609
-# against 4,533 with 8 (CuPy 4,628 in that run; 4,541 against 4,538 in another).
+# rows_block keeps 16 vectors in flight a thread (ROWS_UNROLL; kernels/lib/reduce.cu): 16384 x 16384 4,609
+# against 4,533 with 8, CuPy 4,628; in another run 4,541 against 4,470 with 8, CuPy 4,538.
 SEG_BYTES = 8 * 1024
 WAVES = 4
 SLOTS_PER_SM = 16  # the workspace's partials: a split row sum has rows x blocks per row of them at most
