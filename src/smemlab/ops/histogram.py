@@ -476,8 +476,9 @@ def enqueue(launches: list[tuple], keys_ptr: int, n: int, out_ptr: int, stream: 
 
 
 METHOD_KERNELS = {"global": ("hist_global",), "smem": ("hist_smem",), "multipass": ("hist_smem",), "ranges": ("hist_ranges",),
-           "partition": ("hist_partition", "hist_part_count"), "cluster": ("hist_cluster",), "cluster_rep": ("hist_cluster_rep",),
-           "cluster_share": ("hist_cluster_share",), "cluster_exchange": ("hist_cluster_exchange",)}
+                  "partition": ("hist_partition", "hist_part_count"), "cluster": ("hist_cluster",),
+                  "cluster_rep": ("hist_cluster_rep",), "cluster_share": ("hist_cluster_share",),
+                  "cluster_exchange": ("hist_cluster_exchange",)}
 
 
 def kernel_defines(p: Plan, extra: dict | None = None) -> dict:
@@ -509,31 +510,27 @@ def launches_for(bins: int, p: Plan, dev: int, stream: int, extra: dict | None =
     `extra`: more macros for the kernels (the tests' CTR_INIT)."""
     defines = kernel_defines(p, extra)
     facts = device_facts(dev)
+    kernels = [device.kernel(SOURCE, name, defines, dev) for name in METHOD_KERNELS[p.method]]
+    k = kernels[0]
     if p.method == "global":
-        k = device.kernel(SOURCE, METHOD_KERNELS["global"][0], defines, dev)
         return [(k, facts["sms"] * k.blocks_per_sm(p.block), p.block, 0, None, (bins,))]
     if p.method in ("smem", "multipass"):
-        k = device.kernel(SOURCE, METHOD_KERNELS[p.method][0], defines, dev)
         grid = facts["sms"] * k.blocks_per_sm(p.block, p.smem)
         per = p.bins_per_pass or bins
         return [(k, grid, p.block, p.smem, None, (lo, min(per, bins - lo)))
                 for lo in range(0, bins, per)]
     if p.method == "ranges":
-        k = device.kernel(SOURCE, METHOD_KERNELS["ranges"][0], defines, dev)
         resident = facts["sms"] * k.blocks_per_sm(p.block, p.smem)
         # a whole number of slices of the keys, each read by one block of every range
         grid = max(p.passes, resident // p.passes * p.passes)
         return [(k, grid, p.block, p.smem, None, (bins, p.bins_per_pass))]
     if p.method == "partition":
-        sort, count = METHOD_KERNELS["partition"]
-        k1 = device.kernel(SOURCE, sort, defines, dev)
+        k1, k2 = kernels
         g1 = facts["sms"] * k1.blocks_per_sm(PARTITION_THREADS)
-        k2 = device.kernel(SOURCE, count, defines, dev)
         g2 = facts["sms"] * k2.blocks_per_sm(p.block, p.smem)
         scratch = Scratch(p.passes, p.unroll)
         return [(k1, g1, PARTITION_THREADS, 0, None, (bins, scratch)), (k2, g2, p.block, p.smem, None, (bins, scratch, g1))]
     if p.method in ("cluster", "cluster_rep", "cluster_share", "cluster_exchange"):
-        k = device.kernel(SOURCE, METHOD_KERNELS[p.method][0], defines, dev)
         clusters = k.max_active_clusters(p.block, p.smem, p.cluster, stream)
         if clusters <= 0:  # unknown: stay well inside one wave (GPCs rarely fill with clusters)
             per_sm = max(1, min(2048 // p.block, facts["smem_per_sm"] // (p.smem + 1024)))
