@@ -204,9 +204,9 @@ __device__ __forceinline__ void reduce_impl(const T *__restrict__ x, u64 n, FIN 
 // ---- Sums along the last axis: out[r] = the sum of row r of a contiguous rows x cols array ------------
 //
 // A row starts wherever r * cols puts it, so each row has its own head (the elements before its first
-// 16-byte boundary) and tail, added element by element; its vectors are read UNROLL at a time per
-// thread, every load predicated on the row's end rather than looping over a remainder, so that a short
-// row is still read with all its loads in flight.
+// 16-byte boundary) and tail, added element by element; its vectors are read a batch at a time per
+// thread (UNROLL; rows_block: rows_batch), every load predicated on the row's end rather than looping over
+// a remainder, so that a short row is still read with all its loads in flight.
 //   rows_warp:  groups of `lanes` threads (a power of 2 up to 32) sum one row each, a warp's 32 / lanes
 //               groups side by side, then add across the group with shuffles of that width. The host
 //               picks lanes so that one batch of UNROLL vectors per thread covers a row of up to 32 KB.
@@ -293,7 +293,7 @@ __device__ __forceinline__ void rows_block_impl(const T *__restrict__ x, i64 row
                                                 FIN *__restrict__ partials, unsigned int *__restrict__ counters,
                                                 OUT *__restrict__ out)
 {
-    constexpr int NACC = accumulators<T>();
+    constexpr int NACC = accumulators<T>(), BATCH = rows_batch<T, ACC>();
     __shared__ FIN ws[NT / 32];
     __shared__ bool last;
     for (i64 b = blockIdx.x; b < rows * segs; b += gridDim.x) {
@@ -304,7 +304,7 @@ __device__ __forceinline__ void rows_block_impl(const T *__restrict__ x, i64 row
         ACC acc[NACC];
 #pragma unroll
         for (int a = 0; a < NACC; ++a) acc[a] = ACC(0);
-        for (i64 i = v0 + threadIdx.x; i < v1; i += rows_batch<T, ACC>() * NT) add_batch<rows_batch<T, ACC>(), T, NACC>(acc, w.xv, i, NT, v1);
+        for (i64 i = v0 + threadIdx.x; i < v1; i += BATCH * NT) add_batch<BATCH, T, NACC>(acc, w.xv, i, NT, v1);
         if (s == 0)
             for (i64 e = threadIdx.x; e < w.head; e += NT) acc[0] += (ACC)w.x[e];
         if (s == segs - 1)

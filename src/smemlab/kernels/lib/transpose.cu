@@ -602,6 +602,14 @@ __device__ __forceinline__ void transpose_pairs(T *__restrict__ out, i64 out_off
 // segments (half the partial sectors of 64x64's) at half the instructions (not checked with ncu).
 // A first form, which loaded and realigned each row in turn (the loads of the next row behind the
 // shuffles of this one), reached 0.44-0.50 of cudaMemcpy for 2 bytes: every load before any is used.
+// What holds e2 128x64 at 0.80-0.83 of cudaMemcpy (Nsight Compute, 7001x5003): L2 at 84-87% of its peak,
+// its sectors read 1.24x and written 1.28x the bytes moved (128-byte pieces of input rows and 256-byte
+// pieces of output rows, cut at 2-byte offsets, with partial sectors at both ends). Measured and dropped
+// (tools/transpose_2byte_h200.md, of cudaMemcpy at 7001x5003 / 8191x8193 / 32x1000x999): 256x64 tiles at
+// 3 blocks 0.82-0.85 / 0.80-0.83 / 0.85-0.88; 128x64 with the next tile's loads issued before this tile's
+// stores 0.76 / 0.74 / 0.83; 64-bit words of four elements (128x128 tiles) 0.57 / 0.61 / 0.59, with 1.3x
+// the instructions, 5x the branches and 1.49x the L2 write sectors; 128x128 pairs 0.72-0.75 / 0.68-0.75 /
+// 0.83-0.85. Longer row pieces need tiles of 64 KB, more than a block's registers can carry.
 // clang-format off
 extern "C" __global__ void __launch_bounds__(256, 5) transpose_e2_pr64x64(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
 { transpose_pairs<u16, 64, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
