@@ -97,7 +97,7 @@ BAD_CASES = {
                                  "--arg", "n=0"], "does not fit int8"),
     "missing npy": (["--kernel", "shared_oob", "--block", "64", "--arg", "out=nothere.npy", "--arg", "n=0"],
                     "no file nothere.npy"),
-    "unknown kernel": (["--kernel", "nope", "--block", "64"], "the file has no kernel of that name"),
+    "unknown kernel": (["--kernel", "nope", "--block", "64"], "has no kernel of that name"),
     "block too big": (["--kernel", "shared_oob", "--block", "64,32"], "a block holds at most 1024"),
     "block index outside the grid": (["--kernel", "shared_oob", "--block", "64", "--grid", "2",
                                       "--block-index", "2,0,0"], "outside the grid"),

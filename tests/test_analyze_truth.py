@@ -94,6 +94,11 @@ KNOWN = {
                                "float atomicAdd on shared memory is a compare-and-swap loop whose trips depend on "
                                "timing across warps (1004, 1019, 1038 CAS executions in three runs); analyze runs "
                                "each warp's loop as if alone (892)"),
+    "files.scan_tiles.block_scan_raking": ({("block_scan_raking.cuh", 165, "load")},
+                                           "CUB's raking scan reads each thread's raking segment twice (upsweep and "
+                                           "downsweep) with no store between: ptxas keeps the first reads in registers "
+                                           "and drops 3 of the 7 LDS the PTX has (4 executed, 4 wavefronts); analyze "
+                                           "counts the PTX's 7 (issue 'exact on data-dependent code')"),
     "corpus.divergent_branches": ({("divergent.cu", 25, "load")},
                                   "ptxas unrolled a loop with a data-dependent trip count into predicated loads: one "
                                   "SASS load serves lanes at different iterations, where the PTX's loop keeps them "
@@ -107,7 +112,11 @@ def _analyze(case):
     return analyze_source(_path(case), case["kernel"], tuple(case["block"]), tuple(case.get("grid", (1, 1, 1))),
                           tuple(case.get("block_index", (0, 0, 0))), int(case.get("dynamic_shared", 0)), _args(case),
                           {k: str(v) for k, v in case.get("defines", {}).items()}, max_steps=50_000_000,
-                          cluster=tuple(case.get("cluster", (1, 1, 1))))
+                          cluster=tuple(case.get("cluster", (1, 1, 1))),
+                          include_dirs=case.get("include_dirs"), options=case.get("options"),
+                          # the compiler the truth's cubins came from (nvcc's atomics are inlined from its headers,
+                          # so their lines are the header's, where NVRTC's builtins keep the caller's)
+                          compiler=case.get("compiler", "nvrtc"))
 
 
 def test_fixture_present():
@@ -149,6 +158,8 @@ def _mismatch(case, r, known_lines) -> str | None:
         got = r.totals(op)
         if not any(k[2] == op for k in known_lines) and got["wavefronts"] != want.get("sass_wavefronts", want.get("wavefronts", 0)):
             return f"{case['id']}: {op} wavefronts {got['wavefronts']}, Nsight Compute {want.get('sass_wavefronts', want.get('wavefronts', 0))}"
+        if any(k[2] == op for k in known_lines):
+            continue
         if got["requests"] > want.get("instructions", 0) or (got["requests"] > 0) != (want.get("instructions", 0) > 0):
             return f"{case['id']}: {op} requests {got['requests']}, Nsight Compute's instructions {want.get('instructions', 0)}"
     diff = _line_diff(case, r)
@@ -173,7 +184,7 @@ def test_matches_nsight_compute(case, tmp_path, monkeypatch):
     other = _other_compiler()
     if other:
         pytest.skip(other)
-    known_lines, why = next((k for prefix, k in KNOWN.items() if case["id"].startswith(prefix)), (set(), None))
+    known_lines, why = next((k for known, k in KNOWN.items() if case["id"] == known), (set(), None))
     r = _analyze(case)
     problem, tries = _mismatch(case, r, known_lines), 1
     while problem and tries < COMPILE_TRIES and _other_sass(case, r):

@@ -64,10 +64,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _joined_options(argv: list[str]) -> list[str]:
+    """`-X --expt-relaxed-constexpr` as `-X=--expt-relaxed-constexpr`: argparse takes a value that starts with a
+    dash for an option of its own, and compiler options all do."""
+    out, i = [], 0
+    while i < len(argv):
+        if argv[i] == "-X" and i + 1 < len(argv):
+            out.append(f"-X={argv[i + 1]}")
+            i += 2
+            continue
+        out.append(argv[i])
+        i += 1
+    return out
+
+
 def _run(argv: list[str] | None) -> int:
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(_joined_options(list(sys.argv[1:] if argv is None else argv)))
     except SystemExit as exc:  # --help and --version (0), argparse's own errors (2)
         return exc.code if isinstance(exc.code, int) else int(exc.code is not None)
     if not getattr(args, "func", None):

@@ -611,6 +611,46 @@ for cs in (2, 4):
              {"AGG": agg, "COPIES": 1, "CS": cs, "THREADS": 512, "MINB": 1, "CBITS": bits},
              dyn=-(-words // 4) * 16 + 2 * 512 * 4 * 2 * 2, **cl)
 
+# ---- whole files as they sit (host code, CUB, cooperative_groups, reduced precision, templates), compiled by
+# nvcc as `smemlab analyze` compiles a user's file: tests/data/analyze/files
+W = "tests/data/analyze/files/"
+
+
+def whole(id, file, kernel, block, args, defines=None):
+    c = case("files." + id, W + file, kernel, block, args, defines)
+    c["compiler"] = "nvcc"
+    return c
+
+
+whole("transpose_tiled.pad1", "transpose_app.cu", "transpose_tiled<32>", (32, 8),
+      ["out=float32[1024]", "in=float32[1024]", "width=32", "height=32"])
+whole("transpose_tiled.pad0", "transpose_app.cu", "transpose_tiled<32>", (32, 8),
+      ["out=float32[1024]", "in=float32[1024]", "width=32", "height=32"], {"TILE_PAD": 0})
+whole("row_sums", "transpose_app.cu", "row_sums", (256,), ["in=float32[1024]", "sums=float32[1]", "width=1024"])
+for block, items in ((128, 4), (256, 2)):
+    whole(f"sort_tiles.{block}x{items}", "cub_blocks.cu", f"sort_tiles<{block}, {items}>", (block,),
+          [f"keys_in=int32[{block * items}]:0..1000000", f"keys_out=int32[{block * items}]"])
+for algo in ("BLOCK_SCAN_WARP_SCANS", "BLOCK_SCAN_RAKING", "BLOCK_SCAN_RAKING_MEMOIZE"):
+    whole(f"scan_tiles.{algo.lower()}", "cub_blocks.cu", f"scan_tiles<128, 4, cub::{algo}>", (128,),
+          ["in=int32[512]", "out=int32[512]"])
+for algo in ("BLOCK_REDUCE_WARP_REDUCTIONS", "BLOCK_REDUCE_RAKING", "BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY"):
+    whole(f"block_max.{algo.lower()}", "cub_blocks.cu", f"block_max<256, cub::{algo}>", (256,),
+          ["in=float32[256]", "out=float32[1]", "n=256"])
+whole("striped_to_blocked", "cub_blocks.cu", "striped_to_blocked<128, 4>", (128,),
+      ["in=float32[512]", "out=float32[512]"])
+whole("half_dot", "mixed_precision.cu", "half_dot", (256,),
+      ["a=half2[512]", "b=half2[512]", "out=float32[1]", "n2=512"])
+whole("bf16_scale_rows", "mixed_precision.cu", "bf16_scale_rows", (128,),
+      ["in=bfloat16[256]", "out=bfloat16[256]", "cols=256"])
+whole("float4_tile_copy", "mixed_precision.cu", "float4_tile_copy", (256,), ["in=float4[256]", "out=float4[256]"])
+for t, b in (("float", 128), ("double", 64), ("short", 128)):
+    whole(f"stage_and_reverse.{t}", "templates_overloads.cu", f"lab::stage_and_reverse<{t}, {b}>", (b,),
+          [f"data={t}[{b}]", f"n={b}"])
+for stride in (2, 33):
+    whole(f"strided.{stride}", "templates_overloads.cu", f"lab::strided<{stride}>", (32,), ["data=float32[32]"])
+for t in ("float", "int"):
+    whole(f"fill.{t}", "templates_overloads.cu", f"fill<{t}>", (128,), [f"out={t}[128]", "value=3"])
+
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
 
 

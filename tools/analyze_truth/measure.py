@@ -198,6 +198,35 @@ def check_args(case: dict, params: list[tuple[str, str]]) -> list[dict]:
 # compiling (as `smemlab analyze` does)
 
 
+def compile_whole(case: dict) -> tuple[bytes, str, list[tuple[str, str]]]:
+    """(cubin, symbol, [(C type, name)]) of a case compiled by nvcc as `smemlab analyze` compiles a user's file
+    (smemlab.analyze.unit itself): the types are the instance's own, from its demangled symbol."""
+    sys.path.insert(0, str(REPO / "src"))
+    from smemlab.analyze import nvcc
+    from smemlab.analyze.args import parameter_names
+    from smemlab.analyze.unit import compile_unit
+
+    cwd = os.getcwd()
+    os.chdir(REPO)  # the line info names repo-relative files, as the fixture does
+    try:
+        unit = compile_unit(case["file"], case["kernel"], case["defines"], case.get("include_dirs"),
+                            case.get("options"), compiler="nvcc")
+    finally:
+        os.chdir(cwd)
+    k = unit.module.kernels[unit.symbol]
+    _, names = parameter_names(k, unit.source, unit.kernel)
+    ctypes = nvcc.parameters_of(unit.declarations[unit.symbol])
+    # an empty struct (a tag, std::integral_constant) is launched as the one byte it is
+    ctypes = ["unsigned char" if _empty(p) else t for p, t in zip(k.params, ctypes)]
+    return unit.cubin, unit.symbol, list(zip(ctypes, names))
+
+
+def _empty(p) -> bool:
+    from smemlab.analyze.args import empty_param as empty
+
+    return empty(p)
+
+
 def compile_case(case: dict) -> tuple[bytes, str]:
     """(cubin, lowered kernel name) of a case, compiled with NVRTC for sm_90 with line info."""
     from cuda.core import Program, ProgramOptions
@@ -236,11 +265,19 @@ def build(build_dir: Path, only: list[str] | None = None) -> int:
     for case in CASES:
         if only and not any(re.search(o, case["id"]) for o in only):
             continue
-        params = kernel_params(source_path(case["file"]).read_text(), case["kernel"])
+        whole = case.get("compiler") == "nvcc"
+        if whole:
+            cubin, lowered, params = compile_whole(case)
+            given = {parse_arg(a)[0] for a in case["args"]}
+            case = dict(case, args=[next(a for a in case["args"] if parse_arg(a)[0] == n) if n in given else f"{n}=0"
+                                    for _, n in params])
+        else:
+            params = kernel_params(source_path(case["file"]).read_text(), case["kernel"])
         args = check_args(case, params)
         key = (case["file"], tuple(sorted(case["defines"].items())), case["kernel"])
         if key not in cubins:
-            cubin, lowered = compile_case(case)
+            if not whole:
+                cubin, lowered = compile_case(case)
             h = hashlib.sha256(cubin).hexdigest()[:16]
             fname = f"{Path(case['file'].replace('package:', '')).stem}-{h}.cubin"
             (build_dir / "cubin" / fname).write_bytes(cubin)
@@ -660,6 +697,9 @@ def fixture(outdir: Path, build_dir: Path, out: Path, merge: bool = False) -> in
         rec = {k: c[k] for k in ("id", "file", "kernel", "defines", "block", "grid", "block_index", "dynamic_shared", "args")}
         if c.get("cluster") and list(c["cluster"]) != [1, 1, 1]:
             rec["cluster"] = list(c["cluster"])
+        for key in ("compiler", "include_dirs", "options"):  # whole files: how `smemlab analyze` compiles them
+            if c.get(key):
+                rec[key] = c[key]
         rec["totals"] = totals
         rec["lines"] = sorted(lines.values(), key=lambda d: (d["file"], d["line"], d["op"]))
         rec["sass"] = sass

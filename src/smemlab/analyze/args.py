@@ -40,6 +40,14 @@ C_DTYPES = {
     "int8_t": "int8", "uint8_t": "uint8", "int16_t": "int16", "uint16_t": "uint16", "int32_t": "int32",
     "uint32_t": "uint32", "int64_t": "int64", "uint64_t": "uint64",
 }
+# reduced-precision types kept as their bits (NumPy has no bfloat16 or fp8): the fill draws values in the
+# range and rounds them to the format, so the kernel reads real numbers of its own type
+BITS_TYPES = {"bfloat16": "bfloat16", "__nv_bfloat16": "bfloat16", "nv_bfloat16": "bfloat16", "bf16": "bfloat16",
+              "e4m3": "e4m3", "__nv_fp8_e4m3": "e4m3", "fp8_e4m3": "e4m3", "float8_e4m3": "e4m3",
+              "e5m2": "e5m2", "__nv_fp8_e5m2": "e5m2", "fp8_e5m2": "e5m2", "float8_e5m2": "e5m2"}
+_PAIRS = {"half2": ("float16", 2), "__half2": ("float16", 2), "bfloat162": ("bfloat16", 2),
+          "__nv_bfloat162": ("bfloat16", 2), "nv_bfloat162": ("bfloat16", 2)}
+_BITS_DTYPE = {"bfloat16": np.dtype(np.uint16), "e4m3": np.dtype(np.uint8), "e5m2": np.dtype(np.uint8)}
 VECTOR = re.compile(r"^(char|uchar|short|ushort|int|uint|long|ulong|longlong|ulonglong|float|double)([1234])$")
 _VEC_BASE = {"char": "int8", "uchar": "uint8", "short": "int16", "ushort": "uint16", "int": "int32",
              "uint": "uint32", "long": "int64", "ulong": "uint64", "longlong": "int64", "ulonglong": "uint64",
@@ -60,6 +68,7 @@ class BufferSpec:
     lo: float | int | None
     hi: float | int | None
     text: str
+    bits: str | None = None  # bfloat16, e4m3, e5m2: dtype holds the bits of this format
 
 
 @dataclass
@@ -70,7 +79,23 @@ class FileSpec:
 
 def resolve_dtype(name: str) -> tuple[np.dtype, int]:
     """(NumPy dtype, components per element) of a C or NumPy type name."""
+    return resolve_type(name)[:2]
+
+
+def resolve_type(name: str) -> tuple[np.dtype, int, str | None]:
+    """(NumPy dtype, components per element, the bit format where NumPy has none: bfloat16, e4m3, e5m2)."""
     key = " ".join(name.replace("np.", "").split())
+    if key in BITS_TYPES:
+        fmt = BITS_TYPES[key]
+        return _BITS_DTYPE[fmt], 1, fmt
+    if key in _PAIRS:
+        base, n = _PAIRS[key]
+        fmt = BITS_TYPES.get(base)
+        return (_BITS_DTYPE[fmt] if fmt else np.dtype(base)), n, fmt
+    return (*_resolve_plain(key), None)
+
+
+def _resolve_plain(key: str) -> tuple[np.dtype, int]:
     m = VECTOR.match(key.replace(" ", ""))
     if m:
         return np.dtype(_VEC_BASE[m.group(1)]), int(m.group(2))
@@ -79,10 +104,11 @@ def resolve_dtype(name: str) -> tuple[np.dtype, int]:
     try:
         dt = np.dtype(key)
     except TypeError:
-        raise UserError(f"unknown dtype {name!r}: use a NumPy name (int32, float32, uint8, ...) or a C name "
-                        f"(int, unsigned, float, double, half, float4, ...)") from None
+        raise UserError(f"unknown dtype {key!r}: use a NumPy name (int32, float32, uint8, ...) or a C name "
+                        f"(int, unsigned, float, double, half, half2, bfloat16, e4m3, e5m2, float4, uchar4, ...)"
+                        ) from None
     if dt.kind not in "biuf":
-        raise UserError(f"dtype {name!r}: only integer, float and bool buffers are supported")
+        raise UserError(f"dtype {key!r}: only integer, float and bool buffers are supported")
     return dt, 1
 
 
@@ -100,13 +126,13 @@ def parse_arg(text: str):
     name, value = name.strip(), value.strip()
     if not sep or not name or not value:
         raise UserError(f"--arg {text!r}: write NAME=VALUE (e.g. n=1024, x=float32[1024], keys=int32[8192]:0..255)")
-    if not re.match(r"^[A-Za-z_]\w*$", name):
+    if not re.match(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$", name):
         raise UserError(f"--arg {text!r}: {name!r} is not a parameter name")
     if value.endswith(".npy"):
         return name, FileSpec(value, text)
     m = re.match(r"^([A-Za-z_][\w ]*?)\s*\[\s*(\d+)\s*\]\s*(?::\s*(.+?)\s*\.\.\s*(.+))?$", value)
     if m:
-        dt, comps = resolve_dtype(m.group(1))
+        dt, comps, bits = resolve_type(m.group(1))
         count = int(m.group(2)) * comps
         if count <= 0:
             raise UserError(f"--arg {text!r}: the count must be positive")
@@ -121,7 +147,7 @@ def parse_arg(text: str):
                 raise UserError(f"--arg {text!r}: the range must be LO..HI with numbers") from None
             if lo > hi:
                 raise UserError(f"--arg {text!r}: LO is above HI")
-        return name, BufferSpec(dt, count, lo, hi, text)
+        return name, BufferSpec(dt, count, lo, hi, text, bits)
     try:
         return name, Scalar(_number(value), text)
     except ValueError:
@@ -146,7 +172,43 @@ def fill(name: str, spec: BufferSpec) -> np.ndarray:
         return rng.integers(lo, hi, size=spec.count, dtype=dt, endpoint=True)
     lo = float(spec.lo) if spec.lo is not None else -1.0
     hi = float(spec.hi) if spec.hi is not None else 1.0
+    if spec.bits:
+        return to_bits(rng.uniform(lo, hi, size=spec.count), spec.bits)
     return rng.uniform(lo, hi, size=spec.count).astype(dt)
+
+
+def to_bits(values: np.ndarray, fmt: str) -> np.ndarray:
+    """Values rounded to nearest even in a format NumPy lacks, as its bits (bfloat16: uint16; fp8: uint8)."""
+    f = np.asarray(values, dtype=np.float32)
+    if fmt == "bfloat16":
+        u = f.view(np.uint32).astype(np.uint64)
+        return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+    codes = np.arange(256, dtype=np.uint8)
+    table = from_bits(codes, fmt)
+    finite = np.isfinite(table)
+    order = np.argsort(np.where(finite, table, np.inf), kind="stable")[: int(finite.sum())]
+    vals = table[order]
+    idx = np.clip(np.searchsorted(vals, f), 1, len(vals) - 1)
+    nearer = np.where(np.abs(f - vals[idx - 1]) <= np.abs(vals[idx] - f), idx - 1, idx)
+    return codes[order][nearer]
+
+
+def from_bits(bits: np.ndarray, fmt: str) -> np.ndarray:
+    """The float32 values of bfloat16 or fp8 bits."""
+    b = np.asarray(bits)
+    if fmt == "bfloat16":
+        return (b.astype(np.uint32) << 16).view(np.float32)
+    exp_bits, man_bits, bias = (4, 3, 7) if fmt == "e4m3" else (5, 2, 15)
+    b = b.astype(np.int32)
+    sign = np.where(b & 0x80, -1.0, 1.0)
+    e = (b >> man_bits) & ((1 << exp_bits) - 1)
+    m = b & ((1 << man_bits) - 1)
+    val = np.where(e == 0, m / (1 << man_bits) * 2.0 ** (1 - bias), (1 + m / (1 << man_bits)) * 2.0 ** (e - bias))
+    if fmt == "e4m3":  # no infinities; S.1111.111 is NaN
+        val = np.where((e == 15) & (m == 7), np.nan, val)
+    else:
+        val = np.where(e == 31, np.where(m == 0, np.inf, np.nan), val)
+    return (sign * val).astype(np.float32)
 
 
 # ---------------------------------------------------------------------------- the C signature
@@ -172,13 +234,13 @@ class CParam:
         return " ".join(t.replace("__restrict__", "").split())
 
 
-def _strip_comments(text: str) -> str:
+def strip_comments(text: str) -> str:
     return re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S)
 
 
 def signature(source: str, kernel: str) -> list[list[CParam]]:
     """Every `__global__` declaration of `kernel` in the source: its parameters, in order."""
-    text = _strip_comments(source)
+    text = strip_comments(source)
     base = kernel.split("<")[0].split("::")[-1].strip()
     found = []
     for m in re.finditer(rf"\b{re.escape(base)}\s*\(", text):
@@ -191,8 +253,10 @@ def signature(source: str, kernel: str) -> list[list[CParam]]:
             if not p or p == "void":
                 continue
             p = p.split("=")[0].strip()
-            tokens = re.findall(r"[A-Za-z_]\w*", re.sub(r"\[.*?\]|<.*>", "", p))
-            name = tokens[-1] if len(tokens) >= 2 and tokens[-1] not in _KEYWORDS else None
+            bare = re.sub(r"\[.*?\]|<.*>", "", p).strip()
+            tokens = re.findall(r"[A-Za-z_]\w*", bare)
+            qualified = bare.endswith(tokens[-1]) and bare[: -len(tokens[-1])].rstrip().endswith("::") if tokens else 0
+            name = tokens[-1] if len(tokens) >= 2 and tokens[-1] not in _KEYWORDS and not qualified else None
             params.append(CParam(name, p))
         found.append(params)
     return found
@@ -236,6 +300,11 @@ def _pack_scalar(name: str, p: Variable, c: CParam | None, v: Scalar) -> bytes:
     return (value & ((1 << bits) - 1)).to_bytes(bits // 8, "little")
 
 
+def empty_param(p: Variable) -> bool:
+    """A struct with no data (a tag, std::integral_constant, a layout of static shapes): one byte nobody reads."""
+    return p.count == 1 and p.size == 1 and p.type == ".b8"
+
+
 def _by_value(p: Variable) -> bool:
     """A struct (or array) passed by value: PTX gives it as an array of bytes."""
     return p.count is not None and p.count > 1
@@ -271,21 +340,77 @@ def _data_for(name: str, spec) -> np.ndarray:
     return fill(name, spec)
 
 
-def bind(module: Module, kernel: Kernel, source: str, kernel_name: str, arg_texts: list[str]) -> Bound:
+def parameter_names(kernel: Kernel, source: str, kernel_name: str) -> tuple[list[CParam | None], list[str]]:
+    """The kernel's parameters as the source declares them, and their names (param0, ... where it names none)."""
+    sigs = [s for s in signature(source, kernel_name) if len(s) == len(kernel.params)]
+    cparams: list[CParam | None] = list(sigs[0]) if sigs else [None] * len(kernel.params)
+    return cparams, [c.name if c is not None and c.name else f"param{i}" for i, c in enumerate(cparams)]
+
+
+def _missing(name: str, p: Variable, c: CParam | None) -> str:
+    ctype = c.ctype if c is not None and c.ctype else f"PTX .{p.type.lstrip('.')}"
+    if _by_value(p):
+        return f"{name} ({ctype}, a struct of {p.size} bytes: --arg {name}.FIELD=... for each field it uses, or " \
+               f"{_struct_hint(name, p).split(' (')[0]})"
+    pointer = (c is not None and c.is_pointer) or (c is None and p.type in (".u64", ".b64"))
+    elem = re.sub(r"\b(const|volatile|__restrict__)\b|\*", "", c.ctype).strip() if c is not None and c.ctype else ""
+    example = f"{name}={_dtype_name(elem)}[1024]" if pointer else f"{name}=1024"
+    return f"{name} ({ctype}): e.g. --arg {example}"
+
+
+def _dtype_name(ctype: str) -> str:
+    try:
+        dt, comps, bits = resolve_type(ctype)
+    except UserError:
+        return "float32"
+    return ctype if (comps > 1 or bits) else dt.name
+
+
+def _pack_field(name: str, f, v: Scalar) -> bytes:
+    if f.pointer:
+        raise UserError(f"--arg {v.text}: {name} is a pointer field; give a buffer such as {name}=float32[1024]")
+    if f.floating:
+        fmt = {2: "<e", 4: "<f", 8: "<d"}.get(f.size)
+        if fmt is None:
+            raise UserError(f"--arg {v.text}: {name} is a {f.size}-byte float, which analyze cannot fill")
+        return struct.pack(fmt, float(v.value))
+    if isinstance(v.value, float):
+        raise UserError(f"--arg {v.text}: {name} is an integer field; give an integer")
+    bits = f.size * 8
+    lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if f.signed else (0, (1 << bits) - 1)
+    if not lo <= int(v.value) <= hi:
+        raise UserError(f"--arg {v.text}: {v.value} does not fit field {name} ({f.size} bytes)")
+    return (int(v.value) & ((1 << bits) - 1)).to_bytes(f.size, "little")
+
+
+def bind(module: Module, kernel: Kernel, source: str, kernel_name: str, arg_texts: list[str],
+         fields: dict | None = None) -> Bound:
+    """`fields`: 'param.field' -> fields.Field, the layouts of the struct fields the --args name."""
     specs: dict[str, object] = {}
     for text in arg_texts:
         name, spec = parse_arg(text)
         if name in specs:
             raise UserError(f"--arg {name} is given twice")
         specs[name] = spec
-    sigs = [s for s in signature(source, kernel_name) if len(s) == len(kernel.params)]
-    cparams: list[CParam | None] = list(sigs[0]) if sigs else [None] * len(kernel.params)
-    names = [c.name if c is not None and c.name else f"param{i}" for i, c in enumerate(cparams)]
+    fields = fields or {}
+    cparams, names = parameter_names(kernel, source, kernel_name)
     module_vars = {v.name: v for v in module.variables if v.space in ("const", "global")}
-    unknown = [n for n in specs if n not in names and n not in module_vars]
+    unknown = [n for n in specs if n.split(".")[0] not in names and n not in module_vars]
     if unknown:
         listed = ", ".join(names) or "none"
         raise UserError(f"--arg {unknown[0]}: {kernel_name} has no parameter of that name (its parameters: {listed})")
+    by_param: dict[str, dict[str, object]] = {}
+    for n, spec in specs.items():
+        if "." in n:
+            if n not in fields:
+                raise UserError(f"--arg {n}: struct fields by name need the whole-file compile (nvcc), which "
+                                f"finds their layout")
+            by_param.setdefault(n.split(".")[0], {})[n] = spec
+    missing = [_missing(name, p, c) for p, c, name in zip(kernel.params, cparams, names)
+               if name not in specs and name not in by_param and not empty_param(p)]
+    if missing:
+        raise UserError(f"{kernel_name} needs {len(missing)} more --arg{'s' if len(missing) > 1 else ''}:\n  "
+                        + "\n  ".join(missing))
 
     from smemlab.analyze.machine import param_offsets
 
@@ -297,15 +422,27 @@ def bind(module: Module, kernel: Kernel, source: str, kernel_name: str, arg_text
     by_name: dict[str, Buffer] = {}
     for i, (p, c, name) in enumerate(zip(kernel.params, cparams, names)):
         spec = specs.get(name)
-        if spec is None and _by_value(p):
-            raise UserError(f"parameter {name} ({c.decl if c is not None else 'a struct'}) is a struct of {p.size} "
-                            f"bytes passed by value and has no --arg; give its bytes: {_struct_hint(name, p)}")
-        if spec is None:
-            what = f"{c.decl}" if c is not None else f"a .{p.type.lstrip('.')} parameter"
-            hint = f"{name}=float32[1024]" if (c is not None and c.is_pointer) or p.type in (".u64", ".b64") and \
-                (c is None or c.is_pointer) else f"{name}=1024"
-            raise UserError(f"parameter {name} ({what}, PTX .{p.type.lstrip('.')}) has no --arg; give one, "
-                            f"e.g. --arg {hint}")
+        if name in by_param:  # fields by name; the rest of the struct zero
+            if spec is not None:
+                raise UserError(f"--arg {name} gives the whole struct and --arg {name}.FIELD a field of it: give one")
+            for fname, fspec in by_param[name].items():
+                f = fields[fname]
+                at = offsets[i] + f.offset
+                if f.offset + f.size > p.size:
+                    raise UserError(f"--arg {fname}: the field lies outside {name} ({p.size} bytes)")
+                if isinstance(fspec, Scalar):
+                    param_bytes[at:at + f.size] = _pack_field(fname, f, fspec)
+                    continue
+                if not f.pointer:
+                    raise UserError(f"--arg {fspec.text}: {fname} is not a pointer ({f.size} bytes); give a number")
+                data = _data_for(fname, fspec)
+                buf = Buffer(fname, 0, data.nbytes, data, data.dtype.name)
+                buffers.append(buf)
+                by_name[fname] = buf
+                pointer_slots.append((at, buf))
+            continue
+        if spec is None:  # an empty struct or a tag (std::integral_constant): nothing to give
+            continue
         if isinstance(spec, Scalar):
             if c is not None and c.is_pointer:
                 raise UserError(f"--arg {spec.text}: parameter {name} is a pointer ({c.decl}); give a buffer such "

@@ -52,6 +52,7 @@ class Site:
     line: int
     text: str  # the PTX instruction
     generic: bool = False  # reached shared memory through a generic address
+    call: tuple[int, int] | None = None  # (file, line) of the kernel's own line it was inlined from, if elsewhere
     requests: int = 0  # warps with an active lane
     issued: int = 0  # warps that executed it, guard on or off (what Nsight counts as executed)
     wavefronts: int = 0
@@ -87,6 +88,8 @@ class Ledger:
 
     def site(self, pc: int, kind: str, size: int, loc, text: str, generic: bool = False) -> Site:
         s = Site(pc, kind, size, loc.file if loc else 0, self.relocate.get(pc, loc.line if loc else 0), text, generic)
+        if loc is not None and loc.inlined_at and loc.inlined_at != (s.file, s.line):
+            s.call = loc.inlined_at
         if kind == "atomic":
             s.atomic_rule = self.atomic_rules.get(pc, "lanes")
         self.sites[(pc, kind, len(self.sites))] = s
@@ -398,6 +401,7 @@ class LineStats:
     generic: bool = False
     remote: int = 0  # warp requests with lanes on another block's shared memory
     worst: Site | None = None  # the instruction of the line with the costliest warp
+    calls: list = field(default_factory=list)  # the kernel's own lines (file, line) it was inlined from
 
     @property
     def excess(self) -> int:
@@ -422,6 +426,8 @@ def per_line(sites) -> list[LineStats]:
         ls.instructions += 1
         ls.generic |= s.generic
         ls.remote += s.remote
+        if s.call is not None and s.call not in ls.calls:
+            ls.calls.append(s.call)
         if ls.worst is None or s.worst_wavefronts > ls.worst.worst_wavefronts:
             ls.worst = s
     return list(lines.values())

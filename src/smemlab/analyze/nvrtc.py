@@ -70,7 +70,8 @@ def cache_dir() -> Path:
 
 
 def compile_ptx(text: str, name: str, defines: dict[str, str] | None = None, include_dirs: list[str] | None = None,
-                name_expressions: list[str] | None = None, arch: str = ARCH) -> Compiled:
+                name_expressions: list[str] | None = None, arch: str = ARCH, options: list[str] | None = None
+                ) -> Compiled:
     """Compile `text` (shown to the user as file `name`) to PTX for `arch` with line information."""
     try:
         from cuda.bindings import nvrtc
@@ -80,6 +81,7 @@ def compile_ptx(text: str, name: str, defines: dict[str, str] | None = None, inc
     opts = [f"-arch={arch}", "-std=c++17", "-lineinfo"]
     opts += [f"-I{d}" for d in include_dirs]
     opts += [f"-D{k}" if v is None or v == "" else f"-D{k}={v}" for k, v in sorted((defines or {}).items())]
+    opts += list(options or [])
     exprs = list(name_expressions or [])
     key = hashlib.sha256(b"\0".join([
         text.encode(), name.encode(), "\0".join(opts).encode(), "\0".join(exprs).encode(),

@@ -70,7 +70,7 @@ class Loc:
     file: int
     line: int
     col: int = 0
-    inlined_at: tuple[int, int] | None = None  # (file, line) of the outermost call site
+    inlined_at: tuple[int, int] | None = None  # (file, line) of the outermost call site: the kernel's own line
 
 
 @dataclass
@@ -449,6 +449,29 @@ def _reg_names(spec: str) -> list[tuple[str, int | None]]:
     return out
 
 
+def _outermost(callers: dict, here: tuple[int, int, int], rest: str) -> tuple[int, int] | None:
+    """The kernel's own line that a `.loc` inlined from a header (or a helper) comes from. A `.loc` names only its
+    immediate call site (`inlined_at F L C`), whose own `.loc` came before it with the site it was inlined at, so
+    the chain is followed through the latest caller seen of each position. Where it ends at a position that is
+    not the kernel's own (a call site with no instruction of its own left no `.loc`), the kernel's line in force
+    before the inlined code is the call's."""
+    inl = _INLINED.findall(rest)
+    if not inl:
+        callers["home"] = here
+        callers.setdefault("homes", set()).add(here[:2])
+        return None
+    site = tuple(int(x) for x in inl[-1])
+    callers[here] = site
+    for _ in range(64):  # inlining is never this deep; a cycle of reused positions stops here too
+        outer = callers.get(site)
+        if outer is None or outer == site:
+            break
+        site = outer
+    if site[:2] not in callers.get("homes", ()) and "home" in callers:
+        site = callers["home"]
+    return site[0], site[1]
+
+
 def _parse_kernel(name: str, params_text: str, perf: str, body: str, files: dict) -> Kernel:
     params = []
     for p in split_top(params_text):
@@ -464,6 +487,7 @@ def _parse_kernel(name: str, params_text: str, perf: str, body: str, files: dict
         if m:
             setattr(k, key, tuple(int(x) for x in m.group(1).replace(" ", "").split(",") if x))
     loc: Loc | None = None
+    callers: dict[tuple[int, int, int], tuple[int, int, int]] = {}
     scopes: list[dict[str, str]] = []
     counter = [0]
     statements = list(_statements(body))
@@ -500,8 +524,7 @@ def _parse_kernel(name: str, params_text: str, perf: str, body: str, files: dict
         if kind == "loc":
             m = _LOC.match(payload)
             if m:
-                inl = _INLINED.findall(m.group(4))
-                outer = (int(inl[-1][0]), int(inl[-1][1])) if inl else None
+                outer = _outermost(callers, (int(m.group(1)), int(m.group(2)), int(m.group(3))), m.group(4))
                 if int(m.group(2)) or loc is None:  # line 0 ("no line": NVVM writes it after a barrier or at
                     # a join): ptxas's line table keeps the line before it, which Nsight Compute shows
                     loc = Loc(int(m.group(1)), int(m.group(2)), int(m.group(3)), outer)

@@ -37,6 +37,8 @@ def line_dict(r: Report, ls: LineStats) -> dict:
          "ideal_wavefronts": ls.ideal if modelled else None,
          "conflict_degree": ls.degree if modelled else None,
          "instructions": ls.instructions, "executed": ls.issued}
+    if ls.calls:  # inlined from a header or a helper: the kernel's own lines that called it
+        d["called_from"] = [{"file": r.file_name(f), "line": n, "source": r.source_text(f, n)} for f, n in ls.calls]
     if ls.generic:
         d["generic"] = True
     if ls.remote:
@@ -99,12 +101,14 @@ def hint(r: Report, ls: LineStats) -> str | None:
     """A plain-language fix for a conflicted line."""
     if ls.kind not in MODELLED or ls.excess <= 0:
         return None
+    where = f"{r.file_name(ls.file)}:{ls.line}"
+    if ls.calls:
+        where = ", ".join(f"{r.file_name(f)}:{n}" for f, n in ls.calls) + f" (through {where})"
     if ls.kind == "atomic":
-        return (f"{r.file_name(ls.file)}:{ls.line}: shared atomics meet in one bank ({ls.degree} lanes at worst, "
+        return (f"{where}: shared atomics meet in one bank ({ls.degree} lanes at worst, "
                 f"{ls.wavefronts / max(ls.requests, 1):.3g} wavefronts per request where 1 would do): spread the "
                 f"counters (one copy per lane or per few lanes, bin-major), or aggregate the lanes that hit one word "
                 f"first (__match_any_sync, then one atomicAdd of the count).")
-    where = f"{r.file_name(ls.file)}:{ls.line}"
     per = ls.wavefronts / max(ls.requests, 1)
     ideal = ls.ideal / max(ls.requests, 1)
     text = (f"{where}: a {ls.degree}-way bank conflict ({per:.3g} wavefronts per request where {ideal:.3g} would do). "
@@ -161,6 +165,7 @@ def require_line(r: Report, line: int) -> LineStats:
 
 
 def print_report(r: Report, con, line: int | None = None, png: str | None = None, max_source: int = 60) -> None:
+    from rich import box
     from rich.markup import escape
     from rich.table import Table
 
@@ -175,11 +180,19 @@ def print_report(r: Report, con, line: int | None = None, png: str | None = None
     if not ordered:
         con.print("no shared-memory access was executed")
     else:
-        t = Table(title="shared-memory traffic per source line, worst first", title_justify="left")
-        for name, just in (("line", "left"), ("source", "left"), ("op", "left"), ("bytes", "right"),
-                           ("requests", "right"), ("wavefronts", "right"), ("ideal", "right"), ("wf/req", "right"),
-                           ("conflict", "right")):
-            t.add_column(name, justify=just, no_wrap=name != "source", min_width=24 if name == "source" else None)
+        narrow = con.width < 110
+        t = Table(title="shared-memory traffic per source line, worst first", title_justify="left",
+                  box=box.SIMPLE_HEAD if narrow else box.HEAVY_HEAD, padding=(0, 1) if not narrow else (0, 0, 0, 1))
+        columns = [("line", "left"), ("source", "left"), ("op", "left"), ("bytes", "right"), ("requests", "right"),
+                   ("wavefronts", "right"), ("ideal", "right"), ("wf/req", "right"), ("conflict", "right")]
+        if narrow:  # 80 columns: the widths in the op column, short headings, no ratio (the conflict says it)
+            columns = [("line", "left"), ("source", "left"), ("op", "left"), ("req", "right"), ("wf", "right"),
+                       ("ideal", "right"), ("conflict", "right")]
+        line_width = max(14, min(32, con.width // 4))
+        for name, just in columns:
+            t.add_column(name, justify=just, no_wrap=name != "source",
+                         min_width=(12 if narrow else 24) if name == "source" else None,
+                         max_width=line_width if name == "line" else None, overflow="fold")
         for ls in ordered:
             src = r.source_text(ls.file, ls.line)
             if len(src) > max_source:
@@ -187,12 +200,19 @@ def print_report(r: Report, con, line: int | None = None, png: str | None = None
             modelled = _modelled(ls)
             wf = f"{ls.wavefronts:,}" if modelled else "-"
             style = "red" if modelled and ls.excess > 0 else None
-            t.add_row(f"{escape(r.file_name(ls.file))}:{ls.line}", escape(src),
-                      ls.kind + (" dsmem" if ls.remote else ""), str(ls.bytes),
-                      f"{ls.requests:,}" + (f" +{ls.remote:,} remote" if ls.remote else ""), wf,
-                      f"{ls.ideal:,}" if modelled else "-",
-                      f"{ls.wavefronts / ls.requests:.3g}" if modelled and ls.requests else "-", _conflict(ls),
-                      style=style)
+            where = _left_cut(f"{r.file_name(ls.file)}:{ls.line}", line_width)
+            if ls.calls:  # the kernel's own line first, the header's line it reached beneath
+                where = "\n".join([_left_cut(f"{r.file_name(f)}:{n}", line_width) for f, n in ls.calls[:3]]
+                                  + [_left_cut("└ " + f"{r.file_name(ls.file)}:{ls.line}", line_width)])
+            op = ls.kind + (" dsmem" if ls.remote else "")
+            req = f"{ls.requests:,}" + (f" +{ls.remote:,} remote" if ls.remote else "")
+            ideal = f"{ls.ideal:,}" if modelled else "-"
+            if narrow:
+                t.add_row(escape(where), escape(src), f"{op} {ls.bytes}B", req, wf, ideal, _conflict(ls), style=style)
+            else:
+                t.add_row(escape(where), escape(src), op, str(ls.bytes), req, wf, ideal,
+                          f"{ls.wavefronts / ls.requests:.3g}" if modelled and ls.requests else "-", _conflict(ls),
+                          style=style)
         con.print(t)
     tt = Table(title="kernel totals (one block)" if blocks == 1 else f"kernel totals (the cluster's {blocks} blocks)",
                title_justify="left")
@@ -216,6 +236,11 @@ def print_report(r: Report, con, line: int | None = None, png: str | None = None
         con.print(f"[dim]note: {escape(n)}[/]")
     if line is not None:
         print_line_map(r, con, line, png)
+
+
+def _left_cut(text: str, width: int) -> str:
+    """A path cut from the left to `width` characters, so that its file name and line number stay."""
+    return text if len(text) <= width else "…" + text[len(text) - width + 1:]
 
 
 def print_line_map(r: Report, con, line: int, png: str | None) -> None:

@@ -15,15 +15,15 @@ from smemlab.analyze.executor import AnalyzeError, Executor
 from smemlab.analyze.inline import inline_calls
 from smemlab.analyze.ledger import Ledger, LineStats, Site, per_line
 from smemlab.analyze.machine import Launch, Machine
-from smemlab.analyze.nvrtc import compile_ptx, find_kernel
+from smemlab.analyze.nvrtc import find_kernel
 from smemlab.analyze.ptx import PTXError, parse_module
+from smemlab.analyze.unit import compile_unit
 from smemlab.errors import UserError
 
 KINDS = ("load", "store", "atomic")
 EXTRA_KINDS = ("ldgsts",)
 DEFAULT_MAX_STEPS = 10_000_000
 MAX_DYNAMIC_SHARED = 227 * 1024
-PACKAGE_PREFIX = "package:"
 
 
 @dataclass
@@ -63,23 +63,6 @@ class Report:
         """Worst first: excess wavefronts, then wavefronts, then requests; then by file and line."""
         return sorted(self.lines, key=lambda ls: (-ls.excess, -ls.wavefronts, -ls.requests, ls.file, ls.line,
                                                   KINDS.index(ls.kind) if ls.kind in KINDS else 9))
-
-
-def resolve_source(path: str) -> tuple[Path, str]:
-    """(file on disk, name to show); `package:book/NAME.cu` is the package's kernels/book/NAME.cu."""
-    if path.startswith(PACKAGE_PREFIX):
-        from smemlab.compiler import KERNEL_DIR, kernel_sources, source_name
-
-        name = path[len(PACKAGE_PREFIX):]
-        p = KERNEL_DIR / name
-        if not p.is_file() or p.suffix != ".cu":
-            known = ", ".join(source_name(x) for x in kernel_sources() if x.suffix == ".cu")
-            raise UserError(f"{path}: the package has no kernels/{name} (it has {known})")
-        return p, name
-    p = Path(path)
-    if not p.is_file():
-        raise UserError(f"{path}: no such file")
-    return p, path
 
 
 MAX_CLUSTER = 16  # blocks of a cluster on Hopper (8 portable, 16 with the non-portable size allowed)
@@ -131,34 +114,23 @@ def _check_launch(block, grid, block_index, dynamic_shared):
     return block, grid, bi
 
 
-def analyze_source(path: str, kernel: str, block, grid=(1, 1, 1), block_index=(0, 0, 0), dynamic_shared: int = 0,
-                   args: list[str] | None = None, defines: dict[str, str] | None = None,
+def analyze_source(path: str, kernel: str | None, block, grid=(1, 1, 1), block_index=(0, 0, 0),
+                   dynamic_shared: int = 0, args: list[str] | None = None, defines: dict[str, str] | None = None,
                    include_dirs: list[str] | None = None, max_steps: int = DEFAULT_MAX_STEPS,
-                   cluster=None) -> Report:
-    """`cluster`: the shape of the thread-block cluster the kernel is launched with (None: the kernel's
-    __cluster_dims__, else one block); all its blocks are emulated, the one holding `block_index` among them."""
+                   cluster=None, options: list[str] | None = None, compiler: str = "auto") -> Report:
+    """`kernel`: as written in the source, a template instance (`'k<int, 128>'`, instantiated if the file does
+    not), or None where the file has one kernel. `cluster`: the shape of the thread-block cluster the kernel is
+    launched with (None: the kernel's __cluster_dims__, else one block); all its blocks are emulated, the one
+    holding `block_index` among them. `options`: compiler options as the repository's build passes them.
+    `compiler`: "nvcc" (a whole file as it sits), "nvrtc" (device code only), or "auto" (nvcc where it is
+    installed, NVRTC for the package's own kernels, which is what runs them)."""
     block, grid, block_index = _check_launch(block, grid, block_index, dynamic_shared)
-    file, shown = resolve_source(path)
-    try:
-        text = file.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"{path}: cannot read it ({exc})") from None
-    includes = [str(file.parent.resolve())] + [str(Path(d)) for d in include_dirs or []]
-    if path.startswith(PACKAGE_PREFIX):  # the package's kernels include its shared headers (kernels/*.cuh)
-        from smemlab.compiler import KERNEL_DIR
+    from smemlab.analyze.fields import dotted
 
-        includes.append(str(KERNEL_DIR))
-    exprs = [kernel] if ("<" in kernel) else []
-    compiled = compile_ptx(text, str(file.resolve()), defines, includes, exprs)
-    try:
-        module = parse_module(compiled.ptx)
-    except PTXError as exc:
-        raise UserError(f"{shown}: the PTX NVRTC produced is not understood: {exc}") from None
-    symbol = find_kernel(list(module.kernels), kernel, compiled.lowered)
-    files = {i: _shown_path(p, file, shown) for i, p in module.files.items()}
-    sources = {i: _read_lines(p) for i, p in module.files.items()}
-    return _run(module, compiled.ptx, symbol, kernel, text, shown, files, sources,
-                Launch(block, grid, block_index, int(dynamic_shared)), args, max_steps, compiled.cubin, cluster)
+    unit = compile_unit(path, kernel, defines, include_dirs, options, compiler, dotted(list(args or [])))
+    return _run(unit.module, unit.ptx, unit.symbol, unit.kernel, unit.source, unit.shown, unit.files, unit.sources,
+                Launch(block, grid, block_index, int(dynamic_shared)), args, max_steps, unit.cubin, cluster,
+                fields=unit.fields)
 
 
 def analyze_ptx(ptx: str, kernel: str, block, grid=(1, 1, 1), block_index=(0, 0, 0), dynamic_shared: int = 0,
@@ -177,7 +149,7 @@ def analyze_ptx(ptx: str, kernel: str, block, grid=(1, 1, 1), block_index=(0, 0,
 
 
 def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, files, sources, launch: Launch,
-         args, max_steps, cubin: bytes = b"", cluster=None) -> Report:
+         args, max_steps, cubin: bytes = b"", cluster=None, fields=None) -> Report:
     try:
         k = inline_calls(module, module.kernels[symbol])
     except PTXError as exc:
@@ -188,7 +160,7 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
         raise UserError(f"{kernel} is compiled for at most {_prod(k.maxntid)} threads per block "
                         f"(__launch_bounds__); the block has {launch.threads}")
     launch = replace(launch, cluster=_kernel_cluster(k, cluster, launch.grid, kernel))
-    bound = A.bind(module, k, source, kernel, list(args or []))
+    bound = A.bind(module, k, source, kernel, list(args or []), fields)
     try:
         flow = build_flow(k.body)
         mach = Machine(module, k, launch, bound.space, bound.params, bound.const)
@@ -273,30 +245,6 @@ def _prod(t) -> int:
     for v in t:
         out *= v
     return out
-
-
-def _shown_path(ptx_path: str, file: Path, shown: str) -> str:
-    p = Path(ptx_path)
-    try:
-        if p.resolve() == file.resolve():
-            return shown
-    except OSError:
-        pass
-    from smemlab.compiler import KERNEL_DIR
-
-    for root in (KERNEL_DIR.resolve(), Path.cwd()):  # a package header by its name in the package, as its kernels
-        try:
-            return p.resolve().relative_to(root).as_posix()
-        except ValueError:
-            continue
-    return str(p)
-
-
-def _read_lines(path: str) -> list[str]:
-    try:
-        return Path(path).read_text(errors="replace").splitlines()
-    except OSError:
-        return []
 
 
 def _line_text(sources, file, line) -> str:

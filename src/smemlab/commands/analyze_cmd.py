@@ -37,9 +37,14 @@ def register(sub) -> None:
                "passed by value takes DTYPE[COUNT] or FILE.npy of its size: the bytes of its fields, padding included.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("file", metavar="FILE.cu", help="CUDA source as NVRTC takes it (package:book/NAME.cu, package:lib/NAME.cu: the package's own)")
-    p.add_argument("--kernel", required=True, metavar="NAME", help="the kernel, as written in the source")
-    p.add_argument("--block", required=True, metavar="X[,Y[,Z]]", help="threads per block")
+    p.add_argument("file", metavar="FILE.cu", help="a CUDA source file as it sits (host code, launches and headers "
+                                                   "included), or package:book/NAME.cu, package:lib/NAME.cu: the "
+                                                   "package's own")
+    p.add_argument("--list", action="store_true", help="list the file's kernels with their parameters, and stop")
+    p.add_argument("--kernel", metavar="NAME", help="the kernel as written in the source: a name, a template instance "
+                                                    "('k<float, 128>', instantiated if the file does not), or the "
+                                                    "mangled symbol (optional where the file has one kernel)")
+    p.add_argument("--block", metavar="X[,Y[,Z]]", help="threads per block")
     p.add_argument("--grid", default="1", metavar="X[,Y[,Z]]", help="blocks of the launch (default 1)")
     p.add_argument("--block-index", default="0,0,0", metavar="X,Y,Z",
                    help="the block to emulate (default 0,0,0; with --cluster, the cluster holding it)")
@@ -50,6 +55,12 @@ def register(sub) -> None:
     p.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE", help="a kernel argument (repeat)")
     p.add_argument("--define", "-D", action="append", default=[], metavar="NAME[=VALUE]", help="a macro (repeat)")
     p.add_argument("-I", dest="include", action="append", default=[], metavar="DIR", help="an include directory")
+    p.add_argument("-X", dest="options", action="append", default=[], metavar="OPTION",
+                   help="an option for the compiler, as the repository's build passes it (repeat; write "
+                        "-X=--expt-relaxed-constexpr for one that starts with a dash)")
+    p.add_argument("--compiler", default="auto", choices=("auto", "nvcc", "nvrtc"),
+                   help="nvcc compiles a file as it sits (host code too); NVRTC device code only; auto (default): "
+                        "nvcc where installed, NVRTC for package: sources (what runs them)")
     p.add_argument("--line", metavar="N", help="also draw the bank map of line N's costliest warp")
     p.add_argument("--png", metavar="FILE", help="with --line: the bank map as a PNG")
     p.add_argument("--json", action="store_true", help="print exactly one JSON object")
@@ -79,6 +90,39 @@ def _count(text, what: str, minimum: int = 0) -> int:
     return v
 
 
+def _options(items: list[str]) -> list[str]:
+    out = []
+    for o in items:
+        out += o.split() if o.strip() else []
+    return out
+
+
+def _list(args) -> int:
+    import json
+
+    from rich.console import Console
+    from rich.markup import escape
+
+    from smemlab.analyze.unit import list_kernels
+
+    kernels, pending = list_kernels(args.file, _defines(args.define), args.include, _options(args.options),
+                                    args.compiler)
+    if args.json:
+        print(json.dumps({"kernels": [{"name": k.name, "symbol": k.symbol,
+                                       "params": [{"name": n, "type": t} for n, t in k.params]} for k in kernels],
+                          "templates": pending}))
+        return 0
+    con = Console(highlight=False, soft_wrap=True)
+    if not kernels:
+        con.print(f"{escape(args.file)}: no kernel is compiled")
+    for k in kernels:
+        params = ", ".join(f"{t} {n}" if n else t for n, t in k.params)
+        con.print(f"[bold]{escape(k.name)}[/]({escape(params)})")
+    for t in pending:
+        con.print(f"[bold]{escape(t)}[/]<...>  a template kernel: name an instance, --kernel '{escape(t)}<...>'")
+    return 0
+
+
 def _defines(items: list[str]) -> dict[str, str]:
     out = {}
     for d in items:
@@ -90,10 +134,29 @@ def _defines(items: list[str]) -> dict[str, str]:
 
 
 def run(args) -> int:
+    if not args.json:
+        return _run(args)
     import json
+    import sys
+
+    try:
+        return _run(args)
+    except UserError as exc:  # under --json an error is one JSON object too, with the same status
+        print(json.dumps({"error": str(exc)}))
+        sys.stdout.flush()
+        return exc.exit_status
+
+
+def _run(args) -> int:
+    import json
+    import os
 
     from smemlab.analyze import DEFAULT_MAX_STEPS, analyze_source
 
+    if args.list:
+        return _list(args)
+    if args.block is None:
+        raise UserError("--block X[,Y[,Z]] is needed: the threads of a block (or --list to see the kernels)")
     if args.png and args.line is None:
         raise UserError("--png draws the bank map of --line N: give --line too")
     line = _count(args.line, "line", 1) if args.line is not None else None
@@ -102,7 +165,8 @@ def run(args) -> int:
         _dims(args.block_index, "block-index", zero_ok=True), _count(args.dynamic_shared, "dynamic-shared"),
         args.arg, _defines(args.define), args.include,
         _count(args.max_steps, "max-steps", 1) if args.max_steps is not None else DEFAULT_MAX_STEPS,
-        cluster=_dims(args.cluster, "cluster") if args.cluster is not None else None)
+        cluster=_dims(args.cluster, "cluster") if args.cluster is not None else None,
+        options=_options(args.options), compiler=args.compiler)
     from smemlab.analyze import render
 
     if line is not None:
@@ -119,7 +183,7 @@ def run(args) -> int:
     from rich.console import Console
 
     con = Console(highlight=False, soft_wrap=True)
-    if not con.is_terminal:  # piped: wide enough for the table and the 102-column bank map
+    if not con.is_terminal and not os.environ.get("COLUMNS"):  # piped: wide enough for the table and the bank map
         con = Console(highlight=False, soft_wrap=True, width=140)
     render.print_report(report, con, line, args.png)
     return 0

@@ -1,0 +1,306 @@
+"""The front end for CUDA C++: a file (or the package's own kernel source) -> its PTX module, cubin, and the
+kernel the user named, with the names and texts the report shows.
+
+A user's file goes through nvcc (analyze/nvcc.py: host code, launches and every header, as it sits); the
+package's own kernels go through NVRTC, which is what compiles them when they run. A kernel is named as
+the user writes it: its plain name, a template instance (`k<int, 128>`, instantiated if the file does not),
+a qualified name, or the mangled symbol; with one kernel in the file, no name is needed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from smemlab.analyze import nvcc
+from smemlab.analyze.nvrtc import compile_ptx, find_kernel, itanium_name
+from smemlab.analyze.ptx import Module, PTXError, parse_module
+from smemlab.errors import UserError
+
+PACKAGE_PREFIX = "package:"
+COMPILERS = ("auto", "nvcc", "nvrtc")
+
+
+@dataclass
+class Unit:
+    module: Module
+    ptx: str
+    cubin: bytes
+    symbol: str  # the PTX entry analysed
+    kernel: str  # its name as shown (the user's, or the file's one kernel)
+    source: str  # C text whose __global__ declarations name the parameters
+    shown: str  # the file as the user named it
+    files: dict[int, str]  # PTX file index -> path shown
+    sources: dict[int, list[str]]  # PTX file index -> the file's lines
+    declarations: dict[str, str] = field(default_factory=dict)  # symbol -> C++ declaration
+    compiler: str = "nvrtc"
+    fields: dict = field(default_factory=dict)  # 'param.field' -> fields.Field (struct fields given by name)
+
+
+def resolve_source(path: str) -> tuple[Path, str]:
+    """(file on disk, name to show); `package:book/NAME.cu` is the package's kernels/book/NAME.cu."""
+    if path.startswith(PACKAGE_PREFIX):
+        from smemlab.compiler import KERNEL_DIR, kernel_sources, source_name
+
+        name = path[len(PACKAGE_PREFIX):]
+        p = KERNEL_DIR / name
+        if not p.is_file() or p.suffix != ".cu":
+            known = ", ".join(source_name(x) for x in kernel_sources() if x.suffix == ".cu")
+            raise UserError(f"{path}: the package has no kernels/{name} (it has {known})")
+        return p, name
+    p = Path(path)
+    if p.is_dir():
+        raise UserError(f"{path!r} is a folder; give one CUDA source file (.cu) in it")
+    if not p.is_file():
+        raise UserError(f"{path!r}: no such file")
+    return p, path
+
+
+def _choose_compiler(path: str, compiler: str) -> str:
+    if compiler not in COMPILERS:
+        raise UserError(f"--compiler {compiler!r}: one of {', '.join(COMPILERS)}")
+    if compiler != "auto":
+        return compiler
+    if path.startswith(PACKAGE_PREFIX):
+        return "nvrtc"
+    return "nvcc" if nvcc.find() is not None else "nvrtc"
+
+
+def _parse(ptx: str, shown: str) -> Module:
+    try:
+        return parse_module(ptx)
+    except PTXError as exc:
+        raise UserError(f"{shown}: the PTX the compiler produced is not understood: {exc}") from None
+
+
+def compile_unit(path: str, kernel: str | None, defines=None, include_dirs=None, options=None,
+                 compiler: str = "auto", field_names: list[str] | None = None) -> Unit:
+    """`field_names`: struct fields the arguments name ('params.x'), whose layout the compiler is asked for."""
+    file, shown = resolve_source(path)
+    try:
+        text = file.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path!r}: cannot read it ({exc})") from None
+    how = _choose_compiler(path, compiler)
+    if how == "nvrtc":
+        return _nvrtc_unit(path, file, shown, text, kernel, defines, include_dirs, options)
+    instance = kernel is not None and any(c in kernel for c in "<(")
+    compiled = nvcc.compile_file(file, shown, defines, include_dirs, options, instances=[kernel] if instance else None)
+    module = _parse(compiled.ptx, shown)
+    own, symbol = nvcc.picked(module.kernels)
+    decls = nvcc.demangle(own)
+    if not instance:
+        symbol = _match(kernel, decls)
+    if symbol is None:
+        _no_such_kernel(kernel, decls, shown, text)
+    name = kernel or nvcc.declared_name(decls[symbol])
+    own = _own_texts(compiled.files, file, include_dirs)
+    files = {i: _shown(p, file, shown, include_dirs) for i, p in module.files.items()}
+    sources = {i: _read_lines(p) for i, p in module.files.items()}
+    unit = Unit(module, compiled.ptx, compiled.cubin, symbol, name, own, shown, files, sources, decls, "nvcc")
+    if field_names:
+        unit.fields = _field_layouts(unit, file, defines, include_dirs, options, field_names)
+    return unit
+
+
+def _field_layouts(unit: Unit, file: Path, defines, include_dirs, options, names: list[str]) -> dict:
+    """The struct fields' layouts, from a second compile of the file with probes after it (fields.py)."""
+    from smemlab.analyze import fields as F
+    from smemlab.analyze.args import parameter_names
+
+    _, params = parameter_names(unit.module.kernels[unit.symbol], unit.source, unit.kernel)
+    asked = []
+    for n in names:
+        F.check_name(n)
+        base, _, path = n.partition(".")
+        if base not in params:
+            raise UserError(f"--arg {n}: {unit.kernel} has no parameter {base} (its parameters: {', '.join(params)})")
+        asked.append((params.index(base), path))
+    try:
+        probed = nvcc.compile_file(file, unit.shown, defines, include_dirs, options,
+                                   probes=F.probe_code(unit.kernel, asked))
+    except UserError as exc:
+        raise UserError(f"--arg {', '.join(names)}: the compiler could not lay out these struct fields of "
+                        f"{unit.kernel}'s parameters (is each a field of the struct?):\n{exc}") from None
+    layouts = F.read(_parse(probed.ptx, unit.shown), len(asked))
+    return dict(zip(names, layouts))
+
+
+def _nvrtc_compile(path, file, text, defines, include_dirs, options, exprs):
+    includes = [str(file.parent.resolve())] + [str(Path(d)) for d in include_dirs or []]
+    if path.startswith(PACKAGE_PREFIX):  # the package's kernels include its shared headers (kernels/*.cuh)
+        from smemlab.compiler import KERNEL_DIR
+
+        includes.append(str(KERNEL_DIR))
+    return compile_ptx(text, str(file.resolve()), defines, includes, exprs, options=options)
+
+
+def _nvrtc_unit(path, file, shown, text, kernel, defines, include_dirs, options) -> Unit:
+    exprs = [kernel] if kernel and "<" in kernel else []
+    compiled = _nvrtc_compile(path, file, text, defines, include_dirs, options, exprs)
+    module = _parse(compiled.ptx, shown)
+    if kernel is None:
+        if len(module.kernels) != 1:
+            _no_such_kernel(None, {s: itanium_name(s) or s for s in module.kernels}, shown, text)
+        symbol = next(iter(module.kernels))
+        kernel = itanium_name(symbol) or symbol
+    else:
+        symbol = find_kernel(list(module.kernels), kernel, compiled.lowered)
+    files = {i: _shown(p, file, shown, include_dirs) for i, p in module.files.items()}
+    sources = {i: _read_lines(p) for i, p in module.files.items()}
+    return Unit(module, compiled.ptx, compiled.cubin, symbol, kernel, text, shown, files, sources, {}, "nvrtc")
+
+
+def _match(kernel: str | None, decls: dict[str, str]) -> str | None:
+    """The entry the user named: the only one (no name), the mangled symbol, the name with its template arguments,
+    or a plain or qualified name that only one entry has."""
+    if kernel is None:
+        return next(iter(decls)) if len(decls) == 1 else None
+    if kernel in decls:
+        return kernel
+    want = nvcc.normal_name(kernel)
+    full = [s for s, d in decls.items() if nvcc.normal_name(nvcc.declared_name(d)) == want]
+    if len(full) == 1:
+        return full[0]
+    if "<" in want:
+        return None
+    plain = [s for s, d in decls.items()
+             if want in (_base(d), _base(d).split("::")[-1]) or itanium_name(s) in (kernel, None) and s == kernel]
+    if len(plain) == 1:
+        return plain[0]
+    if len(plain) > 1:
+        shown = "; ".join(nvcc.declared_name(decls[s]) for s in plain)
+        raise UserError(f"--kernel {kernel}: {len(plain)} kernels have that name ({shown}); name one as written "
+                        f"here, with its template arguments, or by its mangled symbol")
+    return None
+
+
+def _base(declaration: str) -> str:
+    return re.sub(r"<.*", "", nvcc.declared_name(declaration))
+
+
+def _no_such_kernel(kernel, decls: dict[str, str], shown: str, text: str):
+    names = sorted({nvcc.declared_name(d) for d in decls.values()})
+    templates = [t for t in template_kernels(text) if not any(n.startswith(t + "<") for n in names)]
+    listed = ", ".join(names) or "none"
+    more = (f"; template kernels with no instance yet: {', '.join(templates)} (name one like "
+            f"--kernel '{templates[0]}<...>')") if templates else ""
+    if kernel is None:
+        if not decls and templates:
+            raise UserError(f"{shown} instantiates no kernel{more}")
+        raise UserError(f"{shown} has {len(decls)} kernels ({listed}){more}: name one with --kernel "
+                        f"(smemlab analyze {shown} --list shows them with their parameters)")
+    raise UserError(f"--kernel {kernel}: {shown} has no kernel of that name; its kernels: {listed}{more}")
+
+
+_TEMPLATE_KERNEL = re.compile(r"template\s*<[^;{]*?>\s*(?:static\s+|inline\s+)*__global__\s+(?:[\w:<>,\s*&]+?\s+)?"
+                              r"(?:__launch_bounds__\s*\([^)]*\)\s*)?([A-Za-z_]\w*)\s*\(", re.S)
+
+
+def template_kernels(text: str) -> list[str]:
+    """The names of the `template <...> __global__` kernels a source defines."""
+    from smemlab.analyze.args import strip_comments
+
+    return sorted(set(_TEMPLATE_KERNEL.findall(strip_comments(text))))
+
+
+def _own_texts(read: list[str], file: Path, include_dirs) -> str:
+    """The text of the user's own files the compile read (the source and the headers under its folder or an -I
+    folder of theirs): the __global__ declarations there name the parameters."""
+    roots = [file.parent.resolve()] + [Path(d).resolve() for d in include_dirs or []]
+    texts = []
+    for p in read:
+        q = Path(p)
+        if q == file.resolve() or any(_under(q, r) for r in roots):
+            try:
+                texts.append(q.read_text(errors="replace"))
+            except OSError:
+                continue
+    return "\n".join(texts)
+
+
+def _under(p: Path, root: Path) -> bool:
+    try:
+        p.relative_to(root)
+        return True
+    except ValueError:
+        return False
+
+
+def _shown(ptx_path: str, file: Path, shown: str, include_dirs=None) -> str:
+    """How a file of the line table is named in the report: the user's source as they named it, the package's
+    headers by their path in the package, the rest relative to the folder they are found in."""
+    import os
+
+    p = Path(os.path.normpath(ptx_path))
+    try:
+        if p.resolve() == file.resolve():
+            return shown
+    except OSError:
+        pass
+    from smemlab.compiler import KERNEL_DIR
+
+    roots = [KERNEL_DIR.resolve()]
+    found = nvcc.find()
+    if found is not None:  # the toolkit's and CCCL's headers as a user includes them: cub/block/..., cuda_fp16.hpp
+        inc = found.resolve().parent.parent / "include"
+        roots += [inc / "cccl", inc]
+    roots += [Path(d).resolve() for d in include_dirs or []] + [Path.cwd()]
+    for root in roots:
+        try:
+            return p.resolve().relative_to(root).as_posix()
+        except (ValueError, OSError):
+            continue
+    return str(p)
+
+
+def _read_lines(path: str) -> list[str]:
+    try:
+        return Path(path).read_text(errors="replace").splitlines()
+    except OSError:
+        return []
+
+
+# ---------------------------------------------------------------------------- --list
+
+
+@dataclass
+class KernelInfo:
+    name: str  # with template arguments
+    symbol: str
+    params: list[tuple[str | None, str]]  # (name, C type)
+
+
+def list_kernels(path: str, defines=None, include_dirs=None, options=None, compiler: str = "auto"
+                 ) -> tuple[list[KernelInfo], list[str]]:
+    """The kernels a compile of the file makes (its instances included), with their parameters; and the
+    template kernels it defines that nothing instantiates."""
+    from smemlab.analyze.args import signature
+
+    unit_file, shown = resolve_source(path)
+    text = unit_file.read_text(errors="replace")
+    how = _choose_compiler(path, compiler)
+    if how == "nvrtc":
+        compiled = _nvrtc_compile(path, unit_file, text, defines, include_dirs, options, [])
+        module = _parse(compiled.ptx, shown)
+        decls = {s: s for s in module.kernels}
+        own = text
+    else:
+        compiled = nvcc.compile_file(unit_file, shown, defines, include_dirs, options)
+        module = _parse(compiled.ptx, shown)
+        decls = nvcc.demangle(nvcc.picked(module.kernels)[0])
+        own = _own_texts(compiled.files, unit_file, include_dirs)
+    out = []
+    for symbol, decl in decls.items():
+        name = nvcc.declared_name(decl) if decl != symbol else (itanium_name(symbol) or symbol)
+        ctypes = nvcc.parameters_of(decl)
+        k = module.kernels[symbol]
+        sigs = [s for s in signature(own, name) if len(s) == len(k.params)]
+        names = [c.name for c in sigs[0]] if sigs else [None] * len(k.params)
+        if not ctypes or len(ctypes) != len(k.params):
+            ctypes = [c.ctype for c in sigs[0]] if sigs else [f".{p.type.lstrip('.')}" for p in k.params]
+        out.append(KernelInfo(name, symbol, list(zip(names, ctypes))))
+    names = {k.name.split("<")[0].split("::")[-1] for k in out}
+    pending = [t for t in template_kernels(text) if t not in names]
+    return sorted(out, key=lambda k: k.name), pending
