@@ -158,6 +158,10 @@ def fill(name: str, spec: BufferSpec) -> np.ndarray:
     """The seeded contents of a buffer (the contract in the module docstring)."""
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     dt = spec.dtype
+    if spec.bits:  # bfloat16 / fp8: values in the range, rounded to the format, as its bits
+        lo = float(spec.lo) if spec.lo is not None else -1.0
+        hi = float(spec.hi) if spec.hi is not None else 1.0
+        return to_bits(rng.uniform(lo, hi, size=spec.count), spec.bits)
     if dt.kind == "b":
         lo, hi = int(spec.lo if spec.lo is not None else 0), int(spec.hi if spec.hi is not None else 1)
         return rng.integers(max(lo, 0), min(hi, 1), size=spec.count, endpoint=True).astype(bool)
@@ -172,8 +176,6 @@ def fill(name: str, spec: BufferSpec) -> np.ndarray:
         return rng.integers(lo, hi, size=spec.count, dtype=dt, endpoint=True)
     lo = float(spec.lo) if spec.lo is not None else -1.0
     hi = float(spec.hi) if spec.hi is not None else 1.0
-    if spec.bits:
-        return to_bits(rng.uniform(lo, hi, size=spec.count), spec.bits)
     return rng.uniform(lo, hi, size=spec.count).astype(dt)
 
 

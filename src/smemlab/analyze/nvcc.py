@@ -140,6 +140,9 @@ def _hints(log: str) -> str:
     if "--expt-relaxed-constexpr" in log:
         out.append("pass the option the message names with -X, as the repository's build does: "
                    "-X=--expt-relaxed-constexpr")
+    if re.search(r"(cusparse|cublas\w*|cusolver\w*|curand\w*|cufft\w*)\.h: No such file", log):
+        out.append("ATen's CUDA headers include the CUDA libraries' headers, which a CUDA build of PyTorch brings "
+                   "(pip install nvidia-cusparse nvidia-cublas, or a CUDA toolkit with SMEMLAB_NVCC naming its nvcc)")
     if "--extended-lambda" in log or "--expt-extended-lambda" in log:
         out.append("pass -X=--extended-lambda, as the repository's build does")
     return "".join(f"\nhint: {h}" for h in out)
