@@ -82,7 +82,7 @@ BAD_CASES = {
     "struct by value with no argument": (["--kernel", "by_value", "--block", "32", "--arg", "out=int32[32]"],
                                          "p (Pair, a struct of 8 bytes: --arg p.FIELD=... for each field it uses"),
     "missing argument": (["--kernel", "shared_oob", "--block", "64", "--arg", "out=float32[64]"],
-                         "needs 1 more --arg:\n  n (int): e.g. --arg n=1024"),
+                         "needs 1 more --arg: n (int): e.g. --arg n=1024"),
     "unknown argument": (["--kernel", "shared_oob", "--block", "64", "--arg", "out=float32[64]", "--arg", "n=0",
                           "--arg", "m=1"], "has no parameter of that name (its parameters: out, n)"),
     "scalar for a pointer": (["--kernel", "shared_oob", "--block", "64", "--arg", "out=3", "--arg", "n=0"],

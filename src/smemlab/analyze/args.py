@@ -410,9 +410,10 @@ def bind(module: Module, kernel: Kernel, source: str, kernel_name: str, arg_text
             by_param.setdefault(n.split(".")[0], {})[n] = spec
     missing = [_missing(name, p, c) for p, c, name in zip(kernel.params, cparams, names)
                if name not in specs and name not in by_param and not empty_param(p)]
+    if len(missing) == 1:
+        raise UserError(f"{kernel_name} needs 1 more --arg: {missing[0]}")
     if missing:
-        raise UserError(f"{kernel_name} needs {len(missing)} more --arg{'s' if len(missing) > 1 else ''}:\n  "
-                        + "\n  ".join(missing))
+        raise UserError(f"{kernel_name} needs {len(missing)} more --args:\n  " + "\n  ".join(missing))
 
     from smemlab.analyze.machine import param_offsets
 
