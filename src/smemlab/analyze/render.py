@@ -240,7 +240,11 @@ def print_report(r: Report, con, line: int | None = None, png: str | None = None
 
 def _left_cut(text: str, width: int) -> str:
     """A path cut from the left to `width` characters, so that its file name and line number stay."""
-    return text if len(text) <= width else "…" + text[len(text) - width + 1:]
+    if len(text) <= width:
+        return text
+    tail = text[len(text) - width + 1:]
+    cut = tail.find("/")
+    return "…" + (tail[cut:] if 0 <= cut < len(tail) - 8 else tail)
 
 
 def print_line_map(r: Report, con, line: int, png: str | None) -> None:
