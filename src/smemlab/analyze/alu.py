@@ -4,7 +4,7 @@ Each builder takes one decoded instruction and the machine and returns `fn(mask,
 computes the result for every thread of the block and stores it where `mask` is set. Integers wrap
 as the hardware's do (NumPy's fixed-width dtypes), shifts clamp their amount, division truncates,
 `mul.hi`/`mul.wide`/`mad` are exact, float-to-integer conversions round as asked and saturate, and
-`prmt`, `bfe`, `bfi`, `popc`, `clz`, `brev`, `bfind`, `dp4a`, `dp2a` follow the ISA's pseudo-code. Floating-point
+`prmt`, `bfe`, `bfi`, `bmsk`, `fns`, `popc`, `clz`, `brev`, `bfind`, `dp4a`, `dp2a` follow the ISA's pseudo-code. Floating-point
 arithmetic is IEEE round-to-nearest in the instruction's precision; `.approx` functions (ex2, lg2,
 sin, cos, rsqrt, tanh) use NumPy's correctly rounded ones, so their last bit may differ from the
 GPU's; directed rounding modes of float arithmetic are computed as round-to-nearest.
@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from smemlab.analyze import halves
+from smemlab.analyze.halves import is_half
 from smemlab.analyze.machine import DTYPES, SIGNED, UNSIGNED, Machine
 from smemlab.analyze.ptx import Imm, Instr, Pair, PTXError, Reg, Sym, Addr, Vec
 
@@ -50,35 +52,11 @@ def srcs(ins: Instr, mach: Machine, dt, start=1):
 # ------------------------------------------------------------------------------ float helpers
 
 
-def is_half(t: str) -> bool:
-    return t in ("f16", "bf16", "f16x2", "bf16x2")
-
-
-def bf16_to_f32(bits: np.ndarray) -> np.ndarray:
-    return (bits.astype(np.uint32) << np.uint32(16)).view(np.float32)
-
-
-def f32_to_bf16(x: np.ndarray) -> np.ndarray:
-    b = np.asarray(x, dtype=np.float32).view(np.uint32)
-    rounded = ((b.astype(np.uint64) + 0x7FFF + ((b >> 16) & 1)) >> 16).astype(np.uint16)
-    return np.where(np.isnan(x), np.uint16(0x7FC0), rounded)
-
-
-def half_codec(t: str):
-    """(decode to float32, encode from float32) for f16/bf16 (and their x2 forms on 32-bit words)."""
-    if t in ("f16", "f16x2"):
-        dec = lambda v: v.view(np.float16).astype(np.float32)  # noqa: E731
-        enc = lambda x: x.astype(np.float16).view(np.uint16)  # noqa: E731
-    else:
-        dec = lambda v: bf16_to_f32(v.view(np.uint16))  # noqa: E731
-        enc = f32_to_bf16
-    if t.endswith("x2"):
-        return (lambda v: dec(np.ascontiguousarray(v).view(np.uint16))), (lambda x: enc(x).view(np.uint32))
-    return (lambda v: dec(v.view(np.uint16))), enc
+half_codec = halves.codec  # f16/bf16 bits to float32 and back
 
 
 def float_op(ins: Instr, mach: Machine, n_src: int, f):
-    """Float arithmetic for f32/f64 directly and f16/bf16 (x2) through float32."""
+    """Float arithmetic for f32/f64 directly and f16/bf16 (x2) through float64, rounded once (halves.py)."""
     t = type_part(ins)
     sat = "sat" in ins.parts
     if is_half(t):
@@ -86,12 +64,15 @@ def float_op(ins: Instr, mach: Machine, n_src: int, f):
         gets = srcs(ins, mach, raw)
         dec, enc = half_codec(t)
         w = mach.writer(ins.operands[0], raw)
+        relu = "relu" in ins.parts
 
         def fn(m, full):
-            x = f(*[dec(g()) for g in gets])
+            x = np.asarray(f(*[dec(g()).astype(np.float64) for g in gets]), dtype=np.float64)
             if sat:
                 x = np.clip(np.nan_to_num(x, nan=0.0), 0, 1)
-            w(enc(x.astype(np.float32)), m, full)
+            if relu:
+                x = np.where(np.isnan(x), x, np.maximum(x, 0))
+            w(enc(x), m, full)
         return fn
     dt = dtype_of(t)
     gets = srcs(ins, mach, dt)
@@ -278,6 +259,39 @@ def prmt(a, b, c, mode=None):
         for i in range(4):
             src = table[sel, i]
             out |= ((x >> (src * np.uint64(8))) & np.uint64(0xFF)) << np.uint64(8 * i)
+    return out.astype(np.uint32)
+
+
+def bmsk(a, b, clamp: bool):
+    """A mask of b bits from bit a; .wrap takes both mod 32, .clamp gives up past bit 31 (the ISA's pseudo-code)."""
+    a, b = a.astype(np.uint64), b.astype(np.uint64)
+    a1, b1 = a & np.uint64(31), b & np.uint64(31)
+    ones = np.uint64(0xFFFFFFFF)
+    mask0 = (ones << a1) & ones
+    total = a1 + b1
+    mask1 = (ones << np.minimum(total, 63)) & ones
+    zero_hi = total >= 32
+    if clamp:
+        mask0 = np.where(a >= 32, np.uint64(0), mask0)
+        zero_hi = zero_hi | (a >= 32) | (b >= 32)
+    mask1 = np.where(zero_hi, np.uint64(0), np.where(b1 == 0, ones, mask1))
+    return (mask0 & ~mask1 & ones).astype(np.uint32)
+
+
+def fns(mask, base, offset):
+    """The bit position of the |offset|-th set bit of mask from base, upward for offset > 0, downward
+    for offset < 0; offset 0 asks whether bit base itself is set; 0xffffffff when there is none."""
+    mask, base, off = mask.astype(np.uint64), base.astype(np.int64), offset.astype(np.int32).astype(np.int64)
+    out = np.full(mask.shape, 0xFFFFFFFF, dtype=np.uint64)
+    step = np.where(off < 0, -1, 1)
+    need = np.where(off == 0, 1, np.abs(off))
+    pos = base.copy()
+    for _ in range(32):
+        inside = (pos >= 0) & (pos < 32) & (out == 0xFFFFFFFF)
+        bit = inside & (((mask >> np.clip(pos, 0, 31).astype(np.uint64)) & np.uint64(1)) == 1)
+        need = need - bit
+        out = np.where(bit & (need == 0), pos.astype(np.uint64), out)
+        pos = np.where(off == 0, -1, pos + step)  # offset 0 looks at bit base only
     return out.astype(np.uint32)
 
 
@@ -524,6 +538,21 @@ def b_bits(ins, mach):
         return lambda m, full: w(bfind(ga(), sa), m, full)
     f = popc if op == "popc" else clz
     return lambda m, full: w(f(ga()), m, full)
+
+
+@builder("bmsk")
+def b_bmsk(ins, mach):
+    ga, gb = [mach.getter(o, np.uint32) for o in ins.operands[1:3]]
+    w = mach.writer(ins.operands[0], np.uint32)
+    clamp = "clamp" in ins.parts
+    return lambda m, full: w(bmsk(ga(), gb(), clamp), m, full)
+
+
+@builder("fns")
+def b_fns(ins, mach):
+    ga, gb, gc = [mach.getter(o, np.uint32) for o in ins.operands[1:4]]
+    w = mach.writer(ins.operands[0], np.uint32)
+    return lambda m, full: w(fns(ga(), gb(), gc()), m, full)
 
 
 def _lanes_of(x: np.ndarray, bits: int, signed: bool) -> list[np.ndarray]:
@@ -838,16 +867,14 @@ def convert_values(x, src_t: str, dst_t: str, mods: tuple[str, ...]):
         src_float = src_t.startswith("f")
     ddt = dtype_of(dst_t)
     if dst_t in ("f16", "bf16"):
-        f = v.astype(np.float32) if not src_float else v
+        f = v.astype(np.float64)
         if irnd:
             f = _IRND[irnd](f)
         if relu:
             f = np.where(np.isnan(f), f, np.maximum(f, 0))
-        if sat:
-            f = np.clip(np.nan_to_num(f, nan=0.0), 0, 1) if "sat" in mods else f
-        if dst_t == "f16":
-            return np.asarray(f).astype(np.float16).view(np.uint16)
-        return f32_to_bf16(np.asarray(f, dtype=np.float32))
+        if "sat" in mods:
+            f = np.clip(np.nan_to_num(f, nan=0.0), 0, 1)
+        return halves.encode(f, dst_t, frnd or "rn", "satfinite" in mods)
     if dst_t.startswith("f"):
         if src_float:
             if irnd:
@@ -897,10 +924,14 @@ def b_cvt(ins, mach):
     dst_t, src_t = types[-2], types[-1]
     if dst_t.endswith("x2") or src_t.endswith("x2"):
         if dst_t.endswith("x2") and len(ins.operands) == 3:  # cvt.rn.f16x2.f32 d, a, b: a -> upper half
-            _, enc = half_codec(dst_t[:-2])
             ga, gb = mach.getter(ins.operands[1], np.float32), mach.getter(ins.operands[2], np.float32)
             w = mach.writer(ins.operands[0], np.uint32)
-            return lambda m, full: w((enc(ga()).astype(np.uint32) << np.uint32(16)) | enc(gb()).astype(np.uint32), m, full)
+            mods, half = ins.parts[1:], dst_t[:-2]
+
+            def pack(m, full):
+                hi, lo = (convert_values(g(), src_t, half, mods).astype(np.uint32) for g in (ga, gb))
+                w((hi << np.uint32(16)) | lo, m, full)
+            return pack
         raise PTXError(f"{ins.opcode} is not supported")
     sdt = np.dtype(np.uint16) if src_t in ("f16", "bf16") else dtype_of(src_t)
     ddt = np.dtype(np.uint16) if dst_t in ("f16", "bf16") else dtype_of(dst_t)
@@ -923,13 +954,16 @@ def b_cvt_pack(ins, mach):
 @builder("szext")
 def b_szext(ins, mach):
     dt = dtype_of(ins.parts[-1])
-    signed = "sx" in ins.parts
+    signed = ins.parts[-1] == "s32"  # szext.mode.s32 sign-extends, .u32 zero-extends
     ga, gb = mach.getter(ins.operands[1], dt), mach.getter(ins.operands[2], np.uint32)
     w = mach.writer(ins.operands[0], dt)
 
+    wrap = "wrap" in ins.parts
+
     def f(m, full):
         a = ga().view(np.uint32).astype(np.uint64)
-        n = np.minimum(gb(), 32).astype(np.uint64)
+        b = gb()
+        n = (b & np.uint32(31) if wrap else np.minimum(b, 32)).astype(np.uint64)  # .wrap: N mod 32 (the ISA)
         mask = (np.uint64(1) << n) - np.uint64(1)
         v = a & mask
         if signed:

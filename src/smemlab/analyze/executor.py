@@ -110,6 +110,7 @@ class Executor:
         # warp-synchronous key (pc, or warpsync.BAR_WARP) -> (threads arrived, the membermask each gave)
         self.warp_arrived: dict = {}
         n = len(flow.instrs)
+        self.refused: dict[int, str] = {}  # pc -> why the emulator cannot run it (raised only if reached)
         self.kinds = [PLAIN] * n
         self.ops = [None] * n
         for pc, ins in enumerate(flow.instrs):
@@ -161,6 +162,8 @@ class Executor:
         return PLAIN, fn
 
     def _raiser(self, pc, message):
+        self.refused[pc] = message
+
         def fn(m, full):
             raise Unsupported(message)
         return fn

@@ -46,6 +46,7 @@ class Report:
     sass: object = None  # sass.Plan: where the SASS's access widths replaced the PTX's
     cluster: tuple[int, int, int] = (1, 1, 1)  # the blocks emulated: the cluster holding block_index
     cubin: bytes = field(repr=False, default=b"")  # what ptxas made of the PTX (the SASS the plan read)
+    refused: list[str] = field(default_factory=list)  # instructions the emulator cannot run, none of them reached
 
     def totals(self, kind: str) -> dict:
         ss = [s for s in self.sites if s.kind == kind]
@@ -238,7 +239,8 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
                   dynamic_shared=launch.dynamic_shared, static_shared=mach.static_shared, sites=sites,
                   lines=per_line(sites), files=files, sources=sources, steps=ex.steps, barriers=ex.barriers,
                   ptx=ptx, buffers={n: _contents(mach, b) for n, b in bound.by_name.items()}, sass=plan,
-                  cluster=launch.cluster, cubin=cubin)
+                  cluster=launch.cluster, cubin=cubin,
+                  refused=[f"{where(pc)}: {msg}" for pc, msg in sorted(ex.refused.items())])
 
 
 def shared_atomics(instrs) -> list[int]:
