@@ -22,6 +22,7 @@ from smemlab.errors import UserError
 KINDS = ("load", "store", "atomic")
 EXTRA_KINDS = ("ldgsts",)
 DEFAULT_MAX_STEPS = 10_000_000
+DEFAULT_TIME_LIMIT = 120.0  # seconds of emulation; a spin that spin.py cannot see stops here
 MAX_DYNAMIC_SHARED = 227 * 1024
 PACKAGE_PREFIX = "package:"
 
@@ -135,7 +136,7 @@ def _check_launch(block, grid, block_index, dynamic_shared):
 def analyze_source(path: str, kernel: str, block, grid=(1, 1, 1), block_index=(0, 0, 0), dynamic_shared: int = 0,
                    args: list[str] | None = None, defines: dict[str, str] | None = None,
                    include_dirs: list[str] | None = None, max_steps: int = DEFAULT_MAX_STEPS,
-                   cluster=None) -> Report:
+                   cluster=None, time_limit: float | None = DEFAULT_TIME_LIMIT) -> Report:
     """`cluster`: the shape of the thread-block cluster the kernel is launched with (None: the kernel's
     __cluster_dims__, else one block); all its blocks are emulated, the one holding `block_index` among them."""
     block, grid, block_index = _check_launch(block, grid, block_index, dynamic_shared)
@@ -159,12 +160,13 @@ def analyze_source(path: str, kernel: str, block, grid=(1, 1, 1), block_index=(0
     files = {i: _shown_path(p, file, shown) for i, p in module.files.items()}
     sources = {i: _read_lines(p) for i, p in module.files.items()}
     return _run(module, compiled.ptx, symbol, kernel, text, shown, files, sources,
-                Launch(block, grid, block_index, int(dynamic_shared)), args, max_steps, compiled.cubin, cluster)
+                Launch(block, grid, block_index, int(dynamic_shared)), args, max_steps, compiled.cubin, cluster,
+                time_limit)
 
 
 def analyze_ptx(ptx: str, kernel: str, block, grid=(1, 1, 1), block_index=(0, 0, 0), dynamic_shared: int = 0,
                 args: list[str] | None = None, max_steps: int = DEFAULT_MAX_STEPS, source: str = "",
-                cluster=None) -> Report:
+                cluster=None, time_limit: float | None = DEFAULT_TIME_LIMIT) -> Report:
     """The same on PTX text (parameters are named from `source`, a C signature, or param0, param1 ...)."""
     block, grid, block_index = _check_launch(block, grid, block_index, dynamic_shared)
     try:
@@ -174,11 +176,11 @@ def analyze_ptx(ptx: str, kernel: str, block, grid=(1, 1, 1), block_index=(0, 0,
     symbol = find_kernel(list(module.kernels), kernel, {})
     return _run(module, ptx, symbol, kernel, source, "<ptx>", {i: p for i, p in module.files.items()},
                 {i: [] for i in module.files}, Launch(block, grid, block_index, int(dynamic_shared)), args, max_steps,
-                cluster=cluster)
+                cluster=cluster, time_limit=time_limit)
 
 
 def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, files, sources, launch: Launch,
-         args, max_steps, cubin: bytes = b"", cluster=None) -> Report:
+         args, max_steps, cubin: bytes = b"", cluster=None, time_limit: float | None = DEFAULT_TIME_LIMIT) -> Report:
     try:
         k = inline_calls(module, module.kernels[symbol])
     except PTXError as exc:
@@ -230,7 +232,7 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
     dead.watched = {mach.reg_index(r.name) for ins in flow.instrs if ins.parts[0] == "ldmatrix" and ins.operands
                     for r in (ins.operands[0].items if hasattr(ins.operands[0], "items") else [ins.operands[0]])}
     mach.dead = dead if dead.watched else None
-    ex = Executor(flow, mach, ledger, int(max_steps), where, describe_thread)
+    ex = Executor(flow, mach, ledger, int(max_steps), where, describe_thread, time_limit)
     ex.run()
     dead.finish()
     ledger.finish()
@@ -306,4 +308,4 @@ def _line_text(sources, file, line) -> str:
     return lines[line - 1].strip() if 0 < line <= len(lines) else ""
 
 
-__all__ = ["Report", "analyze_source", "analyze_ptx", "AnalyzeError", "DEFAULT_MAX_STEPS"]
+__all__ = ["Report", "analyze_source", "analyze_ptx", "AnalyzeError", "DEFAULT_MAX_STEPS", "DEFAULT_TIME_LIMIT"]
