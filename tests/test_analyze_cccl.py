@@ -3,14 +3,12 @@ emulated: each kernel of tests/data/analyze/cccl/*.cu runs on seeded inputs (the
 its outputs are compared with NumPy's; no instruction of the kernel may be refused.
 
 The PTX comes from the CUDA 13 nvcc of the `nvidia-cuda-nvcc` wheel (CCCL 3.x on its include path),
-compiled once per file for the module; without that nvcc the tests skip.
+compiled once per file (conftest's `nvcc_ptx`); without that nvcc the tests skip.
 """
 
 from __future__ import annotations
 
 import math
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -20,42 +18,13 @@ from smemlab.analyze.args import fill, parse_arg
 from smemlab.analyze.session import analyze_ptx
 
 DATA = Path(__file__).parent / "data" / "analyze" / "cccl"
-FALLBACK_NVCC = Path("/tmp/nvccwh/nvidia/cu13/bin/nvcc")
-
-
-def wheel_nvcc() -> Path | None:
-    """The nvcc of an installed nvidia-cuda-nvcc (CUDA 13) wheel, else the unpacked one in /tmp."""
-    for entry in sys.path:
-        if "site-packages" in entry:
-            cand = Path(entry) / "nvidia" / "cu13" / "bin" / "nvcc"
-            if cand.is_file():
-                return cand
-    return FALLBACK_NVCC if FALLBACK_NVCC.is_file() else None
 
 
 @pytest.fixture(scope="module")
-def ptx_of(tmp_path_factory):
-    nvcc = wheel_nvcc()
-    if nvcc is None:
-        pytest.skip("no CUDA 13 nvcc: install the nvidia-cuda-nvcc wheel (its nvidia/cu13/bin/nvcc) to compile CCCL")
-    out_dir = tmp_path_factory.mktemp("cccl_ptx")
-    cache: dict[str, str] = {}
-
-    def get(name: str) -> str:
-        if name not in cache:
-            out = out_dir / f"{name}.ptx"
-            done = subprocess.run([str(nvcc), "-arch=sm_90", "-lineinfo", "-ptx", "-o", str(out), str(DATA / f"{name}.cu")],
-                                  capture_output=True, text=True)
-            assert done.returncode == 0, done.stderr
-            cache[name] = out.read_text()
-        return cache[name]
-    return get
-
-
-@pytest.fixture(scope="module")
-def run(ptx_of):
+def run(nvcc_ptx):
     def go(file: str, kernel: str, block: int, args: list[str]):
-        report = analyze_ptx(ptx_of(file), kernel, (block,), args=args, source=(DATA / f"{file}.cu").read_text())
+        path = DATA / f"{file}.cu"
+        report = analyze_ptx(nvcc_ptx(path), kernel, (block,), args=args, source=path.read_text())
         assert report.refused == []
         inputs = {a.split("=")[0]: fill(a.split("=")[0], parse_arg(a)[1]) for a in args if "[" in a}
         return report.buffers, inputs

@@ -43,6 +43,7 @@ import numpy as np
 
 from smemlab.analyze import alu, carry, memops, mma, warpops, warpsync  # noqa: F401  (registers the builders)
 from smemlab.analyze.cfg import EXIT, Flow
+from smemlab.analyze.externs import Runtime
 from smemlab.analyze.machine import WARP, Machine
 from smemlab.analyze.ptx import Instr, PTXError, Reg
 from smemlab.analyze.spin import CHECK_EVERY, SpinWatch
@@ -106,6 +107,7 @@ class Executor:
         self.max_steps = max_steps
         self.time_limit = time_limit  # seconds of wall clock, None: no limit
         self.spin = SpinWatch(mach)
+        self.runtime = Runtime(mach, where)  # assert, printf, malloc, free
         self.where = where  # pc -> "file:line (source)"
         self.describe_thread = describe_thread  # linear thread id -> "thread 37 (threadIdx 5,1,0)"
         self.steps = 0
@@ -156,8 +158,11 @@ class Executor:
             except (Unsupported, PTXError) as exc:
                 return PLAIN, self._raiser(pc, str(exc))
         if op == "call":
-            return PLAIN, self._raiser(pc, "a call to a device function that was not inlined is not supported "
-                                          "(mark it __forceinline__)")
+            try:
+                fn = self.runtime.build(ins, pc)
+            except PTXError as exc:
+                return PLAIN, self._raiser(pc, str(exc))
+            return PLAIN, fn if ins.guard is None else self._guarded(fn, ins.guard)
         try:
             fn = _build(ins, self.mach, self.ledger, pc, self)
         except (Unsupported, PTXError) as exc:

@@ -12,6 +12,7 @@ from smemlab.analyze import sass
 from smemlab.analyze.cfg import build_flow
 from smemlab.analyze.deadloads import DeadLoads
 from smemlab.analyze.executor import AnalyzeError, Executor
+from smemlab.analyze.externs import heap_buffer, heap_needed
 from smemlab.analyze.inline import inline_calls
 from smemlab.analyze.ledger import Ledger, LineStats, Site, per_line
 from smemlab.analyze.machine import Launch, Machine
@@ -191,7 +192,7 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
         raise UserError(f"{kernel} is compiled for at most {_prod(k.maxntid)} threads per block "
                         f"(__launch_bounds__); the block has {launch.threads}")
     launch = replace(launch, cluster=_kernel_cluster(k, cluster, launch.grid, kernel))
-    bound = A.bind(module, k, source, kernel, list(args or []))
+    bound = A.bind(module, k, source, kernel, list(args or []), (heap_buffer(),) if heap_needed(k) else ())
     try:
         flow = build_flow(k.body)
         mach = Machine(module, k, launch, bound.space, bound.params, bound.const)
@@ -233,7 +234,10 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
                     for r in (ins.operands[0].items if hasattr(ins.operands[0], "items") else [ins.operands[0]])}
     mach.dead = dead if dead.watched else None
     ex = Executor(flow, mach, ledger, int(max_steps), where, describe_thread, time_limit)
-    ex.run()
+    try:
+        ex.run()
+    finally:
+        ex.runtime.finish()
     dead.finish()
     ledger.finish()
     sites = sorted(ledger.sites.values(), key=lambda s: (s.pc, s.kind))
