@@ -393,3 +393,39 @@ def test_bit_instructions(run):
                  fold(bfe64(w, pos, ln)), fold(bfi64(s, w, pos, ln)), prmt(x, y, s & 0xFFFF)]
         got = out["out"][t * 17:(t + 1) * 17].tolist()
         assert got == want, f"thread {t}: a={x:#x} b={y:#x} c={s:#x}: {[i for i, (g, w) in enumerate(zip(got, want)) if g != w]}"
+
+
+def test_half_functions_fp8_and_bit_cast(run):
+    out, ins = run("half_math", "half_functions", 64, ["a=float32[64]", "out=float32[512]"])
+    a = ins["a"].astype(np.float64)
+    got = out["out"].reshape(64, 8).astype(np.float64)
+    hx = np.array([h(v) for v in a])
+    np.testing.assert_allclose(got[:, 0], np.exp(hx), rtol=1e-3)
+    np.testing.assert_allclose(got[:, 1], np.sqrt(np.abs(hx)), rtol=1e-3)
+    np.testing.assert_allclose(got[:, 2], np.tanh(hx), rtol=4e-3, atol=1e-3)
+    assert got[:, 3].tolist() == [_round(f32(v * 10), 4) for v in ins["a"].tolist()]  # e4m3: 4 significand bits
+    assert got[:, 4].tolist() == [-2 * _round(v, 3) for v in a.tolist()]  # e5m2: 3 significand bits
+    assert got[:, 5].tolist() == (-a).tolist()
+    np.testing.assert_allclose(got[:, 6], np.exp(hx) - 1, rtol=1e-3, atol=2e-3)
+    np.testing.assert_allclose(got[:, 7], hx / 0.75, rtol=1e-3)
+
+
+def test_thread_load_store_and_wide_types(run):
+    out, ins = run("thread_io", "thread_load_store", 64, ["in=int32[64]", "out=int32[128]", "sum=float64[1]",
+                                                          "scan=int64[64]"])
+    x = ins["in"].astype(np.int64)
+    assert out["out"].tolist() == (5 * x).tolist() + (5 * x + 1).tolist()
+    assert float(out["sum"][0]) == float(x.sum()) / 2
+    assert out["scan"].tolist() == np.cumsum(x << 20).tolist()
+
+
+def test_atomic_ref(run):
+    out, ins = run("synchronization", "atomics", 64, ["in=int32[64]", "g=int32[1]:0..0", "out=int32[4]"])
+    x = ins["in"].reshape(16, 4)
+    assert out["out"].tolist() == np.maximum(x.sum(axis=0), 16 * x.max(axis=0)).tolist()
+    assert out["g"].tolist() == [64]
+
+
+def test_barrier_and_memcpy_async(run):
+    out, ins = run("synchronization", "barrier_copy", 64, ["in=int32[64]", "out=int32[128]"])
+    assert out["out"].tolist() == ins["in"][::-1].tolist() + (ins["in"] + 1).tolist()

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from smemlab.analyze import halves
+from smemlab.analyze import fp8, halves
 from smemlab.analyze.halves import is_half
 from smemlab.analyze.machine import DTYPES, SIGNED, UNSIGNED, Machine
 from smemlab.analyze.ptx import Imm, Instr, Pair, PTXError, Reg, Sym, Addr, Vec
@@ -695,12 +695,13 @@ _BOOLOPS = {"and": np.logical_and, "or": np.logical_or, "xor": np.logical_xor}
 
 
 def _cmp_sources(ins, mach, t):
-    if is_half(t) and not t.endswith("x2"):
+    if is_half(t):  # a packed pair decodes to (threads, 2): the lower half first
         dec, _ = half_codec(t)
-        ga, gb = [mach.getter(o, np.uint16) for o in ins.operands[1:3]]
+        raw = np.uint32 if t.endswith("x2") else np.uint16
+        ga, gb = [mach.getter(o, raw) for o in ins.operands[1:3]]
+        if t.endswith("x2"):
+            return (lambda: dec(ga()).reshape(-1, 2)), (lambda: dec(gb()).reshape(-1, 2))
         return (lambda: dec(ga())), (lambda: dec(gb()))
-    if t.endswith("x2"):
-        raise PTXError(f"{ins.opcode}: packed half comparisons are not supported")
     dt = dtype_of(t)
     if t.startswith("b"):
         dt = np.dtype(UNSIGNED[dt.itemsize])
@@ -713,13 +714,23 @@ def b_setp(ins, mach):
     boolop = next((p for p in ins.parts[1:] if p in _BOOLOPS), None)
     t = ins.parts[-1]
     ga, gb = _cmp_sources(ins, mach, t)
+    bf = _BOOLOPS.get(boolop)
     dest = ins.operands[0]
     gc = mach.getter(ins.operands[3], np.bool_) if boolop else None
+    if t.endswith("x2"):  # setp.f16x2 p|q: p from the lower halves, q from the upper ones
+        wp, wq = mach.writer(dest.first, np.bool_), mach.writer(dest.second, np.bool_)
+
+        def pair(m, full):
+            r = compare(cmp, ga(), gb())
+            if bf is not None:
+                r = bf(r, gc()[:, None])
+            wp(r[:, 0], m, full)
+            wq(r[:, 1], m, full)
+        return pair
     if isinstance(dest, Pair):
         wp, wq = mach.writer(dest.first, np.bool_), mach.writer(dest.second, np.bool_)
     else:
         wp, wq = mach.writer(dest, np.bool_), None
-    bf = _BOOLOPS.get(boolop)
 
     def f(m, full):
         r = compare(cmp, ga(), gb())
@@ -743,16 +754,24 @@ def b_set(ins, mach):
     ga, gb = _cmp_sources(ins, mach, styp)
     gc = mach.getter(ins.operands[3], np.bool_) if boolop else None
     ddt = dtype_of(dtyp)
+    if is_half(dtyp):  # 1.0 of the half type (each half of a pair), written as its bits
+        ddt = np.dtype(np.uint32 if dtyp.endswith("x2") else np.uint16)
+        one = halves.encode(np.ones(1), dtyp.removesuffix("x2"))[0]
+    else:
+        one = np.array(1.0, ddt) if ddt.kind == "f" else np.array(-1).astype(ddt)
     w = mach.writer(ins.operands[0], ddt)
-    one = np.array(1.0, ddt) if ddt.kind == "f" else np.array(-1).astype(ddt)
-    zero = np.zeros(1, ddt)[0]
     bf = _BOOLOPS.get(boolop)
+    packed = styp.endswith("x2")
+    half_one = np.uint32(one) if is_half(dtyp) else np.uint32(0xFFFF)  # a packed result: per half
 
     def f(m, full):
         r = compare(cmp, ga(), gb())
         if bf is not None:
-            r = bf(r, gc())
-        w(np.where(r, one, zero), m, full)
+            r = bf(r, gc()[:, None] if packed else gc())
+        if packed:
+            w((np.where(r[:, 1], half_one, 0) << np.uint32(16) | np.where(r[:, 0], half_one, 0)).astype(ddt), m, full)
+            return
+        w(np.where(r, one, np.zeros(1, ddt)[0]).astype(ddt), m, full)
     return f
 
 
@@ -916,8 +935,30 @@ def convert_values(x, src_t: str, dst_t: str, mods: tuple[str, ...]):
     return v.astype(ddt)
 
 
+def _cvt_fp8(ins, mach, fmt: str):
+    """cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 d, a, b (a to the upper byte) and cvt.rn.f16x2.{..}x2 d, a."""
+    w = mach.writer(ins.operands[0], np.uint16 if ins.parts[-1] == "f32" else np.uint32)
+    if ins.parts[-1] == "f32":
+        ga, gb = mach.getter(ins.operands[1], np.float32), mach.getter(ins.operands[2], np.float32)
+        return lambda m, full: w((fp8.encode(ga(), fmt).astype(np.uint16) << np.uint16(8))
+                                 | fp8.encode(gb(), fmt).astype(np.uint16), m, full)
+    if ins.parts[-2] != "f16x2":
+        raise PTXError(f"{ins.opcode} is not supported")
+    _, enc = half_codec("f16")
+    g = mach.getter(ins.operands[1], np.uint16)
+
+    def unpack(m, full):
+        v = g()
+        lo, hi = (enc(fp8.decode((v >> np.uint16(s)) & np.uint16(0xFF), fmt)).astype(np.uint32) for s in (0, 8))
+        w((hi << np.uint32(16)) | lo, m, full)
+    return unpack
+
+
 @builder("cvt")
 def b_cvt(ins, mach):
+    fmt = next((p[:-2] for p in ins.parts if p in ("e4m3x2", "e5m2x2")), None)
+    if fmt is not None:
+        return _cvt_fp8(ins, mach, fmt)
     types = [p for p in ins.parts[1:] if p in DTYPES]
     if len(types) < 2:
         raise PTXError(f"{ins.opcode}: not understood")

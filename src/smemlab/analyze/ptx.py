@@ -367,7 +367,7 @@ _INLINED = re.compile(r"inlined_at\s+(\d+)\s+(\d+)\s+(\d+)")
 _FILE = re.compile(r'^\.file\s+(\d+)\s+"([^"]*)"')
 _LINE_DIRECTIVE = re.compile(r"^\.(loc|file)\s")
 _LABEL = re.compile(r"^([A-Za-z_$][\w$]*)\s*:")
-_REG_DECL = re.compile(r"^\.reg\s+(?:\.v\d\s+)?\.(\w+)\s+(.*)$", re.S)
+_REG_DECL = re.compile(r"^\.reg\s*(?:\.v\d\s*)?\.(\w+)\s+(.*)$", re.S)  # cuda_fp16.hpp writes `.reg.b32 f, C;`
 
 
 def _statements(text: str):

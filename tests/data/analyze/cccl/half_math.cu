@@ -42,3 +42,26 @@ __global__ void fast_math(const float* a, float* out)
     out[t * 4 + 2] = tanhf(x);
     out[t * 4 + 3] = __saturatef(x * 2.0f);
 }
+
+// Half-precision math functions (packed comparisons inside), FP8 conversions and bit casts.
+#include <cuda/std/bit>
+#include <cuda_fp8.h>
+
+__global__ void half_functions(const float* a, float* out)
+{
+    int t = threadIdx.x;
+    __half h = __float2half(a[t]);
+    float* o = out + t * 8;
+    o[0] = __half2float(hexp(h));
+    o[1] = __half2float(hsqrt(__habs(h)));
+    o[2] = __half2float(htanh_approx(h));
+    __nv_fp8_e4m3 f8(a[t] * 10.0f);
+    o[3] = (float)f8;
+    __nv_fp8x2_e5m2 pair(make_float2(a[t], -a[t]));
+    float2 back = (float2)pair;
+    o[4] = back.x + back.y * 3;
+    o[5] = cuda::std::bit_cast<float>(cuda::std::bit_cast<unsigned>(a[t]) ^ 0x80000000u);
+    __half2 h2 = __floats2half2_rn(a[t], 1.0f);
+    o[6] = __low2float(h2exp(h2)) + __high2float(__hneg2(h2));
+    o[7] = __half2float(__hdiv(h, __float2half(0.75f)));
+}
