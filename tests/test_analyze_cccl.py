@@ -429,3 +429,80 @@ def test_atomic_ref(run):
 def test_barrier_and_memcpy_async(run):
     out, ins = run("synchronization", "barrier_copy", 64, ["in=int32[64]", "out=int32[128]"])
     assert out["out"].tolist() == ins["in"][::-1].tolist() + (ins["in"] + 1).tolist()
+
+
+def test_block_merge_sort_descending(run):
+    out, ins = run("block_merge_sort", "merge_sort_descending", 64, ["in=int64[192]", "out=int64[192]"])
+    assert out["out"].tolist() == sorted(ins["in"].tolist(), reverse=True)
+
+
+def test_block_radix_sort_64_bit_keys(run):
+    out, ins = run("block_merge_sort", "radix_sort_wide", 128,
+                   ["in=uint64[256]:0..18446744073709551615", "out=uint64[256]"])
+    assert out["out"].tolist() == sorted(ins["in"].tolist())
+
+
+def test_block_radix_rank_match(run):
+    out, ins = run("block_merge_sort", "radix_rank_match", 64, ["in=uint32[128]", "ranks=int32[128]"])
+    digits = (ins["in"] & 15).tolist()  # ranked by their low 4 bits; equal digits in the order CUB takes them:
+    # warp by warp, a warp's keys item by item, an item's lanes in order
+    order = sorted(range(128), key=lambda k: (digits[k], k // 64, k % 2, k // 2 % 32))
+    want = [0] * 128
+    for rank, k in enumerate(order):
+        want[k] = rank
+    assert out["ranks"].tolist() == want
+
+
+# ------------------------------------------------------------------------------ warp and math intrinsics
+
+
+def test_warp_intrinsics_per_half_warp_masks(run):
+    out, ins = run("warp_math_intrinsics", "warp_votes", 64, ["in=int32[64]", "out=uint32[512]"])
+    x = ins["in"].tolist()
+    for t in range(64):
+        lo = t // 16 * 16
+        group = range(lo, lo + 16)
+        gmask = 0xFFFF << (lo % 32)
+        vals = [x[u] for u in group]
+        same = len({v & 1 for v in vals}) == 1
+        andv, orv, xorv = vals[0], vals[0], 0
+        for v in vals:
+            andv, orv, xorv = andv & v, orv | v, xorv ^ v
+        warp = range(t // 32 * 32, t // 32 * 32 + 32)
+        active = sum(1 << (u % 32) for u in warp if x[u] & 2)
+        want = [int(same), gmask if same else 0, int(same), (andv ^ orv) & M32, (xorv + min(vals)) & M32,
+                active if x[t] & 2 else 0, sum(1 << (u % 32) for u in group if x[u] & 3 == x[t] & 3), lo % 32]
+        assert out["out"][t * 8:(t + 1) * 8].tolist() == want, t
+
+
+def s64(v):
+    v &= M64
+    return v - (1 << 64) if v >> 63 else v
+
+
+def test_integer_high_and_wide_products(run):
+    out, ins = run("warp_math_intrinsics", "int_math", 64, ["a=int32[64]:-2147483648..2147483647",
+                                                            "b=int32[64]:-2147483648..2147483647", "out=int64[384]"])
+    for t, (x, y) in enumerate(zip(ins["a"].tolist(), ins["b"].tolist())):
+        ux, uy = x & M32, y & M32
+        u, v = s64(x * 0x9E3779B97F4A7C1 + y), s64(y * 0x7F4A7C15F39CC06 - x)
+        want = [((ux * uy >> 32) + (ux ^ uy)) & M32, s64(x * y + (x << 20)), (u * v) >> 64,
+                s64((u & M64) * (v & M64) >> 64), ((x * y >> 32) + (ux * uy >> 32)) & M32,
+                max(-2**31, min(2**31 - 1, (x * y >> 32) + 0x7FFFFF00))]
+        assert out["out"][t * 6:(t + 1) * 6].tolist() == want, (x, y)
+
+
+def test_float_intrinsics(run):
+    out, ins = run("warp_math_intrinsics", "float_math", 64, ["a=float32[64]", "b=float32[64]", "out=float32[512]"])
+    got = out["out"].reshape(64, 8)
+    a, b = ins["a"].astype(np.float64), ins["b"].astype(np.float64)
+    np.testing.assert_allclose(got[:, 0], np.tanh(np.float32(4) * ins["a"]), rtol=2e-6, atol=1e-7)
+    np.testing.assert_allclose(got[:, 1], np.exp2(np.float32(10) * ins["a"]), rtol=2e-6)
+    for t, (x, y) in enumerate(zip(a.tolist(), b.tolist())):
+        bx, by = bf(x), bf(y)
+        big = f32(x * 100000)
+        want = [min(h(x), h(y)), math.nan, h(y), max(bf(bx * by + bx), 0.0), f32(h(max(big, 0.0)) + max(h(y), 0.0)),
+                max(-65504.0, min(65504.0, h(big)))]
+        row = got[t].tolist()
+        assert row[2] == want[0] and math.isnan(row[3]) and row[4] == want[2], t
+        assert row[5:] == want[3:], t
