@@ -52,3 +52,43 @@ def run_case(rt):
         return verdict
 
     return run
+
+
+FALLBACK_NVCC = "/tmp/nvccwh/nvidia/cu13/bin/nvcc"
+
+
+def wheel_nvcc():
+    """The nvcc of an installed nvidia-cuda-nvcc (CUDA 13) wheel, else one unpacked in /tmp; None if neither."""
+    import sys
+    from pathlib import Path
+
+    for entry in sys.path:
+        if "site-packages" in entry:
+            cand = Path(entry) / "nvidia" / "cu13" / "bin" / "nvcc"
+            if cand.is_file():
+                return cand
+    return Path(FALLBACK_NVCC) if Path(FALLBACK_NVCC).is_file() else None
+
+
+@pytest.fixture(scope="session")
+def nvcc_ptx(tmp_path_factory):
+    """`nvcc_ptx(path)`: the PTX (sm_90, line info) that the CUDA 13 wheel's nvcc makes of a .cu file with
+    its CCCL headers and host code, compiled once per session; skips where that nvcc is missing."""
+    import subprocess
+
+    nvcc = wheel_nvcc()
+    if nvcc is None:
+        pytest.skip("no CUDA 13 nvcc: install the nvidia-cuda-nvcc wheel (its nvidia/cu13/bin/nvcc) to compile "
+                    "real CUDA files with their headers")
+    out_dir = tmp_path_factory.mktemp("nvcc_ptx")
+    cache: dict = {}
+
+    def get(path) -> str:
+        if path not in cache:
+            out = out_dir / f"{len(cache)}.ptx"
+            done = subprocess.run([str(nvcc), "-arch=sm_90", "-lineinfo", "-ptx", "-o", str(out), str(path)],
+                                  capture_output=True, text=True)
+            assert done.returncode == 0, done.stderr
+            cache[path] = out.read_text()
+        return cache[path]
+    return get

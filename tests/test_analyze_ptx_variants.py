@@ -280,3 +280,42 @@ def test_pairing_of_groups_does_not_depend_on_their_order():
     assert sass._pair([first_only, both]) == [0, 1]
     assert sass._pair([first_only, first_only]) is None
     assert sass._pair([["fits", "fits"]]) is None  # a SASS group that no PTX group makes
+
+
+LDMATRIX_PTX = """
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry ldm(.param .u64 ldm_param_0)
+{
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<4>;
+    .shared .align 16 .b8 tile[512];
+    mov.u32 %r5, %tid.x;
+    mov.u32 %r7, tile;
+    shl.b32 %r8, %r5, 4;
+    add.s32 %r6, %r7, %r8;
+    shl.b32 %r9, %r5, 2;
+    st.shared.v4.u32 [%r6], {%r9, %r9, %r9, %r9};
+    bar.sync 0;
+    LDMATRIX
+    ld.param.u64 %rd1, [ldm_param_0];
+    cvta.to.global.u64 %rd2, %rd1;
+    mul.wide.u32 %rd3, %r5, 16;
+    add.s64 %rd2, %rd2, %rd3;
+    st.global.v4.u32 [%rd2], {%r1, %r2, %r3, %r4};
+    ret;
+}
+"""
+
+
+@pytest.mark.parametrize("space", [" ", ""])
+def test_ldmatrix_vector_operand_with_or_without_a_space(space):
+    """ptxas takes a vector operand written right after the opcode (`.b16{%r1, ...}`)."""
+    from smemlab.analyze import analyze_ptx
+
+    ptx = LDMATRIX_PTX.replace("LDMATRIX", f"ldmatrix.sync.aligned.m8n8.x4.shared.b16{space}{{%r1, %r2, %r3, %r4}}, [%r6];")
+    r = analyze_ptx(ptx, "ldm", (32,), args=["out=uint32[128]"], source="__global__ void ldm(unsigned* out)")
+    # matrix j's rows come from lanes 8j..8j+7 (row L holds words 4L..4L+3, each 4L); lane t gets row t/4's word t%4
+    want = [4 * (8 * j + t // 4) for t in range(32) for j in range(4)]
+    assert r.buffers["out"].tolist() == want

@@ -8,11 +8,12 @@
 The pipeline, one module each: `nvrtc` (CUDA C++ -> PTX with line info), `ptx` (parsing), `cfg`
 (labels, branches, reconvergence points), `machine` (registers, memories, symbols), `alu`,
 `memops`, `warpops` (instruction semantics), `casloop` (the compare-and-swap loops of some shared
-atomics), `executor` (one block on a SIMT stack, barriers), `ledger` (per-instruction and per-line
+atomics), `executor` (one block on a SIMT stack, barriers), `spin` (loops that make no progress), `ledger` (per-instruction and per-line
 counts through the bank model), `args` (--arg), `session` (one analysis, the Report) and `render`
 (tables, JSON, bank maps).
 """
 
-from smemlab.analyze.session import DEFAULT_MAX_STEPS, AnalyzeError, Report, analyze_ptx, analyze_source
+from smemlab.analyze.session import (DEFAULT_MAX_STEPS, DEFAULT_TIME_LIMIT, AnalyzeError, Report, analyze_ptx,
+                                     analyze_source)
 
-__all__ = ["analyze_source", "analyze_ptx", "Report", "AnalyzeError", "DEFAULT_MAX_STEPS"]
+__all__ = ["analyze_source", "analyze_ptx", "Report", "AnalyzeError", "DEFAULT_MAX_STEPS", "DEFAULT_TIME_LIMIT"]

@@ -4,7 +4,7 @@ Each builder takes one decoded instruction and the machine and returns `fn(mask,
 computes the result for every thread of the block and stores it where `mask` is set. Integers wrap
 as the hardware's do (NumPy's fixed-width dtypes), shifts clamp their amount, division truncates,
 `mul.hi`/`mul.wide`/`mad` are exact, float-to-integer conversions round as asked and saturate, and
-`prmt`, `bfe`, `bfi`, `popc`, `clz`, `brev`, `bfind`, `dp4a`, `dp2a` follow the ISA's pseudo-code. Floating-point
+`prmt`, `bfe`, `bfi`, `bmsk`, `fns`, `popc`, `clz`, `brev`, `bfind`, `dp4a`, `dp2a` follow the ISA's pseudo-code. Floating-point
 arithmetic is IEEE round-to-nearest in the instruction's precision; `.approx` functions (ex2, lg2,
 sin, cos, rsqrt, tanh) use NumPy's correctly rounded ones, so their last bit may differ from the
 GPU's; directed rounding modes of float arithmetic are computed as round-to-nearest.
@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from smemlab.analyze import fp8, halves
+from smemlab.analyze.halves import is_half
 from smemlab.analyze.machine import DTYPES, SIGNED, UNSIGNED, Machine
 from smemlab.analyze.ptx import Imm, Instr, Pair, PTXError, Reg, Sym, Addr, Vec
 
@@ -50,35 +52,11 @@ def srcs(ins: Instr, mach: Machine, dt, start=1):
 # ------------------------------------------------------------------------------ float helpers
 
 
-def is_half(t: str) -> bool:
-    return t in ("f16", "bf16", "f16x2", "bf16x2")
-
-
-def bf16_to_f32(bits: np.ndarray) -> np.ndarray:
-    return (bits.astype(np.uint32) << np.uint32(16)).view(np.float32)
-
-
-def f32_to_bf16(x: np.ndarray) -> np.ndarray:
-    b = np.asarray(x, dtype=np.float32).view(np.uint32)
-    rounded = ((b.astype(np.uint64) + 0x7FFF + ((b >> 16) & 1)) >> 16).astype(np.uint16)
-    return np.where(np.isnan(x), np.uint16(0x7FC0), rounded)
-
-
-def half_codec(t: str):
-    """(decode to float32, encode from float32) for f16/bf16 (and their x2 forms on 32-bit words)."""
-    if t in ("f16", "f16x2"):
-        dec = lambda v: v.view(np.float16).astype(np.float32)  # noqa: E731
-        enc = lambda x: x.astype(np.float16).view(np.uint16)  # noqa: E731
-    else:
-        dec = lambda v: bf16_to_f32(v.view(np.uint16))  # noqa: E731
-        enc = f32_to_bf16
-    if t.endswith("x2"):
-        return (lambda v: dec(np.ascontiguousarray(v).view(np.uint16))), (lambda x: enc(x).view(np.uint32))
-    return (lambda v: dec(v.view(np.uint16))), enc
+half_codec = halves.codec  # f16/bf16 bits to float32 and back
 
 
 def float_op(ins: Instr, mach: Machine, n_src: int, f):
-    """Float arithmetic for f32/f64 directly and f16/bf16 (x2) through float32."""
+    """Float arithmetic for f32/f64 directly and f16/bf16 (x2) through float64, rounded once (halves.py)."""
     t = type_part(ins)
     sat = "sat" in ins.parts
     if is_half(t):
@@ -86,12 +64,15 @@ def float_op(ins: Instr, mach: Machine, n_src: int, f):
         gets = srcs(ins, mach, raw)
         dec, enc = half_codec(t)
         w = mach.writer(ins.operands[0], raw)
+        relu = "relu" in ins.parts
 
         def fn(m, full):
-            x = f(*[dec(g()) for g in gets])
+            x = np.asarray(f(*[dec(g()).astype(np.float64) for g in gets]), dtype=np.float64)
             if sat:
                 x = np.clip(np.nan_to_num(x, nan=0.0), 0, 1)
-            w(enc(x.astype(np.float32)), m, full)
+            if relu:
+                x = np.where(np.isnan(x), x, np.maximum(x, 0))
+            w(enc(x), m, full)
         return fn
     dt = dtype_of(t)
     gets = srcs(ins, mach, dt)
@@ -278,6 +259,39 @@ def prmt(a, b, c, mode=None):
         for i in range(4):
             src = table[sel, i]
             out |= ((x >> (src * np.uint64(8))) & np.uint64(0xFF)) << np.uint64(8 * i)
+    return out.astype(np.uint32)
+
+
+def bmsk(a, b, clamp: bool):
+    """A mask of b bits from bit a; .wrap takes both mod 32, .clamp gives up past bit 31 (the ISA's pseudo-code)."""
+    a, b = a.astype(np.uint64), b.astype(np.uint64)
+    a1, b1 = a & np.uint64(31), b & np.uint64(31)
+    ones = np.uint64(0xFFFFFFFF)
+    mask0 = (ones << a1) & ones
+    total = a1 + b1
+    mask1 = (ones << np.minimum(total, 63)) & ones
+    zero_hi = total >= 32
+    if clamp:
+        mask0 = np.where(a >= 32, np.uint64(0), mask0)
+        zero_hi = zero_hi | (a >= 32) | (b >= 32)
+    mask1 = np.where(zero_hi, np.uint64(0), np.where(b1 == 0, ones, mask1))
+    return (mask0 & ~mask1 & ones).astype(np.uint32)
+
+
+def fns(mask, base, offset):
+    """The bit position of the |offset|-th set bit of mask from base, upward for offset > 0, downward
+    for offset < 0; offset 0 asks whether bit base itself is set; 0xffffffff when there is none."""
+    mask, base, off = mask.astype(np.uint64), base.astype(np.int64), offset.astype(np.int32).astype(np.int64)
+    out = np.full(mask.shape, 0xFFFFFFFF, dtype=np.uint64)
+    step = np.where(off < 0, -1, 1)
+    need = np.where(off == 0, 1, np.abs(off))
+    pos = base.copy()
+    for _ in range(32):
+        inside = (pos >= 0) & (pos < 32) & (out == 0xFFFFFFFF)
+        bit = inside & (((mask >> np.clip(pos, 0, 31).astype(np.uint64)) & np.uint64(1)) == 1)
+        need = need - bit
+        out = np.where(bit & (need == 0), pos.astype(np.uint64), out)
+        pos = np.where(off == 0, -1, pos + step)  # offset 0 looks at bit base only
     return out.astype(np.uint32)
 
 
@@ -526,6 +540,21 @@ def b_bits(ins, mach):
     return lambda m, full: w(f(ga()), m, full)
 
 
+@builder("bmsk")
+def b_bmsk(ins, mach):
+    ga, gb = [mach.getter(o, np.uint32) for o in ins.operands[1:3]]
+    w = mach.writer(ins.operands[0], np.uint32)
+    clamp = "clamp" in ins.parts
+    return lambda m, full: w(bmsk(ga(), gb(), clamp), m, full)
+
+
+@builder("fns")
+def b_fns(ins, mach):
+    ga, gb, gc = [mach.getter(o, np.uint32) for o in ins.operands[1:4]]
+    w = mach.writer(ins.operands[0], np.uint32)
+    return lambda m, full: w(fns(ga(), gb(), gc()), m, full)
+
+
 def _lanes_of(x: np.ndarray, bits: int, signed: bool) -> list[np.ndarray]:
     """The 32-bit words x cut into 32 / bits fields, lowest first, each sign- or zero-extended (int64)."""
     u = x.astype(np.uint32).astype(np.int64)
@@ -666,12 +695,13 @@ _BOOLOPS = {"and": np.logical_and, "or": np.logical_or, "xor": np.logical_xor}
 
 
 def _cmp_sources(ins, mach, t):
-    if is_half(t) and not t.endswith("x2"):
+    if is_half(t):  # a packed pair decodes to (threads, 2): the lower half first
         dec, _ = half_codec(t)
-        ga, gb = [mach.getter(o, np.uint16) for o in ins.operands[1:3]]
+        raw = np.uint32 if t.endswith("x2") else np.uint16
+        ga, gb = [mach.getter(o, raw) for o in ins.operands[1:3]]
+        if t.endswith("x2"):
+            return (lambda: dec(ga()).reshape(-1, 2)), (lambda: dec(gb()).reshape(-1, 2))
         return (lambda: dec(ga())), (lambda: dec(gb()))
-    if t.endswith("x2"):
-        raise PTXError(f"{ins.opcode}: packed half comparisons are not supported")
     dt = dtype_of(t)
     if t.startswith("b"):
         dt = np.dtype(UNSIGNED[dt.itemsize])
@@ -684,13 +714,23 @@ def b_setp(ins, mach):
     boolop = next((p for p in ins.parts[1:] if p in _BOOLOPS), None)
     t = ins.parts[-1]
     ga, gb = _cmp_sources(ins, mach, t)
+    bf = _BOOLOPS.get(boolop)
     dest = ins.operands[0]
     gc = mach.getter(ins.operands[3], np.bool_) if boolop else None
+    if t.endswith("x2"):  # setp.f16x2 p|q: p from the lower halves, q from the upper ones
+        wp, wq = mach.writer(dest.first, np.bool_), mach.writer(dest.second, np.bool_)
+
+        def pair(m, full):
+            r = compare(cmp, ga(), gb())
+            if bf is not None:
+                r = bf(r, gc()[:, None])
+            wp(r[:, 0], m, full)
+            wq(r[:, 1], m, full)
+        return pair
     if isinstance(dest, Pair):
         wp, wq = mach.writer(dest.first, np.bool_), mach.writer(dest.second, np.bool_)
     else:
         wp, wq = mach.writer(dest, np.bool_), None
-    bf = _BOOLOPS.get(boolop)
 
     def f(m, full):
         r = compare(cmp, ga(), gb())
@@ -714,16 +754,24 @@ def b_set(ins, mach):
     ga, gb = _cmp_sources(ins, mach, styp)
     gc = mach.getter(ins.operands[3], np.bool_) if boolop else None
     ddt = dtype_of(dtyp)
+    if is_half(dtyp):  # 1.0 of the half type (each half of a pair), written as its bits
+        ddt = np.dtype(np.uint32 if dtyp.endswith("x2") else np.uint16)
+        one = halves.encode(np.ones(1), dtyp.removesuffix("x2"))[0]
+    else:
+        one = np.array(1.0, ddt) if ddt.kind == "f" else np.array(-1).astype(ddt)
     w = mach.writer(ins.operands[0], ddt)
-    one = np.array(1.0, ddt) if ddt.kind == "f" else np.array(-1).astype(ddt)
-    zero = np.zeros(1, ddt)[0]
     bf = _BOOLOPS.get(boolop)
+    packed = styp.endswith("x2")
+    half_one = np.uint32(one) if is_half(dtyp) else np.uint32(0xFFFF)  # a packed result: per half
 
     def f(m, full):
         r = compare(cmp, ga(), gb())
         if bf is not None:
-            r = bf(r, gc())
-        w(np.where(r, one, zero), m, full)
+            r = bf(r, gc()[:, None] if packed else gc())
+        if packed:
+            w((np.where(r[:, 1], half_one, 0) << np.uint32(16) | np.where(r[:, 0], half_one, 0)).astype(ddt), m, full)
+            return
+        w(np.where(r, one, np.zeros(1, ddt)[0]).astype(ddt), m, full)
     return f
 
 
@@ -838,16 +886,14 @@ def convert_values(x, src_t: str, dst_t: str, mods: tuple[str, ...]):
         src_float = src_t.startswith("f")
     ddt = dtype_of(dst_t)
     if dst_t in ("f16", "bf16"):
-        f = v.astype(np.float32) if not src_float else v
+        f = v.astype(np.float64)
         if irnd:
             f = _IRND[irnd](f)
         if relu:
             f = np.where(np.isnan(f), f, np.maximum(f, 0))
-        if sat:
-            f = np.clip(np.nan_to_num(f, nan=0.0), 0, 1) if "sat" in mods else f
-        if dst_t == "f16":
-            return np.asarray(f).astype(np.float16).view(np.uint16)
-        return f32_to_bf16(np.asarray(f, dtype=np.float32))
+        if "sat" in mods:
+            f = np.clip(np.nan_to_num(f, nan=0.0), 0, 1)
+        return halves.encode(f, dst_t, frnd or "rn", "satfinite" in mods)
     if dst_t.startswith("f"):
         if src_float:
             if irnd:
@@ -889,18 +935,44 @@ def convert_values(x, src_t: str, dst_t: str, mods: tuple[str, ...]):
     return v.astype(ddt)
 
 
+def _cvt_fp8(ins, mach, fmt: str):
+    """cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 d, a, b (a to the upper byte) and cvt.rn.f16x2.{..}x2 d, a."""
+    w = mach.writer(ins.operands[0], np.uint16 if ins.parts[-1] == "f32" else np.uint32)
+    if ins.parts[-1] == "f32":
+        ga, gb = mach.getter(ins.operands[1], np.float32), mach.getter(ins.operands[2], np.float32)
+        return lambda m, full: w((fp8.encode(ga(), fmt).astype(np.uint16) << np.uint16(8))
+                                 | fp8.encode(gb(), fmt).astype(np.uint16), m, full)
+    if ins.parts[-2] != "f16x2":
+        raise PTXError(f"{ins.opcode} is not supported")
+    _, enc = half_codec("f16")
+    g = mach.getter(ins.operands[1], np.uint16)
+
+    def unpack(m, full):
+        v = g()
+        lo, hi = (enc(fp8.decode((v >> np.uint16(s)) & np.uint16(0xFF), fmt)).astype(np.uint32) for s in (0, 8))
+        w((hi << np.uint32(16)) | lo, m, full)
+    return unpack
+
+
 @builder("cvt")
 def b_cvt(ins, mach):
+    fmt = next((p[:-2] for p in ins.parts if p in ("e4m3x2", "e5m2x2")), None)
+    if fmt is not None:
+        return _cvt_fp8(ins, mach, fmt)
     types = [p for p in ins.parts[1:] if p in DTYPES]
     if len(types) < 2:
         raise PTXError(f"{ins.opcode}: not understood")
     dst_t, src_t = types[-2], types[-1]
     if dst_t.endswith("x2") or src_t.endswith("x2"):
         if dst_t.endswith("x2") and len(ins.operands) == 3:  # cvt.rn.f16x2.f32 d, a, b: a -> upper half
-            _, enc = half_codec(dst_t[:-2])
             ga, gb = mach.getter(ins.operands[1], np.float32), mach.getter(ins.operands[2], np.float32)
             w = mach.writer(ins.operands[0], np.uint32)
-            return lambda m, full: w((enc(ga()).astype(np.uint32) << np.uint32(16)) | enc(gb()).astype(np.uint32), m, full)
+            mods, half = ins.parts[1:], dst_t[:-2]
+
+            def pack(m, full):
+                hi, lo = (convert_values(g(), src_t, half, mods).astype(np.uint32) for g in (ga, gb))
+                w((hi << np.uint32(16)) | lo, m, full)
+            return pack
         raise PTXError(f"{ins.opcode} is not supported")
     sdt = np.dtype(np.uint16) if src_t in ("f16", "bf16") else dtype_of(src_t)
     ddt = np.dtype(np.uint16) if dst_t in ("f16", "bf16") else dtype_of(dst_t)
@@ -923,13 +995,16 @@ def b_cvt_pack(ins, mach):
 @builder("szext")
 def b_szext(ins, mach):
     dt = dtype_of(ins.parts[-1])
-    signed = "sx" in ins.parts
+    signed = ins.parts[-1] == "s32"  # szext.mode.s32 sign-extends, .u32 zero-extends
     ga, gb = mach.getter(ins.operands[1], dt), mach.getter(ins.operands[2], np.uint32)
     w = mach.writer(ins.operands[0], dt)
 
+    wrap = "wrap" in ins.parts
+
     def f(m, full):
         a = ga().view(np.uint32).astype(np.uint64)
-        n = np.minimum(gb(), 32).astype(np.uint64)
+        b = gb()
+        n = (b & np.uint32(31) if wrap else np.minimum(b, 32)).astype(np.uint64)  # .wrap: N mod 32 (the ISA)
         mask = (np.uint64(1) << n) - np.uint64(1)
         v = a & mask
         if signed:

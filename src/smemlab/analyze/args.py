@@ -386,8 +386,9 @@ def _pack_field(name: str, f, v: Scalar) -> bytes:
 
 
 def bind(module: Module, kernel: Kernel, source: str, kernel_name: str, arg_texts: list[str],
-         fields: dict | None = None) -> Bound:
-    """`fields`: 'param.field' -> fields.Field, the layouts of the struct fields the --args name."""
+         fields: dict | None = None, extra: tuple[Buffer, ...] = ()) -> Bound:
+    """`fields`: 'param.field' -> fields.Field, the layouts of the struct fields the --args name. `extra`: global
+    buffers of the emulator's own (the device heap), laid out after the arguments'."""
     specs: dict[str, object] = {}
     for text in arg_texts:
         name, spec = parse_arg(text)
@@ -490,7 +491,7 @@ def bind(module: Module, kernel: Kernel, source: str, kernel_name: str, arg_text
     # addresses are assigned when the global space lays the buffers out
     from smemlab.analyze.memory import GlobalSpace
 
-    space = GlobalSpace(buffers)
+    space = GlobalSpace(buffers + list(extra))
     for off, buf in pointer_slots:
         param_bytes[off:off + 8] = buf.base.to_bytes(8, "little")
     bound = Bound(bytes(param_bytes), buffers, const, names, by_name)

@@ -37,13 +37,16 @@ those at different places meet.
 from __future__ import annotations
 
 import inspect
+import time
 
 import numpy as np
 
 from smemlab.analyze import alu, carry, memops, mma, warpops, warpsync  # noqa: F401  (registers the builders)
 from smemlab.analyze.cfg import EXIT, Flow
+from smemlab.analyze.externs import Runtime
 from smemlab.analyze.machine import WARP, Machine
 from smemlab.analyze.ptx import Instr, PTXError, Reg
+from smemlab.analyze.spin import CHECK_EVERY, SpinWatch
 from smemlab.errors import UserError
 
 PLAIN, BRANCH, THREAD_END, BARRIER, TRAP, SWITCH, WARP_SYNC = range(7)
@@ -96,11 +99,15 @@ def _build(ins: Instr, mach: Machine, ledger, pc: int, ex):
 
 
 class Executor:
-    def __init__(self, flow: Flow, mach: Machine, ledger, max_steps: int, where, describe_thread):
+    def __init__(self, flow: Flow, mach: Machine, ledger, max_steps: int, where, describe_thread,
+                 time_limit: float | None = None):
         self.flow = flow
         self.mach = mach
         self.ledger = ledger
         self.max_steps = max_steps
+        self.time_limit = time_limit  # seconds of wall clock, None: no limit
+        self.spin = SpinWatch(mach)
+        self.runtime = Runtime(mach, where)  # assert, printf, malloc, free
         self.where = where  # pc -> "file:line (source)"
         self.describe_thread = describe_thread  # linear thread id -> "thread 37 (threadIdx 5,1,0)"
         self.steps = 0
@@ -110,6 +117,7 @@ class Executor:
         # warp-synchronous key (pc, or warpsync.BAR_WARP) -> (threads arrived, the membermask each gave)
         self.warp_arrived: dict = {}
         n = len(flow.instrs)
+        self.refused: dict[int, str] = {}  # pc -> why the emulator cannot run it (raised only if reached)
         self.kinds = [PLAIN] * n
         self.ops = [None] * n
         for pc, ins in enumerate(flow.instrs):
@@ -150,8 +158,11 @@ class Executor:
             except (Unsupported, PTXError) as exc:
                 return PLAIN, self._raiser(pc, str(exc))
         if op == "call":
-            return PLAIN, self._raiser(pc, "a call to a device function that was not inlined is not supported "
-                                          "(mark it __forceinline__)")
+            try:
+                fn = self.runtime.build(ins, pc)
+            except PTXError as exc:
+                return PLAIN, self._raiser(pc, str(exc))
+            return PLAIN, fn if ins.guard is None else self._guarded(fn, ins.guard)
         try:
             fn = _build(ins, self.mach, self.ledger, pc, self)
         except (Unsupported, PTXError) as exc:
@@ -161,6 +172,8 @@ class Executor:
         return PLAIN, fn
 
     def _raiser(self, pc, message):
+        self.refused[pc] = message
+
         def fn(m, full):
             raise Unsupported(message)
         return fn
@@ -199,6 +212,7 @@ class Executor:
         self.stack = stack
         kinds, ops, run_end, instrs, leaders = self.kinds, self.ops, self.run_end, self.flow.instrs, self.flow.leaders
         max_steps = self.max_steps
+        deadline = time.monotonic() + self.time_limit if self.time_limit else None
         with np.errstate(all="ignore"):
             while stack:
                 e = stack[-1]
@@ -232,6 +246,11 @@ class Executor:
                             f"stopped after {self.steps:,} warp-instructions (--max-steps {max_steps:,}), last at "
                             f"{self.where(end - 1)}: the kernel may loop forever with these arguments, or needs a "
                             f"larger --max-steps")
+                    if deadline is not None and time.monotonic() > deadline:
+                        raise AnalyzeError(
+                            f"stopped after {self.time_limit:g} s (--time-limit) and {self.steps:,} warp-instructions, "
+                            f"last at {self.where(end - 1)}: the kernel may loop forever with these arguments, or "
+                            f"needs a larger --time-limit")
                     continue
                 self.steps += e.nw
                 if kind == BRANCH:
@@ -288,6 +307,8 @@ class Executor:
 
     def _branch(self, e: _Entry, pc: int, ins: Instr) -> None:
         target = self.flow.targets[pc]
+        if target <= pc and self.spin.stuck(pc, self.stack, self.arrived, self.warp_arrived):
+            self._spinning(e, pc, target)
         if ins.guard is None:
             e.pc = target
             return
@@ -309,6 +330,17 @@ class Executor:
             e.pc, e.mask = pc + 1, not_taken
             e.refresh(W)
         self.stack.append(_Entry(target, taken, r, W))
+
+    def _spinning(self, e: _Entry, pc: int, target: int) -> None:
+        warps = np.flatnonzero(e.mask.reshape(self.mach.W, WARP).any(axis=1))
+        who = f"warp {warps[0]}" if len(warps) == 1 else f"warps {_ranges(warps).split(' ', 1)[1]}"
+        head = self.where(target)
+        loop = "this loop" if head == self.where(pc) else f"the loop back to {head}"
+        raise AnalyzeError(
+            f"{self.where(pc)}: {loop} makes no progress: {who} came back to it "
+            f"{CHECK_EVERY} times with the same registers, predicates and memory, so it spins forever. It waits "
+            f"for something no emulated thread changes: a flag another block or the host writes (analyze runs "
+            f"one block, or one cluster), or a condition that never comes true with these arguments")
 
     def _switch(self, e: _Entry, pc: int, ins: Instr) -> None:
         """brx.idx: the threads split by their index over the list's targets (a guard that is off: on

@@ -7,13 +7,15 @@ Each call is replaced by a copy of the callee's body: its registers, labels and 
 renamed for that call, its formal parameters bound to the call's `.param` variables, `ret` a branch
 to the end of the copy. The call's `.param` variables are per thread, so they (and every ld/st.param
 on them) move to local memory. The callee's own lines stay on its instructions, as Nsight Compute
-attributes them. Indirect calls and recursion are refused.
+attributes them. Indirect calls and recursion are refused. Calls to the device runtime (assert,
+printf, malloc, free: `externs.py`) stay calls, their parameters moved to local memory all the same.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
+from smemlab.analyze.externs import RUNTIME
 from smemlab.analyze.ptx import Addr, Instr, Kernel, Label, Module, Pair, PTXError, Reg, Sym, Targets, Variable, Vec
 
 MAX_DEPTH = 16
@@ -62,6 +64,9 @@ def inline_calls(module: Module, kernel: Kernel) -> Kernel:
             if len(item.operands) != 3 or not isinstance(item.operands[1], Sym):
                 raise PTXError(f"`{item.text}`: only direct calls are supported")
             name = item.operands[1].name
+            if name in RUNTIME and name not in module.functions:
+                out.append(item)  # the device runtime's (externs.py): it runs as one instruction
+                continue
             if name not in module.functions:
                 raise PTXError(f"`{item.text}`: no body for the device function {name} (an extern function?)")
             if name in stack or len(stack) >= MAX_DEPTH:

@@ -693,6 +693,24 @@ for _name in ("prefetch", "prefetchu", "membar", "fence", "discard", "applyprior
     builder(_name)(_noop)
 
 
+@builder("cp.async.mbarrier")
+def b_cp_async_mbarrier(ins: Instr, mach: Machine, **_):
+    """cp.async.mbarrier.arrive(.noinc) [mbar]: an arrival when the thread's earlier cp.async copies
+    complete, which here is at once. Without .noinc the pending count is raised by one first, so the
+    two cancel (the PTX ISA); with .noinc it is one of the arrivals the phase expects."""
+    if "noinc" not in ins.parts:
+        return lambda m, full: None
+    ga = address_getter(mach, ins.operands[0], "shared")
+    sp = mach.shared
+
+    def fn(m, full):
+        a = ga()
+        _check(sp, a, m, 8, "cp.async.mbarrier.arrive")
+        for t in np.flatnonzero(m):
+            _mbarrier_at(mach, int(a[t]), int(t), "cp.async.mbarrier.arrive").arrive()
+    return fn
+
+
 @builder("createpolicy")
 def b_createpolicy(ins: Instr, mach: Machine, **_):
     w = mach.writer(ins.operands[0], np.uint64)

@@ -367,7 +367,7 @@ _INLINED = re.compile(r"inlined_at\s+(\d+)\s+(\d+)\s+(\d+)")
 _FILE = re.compile(r'^\.file\s+(\d+)\s+"([^"]*)"')
 _LINE_DIRECTIVE = re.compile(r"^\.(loc|file)\s")
 _LABEL = re.compile(r"^([A-Za-z_$][\w$]*)\s*:")
-_REG_DECL = re.compile(r"^\.reg\s+(?:\.v\d\s+)?\.(\w+)\s+(.*)$", re.S)
+_REG_DECL = re.compile(r"^\.reg\s*(?:\.v\d\s*)?\.(\w+)\s+(.*)$", re.S)  # cuda_fp16.hpp writes `.reg.b32 f, C;`
 
 
 def _statements(text: str):
@@ -424,9 +424,11 @@ def _parse_instr(stmt: str, loc: Loc | None, rename, is_reg=lambda n: False) -> 
     if stmt.startswith("@"):
         g, stmt = stmt[1:].split(None, 1)
         guard = Reg(rename(g.lstrip("!")), neg=g.startswith("!"))
-    parts = stmt.split(None, 1)
-    opcode = parts[0]
-    rest = parts[1] if len(parts) > 1 else ""
+    # the opcode ends where its characters do: ptxas takes `ldmatrix...b16{%r1, ...}` with no space
+    m = re.match(r"([\w.:]+)\s*(.*)$", stmt, re.S)
+    if m is None:
+        raise PTXError(f"not an instruction: {text}")
+    opcode, rest = m.group(1), m.group(2)
     if opcode.startswith("call"):
         m = re.match(r"^\s*(?:\(([^)]*)\)\s*,\s*)?([\w$%]+)\s*(?:,\s*\(([^)]*)\))?\s*(?:,\s*[\w$]+)?\s*$", rest)
         if not m:

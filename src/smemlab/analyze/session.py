@@ -12,6 +12,7 @@ from smemlab.analyze import sass
 from smemlab.analyze.cfg import build_flow
 from smemlab.analyze.deadloads import DeadLoads
 from smemlab.analyze.executor import AnalyzeError, Executor
+from smemlab.analyze.externs import heap_buffer, heap_needed
 from smemlab.analyze.inline import inline_calls
 from smemlab.analyze.ledger import Ledger, LineStats, Site, per_line
 from smemlab.analyze.machine import Launch, Machine
@@ -23,6 +24,7 @@ from smemlab.errors import UserError
 KINDS = ("load", "store", "atomic")
 EXTRA_KINDS = ("ldgsts",)
 DEFAULT_MAX_STEPS = 10_000_000
+DEFAULT_TIME_LIMIT = 120.0  # seconds of emulation; a spin that spin.py cannot see stops here
 MAX_DYNAMIC_SHARED = 227 * 1024
 
 
@@ -46,6 +48,7 @@ class Report:
     sass: object = None  # sass.Plan: where the SASS's access widths replaced the PTX's
     cluster: tuple[int, int, int] = (1, 1, 1)  # the blocks emulated: the cluster holding block_index
     cubin: bytes = field(repr=False, default=b"")  # what ptxas made of the PTX (the SASS the plan read)
+    refused: list[str] = field(default_factory=list)  # instructions the emulator cannot run, none of them reached
 
     def totals(self, kind: str) -> dict:
         ss = [s for s in self.sites if s.kind == kind]
@@ -117,25 +120,26 @@ def _check_launch(block, grid, block_index, dynamic_shared):
 def analyze_source(path: str, kernel: str | None, block, grid=(1, 1, 1), block_index=(0, 0, 0),
                    dynamic_shared: int = 0, args: list[str] | None = None, defines: dict[str, str] | None = None,
                    include_dirs: list[str] | None = None, max_steps: int = DEFAULT_MAX_STEPS,
-                   cluster=None, options: list[str] | None = None, compiler: str = "auto") -> Report:
+                   cluster=None, options: list[str] | None = None, compiler: str = "auto",
+                   time_limit: float | None = DEFAULT_TIME_LIMIT) -> Report:
     """`kernel`: as written in the source, a template instance (`'k<int, 128>'`, instantiated if the file does
     not), or None where the file has one kernel. `cluster`: the shape of the thread-block cluster the kernel is
     launched with (None: the kernel's __cluster_dims__, else one block); all its blocks are emulated, the one
     holding `block_index` among them. `options`: compiler options as the repository's build passes them.
     `compiler`: "nvcc" (a whole file as it sits), "nvrtc" (device code only), or "auto" (nvcc where it is
-    installed, NVRTC for the package's own kernels, which is what runs them)."""
+    installed, NVRTC for the package's own kernels, which is what runs them). `time_limit`: seconds of emulation at most."""
     block, grid, block_index = _check_launch(block, grid, block_index, dynamic_shared)
     from smemlab.analyze.fields import dotted
 
     unit = compile_unit(path, kernel, defines, include_dirs, options, compiler, dotted(list(args or [])))
     return _run(unit.module, unit.ptx, unit.symbol, unit.kernel, unit.source, unit.shown, unit.files, unit.sources,
                 Launch(block, grid, block_index, int(dynamic_shared)), args, max_steps, unit.cubin, cluster,
-                fields=unit.fields)
+                fields=unit.fields, time_limit=time_limit)
 
 
 def analyze_ptx(ptx: str, kernel: str, block, grid=(1, 1, 1), block_index=(0, 0, 0), dynamic_shared: int = 0,
                 args: list[str] | None = None, max_steps: int = DEFAULT_MAX_STEPS, source: str = "",
-                cluster=None) -> Report:
+                cluster=None, time_limit: float | None = DEFAULT_TIME_LIMIT) -> Report:
     """The same on PTX text (parameters are named from `source`, a C signature, or param0, param1 ...)."""
     block, grid, block_index = _check_launch(block, grid, block_index, dynamic_shared)
     try:
@@ -145,11 +149,12 @@ def analyze_ptx(ptx: str, kernel: str, block, grid=(1, 1, 1), block_index=(0, 0,
     symbol = find_kernel(list(module.kernels), kernel, {})
     return _run(module, ptx, symbol, kernel, source, "<ptx>", {i: p for i, p in module.files.items()},
                 {i: [] for i in module.files}, Launch(block, grid, block_index, int(dynamic_shared)), args, max_steps,
-                cluster=cluster)
+                cluster=cluster, time_limit=time_limit)
 
 
 def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, files, sources, launch: Launch,
-         args, max_steps, cubin: bytes = b"", cluster=None, fields=None) -> Report:
+         args, max_steps, cubin: bytes = b"", cluster=None, fields=None,
+         time_limit: float | None = DEFAULT_TIME_LIMIT) -> Report:
     try:
         k = inline_calls(module, module.kernels[symbol])
     except PTXError as exc:
@@ -160,7 +165,8 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
         raise UserError(f"{kernel} is compiled for at most {_prod(k.maxntid)} threads per block "
                         f"(__launch_bounds__); the block has {launch.threads}")
     launch = replace(launch, cluster=_kernel_cluster(k, cluster, launch.grid, kernel))
-    bound = A.bind(module, k, source, kernel, list(args or []), fields)
+    bound = A.bind(module, k, source, kernel, list(args or []), fields,
+                   (heap_buffer(),) if heap_needed(k) else ())
     try:
         flow = build_flow(k.body)
         mach = Machine(module, k, launch, bound.space, bound.params, bound.const)
@@ -201,8 +207,11 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
     dead.watched = {mach.reg_index(r.name) for ins in flow.instrs if ins.parts[0] == "ldmatrix" and ins.operands
                     for r in (ins.operands[0].items if hasattr(ins.operands[0], "items") else [ins.operands[0]])}
     mach.dead = dead if dead.watched else None
-    ex = Executor(flow, mach, ledger, int(max_steps), where, describe_thread)
-    ex.run()
+    ex = Executor(flow, mach, ledger, int(max_steps), where, describe_thread, time_limit)
+    try:
+        ex.run()
+    finally:
+        ex.runtime.finish()
     dead.finish()
     ledger.finish()
     sites = sorted(ledger.sites.values(), key=lambda s: (s.pc, s.kind))
@@ -210,7 +219,8 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
                   dynamic_shared=launch.dynamic_shared, static_shared=mach.static_shared, sites=sites,
                   lines=per_line(sites), files=files, sources=sources, steps=ex.steps, barriers=ex.barriers,
                   ptx=ptx, buffers={n: _contents(mach, b) for n, b in bound.by_name.items()}, sass=plan,
-                  cluster=launch.cluster, cubin=cubin)
+                  cluster=launch.cluster, cubin=cubin,
+                  refused=[f"{where(pc)}: {msg}" for pc, msg in sorted(ex.refused.items())])
 
 
 def shared_atomics(instrs) -> list[int]:
@@ -252,4 +262,4 @@ def _line_text(sources, file, line) -> str:
     return lines[line - 1].strip() if 0 < line <= len(lines) else ""
 
 
-__all__ = ["Report", "analyze_source", "analyze_ptx", "AnalyzeError", "DEFAULT_MAX_STEPS"]
+__all__ = ["Report", "analyze_source", "analyze_ptx", "AnalyzeError", "DEFAULT_MAX_STEPS", "DEFAULT_TIME_LIMIT"]

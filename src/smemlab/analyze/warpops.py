@@ -3,6 +3,8 @@
 The block's lanes are viewed as (warps, 32); "active" is the executing mask, which with the SIMT
 stack is exactly the set of lanes that met at the instruction (the executor makes the lanes of a
 membermask wait for each other, `warpsync.py`); membermask bits of exited lanes name no one.
+Each lane's vote, match and redux are over the lanes of its own membermask: the halves of a warp
+that cooperative_groups splits into two tiles of 16 run one redux with two masks, one per tile.
 """
 
 from __future__ import annotations
@@ -25,10 +27,17 @@ def _per_lane(v: np.ndarray) -> np.ndarray:
     return np.repeat(v, WARP)
 
 
-def _members(mach: Machine, op, m):
-    """Active lanes that the membermask names."""
-    mm = mach.getter(op, np.uint32)()
-    return m & (((mm >> mach.lane) & np.uint32(1)) != 0)
+_LANE_BIT = np.uint32(1) << np.arange(WARP, dtype=np.uint32)
+
+
+def _groups(mach: Machine, op, m) -> np.ndarray:
+    """[warp, lane, other lane]: the active lanes each lane's membermask names (all active lanes without one)."""
+    W = mach.W
+    act = m.reshape(W, 1, WARP)
+    if op is None:
+        return np.broadcast_to(act, (W, WARP, WARP))
+    mm = mach.getter(op, np.uint32)().reshape(W, WARP, 1)
+    return ((mm & _LANE_BIT) != 0) & act
 
 
 @builder("shfl")
@@ -86,20 +95,18 @@ def b_vote(ins: Instr, mach: Machine, **_):
         w = mach.writer(ins.operands[0], np.bool_)
 
     def fn(m, full):
-        act = _members(mach, mask_op, m) if mask_op is not None else m
-        p = gp()
+        g = _groups(mach, mask_op, m)
+        pw = gp().reshape(W, 1, WARP)
         if mode == "ballot":
-            w(_per_lane(ballot(p & act, W)), m, full)
+            w(((g & pw).astype(np.uint64) @ _BITS).astype(np.uint32).ravel(), m, full)
             return
-        a = act.reshape(W, WARP)
-        pw = p.reshape(W, WARP)
         if mode == "all":
-            r = (pw | ~a).all(axis=1)
+            r = (pw | ~g).all(axis=2)
         elif mode == "any":
-            r = (pw & a).any(axis=1)
+            r = (pw & g).any(axis=2)
         else:
-            r = ~((pw & a).any(axis=1) & (~pw & a).any(axis=1))
-        w(_per_lane(r), m, full)
+            r = ~((pw & g).any(axis=2) & (~pw & g).any(axis=2))
+        w(r.ravel(), m, full)
     return fn
 
 
@@ -121,20 +128,17 @@ def b_match(ins: Instr, mach: Machine, **_):
     W = mach.W
 
     def fn(m, full):
-        act = _members(mach, ins.operands[2], m).reshape(W, WARP)
+        g = _groups(mach, ins.operands[2], m)
         a = ga().reshape(W, WARP)
-        eq = (a[:, :, None] == a[:, None, :]) & act[:, None, :]  # [warp, lane, other lane]
+        eq = a[:, :, None] == a[:, None, :]  # [warp, lane, other lane]
         if mode == "any":
-            bits = (eq.astype(np.uint64) @ _BITS).astype(np.uint32).ravel()
-            wd(bits, m, full)
+            wd(((eq & g).astype(np.uint64) @ _BITS).astype(np.uint32).ravel(), m, full)
             return
-        first = np.argmax(act, axis=1)
-        ref = a[np.arange(W), first]
-        same = ((a == ref[:, None]) | ~act).all(axis=1)
-        bits = np.where(same, ballot(act.ravel(), W), 0).astype(np.uint32)
-        wd(_per_lane(bits), m, full)
+        same = (eq | ~g).all(axis=2)
+        bits = np.where(same, (g.astype(np.uint64) @ _BITS).astype(np.uint32), 0).astype(np.uint32)
+        wd(bits.ravel(), m, full)
         if wp is not None:
-            wp(_per_lane(same), m, full)
+            wp(same.ravel(), m, full)
     return fn
 
 
@@ -157,10 +161,10 @@ def b_redux(ins: Instr, mach: Machine, **_):
            "xor": np.bitwise_xor}[op]
 
     def fn(m, full):
-        act = _members(mach, ins.operands[2], m).reshape(W, WARP)
-        a = np.where(act, ga().reshape(W, WARP), np.array(ident).astype(dt))
-        r = red.reduce(a, axis=1, dtype=dt) if op == "add" else red.reduce(a, axis=1)
-        w(_per_lane(r.astype(dt)), m, full)
+        g = _groups(mach, ins.operands[2], m)
+        a = np.where(g, ga().reshape(W, 1, WARP), np.array(ident).astype(dt))
+        r = red.reduce(a, axis=2, dtype=dt) if op == "add" else red.reduce(a, axis=2)
+        w(r.astype(dt).ravel(), m, full)
     return fn
 
 
@@ -169,12 +173,9 @@ def b_elect(ins: Instr, mach: Machine, **_):
     d = ins.operands[0]
     wd, wp = (mach.writer(d.first, np.uint32), mach.writer(d.second, np.bool_)) if isinstance(d, Pair) else \
         (None, mach.writer(d, np.bool_))
-    W = mach.W
 
     def fn(m, full):
-        act = _members(mach, ins.operands[1], m).reshape(W, WARP)
-        leader = np.argmax(act, axis=1).astype(np.uint32)
-        lanes = _per_lane(leader)
+        lanes = np.argmax(_groups(mach, ins.operands[1], m), axis=2).astype(np.uint32).ravel()
         if wd is not None:
             wd(lanes, m, full)
         wp(mach.lane == lanes, m, full)

@@ -66,6 +66,8 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true", help="print exactly one JSON object")
     p.add_argument("--max-steps", default=None, metavar="N",
                    help="stop after N warp-instructions (default 10,000,000)")
+    p.add_argument("--time-limit", default=None, metavar="SECONDS",
+                   help="stop the emulation after SECONDS of wall clock (default 120; 0: no limit)")
     p.set_defaults(func=run)
 
 
@@ -123,6 +125,16 @@ def _list(args) -> int:
     return 0
 
 
+def _seconds(text) -> float | None:
+    try:
+        v = float(str(text))
+    except ValueError:
+        raise UserError(f"--time-limit {text!r} is not a number of seconds") from None
+    if not v >= 0:
+        raise UserError(f"--time-limit must be at least 0, got {text}")
+    return v or None  # 0: no limit
+
+
 def _defines(items: list[str]) -> dict[str, str]:
     out = {}
     for d in items:
@@ -151,7 +163,7 @@ def _run(args) -> int:
     import json
     import os
 
-    from smemlab.analyze import DEFAULT_MAX_STEPS, analyze_source
+    from smemlab.analyze import DEFAULT_MAX_STEPS, DEFAULT_TIME_LIMIT, analyze_source
 
     if args.list:
         return _list(args)
@@ -166,7 +178,8 @@ def _run(args) -> int:
         args.arg, _defines(args.define), args.include,
         _count(args.max_steps, "max-steps", 1) if args.max_steps is not None else DEFAULT_MAX_STEPS,
         cluster=_dims(args.cluster, "cluster") if args.cluster is not None else None,
-        options=_options(args.options), compiler=args.compiler)
+        options=_options(args.options), compiler=args.compiler,
+        time_limit=_seconds(args.time_limit) if args.time_limit is not None else DEFAULT_TIME_LIMIT)
     from smemlab.analyze import render
 
     if line is not None:
