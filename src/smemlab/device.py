@@ -336,12 +336,16 @@ class _Packed:
         return cls(int(handle), layout)
 
 
+_INT_SLOTS = {8: "q", 4: "i", 2: "h", 1: "b"}
+
+
 def param_struct(layout: list[tuple[int, int]]) -> struct.Struct:
     """The packing of integer parameters at (offset, size) in the parameter buffer: little-endian,
-    signed, padded to each offset (a size other than 1, 2, 4 or 8 bytes raises KeyError)."""
+    signed, padded to each offset; a parameter of another size (a struct passed by value) is given
+    as its bytes."""
     fmt, end = "<", 0
     for offset, size in layout:
-        fmt += "x" * (offset - end) + {8: "q", 4: "i", 2: "h", 1: "b"}[size]
+        fmt += "x" * (offset - end) + _INT_SLOTS.get(size, f"{size}s")
         end = offset + size
     return struct.Struct(fmt)
 
