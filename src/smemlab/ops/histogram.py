@@ -65,7 +65,8 @@ from typing import Any, Callable
 import numpy as np
 
 from smemlab import device
-from smemlab.ops._args import Dtypes, read
+from smemlab.ops._args import Dtypes, cupy_scratch, read  # noqa: F401 (cupy_scratch: `alloc` for CuPy callers)
+from smemlab.ops._route import torch_ops
 
 SOURCE = "lib/histogram.cu"
 METHODS = ("auto", "smem", "ranges", "partition", "cluster_exchange", "cluster_rep", "cluster_share", "cluster", "multipass",
@@ -77,8 +78,9 @@ MAX_BINS = 1 << 30
 MAX_KEYS = (1 << 31) - 1
 PORTABLE_CLUSTER = device.PORTABLE_CLUSTER
 MAX_CLUSTER = 16  # with the non-portable cluster size attribute (Hopper)
-DTYPES = Dtypes("int32")
+DTYPES = Dtypes("int32", "int64", "int16", "int8", "uint8")
 _I32 = np.dtype(np.int32)
+_I64 = np.dtype(np.int64)
 
 
 def device_facts(dev: int) -> dict:
@@ -410,25 +412,39 @@ def _check_bins(bins: Any) -> int:
 
 
 def histogram(keys: Any, bins: int, *, method: str = "auto", **options: Any) -> Any:
-    """Counts of the int32 `keys` in [0, bins), int32, of the caller's array type (module doc)."""
+    """Counts of the integer `keys` in [0, bins), int32, of the caller's array type (module doc).
+    int8, int16, uint8 and int64 keys are converted to int32 by their framework first (int64 clamped
+    to [-1, bins], so that a key past int32's range stays outside the bins); no keys give zeros. Not
+    differentiable (integer counts, as torch.bincount's)."""
+    if not options:
+        ops = torch_ops(keys)
+        if ops is not None:
+            return ops.histogram(keys, bins, method)
+    return run(keys, bins, method=method, **options)
+
+
+def run(keys: Any, bins: int, *, method: str = "auto", **options: Any) -> Any:
+    """`histogram` without the torch dispatcher: what torch.ops.smemlab.histogram runs."""
     bins = _check_bins(bins)
-    a = read(keys, "keys", DTYPES, (1,))
+    a = read(keys, "keys", DTYPES, (1,), allow_empty=True)
     if a.shape[0] > MAX_KEYS:
         raise ValueError(f"keys: {a.shape[0]} keys were given; at most {MAX_KEYS} are accepted (int32 counts)")
     with a.on_device():
         stream = a.stream()
         out, out_ptr = a.zeros((bins,), _I32, stream)
-        launch(a.ptr, a.shape[0], out_ptr, bins, a.device, stream, method, a.scratch, **options)
+        if a.shape[0]:
+            if a.dtype != _I32:
+                a = read(_int32_keys(a, bins), "keys", DTYPES, (1,))
+            launch(a.ptr, a.shape[0], out_ptr, bins, a.device, stream, method, a.scratch, **options)
         return out
 
 
-def cupy_scratch(nbytes: int) -> tuple[Any, int]:
-    """`alloc` for `launch` and `enqueue` from CuPy code: nbytes from CuPy's memory pool, on its current
-    stream, and the pointer."""
-    import cupy
-
-    buf = cupy.empty(nbytes, dtype=cupy.uint8)
-    return buf, buf.data.ptr
+def _int32_keys(a, bins: int) -> Any:
+    """The keys as int32, by their framework, on the call's stream (int64 clamped to [-1, bins] first)."""
+    x = a.obj
+    if a.dtype == _I64:
+        x = x.clamp(-1, bins) if a.kind == "torch" else a.astype(x, _I64).clip(-1, bins)
+    return a.astype(x, _I32)
 
 
 _LAUNCHES: dict[tuple, tuple[list, bool]] = {}  # (launches, whether they take scratch), by (device, bins, method, options)
