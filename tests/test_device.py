@@ -31,6 +31,7 @@ def recorded(monkeypatch):
     monkeypatch.setattr(device, "_CONFIGS", {})
     monkeypatch.setattr(device, "_STREAMS", {7: "stream-7"})
     monkeypatch.setattr(device, "_core_launch", lambda stream, cfg, handle, *args: calls.append((stream, cfg.kw, args)))
+    monkeypatch.setattr(device, "ensure_context", lambda dev: None)  # no driver here to make a context current
     return calls
 
 

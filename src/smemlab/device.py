@@ -478,6 +478,9 @@ def launch(k: Kernel, grid, block, args: tuple, stream: int, shmem: int = 0, clu
                 p.struct.pack_into(p.buf, 0, *args)
                 _launch_kernel(p.func, *dims, shmem, stream, 0, p.extra)
             else:
+                # another thread (torch's autograd engine runs backward passes on its own) may have
+                # no current context: the driver's launch needs one, the runtime's calls do not
+                ensure_context(k.device)
                 with p.lock:
                     p.struct.pack_into(p.shared_buf, 0, *args)
                     _launch_kernel(p.func, *dims, shmem, stream, 0, p.shared_extra)
@@ -489,6 +492,7 @@ def launch(k: Kernel, grid, block, args: tuple, stream: int, shmem: int = 0, clu
     elif cluster is not None and not k._nonportable and max(dim3(cluster)) > PORTABLE_CLUSTER:
         k.allow_nonportable_cluster()
     s = _STREAMS.get(stream) or core_stream(stream)
+    ensure_context(k.device)
     try:
         cfg = _CONFIGS.get((grid, block, shmem, cluster)) or _config(grid, block, shmem, cluster)
         _core_launch(s, cfg, k.handle, *args)

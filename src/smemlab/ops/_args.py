@@ -327,8 +327,8 @@ def workspace(alloc, counters: int, slot_bytes: int, stream: int, own_pool: bool
     """(holder, counters pointer, slots pointer): a call's own workspace of `counters` last-block
     counters, zeroed in the order of `stream`, then `slot_bytes` of partials, from `alloc` (the caller's
     allocator: torch's caching allocator, or a CUDA graph's pool while one is captured; CuPy's pool).
-    A workspace per call, never per stream: two graphs replayed at once on two streams, or a graph and
-    an eager call, share none. The holder is dropped once the call's launches are enqueued, which the
+    Captured calls take one each: two graphs replayed at once on two streams, or a graph and an eager
+    call, must share none. The holder may be dropped once the call's launches are enqueued, which the
     stream-ordered allocators allow; except where `own_pool` is False (CuPy, whose pool has no private
     pool for a graph) and the stream is being captured: the graph would write into memory the pool
     hands out again, so the workspace is kept for the process's life (one per captured call)."""

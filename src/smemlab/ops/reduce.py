@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from smemlab import device
-from smemlab.ops._args import Dtypes, as_dtype, check_dtype_arg, cupy_scratch, read, workspace
+from smemlab.ops._args import Dtypes, _runtime, as_dtype, check_dtype_arg, cupy_scratch, read, workspace
 from smemlab.ops._route import torch_ops
 
 SOURCE = "lib/reduce.cu"
@@ -79,9 +79,27 @@ ONE_BLOCK = 2 * TILE_BYTES
 SEG_BYTES = 8 * 1024
 WAVES = 4
 SLOTS_PER_SM = 16  # a split row sum's partials: rows x blocks per row of them at most
-# A launch of more than one block takes a workspace of its own (_args.workspace): 8-byte partials (int64
-# or float64), one a block, and the last-block counters (the full sum's one, or one a row), zeroed by a
-# memset on the call's stream.
+
+
+def _workspace(alloc, dev: int, stream: int, own_pool: bool) -> tuple[Any, int, int]:
+    """(holder, counters pointer, partials pointer) for a launch of more than one block: 8-byte partials
+    (int64 or float64), one a block, and the last-block counters (the full sum's first, then one a row
+    of a split row sum), which the last block leaves at 0. Eager calls share one per (device, stream),
+    made by the caller's allocator and zeroed on that stream when first needed (no sync); its launches
+    are ordered by the stream. A call being captured into a CUDA graph takes one of its own
+    (_args.workspace), so that graphs replayed at once on several streams share none."""
+    slots = _slots(dev)
+    if _runtime().streamIsCapturing(stream):
+        return workspace(alloc, 1 + slots // 2, 8 * slots, stream, own_pool)
+    ws = _WS.get((dev, stream))
+    if ws is None:
+        if len(_WS) > 32:  # streams long gone (the stream-ordered allocators reuse the memory safely)
+            _WS.clear()
+        ws = _WS[(dev, stream)] = workspace(alloc, 1 + slots // 2, 8 * slots, stream)
+    return ws
+
+
+_WS: dict[tuple[int, int], tuple[Any, int, int]] = {}
 _PLANS: dict[tuple[int, str], tuple[device.Kernel, int]] = {}
 _ROW_PLANS: dict[tuple, tuple[device.Kernel, int, int, bool]] = {}
 
@@ -190,7 +208,7 @@ def launch(kernel: str, x_ptr: int, n: int, itemsize: int, out_ptr: int, dev: in
     whether alloc gives a captured graph memory of its own, as torch's allocator does; _args.workspace)."""
     k, grid = _plan(dev, kernel)
     blocks = _blocks(grid, n * itemsize)
-    held, counter, partials = workspace(alloc, 1, 8 * blocks, stream, own_pool) if blocks > 1 else (None, 0, 0)
+    held, counter, partials = _workspace(alloc, dev, stream, own_pool) if blocks > 1 else (None, 0, 0)
     device.launch(k, blocks, NT, (x_ptr, n, partials, counter, out_ptr), stream)
     del held
 
@@ -271,7 +289,8 @@ def _row_sums(a, name: str, kernel_out: np.dtype, out_dtype: np.dtype, cast: boo
         elif per_row == 1:  # one block per row writes its sum: no partials, no counters
             device.launch(k, grid, NT, (a.ptr, rows, cols, 1, 0, 0, out_ptr), stream)
         else:
-            held, counters, partials = workspace(a.scratch, rows, 8 * rows * per_row, stream, a.kind == "torch")
+            held, counters, partials = _workspace(a.scratch, a.device, stream, a.kind == "torch")
+            counters += 4  # the row counters follow the full sum's
             device.launch(k, grid, NT, (a.ptr, rows, cols, per_row, partials, counters, out_ptr), stream)
             del held
         if cast:

@@ -84,7 +84,10 @@ def launch(out_ptr: int, x_ptr: int, n: int, c: np.ndarray, dev: int, stream: in
     defines = _DEFINES[(c.size - 1) // 2]
     k = device.kernel(SOURCE, KERNEL, defines, dev)
     tiles = -(-n // TILE)
-    device.launch(k, min(tiles, 2**31 - 1), 256, (out_ptr, x_ptr, n, int(x_ptr % 16 == 0), c.tobytes()), stream)
+    coef = c.tobytes()
+    if len(coef) == 4:  # one coefficient: a 4-byte parameter, which the launcher packs as an int
+        coef = int.from_bytes(coef, "little", signed=True)
+    device.launch(k, min(tiles, 2**31 - 1), 256, (out_ptr, x_ptr, n, int(x_ptr % 16 == 0), coef), stream)
 
 
 def stencil1d(x: Any, coef: Any) -> Any:
