@@ -270,7 +270,8 @@ def test_a_numba_array_still_being_written_is_read_when_written():
     n = 1 << 22
     s = numba_cuda.stream()
     d = numba_cuda.device_array(n, dtype=np.float32, stream=s)
-    _spin(s.handle.value, d.device_ctypes_pointer.value, n, 2.0)
+    handle = s.handle.value if hasattr(s.handle, "value") else int(s.handle)  # ctypes or cuda.bindings
+    _spin(handle, d.device_ctypes_pointer.value, n, 2.0)
     cai = d.__cuda_array_interface__
     with cupy.cuda.Stream(non_blocking=True) as consumer:
         out = ops.reduce_sum(d)
@@ -341,6 +342,17 @@ def test_histogram_key_dtypes(dev, dtype):
     if dtype == torch.int64:
         huge = torch.tensor([0, 1 << 40, -(1 << 40), (1 << 32) + 5, 5], device=dev)  # unclamped, 2^32 + 5 wraps to 5
         assert ops.histogram(huge, 10).tolist() == [1, 0, 0, 0, 0, 1, 0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.float16])
+def test_histogram_value_range_as_histc(dev, dtype):
+    x = (torch.randn(1 << 20, device=dev) * 2).to(dtype)
+    x[:3] = torch.tensor([float("nan"), -3.0, 3.0], device=dev).to(dtype)  # NaN ignored, both ends kept
+    got = ops.histogram(x, 100, range=(-3.0, 3.0))
+    want = torch.histc(x.float() if dtype == torch.float16 else x, 100, -3.0, 3.0)
+    assert got.dtype == torch.int32 and torch.equal(got.to(want.dtype), want)
+    c = cupy.asarray(x.float())
+    assert (ops.histogram(c, 100, range=(-3, 3)) == cupy.asarray(got)).all()
 
 
 def test_reduce_bool_and_uint8_give_integer_sums(dev):

@@ -6,6 +6,7 @@ import importlib
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch", reason="torch is not installed: the torch ops have nothing to register with")
@@ -136,3 +137,30 @@ def test_import_registers_only_where_torch_was_imported_first():
     code = ("import torch, smemlab.ops; from smemlab.ops._route import _REGISTERED; assert _REGISTERED; "
             "print(torch.ops.smemlab.transpose)")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_histogram_value_range_is_checked_and_traced():
+    from smemlab.ops.histogram import check_range
+
+    assert check_range(None) is None and check_range((0, 1.5)) == (0.0, 1.5)
+    for bad, exc in (((1.0, 1.0), ValueError), ((0.0, float("inf")), ValueError), ("ab", TypeError), ((1,), TypeError)):
+        with pytest.raises(exc, match="range"):
+            check_range(bad)
+    out = SM.histogram(meta(9), 5, "auto", [0.0, 1.0])
+    assert out.shape == (5,) and out.dtype == torch.int32
+    with pytest.raises(ValueError, match="lo < hi"):
+        SM.histogram(meta(9), 5, "auto", [1.0, 0.0])
+    assert ops.histogram(meta(9, dtype=torch.float16), 7, range=(-1, 1)).shape == (7,)
+
+
+def test_range_bins_as_histc_on_the_cpu():
+    """The bin numbers _range_keys computes, on CPU tensors (the kernels' counting needs a GPU)."""
+    from smemlab.ops import _args
+    from smemlab.ops.histogram import _range_keys
+
+    x = torch.cat([torch.rand(10000) * 3 - 1, torch.tensor([float("nan"), -1.0, 2.0, 0.5, 2.0001, -1.0001])])
+    a = _args.GpuArray(x, "torch", 0, tuple(x.shape), np.dtype(np.float32), 0)
+    k = _range_keys(a, 30, -1.0, 2.0)
+    assert k.dtype == torch.int32
+    kept = k[k >= 0].long()
+    assert torch.equal(torch.bincount(kept, minlength=30).float(), torch.histc(x, 30, -1.0, 2.0))

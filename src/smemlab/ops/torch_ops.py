@@ -74,12 +74,14 @@ def _define() -> None:
         return torch.empty_like(x, memory_format=torch.contiguous_format)
 
     @torch.library.custom_op("smemlab::histogram", mutates_args=(), device_types="cuda")
-    def histogram(keys: torch.Tensor, bins: int, method: str = "auto") -> torch.Tensor:
-        return _histogram.run(keys, bins, method=method)
+    def histogram(keys: torch.Tensor, bins: int, method: str = "auto",
+                  value_range: Optional[list[float]] = None) -> torch.Tensor:
+        return _histogram.run(keys, bins, range=value_range, method=method)
 
     @histogram.register_fake
-    def _(keys, bins, method="auto"):
+    def _(keys, bins, method="auto", value_range=None):
         bins = _histogram._check_bins(bins)
+        _histogram.check_range(value_range)
         _check_rank(keys, (1,))
         if method not in _histogram.METHODS:
             raise ValueError(f"method {method!r}: one of {', '.join(_histogram.METHODS)} is accepted")
