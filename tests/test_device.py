@@ -31,6 +31,7 @@ def recorded(monkeypatch):
     monkeypatch.setattr(device, "_CONFIGS", {})
     monkeypatch.setattr(device, "_STREAMS", {7: "stream-7"})
     monkeypatch.setattr(device, "_core_launch", lambda stream, cfg, handle, *args: calls.append((stream, cfg.kw, args)))
+    monkeypatch.setattr(device, "ensure_context", lambda dev: None)  # no driver here to make a context current
     return calls
 
 
@@ -152,8 +153,10 @@ def test_parameters_pack_at_the_drivers_offsets():
     buf = bytearray(st.size)
     st.pack_into(buf, 0, 0x7F00, 0x7F10, -3, 1 << 40)
     assert int.from_bytes(buf[16:20], "little", signed=True) == -3 and int.from_bytes(buf[24:], "little") == 1 << 40
-    with pytest.raises(KeyError):
-        device.param_struct([(0, 16)])  # a struct passed by value: cuda.core's launch serves it
+    st = device.param_struct([(0, 8), (8, 12)])  # a pointer, then a struct of three floats passed by value
+    assert st.format == "<q12s" and st.size == 20
+    st.pack_into(buf, 0, 1, bytes(range(12)))
+    assert bytes(buf[8:20]) == bytes(range(12))
 
 
 def test_integer_arguments_take_the_packed_path_and_floats_do_not(recorded, monkeypatch):

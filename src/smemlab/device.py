@@ -336,12 +336,16 @@ class _Packed:
         return cls(int(handle), layout)
 
 
+_INT_SLOTS = {8: "q", 4: "i", 2: "h", 1: "b"}
+
+
 def param_struct(layout: list[tuple[int, int]]) -> struct.Struct:
     """The packing of integer parameters at (offset, size) in the parameter buffer: little-endian,
-    signed, padded to each offset (a size other than 1, 2, 4 or 8 bytes raises KeyError)."""
+    signed, padded to each offset; a parameter of another size (a struct passed by value) is given
+    as its bytes."""
     fmt, end = "<", 0
     for offset, size in layout:
-        fmt += "x" * (offset - end) + {8: "q", 4: "i", 2: "h", 1: "b"}[size]
+        fmt += "x" * (offset - end) + _INT_SLOTS.get(size, f"{size}s")
         end = offset + size
     return struct.Struct(fmt)
 
@@ -474,6 +478,9 @@ def launch(k: Kernel, grid, block, args: tuple, stream: int, shmem: int = 0, clu
                 p.struct.pack_into(p.buf, 0, *args)
                 _launch_kernel(p.func, *dims, shmem, stream, 0, p.extra)
             else:
+                # another thread (torch's autograd engine runs backward passes on its own) may have
+                # no current context: the driver's launch needs one, the runtime's calls do not
+                ensure_context(k.device)
                 with p.lock:
                     p.struct.pack_into(p.shared_buf, 0, *args)
                     _launch_kernel(p.func, *dims, shmem, stream, 0, p.shared_extra)
@@ -485,6 +492,7 @@ def launch(k: Kernel, grid, block, args: tuple, stream: int, shmem: int = 0, clu
     elif cluster is not None and not k._nonportable and max(dim3(cluster)) > PORTABLE_CLUSTER:
         k.allow_nonportable_cluster()
     s = _STREAMS.get(stream) or core_stream(stream)
+    ensure_context(k.device)
     try:
         cfg = _CONFIGS.get((grid, block, shmem, cluster)) or _config(grid, block, shmem, cluster)
         _core_launch(s, cfg, k.handle, *args)

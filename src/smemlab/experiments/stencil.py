@@ -200,7 +200,7 @@ class StencilExperiment(Experiment):
         def launch():
             library_launch(y.data.ptr, x.data.ptr, total, w, rt.device, rt.stream_handle)
 
-        extra = {"coef_in": "__constant__", "grid": -(-total // TILE)}
+        extra = {"coef_in": "kernel parameter", "grid": -(-total // TILE)}
         return Case(v, launch, lambda: verdict(y[RADIUS:RADIUS + n]), (y,), 2 * 4 * total, 0,
                     launch_shape(extra["grid"], 256), extra)
 

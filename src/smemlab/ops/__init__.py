@@ -7,9 +7,13 @@ host data, wrong dtypes, wrong ranks and non-contiguous views with a TypeError/V
 touching the GPU. See each function's docstring for its dtypes, shapes and boundary rules.
 
 `import smemlab.ops` needs no GPU and imports only NumPy: CuPy and the kernels load at the first call.
+Where torch is imported, the ops are also torch custom ops, torch.ops.smemlab.<op> (smemlab.ops.torch_ops:
+torch.compile, CUDA graphs, autograd), registered at this import if torch came first, else at the first call.
 """
 
 from __future__ import annotations
+
+import sys
 
 # Imported eagerly, not through a lazy __getattr__: importing a submodule (smemlab.ops.histogram)
 # sets the package attribute of that name to the module, and a lazy lookup would then hand
@@ -22,3 +26,9 @@ from smemlab.ops.stencil import stencil1d
 from smemlab.ops.transpose import transpose
 
 __all__ = ["transpose", "reduce_sum", "stencil1d", "histogram", "matmul"]
+
+if "torch" in sys.modules:  # never imported here: a torch user has imported it already
+    from smemlab.ops._route import registered
+
+    registered()
+    del registered

@@ -7,9 +7,18 @@
         return out
 
 Accepted inputs: `cupy.ndarray`; a `torch.Tensor` on a CUDA device (its pointer, shape and
-stream read from the tensor itself: no DLPack round trip); any other object with
-`__cuda_array_interface__` (Numba, JAX, ...: results come back as CuPy arrays). Host data (NumPy
-arrays, lists, scalars, CPU tensors) is refused, never copied silently.
+stream read from the tensor itself: no DLPack round trip); any other CUDA object with `__dlpack__`
+(JAX, ...: taken in through `cupy.from_dlpack`, which hands the producer the consumer's stream, so
+the producer orders its writes before our reads) or with `__cuda_array_interface__` (Numba, ...:
+a v3 `stream` is made to wait for by an event on the stream the op runs on, no host sync; the
+device is the pointer's). Results of those come back as CuPy arrays. Host data (NumPy arrays,
+lists, scalars, CPU tensors) is refused, never copied silently; so are FakeTensors and meta
+tensors (they have no data: torch.compile calls the registered ops, whose fake implementations
+serve them).
+
+Strided views are accepted: the kernels read dense rows, so a view that is not C-contiguous is
+copied to a contiguous array by its own framework (`Tensor.contiguous()`, `cupy.ascontiguousarray`)
+on the call's stream, once, before the launch.
 
 The stream: an op runs on the caller's current stream, the one its framework would use: torch's
 current stream of the tensor's device (`torch.cuda.current_stream`), or CuPy's current stream.
@@ -106,8 +115,23 @@ def _torch_dtype_maps(torch) -> None:
     _NP_TO_TORCH[BF16] = torch.bfloat16
 
 
+def torch_dtype_of(dtype: np.dtype) -> Any:
+    """The torch dtype of a NumPy dtype (or BF16)."""
+    if not _NP_TO_TORCH:
+        _torch_dtype_maps(_torch())
+    return _NP_TO_TORCH[dtype]
+
+
+def numpy_dtype_of(dtype: Any) -> np.dtype | None:
+    """The NumPy dtype (or BF16) of a torch dtype; None for one with no kernel type (complex32, ...)."""
+    if not _TORCH_TO_NP:
+        _torch_dtype_maps(_torch())
+    return _TORCH_TO_NP.get(dtype)
+
+
 def kind_of(x: Any) -> str:
-    """'cupy', 'torch', 'cai' (another __cuda_array_interface__ object), 'host' or 'other'."""
+    """'cupy', 'torch', 'dlpack' (another object with __dlpack__), 'cai' (another
+    __cuda_array_interface__ object), 'host' or 'other'."""
     t = type(x)
     if t is _cupy_type():
         return "cupy"
@@ -119,6 +143,8 @@ def kind_of(x: Any) -> str:
         return "cupy"
     if isinstance(x, (np.ndarray, np.generic, list, tuple, int, float, complex, bool)):
         return "host"
+    if hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"):
+        return "dlpack"
     if hasattr(x, "__cuda_array_interface__"):
         return "cai"
     return "other"
@@ -166,12 +192,17 @@ def _runtime():
 
 class GpuArray:
     """An array argument, read once: the object, its framework, pointer, shape, dtype and device
-    (CURRENT until `on_device` for arrays that do not say)."""
+    (CURRENT until `on_device` for arrays that do not say); `producer`: the stream a
+    __cuda_array_interface__ v3 object says is still writing it (None: ready); `strided`: a view that
+    `on_device` copies to a contiguous array first."""
 
-    __slots__ = ("obj", "kind", "ptr", "shape", "dtype", "device")
+    __slots__ = ("obj", "kind", "ptr", "shape", "dtype", "device", "producer", "strided", "pooled")
 
-    def __init__(self, obj: Any, kind: str, ptr: int, shape: tuple[int, ...], dtype: np.dtype, device: int):
+    def __init__(self, obj: Any, kind: str, ptr: int, shape: tuple[int, ...], dtype: np.dtype, device: int,
+                 producer: int | None = None, strided: bool = False):
         self.obj, self.kind, self.ptr, self.shape, self.dtype, self.device = obj, kind, ptr, shape, dtype, device
+        self.producer, self.strided = producer, strided
+        self.pooled = True  # `scalar` may hand out pooled 0-d tensors (not inside a registered op: see there)
 
     @property
     def size(self) -> int:
@@ -180,17 +211,57 @@ class GpuArray:
     def on_device(self):
         """A context in which the array's device is the current one, restored after (a no-op, and
         nearly free, when it already is: the common case)."""
-        current = _runtime().getDevice()
-        if self.device == current or self.device == CURRENT:
-            self.device = current
+        current = self.resolve()
+        if self.device == current:
             return _NO_SWITCH
         return _cupy().cuda.Device(self.device)
+
+    def resolve(self) -> int:
+        """Settle what `read` left to the GPU: the device of an array that names none (the pointer's
+        own, asked of the driver: no synchronisation; a Numba or JAX array on GPU 1 while GPU 0 is
+        current), and a strided view's contiguous copy. Returns the current device."""
+        current = _runtime().getDevice()
+        if self.device == CURRENT:
+            self.device = _pointer_device(self.ptr, current)
+        if self.strided:
+            self._contiguous()
+        return current
+
+    def _contiguous(self) -> None:
+        """Replace a strided view by a contiguous copy made by its framework, on its device and the
+        stream the call runs on (the kernels read dense rows)."""
+        if self.kind == "torch":
+            self.obj = self.obj.contiguous()
+            self.ptr = self.obj.data_ptr()
+        else:
+            cupy = _cupy()
+            with cupy.cuda.Device(self.device):
+                src = self.obj if self.kind == "cupy" else cupy.asarray(self.obj)
+                self.wait_for_producer(cupy.cuda.get_current_stream().ptr)
+                self.obj, self.kind = cupy.ascontiguousarray(src), "cupy"
+            self.ptr = self.obj.data.ptr
+        self.strided = False
+
+    def wait_for_producer(self, stream: int) -> None:
+        """Make `stream` wait, on the device, for the stream a __cuda_array_interface__ v3 object
+        named as still writing it (an event recorded there: no host sync). Once per argument."""
+        producer, self.producer = self.producer, None
+        handle = 0 if producer == 1 else producer  # v3's 1 is the legacy default stream, whose handle is 0
+        if producer is None or handle == stream:
+            return
+        runtime = _runtime()
+        ev = _cupy().cuda.Event(block=False, disable_timing=True)
+        runtime.eventRecord(ev.ptr, handle)
+        runtime.streamWaitEvent(stream, ev.ptr, 0)
 
     def stream(self) -> int:
         """The raw handle of the stream the caller's framework would run this call on."""
         if self.kind == "torch":
             return _torch_stream(self.device)
-        return _cupy().cuda.get_current_stream().ptr
+        stream = _cupy().cuda.get_current_stream().ptr
+        if self.producer is not None:
+            self.wait_for_producer(stream)
+        return stream
 
     def empty(self, shape: tuple[int, ...], dtype: np.dtype) -> tuple[Any, int]:
         """(a new array of the caller's type on the current device and stream, its pointer)."""
@@ -215,8 +286,10 @@ class GpuArray:
         on an H200, tools/call_steps.py). Each result is its own element of that allocation, which
         lives while any of them does; made on the stream that writes them, as torch's allocator
         expects."""
-        if self.kind == "torch":
-            key = (self.device, stream, dtype)
+        if self.kind == "torch" and self.pooled:
+            # inference tensors apart: a result made inside inference_mode is one (as torch.sum's
+            # would be), one made outside is not, whichever the pool was made under
+            key = (self.device, stream, dtype, _torch().is_inference_mode_enabled())
             pool = _SCALARS.get(key)
             if not pool:
                 if len(_SCALARS) > 64:  # streams long gone
@@ -240,12 +313,47 @@ class GpuArray:
         """`out` (an output of this call) converted to `dtype` in stream order, as NumPy casts."""
         if self.kind == "torch":
             return out.to(_NP_TO_TORCH[dtype])
-        return out.astype(dtype)
+        return (out if self.kind == "cupy" else _cupy().asarray(out)).astype(dtype)
+
+
+def cupy_scratch(nbytes: int) -> tuple[Any, int]:
+    """An op's `alloc` from CuPy code: nbytes from CuPy's memory pool, on its current stream, and the
+    pointer."""
+    buf = _cupy().empty(nbytes, dtype=_U8)
+    return buf, buf.data.ptr
+
+
+def workspace(alloc, counters: int, slot_bytes: int, stream: int, own_pool: bool = True) -> tuple[Any, int, int]:
+    """(holder, counters pointer, slots pointer): a call's own workspace of `counters` last-block
+    counters, zeroed in the order of `stream`, then `slot_bytes` of partials, from `alloc` (the caller's
+    allocator: torch's caching allocator, or a CUDA graph's pool while one is captured; CuPy's pool).
+    Captured calls take one each: two graphs replayed at once on two streams, or a graph and an eager
+    call, must share none. The holder may be dropped once the call's launches are enqueued, which the
+    stream-ordered allocators allow; except where `own_pool` is False (CuPy, whose pool has no private
+    pool for a graph) and the stream is being captured: the graph would write into memory the pool
+    hands out again, so the workspace is kept for the process's life (one per captured call)."""
+    head = -(-4 * counters // 16) * 16
+    held, ptr = alloc(head + slot_bytes)
+    runtime = _runtime()
+    runtime.memsetAsync(ptr, 0, 4 * counters, stream)
+    if not own_pool and runtime.streamIsCapturing(stream):
+        _CAPTURED.append(held)
+    return held, ptr, ptr + head
+
+
+_CAPTURED: list = []  # workspaces of calls captured into CUDA graphs from CuPy code
 
 
 SCALAR_POOL = 128
 _U8 = np.dtype(np.uint8)
-_SCALARS: dict[tuple[int, int, np.dtype], list] = {}
+_SCALARS: dict[tuple[int, int, np.dtype, bool], list] = {}
+
+
+def _pointer_device(ptr: int, current: int) -> int:
+    """The device that holds device memory at `ptr` (`current` for a null pointer: an empty array)."""
+    if not ptr:
+        return current
+    return _runtime().pointerGetAttributes(ptr).device
 _RAW_STREAM: list = []
 
 
@@ -270,6 +378,9 @@ def read(x: Any, name: str, dtypes: Dtypes, ndims: Sequence[int], allow_empty: b
         kind = kind_of(x)
         if kind == "torch":
             _TYPES.setdefault("tensor", _torch().Tensor)
+            _refuse_fake(x, name)
+        elif kind == "dlpack":
+            x, kind = from_dlpack(x, name, dtypes), "cupy"
     if kind == "torch":
         if not x.is_cuda:
             raise TypeError(f"{name}: expected a CUDA tensor, got a torch tensor on device '{x.device}'; "
@@ -300,19 +411,50 @@ def read(x: Any, name: str, dtypes: Dtypes, ndims: Sequence[int], allow_empty: b
     if len(shape) not in ndims:
         ranks = fmt_list(f"{n}-D" for n in ndims)
         raise ValueError(f"{name}: expected a {ranks} array, got {len(shape)}-D with shape {tuple(shape)}")
-    if not contiguous:
-        raise ValueError(f"{name}: expected a C-contiguous array, got a strided view of shape {tuple(shape)}; "
-                         f"pass a contiguous copy (cupy.ascontiguousarray(x) or x.contiguous())")
     if not allow_empty and 0 in shape:
         raise ValueError(f"{name}: expected a non-empty array, got shape {tuple(shape)}")
+    strided = not contiguous and 0 not in shape
     # Metadata checked: now the reads that ask the framework for the pointer and the device.
     if kind == "torch":
-        return GpuArray(x, kind, x.data_ptr(), tuple(shape), dtype, x.get_device())
+        return GpuArray(x, kind, x.data_ptr(), tuple(shape), dtype, x.get_device(), strided=strided)
     if kind == "cupy":
-        return GpuArray(x, kind, x.data.ptr, shape, dtype, x.device.id)
-    # __cuda_array_interface__ names no device: the array is taken to be on the current one, which
-    # `on_device` reads (so that every check above runs with no GPU)
-    return GpuArray(x, kind, int(x.__cuda_array_interface__["data"][0]), shape, dtype, CURRENT)
+        return GpuArray(x, kind, x.data.ptr, shape, dtype, x.device.id, strided=strided)
+    # __cuda_array_interface__ names no device: `on_device` asks the driver for the pointer's (so that
+    # every check above runs with no GPU)
+    return GpuArray(x, kind, int(cai["data"][0]), shape, dtype, CURRENT, _cai_stream(cai), strided)
+
+
+def _cai_stream(cai: dict) -> int | None:
+    """The stream a v3 __cuda_array_interface__ says may still be writing the data (None: none)."""
+    stream = cai.get("stream") if cai.get("version", 0) >= 3 else None
+    if stream is not None and (isinstance(stream, bool) or not isinstance(stream, int) or stream == 0):
+        raise ValueError(f"__cuda_array_interface__ stream {stream!r}: an int other than 0 (or None) is expected")
+    return stream
+
+
+_DLPACK_CUDA = (2, 13)  # kDLCUDA, kDLCUDAManaged
+
+
+def from_dlpack(x: Any, name: str, dtypes: Dtypes) -> Any:
+    """A CuPy array of the DLPack producer `x`'s data, on its device, zero copy. CuPy hands
+    `x.__dlpack__` its current stream, and the producer orders its pending writes before it (the
+    DLPack stream exchange): no host sync."""
+    dev_type, dev_id = x.__dlpack_device__()
+    if int(dev_type) not in _DLPACK_CUDA:
+        raise TypeError(f"{name}: expected a GPU array of {dtypes.text}, got a {_describe(x)} on DLPack device type "
+                        f"{int(dev_type)} (not CUDA); {_HOST_HINT}")
+    cupy = _cupy()
+    with cupy.cuda.Device(int(dev_id)):
+        return cupy.from_dlpack(x)
+
+
+def _refuse_fake(x: Any, name: str) -> None:
+    """A FakeTensor has a device and a shape but no data: its pointer must never reach a launch."""
+    fake = getattr(getattr(_torch(), "_subclasses", None), "fake_tensor", None)
+    if fake is not None and fake.is_fake(x):
+        raise TypeError(f"{name}: a FakeTensor has no data to compute on; under torch.compile or FakeTensorMode "
+                        f"the ops run as torch.ops.smemlab.<op>, whose fake implementations give the result's "
+                        f"shape (smemlab.ops routes there itself when a tracer is active)")
 
 
 def check_dtype_arg(dtype: Any, name: str, accepted: Sequence[Any]) -> np.dtype:

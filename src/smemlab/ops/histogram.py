@@ -65,7 +65,8 @@ from typing import Any, Callable
 import numpy as np
 
 from smemlab import device
-from smemlab.ops._args import Dtypes, read
+from smemlab.ops._args import Dtypes, cupy_scratch, read  # noqa: F401 (cupy_scratch: `alloc` for CuPy callers)
+from smemlab.ops._route import torch_ops
 
 SOURCE = "lib/histogram.cu"
 METHODS = ("auto", "smem", "ranges", "partition", "cluster_exchange", "cluster_rep", "cluster_share", "cluster", "multipass",
@@ -77,8 +78,10 @@ MAX_BINS = 1 << 30
 MAX_KEYS = (1 << 31) - 1
 PORTABLE_CLUSTER = device.PORTABLE_CLUSTER
 MAX_CLUSTER = 16  # with the non-portable cluster size attribute (Hopper)
-DTYPES = Dtypes("int32")
+DTYPES = Dtypes("int32", "int64", "int16", "int8", "uint8")
+VALUE_DTYPES = Dtypes("float32", "float64", "float16", "bfloat16", "int32", "int64", "int16", "int8", "uint8")
 _I32 = np.dtype(np.int32)
+_I64 = np.dtype(np.int64)
 
 
 def device_facts(dev: int) -> dict:
@@ -409,26 +412,83 @@ def _check_bins(bins: Any) -> int:
     return bins
 
 
-def histogram(keys: Any, bins: int, *, method: str = "auto", **options: Any) -> Any:
-    """Counts of the int32 `keys` in [0, bins), int32, of the caller's array type (module doc)."""
+def histogram(keys: Any, bins: int, *, range: Any = None, method: str = "auto", **options: Any) -> Any:
+    """Counts of the integer `keys` in [0, bins), int32, of the caller's array type (module doc).
+    int8, int16, uint8 and int64 keys are converted to int32 by their framework first (int64 clamped
+    to [-1, bins], so that a key past int32's range stays outside the bins); no keys give zeros. Not
+    differentiable (integer counts, as torch.bincount's).
+
+    range=(lo, hi): `keys` are values (float16, bfloat16, float32, float64 or integers) counted into
+    `bins` equal bins over [lo, hi] as torch.histc bins them (bin (v - lo) * bins / (hi - lo), truncated,
+    in the values' precision, float32 for 16-bit ones; v == hi in the last bin; values outside and NaN
+    ignored), by a pass of the values' framework that writes the bin numbers, then the kernels. The
+    counts are int32 (torch.histc's are of the values' float type)."""
+    if not options:
+        ops = torch_ops(keys)
+        if ops is not None:
+            return ops.histogram(keys, bins, method, None if range is None else [float(v) for v in range])
+    return run(keys, bins, range=range, method=method, **options)
+
+
+def run(keys: Any, bins: int, *, range: Any = None, method: str = "auto", **options: Any) -> Any:
+    """`histogram` without the torch dispatcher: what torch.ops.smemlab.histogram runs."""
     bins = _check_bins(bins)
-    a = read(keys, "keys", DTYPES, (1,))
+    lo_hi = check_range(range)
+    a = read(keys, "keys", DTYPES if lo_hi is None else VALUE_DTYPES, (1,), allow_empty=True)
     if a.shape[0] > MAX_KEYS:
         raise ValueError(f"keys: {a.shape[0]} keys were given; at most {MAX_KEYS} are accepted (int32 counts)")
     with a.on_device():
         stream = a.stream()
         out, out_ptr = a.zeros((bins,), _I32, stream)
-        launch(a.ptr, a.shape[0], out_ptr, bins, a.device, stream, method, a.scratch, **options)
+        if a.shape[0]:
+            if lo_hi is not None:
+                a = read(_range_keys(a, bins, *lo_hi), "keys", DTYPES, (1,))
+            elif a.dtype != _I32:
+                a = read(_int32_keys(a, bins), "keys", DTYPES, (1,))
+            launch(a.ptr, a.shape[0], out_ptr, bins, a.device, stream, method, a.scratch, **options)
         return out
 
 
-def cupy_scratch(nbytes: int) -> tuple[Any, int]:
-    """`alloc` for `launch` and `enqueue` from CuPy code: nbytes from CuPy's memory pool, on its current
-    stream, and the pointer."""
-    import cupy
+def check_range(range: Any) -> tuple[float, float] | None:
+    """(lo, hi) of a `range=` argument: two finite numbers, lo < hi (None: keys, not values)."""
+    if range is None:
+        return None
+    try:
+        lo, hi = (float(v) for v in range)
+    except (TypeError, ValueError):
+        raise TypeError(f"range: expected (lo, hi), two numbers, got {range!r:.80}") from None
+    if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
+        raise ValueError(f"range: expected finite lo < hi, got ({lo}, {hi})")
+    return lo, hi
 
-    buf = cupy.empty(nbytes, dtype=cupy.uint8)
-    return buf, buf.data.ptr
+
+def _range_keys(a, bins: int, lo: float, hi: float) -> Any:
+    """The bin number of each value over [lo, hi] as torch.histc computes it ((v - lo) * bins / (hi - lo)
+    in the values' float type, truncated), -1 outside (NaN too), as int32, by the values' framework on
+    the call's stream (scalars only: no host-to-device copy, so a CUDA graph captures it)."""
+    if a.kind == "torch":
+        import torch as xp
+
+        x = a.obj if a.obj.dtype in (xp.float32, xp.float64) else a.obj.float()
+        ftype = np.float64 if x.dtype == xp.float64 else np.float32
+    else:
+        import cupy as xp
+
+        x = xp.asarray(a.obj)
+        x = x if x.dtype in (np.float32, np.float64) else x.astype(np.float32)
+        ftype = x.dtype.type
+    width = float(ftype(hi) - ftype(lo))  # in the values' precision, as histc's (max - min)
+    k = xp.where((x >= lo) & (x <= hi), (x - lo) * bins / width, -1.0)
+    k = k.int() if a.kind == "torch" else k.astype(np.int32)
+    return xp.where(k == bins, bins - 1, k)
+
+
+def _int32_keys(a, bins: int) -> Any:
+    """The keys as int32, by their framework, on the call's stream (int64 clamped to [-1, bins] first)."""
+    x = a.obj
+    if a.dtype == _I64:
+        x = x.clamp(-1, bins) if a.kind == "torch" else a.astype(x, _I64).clip(-1, bins)
+    return a.astype(x, _I32)
 
 
 _LAUNCHES: dict[tuple, tuple[list, bool]] = {}  # (launches, whether they take scratch), by (device, bins, method, options)

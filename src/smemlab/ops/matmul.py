@@ -2,9 +2,12 @@
 
     c = matmul(a, b)
 
-- `a` (M, K) and `b` (K, N): 2-D, contiguous (row-major) float32 CuPy arrays or CUDA torch tensors,
-  of one type and on one device; any M, N, K >= 1 (each < 2^31).
+- `a` (M, K) and `b` (K, N): 2-D float32 CuPy arrays or CUDA torch tensors (or other GPU arrays, see
+  smemlab.ops._args), of one type and on one device; any M, N, K >= 0 (each < 2^31). The kernels read
+  row-major operands: a transposed or strided view (`x @ w.t()`, `a.t() @ b`) is copied to a
+  contiguous one first by its framework, on the call's stream. K = 0 gives zeros, as torch does.
 - Returns c (M, N) float32 of the caller's array type, computed on the caller's current stream.
+  Differentiable for torch tensors: dA = dC @ B^T and dB = A^T @ dC, on these kernels.
 - Every product is plain IEEE float32 arithmetic (fused multiply-adds, K-order accumulation per
   thread): compare with cuBLAS SGEMM with TF32 off, not with torch's default TF32 matmul.
 
@@ -23,13 +26,13 @@ first. None picks by shape (`choose_splits`).
 
 from __future__ import annotations
 
-import threading
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from smemlab import device
-from smemlab.ops._args import Dtypes, read, same_framework
+from smemlab.ops._args import Dtypes, cupy_scratch, read, same_framework, workspace
+from smemlab.ops._route import torch_ops
 
 SOURCE = "lib/matmul.cu"
 # variant -> (block tile M, block tile N, threads)
@@ -142,53 +145,21 @@ def plan(m: int, n: int, k: int, sms: int, variant: str | None = None, splits: i
     return Plan(variant, (gx, gy, splits), threads, DYNAMIC_SMEM.get(variant, 0), splits)
 
 
-class _Workspace:
-    """Per (device, stream): the split-K partial tiles (splits x tiles x 64 KB: 126 MB for
-    3001x4999 in 2 splits) and the tile counters, which the last block of each tile resets to 0, so
-    a launch needs no memset. Grown (never shrunk) with the device synchronised, so that no launch
-    still in flight uses the memory given back."""
-
-    def __init__(self):
-        self.floats = self.tiles = 0
-        self.ws = self.counters = None
-        self.ws_ptr = self.counters_ptr = 0
-
-    def fit(self, floats: int, tiles: int) -> None:
-        if floats <= self.floats and tiles <= self.tiles:
-            return
-        import cupy
-
-        cupy.cuda.runtime.deviceSynchronize()
-        self.floats, self.tiles = max(floats, self.floats), max(tiles, self.tiles)
-        self.ws = cupy.empty(self.floats, dtype=np.float32)
-        self.counters = cupy.zeros(self.tiles, dtype=np.uint32)
-        cupy.cuda.runtime.deviceSynchronize()  # the zeroing ran on CuPy's stream, not the caller's
-        self.ws_ptr, self.counters_ptr = self.ws.data.ptr, self.counters.data.ptr
-
-
-_WS: dict[tuple[int, int], _Workspace] = {}
 _PLANS: dict[tuple, Plan] = {}  # a call's plan by its shape and arguments: choose_splits costs microseconds
-_WS_LOCK = threading.Lock()
 
 
-def workspace(p: Plan, dev: int, stream: int) -> tuple[int, int]:
-    """(partials pointer, counters pointer) for launching plan `p` on `stream` of device `dev`
-    ((0, 0) when it does not split: the kernel never reads them)."""
+def split_workspace(p: Plan, stream: int, alloc=cupy_scratch, own_pool: bool = False) -> tuple[Any, int, int]:
+    """(holder, partials pointer, counters pointer) for launching plan `p` on `stream`: a split launch's
+    own partial tiles (splits x tiles x 64 KB: 126 MB for 3001x4999 in 2 splits) and tile counters
+    (zeroed on the stream; the last block of a tile leaves its counter at 0 too) from `alloc`, the
+    caller's allocator (_args.workspace); (None, 0, 0) when it does not split: the kernel never reads
+    them."""
     if p.splits == 1:
-        return 0, 0
+        return None, 0, 0
     bm, bn, _ = VARIANTS[p.variant]
     tiles = p.grid[0] * p.grid[1]
-    with _WS_LOCK:
-        ws = _WS.get((dev, stream))
-        if ws is None:
-            if len(_WS) > 32:  # streams long gone; synchronised first, as a launch may still use one
-                import cupy
-
-                cupy.cuda.runtime.deviceSynchronize()
-                _WS.clear()
-            ws = _WS[(dev, stream)] = _Workspace()
-        ws.fit(tiles * p.splits * bm * bn, tiles)
-        return ws.ws_ptr, ws.counters_ptr
+    held, counters, partials = workspace(alloc, tiles, 4 * tiles * p.splits * bm * bn, stream, own_pool)
+    return held, partials, counters
 
 
 # What chose `choose` (an H200, 2026-11-22, tools/matmul_sweep.py): kernel time, back-to-back launches
@@ -256,12 +227,20 @@ def matmul(a: Any, b: Any, *, variant: str | None = None, splits: int | None = N
     """a @ b in float32 on the CUDA cores, of the caller's array type (see the module doc).
     `variant`: a step of the climb; None picks by shape (`choose`). `splits`: blocks per output
     tile sharing K (pack and async; given alone: async); None picks by shape."""
+    ops = torch_ops(a, b)
+    if ops is not None:
+        return ops.matmul(a, b, variant, splits)
+    return run(a, b, variant=variant, splits=splits)
+
+
+def run(a: Any, b: Any, *, variant: str | None = None, splits: int | None = None) -> Any:
+    """`matmul` without the torch dispatcher: what torch.ops.smemlab.matmul runs."""
     if variant is not None and variant not in VARIANTS:
         raise ValueError(f"variant {variant!r}: one of {', '.join(VARIANTS)} is accepted")
     if splits is not None and (type(splits) is not int or not 1 <= splits <= MAX_SPLITS):
         raise ValueError(f"splits={splits!r}: an int from 1 to {MAX_SPLITS} is accepted")
-    va = read(a, "a", DTYPES, (2,))
-    vb = read(b, "b", DTYPES, (2,))
+    va = read(a, "a", DTYPES, (2,), allow_empty=True)
+    vb = read(b, "b", DTYPES, (2,), allow_empty=True)
     same_framework(va, vb, ("a", "b"))
     (m, k), (k2, n) = va.shape, vb.shape
     if k != k2:
@@ -269,17 +248,24 @@ def matmul(a: Any, b: Any, *, variant: str | None = None, splits: int | None = N
                          f"equal K are accepted")
     if max(m, n, k) > MAX_DIM:
         raise ValueError(f"shapes {tuple(va.shape)} and {tuple(vb.shape)}: each dimension must be below 2^31")
-    key = (m, n, k, variant, splits, va.device)
-    p = _PLANS.get(key)
-    if p is None:
-        if len(_PLANS) > 4096:
-            _PLANS.clear()
-        p = _PLANS[key] = plan(m, n, k, device.facts(va.device).sms, variant, splits)
-    with va.on_device():
-        c, c_ptr = va.empty((m, n), _F32)
+    with va.on_device():  # the device known from here on (an array that names none: its pointer's)
+        vb.resolve()
+        if vb.device != va.device:
+            raise ValueError(f"a is on GPU {va.device} and b on GPU {vb.device}; both on one GPU is accepted")
         stream = va.stream()
+        vb.wait_for_producer(stream)
+        if 0 in (m, n, k):  # nothing to multiply: an empty product, or K = 0's zeros
+            return va.zeros((m, n), _F32, stream)[0]
+        key = (m, n, k, variant, splits, va.device)
+        p = _PLANS.get(key)
+        if p is None:
+            if len(_PLANS) > 4096:
+                _PLANS.clear()
+            p = _PLANS[key] = plan(m, n, k, device.facts(va.device).sms, variant, splits)
+        c, c_ptr = va.empty((m, n), _F32)
         kern = device.kernel(SOURCE, f"mm_{p.variant}", device=va.device)
-        ws_ptr, counters_ptr = workspace(p, va.device, stream)
+        held, ws_ptr, counters_ptr = split_workspace(p, stream, va.scratch, va.kind == "torch")
         device.launch(kern, p.grid, p.threads, kernel_args(va.ptr, vb.ptr, c_ptr, m, n, k, p.variant, ws_ptr, counters_ptr),
                       stream, p.smem)
+        del held
         return c

@@ -24,18 +24,21 @@ worse than CuPy's CUB sum).
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import numpy as np
 
 from smemlab import device
-from smemlab.ops._args import Dtypes, as_dtype, check_dtype_arg, read
+from smemlab.ops._args import Dtypes, _runtime, as_dtype, check_dtype_arg, cupy_scratch, read, workspace
+from smemlab.ops._route import torch_ops
 
 SOURCE = "lib/reduce.cu"
 NT = 256
 UNROLL = 8  # 16-byte vectors in flight per thread: the kernels' default
-DTYPES = Dtypes("int32", "int64", "float16", "bfloat16", "float32", "float64")
+DTYPES = Dtypes("bool", "uint8", "int32", "int64", "float16", "bfloat16", "float32", "float64")
+# inputs with no kernel of their own, summed as int32 after a conversion pass in the caller's framework
+# (an integer result, as torch.sum gives: int64)
+WIDEN = {np.dtype(np.bool_): np.dtype(np.int32), np.dtype(np.uint8): np.dtype(np.int32)}
 RANKS = (1, 2, 3, 4)
 # (input, output) -> the kernels' suffix (keyed by dtype objects: dtype.name costs 1.9 us a call); the
 # kernels of int32 input write int64, and dtype=int32 converts that
@@ -75,26 +78,28 @@ ONE_BLOCK = 2 * TILE_BYTES
 # against 4,533 with 8, CuPy 4,628; in another run 4,541 against 4,470 with 8, CuPy 4,538.
 SEG_BYTES = 8 * 1024
 WAVES = 4
-SLOTS_PER_SM = 16  # the workspace's partials: a split row sum has rows x blocks per row of them at most
+SLOTS_PER_SM = 16  # a split row sum's partials: rows x blocks per row of them at most
 
 
-class _Workspace:
-    """Per (device, stream): 8-byte partial slots (int64 or float64) and the last-block counters (the
-    full sum's, then one per row of a row sum split over blocks), which the last block resets to 0,
-    so a launch needs no memset. Zeroed once, with the device synchronised, when made."""
+def _workspace(alloc, dev: int, stream: int, own_pool: bool) -> tuple[Any, int, int]:
+    """(holder, counters pointer, partials pointer) for a launch of more than one block: 8-byte partials
+    (int64 or float64), one a block, and the last-block counters (the full sum's first, then one a row
+    of a split row sum), which the last block leaves at 0. Eager calls share one per (device, stream),
+    made by the caller's allocator and zeroed on that stream when first needed (no sync); its launches
+    are ordered by the stream. A call being captured into a CUDA graph takes one of its own
+    (_args.workspace), so that graphs replayed at once on several streams share none."""
+    slots = _slots(dev)
+    if _runtime().streamIsCapturing(stream):
+        return workspace(alloc, 1 + slots // 2, 8 * slots, stream, own_pool)
+    ws = _WS.get((dev, stream))
+    if ws is None:
+        if len(_WS) > 32:  # streams long gone (the stream-ordered allocators reuse the memory safely)
+            _WS.clear()
+        ws = _WS[(dev, stream)] = workspace(alloc, 1 + slots // 2, 8 * slots, stream)
+    return ws
 
-    def __init__(self, slots: int, counters: int):
-        import cupy
 
-        self.partials = cupy.empty(slots, dtype=np.float64)
-        self.counters = cupy.zeros(counters, dtype=np.uint32)
-        cupy.cuda.runtime.deviceSynchronize()  # the zeroing ran on CuPy's stream, not the caller's
-        self.partials_ptr, self.counter_ptr = self.partials.data.ptr, self.counters.data.ptr
-        self.row_counters_ptr = self.counter_ptr + 4
-
-
-_WS: dict[tuple[int, int], _Workspace] = {}
-_WS_LOCK = threading.Lock()
+_WS: dict[tuple[int, int], tuple[Any, int, int]] = {}
 _PLANS: dict[tuple[int, str], tuple[device.Kernel, int]] = {}
 _ROW_PLANS: dict[tuple, tuple[device.Kernel, int, int, bool]] = {}
 
@@ -107,17 +112,6 @@ def _plan(dev: int, name: str) -> tuple[device.Kernel, int]:
         per_sm = k.blocks_per_sm(NT)
         plan = _PLANS[(dev, name)] = (k, device.facts(dev).sms * max(1, min(per_sm, 8)))
     return plan
-
-
-def _workspace(dev: int, stream: int) -> _Workspace:
-    ws = _WS.get((dev, stream))
-    if ws is None:
-        with _WS_LOCK:
-            if len(_WS) > 32:  # streams long gone
-                _WS.clear()
-            slots = _slots(dev)  # a full sum's grid (at most 8 blocks per SM), or a split row sum's
-            ws = _WS[(dev, stream)] = _Workspace(slots, 1 + slots // 2)
-    return ws
 
 
 def _slots(dev: int) -> int:
@@ -161,6 +155,7 @@ def _row_kernel(dev: int, name: str, rows: int, cols: int, itemsize: int) -> tup
 def result_dtype(x_dtype: Any, dtype: Any = None) -> np.dtype:
     """The output dtype reduce_sum gives for an input dtype and a `dtype=` argument."""
     x_dtype = as_dtype(x_dtype)
+    x_dtype = WIDEN.get(x_dtype, x_dtype)
     if dtype is None:
         return _DEFAULT[x_dtype]
     return check_dtype_arg(dtype, "dtype", [o for (i, o) in SUFFIX if i == x_dtype])
@@ -173,6 +168,7 @@ def _call_plan(x_dtype: np.dtype, dtype: Any) -> tuple[str, np.dtype, np.dtype, 
     """(full-sum kernel, the kernel's output dtype, the result's dtype, whether the result is cast from
     the kernel's) for an input dtype and a `dtype=` argument; kept per pair where the argument can be a
     key, so that a call compares no NumPy dtypes (0.3 us each)."""
+    x_dtype = WIDEN.get(x_dtype, x_dtype)  # summed as the int32 they are converted to
     key = (x_dtype, dtype)
     try:
         plan = _CALLS.get(key)
@@ -203,14 +199,18 @@ def kernel_name(x_dtype: Any, out_dtype: Any) -> str:
     return "reduce_" + SUFFIX[(as_dtype(x_dtype), as_dtype(out_dtype))]
 
 
-def launch(kernel: str, x_ptr: int, n: int, itemsize: int, out_ptr: int, dev: int, stream: int) -> None:
+def launch(kernel: str, x_ptr: int, n: int, itemsize: int, out_ptr: int, dev: int, stream: int,
+           alloc=cupy_scratch, own_pool: bool = False) -> None:
     """Enqueue the sum of the n >= 1 elements at `x_ptr` into the one value at `out_ptr` with `kernel`
     (kernel_name) on the raw stream handle `stream`: what `reduce_sum` launches, and what the reduce
-    experiment times as its last variants. One launch; the partials and the counter are the stream's
-    workspace."""
+    experiment times as its last variants. One launch (after a memset of the counter where it takes
+    more than one block); `alloc(nbytes) -> (holder, pointer)` gives the call's workspace (`own_pool`:
+    whether alloc gives a captured graph memory of its own, as torch's allocator does; _args.workspace)."""
     k, grid = _plan(dev, kernel)
-    ws = _workspace(dev, stream)
-    device.launch(k, _blocks(grid, n * itemsize), NT, (x_ptr, n, ws.partials_ptr, ws.counter_ptr, out_ptr), stream)
+    blocks = _blocks(grid, n * itemsize)
+    held, counter, partials = _workspace(alloc, dev, stream, own_pool) if blocks > 1 else (None, 0, 0)
+    device.launch(k, blocks, NT, (x_ptr, n, partials, counter, out_ptr), stream)
+    del held
 
 
 def _blocks(grid: int, nbytes: int) -> int:
@@ -228,8 +228,32 @@ def reduce_sum(x: Any, dtype: Any = None, *, axis: Any = None) -> Any:
     contiguous, rank 1-4, on the GPU), as an array of the caller's type computed on the caller's
     current stream: of all elements as a 0-d array (axis=None), or along the last axis (axis=-1) as
     an array of shape x.shape[:-1]. `dtype`: see the module doc (None matches torch.sum and
-    cupy.sum: int32 -> int64). An empty sum is 0."""
+    cupy.sum: int32 -> int64; bool and uint8 -> int64, as torch.sum). An empty sum is 0. Differentiable
+    for floating-point torch tensors."""
+    ops = torch_ops(x)
+    if ops is not None:
+        return ops.reduce_sum(x, torch_dtype(dtype), axis)
+    return run(x, dtype, axis=axis)
+
+
+def torch_dtype(dtype: Any) -> Any:
+    """A `dtype=` argument as the torch dtype the registered op takes (None stays None)."""
+    if dtype is None or type(dtype).__module__.startswith("torch"):
+        return dtype
+    from smemlab.ops._args import torch_dtype_of
+
+    return torch_dtype_of(as_dtype(dtype))
+
+
+def run(x: Any, dtype: Any = None, *, axis: Any = None, pooled: bool = True) -> Any:
+    """`reduce_sum` without the torch dispatcher: what torch.ops.smemlab.reduce_sum runs (with
+    pooled=False: a registered op's result must be a tensor of its own)."""
     a = read(x, "x", DTYPES, RANKS, allow_empty=True)
+    a.pooled = pooled
+    if a.dtype in WIDEN:
+        with a.on_device():
+            a = read(a.astype(a.obj, WIDEN[a.dtype]), "x", DTYPES, RANKS, allow_empty=True)
+        a.pooled = pooled
     name, kernel_out, out_dtype, cast = _call_plan(a.dtype, dtype)
     if axis is not None:
         _last_axis(axis, len(a.shape))
@@ -242,7 +266,7 @@ def reduce_sum(x: Any, dtype: Any = None, *, axis: Any = None) -> Any:
             out, _ = a.zeros((), out_dtype, stream)
             return out
         out, out_ptr = a.scalar(kernel_out, stream)
-        launch(name, a.ptr, n, a.dtype.itemsize, out_ptr, a.device, stream)
+        launch(name, a.ptr, n, a.dtype.itemsize, out_ptr, a.device, stream, a.scratch, a.kind == "torch")
         if cast:
             out = a.astype(out, out_dtype)  # int64 -> int32 wraps modulo 2^32, like NumPy
         return out
@@ -265,8 +289,10 @@ def _row_sums(a, name: str, kernel_out: np.dtype, out_dtype: np.dtype, cast: boo
         elif per_row == 1:  # one block per row writes its sum: no partials, no counters
             device.launch(k, grid, NT, (a.ptr, rows, cols, 1, 0, 0, out_ptr), stream)
         else:
-            ws = _workspace(a.device, stream)
-            device.launch(k, grid, NT, (a.ptr, rows, cols, per_row, ws.partials_ptr, ws.row_counters_ptr, out_ptr), stream)
+            held, counters, partials = _workspace(a.scratch, a.device, stream, a.kind == "torch")
+            counters += 4  # the row counters follow the full sum's
+            device.launch(k, grid, NT, (a.ptr, rows, cols, per_row, partials, counters, out_ptr), stream)
+            del held
         if cast:
             out = a.astype(out, out_dtype)
         return out

@@ -6,10 +6,16 @@ with x taken as 0 outside [0, n): the output has x's length ('same', zero padded
 `cupyx.scipy.ndimage.correlate1d(x, coef, mode='constant', cval=0.0)` and
 `numpy.correlate(numpy.pad(x, r), coef, 'valid')`. Note: correlation, not convolution (no flip).
 
-`coef` may be a sequence of numbers, a NumPy array, or a GPU array (copied to the host: it is
-tiny); odd length 1..65 (radius 0..32). It is written into the kernel's `__constant__` array on
-the caller's stream before the launch (skipped when unchanged), so successive calls with different
-coefficients on one stream are ordered; calls from several streams are ordered by an event.
+`coef` may be a sequence of numbers, a NumPy array, or a GPU array (copied to the host, which
+waits for the device: pass a list or a NumPy array inside CUDA graphs and torch.compile); odd
+length 1..65 (radius 0..32). The coefficients travel as a kernel parameter (stencil1d_f32_p: a
+struct by value, read through the constant bank like a `__constant__` array), so a call writes no
+device state: calls on several streams, and CUDA graphs captured with different coefficients, are
+independent.
+
+Differentiable in x for torch tensors: the gradient of a correlation with zero padding is the
+correlation of the output's gradient, zero padded, with the coefficients reversed; the
+coefficients themselves are constants (no gradient).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import numpy as np
 
 from smemlab import device
 from smemlab.ops._args import Dtypes, kind_of, read
+from smemlab.ops._route import torch_ops
 
 SOURCE = "lib/stencil.cu"
 MAX_RADIUS = 32
@@ -66,25 +73,38 @@ def _check_coefficients(coef: Any) -> np.ndarray:
 
 
 _DEFINES = [{"RADIUS": r} for r in range(MAX_RADIUS + 1)]
+KERNEL = "stencil1d_f32_p"
 
 
 def launch(out_ptr: int, x_ptr: int, n: int, c: np.ndarray, dev: int, stream: int) -> None:
     """Enqueue the stencil of the n >= 1 float32 values at `x_ptr` with the checked float32
-    coefficients `c` into `out_ptr` on the raw stream handle `stream` (the coefficients written into
-    constant memory first, in stream order): what `stencil1d` launches, and what the stencil
-    experiment times as its last variant."""
+    coefficients `c` into `out_ptr` on the raw stream handle `stream` (the coefficients passed by
+    value with the launch): what `stencil1d` launches, and what the stencil experiment times as its
+    last variant."""
     defines = _DEFINES[(c.size - 1) // 2]
-    k = device.kernel(SOURCE, "stencil1d_f32", defines, dev)
-    device.set_constant(SOURCE, "c_coef", c, defines, dev, stream)
+    k = device.kernel(SOURCE, KERNEL, defines, dev)
     tiles = -(-n // TILE)
-    device.launch(k, min(tiles, 2**31 - 1), 256, (out_ptr, x_ptr, n, int(x_ptr % 16 == 0)), stream)
-    device.constant_read(SOURCE, "c_coef", defines, dev, stream)
+    coef = c.tobytes()
+    if len(coef) == 4:  # one coefficient: a 4-byte parameter, which the launcher packs as an int
+        coef = int.from_bytes(coef, "little", signed=True)
+    device.launch(k, min(tiles, 2**31 - 1), 256, (out_ptr, x_ptr, n, int(x_ptr % 16 == 0), coef), stream)
 
 
 def stencil1d(x: Any, coef: Any) -> Any:
     """The 1-D stencil of float32 `x` (1-D, contiguous, on the GPU) with the odd-length `coef`:
     a new float32 array of x's length and the caller's type, computed on the caller's stream.
     Boundary: zero padding (see the module doc)."""
+    ops = torch_ops(x)
+    if ops is not None:
+        # a list or tuple as it is (the op checks it, in its fake implementation too, where no
+        # tracer sees NumPy); anything else checked here, outside a trace
+        c = [float(v) for v in coef] if type(coef) in (list, tuple) else coefficients(coef).tolist()
+        return ops.stencil1d(x, c)
+    return run(x, coef)
+
+
+def run(x: Any, coef: Any) -> Any:
+    """`stencil1d` without the torch dispatcher: what torch.ops.smemlab.stencil1d runs."""
     c = coefficients(coef)
     a = read(x, "x", DTYPES, (1,), allow_empty=True)
     with a.on_device():

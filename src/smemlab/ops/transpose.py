@@ -26,6 +26,7 @@ from typing import Any
 from smemlab import device
 from smemlab.compiler import KERNEL_DIR
 from smemlab.ops._args import Dtypes, read
+from smemlab.ops._route import torch_ops
 
 SOURCE = "lib/transpose.cu"
 DTYPES = Dtypes("float16", "bfloat16", "int16", "float32", "int32", "float64", "int64")
@@ -135,7 +136,16 @@ def transpose(x: Any) -> Any:
     """The transpose of the last two axes of `x` (2-D, or a batch of 3-D or 4-D; 2-, 4- or 8-byte
     elements; C-contiguous; on the GPU) as a new C-contiguous array of shape (..., cols, rows), of
     the caller's type (CuPy -> CuPy, torch -> torch), computed on the caller's current stream. Same
-    result as `cupy.ascontiguousarray(x.swapaxes(-1, -2))` (x.T for 2-D)."""
+    result as `cupy.ascontiguousarray(x.swapaxes(-1, -2))` (x.T for 2-D). Differentiable for torch
+    tensors (the gradient is the transpose of the gradient); a strided view is copied first."""
+    ops = torch_ops(x)
+    if ops is not None:
+        return ops.transpose(x)
+    return run(x)
+
+
+def run(x: Any) -> Any:
+    """`transpose` without the torch dispatcher: what torch.ops.smemlab.transpose runs."""
     a = read(x, "x", DTYPES, RANKS, allow_empty=True)
     shape = a.shape
     rows, cols = shape[-2], shape[-1]

@@ -40,8 +40,18 @@ __device__ __forceinline__ float4 load4(const float *__restrict__ x, i64 i, i64 
     return v;
 }
 
-extern "C" __global__ void __launch_bounds__(NT) stencil1d_f32(float *__restrict__ out, const float *__restrict__ x,
-                                                              i64 n, int aligned)
+// The coefficients as a kernel parameter: parameters live in constant bank 0, so the taps read them
+// as the FFMA's constant operand just as they read c_coef, but they travel with the launch. A CUDA
+// graph captures them with the kernel node, calls on several streams share no symbol, and no copy
+// into c_coef (which capture cannot order against uncaptured work) precedes the launch.
+struct Coef {
+    float c[2 * RADIUS + 1];
+};
+
+// C: anything indexable by the tap k (c_coef, or a Coef's array)
+template <typename C>
+__device__ __forceinline__ void stencil_body(float *__restrict__ out, const float *__restrict__ x, i64 n, int aligned,
+                                             const C &coef)
 {
     __shared__ float4 s[(TILE + 2 * H) / 4];
     const bool al = aligned != 0;
@@ -74,7 +84,7 @@ extern "C" __global__ void __launch_bounds__(NT) stencil1d_f32(float *__restrict
             for (int m = 0; m < 4; ++m) {
                 float acc = 0.f;
 #pragma unroll
-                for (int k = 0; k < 2 * RADIUS + 1; ++k) acc = fmaf(c_coef[k], w[H - RADIUS + m + k], acc);
+                for (int k = 0; k < 2 * RADIUS + 1; ++k) acc = fmaf(coef[k], w[H - RADIUS + m + k], acc);
                 r[m] = acc;
             }
             const i64 o = base + 4 * q;
@@ -88,4 +98,17 @@ extern "C" __global__ void __launch_bounds__(NT) stencil1d_f32(float *__restrict
         }
         __syncthreads();  // the tile is rewritten by the next iteration
     }
+}
+
+extern "C" __global__ void __launch_bounds__(NT) stencil1d_f32(float *__restrict__ out, const float *__restrict__ x,
+                                                              i64 n, int aligned)
+{
+    stencil_body(out, x, n, aligned, c_coef);
+}
+
+// The library's kernel (ops/stencil.py): the coefficients by value, see Coef
+extern "C" __global__ void __launch_bounds__(NT) stencil1d_f32_p(float *__restrict__ out, const float *__restrict__ x,
+                                                                i64 n, int aligned, const Coef coef)
+{
+    stencil_body(out, x, n, aligned, coef.c);
 }

@@ -1,0 +1,166 @@
+"""The torch custom ops with no GPU: registration, fake implementations (meta tensors and FakeTensors),
+torch.compile tracing with no graph break, autograd's graph, and the refusal of a FakeTensor by the
+CUDA path. Skipped where torch is not installed (CI may have none)."""
+
+import importlib
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="torch is not installed: the torch ops have nothing to register with")
+
+from smemlab import ops  # noqa: E402
+from smemlab.ops._route import registered  # noqa: E402
+
+SM = registered()
+
+
+def meta(*shape, dtype=torch.float32, grad=False):
+    return torch.empty(*shape, device="meta", dtype=dtype, requires_grad=grad)
+
+
+def test_every_op_is_registered_in_the_smemlab_namespace():
+    for name in ops.__all__:
+        assert callable(getattr(SM, name)), name
+        assert getattr(torch.ops.smemlab, name) is getattr(SM, name)
+
+
+@pytest.mark.parametrize("call, want", [
+    (lambda: SM.transpose(meta(3, 5)), ((5, 3), torch.float32)),
+    (lambda: SM.transpose(meta(2, 3, 5, dtype=torch.float16)), ((2, 5, 3), torch.float16)),
+    (lambda: SM.reduce_sum(meta(3, 5)), ((), torch.float32)),
+    (lambda: SM.reduce_sum(meta(3, 5), torch.float64), ((), torch.float64)),
+    (lambda: SM.reduce_sum(meta(2, 3, 5, dtype=torch.int32), None, -1), ((2, 3), torch.int64)),
+    (lambda: SM.reduce_sum(meta(8, dtype=torch.bool)), ((), torch.int64)),
+    (lambda: SM.reduce_sum(meta(8, dtype=torch.uint8), None, -1), ((), torch.int64)),
+    (lambda: SM.stencil1d(meta(7), [1.0, 2.0, 1.0]), ((7,), torch.float32)),
+    (lambda: SM.histogram(meta(9, dtype=torch.int64), 5), ((5,), torch.int32)),
+    (lambda: SM.matmul(meta(3, 4), meta(4, 6)), ((3, 6), torch.float32)),
+    (lambda: SM.matmul(meta(3, 0), meta(0, 6)), ((3, 6), torch.float32)),
+], ids=["transpose", "transpose-batch", "sum", "sum-f64", "rows-i32", "sum-bool", "rows-u8", "stencil", "histogram",
+        "matmul", "matmul-k0"])
+def test_fake_implementations_give_shape_and_dtype(call, want):
+    out = call()
+    assert (tuple(out.shape), out.dtype, out.device.type) == (*want, "meta")
+
+
+def test_fake_implementations_refuse_what_the_kernels_would():
+    with pytest.raises(ValueError, match="2-D or 3-D or 4-D"):
+        SM.transpose(meta(5))
+    with pytest.raises(ValueError, match="equal K"):
+        SM.matmul(meta(3, 4), meta(5, 6))
+    with pytest.raises(TypeError, match="float32"):
+        SM.matmul(meta(3, 4, dtype=torch.float64), meta(4, 6, dtype=torch.float64))
+    with pytest.raises(ValueError, match="odd length"):
+        SM.stencil1d(meta(7), [1.0, 2.0])
+    with pytest.raises(ValueError, match="bins"):
+        SM.histogram(meta(9, dtype=torch.int32), 0)
+    with pytest.raises(ValueError, match="axis"):
+        SM.reduce_sum(meta(3, 4), None, 0)
+    with pytest.raises(TypeError, match="complex64 is not accepted"):
+        SM.reduce_sum(meta(3, dtype=torch.complex64))
+
+
+def test_fake_tensors_take_the_fake_implementations_on_a_fake_cuda_device():
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    with FakeTensorMode():
+        x = torch.empty(4, 6, device="cuda")
+        k = torch.empty(100, device="cuda", dtype=torch.uint8)
+        assert ops.transpose(x).shape == (6, 4) and ops.transpose(x).device.type == "cuda"
+        assert ops.reduce_sum(x, torch.float64).dtype == torch.float64
+        assert ops.matmul(x, x.t()).shape == (4, 4)  # a transposed operand: fine
+        assert ops.histogram(k, 256).shape == (256,)
+        assert ops.stencil1d(x.reshape(-1), (0.25, 0.5, 0.25)).shape == (24,)
+
+
+def test_a_fake_tensor_never_reaches_a_launch():
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    with FakeTensorMode():
+        x = torch.empty(4, 6, device="cuda")
+    for name, call in (("transpose", lambda m: m.run(x)), ("reduce", lambda m: m.run(x)),
+                       ("stencil", lambda m: m.run(x.reshape(-1), [1.0])), ("matmul", lambda m: m.run(x, x)),
+                       ("histogram", lambda m: m.run(x, 4))):
+        with pytest.raises(TypeError, match="FakeTensor has no data"):
+            call(importlib.import_module(f"smemlab.ops.{name}"))
+
+
+def test_compile_fullgraph_traces_every_op_into_one_graph():
+    graphs = []
+
+    def backend(gm, example_inputs):
+        graphs.append(gm)
+        return gm
+
+    def f(x, w, keys):
+        y = ops.transpose(ops.matmul(x, w))
+        s = ops.stencil1d(y.reshape(-1), [0.25, 0.5, 0.25])
+        return ops.reduce_sum(s, axis=-1), ops.histogram(keys, 16)
+
+    torch._dynamo.reset()
+    total, counts = torch.compile(f, fullgraph=True, backend=backend)(meta(3, 4), meta(4, 5), meta(50, dtype=torch.int64))
+    assert total.shape == () and counts.shape == (16,) and len(graphs) == 1
+    code = graphs[0].code
+    for name in ops.__all__:
+        assert f"torch.ops.smemlab.{name}" in code, name
+
+
+def test_autograd_records_the_differentiable_ops_and_histogram_has_no_gradient():
+    x, w = meta(3, 4, grad=True), meta(4, 5, grad=True)
+    y = ops.stencil1d(ops.transpose(ops.matmul(x, w)).reshape(-1), [1.0, 2.0, 3.0])
+    loss = ops.reduce_sum(y)
+    assert loss.requires_grad
+    loss.backward()
+    assert x.grad.shape == (3, 4) and w.grad.shape == (4, 5)
+    assert not ops.histogram(meta(9, dtype=torch.int32), 4).requires_grad
+
+
+def test_eager_calls_without_grad_skip_the_dispatcher():
+    from smemlab.ops._route import torch_ops
+
+    assert torch_ops(torch.empty(3)) is None  # a CPU tensor: the direct path, which refuses it clearly
+    assert torch_ops(meta(3)) is SM
+    assert torch_ops(meta(3, grad=True)) is SM
+    with torch.no_grad():
+        assert torch_ops(torch.empty(3, requires_grad=True)) is None
+    assert torch_ops(torch.empty(3, requires_grad=True)) is SM
+
+
+def test_import_registers_only_where_torch_was_imported_first():
+    code = ("import sys, smemlab.ops; assert 'torch' not in sys.modules; import torch; "
+            "from smemlab.ops._route import _REGISTERED; assert not _REGISTERED; "
+            "import smemlab.ops._route as r; r.torch_ops(torch.empty(1, device='meta')); assert r._REGISTERED")
+    subprocess.run([sys.executable, "-c", code], check=True)
+    code = ("import torch, smemlab.ops; from smemlab.ops._route import _REGISTERED; assert _REGISTERED; "
+            "print(torch.ops.smemlab.transpose)")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_histogram_value_range_is_checked_and_traced():
+    from smemlab.ops.histogram import check_range
+
+    assert check_range(None) is None and check_range((0, 1.5)) == (0.0, 1.5)
+    for bad, exc in (((1.0, 1.0), ValueError), ((0.0, float("inf")), ValueError), ("ab", TypeError), ((1,), TypeError)):
+        with pytest.raises(exc, match="range"):
+            check_range(bad)
+    out = SM.histogram(meta(9), 5, "auto", [0.0, 1.0])
+    assert out.shape == (5,) and out.dtype == torch.int32
+    with pytest.raises(ValueError, match="lo < hi"):
+        SM.histogram(meta(9), 5, "auto", [1.0, 0.0])
+    assert ops.histogram(meta(9, dtype=torch.float16), 7, range=(-1, 1)).shape == (7,)
+
+
+def test_range_bins_as_histc_on_the_cpu():
+    """The bin numbers _range_keys computes, on CPU tensors (the kernels' counting needs a GPU)."""
+    from smemlab.ops import _args
+    from smemlab.ops.histogram import _range_keys
+
+    x = torch.cat([torch.rand(10000) * 3 - 1, torch.tensor([float("nan"), -1.0, 2.0, 0.5, 2.0001, -1.0001])])
+    a = _args.GpuArray(x, "torch", 0, tuple(x.shape), np.dtype(np.float32), 0)
+    k = _range_keys(a, 30, -1.0, 2.0)
+    assert k.dtype == torch.int32
+    kept = k[k >= 0].long()
+    assert torch.equal(torch.bincount(kept, minlength=30).float(), torch.histc(x, 30, -1.0, 2.0))
