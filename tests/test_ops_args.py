@@ -294,3 +294,21 @@ def test_reduce_call_plans_agree_with_result_dtype_and_refuse_unhashable_dtypes(
             assert R._call_plan(x_dtype, arg) is R._call_plan(x_dtype, arg)  # kept for the next call
     with pytest.raises(TypeError, match="dtype: \\['float32'\\] is not accepted"):
         R._call_plan(np.dtype("float32"), ["float32"])
+
+
+@pytest.mark.parametrize("coef", [[0.75], [0.25, 0.5, 0.25], list(np.linspace(-1, 1, 65))], ids=["r0", "r1", "r32"])
+def test_stencil_coefficients_travel_as_the_kernels_struct_parameter(monkeypatch, coef):
+    """stencil1d_f32_p takes a struct of 2r+1 floats by value: its bytes, or for one coefficient the 4-byte
+    int the packed launcher takes a 4-byte parameter for (the driver reports sizes, not types)."""
+    from smemlab import device
+    from smemlab.ops import stencil as S
+
+    launched = []
+    monkeypatch.setattr(device, "kernel", lambda source, name, defines, dev: (name, defines["RADIUS"]))
+    monkeypatch.setattr(device, "launch", lambda k, grid, block, args, stream: launched.append((k, args)))
+    c = S.coefficients(coef)
+    S.launch(0x1000, 0x2000, 100, c, 0, 7)
+    (name, radius), args = launched[0]
+    assert name == S.KERNEL and radius == (len(coef) - 1) // 2
+    packed = device.param_struct([(0, 8), (8, 8), (16, 8), (24, 4), (28, 4 * len(coef))]).pack(*args)
+    assert packed[28:] == c.tobytes()

@@ -18,31 +18,32 @@ import sys
 from typing import Any
 
 _REGISTERED: list = []  # [torch.ops.smemlab] once registered
+_TORCH: list = []  # [torch.Tensor, torch.compiler.is_compiling, torch.is_grad_enabled]: no attribute look-ups a call
 
 
 def torch_ops(*xs: Any) -> Any:
-    """torch.ops.smemlab where this call must go through the registered ops, else None."""
-    torch = sys.modules.get("torch")
-    if torch is None:
-        return None
-    compiling = torch.compiler.is_compiling()
+    """torch.ops.smemlab where this call must go through it, else None."""
+    if not _TORCH:
+        torch = sys.modules.get("torch")
+        if torch is None:
+            return None
+        _TORCH.extend((torch.Tensor, torch.compiler.is_compiling, torch.is_grad_enabled))
+    tensor, compiling, grad_enabled = _TORCH
     if not _REGISTERED:
-        if compiling:  # registering is no traceable code: it had to happen before the trace
+        if compiling():  # registering is no traceable code: it had to happen before the trace
             raise RuntimeError("smemlab.ops: the torch ops are not registered yet; import torch before smemlab.ops, "
                                "or call smemlab.ops.torch_ops.register() once before torch.compile")
         registered()
-    if compiling:
+    if compiling():
         return _REGISTERED[0]
-    tensor = torch.Tensor
-    route = False
     for x in xs:
-        if isinstance(x, tensor):
-            t = type(x)
-            if (t is not tensor and not isinstance(x, torch.nn.Parameter)) or x.is_meta:
-                route = True
-            elif x.requires_grad and torch.is_grad_enabled():
-                route = True
-    return _REGISTERED[0] if route else None
+        t = type(x)
+        if t is tensor:
+            if x.is_meta or (x.requires_grad and grad_enabled()):
+                return _REGISTERED[0]
+        elif isinstance(x, tensor) and (t.__name__ != "Parameter" or x.is_meta or grad_enabled()):
+            return _REGISTERED[0]  # a subclass (FakeTensor, ...), or a parameter that records its gradient
+    return None
 
 
 def registered() -> Any:

@@ -419,10 +419,11 @@ def histogram(keys: Any, bins: int, *, range: Any = None, method: str = "auto", 
     differentiable (integer counts, as torch.bincount's).
 
     range=(lo, hi): `keys` are values (float16, bfloat16, float32, float64 or integers) counted into
-    `bins` equal bins over [lo, hi] as torch.histc bins them (bin (v - lo) * bins / (hi - lo), truncated,
+    `bins` equal bins over [lo, hi] by torch.histc's formula (bin (v - lo) * bins / (hi - lo), truncated,
     in the values' precision, float32 for 16-bit ones; v == hi in the last bin; values outside and NaN
-    ignored), by a pass of the values' framework that writes the bin numbers, then the kernels. The
-    counts are int32 (torch.histc's are of the values' float type)."""
+    ignored), by a pass of the values' framework that writes the bin numbers, then the kernels. A value
+    within a rounding of a bin edge may land one bin over from histc's, where the two frameworks'
+    arithmetic rounds differently. The counts are int32 (torch.histc's are of the values' float type)."""
     if not options:
         ops = torch_ops(keys)
         if ops is not None:
@@ -478,6 +479,10 @@ def _range_keys(a, bins: int, lo: float, hi: float) -> Any:
         x = x if x.dtype in (np.float32, np.float64) else x.astype(np.float32)
         ftype = x.dtype.type
     width = float(ftype(hi) - ftype(lo))  # in the values' precision, as histc's (max - min)
+    if a.kind == "torch":
+        # a true division, as histc's: torch divides by a host scalar as a multiplication by its
+        # reciprocal, which moves values at bin edges; a 0-d device tensor (a fill kernel, no copy) does not
+        width = xp.full((), width, dtype=x.dtype, device=x.device)
     k = xp.where((x >= lo) & (x <= hi), (x - lo) * bins / width, -1.0)
     k = k.int() if a.kind == "torch" else k.astype(np.int32)
     return xp.where(k == bins, bins - 1, k)
