@@ -343,9 +343,9 @@ class Executor:
         head = self.where(target)
         loop = "this loop" if head == self.where(pc) else f"the loop back to {head}"
         raise AnalyzeError(
-            f"{self.where(pc)}: {loop} makes no progress: {who} came back to it "
-            f"{CHECK_EVERY} times with the same registers, predicates and memory, and no other thread can run, so "
-            f"it spins forever. It waits for something no emulated thread changes: a flag another block or the host writes (analyze runs "
+            f"{self.where(pc)}: {loop} makes no progress: {who} came back to it {CHECK_EVERY} times with the "
+            f"same registers, predicates and memory, and no other thread can run, so it spins forever. It waits "
+            f"for something no emulated thread changes: a flag another block or the host writes (analyze runs "
             f"one block, or one cluster), or a condition that never comes true with these arguments")
 
     def _switch(self, e: _Entry, pc: int, ins: Instr) -> None:

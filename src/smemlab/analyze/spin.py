@@ -1,13 +1,14 @@
 """A loop that can make no progress, found in seconds instead of at the step limit.
 
 The emulator is deterministic: what the block does next follows from its registers, its
-reconvergence stack, the barriers' arrivals (mbarriers' included) and memory. A backward branch reached again with all of
-that unchanged has entered a cycle that never ends: a spin on a flag that no emulated thread will
-change (set by another block, or by the host, neither of which analyze runs). Checking costs little:
-each backward branch counts its visits and only every CHECK_EVERY-th one is looked at; the registers
-and the stack are hashed then, and memory only when that hash is the one seen at the previous look
-(a loop that counts changes a register at every turn and never gets that far). A cycle longer than
-one turn, or a loop that reads %clock, is not recognised: the wall-clock limit stops those.
+reconvergence stack, the barriers' arrivals (mbarriers' included) and memory. A backward branch
+reached again with all of that unchanged has entered a cycle that never ends: a spin on a flag that
+no emulated thread will change (set by another block, or by the host, neither of which analyze
+runs). Checking costs little: each backward branch counts its visits and only every CHECK_EVERY-th
+one is looked at; the registers and the stack are hashed then, and memory only when that hash is
+the one seen at the previous look (a loop that counts changes a register at every turn and never
+gets that far). A cycle longer than one turn, or a loop that reads %clock, is not recognised: the
+wall-clock limit stops those.
 
 A spin is a hang only if nothing else can run: warps of one block progress independently on the GPU,
 but the emulator runs the paths of a divergent branch one after the other, so a warp spinning on a
