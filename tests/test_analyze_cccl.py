@@ -104,7 +104,8 @@ def test_block_histogram(run, kernel):
 
 
 def test_block_adjacent_difference(run):
-    out, ins = run("block_adjacent", "adjacent_difference", 64, ["in=int32[128]", "left=int32[128]", "right=int32[128]"])
+    out, ins = run("block_adjacent", "adjacent_difference", 64,
+                   ["in=int32[128]", "left=int32[128]", "right=int32[128]"])
     x = ins["in"]
     assert out["left"].tolist() == [int(x[0])] + (x[1:] - x[:-1]).tolist()
     assert out["right"].tolist() == (x[:-1] - x[1:]).tolist() + [int(x[-1])]
@@ -154,7 +155,8 @@ def test_warp_reduce(run):
     x = ins["in"]
     assert out["sums"].tolist() == x.reshape(2, 32).sum(axis=1).tolist()
     assert out["mins"].tolist() == x.reshape(2, 32).min(axis=1).tolist()
-    np.testing.assert_allclose(out["fsums"], ins["f"].astype(np.float64).reshape(8, 8).sum(axis=1), rtol=1e-5, atol=1e-6)
+    fsums = ins["f"].astype(np.float64).reshape(8, 8).sum(axis=1)
+    np.testing.assert_allclose(out["fsums"], fsums, rtol=1e-5, atol=1e-6)
     segs = x.reshape(8, 8).sum(axis=1)
     assert out["heads"].tolist() == [int(segs[t // 8]) if t % 8 == 0 else 0 for t in range(64)]
 
@@ -392,7 +394,8 @@ def test_bit_instructions(run):
                  szext(x, ln, True, True), szext(x, ln, False, False),
                  fold(bfe64(w, pos, ln)), fold(bfi64(s, w, pos, ln)), prmt(x, y, s & 0xFFFF)]
         got = out["out"][t * 17:(t + 1) * 17].tolist()
-        assert got == want, f"thread {t}: a={x:#x} b={y:#x} c={s:#x}: {[i for i, (g, w) in enumerate(zip(got, want)) if g != w]}"
+        wrong = [i for i, (g, w) in enumerate(zip(got, want)) if g != w]
+        assert got == want, f"thread {t}: a={x:#x} b={y:#x} c={s:#x}: outputs {wrong}"
 
 
 def test_half_functions_fp8_and_bit_cast(run):

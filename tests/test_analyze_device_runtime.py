@@ -63,3 +63,26 @@ def test_printf_formats_as_c_does():
     raw = struct.pack("<iiixxxxdQ", -42, 7, 99, 2.5, 0x1234)  # each argument at its own alignment
     assert externs.format_printf("%+05d|%*d|%.2e|%p|%s", externs.Args(raw + struct.pack("<Q", 0)),
                                  lambda a: "?") == "-0042|     99|2.50e+00|0x1234|(null)"
+
+
+NVRTC_SOURCE = """__global__ void k(const int* in, int* out, int n)
+{
+    int x = in[threadIdx.x];
+    assert(x < n);
+    out[threadIdx.x] = x;
+}
+"""
+
+
+def test_the_cli_reports_a_failed_assert_and_ndebug_removes_it(tmp_path, capsys):
+    from smemlab.cli import main
+
+    src = tmp_path / "k.cu"
+    src.write_text(NVRTC_SOURCE)  # NVRTC declares assert itself
+    argv = ["analyze", str(src), "--kernel", "k", "--block", "32", "--arg", "in=int32[32]:0..9", "--arg",
+            "out=int32[32]", "--arg", "n=5"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "k.cu:4: void k(const int *, int *, int): block: [0,0,0], thread: [" in err
+    assert "Assertion `x < n` failed." in err and len(err.strip().splitlines()) == 1
+    assert main(argv + ["--define", "NDEBUG"]) == 0

@@ -35,3 +35,10 @@ def test_the_time_limit_stops_a_long_run():
     with pytest.raises(AnalyzeError, match=r"stopped after 0.3 s \(--time-limit\) .*spin.cu:\d+"):
         analyze_source(SRC, "poll_with_budget", (64,), args=["flag=int32[1]:0..0", "out=int32[64]", "budget=100000000"],
                        time_limit=0.3)
+
+
+@pytest.mark.parametrize("order", [0, 1])
+def test_a_warp_waiting_for_a_warp_on_the_other_path_lets_it_run(order):
+    r = analyze_source(SRC, "handoff", (64,), args=["out=int32[64]", f"order={order}"])
+    waiter = [7] * 32
+    assert r.buffers["out"].tolist() == (waiter + [-1] * 32 if order else [-1] * 32 + waiter)

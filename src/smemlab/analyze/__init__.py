@@ -7,10 +7,11 @@
 
 The pipeline, one module each: `nvrtc` (CUDA C++ -> PTX with line info), `ptx` (parsing), `cfg`
 (labels, branches, reconvergence points), `machine` (registers, memories, symbols), `alu`,
-`memops`, `warpops` (instruction semantics), `casloop` (the compare-and-swap loops of some shared
-atomics), `executor` (one block on a SIMT stack, barriers), `spin` (loops that make no progress), `ledger` (per-instruction and per-line
-counts through the bank model), `args` (--arg), `session` (one analysis, the Report) and `render`
-(tables, JSON, bank maps).
+`memops`, `warpops` (instruction semantics; `halves` and `fp8` the 16- and 8-bit floats), `casloop`
+(the compare-and-swap loops of some shared atomics), `executor` (one block on a SIMT stack,
+barriers), `spin` (loops that make no progress), `externs` (assert, printf, malloc), `ledger`
+(per-instruction and per-line counts through the bank model), `args` (--arg), `session` (one
+analysis, the Report) and `render` (tables, JSON, bank maps).
 """
 
 from smemlab.analyze.session import (DEFAULT_MAX_STEPS, DEFAULT_TIME_LIMIT, AnalyzeError, Report, analyze_ptx,

@@ -4,7 +4,8 @@ Each builder takes one decoded instruction and the machine and returns `fn(mask,
 computes the result for every thread of the block and stores it where `mask` is set. Integers wrap
 as the hardware's do (NumPy's fixed-width dtypes), shifts clamp their amount, division truncates,
 `mul.hi`/`mul.wide`/`mad` are exact, float-to-integer conversions round as asked and saturate, and
-`prmt`, `bfe`, `bfi`, `bmsk`, `fns`, `popc`, `clz`, `brev`, `bfind`, `dp4a`, `dp2a` follow the ISA's pseudo-code. Floating-point
+`prmt`, `bfe`, `bfi`, `bmsk`, `fns`, `popc`, `clz`, `brev`, `bfind`, `dp4a`, `dp2a` follow the ISA's
+pseudo-code. Floating-point
 arithmetic is IEEE round-to-nearest in the instruction's precision; `.approx` functions (ex2, lg2,
 sin, cos, rsqrt, tanh) use NumPy's correctly rounded ones, so their last bit may differ from the
 GPU's; directed rounding modes of float arithmetic are computed as round-to-nearest.

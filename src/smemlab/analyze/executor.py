@@ -107,6 +107,7 @@ class Executor:
         self.max_steps = max_steps
         self.time_limit = time_limit  # seconds of wall clock, None: no limit
         self.spin = SpinWatch(mach)
+        self.spun: set[bytes] = set()  # states where a spin let another path run (spin.py)
         self.runtime = Runtime(mach, where)  # assert, printf, malloc, free
         self.where = where  # pc -> "file:line (source)"
         self.describe_thread = describe_thread  # linear thread id -> "thread 37 (threadIdx 5,1,0)"
@@ -307,8 +308,13 @@ class Executor:
 
     def _branch(self, e: _Entry, pc: int, ins: Instr) -> None:
         target = self.flow.targets[pc]
-        if target <= pc and self.spin.stuck(pc, self.stack, self.arrived, self.warp_arrived):
-            self._spinning(e, pc, target)
+        if target <= pc:
+            state = self.spin.stuck(pc, self.stack, self.arrived, self.warp_arrived)
+            if state is not None:
+                if state in self.spun or not self._bring_up_another():
+                    self._spinning(e, pc, target)
+                self.spun.add(state)  # another path runs; the spinning one branches again when it is back on top
+                return
         if ins.guard is None:
             e.pc = target
             return
@@ -337,8 +343,8 @@ class Executor:
         head = self.where(target)
         loop = "this loop" if head == self.where(pc) else f"the loop back to {head}"
         raise AnalyzeError(
-            f"{self.where(pc)}: {loop} makes no progress: {who} came back to it "
-            f"{CHECK_EVERY} times with the same registers, predicates and memory, so it spins forever. It waits "
+            f"{self.where(pc)}: {loop} makes no progress: {who} came back to it {CHECK_EVERY} times with the "
+            f"same registers, predicates and memory, and no other thread can run, so it spins forever. It waits "
             f"for something no emulated thread changes: a flag another block or the host writes (analyze runs "
             f"one block, or one cluster), or a condition that never comes true with these arguments")
 
@@ -410,16 +416,21 @@ class Executor:
         or reach what the waiting paths wait at. False when none can."""
         st = self.stack
         while True:
-            if st[-1].waiting is None:
+            if st[-1].waiting is None or self._bring_up_another():
                 return True
-            for j in range(len(st) - 2, -1, -1):
-                if st[j].waiting is None and not st[j].holder:
-                    st.append(st.pop(j))
-                    return True
             # exits since a warp-synchronous instruction was last checked may have completed it
             if not any(self._complete_warp(k) for k, (arrived, _) in list(self.warp_arrived.items())
                        if arrived.any()):
                 return False
+
+    def _bring_up_another(self) -> bool:
+        """Move the topmost path below the top that neither waits nor holds a reconvergence point to the top."""
+        st = self.stack
+        for j in range(len(st) - 2, -1, -1):
+            if st[j].waiting is None and not st[j].holder:
+                st.append(st.pop(j))
+                return True
+        return False
 
     # ------------------------------------------------------------------ warp-synchronous instructions
 

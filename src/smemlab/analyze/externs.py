@@ -182,7 +182,8 @@ class Runtime:
             fmts, bufs = self._param(args[0], m, 8, np.uint64), self._param(args[1], m, 8, np.uint64)
             counts = np.zeros(self.mach.N, dtype=np.int32)
             for t in np.flatnonzero(m).tolist():
-                text = format_printf(c_string(self.mach, int(fmts[t]), t), Args(_read(self.mach, int(bufs[t]), t, MAX_STRING) if bufs[t] else b""),
+                given = Args(_read(self.mach, int(bufs[t]), t, MAX_STRING) if bufs[t] else b"")
+                text = format_printf(c_string(self.mach, int(fmts[t]), t), given,
                                      lambda a, t=t: c_string(self.mach, a, t))
                 counts[t] = len(text)
                 for line in text.rstrip("\n").split("\n"):

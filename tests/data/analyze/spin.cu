@@ -27,3 +27,21 @@ __global__ void poll_with_budget(volatile int* flag, int* out, int budget)
     while (*flag == 0 && turns < budget) ++turns;
     out[threadIdx.x] = turns;
 }
+
+// Warp 0 waits for warp 1, which is on the other side of a branch: the GPU runs both warps, so
+// this ends (`order` picks which side the branch's taken path is).
+__global__ void handoff(int* out, int order)
+{
+    __shared__ volatile int flag;
+    if (threadIdx.x == 0) flag = 0;
+    __syncthreads();
+    bool waiter = order ? threadIdx.x < 32 : threadIdx.x >= 32;
+    if (waiter) {
+        while (flag == 0) {
+        }
+        out[threadIdx.x] = flag;
+    } else {
+        if (threadIdx.x % 32 == 0) flag = 7;
+        out[threadIdx.x] = -1;
+    }
+}
