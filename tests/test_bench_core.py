@@ -18,7 +18,7 @@ from smemlab.records import RunRecord
 
 
 def test_every_op_has_a_registered_benchmark():
-    assert list(load_all()) == ["transpose", "reduce", "stencil", "histogram", "matmul"]
+    assert list(load_all()) == ["transpose", "reduce", "stencil", "histogram", "matmul", "frameworks"]
 
 
 def row(impl, ms=1.0, lat=10.0, ok=True, case="c", gbps=None, framework="", size=0, family="", op="histogram"):
@@ -185,7 +185,7 @@ def test_quick_benchmark_on_its_own_verifies_everything(tmp_path):
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     rows = json.loads(out.read_text())["rows"]
-    assert {r["op"] for r in rows} == {"transpose", "reduce", "stencil", "histogram", "matmul"}
+    assert {r["op"] for r in rows} == {"transpose", "reduce", "stencil", "histogram", "matmul", "frameworks"}
     assert [f"{r['op']} {r['case']} {r['impl']}: {r['error']}" for r in rows if not r["ok"]] == []
     assert all(r["latency_us"] > 0 and r["median_ms"] > 0 for r in rows)
     assert all(t["status"] in ("met", "missed") for r in rows for t in r["targets"])

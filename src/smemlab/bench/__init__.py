@@ -39,7 +39,7 @@ def register(name: str, order: int = 100):
 
 def load_all() -> dict[str, Callable[[Bench], None]]:
     """Every registered benchmark, name -> fn, in order."""
-    from smemlab.bench import histogram, matmul, reduce, stencil, transpose  # noqa: F401  (they register)
+    from smemlab.bench import frameworks, histogram, matmul, reduce, stencil, transpose  # noqa: F401  (they register)
 
     return {name: fn for name, (order, fn) in sorted(REGISTRY.items(), key=lambda kv: (kv[1][0], kv[0]))}
 
