@@ -25,7 +25,8 @@ def register(sub) -> None:
                "  smemlab bench --record results        add the rows to a recorded run and re-render its report",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("ops", nargs="*", metavar="OP", help="benchmarks to run (default: all): transpose, reduce, stencil, histogram, matmul")
+    p.add_argument("ops", nargs="*", metavar="OP", help="benchmarks to run (default: all): transpose, reduce, stencil, histogram, matmul, "
+                        "frameworks (the ops in torch.compile, CUDA graphs and autograd)")
     p.add_argument("--json", metavar="FILE", type=Path, help="write every row, with the device and the kernel sources' hash, as JSON")
     p.add_argument("--plot", metavar="FILE.png", type=Path,
                    help="latency against size (FILE.png) and throughput bars (FILE-throughput.png)")
