@@ -43,7 +43,11 @@ DATA = "tests/data/analyze_truth"
 K = "tools/analyze_truth/kernels"
 
 CASES: list[dict] = []
-SKIPS: dict[str, str] = {}  # "package:FILE.cu:kernel" -> why it is not recorded
+SKIPS: dict[str, str] = {  # "package:FILE.cu:kernel" -> why it is not recorded
+    "package:lib/stencil.cu:stencil1d_f32_p": "the body of stencil1d_f32 (stencil_body) with its coefficients in a "
+                                              "struct passed by value, which the truth launcher cannot pass yet; "
+                                              "analyze runs it (experiments/launches.py)",
+}
 
 
 def case(id, file, kernel, block, args, defines=None, dyn=0, grid=(1, 1, 1), cluster=None, constants=None):
@@ -644,10 +648,12 @@ whole("bf16_scale_rows", "mixed_precision.cu", "bf16_scale_rows", (128,),
       ["in=bfloat16[256]", "out=bfloat16[256]", "cols=256"])
 whole("float4_tile_copy", "mixed_precision.cu", "float4_tile_copy", (256,), ["in=float4[256]", "out=float4[256]"])
 for t, b in (("float", 128), ("double", 64), ("short", 128)):
+    # param2: the RowMajor tag, an empty struct (one byte nobody reads)
     whole(f"stage_and_reverse.{t}", "templates_overloads.cu", f"lab::stage_and_reverse<{t}, {b}>", (b,),
-          [f"data={t}[{b}]", f"n={b}"])
-for stride in (2, 33):
-    whole(f"strided.{stride}", "templates_overloads.cu", f"lab::strided<{stride}>", (32,), ["data=float32[32]"])
+          [f"data={t}[{b}]", f"n={b}", "param2=0"])
+for stride in (2, 33):  # param1: std::integral_constant, empty
+    whole(f"strided.{stride}", "templates_overloads.cu", f"lab::strided<{stride}>", (32,),
+          ["data=float32[32]", "param1=0"])
 for t in ("float", "int"):
     whole(f"fill.{t}", "templates_overloads.cu", f"fill<{t}>", (128,), [f"out={t}[128]", "value=3"])
 

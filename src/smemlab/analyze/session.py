@@ -192,7 +192,12 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
         if ins.loc is None or ins.loc.line == 0:
             return f"{shown} (PTX `{ins.text}`)"
         src = _line_text(sources, ins.loc.file, ins.loc.line)
-        return f"{files.get(ins.loc.file, '?')}:{ins.loc.line}" + (f" `{src}`" if src else "")
+        here = f"{files.get(ins.loc.file, '?')}:{ins.loc.line}" + (f" `{src}`" if src else "")
+        call = ins.loc.inlined_at
+        if call and call != (ins.loc.file, ins.loc.line):  # inlined from a header: the kernel's own line first
+            own = _line_text(sources, call[0], call[1])
+            return f"{files.get(call[0], '?')}:{call[1]}" + (f" `{own}`" if own else "") + f" (through {here})"
+        return here
 
     def describe_thread(t: int) -> str:
         tx, ty, tz = (int(mach.tid[0][t]), int(mach.tid[1][t]), int(mach.tid[2][t]))

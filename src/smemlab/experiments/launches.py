@@ -299,6 +299,10 @@ def library() -> list[KernelLaunch]:
     n = 2 * TILE
     out.append(KernelLaunch("ops", "stencil1d r=4", "lib/stencil.cu", "stencil1d_f32", (256, 1, 1), (2, 1, 1),
                             {"RADIUS": 4}, 0, (f"float32[{n}]", f"float32[{n}]", str(n), "1"), ("c_coef=float32[9]",)))
+    # what the op launches: the coefficients as a struct parameter (9 floats), not c_coef
+    out.append(KernelLaunch("ops", "stencil1d r=4 (coefficients by value)", "lib/stencil.cu", "stencil1d_f32_p",
+                            (256, 1, 1), (2, 1, 1), {"RADIUS": 4}, 0,
+                            (f"float32[{n}]", f"float32[{n}]", str(n), "1", "float32[9]")))
     # histogram: global atomics, block-private copies (32 copies for 256 bins), a cluster of one
     keys = 8192
     k = f"int32[{keys}]:0..255"
