@@ -62,6 +62,23 @@ class Report:
     def file_name(self, file: int) -> str:
         return self.files.get(file, "?")
 
+    def to_json(self) -> dict:
+        """The object `smemlab analyze --json` prints."""
+        from smemlab.analyze import render
+
+        return render.to_json(self)
+
+    def bank_map(self, line: int, png: str | None = None) -> str:
+        """The bank map of the costliest warp of source line `line`, as text (and a PNG where `png` names one)."""
+        from smemlab.analyze import notebook
+
+        return notebook.bank_map(self, line, png)
+
+    def _repr_html_(self) -> str:  # Jupyter: the per-line table beside the source
+        from smemlab.analyze import notebook
+
+        return notebook.html(self)
+
     def ordered_lines(self) -> list[LineStats]:
         """Worst first: excess wavefronts, then wavefronts, then requests; then by file and line."""
         return sorted(self.lines, key=lambda ls: (-ls.excess, -ls.wavefronts, -ls.requests, ls.file, ls.line,
