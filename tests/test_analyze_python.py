@@ -12,6 +12,7 @@ Counts derived by hand (4-byte banks, 32 of them; a request is one warp's instru
 - a stencil of radius 3 over a 128-thread block: 4 warps x 7 taps = 28 loads; 4 stores and 1 for the halo.
 """
 
+import importlib
 import importlib.util
 import json
 import linecache
@@ -38,28 +39,24 @@ def counts(r, kind):
     return t["requests"], t["wavefronts"]
 
 
-@pytest.fixture(scope="module")
-def nk():
-    if not NUMBA:
-        pytest.skip("numba-cuda is not installed")
+def _kernels(module: str, present: bool, why: str):
+    if not present:
+        pytest.skip(why)
     sys.path.insert(0, str(KERNELS))
     try:
-        import numba_kernels
+        return importlib.import_module(module)
     finally:
         sys.path.remove(str(KERNELS))
-    return numba_kernels
+
+
+@pytest.fixture(scope="module")
+def nk():
+    return _kernels("numba_kernels", NUMBA, "numba-cuda is not installed")
 
 
 @pytest.fixture(scope="module")
 def tk():
-    if not TRITON:
-        pytest.skip("triton is not installed")
-    sys.path.insert(0, str(KERNELS))
-    try:
-        import triton_kernels
-    finally:
-        sys.path.remove(str(KERNELS))
-    return triton_kernels
+    return _kernels("triton_kernels", TRITON, "triton is not installed")
 
 
 # ---------------------------------------------------------------- Numba
