@@ -289,3 +289,34 @@ def test_example_notebook_runs():
     assert scope["numba_report"].totals("load")["wavefronts"] == 1024
     assert "class=bad" in scope["numba_report"]._repr_html_()  # the cell's lines, from linecache
 
+
+
+EAGER = '''
+from numba import cuda, float32
+
+@cuda.jit("float32(float32)", device=True)
+def square(v):
+    return v * v
+
+@cuda.jit("void(float32[:])")
+def mirror(a):
+    s = cuda.shared.array(32, float32)
+    s[cuda.threadIdx.x] = square(a[cuda.threadIdx.x])
+    cuda.syncthreads()
+    a[cuda.threadIdx.x] = s[31 - cuda.threadIdx.x]
+
+if __name__ == "__main__":
+    raise SystemExit("not run by analyze")
+'''
+
+
+@needs_numba
+def test_numba_eager_signatures_and_device_functions_compile_with_no_gpu(tmp_path):
+    path = tmp_path / "eager.py"
+    path.write_text(EAGER)
+    done = _cli(str(path), "--block", "32", "--arg", "a=float32[32]", "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["kernel"] == "mirror" and doc["load"]["wavefronts"] == 1 and doc["store"]["wavefronts"] == 1
+    done = _cli(str(path), "--list")
+    assert done.stdout.strip() == "mirror(a)"

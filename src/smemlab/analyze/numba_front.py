@@ -10,7 +10,9 @@ are never read by device code and are 0.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
+import types
 
 import numpy as np
 
@@ -77,7 +79,8 @@ def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], path: str | No
     pyargs.check_names(name, params, given, "float32[32,32]")
     sig = tuple(_numba_type(given[p]) for p in params)
     try:
-        ptx, _ = cuda.compile_ptx(fn.py_func, sig, cc=CC, lineinfo=True)
+        with _no_device():
+            ptx, _ = cuda.compile_ptx(fn.py_func, sig, cc=CC, lineinfo=True)
     except Exception as exc:  # Numba's typing and lowering errors are many classes; the message is what helps
         text = str(exc).strip().splitlines()
         raise UserError(f"Numba cannot compile {name}{_sig_text(params, sig)}: "
@@ -101,15 +104,46 @@ def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], path: str | No
     return unit, [text for _, _, text in fields]
 
 
+@contextlib.contextmanager
+def _no_device():
+    """Numba compiles a kernel's @cuda.jit(device=True) callees through a path that asks the current GPU for
+    its compute capability (to pick the target); with no GPU, it is told sm_90's, the target compiled for."""
+    from numba.cuda import dispatcher
+
+    asked = dispatcher.get_current_device
+    dispatcher.get_current_device = lambda: types.SimpleNamespace(compute_capability=CC)
+    try:
+        yield
+    finally:
+        dispatcher.get_current_device = asked
+
+
 def _sig_text(params, sig) -> str:
     return "(" + ", ".join(f"{p}: {t}" for p, t in zip(params, sig)) + ")"
 
 
 def find(path: str, name: str | None):
     """(name, dispatcher) of the `@cuda.jit` kernel `name` in the Python file (its only one if None)."""
-    require()
-    module = pyfile.load(path)
-    return pyfile.pick(module, path, name, is_kernel, "@cuda.jit")
+    return pyfile.pick(load(path), path, name, is_kernel, "@cuda.jit")
+
+
+def load(path: str):
+    """The Python file as a module, its @cuda.jit kernels lazy."""
+    cuda = require()
+    jit = cuda.jit
+
+    def lazy(func_or_sig=None, *rest, **options):
+        # `@cuda.jit("void(float32[:])")` compiles at import for the GPU present, and there is none: the
+        # signature is dropped, so the kernel compiles later for the types the --args give
+        if isinstance(func_or_sig, (str, list, tuple)) or type(func_or_sig).__name__ == "Signature":
+            return jit(*rest, **options)
+        return jit(func_or_sig, *rest, **options)
+
+    cuda.jit = lazy
+    try:
+        return pyfile.load(path)
+    finally:
+        cuda.jit = jit
 
 
 def analyze(kernel, block, grid=(1, 1, 1), block_index=(0, 0, 0), dynamic_shared: int = 0,

@@ -44,7 +44,7 @@ def load(path: str) -> ModuleType:
 
 def pick(module: ModuleType, path: str, name: str | None, is_kernel, what: str):
     """The kernel `name` in the module (or its only one), where `is_kernel(obj)` says what counts."""
-    found = {k: v for k, v in vars(module).items() if is_kernel(v) and _defined_here(v, module)}
+    found = {k: v for k, v in vars(module).items() if is_kernel(v) and defined_here(v, module)}
     if name is None:
         if len(found) == 1:
             return next(iter(found.items()))
@@ -57,7 +57,7 @@ def pick(module: ModuleType, path: str, name: str | None, is_kernel, what: str):
     return name, obj
 
 
-def _defined_here(obj, module: ModuleType) -> bool:
+def defined_here(obj, module: ModuleType) -> bool:
     fn = getattr(obj, "py_func", None) or getattr(obj, "fn", None)
     return getattr(fn, "__module__", module.__name__) == module.__name__
 

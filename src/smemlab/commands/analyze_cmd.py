@@ -115,6 +115,8 @@ def _list(args) -> int:
 
     from smemlab.analyze.unit import list_kernels
 
+    if args.file.endswith(".py"):
+        return _list_python(args)
     kernels, pending = list_kernels(args.file, _defines(args.define), args.include, _options(args.options),
                                     args.compiler)
     if args.json:
@@ -130,6 +132,28 @@ def _list(args) -> int:
         con.print(f"[bold]{escape(k.name)}[/]({escape(params)})")
     for t in pending:
         con.print(f"[bold]{escape(t)}[/]<...>  a template kernel: name an instance, --kernel '{escape(t)}<...>'")
+    return 0
+
+
+def _list_python(args) -> int:
+    """The @cuda.jit (or with --triton, @triton.jit) kernels of a Python file, with their parameters."""
+    import json
+    import sys
+
+    from smemlab.analyze import numba_front, pyfile, triton_front
+
+    front = triton_front if args.triton else numba_front
+    front.require()
+    module = pyfile.load(args.file) if args.triton else numba_front.load(args.file)
+    found = {n: v for n, v in vars(module).items() if front.is_kernel(v) and pyfile.defined_here(v, module)}
+    params = {n: [p.name for p in v.params] if args.triton else numba_front.parameters(v) for n, v in found.items()}
+    if args.json:
+        print(json.dumps({"kernels": [{"name": n, "params": [{"name": p} for p in ps]} for n, ps in params.items()]}))
+        return 0
+    for n, ps in sorted(params.items()):
+        sys.stdout.write(f"{n}({', '.join(ps)})\n")
+    if not params:
+        sys.stdout.write(f"{args.file}: no {'@triton.jit' if args.triton else '@cuda.jit'} kernel\n")
     return 0
 
 
