@@ -330,3 +330,24 @@ def normal_name(name: str) -> str:
     n = re.sub(r"(?<![\w.])(\d+)(?:ull|ll|ul|lu|u|l)\b", r"\1", n, flags=re.I)
     n = n.replace(" ", "")
     return n[2:] if n.startswith("::") else n
+
+
+def assemble(ptx: str, shown: str, arch: str = ARCH) -> bytes:
+    """PTX another compiler made (Numba's NVVM, Triton's LLVM) -> the cubin ptxas makes of it, with line
+    information, so that the SASS-based access widths apply to it as to nvcc's output. The ptxas is the
+    one beside the nvcc analyze uses; without one the analysis goes on from the PTX alone (b"")."""
+    nvcc = find()
+    ptxas = nvcc.parent / "ptxas" if nvcc is not None else None
+    if ptxas is None or not ptxas.is_file():
+        return b""
+    with tempfile.TemporaryDirectory(prefix="smemlab-ptxas-") as tmp:
+        src, out = Path(tmp) / "in.ptx", Path(tmp) / "out.cubin"
+        src.write_text(ptx)
+        try:
+            done = subprocess.run([str(ptxas), f"-arch={arch}", "-lineinfo", "-o", str(out), str(src)],
+                                  capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S)
+        except (subprocess.TimeoutExpired, OSError) as exc:
+            raise UserError(f"{shown}: ptxas failed on the PTX: {exc}") from None
+        if done.returncode != 0:
+            raise CompileFailed(f"{shown}: ptxas rejects the PTX ({arch}):\n{(done.stderr + done.stdout).strip()}")
+        return out.read_bytes()

@@ -62,6 +62,23 @@ class Report:
     def file_name(self, file: int) -> str:
         return self.files.get(file, "?")
 
+    def to_json(self) -> dict:
+        """The object `smemlab analyze --json` prints."""
+        from smemlab.analyze import render
+
+        return render.to_json(self)
+
+    def bank_map(self, line: int, png: str | None = None) -> str:
+        """The bank map of the costliest warp of source line `line`, as text (and a PNG where `png` names one)."""
+        from smemlab.analyze import notebook
+
+        return notebook.bank_map(self, line, png)
+
+    def _repr_html_(self) -> str:  # Jupyter: the per-line table beside the source
+        from smemlab.analyze import notebook
+
+        return notebook.html(self)
+
     def ordered_lines(self) -> list[LineStats]:
         """Worst first: excess wavefronts, then wavefronts, then requests; then by file and line."""
         return sorted(self.lines, key=lambda ls: (-ls.excess, -ls.wavefronts, -ls.requests, ls.file, ls.line,
@@ -132,6 +149,16 @@ def analyze_source(path: str, kernel: str | None, block, grid=(1, 1, 1), block_i
     from smemlab.analyze.fields import dotted
 
     unit = compile_unit(path, kernel, defines, include_dirs, options, compiler, dotted(list(args or [])))
+    return _run(unit.module, unit.ptx, unit.symbol, unit.kernel, unit.source, unit.shown, unit.files, unit.sources,
+                Launch(block, grid, block_index, int(dynamic_shared)), args, max_steps, unit.cubin, cluster,
+                fields=unit.fields, time_limit=time_limit)
+
+
+def analyze_unit(unit, block, grid=(1, 1, 1), block_index=(0, 0, 0), dynamic_shared: int = 0,
+                 args: list[str] | None = None, max_steps: int = DEFAULT_MAX_STEPS, cluster=None,
+                 time_limit: float | None = DEFAULT_TIME_LIMIT) -> Report:
+    """The same on a unit.Unit another front end made (Numba, Triton, a source string)."""
+    block, grid, block_index = _check_launch(block, grid, block_index, dynamic_shared)
     return _run(unit.module, unit.ptx, unit.symbol, unit.kernel, unit.source, unit.shown, unit.files, unit.sources,
                 Launch(block, grid, block_index, int(dynamic_shared)), args, max_steps, unit.cubin, cluster,
                 fields=unit.fields, time_limit=time_limit)
@@ -267,4 +294,4 @@ def _line_text(sources, file, line) -> str:
     return lines[line - 1].strip() if 0 < line <= len(lines) else ""
 
 
-__all__ = ["Report", "analyze_source", "analyze_ptx", "AnalyzeError", "DEFAULT_MAX_STEPS", "DEFAULT_TIME_LIMIT"]
+__all__ = ["Report", "analyze_source", "analyze_ptx", "analyze_unit", "AnalyzeError", "DEFAULT_MAX_STEPS", "DEFAULT_TIME_LIMIT"]

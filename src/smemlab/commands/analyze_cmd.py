@@ -39,7 +39,8 @@ def register(sub) -> None:
     )
     p.add_argument("file", metavar="FILE.cu", help="a CUDA source file as it sits (host code, launches and headers "
                                                    "included), or package:book/NAME.cu, package:lib/NAME.cu: the "
-                                                   "package's own")
+                                                   "package's own; or FILE.py with a Numba @cuda.jit kernel "
+                                                   "(--triton: a @triton.jit one)")
     p.add_argument("--list", action="store_true", help="list the file's kernels with their parameters, and stop")
     p.add_argument("--kernel", metavar="NAME", help="the kernel as written in the source: a name, a template instance "
                                                     "('k<float, 128>', instantiated if the file does not), or the "
@@ -61,6 +62,13 @@ def register(sub) -> None:
     p.add_argument("--compiler", default="auto", choices=("auto", "nvcc", "nvrtc"),
                    help="nvcc compiles a file as it sits (host code too); NVRTC device code only; auto (default): "
                         "nvcc where installed, NVRTC for package: sources (what runs them)")
+    py = p.add_argument_group("Python kernels (FILE.py)", "a @cuda.jit (Numba) kernel by default; with --triton "
+                              "a @triton.jit one, one program of --grid emulated")
+    py.add_argument("--triton", action="store_true", help="FILE.py's kernel is a @triton.jit function")
+    py.add_argument("--num-warps", default="4", metavar="W", help="Triton: warps per program (default 4)")
+    py.add_argument("--num-stages", default="3", metavar="S", help="Triton: software-pipeline stages (default 3)")
+    py.add_argument("--constexpr", action="append", default=[], metavar="NAME=VALUE",
+                    help="Triton: a tl.constexpr parameter's value (repeat)")
     p.add_argument("--line", metavar="N", help="also draw the bank map of line N's costliest warp")
     p.add_argument("--png", metavar="FILE", help="with --line: the bank map as a PNG")
     p.add_argument("--json", action="store_true", help="print exactly one JSON object")
@@ -107,6 +115,8 @@ def _list(args) -> int:
 
     from smemlab.analyze.unit import list_kernels
 
+    if args.file.endswith(".py"):
+        return _list_python(args)
     kernels, pending = list_kernels(args.file, _defines(args.define), args.include, _options(args.options),
                                     args.compiler)
     if args.json:
@@ -122,6 +132,28 @@ def _list(args) -> int:
         con.print(f"[bold]{escape(k.name)}[/]({escape(params)})")
     for t in pending:
         con.print(f"[bold]{escape(t)}[/]<...>  a template kernel: name an instance, --kernel '{escape(t)}<...>'")
+    return 0
+
+
+def _list_python(args) -> int:
+    """The @cuda.jit (or with --triton, @triton.jit) kernels of a Python file, with their parameters."""
+    import json
+    import sys
+
+    from smemlab.analyze import numba_front, pyfile, triton_front
+
+    front = triton_front if args.triton else numba_front
+    front.require()
+    module = pyfile.load(args.file) if args.triton else numba_front.load(args.file)
+    found = {n: v for n, v in vars(module).items() if front.is_kernel(v) and pyfile.defined_here(v, module)}
+    params = {n: [p.name for p in v.params] if args.triton else numba_front.parameters(v) for n, v in found.items()}
+    if args.json:
+        print(json.dumps({"kernels": [{"name": n, "params": [{"name": p} for p in ps]} for n, ps in params.items()]}))
+        return 0
+    for n, ps in sorted(params.items()):
+        sys.stdout.write(f"{n}({', '.join(ps)})\n")
+    if not params:
+        sys.stdout.write(f"{args.file}: no {'@triton.jit' if args.triton else '@cuda.jit'} kernel\n")
     return 0
 
 
@@ -159,6 +191,38 @@ def run(args) -> int:
         return exc.exit_status
 
 
+def _python(args):
+    """A kernel in a Python file: Numba's @cuda.jit, or with --triton a @triton.jit function."""
+    from smemlab.analyze import DEFAULT_MAX_STEPS, DEFAULT_TIME_LIMIT
+
+    run = {"max_steps": _count(args.max_steps, "max-steps", 1) if args.max_steps is not None else DEFAULT_MAX_STEPS,
+           "time_limit": _seconds(args.time_limit) if args.time_limit is not None else DEFAULT_TIME_LIMIT}
+    if args.define or args.include or args.options or args.compiler != "auto":
+        raise UserError("--define, -I, -X and --compiler are for CUDA C++ files; a Python file's kernel is compiled "
+                        "by its own compiler (Numba or Triton)")
+    if args.triton:
+        from smemlab.analyze import triton_front
+
+        if args.block is not None or args.dynamic_shared != "0" or args.cluster is not None:
+            raise UserError("--block, --dynamic-shared and --cluster are not for a Triton kernel: its program has "
+                            "--num-warps warps and Triton sizes its shared memory")
+        return triton_front.analyze(
+            args.file, _dims(args.grid, "grid"), name=args.kernel, args=args.arg, constexprs=args.constexpr,
+            num_warps=_count(args.num_warps, "num-warps", 1), num_stages=_count(args.num_stages, "num-stages", 1),
+            program=_dims(args.block_index, "block-index", zero_ok=True), **run)
+    from smemlab.analyze import numba_front
+
+    if args.block is None:
+        raise UserError("--block X[,Y[,Z]] is needed: the threads of a block (or --triton for a Triton kernel)")
+    if args.constexpr:
+        raise UserError("--constexpr is for a Triton kernel (--triton)")
+    return numba_front.analyze(
+        args.file, _dims(args.block, "block"), _dims(args.grid, "grid"),
+        _dims(args.block_index, "block-index", zero_ok=True), _count(args.dynamic_shared, "dynamic-shared"),
+        args=args.arg, name=args.kernel,
+        cluster=_dims(args.cluster, "cluster") if args.cluster is not None else None, **run)
+
+
 def _run(args) -> int:
     import json
     import os
@@ -167,19 +231,22 @@ def _run(args) -> int:
 
     if args.list:
         return _list(args)
-    if args.block is None:
+    if args.block is None and not args.file.endswith(".py"):
         raise UserError("--block X[,Y[,Z]] is needed: the threads of a block (or --list to see the kernels)")
     if args.png and args.line is None:
         raise UserError("--png draws the bank map of --line N: give --line too")
     line = _count(args.line, "line", 1) if args.line is not None else None
-    report = analyze_source(
-        args.file, args.kernel, _dims(args.block, "block"), _dims(args.grid, "grid"),
-        _dims(args.block_index, "block-index", zero_ok=True), _count(args.dynamic_shared, "dynamic-shared"),
-        args.arg, _defines(args.define), args.include,
-        _count(args.max_steps, "max-steps", 1) if args.max_steps is not None else DEFAULT_MAX_STEPS,
-        cluster=_dims(args.cluster, "cluster") if args.cluster is not None else None,
-        options=_options(args.options), compiler=args.compiler,
-        time_limit=_seconds(args.time_limit) if args.time_limit is not None else DEFAULT_TIME_LIMIT)
+    if args.file.endswith(".py"):
+        report = _python(args)
+    else:
+        report = analyze_source(
+                args.file, args.kernel, _dims(args.block, "block"), _dims(args.grid, "grid"),
+            _dims(args.block_index, "block-index", zero_ok=True), _count(args.dynamic_shared, "dynamic-shared"),
+            args.arg, _defines(args.define), args.include,
+            _count(args.max_steps, "max-steps", 1) if args.max_steps is not None else DEFAULT_MAX_STEPS,
+            cluster=_dims(args.cluster, "cluster") if args.cluster is not None else None,
+            options=_options(args.options), compiler=args.compiler,
+            time_limit=_seconds(args.time_limit) if args.time_limit is not None else DEFAULT_TIME_LIMIT)
     from smemlab.analyze import render
 
     if line is not None:

@@ -1,0 +1,122 @@
+"""Arguments of a kernel written in Python (Numba, Triton): `--arg` texts with N-d shapes, or NumPy values.
+
+A Python kernel's array argument has a shape, not only a count: `inp=float32[32,32]` is a C-order 32x32
+array, `float32[1024]` a 1-D one, `FILE.npy` the array in the file (its shape and dtype), each with the
+seeded fill of args.py (the same contract, so a buffer's contents do not depend on the front end). From
+Python a NumPy array or a number stands for itself; arrays travel to args.bind as .npy files, the one
+form of given data it reads.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from smemlab.analyze import args as A
+from smemlab.errors import UserError
+
+_SHAPED = re.compile(r"^([A-Za-z_][\w ]*?)\s*\[\s*(\d+(?:\s*,\s*\d+)*)\s*,?\s*\]\s*(:.*)?$")
+
+
+@dataclass
+class PyArg:
+    name: str
+    dtype: np.dtype | None  # None: a scalar
+    shape: tuple[int, ...]
+    value: int | float | None  # a scalar's
+    text: str  # what args.bind is given for the data: NAME=DTYPE[COUNT](:LO..HI), NAME=FILE.npy or NAME=NUMBER
+
+    @property
+    def is_array(self) -> bool:
+        return self.dtype is not None
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        """C order, in bytes, as Numba passes them."""
+        out, step = [], self.dtype.itemsize
+        for n in reversed(self.shape):
+            out.append(step)
+            step *= n
+        return tuple(reversed(out))
+
+
+def parse(text: str) -> PyArg:
+    """'NAME=VALUE' with VALUE a number, DTYPE[D0,D1,...](:LO..HI) or FILE.npy."""
+    name, sep, value = text.partition("=")
+    name, value = name.strip(), value.strip()
+    m = _SHAPED.match(value) if sep else None
+    if m:
+        shape = tuple(int(d) for d in m.group(2).split(","))
+        if any(d <= 0 for d in shape):
+            raise UserError(f"--arg {text!r}: every size of the shape must be positive")
+        flat = f"{name}={m.group(1)}[{int(np.prod(shape))}]{m.group(3) or ''}"
+        _, spec = A.parse_arg(flat)
+        if spec.bits or spec.count != int(np.prod(shape)):
+            raise UserError(f"--arg {text!r}: {m.group(1)} is not an element type a Python kernel takes "
+                            f"(use a NumPy name: float32, float64, int32, uint8, ...)")
+        return PyArg(name, spec.dtype, shape, None, flat)
+    name, spec = A.parse_arg(text)
+    if isinstance(spec, A.FileSpec):
+        a = A._load_npy(name, spec)
+        return PyArg(name, a.dtype, a.shape or (1,), None, text)
+    return PyArg(name, None, (), spec.value, f"{name}={value}")
+
+
+def from_values(values: dict, folder: Path) -> list[PyArg]:
+    """NAME -> a NumPy array, a number, or an --arg VALUE text; arrays are saved under `folder`."""
+    out = []
+    for name, v in values.items():
+        if isinstance(v, str):
+            out.append(parse(f"{name}={v}"))
+        elif isinstance(v, np.ndarray):
+            if v.dtype.kind not in "biuf":
+                raise UserError(f"argument {name}: a {v.dtype} array; give numbers")
+            path = folder / f"{name}.npy"
+            np.save(path, np.ascontiguousarray(v))
+            out.append(parse(f"{name}={path}"))
+        elif isinstance(v, (bool, np.bool_)):
+            out.append(PyArg(name, None, (), int(v), f"{name}={int(v)}"))
+        elif isinstance(v, (int, float, np.integer, np.floating)):
+            out.append(parse(f"{name}={v!r}" if isinstance(v, float) else f"{name}={int(v)}"))
+        else:
+            raise UserError(f"argument {name}: {type(v).__name__} is not an array, a number or an --arg text")
+    return out
+
+
+def merge(texts: list[str] | None, values: dict | None, folder: Path) -> dict[str, PyArg]:
+    got: dict[str, PyArg] = {}
+    for a in [parse(t) for t in texts or []] + from_values(values or {}, folder):
+        if a.name in got:
+            raise UserError(f"--arg {a.name} is given twice")
+        got[a.name] = a
+    return got
+
+
+def check_names(kernel: str, params: list[str], given: dict[str, PyArg], hint: str = "float32[1024]") -> None:
+    """Every parameter given once, and no other name."""
+    unknown = [n for n in given if n not in params]
+    if unknown:
+        raise UserError(f"--arg {unknown[0]}: {kernel} has no parameter of that name (its parameters: "
+                        f"{', '.join(params) or 'none'})")
+    missing = [p for p in params if p not in given]
+    if missing:
+        eg = " ".join(f"--arg {p}={hint}" for p in missing)
+        raise UserError(f"{kernel} needs {len(missing)} more --arg{'s' if len(missing) > 1 else ''}: "
+                        f"{', '.join(missing)} (e.g. {eg}; a scalar as --arg NAME=4096)")
+
+
+def scratch() -> tempfile.TemporaryDirectory:
+    return tempfile.TemporaryDirectory(prefix="smemlab-args-")
+
+
+def reshape_buffers(buffers: dict, given: dict[str, PyArg]) -> dict:
+    """The pointer arguments' contents after the run, in their arguments' shapes."""
+    out = dict(buffers)
+    for name, a in given.items():
+        if a.is_array and name in out and out[name].size == int(np.prod(a.shape)):
+            out[name] = out[name].reshape(a.shape)
+    return out

@@ -1,0 +1,76 @@
+"""A user's Python file, imported as a module to find the kernel functions in it.
+
+The file is imported under a name of its own (never `__main__`), so what it runs under
+`if __name__ == "__main__":` (a launch, a benchmark) does not run; its folder is on sys.path while it
+imports, so that it finds its neighbours as `python FILE.py` would.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import linecache
+import sys
+import zlib
+from pathlib import Path
+from types import ModuleType
+
+from smemlab.errors import UserError
+
+
+def load(path: str) -> ModuleType:
+    p = Path(path)
+    if not p.is_file():
+        raise UserError(f"{path!r}: no such file")
+    name = f"_smemlab_user_{p.stem}_{zlib.crc32(str(p.resolve()).encode()):08x}"
+    spec = importlib.util.spec_from_file_location(name, p.resolve())
+    if spec is None or spec.loader is None:
+        raise UserError(f"{path}: cannot be imported as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    folder = str(p.resolve().parent)
+    sys.path.insert(0, folder)
+    sys.modules[name] = module  # dataclasses and decorators look their module up while it imports
+    try:
+        spec.loader.exec_module(module)
+    except UserError:
+        raise
+    except SystemExit:
+        raise UserError(f"{path}: importing it called exit()") from None
+    except BaseException as exc:  # the user's module may raise anything while it imports
+        raise UserError(f"{path}: importing it failed: {type(exc).__name__}: {exc}") from None
+    finally:
+        sys.path.remove(folder)
+    return module
+
+
+def pick(module: ModuleType, path: str, name: str | None, is_kernel, what: str):
+    """The kernel `name` in the module (or its only one), where `is_kernel(obj)` says what counts."""
+    found = {k: v for k, v in vars(module).items() if is_kernel(v) and defined_here(v, module)}
+    if name is None:
+        if len(found) == 1:
+            return next(iter(found.items()))
+        raise UserError(f"{path} has {len(found)} {what} kernels ({', '.join(sorted(found)) or 'none'}): "
+                        f"name one with --kernel")
+    obj = getattr(module, name, None)
+    if obj is None or not is_kernel(obj):
+        raise UserError(f"--kernel {name}: {path} has no {what} kernel of that name (its {what} kernels: "
+                        f"{', '.join(sorted(found)) or 'none'})")
+    return name, obj
+
+
+def defined_here(obj, module: ModuleType) -> bool:
+    fn = getattr(obj, "py_func", None) or getattr(obj, "fn", None)
+    return getattr(fn, "__module__", module.__name__) == module.__name__
+
+
+def shown_files(files: dict[int, str], path: str | None, shown: str | None) -> tuple[dict, dict]:
+    """The PTX's files as the report names them (the user's file as they named it) and their lines."""
+    names, lines = {}, {}
+    for i, f in files.items():
+        try:
+            same = path is not None and Path(f).resolve() == Path(path).resolve()
+        except OSError:
+            same = False
+        names[i] = shown if same and shown else f
+        # linecache also holds the code of a notebook cell or of exec'd text, which has no file
+        lines[i] = [x.rstrip("\n") for x in linecache.getlines(f)]
+    return names, lines

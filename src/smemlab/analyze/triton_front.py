@@ -1,0 +1,189 @@
+"""The front end for Triton: a `@triton.jit` function -> its sm_90 PTX and cubin, compiled as Triton's own
+launcher would compile it for the arguments given, and one program of the grid emulated.
+
+The specialisation is Triton's: its binder (the code `kernel[grid](...)` runs) types each argument and marks
+pointers aligned to 16 bytes, integers divisible by 16, and turns an integer equal to 1 into a constant, so
+the PTX is the one a launch on an H100 would run. A NumPy array stands for a pointer argument (its dtype the
+pointer's element type); the emulator's buffers are 256-byte aligned, as CUDA allocations are. A program is a
+block of num_warps warps; the shared memory Triton sized (`global_smem`) is its dynamic shared memory.
+Parameters Triton appends (the global and profile scratch pointers) are bound to scratch buffers.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from smemlab.analyze import pyargs, pyfile
+from smemlab.analyze.ptx import PTXError, parse_module
+from smemlab.analyze.unit import Unit
+from smemlab.errors import UserError
+
+EXTRA = 'pip install "smemlab[triton]"'
+ALIGN = 256  # GlobalSpace's buffer alignment: data_ptr() % 16 == 0, as the launcher checks
+LACKS = ("wgmma", "cp.async.bulk", "mbarrier", "stmatrix", "tcgen05", "setmaxnreg", "fence.proxy.async")
+
+
+def require():
+    # Triton 3.9 warns once that fusion's default will change; 1 is today's default, what a launch compiles with
+    os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+    try:
+        import triton
+        from triton.backends.compiler import GPUTarget  # noqa: F401
+    except ImportError as exc:
+        raise UserError(f"analyzing a Triton kernel needs triton ({exc}): {EXTRA}") from None
+    return triton
+
+
+def is_kernel(obj) -> bool:
+    try:
+        from triton.runtime.jit import JITFunction
+    except ImportError:
+        return False
+    return isinstance(obj, JITFunction)
+
+
+class _Pointer:
+    """What the binder asks of a tensor: its dtype and an address (its alignment is what specialises)."""
+
+    def __init__(self, dtype: np.dtype):
+        self.dtype = dtype
+
+    @staticmethod
+    def data_ptr() -> int:
+        return ALIGN
+
+
+def _constexpr(text: str):
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip().isidentifier():
+        raise UserError(f"--constexpr {text!r}: write NAME=VALUE (e.g. BLOCK=64)")
+    v = value.strip()
+    if v in ("True", "False", "true", "false"):
+        return name.strip(), v.lower() == "true"
+    try:
+        return name.strip(), int(v, 0)
+    except ValueError:
+        pass
+    try:
+        return name.strip(), float(v)
+    except ValueError:
+        raise UserError(f"--constexpr {text!r}: {v!r} is not an integer, float or boolean") from None
+
+
+def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], constexprs: dict, num_warps: int,
+                   num_stages: int, arch: int = 90, path: str | None = None, shown: str | None = None):
+    """(unit, --arg texts, shared bytes) for `fn` specialised to the arguments, as Triton's launcher would."""
+    triton = require()
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource, make_backend
+    from triton.runtime.jit import create_function_from_signature
+
+    kparams = [p.name for p in fn.params]
+    const_names = [p.name for p in fn.params if p.is_constexpr]
+    unknown = [c for c in constexprs if c not in const_names]
+    if unknown:
+        raise UserError(f"--constexpr {unknown[0]}: {name} has no tl.constexpr parameter of that name (its "
+                        f"constexpr parameters: {', '.join(const_names) or 'none'})")
+    runtime = [p.name for p in fn.params if not p.is_constexpr]
+    pyargs.check_names(name, runtime, given, "float32[1024]")
+    defaults = {p.name for p in fn.params if p.is_constexpr and p.has_default}
+    missing = [c for c in const_names if c not in constexprs and c not in defaults]
+    if missing:
+        raise UserError(f"{name} needs --constexpr for {', '.join(missing)} (e.g. --constexpr {missing[0]}=64)")
+    values = {n: _Pointer(a.dtype) if a.is_array else a.value for n, a in given.items()}
+    target = GPUTarget("cuda", arch, 32)
+    backend = make_backend(target)
+    binder = create_function_from_signature(fn.signature, fn.params, backend)
+    options = {"num_warps": num_warps, "num_stages": num_stages}
+    try:
+        bound, spec, opts = binder(**values, **constexprs, **options)
+        opts, signature, consts, attrs = fn._pack_args(backend, options, bound, spec, opts)
+        compiled = triton.compile(ASTSource(fn, signature, consts, attrs), target=target, options=opts.__dict__)
+    except Exception as exc:  # Triton's front end raises CompilationError, ValueError, KeyError...: say it in one line
+        text = " ".join(str(exc).strip().splitlines()[-6:])
+        raise UserError(f"Triton cannot compile {name}: {type(exc).__name__}: {text}") from None
+    ptx = compiled.asm["ptx"]
+    where = shown or name
+    _refuse(ptx, where)
+    try:
+        module = parse_module(ptx)
+    except PTXError as exc:
+        raise UserError(f"{where}: the PTX Triton produced is not understood: {exc}") from None
+    symbol = next(iter(module.kernels))
+    params = module.kernels[symbol].params
+    kept = [n for n in kparams if signature.get(n) not in ("constexpr", None)]
+    decls, texts = [], []
+    for n in kept:
+        a = given[n]
+        decls.append(f"{a.dtype.name}* {n}" if a.is_array else f"{'double' if isinstance(a.value, float) else 'long long'} {n}")
+        texts.append(a.text)
+    md = compiled.metadata
+    scratch = [("__global_scratch", getattr(md, "global_scratch_size", 0)),
+               ("__profile_scratch", getattr(md, "profile_scratch_size", 0))]
+    for n, size in scratch[: len(params) - len(kept)]:
+        decls.append(f"uint8* {n}" if size else f"long long {n}")
+        texts.append(f"{n}=uint8[{size}]" if size else f"{n}=0")
+    if len(decls) != len(params):
+        raise UserError(f"{name}: Triton's kernel has {len(params)} parameters where the arguments make "
+                        f"{len(decls)} (a Triton release this front end does not know?)")
+    files, sources = pyfile.shown_files(module.files, path, shown)
+    source = f"__global__ void {symbol}({', '.join(decls)});"
+    unit = Unit(module, ptx, compiled.asm.get("cubin", b""), symbol, name, source, where, files, sources, {},
+                "triton")
+    return unit, texts, int(md.shared)
+
+
+def _refuse(ptx: str, where: str) -> None:
+    """Instructions of Hopper's asynchronous pipeline the emulator does not run: one clear refusal up front."""
+    found = sorted({op for op in LACKS if f"\t{op}" in ptx or f" {op}" in ptx})
+    if found:
+        raise UserError(f"{where}: Triton's PTX uses {', '.join(found)} (wgmma, TMA and mbarrier pipelines at large "
+                        f"tiles), which analyze does not emulate yet; try smaller tiles or --num-stages 1")
+
+
+def find(path: str, name: str | None):
+    require()
+    return pyfile.pick(pyfile.load(path), path, name, is_kernel, "@triton.jit")
+
+
+def analyze(kernel, grid=(1, 1, 1), *positional, name: str | None = None, args: list[str] | None = None,
+            values: dict | None = None, constexprs=None, num_warps: int = 4, num_stages: int = 3,
+            program=(0, 0, 0), arch: int = 90, **run):
+    """`kernel`: a `@triton.jit` function or the path of a Python file holding it. Arguments: `args` (--arg
+    texts), `values` (NAME -> NumPy array or number) or `positional` (the non-constexpr parameters in order);
+    `constexprs`: NAME -> value, or NAME=VALUE texts. `program`: the program id emulated."""
+    from smemlab.analyze.session import analyze_unit
+
+    path = shown = None
+    if isinstance(kernel, str):
+        path = shown = kernel
+        name, kernel = find(kernel, name)
+    else:
+        require()
+        if not is_kernel(kernel):
+            raise UserError(f"{kernel!r} is not a @triton.jit function")
+        name = name or kernel.fn.__name__
+    if isinstance(constexprs, (list, tuple)):
+        constexprs = dict(_constexpr(t) for t in constexprs)
+    values = dict(values or {})
+    if positional:
+        runtime = [p.name for p in kernel.params if not p.is_constexpr]
+        if len(positional) > len(runtime):
+            raise UserError(f"{name} takes {len(runtime)} arguments besides its constexprs; {len(positional)} given")
+        values.update(zip(runtime, positional))
+    for n in ("num_warps", "num_stages"):
+        if int(locals()[n]) < 1:
+            raise UserError(f"--{n.replace('_', '-')} must be at least 1")
+    with pyargs.scratch() as tmp:
+        given = pyargs.merge(args, values, Path(tmp))
+        unit, texts, shared = compile_kernel(kernel, name, given, dict(constexprs or {}), int(num_warps),
+                                             int(num_stages), arch, path, shown)
+        report = analyze_unit(unit, (32 * int(num_warps), 1, 1), grid, program, shared, texts, **run)
+    report.buffers = pyargs.reshape_buffers(report.buffers, given)
+    return report
+
+
+__all__ = ["analyze", "find", "is_kernel"]
