@@ -12,6 +12,7 @@ from smemlab.analyze import sass
 from smemlab.analyze.cfg import build_flow
 from smemlab.analyze.deadloads import DeadLoads
 from smemlab.analyze.executor import AnalyzeError, Executor
+from smemlab.analyze.globalledger import attach as attach_memory
 from smemlab.analyze.externs import heap_buffer, heap_needed
 from smemlab.analyze.inline import inline_calls
 from smemlab.analyze.ledger import Ledger, LineStats, Site, per_line
@@ -49,11 +50,19 @@ class Report:
     cluster: tuple[int, int, int] = (1, 1, 1)  # the blocks emulated: the cluster holding block_index
     cubin: bytes = field(repr=False, default=b"")  # what ptxas made of the PTX (the SASS the plan read)
     refused: list[str] = field(default_factory=list)  # instructions the emulator cannot run, none of them reached
+    memory_sites: list[Site] = field(default_factory=list)  # global and local traffic (globalledger.py)
+    memory_lines: list[LineStats] = field(default_factory=list)
 
     def totals(self, kind: str) -> dict:
         ss = [s for s in self.sites if s.kind == kind]
         return {"requests": sum(s.requests for s in ss), "wavefronts": sum(s.wavefronts for s in ss),
                 "ideal_wavefronts": sum(s.ideal for s in ss), "instructions": sum(s.issued for s in ss)}
+
+    def memory_totals(self, kind: str) -> dict:
+        """Requests, sectors and ideal sectors of one kind of global or local traffic (globalledger.py)."""
+        ss = [s for s in self.memory_sites if s.kind == kind]
+        return {"requests": sum(s.requests for s in ss), "sectors": sum(s.wavefronts for s in ss),
+                "ideal_sectors": sum(s.ideal for s in ss), "instructions": sum(s.issued for s in ss)}
 
     def source_text(self, file: int, line: int) -> str:
         lines = self.sources.get(file) or []
@@ -182,6 +191,7 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
     ledger.shift = plan.shift
     ledger.relocate = plan.lines
     ledger.atomic_rules = sass.atomic_rules(flow.instrs, shared_atomics(flow.instrs), listing, module.files)
+    memory = attach_memory(ledger, flow, cubin, symbol, module.files)
     forms = sass.copy_forms(cubin, symbol) if cubin else None
     if forms:
         ledger.copy_zfill = {(i, line): z for i, path in module.files.items() for (name, line), z in forms.items()
@@ -214,13 +224,16 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
         ex.runtime.finish()
     dead.finish()
     ledger.finish()
+    memory.finish()
     sites = sorted(ledger.sites.values(), key=lambda s: (s.pc, s.kind))
+    memory_sites = sorted(memory.sites.values(), key=lambda s: (s.pc, s.kind))
     return Report(kernel=kernel, symbol=symbol, block=launch.block, grid=launch.grid, block_index=launch.block_index,
                   dynamic_shared=launch.dynamic_shared, static_shared=mach.static_shared, sites=sites,
                   lines=per_line(sites), files=files, sources=sources, steps=ex.steps, barriers=ex.barriers,
                   ptx=ptx, buffers={n: _contents(mach, b) for n, b in bound.by_name.items()}, sass=plan,
                   cluster=launch.cluster, cubin=cubin,
-                  refused=[f"{where(pc)}: {msg}" for pc, msg in sorted(ex.refused.items())])
+                  refused=[f"{where(pc)}: {msg}" for pc, msg in sorted(ex.refused.items())],
+                  memory_sites=memory_sites, memory_lines=per_line(memory_sites))
 
 
 def shared_atomics(instrs) -> list[int]:
