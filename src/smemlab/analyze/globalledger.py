@@ -21,13 +21,17 @@ MEMORY_KINDS = GLOBAL_KINDS + EXTRA_KINDS
 
 
 class MemoryLedger(Ledger):
+    keep = False  # keep every request's addresses (site.sources), for the whole launch (launch.py)
+
     def flush(self) -> None:
         for site in self._pending:
             a = np.stack(site.pending).reshape(-1, WARP)
             warp_of = np.tile(np.arange(self.W), len(site.pending))
-            site.pending, site.sources = [], []
+            site.pending = []
             live = (a >= 0).any(axis=1)
             a, warp_of = a[live], warp_of[live]
+            if self.keep:
+                site.sources.append(a)
             site.requests += int(a.shape[0])
             if not a.shape[0]:
                 continue
@@ -80,10 +84,12 @@ def memory_accesses(instrs) -> dict[int, tuple[str, int]]:
     return out
 
 
-def attach(ledger: Ledger, flow, cubin: bytes, symbol: str, files: dict[int, str]) -> MemoryLedger:
+def attach(ledger: Ledger, flow, cubin: bytes, symbol: str, files: dict[int, str], keep: bool = False) -> MemoryLedger:
     """A memory ledger for the run, with the SASS's widths of its global and local loads and stores
-    (sass.plan, as for shared memory), hung on the shared ledger where memops.py finds it."""
+    (sass.plan, as for shared memory), hung on the shared ledger where memops.py finds it; `keep`: with
+    every request's addresses kept in its site's `sources`."""
     mem = MemoryLedger(ledger.W)
+    mem.keep = keep
     text = sass.listing_text(cubin) if cubin else None
     listing = sass.parse_memory_sass(text, symbol) if text is not None else None
     plan = sass.plan(flow.instrs, flow.block_of, memory_accesses(flow.instrs), listing, files)

@@ -65,6 +65,8 @@ def to_json(r: Report) -> dict:
                 t["wavefronts"] = t["ideal_wavefronts"] = None
             doc[kind] = t
     doc.update(memory.totals_json(r))
+    if r.launch is not None:
+        doc["launch"] = memory.launch_json(r)
     # shared and global lines in one list, worst first by excess (wavefronts or sectors beyond the ideal)
     both = [(ls, line_dict(r, ls)) for ls in r.ordered_lines()] + [(ls, memory.line_dict(r, ls))
                                                                     for ls in memory.ordered(r.memory_lines)]
@@ -238,6 +240,7 @@ def print_report(r: Report, con, line: int | None = None, png: str | None = None
     for row in memory.totals_rows(r):
         tt.add_row(*row)
     con.print(tt)
+    memory.print_launch(r, con)
     for ls in ordered:
         h = hint(r, ls)
         if h:

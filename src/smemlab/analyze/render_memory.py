@@ -140,6 +140,37 @@ def totals_rows(r) -> list[tuple[str, str, str, str, str, str]]:
     return rows
 
 
+def launch_json(r) -> dict | None:
+    lt = r.launch
+    if lt is None:
+        return None
+    doc = {"blocks": lt.blocks, "emulated": len(lt.emulated), "method": lt.method, "exact": lt.exact}
+    for kind, t in lt.totals.items():
+        if kind in GLOBAL_KINDS or t["requests"]:
+            doc[json_key(kind)] = dict(t)
+    return doc
+
+
+def print_launch(r, con) -> None:
+    from rich.table import Table
+
+    lt = r.launch
+    if lt is None:
+        return
+    how = {"every block": "every block emulated: exact",
+           "translation": "blocks are translates of block 0: extrapolated by the translation rule",
+           "sample mean": "extrapolated from the sampled blocks' mean"}[lt.method]
+    t = Table(title=f"whole launch: {lt.blocks:,} blocks, {len(lt.emulated)} emulated ({how})", title_justify="left")
+    for name in ("op", "requests", "sectors", "ideal", "sec/req", "excess", "total"):
+        t.add_column(name, justify="left" if name in ("op", "total") else "right")
+    for kind, v in lt.totals.items():
+        if kind in GLOBAL_KINDS or v["requests"]:
+            req, sec, ideal = v["requests"], v["sectors"], v["ideal_sectors"]
+            t.add_row(kind, f"{req:,}", f"{sec:,}", f"{ideal:,}", f"{sec / req:.3g}" if req else "-", f"{sec - ideal:,}",
+                      "exact" if v["exact"] else "extrapolated")
+    con.print(t)
+
+
 def find_line(r, line: int) -> LineStats | None:
     cands = [ls for ls in r.memory_lines if ls.line == line and ls.worst is not None
              and ls.worst.worst_addresses is not None]

@@ -52,6 +52,7 @@ class Report:
     refused: list[str] = field(default_factory=list)  # instructions the emulator cannot run, none of them reached
     memory_sites: list[Site] = field(default_factory=list)  # global and local traffic (globalledger.py)
     memory_lines: list[LineStats] = field(default_factory=list)
+    launch: object = None  # launch.LaunchTotals of --blocks: the whole grid's global and local traffic
 
     def totals(self, kind: str) -> dict:
         ss = [s for s in self.sites if s.kind == kind]
@@ -130,20 +131,21 @@ def analyze_source(path: str, kernel: str | None, block, grid=(1, 1, 1), block_i
                    dynamic_shared: int = 0, args: list[str] | None = None, defines: dict[str, str] | None = None,
                    include_dirs: list[str] | None = None, max_steps: int = DEFAULT_MAX_STEPS,
                    cluster=None, options: list[str] | None = None, compiler: str = "auto",
-                   time_limit: float | None = DEFAULT_TIME_LIMIT) -> Report:
+                   time_limit: float | None = DEFAULT_TIME_LIMIT, keep_addresses: bool = False) -> Report:
     """`kernel`: as written in the source, a template instance (`'k<int, 128>'`, instantiated if the file does
     not), or None where the file has one kernel. `cluster`: the shape of the thread-block cluster the kernel is
     launched with (None: the kernel's __cluster_dims__, else one block); all its blocks are emulated, the one
     holding `block_index` among them. `options`: compiler options as the repository's build passes them.
     `compiler`: "nvcc" (a whole file as it sits), "nvrtc" (device code only), or "auto" (nvcc where it is
-    installed, NVRTC for the package's own kernels, which is what runs them). `time_limit`: seconds of emulation at most."""
+    installed, NVRTC for the package's own kernels, which is what runs them). `time_limit`: seconds of emulation at most.
+    `keep_addresses`: keep every global and local request's addresses (Site.sources), for launch.py."""
     block, grid, block_index = _check_launch(block, grid, block_index, dynamic_shared)
     from smemlab.analyze.fields import dotted
 
     unit = compile_unit(path, kernel, defines, include_dirs, options, compiler, dotted(list(args or [])))
     return _run(unit.module, unit.ptx, unit.symbol, unit.kernel, unit.source, unit.shown, unit.files, unit.sources,
                 Launch(block, grid, block_index, int(dynamic_shared)), args, max_steps, unit.cubin, cluster,
-                fields=unit.fields, time_limit=time_limit)
+                fields=unit.fields, time_limit=time_limit, keep_addresses=keep_addresses)
 
 
 def analyze_ptx(ptx: str, kernel: str, block, grid=(1, 1, 1), block_index=(0, 0, 0), dynamic_shared: int = 0,
@@ -163,7 +165,7 @@ def analyze_ptx(ptx: str, kernel: str, block, grid=(1, 1, 1), block_index=(0, 0,
 
 def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, files, sources, launch: Launch,
          args, max_steps, cubin: bytes = b"", cluster=None, fields=None,
-         time_limit: float | None = DEFAULT_TIME_LIMIT) -> Report:
+         time_limit: float | None = DEFAULT_TIME_LIMIT, keep_addresses: bool = False) -> Report:
     try:
         k = inline_calls(module, module.kernels[symbol])
     except PTXError as exc:
@@ -191,7 +193,7 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
     ledger.shift = plan.shift
     ledger.relocate = plan.lines
     ledger.atomic_rules = sass.atomic_rules(flow.instrs, shared_atomics(flow.instrs), listing, module.files)
-    memory = attach_memory(ledger, flow, cubin, symbol, module.files)
+    memory = attach_memory(ledger, flow, cubin, symbol, module.files, keep_addresses)
     forms = sass.copy_forms(cubin, symbol) if cubin else None
     if forms:
         ledger.copy_zfill = {(i, line): z for i, path in module.files.items() for (name, line), z in forms.items()
