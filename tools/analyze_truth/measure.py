@@ -62,6 +62,15 @@ METRICS = [f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{o}.sum" for o in OPS
            "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum",
            "l1tex__t_output_wavefronts_pipe_lsu_mem_dshared.sum",
            "launch__grid_size", "launch__block_size", "launch__cluster_dim_x"]
+# global and local memory (issue 31): requests and 32-byte sectors per kind of access, cp.async's global reads
+# (op ldgsts) apart from the loads
+GLOBAL_OPS = ("ld", "st", "atom", "red", "ldgsts")
+LOCAL_OPS = ("ld", "st")
+METRICS += [f"l1tex__t_{what}_pipe_lsu_mem_global_op_{o}.sum" for o in GLOBAL_OPS for what in ("requests", "sectors")] + \
+           [f"l1tex__t_{what}_pipe_lsu_mem_local_op_{o}.sum" for o in LOCAL_OPS for what in ("requests", "sectors")] + \
+           [f"smsp__sass_inst_executed_op_global_{o}.sum" for o in ("ld", "st", "atom", "red")] + \
+           [f"smsp__sass_inst_executed_op_local_{o}.sum" for o in LOCAL_OPS] + \
+           ["smsp__sass_inst_executed_op_ldgsts.sum"]
 
 # ---------------------------------------------------------------------------------------------
 # sources, parameters, arguments
@@ -516,7 +525,11 @@ SASS_COLS = {"Instructions Executed": "instructions_executed", "Thread Instructi
              "Predicated-On Thread Instructions Executed": "predicated_on_threads", "Address Space": "space",
              "Access Operation": "access", "Access Size": "access_bits", "L1 Conflicts Shared N-Way": "conflicts_nway",
              "L1 Wavefronts Shared Excessive": "excessive", "L1 Wavefronts Shared": "wavefronts",
-             "L1 Wavefronts Shared Ideal": "ideal_wavefronts"}
+             "L1 Wavefronts Shared Ideal": "ideal_wavefronts",
+             # global and local memory, per SASS instruction (the SourceCounters section's columns)
+             "L2 Theoretical Sectors Global": "global_sectors", "L2 Theoretical Sectors Global Ideal": "global_ideal",
+             "L2 Theoretical Sectors Global Excessive": "global_excessive", "L1 Tag Requests Global": "global_requests",
+             "L2 Theoretical Sectors Local": "local_sectors", "L2 Theoretical Sectors Local Ideal": "local_ideal"}
 
 
 def parse_source(path: Path) -> tuple[list[dict], list[str]]:
@@ -616,6 +629,54 @@ def totals_of(r: dict) -> dict:
     return t
 
 
+MEMORY_OPS = {("Global", "load"): "global load", ("Global", "store"): "global store", ("Global", "atomic"): "global atomic",
+              ("Local", "load"): "local load", ("Local", "store"): "local store"}
+
+
+def memory_row(d: dict, off: int, fmap: dict) -> dict | None:
+    """A global or local SASS instruction of the source view with its counters (None: another space, or
+    never issued): `op` "global load|store|atomic", "global ldgsts" (cp.async's read), "local load|store"."""
+    space = d.get("space", "-")
+    opcode = _opcode(d["text"])
+    access = ACCESS.get(d.get("access", ""), "other")
+    op = "global ldgsts" if opcode.startswith("LDGSTS") else MEMORY_OPS.get((space.split(",")[0], access))
+    ins = int(_num(d.get("instructions_executed")))
+    if op is None or ins == 0:
+        return None
+    ffile, fline, _ = fmap.get(off, ("?", 0, ""))
+    file, line = (repo_file(ffile), fline) if fline else (repo_file(d["where"][0][0] or "?"), d["where"][0][1])
+    local = op.startswith("local")
+    return {"file": file, "line": line, "opcode": opcode, "op": op, "address": off, "instructions_executed": ins,
+            "bytes": int(_num(d.get("access_bits"))) // 8, "threads": int(_num(d.get("predicated_on_threads"))),
+            "requests": int(_num(d.get("global_requests"))),
+            "sectors": int(_num(d.get("local_sectors" if local else "global_sectors"))),
+            "ideal_sectors": int(_num(d.get("local_ideal" if local else "global_ideal"))),
+            "excessive_sectors": int(_num(d.get("global_excessive")))}
+
+
+def memory_record(r: dict, rows: list[dict]) -> dict:
+    """The case's global and local traffic: `totals` from the L1 counters (requests and sectors per op:
+    ld, st, atom, red, ldgsts; local ld, st) with the source view's ideal summed, `lines` per (file, line,
+    op) and the `sass` rows (memory_row)."""
+    totals = {}
+    for key, space, ops in (("global load", "global", ("ld",)), ("global store", "global", ("st",)),
+                            ("global atomic", "global", ("atom", "red")), ("global ldgsts", "global", ("ldgsts",)),
+                            ("local load", "local", ("ld",)), ("local store", "local", ("st",))):
+        totals[key] = {what: int(sum(r.get(f"l1tex__t_{what}_pipe_lsu_mem_{space}_op_{o}.sum", 0) for o in ops))
+                       for what in ("requests", "sectors")}
+        totals[key]["ideal_sectors"] = sum(x["ideal_sectors"] for x in rows if x["op"] == key)
+        totals[key]["sass_sectors"] = sum(x["sectors"] for x in rows if x["op"] == key)
+    lines: dict[tuple, dict] = {}
+    for x in rows:
+        d = lines.setdefault((x["file"], x["line"], x["op"]), {"file": x["file"], "line": x["line"], "op": x["op"],
+                                                               "instructions_executed": 0, "requests": 0,
+                                                               "sectors": 0, "ideal_sectors": 0})
+        for k in ("instructions_executed", "requests", "sectors", "ideal_sectors"):
+            d[k] += x[k]
+    return {"totals": totals, "lines": sorted(lines.values(), key=lambda d: (d["file"], d["line"], d["op"])),
+            "sass": rows}
+
+
 def fixture(outdir: Path, build_dir: Path, out: Path, merge: bool = False) -> int:
     meta = json.loads((build_dir / "manifest.json").read_text())
     by_id = {c["id"]: c for c in meta["cases"]}
@@ -642,8 +703,13 @@ def fixture(outdir: Path, build_dir: Path, out: Path, merge: bool = False) -> in
         problems += probs
         base = min((d["address"] for d in rows), default=0)
         sass = []
+        memory_rows = []
         for d in rows:
             space = d.get("space", "-")
+            if "hared" not in space or space.startswith("Global"):  # LDGSTS ("Global,Shared"): both sides
+                row = memory_row(d, d["address"] - base, fmap)
+                if row is not None:
+                    memory_rows.append(row)
             if "hared" not in space:
                 continue
             off = d["address"] - base
@@ -703,6 +769,7 @@ def fixture(outdir: Path, build_dir: Path, out: Path, merge: bool = False) -> in
         rec["totals"] = totals
         rec["lines"] = sorted(lines.values(), key=lambda d: (d["file"], d["line"], d["op"]))
         rec["sass"] = sass
+        rec["memory"] = memory_record(r, memory_rows)
         rec["attributed"] = attributed
         rec["repeatable"] = repeatable
         if r2 is not None and not repeatable:

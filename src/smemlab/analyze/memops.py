@@ -135,8 +135,14 @@ class Access:
     def record(self, groups):
         """One warp-instruction's traffic, `groups` as `resolve` gives them: the lanes on the block's own
         shared memory go to the ledger as one request, the lanes on another block's count as a remote
-        request (module docstring)."""
+        request (module docstring). Lanes on global or local memory go to the memory ledger
+        (globalledger.py), where the run has one."""
         mach = self.mach
+        memory = getattr(self.ledger, "memory", None)
+        if memory is not None:
+            for name, _, o, sub in groups:
+                if name in ("global", "local") and sub.any():
+                    memory.access(self, name, o, sub)
         off, em, remote = None, None, None
         for name, sp, o, sub in groups:
             if name == "dsmem":
@@ -449,6 +455,7 @@ def b_cp_async(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
             sp.store(d + k, m, es, v)
         if site is not None:
             ledger.record_copy(site, d, m, ex.issued_warps, s // 16)
+        acc.record([("global", gsp, s, m)])  # its global read (global ldgsts); no shared lanes in this group
     return fn
 
 

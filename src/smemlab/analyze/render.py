@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from smemlab.analyze import render_memory as memory
 from smemlab.analyze.ledger import MODELLED, LineStats, Site, is_modelled
 from smemlab.analyze.session import EXTRA_KINDS, KINDS, Report
 
@@ -63,7 +64,13 @@ def to_json(r: Report) -> dict:
             if not _extra_modelled(r, kind):
                 t["wavefronts"] = t["ideal_wavefronts"] = None
             doc[kind] = t
-    doc["lines"] = [line_dict(r, ls) for ls in r.ordered_lines()]
+    doc.update(memory.totals_json(r))
+    if r.launch is not None:
+        doc["launch"] = memory.launch_json(r)
+    # shared and global lines in one list, worst first by excess (wavefronts or sectors beyond the ideal)
+    both = [(ls, line_dict(r, ls)) for ls in r.ordered_lines()] + [(ls, memory.line_dict(r, ls))
+                                                                    for ls in memory.ordered(r.memory_lines)]
+    doc["lines"] = [d for _, d in sorted(both, key=lambda x: -x[0].excess)]
     doc["warp_instructions"] = r.steps
     doc["notes"] = notes(r)
     return doc
@@ -85,6 +92,8 @@ def notes(r: Report) -> list[str]:
                    "Nsight Compute counts them), by the rule measured on an H200: a 16-byte copy's quarter-warp costs "
                    "one wavefront per (global line, shared row, bits 4-5 of dst XOR src), more in the zero-filling "
                    "form; 4- and 8-byte copies go by global line, each group as a store")
+    if any(s.issued for s in r.memory_sites):
+        out.append(memory.SECTOR_NOTE)
     if any(s.generic and not s.remote and s.issued for s in r.sites):
         out.append("some shared-memory traffic goes through generic pointers (LD/ST, not LDS/STS); it is counted "
                    "with the shared loads and stores")
@@ -156,10 +165,10 @@ def find_line(r: Report, line: int) -> LineStats | None:
 def require_line(r: Report, line: int) -> LineStats:
     from smemlab.errors import UserError
 
-    ls = find_line(r, line)
+    ls = find_line(r, line) or memory.find_line(r, line)
     if ls is None:
-        touching = sorted({x.line for x in r.lines if x.kind in MAPPED})
-        raise UserError(f"--line {line}: no shared load or store of this kernel is on that line"
+        touching = sorted({x.line for x in r.lines if x.kind in MAPPED} | {x.line for x in r.memory_lines})
+        raise UserError(f"--line {line}: no shared, global or local load or store of this kernel is on that line"
                         + (f" (lines with some: {', '.join(map(str, touching))})" if touching else ""))
     return ls
 
@@ -214,6 +223,7 @@ def print_report(r: Report, con, line: int | None = None, png: str | None = None
                           f"{ls.wavefronts / ls.requests:.3g}" if modelled and ls.requests else "-", _conflict(ls),
                           style=style)
         con.print(t)
+    memory.print_table(r, con, max_source)
     tt = Table(title="kernel totals (one block)" if blocks == 1 else f"kernel totals (the cluster's {blocks} blocks)",
                title_justify="left")
     for name in ("op", "requests", "wavefronts", "ideal", "wf/req", "excess"):
@@ -227,9 +237,16 @@ def print_report(r: Report, con, line: int | None = None, png: str | None = None
             tt.add_row(kind, f"{req:,}", f"{wf:,}", f"{ideal:,}", f"{wf / req:.3g}" if req else "-", f"{wf - ideal:,}")
         else:
             tt.add_row(kind, f"{tot['requests']:,}", "not modelled", "-", "-", "-")
+    for row in memory.totals_rows(r):
+        tt.add_row(*row)
     con.print(tt)
+    memory.print_launch(r, con)
     for ls in ordered:
         h = hint(r, ls)
+        if h:
+            con.print(f"[yellow]fix[/] {escape(h)}")
+    for ls in memory.ordered(r.memory_lines):
+        h = memory.hint(r, ls)
         if h:
             con.print(f"[yellow]fix[/] {escape(h)}")
     for n in notes(r)[1:]:
@@ -253,7 +270,15 @@ def print_line_map(r: Report, con, line: int, png: str | None) -> None:
     from smemlab.banks.pictures import save_png, text_map
     from smemlab.errors import UserError
 
-    ls = require_line(r, line)
+    require_line(r, line)
+    wide = memory.find_line(r, line)
+    if wide is not None:
+        memory.print_sector_map(r, con, wide)
+    ls = find_line(r, line)
+    if ls is None:
+        if png:
+            raise UserError(f"--png draws a bank map: line {line} has no shared load or store")
+        return
     a = line_analysis(r, ls)
     site = ls.worst
     con.print(f"[bold]{escape(r.file_name(ls.file))}:{ls.line}[/] {ls.kind} ({site.size} bytes): "

@@ -210,6 +210,27 @@ def parse_sass(text: str, symbol: str) -> list[SassAccess]:
     return accesses
 
 
+_MEMORY_INSN = re.compile(r"/\*[0-9a-f]+\*/\s+(@!?U?P\w+\s+)?(LDG|STG|LDL|STL|LD|ST)(\.[\w.]+)?\s+(.*?)\s*;")
+_MEMORY_OPS = {"LDG": "global load", "LD": "global load", "STG": "global store", "ST": "global store",
+               "LDL": "local load", "STL": "local store"}
+
+
+def parse_memory_sass(text: str, symbol: str) -> list[SassAccess]:
+    """The global and local loads and stores of kernel `symbol` (LDG/STG, generic LD/ST, LDL/STL), as
+    `parse_sass` gives the shared ones, for the same matching with the PTX (their widths: LDG.E.128).
+    The address is the last bracket: `desc[UR4][R2.64+0x80]` names the memory descriptor first."""
+    accesses = []
+    matches = ((file, line, raw, _MEMORY_INSN.search(raw)) for file, line, raw in _kernel_lines(text, symbol))
+    for file, line, raw, m in (x for x in matches if x[3]):
+        widths = [_WIDTH[mod] for mod in (m.group(3) or "").split(".") if mod in _WIDTH]
+        addr = re.findall(r"\[([^\]]*)\]", m.group(4))
+        if addr:
+            base, offset = _split_address(addr[-1])
+            accesses.append(SassAccess(file, line, _MEMORY_OPS[m.group(2)], (widths or [4])[-1], base, offset,
+                                       raw.strip()))
+    return accesses
+
+
 def _split_address(expr: str) -> tuple[str, int]:
     parts = [p for p in expr.replace("-", "+-").split("+") if p]
     offset, regs = 0, []

@@ -12,6 +12,7 @@ from smemlab.analyze import sass
 from smemlab.analyze.cfg import build_flow
 from smemlab.analyze.deadloads import DeadLoads
 from smemlab.analyze.executor import AnalyzeError, Executor
+from smemlab.analyze.globalledger import attach as attach_memory
 from smemlab.analyze.externs import heap_buffer, heap_needed
 from smemlab.analyze.inline import inline_calls
 from smemlab.analyze.ledger import Ledger, LineStats, Site, per_line
@@ -49,11 +50,20 @@ class Report:
     cluster: tuple[int, int, int] = (1, 1, 1)  # the blocks emulated: the cluster holding block_index
     cubin: bytes = field(repr=False, default=b"")  # what ptxas made of the PTX (the SASS the plan read)
     refused: list[str] = field(default_factory=list)  # instructions the emulator cannot run, none of them reached
+    memory_sites: list[Site] = field(default_factory=list)  # global and local traffic (globalledger.py)
+    memory_lines: list[LineStats] = field(default_factory=list)
+    launch: object = None  # launch.LaunchTotals of --blocks: the whole grid's global and local traffic
 
     def totals(self, kind: str) -> dict:
         ss = [s for s in self.sites if s.kind == kind]
         return {"requests": sum(s.requests for s in ss), "wavefronts": sum(s.wavefronts for s in ss),
                 "ideal_wavefronts": sum(s.ideal for s in ss), "instructions": sum(s.issued for s in ss)}
+
+    def memory_totals(self, kind: str) -> dict:
+        """Requests, sectors and ideal sectors of one kind of global or local traffic (globalledger.py)."""
+        ss = [s for s in self.memory_sites if s.kind == kind]
+        return {"requests": sum(s.requests for s in ss), "sectors": sum(s.wavefronts for s in ss),
+                "ideal_sectors": sum(s.ideal for s in ss), "instructions": sum(s.issued for s in ss)}
 
     def source_text(self, file: int, line: int) -> str:
         lines = self.sources.get(file) or []
@@ -138,20 +148,21 @@ def analyze_source(path: str, kernel: str | None, block, grid=(1, 1, 1), block_i
                    dynamic_shared: int = 0, args: list[str] | None = None, defines: dict[str, str] | None = None,
                    include_dirs: list[str] | None = None, max_steps: int = DEFAULT_MAX_STEPS,
                    cluster=None, options: list[str] | None = None, compiler: str = "auto",
-                   time_limit: float | None = DEFAULT_TIME_LIMIT) -> Report:
+                   time_limit: float | None = DEFAULT_TIME_LIMIT, keep_addresses: bool = False) -> Report:
     """`kernel`: as written in the source, a template instance (`'k<int, 128>'`, instantiated if the file does
     not), or None where the file has one kernel. `cluster`: the shape of the thread-block cluster the kernel is
     launched with (None: the kernel's __cluster_dims__, else one block); all its blocks are emulated, the one
     holding `block_index` among them. `options`: compiler options as the repository's build passes them.
     `compiler`: "nvcc" (a whole file as it sits), "nvrtc" (device code only), or "auto" (nvcc where it is
-    installed, NVRTC for the package's own kernels, which is what runs them). `time_limit`: seconds of emulation at most."""
+    installed, NVRTC for the package's own kernels, which is what runs them). `time_limit`: seconds of emulation at most.
+    `keep_addresses`: keep every global and local request's addresses (Site.sources), for launch.py."""
     block, grid, block_index = _check_launch(block, grid, block_index, dynamic_shared)
     from smemlab.analyze.fields import dotted
 
     unit = compile_unit(path, kernel, defines, include_dirs, options, compiler, dotted(list(args or [])))
     return _run(unit.module, unit.ptx, unit.symbol, unit.kernel, unit.source, unit.shown, unit.files, unit.sources,
                 Launch(block, grid, block_index, int(dynamic_shared)), args, max_steps, unit.cubin, cluster,
-                fields=unit.fields, time_limit=time_limit)
+                fields=unit.fields, time_limit=time_limit, keep_addresses=keep_addresses)
 
 
 def analyze_unit(unit, block, grid=(1, 1, 1), block_index=(0, 0, 0), dynamic_shared: int = 0,
@@ -181,7 +192,7 @@ def analyze_ptx(ptx: str, kernel: str, block, grid=(1, 1, 1), block_index=(0, 0,
 
 def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, files, sources, launch: Launch,
          args, max_steps, cubin: bytes = b"", cluster=None, fields=None,
-         time_limit: float | None = DEFAULT_TIME_LIMIT) -> Report:
+         time_limit: float | None = DEFAULT_TIME_LIMIT, keep_addresses: bool = False) -> Report:
     try:
         k = inline_calls(module, module.kernels[symbol])
     except PTXError as exc:
@@ -209,6 +220,7 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
     ledger.shift = plan.shift
     ledger.relocate = plan.lines
     ledger.atomic_rules = sass.atomic_rules(flow.instrs, shared_atomics(flow.instrs), listing, module.files)
+    memory = attach_memory(ledger, flow, cubin, symbol, module.files, keep_addresses)
     forms = sass.copy_forms(cubin, symbol) if cubin else None
     if forms:
         ledger.copy_zfill = {(i, line): z for i, path in module.files.items() for (name, line), z in forms.items()
@@ -246,13 +258,16 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
         ex.runtime.finish()
     dead.finish()
     ledger.finish()
+    memory.finish()
     sites = sorted(ledger.sites.values(), key=lambda s: (s.pc, s.kind))
+    memory_sites = sorted(memory.sites.values(), key=lambda s: (s.pc, s.kind))
     return Report(kernel=kernel, symbol=symbol, block=launch.block, grid=launch.grid, block_index=launch.block_index,
                   dynamic_shared=launch.dynamic_shared, static_shared=mach.static_shared, sites=sites,
                   lines=per_line(sites), files=files, sources=sources, steps=ex.steps, barriers=ex.barriers,
                   ptx=ptx, buffers={n: _contents(mach, b) for n, b in bound.by_name.items()}, sass=plan,
                   cluster=launch.cluster, cubin=cubin,
-                  refused=[f"{where(pc)}: {msg}" for pc, msg in sorted(ex.refused.items())])
+                  refused=[f"{where(pc)}: {msg}" for pc, msg in sorted(ex.refused.items())],
+                  memory_sites=memory_sites, memory_lines=per_line(memory_sites))
 
 
 def shared_atomics(instrs) -> list[int]:

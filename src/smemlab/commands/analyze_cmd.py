@@ -72,11 +72,33 @@ def register(sub) -> None:
     p.add_argument("--line", metavar="N", help="also draw the bank map of line N's costliest warp")
     p.add_argument("--png", metavar="FILE", help="with --line: the bank map as a PNG")
     p.add_argument("--json", action="store_true", help="print exactly one JSON object")
+    p.add_argument("--blocks", default=None, metavar="all|N",
+                   help="also count the whole launch's global and local traffic: every block of a small grid "
+                        "(all), or N sampled blocks (first, neighbours, last of each dimension) with the rest "
+                        "from the translation rule; each total marked exact or extrapolated")
     p.add_argument("--max-steps", default=None, metavar="N",
                    help="stop after N warp-instructions (default 10,000,000)")
     p.add_argument("--time-limit", default=None, metavar="SECONDS",
                    help="stop the emulation after SECONDS of wall clock (default 120; 0: no limit)")
     p.set_defaults(func=run)
+
+
+def _launch(args, report):
+    """The whole launch (--blocks): each chosen block emulated as the report's was, its addresses kept."""
+    from smemlab.analyze import analyze_source
+    from smemlab.analyze.launch import whole_launch
+
+    if args.file.endswith(".py"):
+        raise UserError("--blocks takes a CUDA file for now; a Numba or Triton kernel is analysed one block at a time")
+    blocks = args.blocks.strip().lower()
+    if blocks != "all":
+        blocks = _count(blocks, "blocks", 1)
+
+    def run(b):
+        return analyze_source(args.file, report.kernel, report.block, report.grid, b, report.dynamic_shared, args.arg,
+                              _defines(args.define), args.include, compiler=args.compiler,
+                              options=_options(args.options), keep_addresses=True)
+    return whole_launch(run, report.grid, blocks)
 
 
 def _dims(text: str, what: str, zero_ok: bool = False) -> tuple[int, ...]:
@@ -240,13 +262,15 @@ def _run(args) -> int:
         report = _python(args)
     else:
         report = analyze_source(
-                args.file, args.kernel, _dims(args.block, "block"), _dims(args.grid, "grid"),
+            args.file, args.kernel, _dims(args.block, "block"), _dims(args.grid, "grid"),
             _dims(args.block_index, "block-index", zero_ok=True), _count(args.dynamic_shared, "dynamic-shared"),
             args.arg, _defines(args.define), args.include,
             _count(args.max_steps, "max-steps", 1) if args.max_steps is not None else DEFAULT_MAX_STEPS,
             cluster=_dims(args.cluster, "cluster") if args.cluster is not None else None,
             options=_options(args.options), compiler=args.compiler,
             time_limit=_seconds(args.time_limit) if args.time_limit is not None else DEFAULT_TIME_LIMIT)
+    if args.blocks is not None:
+        report.launch = _launch(args, report)
     from smemlab.analyze import render
 
     if line is not None:

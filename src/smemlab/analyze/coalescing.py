@@ -1,0 +1,137 @@
+"""Global and local memory: how many 32-byte sectors a warp's access touches, and the fewest it could.
+
+The rules, per warp-level SASS instruction (LDG, STG, LD/ST on a global address, ATOMG/RED, LDGSTS's
+global read, LDL/STL), as Nsight Compute counts them:
+
+- A request is a warp-instruction with at least one lane predicated on (`l1tex__t_requests_pipe_lsu_
+  mem_global_op_{ld,st,atom,red}`; the NVIDIA forum answer "Understanding L1/TEX Cache Sectors/Req":
+  all lanes off, 0 sectors; one lane, 1 sector; 32 lanes on 32 distinct 128-byte lines, 32 sectors).
+- Sectors are the distinct 32-byte-aligned pieces of memory the active lanes' bytes fall in
+  (`l1tex__t_sectors_pipe_lsu_mem_global_op_*`, and per instruction the source view's "L2 Theoretical
+  Sectors Global"). The 128-byte cache line (4 sectors) changes nothing in the count: lanes on one
+  sector of one line share it, lanes on different sectors of one line do not.
+- The ideal is the fewest sectors the bytes the active lanes access could occupy: ceil(distinct bytes
+  / 32) per request (the source view's "L2 Theoretical Sectors Global Ideal"; CUPTI's
+  CUpti_ActivityGlobalAccess3.theoreticalL2Transactions: "the minimum number of L2 transactions
+  possible based on the access pattern"). Lanes that read one address count its bytes once. Nsight
+  Compute's own UncoalescedGlobalAccess rule sums |sectors - ideal| per instruction, so its excess is
+  (sectors - ideal) summed over the instructions whose sectors exceed the ideal.
+- Widths are the SASS's (LDG.E.64/128 where ptxas merged the PTX's scalar loads): the ledger hands
+  over the access ptxas made, as for shared memory (sass.py, ledger.py).
+- cp.async's global read (LDGSTS) is not a global load to Nsight Compute: its requests and sectors
+  have their own counters (`l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_ldgsts`, with
+  `_cache_access` and `_cache_bypass` parts), so it is its own kind here, in neither load nor store.
+- Local memory (LDL/STL: local arrays; ptxas's spills are not in the PTX, so not here) is interleaved
+  by 4-byte words: word w of lane l of a warp's frame is at (w * 32 + l) * 4 (the CUDA Programming
+  Guide: "consecutive 32-bit words are accessed by consecutive thread IDs"), so lanes reading the same
+  local offset are coalesced; an 8- or 16-byte access is 2 or 4 such words, 128 bytes apart. Its
+  requests and sectors are Nsight Compute's `..._mem_local_op_{ld,st}`.
+
+These rules are the documented definitions; the hardware truth (tools/analyze_truth, the `global_*`
+cases) is what confirms them, as it did for shared memory.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+SECTOR = 32
+LINE = 128
+WARP = 32
+_BIG = np.iinfo(np.int64).max
+
+
+def _distinct(keys: np.ndarray) -> np.ndarray:
+    """The number of distinct non-negative values in each row (-1: none)."""
+    if keys.shape[1] == 0:
+        return np.zeros(keys.shape[0], dtype=np.int64)
+    s = np.sort(np.where(keys >= 0, keys, _BIG), axis=1)
+    new = np.ones_like(s, dtype=bool)
+    new[:, 1:] = s[:, 1:] != s[:, :-1]
+    return (new & (s != _BIG)).sum(axis=1)
+
+
+def pieces(a: np.ndarray, size: int, local: bool = False) -> tuple[np.ndarray, int]:
+    """(byte addresses of the pieces each lane touches, (rows, 32 * k), -1 inactive; piece bytes).
+    Global: one piece of `size` bytes a lane. Local: the interleaved words (module docstring), with the
+    frame's words numbered from the warp's base, which is 128-byte aligned."""
+    if not local:
+        return a, size
+    lane = np.arange(WARP, dtype=np.int64)[None, :]
+    words = max(1, size // 4)
+    part = min(size, 4)
+    cols = []
+    for k in range(words):
+        phys = ((a // 4 + k) * WARP + lane) * 4 + a % 4
+        cols.append(np.where(a >= 0, phys, -1))
+    return np.concatenate(cols, axis=1), part
+
+
+def sector_costs(a: np.ndarray, size: int, local: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(sectors, ideal) per row of warp addresses `a` (rows, 32), -1 for an inactive lane; `size`:
+    bytes per lane (the SASS access). A naturally aligned access of up to 16 bytes lies in one sector;
+    one that is not (never made by the hardware, which faults) would count each sector it covers."""
+    p, part = pieces(a, size, local)
+    on = p >= 0
+    first = np.where(on, p // SECTOR, -1)
+    last = np.where(on, (p + part - 1) // SECTOR, -1)
+    spans = first if np.array_equal(first, last) else np.concatenate([first, np.where(last != first, last, -1)], axis=1)
+    sectors = _distinct(spans)
+    # distinct bytes: naturally aligned pieces of one size either coincide or do not overlap
+    ideal = -(-_distinct(np.where(on, p, -1)) * part // SECTOR)
+    return sectors, ideal
+
+
+def lane_sectors(addresses: np.ndarray, size: int, local: bool = False) -> list[tuple[int, list[int]]]:
+    """For one warp (32 addresses, -1 inactive): [(sector address, lanes touching it)] in address
+    order, what `--line` draws."""
+    p, part = pieces(addresses[None, :], size, local)
+    p = p[0]
+    out: dict[int, list[int]] = {}
+    for col, x in enumerate(p.tolist()):
+        if x < 0:
+            continue
+        for s in range(x // SECTOR, (x + part - 1) // SECTOR + 1):
+            lanes = out.setdefault(s * SECTOR, [])
+            if col % WARP not in lanes:
+                lanes.append(col % WARP)
+    return sorted(out.items())
+
+
+# ---------------------------------------------------------------------------------------------- why
+
+
+def diagnose(addresses: np.ndarray, size: int) -> dict:
+    """Why one warp's access touches more sectors than it needs, from its 32 addresses (-1 inactive):
+    {"cause": stride | misaligned | narrow | gather | broadcast | coalesced, "stride": elements between
+    neighbouring lanes (stride), "offset": bytes the run starts past a sector (misaligned)}.
+
+    - stride: the active lanes walk the addresses with one step larger than the access, `stride`
+      elements of `size` bytes (a column of a row-major matrix: the row length);
+    - misaligned: consecutive lanes, consecutive elements, but the run starts inside a sector so it
+      spills into one more than the ideal (a halo read at x - 1);
+    - narrow: 1- or 2-byte accesses, consecutive: coalesced in sectors but many requests for few bytes
+      (reported where the line's requests move less than 32 bytes a sector, never as excess);
+    - gather: addresses with no single step (an index read from memory, a hash);
+    - broadcast: all lanes on one address."""
+    on = addresses >= 0
+    a = addresses[on]
+    if a.size == 0:
+        return {"cause": "coalesced"}
+    if np.all(a == a[0]):
+        return {"cause": "broadcast"}
+    steps = np.diff(a)
+    if a.size > 1 and np.all(steps == steps[0]):
+        step = int(steps[0])
+        lanes = np.flatnonzero(on)
+        gaps = np.diff(lanes)
+        if np.all(gaps == gaps[0]):
+            step //= int(gaps[0])  # lanes 0, 2, 4 ... active: the step between neighbouring lanes
+        if abs(step) == size:
+            sectors, ideal = sector_costs(addresses[None, :], size)
+            if sectors[0] > ideal[0]:
+                return {"cause": "misaligned", "offset": int(a.min() % SECTOR)}
+            return {"cause": "narrow" if size < 4 else "coalesced"}
+        if abs(step) > size and step % size == 0:
+            return {"cause": "stride", "stride": step // size}
+    return {"cause": "gather"}

@@ -1,0 +1,102 @@
+"""Global and local memory traffic, counted per PTX instruction (a site) and summed per source line.
+
+The shared-memory ledger's machinery (ledger.Ledger: sites, batches of warps, the SASS widths ptxas
+chose, the run-time merge of a line's narrow accesses into its SASS vectors) with the sector rules of
+coalescing.py in place of the bank model. A site's `wavefronts` and `ideal` hold its 32-byte sectors
+and ideal sectors. Kinds: "global load", "global store", "global atomic", "global ldgsts" (cp.async's
+global read), "local load", "local store".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from smemlab.analyze import sass
+from smemlab.analyze.coalescing import WARP, sector_costs
+from smemlab.analyze.ledger import Ledger
+
+GLOBAL_KINDS = ("global load", "global store", "global atomic")
+EXTRA_KINDS = ("global ldgsts", "local load", "local store")
+MEMORY_KINDS = GLOBAL_KINDS + EXTRA_KINDS
+
+
+class MemoryLedger(Ledger):
+    keep = False  # keep every request's addresses (site.sources), for the whole launch (launch.py)
+
+    def flush(self) -> None:
+        for site in self._pending:
+            a = np.stack(site.pending).reshape(-1, WARP)
+            warp_of = np.tile(np.arange(self.W), len(site.pending))
+            site.pending = []
+            live = (a >= 0).any(axis=1)
+            a, warp_of = a[live], warp_of[live]
+            if self.keep:
+                site.sources.append(a)
+            site.requests += int(a.shape[0])
+            if not a.shape[0]:
+                continue
+            sectors, ideal = sector_costs(a, site.size, local=site.kind.startswith("local"))
+            site.wavefronts += int(sectors.sum())
+            site.ideal += int(ideal.sum())
+            site.degree = max(site.degree, int(sectors.max()))
+            # the costliest warp: the most sectors beyond its ideal, then the most sectors
+            k = int(np.lexsort((sectors, sectors - ideal))[-1])
+            if int(sectors[k]) > site.worst_wavefronts:
+                site.worst_wavefronts = int(sectors[k])
+                site.worst_addresses = a[k].copy()
+                site.worst_warp = int(warp_of[k])
+        self._pending = []
+        self._rows = 0
+
+    def access(self, acc, space: str, offsets: np.ndarray, lanes: np.ndarray) -> None:
+        """One warp-instruction's lanes in `space` (global: byte offsets from the global window's
+        aligned base; local: each thread's offset in its own frame)."""
+        kind = f"{space} {acc.kind}"
+        if kind not in MEMORY_KINDS:
+            return
+        cache = acc.__dict__.setdefault("_memory_sites", {})
+        if kind not in cache:
+            size = self.plan.get(acc.pc, acc.size) if acc.kind in ("load", "store") else acc.size
+            cache[kind] = self.site(acc.pc, kind, size, acc.ins.loc, acc.ins.text,
+                                    generic=acc.space == "generic") if size else None
+        s = cache[kind]
+        if s is not None:
+            self.record(s, offsets, lanes, acc.ex.issued_warps)
+
+
+def memory_accesses(instrs) -> dict[int, tuple[str, int]]:
+    """pc -> ("global load" | "global store" | "local load" | "local store", bytes) of every ld/st of
+    the PTX on global, local or generic addresses (generic ones are matched with LD/ST, which ptxas
+    makes of them)."""
+    from smemlab.analyze.machine import DTYPES
+    from smemlab.analyze.memops import space_of
+
+    out = {}
+    for pc, ins in enumerate(instrs):
+        if ins.parts[0] not in ("ld", "ldu", "st") or ins.parts[-1] not in DTYPES:
+            continue
+        space = {"generic": "global"}.get(space_of(ins), space_of(ins))
+        if space not in ("global", "local"):
+            continue
+        vec = next((int(p[1:]) for p in ins.parts if p in ("v2", "v4", "v8")), 1)
+        op = "store" if ins.parts[0] == "st" else "load"
+        out[pc] = (f"{space} {op}", vec * np.dtype(DTYPES[ins.parts[-1]]).itemsize)
+    return out
+
+
+def attach(ledger: Ledger, flow, cubin: bytes, symbol: str, files: dict[int, str], keep: bool = False) -> MemoryLedger:
+    """A memory ledger for the run, with the SASS's widths of its global and local loads and stores
+    (sass.plan, as for shared memory), hung on the shared ledger where memops.py finds it; `keep`: with
+    every request's addresses kept in its site's `sources`."""
+    mem = MemoryLedger(ledger.W)
+    mem.keep = keep
+    text = sass.listing_text(cubin) if cubin else None
+    listing = sass.parse_memory_sass(text, symbol) if text is not None else None
+    plan = sass.plan(flow.instrs, flow.block_of, memory_accesses(flow.instrs), listing, files)
+    mem.plan, mem.coalesce, mem.whole, mem.shift, mem.relocate = plan.sizes, plan.coalesce, plan.whole, plan.shift, plan.lines
+    mem.block_of = dict(enumerate(flow.block_of)) if plan.coalesce else {}
+    ledger.memory = mem
+    return mem
+
+
+__all__ = ["MemoryLedger", "memory_accesses", "attach", "GLOBAL_KINDS", "EXTRA_KINDS", "MEMORY_KINDS"]

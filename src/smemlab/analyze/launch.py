@@ -1,0 +1,164 @@
+"""The whole launch's global and local traffic: every block of a small grid, or a sample, summed.
+
+Nsight Compute counts the grid; one emulated block is one term of the sum. `--blocks all` emulates
+every block where the grid has at most ALL_EMULATED of them (each total exact); past that, and for
+`--blocks N`, a sample is emulated (`sample`: the first block, its neighbours along each dimension,
+the last block of each dimension, the far corner, then blocks spread evenly) and the rest follows from
+the translation rule, or failing it from the sample's mean (each total marked extrapolated):
+
+Translation rule. Where every sampled block makes the same requests as block (0,0,0) (the same sites,
+in the same order, with the same active lanes), each moved by a fixed number of bytes per step of
+blockIdx in each dimension (Dx, Dy, Dz per site, read off the neighbours and checked on every other
+sampled block), every block's requests are taken to be block 0's moved by x*Dx + y*Dy + z*Dz. Moving
+a request by t bytes changes its sectors only through t mod 32 (sectors are 32-byte aligned) and
+never its ideal, so a site costs the sum over the residues r of (blocks whose move is r mod 32) x
+(block 0's requests moved by r): at most 32 costings a site, whatever the grid. A transpose's 16,384
+blocks are the few residues its row and column steps make. Local memory (each thread's own frame)
+must not move at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import gcd
+
+import numpy as np
+
+from smemlab.analyze.coalescing import SECTOR, sector_costs
+from smemlab.analyze.globalledger import MEMORY_KINDS
+
+ALL_EMULATED = 64  # --blocks all emulates every block of a grid this small
+DEFAULT_SAMPLE = 12
+
+
+@dataclass
+class LaunchTotals:
+    blocks: int  # in the grid
+    emulated: list[tuple[int, int, int]]
+    method: str  # "every block", "translation", "sample mean"
+    totals: dict[str, dict] = field(default_factory=dict)  # kind -> requests, sectors, ideal_sectors, exact
+
+    @property
+    def exact(self) -> bool:
+        return self.method == "every block"
+
+
+def sample(grid: tuple[int, int, int], n: int) -> list[tuple[int, int, int]]:
+    """Up to `n` blocks (at least the first, its neighbours and the last of each dimension): the
+    blocks most likely to differ (edges of a grid that does not divide the data), then spread evenly."""
+    last = tuple(g - 1 for g in grid)
+    must = [(0, 0, 0)] + [tuple(int(i == d) for i in range(3)) for d in range(3) if grid[d] > 1] \
+        + [tuple(last[i] if i == d else 0 for i in range(3)) for d in range(3) if grid[d] > 1] + [last]
+    out = list(dict.fromkeys(must))
+    total = grid[0] * grid[1] * grid[2]
+    for k in np.linspace(0, total - 1, num=max(0, n - len(out)) + 2, dtype=np.int64)[1:-1]:
+        b = (int(k % grid[0]), int(k // grid[0] % grid[1]), int(k // (grid[0] * grid[1])))
+        if b not in out:
+            out.append(b)
+    return out[:max(n, len(dict.fromkeys(must)))]
+
+
+def every_block(grid) -> list[tuple[int, int, int]]:
+    return [(x, y, z) for z in range(grid[2]) for y in range(grid[1]) for x in range(grid[0])]
+
+
+def whole_launch(run, grid: tuple[int, int, int], blocks: str | int) -> LaunchTotals:
+    """`run(block_index)`: the Report of one block, with its requests' addresses kept."""
+    total = grid[0] * grid[1] * grid[2]
+    if blocks == "all" and total <= ALL_EMULATED or (blocks != "all" and int(blocks) >= total):
+        chosen = every_block(grid)
+    else:
+        chosen = sample(grid, DEFAULT_SAMPLE if blocks == "all" else int(blocks))
+    reports = {b: run(b) for b in chosen}
+    if len(chosen) == total:
+        return LaunchTotals(total, chosen, "every block", _summed(reports.values(), exact=True))
+    moves = _moves(reports, grid)
+    if moves is not None:
+        return LaunchTotals(total, chosen, "translation", _translated(reports[(0, 0, 0)], moves, grid))
+    mean = _summed(reports.values(), exact=False)
+    for t in mean.values():
+        for k in ("requests", "sectors", "ideal_sectors"):
+            t[k] = round(t[k] * total / len(chosen))
+    return LaunchTotals(total, chosen, "sample mean", mean)
+
+
+def _summed(reports, exact: bool) -> dict:
+    out = {k: {"requests": 0, "sectors": 0, "ideal_sectors": 0, "exact": exact} for k in MEMORY_KINDS}
+    for r in reports:
+        for k in MEMORY_KINDS:
+            t = r.memory_totals(k)
+            for f in ("requests", "sectors", "ideal_sectors"):
+                out[k][f] += t[f]
+    return out
+
+
+def _rows(report) -> dict[tuple, np.ndarray]:
+    """(pc, kind, size) -> every request of the site in order, (requests, 32) addresses, -1 inactive."""
+    out = {}
+    for s in report.memory_sites:
+        if s.sources:
+            out[(s.pc, s.kind, s.size)] = np.concatenate(s.sources)
+    return out
+
+
+def _move(a: np.ndarray, b: np.ndarray) -> int | None:
+    """The bytes every active lane of `a` moved by to give `b`; None where they are not one move."""
+    if a.shape != b.shape or not np.array_equal(a < 0, b < 0):
+        return None
+    d = (b - a)[a >= 0]
+    return int(d[0]) if d.size and np.all(d == d[0]) else (0 if not d.size else None)
+
+
+def _moves(reports: dict, grid) -> dict[tuple, tuple[int, int, int]] | None:
+    """Per site of block 0, its move per step of blockIdx (Dx, Dy, Dz), where the translation rule
+    holds on every sampled block; else None."""
+    base = _rows(reports[(0, 0, 0)])
+    rows = {b: _rows(r) for b, r in reports.items()}
+    if any(set(r) != set(base) for r in rows.values()):
+        return None
+    steps = {}
+    for key, a in base.items():
+        d = []
+        for dim in range(3):
+            nb = tuple(int(i == dim) for i in range(3))
+            m = _move(a, rows[nb][key]) if nb in rows else 0
+            if m is None or (key[1].startswith("local") and m):
+                return None
+            d.append(m)
+        steps[key] = tuple(d)
+    for b, r in rows.items():
+        for key, a in base.items():
+            want = sum(bi * di for bi, di in zip(b, steps[key]))
+            if _move(a, r[key]) != want:
+                return None
+    return steps
+
+
+def _residues(count: int, step: int) -> np.ndarray:
+    """How many of i = 0 .. count-1 have i * step = r (mod 32), for each r."""
+    out = np.zeros(SECTOR, dtype=np.int64)
+    s = step % SECTOR
+    period = SECTOR // gcd(s, SECTOR)
+    for i in range(min(period, count)):
+        out[i * s % SECTOR] += count // period + (i < count % period)
+    return out
+
+
+def _translated(report, moves: dict, grid) -> dict:
+    out = {k: {"requests": 0, "sectors": 0, "ideal_sectors": 0, "exact": False} for k in MEMORY_KINDS}
+    blocks = grid[0] * grid[1] * grid[2]
+    base = _rows(report)
+    for key, a in base.items():
+        hist = np.zeros(SECTOR, dtype=np.int64)
+        hist[0] = 1
+        for dim in range(3):  # the residues of x*Dx + y*Dy + z*Dz: a cyclic convolution per dimension
+            h = _residues(grid[dim], moves[key][dim])
+            hist = np.array([sum(hist[(r - q) % SECTOR] * h[q] for q in range(SECTOR)) for r in range(SECTOR)])
+        _, kind, size = key
+        t = out[kind]
+        t["requests"] += a.shape[0] * blocks
+        for r in np.flatnonzero(hist):
+            sectors, ideal = sector_costs(np.where(a >= 0, a + int(r), -1), size, kind.startswith("local"))
+            t["sectors"] += int(sectors.sum()) * int(hist[r])
+            t["ideal_sectors"] += int(ideal.sum()) * int(hist[r])
+    return out

@@ -1,0 +1,131 @@
+"""The sector rules of smemlab.analyze.coalescing on hand-made warps: every expected count below was
+worked out by hand from the rule (distinct 32-byte sectors the active lanes' bytes fall in; ideal =
+ceil(distinct bytes / 32)), not computed by the code under test. No GPU."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from smemlab.analyze.coalescing import diagnose, lane_sectors, sector_costs
+
+LANE = np.arange(32, dtype=np.int64)
+BASE = 1 << 20  # a buffer's start, 256-byte aligned as cudaMalloc's are
+
+
+def costs(addresses, size, local=False):
+    sectors, ideal = sector_costs(np.asarray(addresses, dtype=np.int64)[None, :], size, local)
+    return int(sectors[0]), int(ideal[0])
+
+
+# stride s floats between lanes: lane l at 4*s*l bytes, in sector s*l // 8; for s <= 8 every sector from 0 to
+# 31*s // 8 is hit (4s of them), from s = 8 on each lane has its own; 128 distinct bytes: ideal 4
+STRIDE_SECTORS = {1: 4, 2: 8, 3: 12, 4: 16, 5: 20, 6: 24, 7: 28, **{s: 32 for s in range(8, 34)}}
+
+
+@pytest.mark.parametrize("stride", range(1, 34))
+def test_float_stride_between_lanes(stride):
+    assert costs(BASE + 4 * stride * LANE, 4) == (STRIDE_SECTORS[stride], 4)
+
+
+@pytest.mark.parametrize("offset, sectors", [(0, 4), (4, 5), (28, 5), (32, 4), (64, 4), (96, 4), (100, 5)])
+def test_misaligned_base(offset, sectors):
+    # 128 consecutive bytes starting `offset` bytes into a sector: 4 sectors, or 5 where they straddle
+    assert costs(BASE + offset + 4 * LANE, 4) == (sectors, 4)
+
+
+@pytest.mark.parametrize("size, sectors", [(1, 1), (2, 2), (4, 4), (8, 8), (16, 16)])
+def test_access_widths_consecutive(size, sectors):
+    # 32 lanes x size bytes, back to back from an aligned base: 32*size bytes, size sectors
+    assert costs(BASE + size * LANE, size) == (sectors, sectors)
+
+
+def test_doubles_every_other_element():
+    # lane l at 16*l: two lanes a sector, 16 sectors, for 256 bytes (ideal 8)
+    assert costs(BASE + 16 * LANE, 8) == (16, 8)
+
+
+def test_bytes_four_apart():
+    # char at 4*l: 128 bytes spanned, 4 sectors, 32 distinct bytes: ideal 1
+    assert costs(BASE + 4 * LANE, 1) == (4, 1)
+
+
+def test_partial_warps():
+    a = np.where(LANE < 8, BASE + 4 * LANE, -1)
+    assert costs(a, 4) == (1, 1)  # 8 lanes, 32 bytes, one sector
+    a = np.where(LANE == 5, BASE + 4 * 1000, -1)
+    assert costs(a, 4) == (1, 1)
+    a = np.where(LANE % 2 == 0, BASE + 4 * LANE, -1)  # even lanes of a consecutive run: 4 sectors, 64 bytes
+    assert costs(a, 4) == (4, 2)
+
+
+def test_broadcast_and_gathers():
+    assert costs(np.full(32, BASE + 40), 4) == (1, 1)
+    assert costs(BASE + 4 * ((LANE * 7) % 32), 4) == (4, 4)  # a permutation of one 128-byte line
+    two = np.where(LANE % 2 == 0, BASE, BASE + 400)  # two words, 2 sectors, 8 distinct bytes
+    assert costs(two, 4) == (2, 1)
+    scattered = BASE + 4 * np.array([0, 1, 9, 8, 17, 1000, 1001, 5000] * 4)  # sectors 0, 1, 2, 125, 625
+    assert costs(scattered, 4) == (5, 1)
+
+
+def test_transpose_column_store():
+    # out[x * n + y] with n = 4096 floats: every lane on its own row, 32 sectors for 128 bytes
+    assert costs(BASE + 4 * 4096 * LANE, 4) == (32, 4)
+
+
+def test_rows_of_several_warps_at_once():
+    rows = np.stack([BASE + 4 * LANE, BASE + 128 * LANE, np.full(32, -1)])
+    sectors, ideal = sector_costs(rows, 4)
+    assert sectors.tolist() == [4, 32, 0] and ideal.tolist() == [4, 4, 0]
+
+
+def test_local_memory_is_interleaved_by_words():
+    same = np.zeros(32, dtype=np.int64)  # every lane's word 0: 32 words side by side
+    assert costs(same, 4, local=True) == (4, 4)
+    assert costs(same + 8, 8, local=True) == (8, 8)  # words 2 and 3: two rows of 128 bytes
+    assert costs(same, 16, local=True) == (16, 16)
+    # lane l reading its own word l (a local array indexed by the lane): word l sits 128*l + 4*l bytes in
+    assert costs(4 * LANE, 4, local=True) == (32, 4)
+
+
+def test_lane_sectors_picture():
+    pic = lane_sectors(np.where(LANE < 4, BASE + 4 + 8 * LANE, -1), 4)
+    # bytes 4, 12, 20 in the first sector, 28..31 too; nothing else
+    assert pic == [(BASE, [0, 1, 2, 3])]
+    pic = lane_sectors(BASE + 4 * 4096 * LANE, 4)
+    assert len(pic) == 32 and all(lanes == [i] for i, (_, lanes) in enumerate(pic))
+
+
+@pytest.mark.parametrize("addresses, size, want", [
+    (BASE + 4 * 4096 * LANE, 4, {"cause": "stride", "stride": 4096}),
+    (BASE + 8 * LANE, 4, {"cause": "stride", "stride": 2}),
+    (BASE + 4 + 4 * LANE, 4, {"cause": "misaligned", "offset": 4}),
+    (BASE + LANE, 1, {"cause": "narrow"}),
+    (BASE + 4 * LANE, 4, {"cause": "coalesced"}),
+    (BASE + 4 * ((LANE * 7) % 32), 4, {"cause": "gather"}),
+    (np.full(32, BASE), 4, {"cause": "broadcast"}),
+    (np.where(LANE % 2 == 0, BASE + 8 * LANE, -1), 4, {"cause": "stride", "stride": 2}),
+])
+def test_diagnose(addresses, size, want):
+    assert diagnose(np.asarray(addresses, dtype=np.int64), size) == want
+
+
+SASS = """\
+//--------------------- .text.k                --------------------------
+        .text.k:
+        //## File "k.cu", line 7
+        /*0080*/                   LDG.E.128.CONSTANT R4, desc[UR4][R2.64+0x10] ;
+        /*0090*/              @!P0 STG.E.U8 desc[UR4][R6.64], R9 ;
+        /*00a0*/                   LDS.128 R8, [R3] ;
+        /*00b0*/                   LDL.64 R10, [R1+0x8] ;
+        /*00c0*/                   ST.E.64 [R12.64], R14 ;
+        /*00d0*/                   LDGSTS.E.BYPASS.128 [R5], desc[UR4][R2.64] ;
+"""
+
+
+def test_global_and_local_sass_widths():
+    from smemlab.analyze.sass import parse_memory_sass
+
+    got = [(a.op, a.width, a.base, a.offset) for a in parse_memory_sass(SASS, "k")]
+    assert got == [("global load", 16, "R2.64", 16), ("global store", 1, "R6.64", 0), ("local load", 8, "R1", 8),
+                   ("global store", 8, "R12.64", 0)]

@@ -1,0 +1,66 @@
+"""The whole launch (--blocks): the translation rule against emulating every block, on grids whose blocks
+move by amounts that are not multiples of a sector. No GPU."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from smemlab.analyze import analyze_source
+from smemlab.analyze.launch import _residues, sample, whole_launch
+from smemlab.cli import main
+
+FILE = str(Path(__file__).parent / "data" / "analyze" / "transpose_global.cu")
+
+
+def runner(n, grid):
+    def run(b):
+        return analyze_source(FILE, "transposeNaiveGlobal", (32, 8), grid, b, 0,
+                              [f"out=float32[{n * n + 64}]", f"in=float32[{n * n + 64}]", f"n={n}"],
+                              compiler="nvrtc", keep_addresses=True)
+    return run
+
+
+@pytest.mark.parametrize("n", [128, 129, 136])
+def test_translation_rule_equals_every_block(n):
+    # n = 129: a row is 516 bytes, so block rows start at every residue mod 32 and the load's sectors vary
+    grid = (3, 3, 1)
+    exact = whole_launch(runner(n, grid), grid, "all")
+    assert exact.method == "every block" and len(exact.emulated) == 9
+    guess = whole_launch(runner(n, grid), grid, 5)
+    # five asked for; the first block, its neighbours and the last of each dimension are always emulated
+    assert guess.method == "translation" and len(guess.emulated) == 6
+    for kind in ("global load", "global store"):
+        want, got = exact.totals[kind], guess.totals[kind]
+        assert (got["requests"], got["sectors"], got["ideal_sectors"]) == \
+               (want["requests"], want["sectors"], want["ideal_sectors"])
+        assert want["exact"] and not got["exact"]
+    if n == 129:  # a misaligned row start costs the load an extra sector in most blocks
+        assert exact.totals["global load"]["sectors"] > exact.totals["global load"]["ideal_sectors"]
+
+
+def test_residue_counts():
+    # 0, 4, ..., 28, then 32 = 0 and 36 = 4 again
+    assert _residues(10, 4).tolist()[:12] == [2, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0]
+    assert _residues(10, 4).sum() == 10
+    assert _residues(100, 0)[0] == 100
+    h = _residues(1000, 516)  # 516 = 4 mod 32: period 8
+    assert h.sum() == 1000 and set(np.flatnonzero(h)) == {0, 4, 8, 12, 16, 20, 24, 28}
+
+
+def test_sample_has_the_edges():
+    s = sample((128, 64, 1), 8)
+    assert {(0, 0, 0), (1, 0, 0), (0, 1, 0), (127, 0, 0), (0, 63, 0), (127, 63, 0)} <= set(s) and len(s) == 8
+
+
+def test_cli_blocks_json(capsys):
+    rc = main(["analyze", FILE, "--block", "32,8", "--grid", "4,4", "--arg", "out=float32[16384]",
+               "--arg", "in=float32[16384]", "--arg", "n=128", "--blocks", "all", "--json", "--compiler", "nvrtc"])
+    doc = json.loads(capsys.readouterr().out)
+    assert rc == 0 and doc["launch"]["exact"] and doc["launch"]["blocks"] == 16
+    assert doc["launch"]["global_store"]["sectors"] == 16 * doc["global_store"]["sectors"]
+    (store,) = [ln for ln in doc["lines"] if ln["op"] == "global store"]
+    assert store["sectors"] == 32 * store["requests"] and store["cause"] == {"cause": "stride", "stride": 128}
