@@ -145,6 +145,27 @@ def first_line(text: str) -> str:
     return ""
 
 
+CAUSES = [  # (pattern over the whole error, the cause in a few words; \1 is the pattern's group)
+    (r"fatal error: ([\w./+-]+): No such file", r"header not found: \1"),
+    (r"#error (C\+\+\d+ or later)[^\n]*", r"the headers need \1"),
+    (r"PTX instruction `([\w.]+?)(?:\.sync|\.aligned|`)", r"emulator: PTX \1 not supported"),
+    (r"needs\s+param0 |its parameters: param0, ", "parameter names lost (param0, param1, ...)"),
+    (r"(\S+) is not a pointer", r"struct field \1 not taken as a pointer"),
+    (r"parameter (\w+) is a pointer \(([^)]*)\); give a buffer", r"no null pointer for \1 (\2)"),
+    (r"stopped after [\d,]+ warp-instructions", "step limit reached"),
+    (r"no answer in", "time limit"),
+    (r"does not compile", "does not compile"),
+]
+
+
+def cause(error: str) -> str:
+    for pat, repl in CAUSES:
+        m = re.search(pat, error)
+        if m:
+            return m.expand(repl)
+    return first_line(error)[:120]
+
+
 def run_one(e: dict, root: Path, python: str, env: dict, timeout: float, extra=()) -> dict:
     cmd = command(e, root, python, extra)
     t = time.time()
@@ -173,9 +194,9 @@ def run_one(e: dict, root: Path, python: str, env: dict, timeout: float, extra=(
     full = str(res.get("error") if isinstance(res, dict) else p.stderr)
     head = first_line(str(err))
     if head.endswith(":"):      # "FILE does not compile (nvcc sm_90):" -- the compiler's own error follows
-        cause = next((l.strip() for l in full.splitlines() if re.search(r"\berror\b", l)), "")
-        head = f"{head} {cause}"[:400]
-    return {"status": "not analysed", "rc": p.returncode, "seconds": dt, "error": head,
+        compiler_error = next((l.strip() for l in full.splitlines() if re.search(r"\berror\b", l)), "")
+        head = f"{head} {compiler_error}"[:400]
+    return {"status": "not analysed", "rc": p.returncode, "seconds": dt, "cause": cause(full), "error": head,
             "error_tail": str(full)[-1500:]}
 
 
@@ -195,10 +216,18 @@ def markdown(manifest: dict, launches: list[dict], results: list[dict]) -> str:
             lw = f"{r['load_wavefronts']} ({r['load_ideal']})"
             sw = f"{r['store_wavefronts']} ({r['store_ideal']})"
         else:
-            res = f"{r['status']}: {r.get('reason') or r['error']}".replace("|", "\\|")
+            res = f"{r['status']}: {r.get('cause') or r['error']}".replace("|", "\\|")
             lw = sw = ""
-        kern = e["kernel"].replace("|", "\\|")
+        kern = e["kernel"] if len(e["kernel"]) <= 70 else e["kernel"][:60] + " ...>"
+        kern = kern.replace("|", "\\|")
         out.append(f"| {i} | {e['repo']} @ {e['commit'][:10]} | {e['path']} | `{kern}` | {res} | {lw} | {sw} | {r['seconds']} |")
+    by_cause = {}
+    for e, r in zip(launches, results):
+        if r["status"] != "analysed":
+            by_cause.setdefault(r.get("cause") or r["status"], []).append(e["id"])
+    if by_cause:
+        out += ["", "Not analysed, by cause:", ""]
+        out += [f"- {c} ({len(ids)}): {', '.join(ids)}" for c, ids in sorted(by_cause.items(), key=lambda kv: -len(kv[1]))]
     return "\n".join(out) + "\n"
 
 
@@ -235,9 +264,7 @@ def main(argv=None) -> int:
         if a.print_commands:
             log(" ".join(map(_quote, command(e, root, a.python, a.extra))))
         r = run_one(e, root, a.python, env, a.timeout, a.extra)
-        if r["status"] != "analysed" and e.get("reason"):
-            r["reason"] = e["reason"]
-        log(f"{e['id']:34s} {r['status']:13s} {r['seconds']:6.1f} s  {r.get('error', '')[:160]}")
+        log(f"{e['id']:28s} {r['status']:13s} {r['seconds']:6.1f} s  {r.get('cause', '')}")
         return r
 
     if a.jobs > 1:
