@@ -56,7 +56,7 @@ def test_cub_rows_name_the_users_line_above_the_header_line():
     r = _analyze("cub_blocks.cu", "block_max<256, cub::BLOCK_REDUCE_RAKING>", (256,),
                  ["in=float32[256]", "out=float32[1]", "n=256"])
     assert np.isclose(np.asarray(r.buffers["out"])[0], np.asarray(r.buffers["in"]).max())
-    lines = render.to_json(r)["lines"]
+    lines = [d for d in render.to_json(r)["lines"] if d["op"] in ("load", "store", "atomic")]  # shared memory's
     assert lines and all(d["file"].startswith("cub/") for d in lines)
     assert {c["line"] for d in lines for c in d["called_from"]} == {46}
     assert all(c["file"].endswith("cub_blocks.cu") for d in lines for c in d["called_from"])
@@ -182,3 +182,30 @@ def test_a_pytorch_extension_file_as_it_sits():
     r = _analyze("torch_ext.cu", "rowwise_shift<float>", (128,), ["in=float32[256]", "out=float32[256]", "cols=256"])
     x = np.asarray(r.buffers["in"])
     assert np.array_equal(np.asarray(r.buffers["out"]), np.roll(x, -1))
+
+
+def test_restrict_pointer_fields_launch_bounds_with_braces_and_a_null_pointer(capsys):
+    from smemlab.cli import main
+
+    r = _analyze("declarations.cu", "add_views", (128,), ["v.n=128", "v.x=float32[128]", "v.y=float32[128]"])
+    assert r.totals("load")["requests"] == 4  # the block's four warps read s[127 - tid] once each
+    r = _analyze("declarations.cu", "scaled<Shape>", (64,), ["in=float32[64]", "out=float32[64]",
+                                                          "maybe_norms=0", "n=64"])  # NULL, as callers pass it
+    assert np.array_equal(np.asarray(r.buffers["out"]), 2 * np.asarray(r.buffers["in"])[::-1])
+    assert main(["analyze", str(FILES / "declarations.cu"), "--list"]) == 0
+    text = capsys.readouterr().out
+    assert "scaled<Shape>(float const* in, float* out, float* maybe_norms, int n)" in text
+    assert "__launch_bounds__" not in text
+
+
+def test_a_missing_library_header_names_its_wheel(tmp_path):
+    from smemlab.analyze.nvrtc import CompileFailed
+
+    src = tmp_path / "uses_cublas.cu"
+    src.write_text('#include <cublas_v2.h>\n__global__ void k(float *x) { x[threadIdx.x] = 0.f; }\n')
+    found = nvcc.find()
+    places = [found.resolve().parents[1] / "include"] + [Path(d) for d in nvcc.toolkit_fallback(found)]
+    if any((d / "cublas_v2.h").is_file() for d in places):
+        pytest.skip("cuBLAS's headers are installed here")
+    with pytest.raises(CompileFailed, match="pip install nvidia-cublas"):
+        nvcc.compile_file(src, "uses_cublas.cu")

@@ -240,9 +240,24 @@ def strip_comments(text: str) -> str:
     return re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S)
 
 
+def _blank_launch_bounds(text: str) -> str:
+    """`__launch_bounds__(...)` blanked out (its braces and semicolons, as in `size(Layout{})`, are no
+    statement boundaries), keeping every other character where it was."""
+    out, i = [], 0
+    for m in re.finditer(r"__launch_bounds__\s*\(", text):
+        if m.start() < i:
+            continue
+        end = matching(text, m.end() - 1)
+        out.append(text[i:m.start()])
+        out.append(" " * (end + 1 - m.start()))
+        i = end + 1
+    out.append(text[i:])
+    return "".join(out)
+
+
 def signature(source: str, kernel: str) -> list[list[CParam]]:
     """Every `__global__` declaration of `kernel` in the source: its parameters, in order."""
-    text = strip_comments(source)
+    text = _blank_launch_bounds(strip_comments(source))
     base = kernel.split("<")[0].split("::")[-1].strip()
     found = []
     for m in re.finditer(rf"\b{re.escape(base)}\s*\(", text):
@@ -448,9 +463,11 @@ def bind(module: Module, kernel: Kernel, source: str, kernel_name: str, arg_text
         if spec is None:  # an empty struct or a tag (std::integral_constant): nothing to give
             continue
         if isinstance(spec, Scalar):
-            if c is not None and c.is_pointer:
+            if c is not None and c.is_pointer and spec.value != 0:
                 raise UserError(f"--arg {spec.text}: parameter {name} is a pointer ({c.decl}); give a buffer such "
-                                f"as {name}=float32[1024] or {name}=FILE.npy")
+                                f"as {name}=float32[1024], {name}=FILE.npy, or {name}=0 for a null pointer")
+            if c is not None and c.is_pointer:  # a null pointer, as a launch passes NULL for an unused output
+                continue
             raw = _pack_scalar(name, p, c, spec)
             param_bytes[offsets[i]:offsets[i] + len(raw)] = raw
             continue

@@ -59,7 +59,8 @@ def probe_code(kernel_expr: str, fields: list[tuple[int, str]]) -> str:
         lines.append(f"using {t} = std::remove_cv_t<std::tuple_element_t<{index}, "
                      f"typename __smemlab_sig<decltype({address})>::args>>;\n"
                      f"__device__ unsigned long long __smemlab_field_{i}[5] = {{offsetof({t}, {path}), sizeof{m}, "
-                     f"std::is_pointer_v<std::remove_reference_t<decltype{m}>>, "
+                     # a `T *__restrict__` field is no std::is_pointer to every front end; it converts to void*
+                     f"std::is_convertible_v<std::remove_reference_t<decltype{m}>, const volatile void *>, "
                      f"std::is_floating_point_v<std::remove_reference_t<decltype{m}>>, "
                      f"std::is_signed_v<std::remove_reference_t<decltype{m}>>}};\n")
     return "".join(lines)

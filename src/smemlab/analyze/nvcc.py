@@ -90,6 +90,30 @@ def torch_includes() -> list[str]:
     return [str(root), str(root / "torch" / "csrc" / "api" / "include"), sysconfig.get_paths()["include"]]
 
 
+def toolkit_fallback(nvcc: Path) -> list[str]:
+    """A CUDA toolkit's include folder on this machine, searched after nvcc's own (-isystem comes after the -I
+    of nvcc.profile): the headers of the CUDA libraries the wheel lacks (cublas_v2.h, curand_kernel.h,
+    cuda_profiler_api.h) come from there, and nothing the wheel has is shadowed."""
+    own = nvcc.resolve().parents[1]
+    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        if root and (Path(root) / "include" / "cuda_runtime.h").is_file():
+            if Path(root).resolve() != own:
+                return [str(Path(root).resolve() / "include")]
+    return []
+
+
+def torch_standard() -> int:
+    """The C++ standard PyTorch's headers need, as torch.utils.cpp_extension passes it: 20 from torch 2.14 on
+    (its headers #error below C++20), else 17. Read from torch/version.py, not by importing torch."""
+    spec = importlib.util.find_spec("torch")
+    try:
+        text = (Path(list(spec.submodule_search_locations)[0]) / "version.py").read_text()
+        major, minor = (int(x) for x in re.search(r"__version__\s*=\s*'(\d+)\.(\d+)", text).groups())
+    except (AttributeError, OSError, TypeError, ValueError):
+        return 17
+    return 20 if (major, minor) >= (2, 14) else 17
+
+
 def cache_dir() -> Path:
     from smemlab.compiler import cache_dir
 
@@ -133,9 +157,23 @@ def _read_files(keep: Path, source: Path) -> list[str]:
     return [p for p in seen if not p.startswith(str(keep.resolve()))]
 
 
+# headers of the CUDA libraries, each in a wheel of its own (they land in nvcc's include folder, nvidia/cu13/include)
+LIBRARY_HEADERS = {"cublas": "nvidia-cublas", "cublasLt": "nvidia-cublas", "cublas_v2": "nvidia-cublas",
+                   "curand": "nvidia-curand", "curand_kernel": "nvidia-curand", "cusparse": "nvidia-cusparse",
+                   "cusolverDn": "nvidia-cusolver", "cufft": "nvidia-cufft", "nvtx3/nvToolsExt": "nvidia-nvtx",
+                   "cuda_profiler_api": "nvidia-cuda-profiler-api"}
+
+
 def _hints(log: str) -> str:
     out = []
-    if re.search(r"(cub|thrust|cuda/std|cuda)/[\w/.]+: No such file", log):
+    missing = re.findall(r"([\w/]+)\.h: No such file", log)
+    wheels = sorted({LIBRARY_HEADERS[h] for h in missing if h in LIBRARY_HEADERS})
+    if wheels:
+        out.append(f"the CUDA library headers the file includes come with their wheels: pip install {' '.join(wheels)}")
+    if re.search(r"c10/cuda/[\w/.]+: No such file|ATen/cuda/[\w/.]+: No such file", log):
+        out.append("this PyTorch is a CPU build, without the CUDA headers of c10/cuda and ATen/cuda: install a "
+                   "CUDA build of torch")
+    elif re.search(r"(cub|thrust|cuda/std|cuda)/[\w/.]+: No such file", log):
         out.append("CUB, Thrust and libcu++ come with the nvidia-cuda-cccl wheel: pip install 'smemlab[analyze]'")
     if "--expt-relaxed-constexpr" in log:
         out.append("pass the option the message names with -X, as the repository's build does: "
@@ -170,7 +208,11 @@ def compile_file(path: Path, shown: str, defines: dict[str, str] | None = None, 
     if TORCH_INCLUDE.search(text.decode(errors="replace")):
         includes += torch_includes()
         defines = {**TORCH_DEFINES, **defines}
+        if not any(o.startswith(("-std", "--std")) for o in options):
+            options = [f"-std=c++{torch_standard()}"] + options
     flags = [f"-arch={arch}", "-lineinfo", "-cubin"] + [f"-I{d}" for d in includes]
+    for d in toolkit_fallback(nvcc):
+        flags += ["-isystem", d]
     flags += [f"-D{k}" if v in (None, "") else f"-D{k}={v}" for k, v in sorted(defines.items())] + options
     wrapper = "".join(f"template __global__ void {PICK}<{_address(e)}>();\n" for e in instances or [])
     if wrapper:

@@ -200,9 +200,9 @@ _TEMPLATE_KERNEL = re.compile(r"template\s*<[^;{]*?>\s*(?:static\s+|inline\s+)*_
 
 def template_kernels(text: str) -> list[str]:
     """The names of the `template <...> __global__` kernels a source defines."""
-    from smemlab.analyze.args import strip_comments
+    from smemlab.analyze.args import _blank_launch_bounds, strip_comments
 
-    return sorted(set(_TEMPLATE_KERNEL.findall(strip_comments(text))))
+    return sorted(set(_TEMPLATE_KERNEL.findall(_blank_launch_bounds(strip_comments(text)))))
 
 
 def _own_texts(read: list[str], file: Path, include_dirs) -> str:
