@@ -138,7 +138,8 @@ def test_list_names_instances_parameters_and_uninstantiated_templates(capsys):
     assert main(["analyze", str(FILES / "cub_blocks.cu"), "--list", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     names = [k["name"] for k in doc["kernels"]]
-    assert "sort_tiles<128, 4>" in names and len(names) == 6
+    assert "sort_tiles<128, 4>" in names and len(names) >= 6  # some CCCL releases add an EmptyKernel of CUB's own
+    assert not any("_SM_" in n for n in names)  # CCCL's versioned inline namespace left out
     sort = doc["kernels"][names.index("sort_tiles<128, 4>")]
     assert sort["params"] == [{"name": "keys_in", "type": "int const*"}, {"name": "keys_out", "type": "int*"}]
     assert main(["analyze", str(FILES / "templates_overloads.cu"), "--list"]) == 0

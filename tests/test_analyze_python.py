@@ -267,7 +267,7 @@ def test_report_html_and_bank_map(nk):
     line = r.ordered_lines()[0].line
     text = r.bank_map(line)
     assert text.splitlines()[0].endswith("out[y + j, x] = tile[x, y + j]") and "32 wavefronts" in text
-    with pytest.raises(UserError, match="no shared load or store"):
+    with pytest.raises(UserError, match="no shared, global or local load or store"):
         r.bank_map(1)
 
 

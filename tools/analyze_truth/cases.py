@@ -709,10 +709,6 @@ for stride, offset in ((1, 0), (2, 0), (1, 1), (8, 0)):
 for uniform in (1, 0):
     case(f"global.local_array.uniform{uniform}", G, "global_local_array", (64,),
          ["out=float32[64]", "idx=int32[64]:0..63", f"uniform={uniform}"])
-for kernel in ("global_stride_load", "global_stride_store", "global_ldg_load", "global_gather", "global_scatter",
-               "global_red_add", "global_atom_add", "global_cp_async4", "global_cp_async16", "global_local_array"):
-    SKIPS[f"{G}:{kernel}"] = ("global-memory truth of issue 31: written, waiting for its first recording on the GPU "
-                              "(measure.py build/device --only '^global\\.', fixture --merge)")
 
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
 

@@ -664,8 +664,11 @@ def memory_record(r: dict, rows: list[dict]) -> dict:
                             ("local load", "local", ("ld",)), ("local store", "local", ("st",))):
         totals[key] = {what: int(sum(r.get(f"l1tex__t_{what}_pipe_lsu_mem_{space}_op_{o}.sum", 0) for o in ops))
                        for what in ("requests", "sectors")}
-        totals[key]["ideal_sectors"] = sum(x["ideal_sectors"] for x in rows if x["op"] == key)
-        totals[key]["sass_sectors"] = sum(x["sectors"] for x in rows if x["op"] == key)
+        # the global-load counters count cp.async's reads too (ldgsts's own stay 0 on the H200): their rows'
+        # ideal goes with them
+        mine = (key, "global ldgsts") if key == "global load" else (key,)
+        totals[key]["ideal_sectors"] = sum(x["ideal_sectors"] for x in rows if x["op"] in mine)
+        totals[key]["sass_sectors"] = sum(x["sectors"] for x in rows if x["op"] in mine)
     lines: dict[tuple, dict] = {}
     for x in rows:
         d = lines.setdefault((x["file"], x["line"], x["op"]), {"file": x["file"], "line": x["line"], "op": x["op"],

@@ -10,25 +10,28 @@ global read, LDL/STL), as Nsight Compute counts them:
   (`l1tex__t_sectors_pipe_lsu_mem_global_op_*`, and per instruction the source view's "L2 Theoretical
   Sectors Global"). The 128-byte cache line (4 sectors) changes nothing in the count: lanes on one
   sector of one line share it, lanes on different sectors of one line do not.
-- The ideal is the fewest sectors the bytes the active lanes access could occupy: ceil(distinct bytes
-  / 32) per request (the source view's "L2 Theoretical Sectors Global Ideal"; CUPTI's
-  CUpti_ActivityGlobalAccess3.theoreticalL2Transactions: "the minimum number of L2 transactions
-  possible based on the access pattern"). Lanes that read one address count its bytes once. Nsight
-  Compute's own UncoalescedGlobalAccess rule sums |sectors - ideal| per instruction, so its excess is
-  (sectors - ideal) summed over the instructions whose sectors exceed the ideal.
+- The ideal is what the active lanes' bytes would fill, packed, but never more than the sectors
+  touched: min(sectors, ceil(active lanes x access bytes / 32)) per request (the source view's "L2
+  Theoretical Sectors Global Ideal"). Measured on the H200 (tools/analyze_truth, global.*): a gather
+  of 32 lanes inside one 128-byte line, some lanes on one word, is 4 ideal sectors (not the 3 its
+  distinct bytes fill), and 32 lanes reading one word are 1 (not 4).
+  Nsight Compute gives no ideal for reductions (RED: an atomic whose result is unused) nor for local
+  memory: the source view leaves it 0, and so does the ledger (globalledger.py); a returning atomic
+  (ATOMG) has one, as a load.
 - Widths are the SASS's (LDG.E.64/128 where ptxas merged the PTX's scalar loads): the ledger hands
   over the access ptxas made, as for shared memory (sass.py, ledger.py).
-- cp.async's global read (LDGSTS) is not a global load to Nsight Compute: its requests and sectors
-  have their own counters (`l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_ldgsts`, with
-  `_cache_access` and `_cache_bypass` parts), so it is its own kind here, in neither load nor store.
+- cp.async's global read (LDGSTS) is a global load to Nsight Compute's kernel counters: on the H200
+  `l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_ld` count it and `..._op_ldgsts` stays 0
+  (global.cp_async4.*, global.cp_async16.*). Its lines are kept apart ("global ldgsts", as the source
+  view lists the LDGSTS rows) and its totals are added to the global loads' (`LOAD_TOTALS`).
 - Local memory (LDL/STL: local arrays; ptxas's spills are not in the PTX, so not here) is interleaved
   by 4-byte words: word w of lane l of a warp's frame is at (w * 32 + l) * 4 (the CUDA Programming
   Guide: "consecutive 32-bit words are accessed by consecutive thread IDs"), so lanes reading the same
   local offset are coalesced; an 8- or 16-byte access is 2 or 4 such words, 128 bytes apart. Its
   requests and sectors are Nsight Compute's `..._mem_local_op_{ld,st}`.
 
-These rules are the documented definitions; the hardware truth (tools/analyze_truth, the `global_*`
-cases) is what confirms them, as it did for shared memory.
+The rules were checked against Nsight Compute on an H200 (2026-11-27: 175 one-block launches of
+tools/analyze_truth/kernels/global_patterns.cu, the `global.*` cases of the truth fixture).
 """
 
 from __future__ import annotations
@@ -77,9 +80,16 @@ def sector_costs(a: np.ndarray, size: int, local: bool = False) -> tuple[np.ndar
     last = np.where(on, (p + part - 1) // SECTOR, -1)
     spans = first if np.array_equal(first, last) else np.concatenate([first, np.where(last != first, last, -1)], axis=1)
     sectors = _distinct(spans)
-    # distinct bytes: naturally aligned pieces of one size either coincide or do not overlap
-    ideal = -(-_distinct(np.where(on, p, -1)) * part // SECTOR)
+    ideal = np.minimum(sectors, -(-on.sum(axis=1) * part // SECTOR))  # module doc
     return sectors, ideal
+
+
+LOAD_TOTALS = ("global load", "global ldgsts")  # the kinds Nsight Compute's global-load counters include
+
+
+def has_ideal(kind: str, ptx: str) -> bool:
+    """False where Nsight Compute reports no ideal: reductions (`red.`) and local memory (module doc)."""
+    return not (kind.startswith("local") or ptx.lstrip().startswith("red."))
 
 
 def lane_sectors(addresses: np.ndarray, size: int, local: bool = False) -> list[tuple[int, list[int]]]:

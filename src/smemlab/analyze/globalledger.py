@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from smemlab.analyze import sass
-from smemlab.analyze.coalescing import WARP, sector_costs
+from smemlab.analyze.coalescing import has_ideal, WARP, sector_costs
 from smemlab.analyze.ledger import Ledger
 
 GLOBAL_KINDS = ("global load", "global store", "global atomic")
@@ -22,6 +22,7 @@ MEMORY_KINDS = GLOBAL_KINDS + EXTRA_KINDS
 
 class MemoryLedger(Ledger):
     keep = False  # keep every request's addresses (site.sources), for the whole launch (launch.py)
+    reductions: frozenset = frozenset()  # pcs of atomics whose result nothing reads: ptxas makes them RED
 
     def flush(self) -> None:
         for site in self._pending:
@@ -36,6 +37,8 @@ class MemoryLedger(Ledger):
             if not a.shape[0]:
                 continue
             sectors, ideal = sector_costs(a, site.size, local=site.kind.startswith("local"))
+            if not has_ideal(site.kind, site.text) or site.pc in self.reductions:  # none reported (coalescing.py)
+                ideal = np.zeros_like(ideal)
             site.wavefronts += int(sectors.sum())
             site.ideal += int(ideal.sum())
             site.degree = max(site.degree, int(sectors.max()))
@@ -84,12 +87,31 @@ def memory_accesses(instrs) -> dict[int, tuple[str, int]]:
     return out
 
 
+def unread_atomics(instrs) -> frozenset:
+    """The pcs of global `atom`s whose destination register no other instruction names: ptxas issues those
+    as RED, which Nsight Compute reports with no ideal."""
+    import re
+
+    out = set()
+    for pc, ins in enumerate(instrs):
+        if ins.parts[0] != "atom" or "global" not in ins.parts or not ins.operands:
+            continue
+        dest = getattr(ins.operands[0], "name", None)
+        if dest is None:
+            continue
+        word = re.compile(rf"{re.escape(dest)}(?![\w$])")
+        if not any(word.search(other.text) for i, other in enumerate(instrs) if i != pc and hasattr(other, "text")):
+            out.add(pc)
+    return frozenset(out)
+
+
 def attach(ledger: Ledger, flow, cubin: bytes, symbol: str, files: dict[int, str], keep: bool = False) -> MemoryLedger:
     """A memory ledger for the run, with the SASS's widths of its global and local loads and stores
     (sass.plan, as for shared memory), hung on the shared ledger where memops.py finds it; `keep`: with
     every request's addresses kept in its site's `sources`."""
     mem = MemoryLedger(ledger.W)
     mem.keep = keep
+    mem.reductions = unread_atomics(flow.instrs)
     text = sass.listing_text(cubin) if cubin else None
     listing = sass.parse_memory_sass(text, symbol) if text is not None else None
     plan = sass.plan(flow.instrs, flow.block_of, memory_accesses(flow.instrs), listing, files)

@@ -325,8 +325,8 @@ def demangle(symbols: list[str]) -> dict[str, str]:
         return {s: s for s in symbols}
     if len(out) != len(symbols):
         return {s: s for s in symbols}
-    # CCCL's versioned inline namespace (cub::_V_300500_SM_900::) says nothing to a reader
-    return {s: re.sub(r"::_V_\d+_SM_\d+", "", d.strip() or s) for s, d in zip(symbols, out)}
+    # CCCL's versioned inline namespace (cub::_V_300500_SM_900::, cub::CUB_300001_SM_900::) says nothing to a reader
+    return {s: re.sub(r"::\w*?_\d+_SM_\d+(?=::)", "", d.strip() or s) for s, d in zip(symbols, out)}
 
 
 def declared_name(declaration: str) -> str:

@@ -3,7 +3,7 @@ an uncoalesced line and the picture of which lanes touch which sectors (render.p
 
 from __future__ import annotations
 
-from smemlab.analyze.coalescing import SECTOR, diagnose, lane_sectors
+from smemlab.analyze.coalescing import SECTOR, diagnose, lane_sectors, sector_costs
 from smemlab.analyze.globalledger import EXTRA_KINDS, GLOBAL_KINDS
 from smemlab.analyze.ledger import LineStats
 
@@ -20,17 +20,25 @@ def json_key(kind: str) -> str:
 
 def totals_json(r) -> dict:
     """{"global_load": {...}, "global_store": ..., "global_atomic": ...}, and the extra kinds where they occur."""
+    from smemlab.analyze.coalescing import LOAD_TOTALS
+
     out = {}
     for kind in GLOBAL_KINDS + EXTRA_KINDS:
         t = r.memory_totals(kind)
         if kind in GLOBAL_KINDS or t["instructions"]:
             out[json_key(kind)] = {k: t[k] for k in ("requests", "sectors", "ideal_sectors")}
+    load = out["global_load"]
+    for kind in LOAD_TOTALS[1:]:  # cp.async's reads: in Nsight Compute's global-load counters
+        if json_key(kind) in out:
+            for k in load:
+                load[k] += out[json_key(kind)][k]
     return out
 
 
 def line_dict(r, ls: LineStats) -> dict:
     d = {"file": r.file_name(ls.file), "line": ls.line, "source": r.source_text(ls.file, ls.line), "op": ls.kind,
-         "bytes": ls.bytes, "requests": ls.requests, "sectors": ls.wavefronts, "ideal_sectors": ls.ideal,
+         "bytes": ls.bytes, "requests": ls.requests, "sectors": ls.wavefronts,
+         "ideal_sectors": ls.ideal,
          "instructions": ls.instructions, "executed": ls.issued}
     if ls.calls:
         d["called_from"] = [{"file": r.file_name(f), "line": n, "source": r.source_text(f, n)} for f, n in ls.calls]
@@ -46,8 +54,9 @@ def cause(ls: LineStats) -> dict | None:
     """diagnose() of the line's costliest warp, where the line touches more sectors than it needs."""
     if ls.excess <= 0 or ls.worst is None or ls.worst.worst_addresses is None:
         return None
-    if ls.kind.startswith("local"):
-        return {"cause": "local index"}
+    if ls.kind.startswith("local"):  # no ideal is reported for local memory: the packed one decides
+        sectors, ideal = sector_costs(ls.worst.worst_addresses[None, :], ls.worst.size, local=True)
+        return {"cause": "local index"} if sectors[0] > ideal[0] else None
     return diagnose(ls.worst.worst_addresses, ls.worst.size)
 
 

@@ -244,7 +244,7 @@ def _shown(ptx_path: str, file: Path, shown: str, include_dirs=None) -> str:
     roots = [KERNEL_DIR.resolve()]
     found = nvcc.find()
     if found is not None:  # the toolkit's and CCCL's headers as a user includes them: cub/block/..., cuda_fp16.hpp
-        inc = found.resolve().parent.parent / "include"
+        inc = (found.resolve().parent.parent / "include").resolve()  # a toolkit's include is a link to targets/
         roots += [inc / "cccl", inc]
     roots += [Path(d).resolve() for d in include_dirs or []] + [Path.cwd()]
     for root in roots:
