@@ -8,10 +8,11 @@ from smemlab.analyze.globalledger import EXTRA_KINDS, GLOBAL_KINDS
 from smemlab.analyze.ledger import LineStats
 
 SECTOR_NOTE = ("global and local memory: a request is a warp-instruction with an active lane; its sectors are the "
-               "distinct 32-byte pieces of memory its active lanes' bytes fall in, its ideal the fewest their "
-               "distinct bytes fill (ceil(bytes / 32)), at the SASS's access widths (LDG.E.128 ...), as Nsight "
-               "Compute's l1tex__t_sectors_pipe_lsu_mem_global_op_* and its source view's L2 Theoretical Sectors "
-               "Global (Ideal) count them; cp.async's global reads are op ldgsts, counted apart")
+               "distinct 32-byte pieces of memory its active lanes' bytes fall in, its ideal min(sectors, ceil(active "
+               "lanes x bytes / 32)), at the SASS's access widths (LDG.E.128 ...), as Nsight Compute's "
+               "l1tex__t_sectors_pipe_lsu_mem_global_op_* and its source view's L2 Theoretical Sectors Global (Ideal) "
+               "count them on an H200 (reductions and local memory have no ideal there; cp.async's reads count "
+               "as global loads)")
 
 
 def json_key(kind: str) -> str:
@@ -121,18 +122,31 @@ def print_table(r, con, max_source: int = 60) -> None:
     lines = ordered(r.memory_lines)
     if not lines:
         return
+    from smemlab.analyze.render import _left_cut
+
+    narrow = con.width < 110
     t = Table(title="global and local memory per source line, worst first (32-byte sectors)", title_justify="left",
-              box=box.HEAVY_HEAD if con.width >= 110 else box.SIMPLE_HEAD)
-    for name in ("line", "source", "op", "bytes", "requests", "sectors", "ideal", "sec/req", "excess"):
+              box=box.SIMPLE_HEAD if narrow else box.HEAVY_HEAD, padding=(0, 0, 0, 1) if narrow else (0, 1))
+    width = max(14, min(32, con.width // 4))
+    names = ("line", "source", "op", "req", "sectors", "ideal", "excess") if narrow else \
+        ("line", "source", "op", "bytes", "requests", "sectors", "ideal", "sec/req", "excess")
+    for name in names:
         t.add_column(name, justify="left" if name in ("line", "source", "op") else "right",
-                     no_wrap=name != "source", overflow="fold")
+                     no_wrap=name != "source", overflow="fold", max_width=width if name == "line" else None,
+                     min_width=12 if name == "source" else None)
     for ls in lines:
         src = r.source_text(ls.file, ls.line)
         if len(src) > max_source:
             src = src[: max_source - 3] + "..."
-        t.add_row(escape(f"{r.file_name(ls.file)}:{ls.line}"), escape(src), ls.kind, str(ls.bytes), f"{ls.requests:,}",
+        where = _left_cut(f"{r.file_name(ls.file)}:{ls.line}", width)
+        style = "red" if ls.excess > 0 else None
+        if narrow:  # the op's width in its cell, as the shared table does
+            t.add_row(escape(where), escape(src), f"{ls.kind} {ls.bytes}B", f"{ls.requests:,}", f"{ls.wavefronts:,}",
+                      f"{ls.ideal:,}", f"{ls.excess:,}", style=style)
+            continue
+        t.add_row(escape(where), escape(src), ls.kind, str(ls.bytes), f"{ls.requests:,}",
                   f"{ls.wavefronts:,}", f"{ls.ideal:,}", f"{ls.wavefronts / ls.requests:.3g}" if ls.requests else "-",
-                  f"{ls.excess:,}", style="red" if ls.excess > 0 else None)
+                  f"{ls.excess:,}", style=style)
     con.print(t)
 
 
