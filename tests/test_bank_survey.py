@@ -38,7 +38,7 @@ def test_every_declared_access_is_predicted(rows):
 def test_summary_at_80_columns_names_every_conflict_with_its_fix_and_command(rows):
     out = render(conflict_summary, rows)
     bad = [r for r in rows if r.conflicted]
-    assert f"{len(bad)} of the {len(rows)} shared-memory accesses" in out
+    assert f"{len(bad)} of the {len(rows)} declared shared-memory accesses" in out
     assert "…" not in out  # nothing cut short
     for r in bad:
         assert r.variant in out and r.label in out  # names whole, labels with their [subscripts]

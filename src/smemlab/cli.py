@@ -52,7 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
             "  smemlab list\n"
             "  smemlab run transpose --size 4096,4096\n"
             "  smemlab info\n\n"
-            "bank, list and report need no GPU; the other commands need a CUDA GPU and the GPU packages\n"
+            "bank, analyze, derive, list and report need no GPU (analyze needs 'smemlab[analyze]': nvcc and\n"
+            "NVRTC from pip wheels); the other commands need a CUDA GPU and the GPU packages\n"
             "(pip install 'smemlab[gpu]')."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,

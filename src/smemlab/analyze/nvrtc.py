@@ -76,7 +76,7 @@ def compile_ptx(text: str, name: str, defines: dict[str, str] | None = None, inc
     try:
         from cuda.bindings import nvrtc
     except ImportError as exc:  # pragma: no cover - the package depends on it
-        raise UserError(f"NVRTC is not available ({exc}); install the nvidia-cuda-nvrtc and cuda-bindings wheels")
+        raise UserError(f"NVRTC is not available ({exc}): install the analyze extra, pip install 'smemlab[analyze]'")
     include_dirs = list(include_dirs or [])
     opts = [f"-arch={arch}", "-std=c++17", "-lineinfo"]
     opts += [f"-I{d}" for d in include_dirs]

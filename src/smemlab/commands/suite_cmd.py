@@ -64,9 +64,9 @@ def print_no_gpu_run(reason: str, out=None) -> None:
               "none. The last recorded GPU run is in results/report.md.")
 
 
-def print_analyze_tables() -> None:
+def print_analyze_tables() -> tuple[int, int]:
     """`smemlab analyze`'s per-line table for each experiment's kernels (one block each, no GPU), or
-    one line naming the extra it needs."""
+    one line naming the extra it needs; (rows that cost more than the ideal, rows) of those tables."""
     from rich.markup import escape
     from rich.table import Table
 
@@ -76,7 +76,7 @@ def print_analyze_tables() -> None:
     if missing:
         print(f"(smemlab analyze's per-line tables of the book's kernels need the analyze packages: {missing} is "
               f"not installed; pip install 'smemlab[analyze]')\n")
-        return
+        return 0, 0
 
     from smemlab.analyze.ledger import is_modelled
     from smemlab.errors import UserError
@@ -84,6 +84,7 @@ def print_analyze_tables() -> None:
     from smemlab.experiments.launches import for_experiment
     from smemlab.render.report import console
 
+    conflicted = rows = 0
     for exp in all_experiments():
         t = Table(title=f"{exp.name}: shared-memory traffic per source line (smemlab analyze, one block or cluster)",
                   title_justify="left")
@@ -98,6 +99,8 @@ def print_analyze_tables() -> None:
             for ls in r.ordered_lines():
                 modelled = is_modelled(ls.kind, ls.bytes)
                 conflict = "-" if not modelled else ("none" if ls.degree <= 1 else f"{ls.degree}-way")
+                rows += 1
+                conflicted += bool(modelled and ls.excess > 0)
                 t.add_row(launch.variant, f"{escape(r.file_name(ls.file))}:{ls.line}",
                           escape(r.source_text(ls.file, ls.line)[:48]), ls.kind + (" dsmem" if ls.remote else ""),
                           f"{ls.requests:,}" + (f" +{ls.remote:,} remote" if ls.remote else ""),
@@ -105,12 +108,16 @@ def print_analyze_tables() -> None:
                           style="red" if modelled and ls.excess > 0 else None)
         if t.row_count:
             console().print(t)
+    return conflicted, rows
 
 
 def run(args) -> int:
     reason = no_gpu_reason()
     if reason:
-        print_analyze_tables()
+        conflicted, rows = print_analyze_tables()
+        if rows:
+            print(f"{conflicted} of the {rows} per-line rows above (variant, line, op) cost more wavefronts than "
+                  f"the ideal (in red).\n")
         print_no_gpu_run(reason)
         return 0
     from smemlab.render import report
