@@ -95,8 +95,8 @@ def conflict_summary(console, rows: list[AccessRow]) -> int:
         key = (r.experiment, r.expr, r.shape, r.dtype, r.block, r.active, r.per_request, r.ideal)
         groups.setdefault(key, []).append(r)
     console.print("[bold]Bank conflicts in the book's programs[/] (the bank model; no GPU needed)")
-    console.print(f"Each conflicted subscript once, however many variants and lines share it: {len(bad)} of the "
-                  f"{len(rows)} declared shared-memory accesses cost more wavefronts than the ideal:")
+    console.print(f"{len(bad)} of the {len(rows)} declared shared-memory accesses cost more wavefronts than the ideal "
+                  f"(each subscript once, however many variants and lines share it):")
     for members in groups.values():
         first = members[0]
         by_variant: dict[str, list[str]] = {}
