@@ -210,3 +210,18 @@ def test_a_missing_library_header_names_its_wheel(tmp_path):
         pytest.skip("cuBLAS's headers are installed here")
     with pytest.raises(CompileFailed, match="pip install nvidia-cublas"):
         nvcc.compile_file(src, "uses_cublas.cu")
+
+
+@pytest.mark.parametrize("b_layout", ["col_major", "row_major"])
+def test_wmma_tiles_multiply_as_numpy_does(b_layout):
+    """wmma.load/mma/store with the fragment layouts measured on an H200 (analyze/data/wmma_layouts.json):
+    two k-tiles of A (row-major) times B, against NumPy."""
+    r = _analyze("wmma_gemm.cu", f"wmma_tile<nvcuda::wmma::row_major, nvcuda::wmma::{b_layout}>", (32,),
+                 ["a=float16[512]", "b=float16[512]", "c=float32[256]", "k_tiles=2"])
+    a = np.asarray(r.buffers["a"]).astype(np.float64).reshape(2, 16, 16)
+    b = np.asarray(r.buffers["b"]).astype(np.float64).reshape(2, 16, 16)
+    if b_layout == "col_major":  # element (k, n) of a column-major tile sits at n * 16 + k
+        b = b.transpose(0, 2, 1)
+    want = a[0] @ b[0] + a[1] @ b[1]
+    assert np.allclose(np.asarray(r.buffers["c"]).reshape(16, 16), want, rtol=1e-5, atol=1e-5)
+    assert any("wmma" in u for u in r.uncounted)
