@@ -63,9 +63,9 @@ def test_broadcast_and_gathers():
     assert costs(np.full(32, BASE + 40), 4) == (1, 1)
     assert costs(BASE + 4 * ((LANE * 7) % 32), 4) == (4, 4)  # a permutation of one 128-byte line
     two = np.where(LANE % 2 == 0, BASE, BASE + 400)  # two words, 2 sectors, 8 distinct bytes
-    assert costs(two, 4) == (2, 1)
+    assert costs(two, 4) == (2, 2)  # ideal: min(sectors, packed lanes' bytes), as the H200 counts it
     scattered = BASE + 4 * np.array([0, 1, 9, 8, 17, 1000, 1001, 5000] * 4)  # sectors 0, 1, 2, 125, 625
-    assert costs(scattered, 4) == (5, 1)
+    assert costs(scattered, 4) == (5, 4)  # 32 lanes x 4 bytes packed: 4 sectors, fewer than the 5 touched
 
 
 def test_transpose_column_store():
