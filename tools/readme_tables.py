@@ -1,4 +1,4 @@
-"""Rewrite the README's library tables from the recorded run: python tools/readme_tables.py
+"""Rewrite the tables of README.md and docs/library.md from the recorded run: python tools/readme_tables.py
 
 Each table sits between markers <!-- NAME --> and <!-- /NAME -->: `layout-table` (the layout
 experiment's times beside the bank model's wavefronts and Nsight Compute's), `latency-table` (one
@@ -61,9 +61,14 @@ def tables(record: RunRecord) -> dict[str, list[str]]:
     }
 
 
+PAGES = ("README.md", "docs/library.md")  # where the tables sit: each page holds the markers of its own
+
+
 def rendered(readme: str, record: RunRecord) -> str:
     for name, lines in tables(record).items():
         begin, end = f"<!-- {name} -->", f"<!-- /{name} -->"
+        if begin not in readme:
+            continue
         head, rest = readme.split(begin, 1)
         _, tail = rest.split(end, 1)
         readme = head + begin + "\n" + "\n".join(lines) + "\n" + end + tail
@@ -71,6 +76,8 @@ def rendered(readme: str, record: RunRecord) -> str:
 
 
 if __name__ == "__main__":
-    path = ROOT / "README.md"
-    path.write_text(rendered(path.read_text(), RunRecord.load(ROOT / "results" / "run.json")))
-    print(f"rewrote the library tables in {path}")
+    record = RunRecord.load(ROOT / "results" / "run.json")
+    for page in PAGES:
+        path = ROOT / page
+        path.write_text(rendered(path.read_text(), record))
+        print(f"rewrote the tables in {path}")
