@@ -225,3 +225,25 @@ def test_wmma_tiles_multiply_as_numpy_does(b_layout):
     want = a[0] @ b[0] + a[1] @ b[1]
     assert np.allclose(np.asarray(r.buffers["c"]).reshape(16, 16), want, rtol=1e-5, atol=1e-5)
     assert any("wmma" in u for u in r.uncounted)
+
+
+def test_an_overload_picked_by_its_type_keeps_its_parameter_names():
+    r = _analyze("templates_overloads.cu", "static_cast<void (*)(double *, double)>(scale)", (64,),
+                 ["x=float64[64]", "s=2"])
+    assert r.symbol == "_Z5scalePdd"
+    x = np.asarray(r.buffers["x"])
+    assert x.dtype == np.float64 and r.totals("store")["wavefronts"] == 4  # 8-byte stores: 2 a warp
+    with pytest.raises(UserError, match="2 kernels have that name"):
+        _analyze("templates_overloads.cu", "scale", (64,), ["x=float32[64]", "s=2"])
+
+
+def test_the_tables_fit_80_columns(capsys, monkeypatch):
+    from smemlab.cli import main
+
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["analyze", str(FILES / "cub_blocks.cu"), "--kernel", "block_max<256, cub::BLOCK_REDUCE_RAKING>",
+                 "--block", "256", "--arg", "in=float32[256]", "--arg", "out=float32[1]", "--arg", "n=256"]) == 0
+    out = capsys.readouterr().out
+    table = out.split("shared-memory traffic per source line", 1)[1].split("kernel totals", 1)[0]
+    assert table.strip() and max(len(line.rstrip()) for line in table.splitlines()) <= 80
+    assert "cub_blocks.cu:46" in table  # the user's line, whole

@@ -51,7 +51,7 @@ def check_name(name: str) -> None:
 
 def probe_code(kernel_expr: str, fields: list[tuple[int, str]]) -> str:
     """C++ that makes the PTX hold, for each (parameter index, 'field.sub') of the kernel, its layout."""
-    address = kernel_expr if kernel_expr.startswith("&") else f"&{kernel_expr}"
+    address = kernel_expr if kernel_expr.lstrip().startswith(("&", "static_cast")) else f"&{kernel_expr}"
     lines = [_HEAD]
     for i, (index, path) in enumerate(fields):
         t = f"__smemlab_p{i}"

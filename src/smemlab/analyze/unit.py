@@ -36,6 +36,7 @@ class Unit:
     declarations: dict[str, str] = field(default_factory=dict)  # symbol -> C++ declaration
     compiler: str = "nvrtc"
     fields: dict = field(default_factory=dict)  # 'param.field' -> fields.Field (struct fields given by name)
+    expression: str = ""  # the kernel as a C++ expression (a cast that picks an overload, or its name)
 
 
 def resolve_source(path: str) -> tuple[Path, str]:
@@ -94,11 +95,14 @@ def compile_unit(path: str, kernel: str | None, defines=None, include_dirs=None,
         symbol = _match(kernel, decls)
     if symbol is None:
         _no_such_kernel(kernel, decls, shown, text)
-    name = kernel or nvcc.declared_name(decls[symbol])
+    # shown by its name; an overload picked by a cast (`static_cast<void (*)(double *)>(k)`) as the name it picks
+    picked_by_cast = kernel is not None and kernel.lstrip().startswith(("static_cast", "&"))
+    name = nvcc.declared_name(decls[symbol]) if kernel is None or picked_by_cast else kernel
     own = _own_texts(compiled.files, file, include_dirs)
     files = {i: _shown(p, file, shown, include_dirs) for i, p in module.files.items()}
     sources = {i: _read_lines(p) for i, p in module.files.items()}
-    unit = Unit(module, compiled.ptx, compiled.cubin, symbol, name, own, shown, files, sources, decls, "nvcc")
+    unit = Unit(module, compiled.ptx, compiled.cubin, symbol, name, own, shown, files, sources, decls, "nvcc",
+                expression=kernel if picked_by_cast else name)
     if field_names:
         unit.fields = _field_layouts(unit, file, defines, include_dirs, options, field_names)
     return unit
@@ -119,7 +123,7 @@ def _field_layouts(unit: Unit, file: Path, defines, include_dirs, options, names
         asked.append((params.index(base), path))
     try:
         probed = nvcc.compile_file(file, unit.shown, defines, include_dirs, options,
-                                   probes=F.probe_code(unit.kernel, asked))
+                                   probes=F.probe_code(unit.expression or unit.kernel, asked))
     except UserError as exc:
         raise UserError(f"--arg {', '.join(names)}: the compiler could not lay out these struct fields of "
                         f"{unit.kernel}'s parameters (is each a field of the struct?):\n{exc}") from None
