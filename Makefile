@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 PLAIN    := .venv-plain
 PLAIN_PY := $(PLAIN)/bin/python
 
-.PHONY: run test test-plain venv clean
+.PHONY: run test test-fast test-plain venv clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,12 @@ test: venv
 	@$(PY) -m pytest -q -rs; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests; that is a broken suite, not a pass"; exit 1; fi; \
 	exit $$rc
+
+# The inner loop: everything but the hardware-truth replays and the slow modules (tests/conftest.py), under a
+# minute on 2 cores once the compile caches are warm.
+test-fast: venv
+	@$(PY) -m pytest -q -m "not truth and not slow" -p no:cacheprovider; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make test-fast: pytest collected no tests"; exit 1; fi; exit $$rc
 
 # The plain install (numpy, rich, matplotlib): the bank model, list and report work, and nothing imports CUDA.
 $(PLAIN)/.installed: pyproject.toml

@@ -13,7 +13,22 @@ def _no_gpu_reason():
     return no_gpu_reason()
 
 
+# Test kinds, by module: `truth` replays recorded hardware counts through the emulator; `slow` compiles or
+# emulates at length. `make test-fast` leaves both out (the inner loop); `make test` runs everything.
+TRUTH_MODULES = {"test_analyze_truth", "test_analyze_truth_fixture", "test_analyze_global_truth",
+                 "test_analyze_ptx_variants"}
+SLOW_MODULES = {"test_ops_histogram", "test_analyze_cccl", "test_kernels_spill_free", "test_analyze_python",
+                "test_analyze_files", "test_plain_install", "test_records_report", "test_histogram_carry_model",
+                "test_analyze_device_runtime", "test_exp_layout", "test_analyze_package", "test_bench_core"}
+
+
 def pytest_collection_modifyitems(config, items):
+    for item in items:
+        module = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
+        if module in TRUTH_MODULES:
+            item.add_marker(pytest.mark.truth)
+        if module in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
     reason = _no_gpu_reason()
     if not reason:
         return
