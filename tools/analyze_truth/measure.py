@@ -212,7 +212,7 @@ def compile_whole(case: dict) -> tuple[bytes, str, list[tuple[str, str]]]:
     (smemlab.analyze.unit itself): the types are the instance's own, from its demangled symbol."""
     sys.path.insert(0, str(REPO / "src"))
     from smemlab.analyze import nvcc
-    from smemlab.analyze.args import parameter_names
+    from smemlab.analyze.args import empty_param, parameter_names
     from smemlab.analyze.unit import compile_unit
 
     cwd = os.getcwd()
@@ -226,14 +226,8 @@ def compile_whole(case: dict) -> tuple[bytes, str, list[tuple[str, str]]]:
     _, names = parameter_names(k, unit.source, unit.kernel)
     ctypes = nvcc.parameters_of(unit.declarations[unit.symbol])
     # an empty struct (a tag, std::integral_constant) is launched as the one byte it is
-    ctypes = ["unsigned char" if _empty(p) else t for p, t in zip(k.params, ctypes)]
+    ctypes = ["unsigned char" if empty_param(p) else t for p, t in zip(k.params, ctypes)]
     return unit.cubin, unit.symbol, list(zip(ctypes, names))
-
-
-def _empty(p) -> bool:
-    from smemlab.analyze.args import empty_param as empty
-
-    return empty(p)
 
 
 def compile_case(case: dict) -> tuple[bytes, str]:

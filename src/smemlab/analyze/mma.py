@@ -39,7 +39,7 @@ LAYOUTS = {
                         lambda i, g, t: (4 * t + i % 4 + 16 * (i // 4), g), 16, 8),
 }
 _KIND = {"f16": "16", "bf16": "16", "tf32": "tf32", "s8": "8", "u8": "8"}
-_ELEMENTS_PER_REG = {"f16": 2, "bf16": 2, "tf32": 1, "s8": 4, "u8": 4, "f32": 1, "s32": 1}
+ELEMENTS_PER_REG = {"f16": 2, "bf16": 2, "tf32": 1, "s8": 4, "u8": 4, "f32": 1, "s32": 1}
 
 
 def _places(fn, count: int) -> tuple[np.ndarray, np.ndarray]:
@@ -48,7 +48,19 @@ def _places(fn, count: int) -> tuple[np.ndarray, np.ndarray]:
     return rc[..., 0], rc[..., 1]
 
 
-def _unpack(words: list[np.ndarray], typ: str) -> np.ndarray:
+def whole_warps(m: np.ndarray, W: int, what: str) -> np.ndarray:
+    """The warps with lanes on in `m`, refusing one with only some: the warp-wide matrix instructions need
+    all 32 lanes (undefined behaviour otherwise)."""
+    warps = m.reshape(W, WARP)
+    busy = warps.any(axis=1)
+    partial = busy & ~warps.all(axis=1)
+    if partial.any():
+        raise PTXError(f"{what} in warp {int(np.flatnonzero(partial)[0])} with only some of its lanes: it needs all "
+                       f"32 (undefined behaviour otherwise)")
+    return busy
+
+
+def unpack(words: list[np.ndarray], typ: str) -> np.ndarray:
     """(threads, elements) values of the registers' packed elements, element 0 in the lowest bits."""
     w = np.stack(words, axis=1).astype(np.uint32)
     if typ in ("f32", "tf32"):
@@ -64,7 +76,7 @@ def _unpack(words: list[np.ndarray], typ: str) -> np.ndarray:
     raise PTXError(f"mma: type .{typ} is not supported")
 
 
-def _pack(values: np.ndarray, typ: str) -> list[np.ndarray]:
+def pack(values: np.ndarray, typ: str) -> list[np.ndarray]:
     """The registers (uint32 bits) holding `values` (threads, elements) as `typ`."""
     if typ == "f32":
         bits = values.astype(np.float32).view(np.uint32)
@@ -96,8 +108,8 @@ def b_mma(ins: Instr, mach: Machine, **_):
         raise PTXError(f"{ins.text}: expected {{d}}, {{a}}, {{b}}, {{c}}")
     regs = [list(o.items) if isinstance(o, Vec) else [o] for o in ops]
     nc = M * N // WARP
-    want = [nc // _ELEMENTS_PER_REG[td], na // _ELEMENTS_PER_REG[ta], nb // _ELEMENTS_PER_REG[tb],
-            nc // _ELEMENTS_PER_REG[tc]]
+    want = [nc // ELEMENTS_PER_REG[td], na // ELEMENTS_PER_REG[ta], nb // ELEMENTS_PER_REG[tb],
+            nc // ELEMENTS_PER_REG[tc]]
     if [len(r) for r in regs] != want:
         raise PTXError(f"{ins.text}: {'/'.join(str(len(r)) for r in regs)} registers for d/a/b/c, "
                        f"{'/'.join(map(str, want))} expected")
@@ -109,17 +121,10 @@ def b_mma(ins: Instr, mach: Machine, **_):
     W = mach.W
 
     def fn(m, full):
-        warps = m.reshape(W, WARP)
-        busy = warps.any(axis=1)
-        partial = busy & ~warps.all(axis=1)
-        if partial.any():
-            w = int(np.flatnonzero(partial)[0])
-            raise PTXError(f"{ins.opcode} in warp {w} with only some of its lanes: mma.sync.aligned needs all 32 "
-                           f"(undefined behaviour otherwise)")
-        idx = np.flatnonzero(busy)
-        a = _unpack([g() for g in ga], ta).reshape(W, WARP, na)[idx]
-        b = _unpack([g() for g in gb], tb).reshape(W, WARP, nb)[idx]
-        c = _unpack([g() for g in gc], tc).reshape(W, WARP, nc)[idx]
+        idx = np.flatnonzero(whole_warps(m, W, ins.opcode))
+        a = unpack([g() for g in ga], ta).reshape(W, WARP, na)[idx]
+        b = unpack([g() for g in gb], tb).reshape(W, WARP, nb)[idx]
+        c = unpack([g() for g in gc], tc).reshape(W, WARP, nc)[idx]
         n = len(idx)
         A = np.zeros((n, M, K), dtype=a.dtype)
         B = np.zeros((n, K, N), dtype=b.dtype)
@@ -130,6 +135,6 @@ def b_mma(ins: Instr, mach: Machine, **_):
         D = A @ B + C
         d = np.zeros((W, WARP, nc), dtype=D.dtype)
         d[idx] = D[:, cr, cc]
-        for wr, bits in zip(writers, _pack(d.reshape(W * WARP, nc), td)):
+        for wr, bits in zip(writers, pack(d.reshape(W * WARP, nc), td)):
             wr(bits, m, full)
     return fn

@@ -451,27 +451,34 @@ def _reg_names(spec: str) -> list[tuple[str, int | None]]:
     return out
 
 
-def _outermost(callers: dict, here: tuple[int, int, int], rest: str) -> tuple[int, int] | None:
+class _Inlining:
     """The kernel's own line that a `.loc` inlined from a header (or a helper) comes from. A `.loc` names only its
     immediate call site (`inlined_at F L C`), whose own `.loc` came before it with the site it was inlined at, so
     the chain is followed through the latest caller seen of each position. Where it ends at a position that is
     not the kernel's own (a call site with no instruction of its own left no `.loc`), the kernel's line in force
     before the inlined code is the call's."""
-    inl = _INLINED.findall(rest)
-    if not inl:
-        callers["home"] = here
-        callers.setdefault("homes", set()).add(here[:2])
-        return None
-    site = tuple(int(x) for x in inl[-1])
-    callers[here] = site
-    for _ in range(64):  # inlining is never this deep; a cycle of reused positions stops here too
-        outer = callers.get(site)
-        if outer is None or outer == site:
-            break
-        site = outer
-    if site[:2] not in callers.get("homes", ()) and "home" in callers:
-        site = callers["home"]
-    return site[0], site[1]
+
+    def __init__(self):
+        self.callers: dict[tuple[int, int, int], tuple[int, int, int]] = {}
+        self.home: tuple[int, int, int] | None = None  # the latest `.loc` of the kernel's own code
+        self.homes: set[tuple[int, int]] = set()  # every (file, line) of the kernel's own code so far
+
+    def outermost(self, here: tuple[int, int, int], rest: str) -> tuple[int, int] | None:
+        inl = _INLINED.findall(rest)
+        if not inl:
+            self.home = here
+            self.homes.add(here[:2])
+            return None
+        site = tuple(int(x) for x in inl[-1])
+        self.callers[here] = site
+        for _ in range(64):  # inlining is never this deep; a cycle of reused positions stops here too
+            outer = self.callers.get(site)
+            if outer is None or outer == site:
+                break
+            site = outer
+        if site[:2] not in self.homes and self.home is not None:
+            site = self.home
+        return site[0], site[1]
 
 
 def _parse_kernel(name: str, params_text: str, perf: str, body: str, files: dict) -> Kernel:
@@ -489,7 +496,7 @@ def _parse_kernel(name: str, params_text: str, perf: str, body: str, files: dict
         if m:
             setattr(k, key, tuple(int(x) for x in m.group(1).replace(" ", "").split(",") if x))
     loc: Loc | None = None
-    callers: dict[tuple[int, int, int], tuple[int, int, int]] = {}
+    inlining = _Inlining()
     scopes: list[dict[str, str]] = []
     counter = [0]
     statements = list(_statements(body))
@@ -526,7 +533,7 @@ def _parse_kernel(name: str, params_text: str, perf: str, body: str, files: dict
         if kind == "loc":
             m = _LOC.match(payload)
             if m:
-                outer = _outermost(callers, (int(m.group(1)), int(m.group(2)), int(m.group(3))), m.group(4))
+                outer = inlining.outermost((int(m.group(1)), int(m.group(2)), int(m.group(3))), m.group(4))
                 if int(m.group(2)) or loc is None:  # line 0 ("no line": NVVM writes it after a barrier or at
                     # a join): ptxas's line table keeps the line before it, which Nsight Compute shows
                     loc = Loc(int(m.group(1)), int(m.group(2)), int(m.group(3)), outer)

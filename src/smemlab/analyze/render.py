@@ -213,10 +213,10 @@ def print_report(r: Report, con, line: int | None = None, png: str | None = None
             modelled = _modelled(ls)
             wf = f"{ls.wavefronts:,}" if modelled else "-"
             style = "red" if modelled and ls.excess > 0 else None
-            where = _left_cut(f"{r.file_name(ls.file)}:{ls.line}", line_width)
+            where = left_cut(f"{r.file_name(ls.file)}:{ls.line}", line_width)
             if ls.calls:  # the kernel's own line first, the header's line it reached beneath
-                where = "\n".join([_left_cut(f"{r.file_name(f)}:{n}", line_width) for f, n in ls.calls[:3]]
-                                  + [_left_cut("└ " + f"{r.file_name(ls.file)}:{ls.line}", line_width)])
+                where = "\n".join([left_cut(f"{r.file_name(f)}:{n}", line_width) for f, n in ls.calls[:3]]
+                                  + [left_cut("└ " + f"{r.file_name(ls.file)}:{ls.line}", line_width)])
             op = ls.kind + (" dsmem" if ls.remote else "")
             req = f"{ls.requests:,}" + (f" +{ls.remote:,} remote" if ls.remote else "")
             ideal = f"{ls.ideal:,}" if modelled else "-"
@@ -259,7 +259,7 @@ def print_report(r: Report, con, line: int | None = None, png: str | None = None
         print_line_map(r, con, line, png)
 
 
-def _left_cut(text: str, width: int) -> str:
+def left_cut(text: str, width: int) -> str:
     """A path cut from the left to `width` characters, so that its file name and line number stay."""
     if len(text) <= width:
         return text

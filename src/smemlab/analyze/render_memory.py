@@ -122,7 +122,7 @@ def print_table(r, con, max_source: int = 60) -> None:
     lines = ordered(r.memory_lines)
     if not lines:
         return
-    from smemlab.analyze.render import _left_cut
+    from smemlab.analyze.render import left_cut
 
     narrow = con.width < 110
     t = Table(title="global and local memory per source line, worst first (32-byte sectors)", title_justify="left",
@@ -138,7 +138,7 @@ def print_table(r, con, max_source: int = 60) -> None:
         src = r.source_text(ls.file, ls.line)
         if len(src) > max_source:
             src = src[: max_source - 3] + "..."
-        where = _left_cut(f"{r.file_name(ls.file)}:{ls.line}", width)
+        where = left_cut(f"{r.file_name(ls.file)}:{ls.line}", width)
         style = "red" if ls.excess > 0 else None
         if narrow:  # the op's width in its cell, as the shared table does
             t.add_row(escape(where), escape(src), f"{ls.kind} {ls.bytes}B", f"{ls.requests:,}", f"{ls.wavefronts:,}",

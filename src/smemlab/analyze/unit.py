@@ -9,6 +9,7 @@ a qualified name, or the mangled symbol; with one kernel in the file, no name is
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,8 +90,8 @@ def compile_unit(path: str, kernel: str | None, defines=None, include_dirs=None,
     instance = kernel is not None and any(c in kernel for c in "<(")
     compiled = nvcc.compile_file(file, shown, defines, include_dirs, options, instances=[kernel] if instance else None)
     module = _parse(compiled.ptx, shown)
-    own, symbol = nvcc.picked(module.kernels)
-    decls = nvcc.demangle(own)
+    kernels, symbol = nvcc.picked(module.kernels)
+    decls = nvcc.demangle(kernels)
     if not instance:
         symbol = _match(kernel, decls)
     if symbol is None:
@@ -99,8 +100,7 @@ def compile_unit(path: str, kernel: str | None, defines=None, include_dirs=None,
     picked_by_cast = kernel is not None and kernel.lstrip().startswith(("static_cast", "&"))
     name = nvcc.declared_name(decls[symbol]) if kernel is None or picked_by_cast else kernel
     own = _own_texts(compiled.files, file, include_dirs)
-    files = {i: _shown(p, file, shown, include_dirs) for i, p in module.files.items()}
-    sources = {i: _read_lines(p) for i, p in module.files.items()}
+    files, sources = _line_files(module, file, shown, include_dirs)
     unit = Unit(module, compiled.ptx, compiled.cubin, symbol, name, own, shown, files, sources, decls, "nvcc",
                 expression=kernel if picked_by_cast else name)
     if field_names:
@@ -151,8 +151,7 @@ def _nvrtc_unit(path, file, shown, text, kernel, defines, include_dirs, options)
         kernel = itanium_name(symbol) or symbol
     else:
         symbol = find_kernel(list(module.kernels), kernel, compiled.lowered)
-    files = {i: _shown(p, file, shown, include_dirs) for i, p in module.files.items()}
-    sources = {i: _read_lines(p) for i, p in module.files.items()}
+    files, sources = _line_files(module, file, shown, include_dirs)
     return Unit(module, compiled.ptx, compiled.cubin, symbol, kernel, text, shown, files, sources, {}, "nvrtc")
 
 
@@ -169,8 +168,7 @@ def _match(kernel: str | None, decls: dict[str, str]) -> str | None:
         return full[0]
     if "<" in want:
         return None
-    plain = [s for s, d in decls.items()
-             if want in (_base(d), _base(d).split("::")[-1]) or itanium_name(s) in (kernel, None) and s == kernel]
+    plain = [s for s, d in decls.items() if want in (_base(d), _base(d).split("::")[-1])]
     if len(plain) == 1:
         return plain[0]
     if len(plain) > 1:
@@ -216,7 +214,7 @@ def _own_texts(read: list[str], file: Path, include_dirs) -> str:
     texts = []
     for p in read:
         q = Path(p)
-        if q == file.resolve() or any(_under(q, r) for r in roots):
+        if q == file.resolve() or any(q.is_relative_to(r) for r in roots):
             try:
                 texts.append(q.read_text(errors="replace"))
             except OSError:
@@ -224,46 +222,33 @@ def _own_texts(read: list[str], file: Path, include_dirs) -> str:
     return "\n".join(texts)
 
 
-def _under(p: Path, root: Path) -> bool:
-    try:
-        p.relative_to(root)
-        return True
-    except ValueError:
-        return False
-
-
-def _shown(ptx_path: str, file: Path, shown: str, include_dirs=None) -> str:
-    """How a file of the line table is named in the report: the user's source as they named it, the package's
-    headers by their path in the package, the rest relative to the folder they are found in."""
-    import os
-
-    p = Path(os.path.normpath(ptx_path))
-    try:
-        if p.resolve() == file.resolve():
-            return shown
-    except OSError:
-        pass
+def _name_roots(include_dirs) -> list[Path]:
+    """The folders a header is named relative to: the package's kernels, the toolkit's and CCCL's include
+    folders (cub/block/..., cuda_fp16.hpp, as a user includes them), the user's -I folders, the working one."""
     from smemlab.compiler import KERNEL_DIR
 
     roots = [KERNEL_DIR.resolve()]
     found = nvcc.find()
-    if found is not None:  # the toolkit's and CCCL's headers as a user includes them: cub/block/..., cuda_fp16.hpp
+    if found is not None:
         inc = (found.resolve().parent.parent / "include").resolve()  # a toolkit's include is a link to targets/
         roots += [inc / "cccl", inc]
-    roots += [Path(d).resolve() for d in include_dirs or []] + [Path.cwd()]
-    for root in roots:
+    return roots + [Path(d).resolve() for d in include_dirs or []] + [Path.cwd()]
+
+
+def _line_files(module: Module, file: Path, shown: str, include_dirs) -> tuple[dict, dict]:
+    """(PTX file index -> the name the report shows, PTX file index -> the file's lines)."""
+    roots = _name_roots(include_dirs)
+    me = file.resolve()
+    names, lines = {}, {}
+    for i, ptx_path in module.files.items():
+        p = Path(os.path.normpath(ptx_path)).resolve()
+        names[i] = shown if p == me else next((p.relative_to(r).as_posix() for r in roots if p.is_relative_to(r)),
+                                              str(p))
         try:
-            return p.resolve().relative_to(root).as_posix()
-        except (ValueError, OSError):
-            continue
-    return str(p)
-
-
-def _read_lines(path: str) -> list[str]:
-    try:
-        return Path(path).read_text(errors="replace").splitlines()
-    except OSError:
-        return []
+            lines[i] = p.read_text(errors="replace").splitlines()
+        except OSError:
+            lines[i] = []
+    return names, lines
 
 
 # ---------------------------------------------------------------------------- --list
@@ -280,7 +265,7 @@ def list_kernels(path: str, defines=None, include_dirs=None, options=None, compi
                  ) -> tuple[list[KernelInfo], list[str]]:
     """The kernels a compile of the file makes (its instances included), with their parameters; and the
     template kernels it defines that nothing instantiates."""
-    from smemlab.analyze.args import signature
+    from smemlab.analyze.args import parameter_names
 
     unit_file, shown = resolve_source(path)
     text = unit_file.read_text(errors="replace")
@@ -300,10 +285,10 @@ def list_kernels(path: str, defines=None, include_dirs=None, options=None, compi
         name = nvcc.declared_name(decl) if decl != symbol else (itanium_name(symbol) or symbol)
         ctypes = nvcc.parameters_of(decl)
         k = module.kernels[symbol]
-        sigs = [s for s in signature(own, name) if len(s) == len(k.params)]
-        names = [c.name for c in sigs[0]] if sigs else [None] * len(k.params)
+        cparams, _ = parameter_names(k, own, name)
+        names = [c.name if c is not None else None for c in cparams]
         if not ctypes or len(ctypes) != len(k.params):
-            ctypes = [c.ctype for c in sigs[0]] if sigs else [f".{p.type.lstrip('.')}" for p in k.params]
+            ctypes = [c.ctype if c is not None else f".{p.type.lstrip('.')}" for c, p in zip(cparams, k.params)]
         out.append(KernelInfo(name, symbol, list(zip(names, ctypes))))
     names = {k.name.split("<")[0].split("::")[-1] for k in out}
     pending = [t for t in template_kernels(text) if t not in names]

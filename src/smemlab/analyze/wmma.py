@@ -21,10 +21,9 @@ import numpy as np
 
 from smemlab.analyze.alu import builder
 from smemlab.analyze.machine import WARP, Machine
+from smemlab.analyze.mma import ELEMENTS_PER_REG, pack, unpack, whole_warps
 from smemlab.analyze.ptx import Instr, PTXError, Vec
 
-ELEMENT_BYTES = {"f16": 2, "bf16": 2, "tf32": 4, "f32": 4}
-PER_REGISTER = {"f16": 2, "bf16": 2, "tf32": 1, "f32": 1}
 
 
 @lru_cache(maxsize=1)
@@ -64,25 +63,6 @@ def _tile(shape: str, use: str) -> tuple[int, int]:
     return {"a": (m, k), "b": (k, n), "c": (m, n), "d": (m, n)}[use]
 
 
-def _unpack(words: list[np.ndarray], typ: str) -> np.ndarray:
-    w = np.stack(words, axis=1).astype(np.uint32)
-    if typ in ("f32", "tf32"):
-        return w.view(np.float32).astype(np.float64)
-    if typ == "f16":
-        return w.view(np.uint16).view(np.float16).astype(np.float64)
-    return (w.view(np.uint16).astype(np.uint32) << np.uint32(16)).view(np.float32).astype(np.float64)  # bf16
-
-
-def _pack(values: np.ndarray, typ: str) -> list[np.ndarray]:
-    if typ in ("f32", "tf32"):
-        bits = values.astype(np.float32).view(np.uint32)
-    elif typ == "f16":
-        bits = np.ascontiguousarray(values.astype(np.float16)).view(np.uint32)
-    else:
-        raise PTXError(f"wmma: .{typ} fragments are not supported")
-    return [bits[:, j] for j in range(bits.shape[1])]
-
-
 def _addresses(mach, ins, addr_op, stride_op, rows, cols, layout, es):
     """Every thread's byte address of each of its slots, and the getter of the base."""
     from smemlab.analyze.memops import address_getter
@@ -119,14 +99,6 @@ def _memory_io(mach, space: str, addr: np.ndarray, m: np.ndarray, es: int, value
     return out
 
 
-def _warps_whole(m: np.ndarray, W: int, what: str) -> None:
-    warps = m.reshape(W, WARP)
-    partial = warps.any(axis=1) & ~warps.all(axis=1)
-    if partial.any():
-        raise PTXError(f"{what} in warp {int(np.flatnonzero(partial)[0])} with only some of its lanes: "
-                       f"the warp matrix functions need all 32 (undefined behaviour otherwise)")
-
-
 @builder("wmma")
 def b_wmma(ins: Instr, mach: Machine, **_):
     parts = ins.parts
@@ -155,10 +127,10 @@ def _load(ins: Instr, mach: Machine):
     rows, cols = _fragment(shape, "c" if use == "c" else use, typ if use != "c" else "f32", layout)
     if use == "c" and typ != "f32":
         raise PTXError(f"{ins.opcode}: only f32 accumulator fragments have been measured")
-    es = ELEMENT_BYTES[typ]
+    es = 4 // ELEMENTS_PER_REG[typ]  # a fragment register is 32 bits
     regs = _regs(ins.operands[0])
     slots = rows.shape[1]
-    if len(regs) * PER_REGISTER[typ] != slots:
+    if len(regs) * ELEMENTS_PER_REG[typ] != slots:
         raise PTXError(f"{ins.text}: {len(regs)} registers for {slots} .{typ} slots")
     space, at = _addresses(mach, ins, ins.operands[1], ins.operands[2] if len(ins.operands) > 2 else None,
                            rows, cols, layout, es)
@@ -166,7 +138,7 @@ def _load(ins: Instr, mach: Machine):
     W = mach.W
 
     def fn(m, full):
-        _warps_whole(m, W, ins.opcode)
+        whole_warps(m, W, ins.opcode)
         raw = _memory_io(mach, space, at(), m, es)
         # a register holds its slots' bits as memory does: two 16-bit elements (the first low), or one 32-bit
         bits = np.ascontiguousarray(raw.astype(np.uint16)).view(np.uint32) if es == 2 else raw.astype(np.uint32)
@@ -192,7 +164,7 @@ def _store(ins: Instr, mach: Machine):
     W = mach.W
 
     def fn(m, full):
-        _warps_whole(m, W, ins.opcode)
+        whole_warps(m, W, ins.opcode)
         values = np.stack([g() for g in getters], axis=1)
         _memory_io(mach, space, at(), m, 4, values)
     return fn
@@ -222,12 +194,10 @@ def _mma(ins: Instr, mach: Machine):
     W = mach.W
 
     def fn(m, full):
-        _warps_whole(m, W, ins.opcode)
-        warps = m.reshape(W, WARP).any(axis=1)
-        idx = np.flatnonzero(warps)
-        a = _unpack([g() for g in ga], ta).reshape(W, WARP, -1)[idx]
-        b = _unpack([g() for g in gb], tb).reshape(W, WARP, -1)[idx]
-        c = _unpack([g() for g in gc], tc).reshape(W, WARP, -1)[idx]
+        idx = np.flatnonzero(whole_warps(m, W, ins.opcode))
+        a = unpack([g() for g in ga], ta).reshape(W, WARP, -1)[idx]
+        b = unpack([g() for g in gb], tb).reshape(W, WARP, -1)[idx]
+        c = unpack([g() for g in gc], tc).reshape(W, WARP, -1)[idx]
         n = len(idx)
         A, B, C = np.zeros((n, M, K)), np.zeros((n, K, N)), np.zeros((n, M, N))
         A[:, ar, ac] = a  # duplicated slots write the same element twice
@@ -236,6 +206,6 @@ def _mma(ins: Instr, mach: Machine):
         D = A @ B + C
         d = np.zeros((W, WARP, cr.shape[1]))
         d[idx] = D[:, cr, cc]
-        for wr, bits in zip(writers, _pack(d.reshape(W * WARP, -1), td)):
+        for wr, bits in zip(writers, pack(d.reshape(W * WARP, -1), td)):
             wr(bits, m, full)
     return fn
