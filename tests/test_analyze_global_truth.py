@@ -26,11 +26,12 @@ KNOWN = {
 
 
 def _analyze(case):
-    from smemlab.analyze import analyze_source
+    """The launch analysed as the shared-memory replay analyses it (its compiler, grid, cluster, dynamic shared
+    memory and package paths: tests/test_analyze_truth.py)."""
+    from test_analyze_truth import _analyze as analyze_case
 
     pytest.importorskip("cuda.bindings")
-    return analyze_source(str(ROOT / case["file"]), case["kernel"], tuple(case["block"]), args=case["args"],
-                          defines={k: str(v) for k, v in case["defines"].items()}, compiler="nvrtc")
+    return analyze_case(case)
 
 
 def test_the_fixture_holds_global_truth():
@@ -40,10 +41,26 @@ def test_the_fixture_holds_global_truth():
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
-def test_global_counts_match_nsight_compute(case):
-    from smemlab.analyze import render
+def test_global_counts_match_nsight_compute(case, tmp_path, monkeypatch):
+    from test_analyze_truth import COMPILE_TRIES, _other_sass
 
     r = _analyze(case)
+    problems, tries = _problems(case, r), 1
+    # NVRTC's PTX for some files differs from one compile to the next (test_analyze_truth.py says how): compile
+    # again past the cache until the cubin is the one measured
+    while problems and tries < COMPILE_TRIES and _other_sass(case, r):
+        monkeypatch.setenv("SMEMLAB_CACHE", str(tmp_path / f"compile{tries}"))
+        r = _analyze(case)
+        problems, tries = _problems(case, r), tries + 1
+    if case["id"] in KNOWN:
+        assert problems, f"{case['id']} now matches: take it out of KNOWN"
+        pytest.xfail(KNOWN[case["id"]])
+    assert not problems, problems
+
+
+def _problems(case, r) -> list[str]:
+    from smemlab.analyze import render
+
     doc = render.to_json(r)
     problems = []
     for kind, key in TOTALS.items():
@@ -61,7 +78,4 @@ def test_global_counts_match_nsight_compute(case):
             got_lines[(Path(d["file"]).name, d["line"], d["op"])] += d["sectors"]
     if dict(want_lines) != dict(got_lines):
         problems.append(f"per-line sectors: analyze {dict(got_lines)}, Nsight Compute {dict(want_lines)}")
-    if case["id"] in KNOWN:
-        assert problems, f"{case['id']} now matches: take it out of KNOWN"
-        pytest.xfail(KNOWN[case["id"]])
-    assert not problems, problems
+    return problems

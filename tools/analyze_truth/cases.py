@@ -656,6 +656,30 @@ for stride in (2, 33):  # param1: std::integral_constant, empty
           ["data=float32[32]", "param1=0"])
 for t in ("float", "int"):
     whole(f"fill.{t}", "templates_overloads.cu", f"fill<{t}>", (128,), [f"out={t}[128]", "value=3"])
+# tensor-core fragments through shared memory (wmma_shared.cu): how ptxas lowers wmma.load/store (LDSM, LDS, STS)
+WMMA_MEM = {"half": "float16", "__nv_bfloat16": "bfloat16", "float": "float32"}
+for (m, n, k), frag, mem, al, bl, lda, ldb in (
+        ((16, 16, 16), "half", "half", "row", "col", 16, 16), ((16, 16, 16), "half", "half", "row", "col", 24, 24),
+        ((16, 16, 16), "half", "half", "row", "col", 64, 64), ((16, 16, 16), "half", "half", "row", "row", 16, 16),
+        ((16, 16, 16), "half", "half", "col", "col", 16, 16), ((16, 16, 16), "half", "half", "col", "row", 40, 72),
+        ((16, 16, 16), "__nv_bfloat16", "__nv_bfloat16", "row", "col", 16, 16),
+        ((16, 16, 16), "__nv_bfloat16", "__nv_bfloat16", "row", "col", 64, 64),
+        ((16, 16, 8), "wmma::precision::tf32", "float", "row", "row", 8, 16),
+        ((16, 16, 8), "wmma::precision::tf32", "float", "row", "row", 32, 32),
+        ((16, 16, 8), "wmma::precision::tf32", "float", "col", "col", 16, 8),
+        ((32, 8, 16), "half", "half", "row", "col", 16, 16), ((8, 32, 16), "half", "half", "row", "row", 16, 32)):
+    short = {"half": "f16", "__nv_bfloat16": "bf16", "wmma::precision::tf32": "tf32"}[frag]
+    whole(f"wmma_ab.m{m}n{n}k{k}.{short}.{al}_{bl}.ld{lda}_{ldb}", "wmma_shared.cu",
+          f"ab_from_shared<{m}, {n}, {k}, {frag}, {mem}, wmma::{al}_major, wmma::{bl}_major, {lda}, {ldb}>", (32,),
+          [f"a={WMMA_MEM[mem]}[{32 * lda}]", f"b={WMMA_MEM[mem]}[{32 * ldb}]", f"c=float32[{m * n}]"])
+for (m, n, k), acc, ld, col in (((16, 16, 16), "float", 16, False), ((16, 16, 16), "float", 20, False),
+                                ((16, 16, 16), "float", 32, False), ((16, 16, 16), "float", 16, True),
+                                ((32, 8, 16), "float", 8, False), ((8, 32, 16), "float", 32, False),
+                                ((16, 16, 16), "half", 16, False), ((16, 16, 16), "half", 24, False),
+                                ((16, 16, 16), "half", 16, True), ((32, 8, 16), "half", 8, False)):
+    whole(f"wmma_c.m{m}n{n}k{k}.{'f32' if acc == 'float' else 'f16'}.{'col' if col else 'row'}.ld{ld}", "wmma_shared.cu",
+          f"c_through_shared<{m}, {n}, {k}, {acc}, {ld}, {'true' if col else 'false'}>", (32,),
+          [f"in={WMMA_MEM[acc]}[{32 * ld}]", f"out={WMMA_MEM[acc]}[{32 * ld}]"])
 
 # ---- global and local memory (issue 31): kernels/global_patterns.cu, one block of 64 threads (two warps) each, for
 # the sector rules of src/smemlab/analyze/coalescing.py; written before their first recording (SKIPS says so)

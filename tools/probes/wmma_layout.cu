@@ -18,12 +18,12 @@ __global__ void probe(const Mem *tile, int ld, float *out, int *count) {
   if (lane == 0) *count = f.num_elements;
 }
 
-template <int M, int N, int K>
-__global__ void probe_acc(const float *tile, int ld, float *out, int *count, bool col) {
-  wmma::fragment<wmma::accumulator, M, N, K, float> f;
+template <int M, int N, int K, typename T = float>
+__global__ void probe_acc(const T *tile, int ld, float *out, int *count, bool col) {
+  wmma::fragment<wmma::accumulator, M, N, K, T> f;
   wmma::load_matrix_sync(f, tile, ld, col ? wmma::mem_col_major : wmma::mem_row_major);
   const int lane = threadIdx.x;
-  for (int i = 0; i < f.num_elements; ++i) out[lane * f.num_elements + i] = f.x[i];
+  for (int i = 0; i < f.num_elements; ++i) out[lane * f.num_elements + i] = float(f.x[i]);
   if (lane == 0) *count = f.num_elements;
 }
 
@@ -87,5 +87,14 @@ int main() {
              [](const float *t, int ld, float *o, int *c) { probe_acc<32, 8, 16><<<1, 32>>>(t, ld, o, c, false); });
   run<float>("c", 8, 32, 16, "f32", "mem_row_major", 8, 32, true,
              [](const float *t, int ld, float *o, int *c) { probe_acc<8, 32, 16><<<1, 32>>>(t, ld, o, c, false); });
+  // f16 accumulators (element indices up to 255 are exact in half)
+  run<half>("c", 16, 16, 16, "f16", "mem_row_major", 16, 16, true,
+            [](const half *t, int ld, float *o, int *c) { probe_acc<16, 16, 16, half><<<1, 32>>>(t, ld, o, c, false); });
+  run<half>("c", 16, 16, 16, "f16", "mem_col_major", 16, 16, false,
+            [](const half *t, int ld, float *o, int *c) { probe_acc<16, 16, 16, half><<<1, 32>>>(t, ld, o, c, true); });
+  run<half>("c", 32, 8, 16, "f16", "mem_row_major", 32, 8, true,
+            [](const half *t, int ld, float *o, int *c) { probe_acc<32, 8, 16, half><<<1, 32>>>(t, ld, o, c, false); });
+  run<half>("c", 8, 32, 16, "f16", "mem_row_major", 8, 32, true,
+            [](const half *t, int ld, float *o, int *c) { probe_acc<8, 32, 16, half><<<1, 32>>>(t, ld, o, c, false); });
   return 0;
 }
