@@ -126,3 +126,32 @@ def test_global_predictions_round_trip_and_old_records_load(tmp_path):
     assert all(v.global_accesses == [] and predicted_global_per_request(v, "load") is None
                for v in old.experiments[0].variants)
     assert "gld sectors/req pred" not in report.rows(old.experiments[0])[0]
+
+
+RECORDED = __import__("pathlib").Path(__file__).resolve().parents[1] / "results" / "run.json"
+
+
+@pytest.mark.skipif(not RECORDED.exists(), reason="no recorded GPU run in results/ yet")
+def test_declarations_predict_the_recorded_global_sectors():
+    """Each experiment's declared global accesses, priced now, give the sectors per request Nsight
+    Compute counted in the recorded run (results/run.json), loads and stores, for every variant that
+    declares them; the transposes, copies, reductions, stencils, tiled matmuls and layouts do."""
+    from smemlab.counters import measured_global_per_request
+    from smemlab.experiments import get
+
+    run, checked, wrong = RunRecord.load(RECORDED), set(), []
+    for er in run.experiments:
+        if er.name not in ("transpose", "reduce", "stencil", "matmul", "layout"):
+            continue
+        declared = {v.name: v for v in get(er.name).variants() if v.gmem}
+        for rec in er.variants:
+            if rec.variant not in declared or not rec.counters:
+                continue
+            rec.global_accesses = predict_global(declared[rec.variant])
+            checked.add(f"{er.name}/{rec.variant}")
+            for op in ("load", "store"):
+                if global_mismatch(rec, op):
+                    wrong.append((er.name, rec.variant, op, predicted_global_per_request(rec, op),
+                                  measured_global_per_request(rec, op)))
+    assert {"transpose/naiveGmem", "reduce/reduceGmem", "stencil/stancliGlobal", "matmul/MatMulKernel32"} <= checked
+    assert not wrong
