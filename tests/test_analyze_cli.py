@@ -181,3 +181,24 @@ def test_cluster_runs_every_block_and_marks_remote_lines(capsys):
 def test_bad_cluster_is_one_line_and_status_2(cluster, message, capsys):
     rc, out, err = run_cli(capsys, *CLUSTER_HIST, "--cluster", cluster)
     assert rc == 2 and message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("kernel", ["transposeFirstTry", "transposePadded"])
+def test_readme_analyze_example_is_a_real_run(kernel):
+    """The README's analyze example: each of its table rows for `kernel` is a line of the real output
+    at 100 columns (the uncoalesced store beside the 32-way conflict, then the fix for both)."""
+    import os
+    import re
+    import subprocess
+    import sys
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    block = readme.split(f"`{kernel}`", 1)[1].split("```", 2)[1]
+    rows = [ln.rstrip() for ln in block.splitlines() if ln.startswith("  …/transpose_naive.cu")]
+    assert rows
+    env = dict(os.environ, COLUMNS="100")
+    out = subprocess.run([sys.executable, "-m", "smemlab", "analyze", EXAMPLE, "--kernel", kernel, "--block", "32,8",
+                          "--grid", "4,4", "--arg", "out=float32[16384]", "--arg", "in=float32[16384]", "--arg", "n=128"],
+                         capture_output=True, text=True, env=env, check=True).stdout
+    lines = {re.sub(r"\s+$", "", ln) for ln in out.splitlines()}
+    assert all(r in lines for r in rows), [r for r in rows if r not in lines]

@@ -104,3 +104,40 @@ def dram_bytes(counters: dict[str, float]) -> float | None:
     if DRAM_READ_BYTES not in counters and DRAM_WRITE_BYTES not in counters:
         return None
     return counters.get(DRAM_READ_BYTES, 0.0) + counters.get(DRAM_WRITE_BYTES, 0.0)
+
+
+GLOBAL_PAIRS = {"load": (GLOBAL_LD_SECTORS, GLOBAL_LD_REQUESTS), "store": (GLOBAL_ST_SECTORS, GLOBAL_ST_REQUESTS)}
+
+
+def global_declared(v: "VariantRecord") -> bool:
+    """True where the record holds the kernel's global accesses, all of them: none in a record from
+    before the field or for a variant with no declaration, and a variant may mark them incomplete."""
+    return bool(getattr(v, "global_accesses", None)) and not getattr(v, "global_incomplete", None)
+
+
+def predicted_global_per_request(v: "VariantRecord", op: str) -> float | None:
+    """Global sectors per request the sector rules predict for the kernel's declared loads or stores
+    (smemlab.banks.sectors), each weighed by its repetitions as Nsight Compute's totals weigh them;
+    None where not declared (global_declared) or where no declared access is an `op`."""
+    if not global_declared(v):
+        return None
+    accs = [a for a in v.global_accesses if a.op == op]
+    return ratio(sum(a.predicted_sectors for a in accs), sum(a.predicted_requests for a in accs))
+
+
+def measured_global_per_request(v: "VariantRecord", op: str) -> float | None:
+    """Nsight Compute's global sectors per request at the run's size (l1tex__t_sectors_pipe_lsu_mem_
+    global_op_ld/st over its requests); None where not profiled or it made no request."""
+    sectors, requests = GLOBAL_PAIRS[op]
+    return ratio(v.counters.get(sectors), v.counters.get(requests))
+
+
+def global_mismatch(v: "VariantRecord", op: str) -> bool:
+    """True where the declared global accesses predict other sectors per request than Nsight Compute
+    measured, or requests where it measured none (or none where it measured some)."""
+    if not global_declared(v) or GLOBAL_PAIRS[op][1] not in v.counters:
+        return False
+    measured, predicted = measured_global_per_request(v, op), predicted_global_per_request(v, op)
+    if measured is None or predicted is None:
+        return (measured is None) != (predicted is None)
+    return abs(measured - predicted) > 1e-6

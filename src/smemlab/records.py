@@ -37,6 +37,19 @@ class AccessRecord:
     predicted_wavefronts: int = 0
 
 
+@dataclass
+class GlobalAccessRecord:
+    """One declared global access: the sector rules' prediction (smemlab.banks.sectors), per launch of
+    one block, each warp's repetitions included. Nsight Compute measures only the kernel's totals."""
+
+    label: str
+    expr: str
+    op: str  # "load" or "store"
+    predicted_requests: int
+    predicted_sectors: int
+    ideal_sectors: int
+
+
 @dataclass(kw_only=True)
 class Measured:
     """What smemlab.measure records of anything it times, verified first: an experiment's variant or
@@ -78,6 +91,10 @@ class VariantRecord(Measured):
     hazard: str | None = None
     failure: str | None = None  # why it did not run or verify
     accesses: list[AccessRecord] = field(default_factory=list)
+    # the declared global accesses (none in a record from before: no prediction); and why they are
+    # not the kernel's all, where they are not (then no sectors per request are predicted)
+    global_accesses: list[GlobalAccessRecord] = field(default_factory=list)
+    global_incomplete: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     counters: dict[str, float] = field(default_factory=dict)  # Nsight Compute, where profiled
     # shared-memory counters again at the experiment's bank_check_size (a few blocks): with no
@@ -182,6 +199,7 @@ class RunRecord:
             for v in e["variants"]:
                 v = dict(v)
                 v["accesses"] = [AccessRecord(**a) for a in v.get("accesses", [])]
+                v["global_accesses"] = [GlobalAccessRecord(**a) for a in v.get("global_accesses") or []]
                 variants.append(VariantRecord(**_known(VariantRecord, v)))
             e = dict(e, variants=variants)
             exps.append(ExperimentRecord(**_known(ExperimentRecord, e)))

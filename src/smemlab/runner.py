@@ -19,7 +19,7 @@ import numpy as np
 from smemlab import measure
 from smemlab.errors import KernelError, UserError
 from smemlab.experiments.base import Case, Experiment, Variant
-from smemlab.records import AccessRecord, ExperimentRecord, RunRecord, VariantRecord
+from smemlab.records import AccessRecord, ExperimentRecord, GlobalAccessRecord, RunRecord, VariantRecord
 
 DEFAULT_REPS = 20
 WARMUP = 3
@@ -56,6 +56,20 @@ def predict_accesses(variant: Variant) -> list[AccessRecord]:
                 predicted_wavefronts=a.wavefronts * acc.per_warp,
             )
         )
+    return out
+
+
+def predict_global(variant: Variant) -> list[GlobalAccessRecord]:
+    """The sector rules' prediction for each declared global access, per launch of one block."""
+    from smemlab.banks.sectors import analyze_global
+
+    out = []
+    for acc in variant.gmem:
+        g = analyze_global(acc.expr, acc.shape, acc.dtype, variant.block, op=acc.op, active=acc.active,
+                           block_index=acc.block_index)
+        out.append(GlobalAccessRecord(label=acc.label, expr=acc.expr, op=g.op, predicted_requests=g.requests * acc.per_warp,
+                                      predicted_sectors=g.sectors * acc.per_warp,
+                                      ideal_sectors=g.ideal_sectors * acc.per_warp))
     return out
 
 
@@ -116,6 +130,7 @@ def run_case(rt, case: Case, reps: int, copy_gbps: float | None) -> VariantRecor
                         bytes_moved=case.bytes_moved, flops=case.flops)
     try:
         rec.accesses = predict_accesses(v)
+        rec.global_accesses, rec.global_incomplete = predict_global(v), v.gmem_incomplete
     except Exception as exc:  # a bad declaration is a bug to show, not a reason to skip the run
         rec.extra["prediction_error"] = str(exc)
     try:

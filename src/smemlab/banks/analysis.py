@@ -207,6 +207,38 @@ def thread_env(block: tuple[int, int, int]) -> dict[str, np.ndarray]:
             "bdz": full(bz), "lane": t % WARP, "warp": t // WARP}
 
 
+def block_addresses(expr: str, dims: tuple[int, ...], size: int, env: dict[str, np.ndarray], active: str | None,
+                    names: dict[str, str] = E.NAMES) -> tuple[E.Access, np.ndarray, np.ndarray]:
+    """(the parsed access, (threads, dims) index tuples, byte address per thread) of `expr` over the
+    threads of `env` (thread_env), row-major in an array of shape `dims` and `size`-byte elements;
+    -1 where `active` is false. An index outside the shape is a UserError naming the thread."""
+    access = E.parse_access(expr, names)
+    if len(access.indices) != len(dims):
+        raise UserError(f"{E.quote(expr)} has {len(access.indices)} subscript(s) but the shape "
+                        f"{'x'.join(map(str, dims))} has {len(dims)} dimension(s)")
+
+    def describe(i: int) -> str:
+        return f"thread {i} (tx={env['tx'][i]}, ty={env['ty'][i]}, tz={env['tz'][i]})"
+
+    everyone = np.ones(env["tx"].size, dtype=bool)
+    mask = everyone
+    if active is not None:
+        mask = E.Evaluator(active, env, describe).eval(E.parse_condition(active, names), everyone) != 0
+    ev = E.Evaluator(expr, env, describe)
+    flat = np.zeros(mask.size, dtype=np.int64)
+    idx = np.full((mask.size, len(dims)), -1, dtype=np.int64)
+    for k, (node, text, n) in enumerate(zip(access.indices, access.texts, dims)):
+        v = np.broadcast_to(ev.eval(node, mask), mask.shape)
+        bad = mask & ((v < 0) | (v >= n))
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise UserError(f"{E.quote(expr)}: index {k} ({text}) is {int(v[i])} for {describe(i)}, "
+                            f"outside 0..{n - 1} of the shape {'x'.join(map(str, dims))}")
+        flat = flat * n + v
+        idx[:, k] = np.where(mask, v, -1)
+    return access, idx, np.where(mask, flat * size, -1)
+
+
 def analyze(expr: str, shape, dtype: str, block, op: str = "load", pad: int = 0, active: str | None = None,
             bank_width: int = 4) -> Analysis:
     """Wavefronts of one shared-memory access by every warp of one block (see model.py for the rule).
@@ -227,32 +259,7 @@ def analyze(expr: str, shape, dtype: str, block, op: str = "load", pad: int = 0,
     bank_width = to_int(bank_width, "bank_width")
     if bank_width not in (4, 8):
         raise UserError(f"bank width must be 4 or 8 bytes, got {bank_width}")
-    access = E.parse_access(expr)
-    if len(access.indices) != len(dims):
-        raise UserError(f"{E.quote(expr)} has {len(access.indices)} subscript(s) but the shape "
-                        f"{'x'.join(map(str, dims))} has {len(dims)} dimension(s)")
-    env = thread_env(block)
-
-    def describe(i: int) -> str:
-        return f"thread {i} (tx={env['tx'][i]}, ty={env['ty'][i]}, tz={env['tz'][i]})"
-
-    everyone = np.ones(env["tx"].size, dtype=bool)
-    mask = everyone
-    if active is not None:
-        mask = E.Evaluator(active, env, describe).eval(E.parse_condition(active), everyone) != 0
-    ev = E.Evaluator(expr, env, describe)
-    flat = np.zeros(mask.size, dtype=np.int64)
-    idx = np.full((mask.size, len(dims)), -1, dtype=np.int64)
-    for k, (node, text, n) in enumerate(zip(access.indices, access.texts, dims)):
-        v = np.broadcast_to(ev.eval(node, mask), mask.shape)
-        bad = mask & ((v < 0) | (v >= n))
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise UserError(f"{E.quote(expr)}: index {k} ({text}) is {int(v[i])} for {describe(i)}, "
-                            f"outside 0..{n - 1} of the shape {'x'.join(map(str, dims))}")
-        flat = flat * n + v
-        idx[:, k] = np.where(mask, v, -1)
-    addresses = np.where(mask, flat * size, -1)
+    access, idx, addresses = block_addresses(expr, dims, size, thread_env(block), active)
     costs = simulate(addresses, size, op, bank_width)
 
     requests = int((costs.active > 0).sum())

@@ -37,7 +37,13 @@ NAMES = {
 }
 NAME_LIST = "tx ty tz bdx bdy bdz lane warp (or threadIdx.x/y/z, blockDim.x/y/z)"
 
-UNSIGNED_NAMES = {"threadIdx.x", "threadIdx.y", "threadIdx.z", "blockDim.x", "blockDim.y", "blockDim.z"}
+# a global access (smemlab.banks.sectors) may also name the block's coordinates, where a shared one
+# may not: they move every warp's addresses alike, which banks never see
+BLOCK_NAMES = {**NAMES, "bx": "bx", "by": "by", "bz": "bz", "blockIdx.x": "bx", "blockIdx.y": "by", "blockIdx.z": "bz"}
+BLOCK_NAME_LIST = NAME_LIST.replace(" (or", ", bx by bz (or").replace("blockDim.x/y/z)", "blockDim.x/y/z, blockIdx.x/y/z)")
+
+UNSIGNED_NAMES = {"threadIdx.x", "threadIdx.y", "threadIdx.z", "blockDim.x", "blockDim.y", "blockDim.z",
+                  "blockIdx.x", "blockIdx.y", "blockIdx.z"}
 
 INT_MAX = 2**31 - 1  # indices are C ints: leaving this range is an overflow in CUDA too
 UINT_MAX = 2**32 - 1
@@ -142,7 +148,8 @@ def _check_number(text: str, num: str, pos: int) -> None:
 
 
 class _Parser:
-    def __init__(self, text: str, condition: bool):
+    def __init__(self, text: str, condition: bool, names: dict[str, str] = NAMES):
+        self.names = names
         self.text = text
         self.toks = _tokenize(text)
         self.i = 0
@@ -235,10 +242,11 @@ class _Parser:
                 self.fail(f"{t.text} does not fit a 32-bit int or unsigned int", t.pos)
             return Node("num", t.pos, v, unsigned=unsigned, span=(t.pos, t.pos + len(t.text)))
         if t.kind == "name":
-            if t.text not in NAMES:
-                self.fail(f"unknown name {t.text!r} (names: {NAME_LIST})", t.pos)
+            if t.text not in self.names:
+                listed = NAME_LIST if self.names is NAMES else BLOCK_NAME_LIST
+                self.fail(f"unknown name {t.text!r} (names: {listed})", t.pos)
             self.i += 1
-            return Node("name", t.pos, NAMES[t.text], unsigned=t.text in UNSIGNED_NAMES,
+            return Node("name", t.pos, self.names[t.text], unsigned=t.text in UNSIGNED_NAMES,
                         span=(t.pos, t.pos + len(t.text)))
         if self.take("("):
             node = self.nested(self.expression)
@@ -253,7 +261,7 @@ class _Parser:
         t = self.tok
         if t.kind != "name" or "." in t.text:
             self.fail("expected the array name, as in tile[ty][tx] or s[tx, ty]", t.pos)
-        if t.text in NAMES:
+        if t.text in self.names:
             self.fail(f"{t.text!r} is a thread index, not an array; write the access as NAME[index], e.g. s[{t.text}]",
                       t.pos)
         self.i += 1
@@ -279,18 +287,19 @@ class _Parser:
         return node
 
 
-def parse_access(text: str) -> Access:
-    """Parse `name[i][j]` / `name[i, j]`; raises UserError with the column of any mistake."""
+def parse_access(text: str, names: dict[str, str] = NAMES) -> Access:
+    """Parse `name[i][j]` / `name[i, j]`; raises UserError with the column of any mistake. `names`:
+    the names it may use (BLOCK_NAMES adds the block's coordinates)."""
     if not isinstance(text, str) or not text.strip():
         raise UserError("the access expression is empty; write it like tile[ty][tx]")
-    return _Parser(text, condition=False).access()
+    return _Parser(text, condition=False, names=names).access()
 
 
-def parse_condition(text: str) -> Node:
+def parse_condition(text: str, names: dict[str, str] = NAMES) -> Node:
     """Parse an --active condition (index arithmetic plus comparisons and && || !)."""
     if not isinstance(text, str) or not text.strip():
         raise UserError("the --active condition is empty; write it like 'tx < 64'")
-    return _Parser(text, condition=True).condition_only()
+    return _Parser(text, condition=True, names=names).condition_only()
 
 
 # ---------------------------------------------------------------------------------------------

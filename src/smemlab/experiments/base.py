@@ -23,13 +23,11 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 @dataclass(frozen=True)
-class SmemAccess:
-    """One shared-memory instruction of a kernel, declared for the bank model.
-
-    `expr`, `shape`, `dtype`, `op` and `active` mean what they mean to `smemlab bank`; the block
-    is the variant's. `per_warp` is how many times each warp executes this instruction per
-    launch of one block (a loop runs it several times); the profiler multiplies by it.
-    """
+class Declared:
+    """One memory instruction of a kernel as a subscript over the block's threads (what an access
+    declaration has, shared or global): `expr`, `shape`, `dtype`, `op` and `active` mean what they
+    mean to `smemlab bank`; the block is the variant's. `per_warp` is how many times each warp
+    executes this instruction per launch of one block (a loop runs it several times)."""
 
     label: str
     expr: str
@@ -41,6 +39,26 @@ class SmemAccess:
 
 
 @dataclass(frozen=True)
+class SmemAccess(Declared):
+    """One shared-memory instruction of a kernel, declared for the bank model; the profiler
+    multiplies by `per_warp`."""
+
+
+@dataclass(frozen=True)
+class GlobalAccess(Declared):
+    """One global-memory instruction of a kernel, declared for the sector rules (smemlab.banks.sectors).
+
+    `expr` may also name the block (bx by bz); it is evaluated for the block at `block_index`, which
+    stands for every block (declare where the others' addresses are translates of its by whole
+    sectors). `shape` is the array's (a representative size: the ratio does not change with it),
+    `dtype` the width the SASS uses (float4 where ptxas made an LDG.E.128). The kernel's sectors per
+    request weigh each access by `per_warp`, as Nsight Compute's totals do.
+    """
+
+    block_index: tuple[int, int, int] = (0, 0, 0)
+
+
+@dataclass(frozen=True)
 class Variant:
     """One kernel (or baseline) of an experiment, named as the seeds name it."""
 
@@ -49,6 +67,10 @@ class Variant:
     kernel: str | None = None  # the symbol in kernels/<experiment>.cu; None for CPU/library baselines
     block: tuple[int, int, int] = (1, 1, 1)
     smem: tuple[SmemAccess, ...] = ()
+    # every global load and store of the kernel (a kernel-level prediction needs them all), or none
+    gmem: tuple[GlobalAccess, ...] = ()
+    # why the declared global accesses are not all of the kernel's: then none is predicted per request
+    gmem_incomplete: str | None = None
     hazard: str | None = None  # kept on purpose to show a hazard; the sanitizer finding expected
     on_gpu: bool = True  # False: a host baseline, timed with the host clock
     # False: timed one call a sample, for work whose figure is a call alone (a transfer's own cost),

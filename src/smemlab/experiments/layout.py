@@ -23,7 +23,7 @@ import numpy as np
 
 from smemlab.counters import measured_per_request, predicted_per_request
 from smemlab.errors import UserError
-from smemlab.experiments.base import Case, Check, Experiment, SmemAccess, Variant
+from smemlab.experiments.base import Case, Check, Experiment, GlobalAccess, SmemAccess, Variant
 from smemlab.limits import time_against_wavefronts
 
 SQUARE = {"BDIMX": 32, "BDIMY": 32, "IPAD": 1}
@@ -172,7 +172,12 @@ class LayoutExperiment(Experiment):
                 SmemAccess("store tile", spec.store, spec.shape, "int", op="store"),
                 SmemAccess("load tile", spec.load, spec.shape, "int", op="load"),
             )
-            out.append(Variant(name, summary, kernel=spec.kernel, block=spec.block, smem=smem))
+            # the kernel's one global access: each thread stores its sum at base + idx, a block's
+            # threads in order (block 1 standing for all: each block's NT ints follow the last's)
+            nt = spec.block[0] * spec.block[1]
+            gmem = (GlobalAccess("out[base+idx]", f"out[bx*{nt}+ty*{spec.block[0]}+tx]", (2 * nt,), "int", "store",
+                                 block_index=(1, 0, 0)),)
+            out.append(Variant(name, summary, kernel=spec.kernel, block=spec.block, smem=smem, gmem=gmem))
         return out
 
     def spec(self, name: str) -> _Spec:

@@ -18,7 +18,7 @@ import numpy as np
 
 from smemlab.counters import GLOBAL_LD_SECTORS
 from smemlab.errors import UserError
-from smemlab.experiments.base import Case, Check, Experiment, SmemAccess, Variant
+from smemlab.experiments.base import Case, Check, Experiment, GlobalAccess, SmemAccess, Variant
 from smemlab.frameworks import cupy_tf32_off
 from smemlab.ops.matmul import SOURCE as LIBRARY_SOURCE
 
@@ -81,6 +81,23 @@ def tiled_smem(block_size: int, k: int) -> tuple[SmemAccess, ...]:
     )
 
 
+def matmul_gmem(block_size: int, k: int, tiled: bool) -> tuple[GlobalAccess, ...]:
+    """Every global load and store of a block (1, 1) of the book's kernels, square BLOCK_SIZE blocks:
+    the naive kernel reads A[row][e] (one element per row: a warp covers 32 / BS rows) and B[e][col]
+    K times; the tiled one reads a BS x BS tile of each, K / BS times (tile 1 standing for all). Both
+    write C[row][col] once. The sizes are representative: rows are 16 KB apart either way."""
+    shape, one, bs = (4096, 4096), (1, 1, 0), block_size
+    row, col = f"by*{bs}+ty", f"bx*{bs}+tx"
+    if tiled:
+        tiles = -(-k // bs)
+        loads = (GlobalAccess("A tile", f"A[{row}][{bs}+tx]", shape, "float", per_warp=tiles, block_index=one),
+                 GlobalAccess("B tile", f"B[{bs}+ty][{col}]", shape, "float", per_warp=tiles, block_index=one))
+    else:
+        loads = (GlobalAccess("A[row][e]", f"A[{row}][0]", shape, "float", per_warp=k, block_index=one),
+                 GlobalAccess("B[e][col]", f"B[0][{col}]", shape, "float", per_warp=k, block_index=one))
+    return (*loads, GlobalAccess("C[row][col]", f"C[{row}][{col}]", shape, "float", "store", block_index=one))
+
+
 class MatmulExperiment(Experiment):
     name = "matmul"
     title = "Matrix multiplication: global memory vs shared-memory tiles vs cuBLAS (float32)"
@@ -100,11 +117,12 @@ class MatmulExperiment(Experiment):
         m, n, k = self.default_size
         return [
             Variant("MatMulKernelNaive", "no shared memory: each thread reads a row of A and a column of B "
-                    "from global memory (A read N times, B read M times)", "MatMulKernelNaive", (16, 16, 1)),
+                    "from global memory (A read N times, B read M times)", "MatMulKernelNaive", (16, 16, 1),
+                    gmem=matmul_gmem(16, k, tiled=False)),
             Variant("MatMulKernel16", "shared-memory tiles, BLOCK_SIZE 16 (A read N/16 times, B M/16 times)",
-                    "MatMulKernel", (16, 16, 1), tiled_smem(16, k)),
+                    "MatMulKernel", (16, 16, 1), tiled_smem(16, k), gmem=matmul_gmem(16, k, tiled=True)),
             Variant("MatMulKernel32", "shared-memory tiles, BLOCK_SIZE 32 (A read N/32 times, B M/32 times)",
-                    "MatMulKernel", (32, 32, 1), tiled_smem(32, k)),
+                    "MatMulKernel", (32, 32, 1), tiled_smem(32, k), gmem=matmul_gmem(32, k, tiled=True)),
         ] + [
             Variant(f"mm_{step}", f"smemlab.ops.matmul, step {i + 1} of the climb to cuBLAS: {CLIMB[step]}", f"mm_{step}",
                     library="smemlab.ops.matmul")
@@ -174,6 +192,7 @@ class MatmulExperiment(Experiment):
             grid = (-(-n // bs), -(-m // bs), 1)
             ar, br = global_reads(m, n, k, bs if tiled else None)
             extra.update(A_reads=ar, B_reads=br, model_global_load_MB=round(4 * (m * k * ar + k * n * br) / 1e6, 3))
+            v = dataclasses.replace(v, gmem=matmul_gmem(bs, k, tiled))
             if tiled:
                 v = dataclasses.replace(v, smem=tiled_smem(bs, k))
 

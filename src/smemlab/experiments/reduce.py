@@ -25,7 +25,7 @@ from typing import Any, Iterable, Iterator, Sequence
 import numpy as np
 
 from smemlab.errors import UserError
-from smemlab.experiments.base import Case, Check, Experiment, SmemAccess, Variant
+from smemlab.experiments.base import Case, Check, Experiment, GlobalAccess, SmemAccess, Variant
 from smemlab.ops.reduce import NT as LIBRARY_THREADS
 from smemlab.ops.reduce import SOURCE as LIBRARY_SOURCE
 
@@ -147,6 +147,55 @@ def smem_accesses(spec: _Spec) -> tuple[SmemAccess, ...]:
     return tuple(acc)
 
 
+def gmem_accesses(spec: _Spec) -> tuple[GlobalAccess, ...]:
+    """Every global load and store a block of `spec.kernel` executes, in program order (block 1
+    standing for all: the others read and write translates of its by whole blocks)."""
+    k, dim, dt = spec.kernel, spec.dim, spec.real
+    if k is None:
+        return ()
+    span, one = spec.span, (1, 0, 0)
+
+    def acc(label, expr, length, op="load", active=None):
+        return GlobalAccess(label, expr, (length,), dt, op, active, block_index=one)
+
+    half = dim // 2
+    out = acc("store y[bx]", "y[bx]", 4, "store", "tx == 0")
+    if k not in ("reduce_global", "reduceGmem"):
+        loads = [acc(f"load x[i + {j * dim}]" if j else "load x[i]", f"x[bx*{span}+tx+{j * dim}]", 2 * span)
+                 for j in range(spec.per_thread)]
+        return (*loads, out)
+    w = f"w[bx*{half}+"  # this block's scratch: DIM / 2 values
+    first = (acc("load x[i]", f"x[bx*{dim}+tx]", 2 * dim, active=f"tx < {half}"),
+             acc(f"load x[i + {half}]", f"x[bx*{dim}+tx+{half}]", 2 * dim, active=f"tx < {half}"),
+             acc("store w[tx]", f"{w}tx]", dim, "store", f"tx < {half}"))
+
+    def level(offset: int, active: str) -> list[GlobalAccess]:
+        """`w[tx] += w[tx + offset]` where `active` holds: two loads, one store."""
+        return [acc(f"{offset}: load w[tx]", f"{w}tx]", dim, active=active),
+                acc(f"{offset}: load w[tx+{offset}]", f"{w}tx+{offset}]", dim, active=active),
+                acc(f"{offset}: store w[tx]", f"{w}tx]", dim, "store", active)]
+
+    body: list[GlobalAccess] = []
+    if k == "reduce_global":  # the halving loop from DIM / 4 down to 1, then thread 0 reads w[0]
+        offset = dim // 4
+        while offset >= 1:
+            body += level(offset, f"tx < {offset}")
+            offset //= 2
+        body.append(acc("thread 0: load w[0]", f"{w}0]", dim, active="tx == 0"))
+        return (*first, *body, out)
+    offset = dim // 4
+    while offset >= 64:  # the unrolled block levels, down to 64
+        body += level(offset, f"tx < {offset}")
+        offset //= 2
+    # warpReduce on the scratch: v = w[tx]; five (load w[tx+off], store w[tx]); the last load w[tx+1]
+    body.append(acc("warp: load w[tx]", f"{w}tx]", dim, active="tx < 32"))
+    for off in (32, 16, 8, 4, 2):
+        body += [acc(f"warp {off}: load w[tx+{off}]", f"{w}tx+{off}]", dim, active="tx < 32"),
+                 acc(f"warp {off}: store w[tx]", f"{w}tx]", dim, "store", "tx < 32")]
+    body.append(acc("warp 1: load w[tx+1]", f"{w}tx+1]", dim, active="tx < 32"))
+    return (*first, *body, out)
+
+
 def sequential_sum_f32(chunks: Iterable[np.ndarray]) -> np.float32:
     """for (i...) sum += x[i] in float32, exactly as a C loop would (np.add.accumulate is sequential),
     over the chunks in order, carrying the running sum between them."""
@@ -212,7 +261,7 @@ class ReduceExperiment(Experiment):
         out = []
         for name, (summary, spec) in _SPECS.items():
             out.append(Variant(
-                name, summary, kernel=spec.kernel, block=(spec.dim, 1, 1), smem=smem_accesses(spec),
+                name, summary, kernel=spec.kernel, block=(spec.dim, 1, 1), smem=smem_accesses(spec), gmem=gmem_accesses(spec),
                 hazard=HAZARD if spec.kernel == "reduceSmemVolatile" else None, on_gpu=spec.kernel is not None,
             ))
         for name, (real, result, summary) in _LIBRARY.items():

@@ -20,7 +20,7 @@ import numpy as np
 
 from smemlab.counters import GLOBAL_LD_REQUESTS
 from smemlab.errors import UserError
-from smemlab.experiments.base import Case, Check, Experiment, SmemAccess, Variant
+from smemlab.experiments.base import Case, Check, Experiment, GlobalAccess, SmemAccess, Variant
 from smemlab.ops.stencil import SOURCE as LIBRARY_SOURCE
 
 SOURCE = "book/stencil.cu"
@@ -77,6 +77,25 @@ def stencil_smem(iterations: int, bdim: int = BDIM, radius: int = RADIUS) -> tup
     return tuple(acc)
 
 
+def stencil_gmem(iterations: int, coef_loads: bool, bdim: int = BDIM, radius: int = RADIUS) -> tuple[GlobalAccess, ...]:
+    """Every global load and store of a block of the book's stencil per grid-stride iteration (block 1
+    standing for all: each iteration's tile is a translate by whole blocks). `coef_loads`: the
+    coefficients are read from global memory (a pointer, __restrict__ or __ldg), each of the
+    RADIUS a uniform load by every warp, every iteration, as Nsight Compute counts them."""
+    n = 4 * bdim + 2 * radius
+    one = (1, 0, 0)
+
+    def acc(label, expr, op="load", active=None, length=n):
+        return GlobalAccess(label, expr, (length,), "float", op, active, iterations, one)
+
+    out = [acc("in[idx+RADIUS]", f"in[bx*{bdim}+tx+{radius}]"),
+           acc("left halo in[idx]", f"in[bx*{bdim}+tx]", active=f"tx < {radius}"),
+           acc("right halo in[idx+BDIM+RADIUS]", f"in[bx*{bdim}+tx+{bdim + radius}]", active=f"tx < {radius}")]
+    if coef_loads:
+        out += [acc(f"dcoef[{k}]", f"dcoef[{k}]", length=radius + 1) for k in range(1, radius + 1)]
+    return (*out, acc("out[idx]", f"out[bx*{bdim}+tx]", "store"))
+
+
 class StencilExperiment(Experiment):
     name = "stencil"
     title = "1-D 9-point stencil: coefficients in constant memory vs read-only cache vs global memory"
@@ -92,18 +111,20 @@ class StencilExperiment(Experiment):
 
     def variants(self) -> list[Variant]:
         # per-warp counts for the default size on a 132-SM H100 (cases() redoes them for the real run)
-        smem = stencil_smem(-(-(-(-self.default_size[0] // BDIM)) // (8 * 132)))
+        iterations = -(-(-(-self.default_size[0] // BDIM)) // (8 * 132))
+        smem = stencil_smem(iterations)
+        constant, pointer = stencil_gmem(iterations, False), stencil_gmem(iterations, True)
         b = (BDIM, 1, 1)
         return [
             Variant("stancli1DGPU", "coefficients in __constant__ memory (cudaMemcpyToSymbol from Python): "
-                    "one address a warp, the constant cache's broadcast", "stancli1DGPU", b, smem),
+                    "one address a warp, the constant cache's broadcast", "stancli1DGPU", b, smem, gmem=constant),
             Variant("stancliReadOnly", "coefficients through const float *__restrict__ (the read-only path if the "
-                    "compiler proves it safe)", "stancliReadOnly", b, smem),
-            Variant("stancliLdg", "coefficients through __ldg() (the read-only data cache, forced)", "stancliLdg", b, smem),
+                    "compiler proves it safe)", "stancliReadOnly", b, smem, gmem=pointer),
+            Variant("stancliLdg", "coefficients through __ldg() (the read-only data cache, forced)", "stancliLdg", b, smem, gmem=pointer),
             Variant("stancliGlobal", "coefficients in plain global memory (re-read each iteration: the store to out "
-                    "may alias them)", "stancliGlobal", b, smem),
+                    "may alias them)", "stancliGlobal", b, smem, gmem=pointer),
             Variant("stancli1DGPU_nosync", "the book's loop: no __syncthreads() after the compute, so the next "
-                    "iteration may overwrite shared memory still being read", "stancli1DGPU_nosync", b, smem,
+                    "iteration may overwrite shared memory still being read", "stancli1DGPU_nosync", b, smem, gmem=constant,
                     hazard="racecheck: shared-memory write-after-read hazard between grid-stride iterations "
                            "(no barrier before smem is refilled)"),
             Variant("cupyx_correlate1d", "cupyx.scipy.ndimage.correlate1d with the same 9 weights (the library a user "
@@ -166,7 +187,8 @@ class StencilExperiment(Experiment):
                            f"correlate1d over {n + 2 * RADIUS} points", extra)
                 continue
             kernel = rt.kernel(SOURCE, v.kernel, DEFINES)
-            v = dataclasses.replace(v, smem=stencil_smem(iterations))
+            v = dataclasses.replace(v, smem=stencil_smem(iterations),
+                                    gmem=tuple(dataclasses.replace(a, per_warp=iterations) for a in v.gmem))
             if v.kernel in ("stancli1DGPU", "stancli1DGPU_nosync"):
                 rt.set_constant(SOURCE, "coef", coef, DEFINES)  # cudaMemcpyToSymbol
                 extra["coef_in"] = "__constant__"

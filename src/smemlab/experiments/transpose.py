@@ -16,7 +16,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from smemlab.errors import UserError
-from smemlab.experiments.base import Case, Check, Experiment, SmemAccess, Variant
+from smemlab.experiments.base import Case, Check, Experiment, GlobalAccess, SmemAccess, Variant
 from smemlab.limits import time_against_wavefronts
 from smemlab.ops.transpose import SOURCE as LIBRARY_SOURCE
 
@@ -93,6 +93,36 @@ def _specs() -> dict[str, tuple[str, _Spec]]:
 
 
 _SPECS = _specs()
+GLOBAL_SHAPE = (4096, 4096)  # the default size: the ratio is the same at any size of whole tiles
+
+
+def gmem_accesses(kernel: str) -> tuple[GlobalAccess, ...]:
+    """Every global load and store of a block of the book's `kernel` (a full tile, block (1, 1)
+    standing for all: the others are translates by whole rows and tiles)."""
+    shape, one = GLOBAL_SHAPE, (1, 1, 0)
+
+    def ld(label, expr):
+        return GlobalAccess(label, expr, shape, "float", "load", block_index=one)
+
+    def st(label, expr):
+        return GlobalAccess(label, expr, shape, "float", "store", block_index=one)
+
+    row, col = f"by*{BDIMY}+ty", f"bx*{BDIMX}+tx"  # seed 001's thread -> element of in
+    if kernel in ("copyGmem", "naiveGmem"):
+        out = f"out[{row}][{col}]" if kernel == "copyGmem" else f"out[{col}][{row}]"
+        return ld("in[row][col]", f"in[{row}][{col}]"), st("out[row][col]" if kernel == "copyGmem" else "out[col][row]", out)
+    irow, icol = f"(ty*{BDIMX}+tx)/{BDIMY}", f"(ty*{BDIMX}+tx)%{BDIMY}"  # transposeSmem's renumbered threads
+    if kernel in ("transposeSmem", "transposeSmemPad"):
+        return (ld("in[row][col]", f"in[{row}][{col}]"),
+                st("out[row][col] (tile's column)", f"out[bx*{BDIMX}+{irow}][{row.replace('ty', icol)}]"))
+    if kernel in ("transposeSmemUnrollPad", "transposeSmemUnrollPadDyn"):
+        col2 = f"2*bx*{BDIMX}+tx"
+        orow, ocol = f"2*bx*{BDIMX}+{irow}", f"by*{BDIMY}+{icol}"
+        return (ld("in[row][col]", f"in[{row}][{col2}]"), ld(f"in[row][col+{BDIMX}]", f"in[{row}][{col2}+{BDIMX}]"),
+                st("out[row][col]", f"out[{orow}][{ocol}]"), st(f"out[row+{BDIMX}][col]", f"out[{orow}+{BDIMX}][{ocol}]"))
+    if kernel in ("transpose1", "transpose1Pad"):
+        return (ld("A[ny1][nx1]", f"A[by*{TILE}+ty][bx*{TILE}+tx]"), st("B[nx2][ny2]", f"B[bx*{TILE}+ty][by*{TILE}+tx]"))
+    return ()
 
 
 def make_input(rows: int, cols: int, seed: int = 7) -> np.ndarray:
@@ -120,7 +150,8 @@ class TransposeExperiment(Experiment):
     library_source = LIBRARY_SOURCE
 
     def variants(self) -> list[Variant]:
-        book = [Variant(name, summary, kernel=s.kernel, block=s.block, smem=s.smem) for name, (summary, s) in _SPECS.items()]
+        book = [Variant(name, summary, kernel=s.kernel, block=s.block, smem=s.smem, gmem=gmem_accesses(s.kernel))
+                for name, (summary, s) in _SPECS.items()]
         return book + [Variant(LIBRARY, "the library's transpose: 64x64 tiles through a swizzled shared-memory tile, "
                                         "16-byte loads and stores (32x32 tiles for small matrices; where a side is not "
                                         "a multiple of 4, tall tiles of single elements)",

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from smemlab.render.charts import detail_chart, plot_bandwidth
-from smemlab.counters import (GLOBAL_LD_REQUESTS, GLOBAL_LD_SECTORS, GLOBAL_ST_REQUESTS, GLOBAL_ST_SECTORS, bank_mismatch,
-                              measured_per_request, predicted_per_request, ratio)
+from smemlab.counters import (bank_mismatch, global_mismatch, measured_global_per_request, measured_per_request,
+                              predicted_global_per_request, predicted_per_request)
 from smemlab.limits import NOT_MEASURED, SHARE_OF
 from smemlab.records import ExperimentRecord, RunRecord
 
@@ -71,7 +71,10 @@ def rows(exp: ExperimentRecord) -> tuple[list[str], list[list[str]], list[list[b
         header += ["smem ld meas", "smem st meas"]
         if isolated:
             header += ["smem ld at size", "smem st at size"]
-        header += ["gld sectors/req", "gst sectors/req"]
+    declared = _global_declared(exp)
+    if declared or profiled:  # global sectors per request: predicted (where declared) beside measured
+        for op in ("ld", "st"):
+            header += ([f"g{op} sectors/req pred"] if declared else []) + ([f"g{op} sectors/req"] if profiled else [])
     header += [exp.column_title(c) for c in exp.columns]
     table, flags = [], []
     for v in exp.variants:
@@ -91,17 +94,24 @@ def rows(exp: ExperimentRecord) -> tuple[list[str], list[list[str]], list[list[b
             if isolated:
                 cells += [_fmt(measured_per_request(v, "load", False)), _fmt(measured_per_request(v, "store", False))]
                 flag += [False, False]
-            cells += [
-                _fmt(ratio(v.counters.get(GLOBAL_LD_SECTORS), v.counters.get(GLOBAL_LD_REQUESTS))),
-                _fmt(ratio(v.counters.get(GLOBAL_ST_SECTORS), v.counters.get(GLOBAL_ST_REQUESTS))),
-            ]
-            flag += [False, False]
+        for op in ("load", "store"):
+            if declared:
+                cells.append(_fmt(predicted_global_per_request(v, op)))
+                flag.append(False)
+            if profiled:
+                cells.append(_fmt(measured_global_per_request(v, op)))
+                flag.append(global_mismatch(v, op))
         for col in exp.columns:
             cells.append(_fmt(v.extra.get(col)))
             flag.append(False)
         table.append(cells)
         flags.append(flag)
     return header, table, flags
+
+
+def _global_declared(exp: ExperimentRecord) -> bool:
+    """True where a variant holds declared global accesses (none in a record from before them)."""
+    return any(v.global_accesses for v in exp.variants)
 
 
 def failures(exp: ExperimentRecord) -> list[str]:
@@ -218,6 +228,13 @@ def markdown(run: RunRecord, plots: dict[str, str] | None = None) -> str:
         "taken at a few blocks where the experiment has a bank-check size, and `at size` at the run's size, where loads "
         "also pay for arbitration with other warps' traffic; **(!)** marks a prediction the counters contradict.",
     ]
+    if any(_global_declared(exp) for exp in run.experiments):
+        out[-1] += (" `gld/gst sectors/req pred` is the sector rules' prediction (smemlab.banks.sectors, the rules "
+                    "`smemlab analyze` applies) of global sectors per request from the variant's declared loads and "
+                    "stores, each weighed by how often a warp runs it; `gld/gst sectors/req` is Nsight Compute's "
+                    "(l1tex__t_sectors_pipe_lsu_mem_global_op_ld/st / l1tex__t_requests_..., the whole launch); `-` "
+                    "where a variant declares none, or not all, of its kernel's global accesses; **(!)** marks a "
+                    "prediction the counters contradict here too.")
     if any(v.limits for exp in run.experiments for v in exp.variants):
         out[-1] += (" `binding limit`: of DRAM (the bytes Nsight Compute saw cross DRAM, at the DRAM figure above), shared "
                     "memory (the shared load and store wavefronts at one per SM per cycle) and launch (the launch floor "
@@ -263,15 +280,21 @@ def markdown(run: RunRecord, plots: dict[str, str] | None = None) -> str:
 def to_csv(run: RunRecord) -> str:
     buf = io.StringIO()
     w = csv.writer(buf)
+    declared = any(_global_declared(exp) for exp in run.experiments)
     w.writerow(["experiment", "variant", "ok", "median_ms", "min_ms", "max_ms", "gbps", "pct_copy", "pct_peak", "gflops",
                 "error", "smem_ld_pred", "smem_st_pred", "smem_ld_meas", "smem_st_meas", "binding_limit", "dram_share",
-                "smem_share", "launch_share"])
+                "smem_share", "launch_share"]
+               # the global predictions' columns where the record holds them (a record from before: as it was)
+               + (["gld_pred", "gld_meas", "gst_pred", "gst_meas"] if declared else []))
     for exp in run.experiments:
         for v in exp.variants:
-            w.writerow([exp.name, v.variant, v.ok, v.median_ms, v.min_ms, v.max_ms, v.gbps, v.pct_copy, v.pct_peak, v.gflops,
-                        v.error, predicted_per_request(v, "load"), predicted_per_request(v, "store"),
-                        measured_per_request(v, "load"), measured_per_request(v, "store"), v.limits.get("binding"),
-                        v.limits.get("dram_share"), v.limits.get("smem_share"), v.limits.get("launch_share")])
+            row = [exp.name, v.variant, v.ok, v.median_ms, v.min_ms, v.max_ms, v.gbps, v.pct_copy, v.pct_peak, v.gflops,
+                   v.error, predicted_per_request(v, "load"), predicted_per_request(v, "store"),
+                   measured_per_request(v, "load"), measured_per_request(v, "store"), v.limits.get("binding"),
+                   v.limits.get("dram_share"), v.limits.get("smem_share"), v.limits.get("launch_share")]
+            if declared:
+                row += [f(v, op) for op in ("load", "store") for f in (predicted_global_per_request, measured_global_per_request)]
+            w.writerow(row)
     return buf.getvalue()
 
 
