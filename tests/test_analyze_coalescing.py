@@ -1,4 +1,4 @@
-"""The sector rules of smemlab.analyze.coalescing on hand-made warps: every expected count below was
+"""The sector rules of smemlab.banks.coalescing on hand-made warps: every expected count below was
 worked out by hand from the rule (distinct 32-byte sectors the active lanes' bytes fall in; ideal =
 ceil(distinct bytes / 32)), not computed by the code under test. No GPU."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from smemlab.analyze.coalescing import diagnose, lane_sectors, sector_costs
+from smemlab.banks.coalescing import diagnose, lane_sectors, sector_costs
 
 LANE = np.arange(32, dtype=np.int64)
 BASE = 1 << 20  # a buffer's start, 256-byte aligned as cudaMalloc's are

@@ -1,5 +1,5 @@
 """The experiments' global-memory predictions: a declared global access priced by the sector rules
-(smemlab.banks.sectors over smemlab.analyze.coalescing), the runner's per-variant records, their
+(smemlab.banks.sectors over smemlab.banks.coalescing), the runner's per-variant records, their
 JSON, and the report's predicted-beside-measured columns with (!) where they disagree."""
 
 import json

@@ -682,7 +682,7 @@ for (m, n, k), acc, ld, col in (((16, 16, 16), "float", 16, False), ((16, 16, 16
           [f"in={WMMA_MEM[acc]}[{32 * ld}]", f"out={WMMA_MEM[acc]}[{32 * ld}]"])
 
 # ---- global and local memory (issue 31): kernels/global_patterns.cu, one block of 64 threads (two warps) each, for
-# the sector rules of src/smemlab/analyze/coalescing.py; written before their first recording (SKIPS says so)
+# the sector rules of src/smemlab/banks/coalescing.py; written before their first recording (SKIPS says so)
 G = f"{K}/global_patterns.cu"
 GLOBAL_TYPES = {"char": "int8[{n}]:-100..100", "short": "int16[{n}]", "float": "float32[{n}]", "double": "float64[{n}]",
                 "float4": "float4[{n}]"}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from smemlab.analyze import sass
-from smemlab.analyze.coalescing import has_ideal, WARP, sector_costs
+from smemlab.banks.coalescing import WARP, has_ideal, sector_costs
 from smemlab.analyze.ledger import Ledger
 
 GLOBAL_KINDS = ("global load", "global store", "global atomic")

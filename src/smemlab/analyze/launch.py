@@ -24,7 +24,7 @@ from math import gcd
 
 import numpy as np
 
-from smemlab.analyze.coalescing import SECTOR, sector_costs
+from smemlab.banks.coalescing import SECTOR, sector_costs
 from smemlab.analyze.globalledger import MEMORY_KINDS
 
 ALL_EMULATED = 64  # --blocks all emulates every block of a grid this small

@@ -3,7 +3,7 @@ an uncoalesced line and the picture of which lanes touch which sectors (render.p
 
 from __future__ import annotations
 
-from smemlab.analyze.coalescing import SECTOR, diagnose, lane_sectors, sector_costs
+from smemlab.banks.coalescing import SECTOR, diagnose, lane_sectors, sector_costs
 from smemlab.analyze.globalledger import EXTRA_KINDS, GLOBAL_KINDS
 from smemlab.analyze.ledger import LineStats
 
@@ -21,7 +21,7 @@ def json_key(kind: str) -> str:
 
 def totals_json(r) -> dict:
     """{"global_load": {...}, "global_store": ..., "global_atomic": ...}, and the extra kinds where they occur."""
-    from smemlab.analyze.coalescing import LOAD_TOTALS
+    from smemlab.banks.coalescing import LOAD_TOTALS
 
     out = {}
     for kind in GLOBAL_KINDS + EXTRA_KINDS:

@@ -9,7 +9,7 @@ bdz, lane, warp) with the block's coordinates added (bx by bz, blockIdx.x/y/z), 
 thread of the block at `block_index` (row-major in an array of `shape`, whose start is 256-byte
 aligned, as cudaMalloc's are). `dtype` is the width the SASS accesses with (float4 where ptxas made
 an LDG.E.128), `active` the lanes that execute it. Each warp's addresses are priced by
-smemlab.analyze.coalescing, the rules `smemlab analyze` applies (measured on an H200 against Nsight
+smemlab.banks.coalescing, the rules `smemlab analyze` applies (measured on an H200 against Nsight
 Compute): sectors are the distinct 32-byte pieces the active lanes touch, a request a warp with at
 least one active lane, the ideal min(sectors, ceil(active lanes x bytes / 32)).
 """
@@ -50,7 +50,7 @@ class GlobalAnalysis:
 def analyze_global(expr: str, shape, dtype: str, block, op: str = "load", active: str | None = None,
                    block_index=(0, 0, 0)) -> GlobalAnalysis:
     """Sectors of one global access by every warp of the block at `block_index` (module docstring)."""
-    from smemlab.analyze.coalescing import sector_costs  # the one implementation of the rules
+    from smemlab.banks.coalescing import sector_costs  # the one implementation of the rules
 
     op = normalize_op(op)
     size = dtype_size(dtype)

@@ -1,6 +1,6 @@
 // Global and local memory patterns for the truth of issue 31: each lane's address is set by the macros,
 // so that Nsight Compute's requests and sectors per instruction check analyze's rules
-// (src/smemlab/analyze/coalescing.py): strides between lanes, misaligned bases, 1- to 16-byte accesses,
+// (src/smemlab/banks/coalescing.py): strides between lanes, misaligned bases, 1- to 16-byte accesses,
 // partial warps, gathers, __ldg, cp.async sources, atomics and local memory.
 //   ELEM       the element type (char, short, float, double, float4)
 //   GM_STRIDE  elements between neighbouring lanes
