@@ -664,6 +664,7 @@ for (m, n, k), frag, mem, al, bl, lda, ldb in (
         ((16, 16, 16), "half", "half", "col", "col", 16, 16), ((16, 16, 16), "half", "half", "col", "row", 40, 72),
         ((16, 16, 16), "__nv_bfloat16", "__nv_bfloat16", "row", "col", 16, 16),
         ((16, 16, 16), "__nv_bfloat16", "__nv_bfloat16", "row", "col", 64, 64),
+        ((16, 16, 16), "__nv_bfloat16", "__nv_bfloat16", "col", "row", 24, 40),
         ((16, 16, 8), "wmma::precision::tf32", "float", "row", "row", 8, 16),
         ((16, 16, 8), "wmma::precision::tf32", "float", "row", "row", 32, 32),
         ((16, 16, 8), "wmma::precision::tf32", "float", "col", "col", 16, 8),
@@ -671,6 +672,14 @@ for (m, n, k), frag, mem, al, bl, lda, ldb in (
     short = {"half": "f16", "__nv_bfloat16": "bf16", "wmma::precision::tf32": "tf32"}[frag]
     whole(f"wmma_ab.m{m}n{n}k{k}.{short}.{al}_{bl}.ld{lda}_{ldb}", "wmma_shared.cu",
           f"ab_from_shared<{m}, {n}, {k}, {frag}, {mem}, wmma::{al}_major, wmma::{bl}_major, {lda}, {ldb}>", (32,),
+          [f"a={WMMA_MEM[mem]}[{32 * lda}]", f"b={WMMA_MEM[mem]}[{32 * ldb}]", f"c=float32[{m * n}]"])
+for (m, n, k), frag, mem, al, bl, lda, ldb in (
+        ((16, 16, 16), "half", "half", "row", "col", 16, 16), ((16, 16, 16), "half", "half", "col", "row", 32, 32),
+        ((16, 16, 16), "__nv_bfloat16", "__nv_bfloat16", "row", "col", 16, 16),
+        ((16, 16, 8), "wmma::precision::tf32", "float", "row", "col", 8, 8)):
+    short = {"half": "f16", "__nv_bfloat16": "bf16", "wmma::precision::tf32": "tf32"}[frag]
+    whole(f"wmma_global.m{m}n{n}k{k}.{short}.{al}_{bl}.ld{lda}_{ldb}", "wmma_shared.cu",
+          f"ab_from_global<{m}, {n}, {k}, {frag}, {mem}, wmma::{al}_major, wmma::{bl}_major, {lda}, {ldb}>", (32,),
           [f"a={WMMA_MEM[mem]}[{32 * lda}]", f"b={WMMA_MEM[mem]}[{32 * ldb}]", f"c=float32[{m * n}]"])
 for (m, n, k), acc, ld, col in (((16, 16, 16), "float", 16, False), ((16, 16, 16), "float", 20, False),
                                 ((16, 16, 16), "float", 32, False), ((16, 16, 16), "float", 16, True),

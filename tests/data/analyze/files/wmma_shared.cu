@@ -2,9 +2,9 @@
 // from shared tiles of a given leading dimension, the accumulator loaded, scaled and stored back through
 // a shared tile. One warp each; the cost of a fragment's shared traffic depends on the leading dimension
 // (rows LD elements apart fall in the same banks when LD * sizeof(T) is a multiple of 128 bytes).
-#include <mma.h>
 #include <cuda_fp16.h>
-#include <cuda_bf16.h>
+#include <cuda_bf16.h>  // before mma.h, which declares the bf16 fragments only where the type exists
+#include <mma.h>
 using namespace nvcuda;
 
 // a is M x K, b is K x N; Frag is the fragment's element type, Mem the type the tiles hold
@@ -39,4 +39,17 @@ __global__ void c_through_shared(const Acc *in, Acc *out) {
   wmma::store_matrix_sync(sc, f, LD, layout);
   __syncwarp();
   for (int i = threadIdx.x; i < 32 * LD; i += 32) out[i] = sc[i];
+}
+
+// the fragments straight from global memory, no staging: what ptxas loads them with there
+template <int M, int N, int K, typename Frag, typename Mem, typename ALayout, typename BLayout, int LDA, int LDB>
+__global__ void ab_from_global(const Mem *a, const Mem *b, float *c) {
+  wmma::fragment<wmma::matrix_a, M, N, K, Frag, ALayout> fa;
+  wmma::fragment<wmma::matrix_b, M, N, K, Frag, BLayout> fb;
+  wmma::fragment<wmma::accumulator, M, N, K, float> acc;
+  wmma::fill_fragment(acc, 0.0f);
+  wmma::load_matrix_sync(fa, a, LDA);
+  wmma::load_matrix_sync(fb, b, LDB);
+  wmma::mma_sync(acc, fa, fb, acc);
+  wmma::store_matrix_sync(c, acc, N, wmma::mem_col_major);
 }
