@@ -88,6 +88,8 @@ def test_cases_are_those_of_cases_py():
     assert got == want
     assert not later & {c["id"] for c in cases()}  # recorded: its SKIPS entry goes
     for c in waiting(spec):
+        if c.get("compiler") in measure.PYTHON:  # compiled by a front end: test_every_python_case_builds
+            continue
         path = measure.source_path(c["file"])
         measure.check_args(c, measure.kernel_params(path.read_text(), c["kernel"]))
 
@@ -126,6 +128,8 @@ def test_arguments_match_the_kernel_parameters():
     for c in cases():
         path = measure.source_path(c["file"])
         assert path.exists(), c["file"]
+        if c.get("compiler") in measure.PYTHON:  # the front end's signature: test_every_python_case_builds
+            continue
         if c.get("compiler") == "nvcc":  # a template instance's types are the compile's (its demangled name)
             if nvcc_missing():
                 continue
@@ -172,7 +176,7 @@ def test_every_case_compiles_with_nvrtc_here():
     _, measure = tools()
     groups: dict[tuple, set] = defaultdict(set)
     for c in cases():
-        if c.get("compiler") == "nvcc":  # whole files (host code, CUB): nvcc's, in test_analyze_truth
+        if c.get("compiler") in ("nvcc", "numba", "triton"):  # whole files (nvcc's) and Python kernels: their own
             continue
         groups[(c["file"], tuple(sorted(c["defines"].items())))].add(c["kernel"])
     for (file, defines), kernels in sorted(groups.items()):
@@ -185,6 +189,33 @@ def test_every_case_compiles_with_nvrtc_here():
             lowered = obj.symbol_mapping.get(k, k)
             lowered = lowered.decode() if isinstance(lowered, bytes) else lowered
             assert lowered.encode() in code, (file, k)
+
+
+def _python_cases() -> list[dict]:
+    spec, measure = tools()
+    return [c for c in spec.CASES if c.get("compiler") in measure.PYTHON]
+
+
+@pytest.mark.parametrize("case", _python_cases(), ids=lambda c: c["id"])
+def test_every_python_case_builds(case, tmp_path):
+    """Each Numba and Triton case compiles through its front end as measure.py's build compiles it, its launch
+    arguments line up with the kernel's parameters (names, and the sizes its cubin records, which the launcher's
+    arguments_info check compares on the GPU) and the buffers fill as analyze fills them."""
+    pytest.importorskip(case["compiler"])
+    _, measure = tools()
+    assert measure.build(tmp_path, [f"^{re.escape(case['id'])}$"]) == 0
+    (c,) = json.loads((tmp_path / "manifest.json").read_text())["cases"]
+    assert {k: c[k] for k in case} == case  # the fixture records the case as cases.py wrote it
+    cubin = (tmp_path / "cubin" / c["cubin"]).read_bytes()
+    sizes = measure.cubin_param_sizes(cubin, c["lowered"])
+    assert [measure.param_size(p["ctype"]) for p in c["params"]] == sizes
+    for p in c["params"]:
+        if p["pointer"]:
+            assert measure.fill(p["name"], p["value"]).size > 0
+        else:  # what Launcher.run passes: a NumPy scalar of the parameter's size
+            v = float(p["value"]) if p["dtype"].startswith("float") else int(p["value"])
+            assert np.dtype(p["dtype"]).type(v).nbytes == measure.param_size(p["ctype"])
+    assert case["compiler"] != "triton" or c["block"] == [32 * case["num_warps"], 1, 1]
 
 
 def test_sass_rows_sum_to_lines():

@@ -743,6 +743,71 @@ for uniform in (1, 0):
     case(f"global.local_array.uniform{uniform}", G, "global_local_array", (64,),
          ["out=float32[64]", "idx=int32[64]:0..63", f"uniform={uniform}"])
 
+# ---- Python kernels (issue 30): kernels/numba_kernels.py and kernels/triton_kernels.py, compiled by analyze's
+# front ends (measure.py compile_python) as `smemlab analyze FILE.py --kernel NAME` compiles them. `args` are the
+# front end's --args (NumPy shapes: NAME=DTYPE[D0,D1]); a Triton case's block is its num_warps' threads, its
+# program the block_index, and its dynamic shared memory what Triton sized (the build's `launch_shared`; 0 here)
+PY_WAITING = "a Python kernel of issue 30, written before its first recording on the GPU"
+
+
+def numba_case(id, kernel, block, args, dyn=0):
+    c = case("numba." + id, f"{K}/numba_kernels.py", kernel, block, args, dyn=dyn)
+    c["compiler"] = "numba"
+    SKIPS.setdefault(f"{c['file']}:{kernel}", PY_WAITING)
+    return c
+
+
+def triton_case(id, kernel, args, constexprs, num_warps=4, num_stages=3):
+    c = case("triton." + id, f"{K}/triton_kernels.py", kernel, (32 * num_warps,), args)
+    c.update(compiler="triton", constexprs=dict(constexprs), num_warps=num_warps, num_stages=num_stages)
+    SKIPS.setdefault(f"{c['file']}:{kernel}", PY_WAITING)
+    return c
+
+
+for t, dt in (("f32", "float32"), ("f64", "float64")):
+    for pad in ("", "_padded"):
+        numba_case(f"transpose_{t}{pad}", f"transpose_{t}{pad}", (32, 8),
+                   [f"dst={dt}[1024]", f"src={dt}[1024]", "width=32"])
+numba_case("reduce_interleaved", "reduce_interleaved", (256,), ["out=float32[1]", "x=float32[256]"])
+numba_case("reduce_sequential", "reduce_sequential", (256,), ["out=float32[1]", "x=float32[512]"])
+numba_case("matmul_tiled", "matmul_tiled", (16, 16), ["c=float32[16,16]", "a=float32[16,64]", "b=float32[64,16]",
+                                                      "k_total=64"])
+numba_case("histogram_block", "histogram_block", (256,), ["bins=int32[256]:0..0", "keys=int32[4096]:0..255", "n=4096"])
+numba_case("histogram_per_warp", "histogram_per_warp", (256,), ["bins=int32[64]:0..0", "keys=int32[2048]:0..63",
+                                                                "n=2048"])
+numba_case("stencil_2d", "stencil_2d", (16, 16), ["out=float32[16,16]", "grid=float32[18,18]"])
+numba_case("scan_dynamic", "scan_dynamic", (256,), ["out=float32[256]", "x=float32[256]"], dyn=2 * 256 * 4)
+numba_case("block_max_shuffle", "block_max_shuffle", (256,), ["out=float32[1]", "x=float32[2048]", "n=2048"])
+numba_case("rows_f64", "rows_f64", (64,), ["out=float64[64]", "a=float64[64,32]"])
+
+triton_case("softmax_rows", "softmax_rows", ["out_ptr=float32[8,100]", "x_ptr=float32[8,100]", "n_cols=100"],
+            {"ROWS": 8, "BLOCK": 128})
+triton_case("layer_norm", "layer_norm", ["out_ptr=float32[1000]", "x_ptr=float32[1000]", "w_ptr=float32[1000]",
+                                         "b_ptr=float32[1000]", "n_cols=1000", "eps=1e-5"], {"BLOCK": 1024})
+for bm, bn, bk, warps, stages in ((32, 32, 32, 4, 3), (128, 128, 64, 8, 3)):
+    triton_case(f"matmul.{bm}x{bn}x{bk}", "matmul", [f"c_ptr=float32[{bm},{bn}]", f"a_ptr=float16[{bm},128]",
+                                                     f"b_ptr=float16[128,{bn}]", "K=128"],
+                {"BM": bm, "BN": bn, "BK": bk}, num_warps=warps, num_stages=stages)
+triton_case("matmul.32x32x32.s1", "matmul", ["c_ptr=float32[32,32]", "a_ptr=float16[32,128]", "b_ptr=float16[128,32]",
+                                             "K=128"], {"BM": 32, "BN": 32, "BK": 32}, num_stages=1)
+triton_case("transpose_tile", "transpose_tile", ["out_ptr=float32[64,32]", "in_ptr=float32[32,64]"], {"R": 32, "C": 64})
+triton_case("cumsum_block", "cumsum_block", ["out_ptr=float32[1024]", "x_ptr=float32[1024]"], {"BLOCK": 1024})
+triton_case("histogram_block", "histogram_block", ["out_ptr=int32[64]:0..0", "keys_ptr=int32[1024]:0..63"],
+            {"BLOCK": 1024, "BINS": 64})
+triton_case("attention_fwd", "attention_fwd", ["o_ptr=float32[32,32]", "q_ptr=float16[32,32]", "k_ptr=float16[128,32]",
+                                               "v_ptr=float16[128,32]", "seq=128", "scale=0.17677669529663687"],
+            {"BM": 32, "BN": 32, "D": 32})
+triton_case("attention_fwd.64", "attention_fwd", ["o_ptr=float32[64,64]", "q_ptr=float16[64,64]", "k_ptr=float16[128,64]",
+                                                  "v_ptr=float16[128,64]", "seq=128", "scale=0.125"],
+            {"BM": 64, "BN": 64, "D": 64})
+triton_case("column_sums", "column_sums", ["out_ptr=float32[64]", "x_ptr=float32[64,64]"], {"R": 64, "C": 64})
+triton_case("copy_2d", "copy_2d", ["out_ptr=float32[32,64]", "in_ptr=float32[32,96]", "in_stride=96", "out_stride=64"],
+            {"R": 32, "C": 64})
+triton_case("axpy_tail", "axpy_tail", ["y_ptr=float32[1000]", "x_ptr=float32[1000]", "a=2.5", "n=1000"],
+            {"BLOCK": 1024})
+triton_case("argmax_rows", "argmax_rows", ["out_ptr=int32[16]", "x_ptr=float32[16,128]"], {"ROWS": 16, "C": 128})
+triton_case("sort_block", "sort_block", ["out_ptr=float32[512]", "x_ptr=float32[512]"], {"BLOCK": 512})
+
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
 
 

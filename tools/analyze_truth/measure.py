@@ -230,6 +230,123 @@ def compile_whole(case: dict) -> tuple[bytes, str, list[tuple[str, str]]]:
     return unit.cubin, unit.symbol, list(zip(ctypes, names))
 
 
+# a PTX scalar parameter's C type for the launcher: its size is what the kernel reads (Triton passes an i32 as
+# .u32/.s32 and a float as .f32 where the front end's signature says long long and double)
+PTX_SCALARS = {".u64": "long long", ".s64": "long long", ".b64": "long long", ".u32": "int", ".s32": "int",
+               ".b32": "int", ".f32": "float", ".f64": "double", ".u16": "short", ".s16": "short", ".u8": "char",
+               ".s8": "char"}
+PYTHON = ("numba", "triton")  # the compilers of Python kernels: their cases go through analyze's front ends
+
+
+def _python_unit(case: dict, folder: str):
+    """(unit, --arg texts in parameter order, shared bytes) of a Numba or Triton case, compiled by the front end
+    exactly as `smemlab analyze FILE.py --kernel NAME` compiles it (arguments as given, constexprs, warps, stages)."""
+    if str(REPO / "src") not in sys.path:
+        sys.path.insert(0, str(REPO / "src"))
+    from smemlab.analyze import numba_front, pyargs, triton_front
+
+    path = str(source_path(case["file"]))
+    given = pyargs.merge([_repo_npy(a) for a in case["args"]], None, Path(folder))
+    if case["compiler"] == "numba":
+        name, fn = numba_front.find(path, case["kernel"])
+        unit, texts = numba_front.compile_kernel(fn, name, given, path, path)
+        return unit, texts, 0
+    name, fn = triton_front.find(path, case["kernel"])
+    return triton_front.compile_kernel(fn, name, given, dict(case.get("constexprs", {})), int(case["num_warps"]),
+                                       int(case["num_stages"]), 90, path, path, refuse=False)
+
+
+def _repo_npy(arg: str) -> str:
+    name, value = parse_arg(arg)
+    return f"{name}={REPO / value}" if value.endswith(".npy") and not Path(value).is_absolute() else arg
+
+
+def compile_python(case: dict) -> tuple[bytes, str, list[tuple[str, str]], list[str], int]:
+    """(cubin, symbol, [(C type, name)], launch arguments, dynamic shared bytes) of a Numba or Triton case.
+    The names are the front end's synthetic signature's (an array's data pointer under the argument's name, its
+    Numba struct fields as NAME__shape0 and so on, Triton's scratch pointers); each C type has its PTX
+    parameter's size (PTX_SCALARS)."""
+    from smemlab.analyze import pyargs
+
+    with pyargs.scratch() as tmp:
+        unit, texts, shared = _python_unit(case, tmp)
+    decls = kernel_params(unit.source, unit.source.split("(")[0].split()[-1])
+    ptx = unit.module.kernels[unit.symbol].params
+    if len(decls) != len(ptx) or len(texts) != len(ptx):
+        raise ValueError(f"{case['id']}: {len(ptx)} PTX parameters, {len(decls)} declared, {len(texts)} arguments")
+    params = []
+    for (ctype, name), p, text in zip(decls, ptx, texts):
+        if parse_arg(text)[0] != name:
+            raise ValueError(f"{case['id']}: argument {text!r} for parameter {name}")
+        if "*" in ctype:
+            if p.size != 8:
+                raise ValueError(f"{case['id']}: {name} is a pointer, its PTX parameter {p.type} has {p.size} bytes")
+        else:
+            if p.type not in PTX_SCALARS:
+                raise ValueError(f"{case['id']}: parameter {name}: PTX type {p.type} is not one the launcher passes")
+            ctype = PTX_SCALARS[p.type]
+        params.append((ctype, name))
+    want = cubin_param_sizes(unit.cubin, unit.symbol)
+    if [param_size(t) for t, _ in params] != want:
+        raise ValueError(f"{case['id']}: the launch passes {[param_size(t) for t, _ in params]} bytes a parameter, "
+                         f"the cubin takes {want}")
+    texts = [f"{n}={v.relative_to(REPO)}" if v.is_absolute() and v.suffix == ".npy" else f"{n}={v}"
+             for n, v in ((parse_arg(t)[0], Path(parse_arg(t)[1])) for t in texts)]
+    return unit.cubin, unit.symbol, params, texts, int(shared)
+
+
+def cubin_param_sizes(cubin: bytes, symbol: str) -> list[int]:
+    """The kernel's parameter sizes as its cubin records them (EIATTR_KPARAM_INFO of `.nv.info.SYMBOL`, what
+    the driver's parameter info and cuda.core's `arguments_info` report), read with no GPU."""
+    import struct
+
+    shoff, = struct.unpack_from("<Q", cubin, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", cubin, 0x3A)
+    heads = [struct.unpack_from("<IIQQQQ", cubin, shoff + i * shentsize) for i in range(shnum)]
+    names_at = heads[shstrndx][4]
+
+    def name(h) -> str:
+        end = cubin.index(b"\0", names_at + h[0])
+        return cubin[names_at + h[0]:end].decode()
+
+    info = next((h for h in heads if name(h) == f".nv.info.{symbol}"), None)
+    if info is None:
+        raise ValueError(f"{symbol}: no .nv.info section in the cubin")
+    data, sizes, at = cubin[info[4]:info[4] + info[5]], {}, 0
+    while at + 4 <= len(data):
+        fmt, attr, value = struct.unpack_from("<BBH", data, at)
+        at += 4
+        if fmt != 0x04:  # EIFMT_SVAL carries `value` bytes; the others are 4 bytes in all
+            continue
+        if attr == 0x17:  # EIATTR_KPARAM_INFO: index, ordinal, offset, then the size in bits 18-31
+            _, ordinal, _, flags = struct.unpack_from("<IHHI", data, at)
+            sizes[ordinal] = (flags >> 18) & 0x3FFF
+        at += value
+    return [sizes[i] for i in range(len(sizes))]
+
+
+def param_size(ctype: str) -> int:
+    """Bytes a parameter of this C type takes in the launch (as Launcher.run passes it)."""
+    dt = scalar_dtype(ctype)
+    return 8 if dt is None else np.dtype(dt).itemsize
+
+
+def analyze_python(case: dict, **run):
+    """`smemlab analyze`'s report of a Numba or Triton case, through the front end's public path (the file, the
+    kernel's name, the block or the program, the arguments, constexprs, warps and stages)."""
+    if str(REPO / "src") not in sys.path:
+        sys.path.insert(0, str(REPO / "src"))
+    from smemlab.analyze import numba_front, triton_front
+
+    path, args = str(source_path(case["file"])), [_repo_npy(a) for a in case["args"]]
+    if case["compiler"] == "numba":
+        return numba_front.analyze(path, tuple(case["block"]), tuple(case["grid"]), tuple(case["block_index"]),
+                                   int(case["dynamic_shared"]), args=args, name=case["kernel"], **run)
+    return triton_front.analyze(path, tuple(case["grid"]), name=case["kernel"], args=args,
+                                constexprs=dict(case.get("constexprs", {})), num_warps=int(case["num_warps"]),
+                                num_stages=int(case["num_stages"]), program=tuple(case["block_index"]), **run)
+
+
 def compile_case(case: dict) -> tuple[bytes, str]:
     """(cubin, lowered kernel name) of a case, compiled with NVRTC for sm_90 with line info."""
     from cuda.core import Program, ProgramOptions
@@ -258,6 +375,16 @@ def nvrtc_version() -> str:
     return f"{major}.{minor}"
 
 
+def front_end_versions(cases: list[dict]) -> dict:
+    """{"numba_cuda": ..., "triton": ...} of the front ends that compiled some of the cases: their cubins (their
+    PTX, and for Triton its ptxas) are those releases'."""
+    from importlib.metadata import version
+
+    used = {c.get("compiler") for c in cases}
+    return {key: version(dist) for key, dist in (("numba_cuda", "numba-cuda"), ("triton", "triton"))
+            if key.split("_")[0] in used}
+
+
 def build(build_dir: Path, only: list[str] | None = None) -> int:
     from cases import CASES
 
@@ -269,6 +396,15 @@ def build(build_dir: Path, only: list[str] | None = None) -> int:
         if only and not any(re.search(o, case["id"]) for o in only):
             continue
         whole = case.get("compiler") == "nvcc"
+        if case.get("compiler") in PYTHON:
+            cubin, lowered, params, texts, shared = compile_python(case)
+            args = check_args(dict(case, args=texts), params)  # the case keeps its own args (the fixture's)
+            h = hashlib.sha256(cubin).hexdigest()[:16]
+            fname = f"{Path(case['file']).stem}-{h}.cubin"
+            (build_dir / "cubin" / fname).write_bytes(cubin)
+            cubins[("python", case["id"])] = (fname, lowered)
+            manifest.append(dict(case, cubin=fname, lowered=lowered, params=args, launch_shared=shared))
+            continue
         if whole:
             cubin, lowered, params = compile_whole(case)
             given = {parse_arg(a)[0] for a in case["args"]}
@@ -287,7 +423,8 @@ def build(build_dir: Path, only: list[str] | None = None) -> int:
             cubins[key] = (fname, lowered)
         fname, lowered = cubins[key]
         manifest.append(dict(case, cubin=fname, lowered=lowered, params=args))
-    meta = {"nvrtc": nvrtc_version(), "cuda_core": cuda.core.__version__, "cases": manifest}
+    meta = {"nvrtc": nvrtc_version(), "cuda_core": cuda.core.__version__, **front_end_versions(manifest),
+            "cases": manifest}
     (build_dir / "manifest.json").write_text(json.dumps(meta, indent=1))
     print(f"built {len(manifest)} cases, {len(cubins)} cubins, NVRTC {meta['nvrtc']}, cuda.core {meta['cuda_core']}")
     return 0
@@ -372,10 +509,11 @@ class Launcher:
         except Exception:
             pass
         if sizes is not None:
-            want = [8 if p["pointer"] else np.dtype(p["dtype"]).itemsize for p in c["params"]]
+            want = [param_size(p["ctype"]) for p in c["params"]]
             assert sizes == want, f"{c['id']}: parameter sizes {sizes}, arguments {want}"
-        self.allow_smem(kern, c["dynamic_shared"])
-        kw = dict(grid=tuple(c["grid"]), block=tuple(c["block"]), shmem_size=c["dynamic_shared"])
+        shared = c.get("launch_shared", c["dynamic_shared"])  # Triton's: the bytes it sized, known from the build
+        self.allow_smem(kern, shared)
+        kw = dict(grid=tuple(c["grid"]), block=tuple(c["block"]), shmem_size=shared)
         if c.get("cluster"):  # cuda.core's grid counts clusters where a cluster is given
             kw["cluster"] = tuple(c["cluster"])
             kw["grid"] = tuple(g // k for g, k in zip(c["grid"], c["cluster"]))
@@ -760,7 +898,8 @@ def fixture(outdir: Path, build_dir: Path, out: Path, merge: bool = False) -> in
         rec = {k: c[k] for k in ("id", "file", "kernel", "defines", "block", "grid", "block_index", "dynamic_shared", "args")}
         if c.get("cluster") and list(c["cluster"]) != [1, 1, 1]:
             rec["cluster"] = list(c["cluster"])
-        for key in ("compiler", "include_dirs", "options"):  # whole files: how `smemlab analyze` compiles them
+        # whole files and Python kernels: how `smemlab analyze` compiles them (launch_shared: Triton's shared bytes)
+        for key in ("compiler", "include_dirs", "options", "constexprs", "num_warps", "num_stages", "launch_shared"):
             if c.get(key):
                 rec[key] = c[key]
         rec["totals"] = totals
@@ -775,6 +914,10 @@ def fixture(outdir: Path, build_dir: Path, out: Path, merge: bool = False) -> in
         records.append(rec)
     prov = {"gpu": "", "driver": "", "ncu": "", "nvrtc": meta["nvrtc"], "cuda_core": meta["cuda_core"], "date": "",
             "script": "tools/analyze_truth/measure.py"}
+    prov.update({k: meta[k] for k in ("numba_cuda", "triton") if k in meta})  # the Python kernels' front ends
+    for rec in records:  # and each Python case's own, which its comparison needs here
+        if rec.get("compiler") in PYTHON:
+            rec["front_end"] = {k: v for k, v in meta.items() if k.split("_")[0] == rec["compiler"]}
     m = re.search(r"^(NVIDIA [^,\n]+), ([0-9.]+),", env, re.M)
     if m:
         prov["gpu"], prov["driver"] = m.group(1), m.group(2)

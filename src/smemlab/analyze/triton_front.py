@@ -74,8 +74,11 @@ def _constexpr(text: str):
 
 
 def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], constexprs: dict, num_warps: int,
-                   num_stages: int, arch: int = 90, path: str | None = None, shown: str | None = None):
-    """(unit, --arg texts, shared bytes) for `fn` specialised to the arguments, as Triton's launcher would."""
+                   num_stages: int, arch: int = 90, path: str | None = None, shown: str | None = None,
+                   refuse: bool = True):
+    """(unit, --arg texts, shared bytes) for `fn` specialised to the arguments, as Triton's launcher would.
+    `refuse`: stop at instructions the emulator does not run (False: the unit all the same, for a tool that
+    only launches its cubin, such as the truth recording's build)."""
     triton = require()
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource, make_backend
@@ -107,7 +110,8 @@ def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], constexprs: di
         raise UserError(f"Triton cannot compile {name}: {type(exc).__name__}: {text}") from None
     ptx = compiled.asm["ptx"]
     where = shown or name
-    _refuse(ptx, where)
+    if refuse:
+        _refuse(ptx, where)
     try:
         module = parse_module(ptx)
     except PTXError as exc:
