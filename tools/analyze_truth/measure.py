@@ -250,7 +250,7 @@ def _python_unit(case: dict, folder: str):
     if case["compiler"] == "numba":
         name, fn = numba_front.find(path, case["kernel"])
         unit, texts = numba_front.compile_kernel(fn, name, given, path, path)
-        return unit, texts, 0
+        return unit, texts, int(case["dynamic_shared"])  # the launch's own dynamic shared memory
     name, fn = triton_front.find(path, case["kernel"])
     return triton_front.compile_kernel(fn, name, given, dict(case.get("constexprs", {})), int(case["num_warps"]),
                                        int(case["num_stages"]), 90, path, path, refuse=False)
