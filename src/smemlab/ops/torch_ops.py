@@ -102,7 +102,7 @@ def _define() -> None:
             raise ValueError(f"shapes {tuple(a.shape)} and {tuple(b.shape)} were given; a (M, K) and b (K, N) with "
                              f"equal K are accepted")
         if a.dtype != torch.float32 or b.dtype != torch.float32:
-            raise TypeError(f"a, b: float32 is accepted, got {a.dtype} and {b.dtype}")
+            raise TypeError(f"a, b: float32 is accepted, got {a.dtype} and {b.dtype}. {_matmul.DTYPE_HINT}")
         return a.new_empty((a.shape[0], b.shape[1]), dtype=torch.float32)
 
     add_autograd(transpose, reduce_sum, stencil1d, matmul, histogram)
