@@ -305,6 +305,7 @@ def test_stencil_coefficients_travel_as_the_kernels_struct_parameter(monkeypatch
 
     launched = []
     monkeypatch.setattr(device, "kernel", lambda source, name, defines, dev: (name, defines["RADIUS"]))
+    monkeypatch.setattr(S, "_KERNELS", {})  # the fake kernels stay in this test
     monkeypatch.setattr(device, "launch", lambda k, grid, block, args, stream: launched.append((k, args)))
     c = S.coefficients(coef)
     S.launch(0x1000, 0x2000, 100, c, 0, 7)
