@@ -305,6 +305,7 @@ def test_stencil_coefficients_travel_as_the_kernels_struct_parameter(monkeypatch
 
     launched = []
     monkeypatch.setattr(device, "kernel", lambda source, name, defines, dev: (name, defines["RADIUS"]))
+    monkeypatch.setattr(S, "_KERNELS", {})  # the fake kernels stay in this test
     monkeypatch.setattr(device, "launch", lambda k, grid, block, args, stream: launched.append((k, args)))
     c = S.coefficients(coef)
     S.launch(0x1000, 0x2000, 100, c, 0, 7)
@@ -312,3 +313,20 @@ def test_stencil_coefficients_travel_as_the_kernels_struct_parameter(monkeypatch
     assert name == S.KERNEL and radius == (len(coef) - 1) // 2
     packed = device.param_struct([(0, 8), (8, 8), (16, 8), (24, 4), (28, 4 * len(coef))]).pack(*args)
     assert packed[28:] == c.tobytes()
+
+
+@pytest.mark.parametrize("typestr", ["<f2", "<f8"])
+def test_matmul_other_float_dtypes_name_the_alternatives(typestr):
+    """float16 (and bfloat16, float64): refused before any GPU call, naming float32, torch.matmul and the conversion."""
+    for a, b in ((FakeCAI((4, 8), typestr), FakeCAI((8, 2))), (FakeCAI((4, 8)), FakeCAI((8, 2), typestr))):
+        with pytest.raises(TypeError, match=r"float32 only.*torch\.matmul / cupy\.matmul.*a\.float\(\)"):
+            ops.matmul(a, b)
+
+
+def test_matmul_bfloat16_fake_names_the_alternatives():
+    torch = pytest.importorskip("torch")
+    from smemlab.ops._route import registered
+
+    a, b = (torch.empty(*shape, device="meta", dtype=torch.bfloat16) for shape in ((4, 8), (8, 2)))
+    with pytest.raises(TypeError, match=r"bfloat16.*torch\.matmul"):
+        registered().matmul(a, b)

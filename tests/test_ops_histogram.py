@@ -397,6 +397,48 @@ def test_partition_counts_exactly(tmp_path, bins, n, hot, range_bits, g1, g2, ra
     assert np.array_equal(_emulate_partition(tmp_path, keys, bins, rank, range_bits, g1, g2), _reference(keys, bins))
 
 
+class FakeCAI:
+    """A device array seen through __cuda_array_interface__: metadata only, never touched (no GPU)."""
+
+    def __init__(self, shape, typestr="<f4"):
+        self.__cuda_array_interface__ = {"shape": tuple(shape), "typestr": typestr, "strides": None,
+                                         "data": (0x7F0000000000, False), "version": 3}
+
+
+def test_weights_are_checked_before_any_gpu_call():
+    keys = FakeCAI((8,), "<i4")
+    for typestr in ("<f2", "<i4", "|u1"):
+        with pytest.raises(TypeError, match="weights: dtype .* accepted: float32 or float64 .*convert"):
+            H.histogram(keys, 4, weights=FakeCAI((8,), typestr))
+    with pytest.raises(ValueError, match=r"weights: shape \(7,\) .* keys' shape \(8,\)"):
+        H.histogram(keys, 4, weights=FakeCAI((7,)))
+    with pytest.raises(ValueError, match="weights: expected a 1-D"):
+        H.histogram(keys, 4, weights=FakeCAI((2, 4)))
+    with pytest.raises(TypeError, match="weights: expected a GPU array"):
+        H.histogram(keys, 4, weights=np.ones(8, np.float32))
+    with pytest.raises(ValueError, match="no method or options.*method='smem'"):
+        H.histogram(keys, 4, weights=FakeCAI((8,)), method="smem")
+    with pytest.raises(ValueError, match="no method or options.*copies=4"):
+        H.histogram(keys, 4, weights=FakeCAI((8,)), copies=4)
+
+
+@pytest.mark.parametrize("bins", [1, 256, 4096, 58112, 58113, 232448, 232449, 1 << 22])
+@pytest.mark.parametrize("itemsize", [4, 8])
+def test_weighted_plan_covers_every_bin_once(bins, itemsize):
+    optin = HOPPER["smem_optin"]
+    launches = H.weighted_plan(bins, itemsize, optin)
+    if len(launches) == 1 and launches[0][3] == 0:  # atomics on the output
+        assert -(-bins // (optin // itemsize)) > H.WEIGHTED_MAX_PASSES
+        return
+    covered = 0
+    for block, smem, lo, nlocal, copies in launches:
+        assert lo == covered and nlocal >= 1 and nlocal * copies * itemsize <= smem <= optin
+        assert copies & (copies - 1) == 0 and block in (512, 1024)
+        covered += nlocal
+    assert covered == bins and len(launches) <= H.WEIGHTED_MAX_PASSES
+    assert H.weighted_plan(256, 4, optin)[0][4] == 32  # one bank a lane for few bins
+
+
 # ---- GPU ----------------------------------------------------------------------------------------------
 def _reference(keys: np.ndarray, bins: int) -> np.ndarray:
     inside = keys[(keys >= 0) & (keys < bins)]
@@ -501,10 +543,9 @@ def test_bad_arrays():
         H.histogram(cp.arange(10), 16)
     with pytest.raises(ValueError, match="got 2-D"):
         H.histogram(cp.zeros((2, 3), cp.int32), 16)
-    with pytest.raises(ValueError, match="C-contiguous"):
-        H.histogram(cp.zeros(10, cp.int32)[::2], 16)
-    with pytest.raises(ValueError, match="non-empty"):
-        H.histogram(cp.zeros(0, cp.int32), 16)
+    keys = cp.arange(20, dtype=cp.int32) % 7
+    np.testing.assert_array_equal(cp.asnumpy(H.histogram(keys[::2], 16)), _reference(cp.asnumpy(keys)[::2], 16))  # a view: copied
+    np.testing.assert_array_equal(cp.asnumpy(H.histogram(cp.zeros(0, cp.int32), 16)), np.zeros(16))  # no keys: zeros
 
 
 @gpu
@@ -561,3 +602,90 @@ def test_narrow_counters_past_their_top(method, opts):
     H.enqueue(H.launches_for(bins, p, dev, stream, {"CTR_INIT": (1 << bits) - 36}), d.data.ptr, d.size, out.data.ptr, stream,
               H.cupy_scratch)
     np.testing.assert_array_equal(cp.asnumpy(out).astype(np.int64), _reference(keys, bins))
+
+
+# ---- weighted counts (GPU) --------------------------------------------------------------------------------
+def _weighted_reference(keys: np.ndarray, w: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray]:
+    """(the exact sums in float64, the bound on a float sum's rounding a bin: its |w| summed)."""
+    inside = (keys >= 0) & (keys < bins)
+    ref = np.bincount(keys[inside], weights=w[inside].astype(np.float64), minlength=bins)
+    mass = np.bincount(keys[inside], weights=np.abs(w[inside].astype(np.float64)), minlength=bins)
+    return ref, mass
+
+
+# bins: one block's worth (copies 32, 8, 1), ranges of bins a launch (float32 to 4, float64 2 and 4), and
+# past WEIGHTED_MAX_PASSES ranges (float64 at 200000: atomics on the output)
+@gpu
+@pytest.mark.parametrize("n,bins", [(1, 1), (7, 5), (1_000_003, 256), (1_000_003, 4096), (999_999, 50_000),
+                                    (2_000_003, 100_000), (2_000_003, 200_000), (3_000_001, 1 << 20)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("skew", [False, True])
+def test_weighted_counts_match_bincount(n, bins, dtype, skew):
+    import cupy as cp
+
+    rng = np.random.default_rng(n + bins)
+    keys = _keys(rng, n, bins, skew)
+    w = rng.standard_normal(n).astype(dtype) + 0.5  # signed, non-trivial weights
+    got = H.histogram(cp.asarray(keys), bins, weights=cp.asarray(w))
+    assert isinstance(got, cp.ndarray) and got.dtype == np.dtype(dtype) and got.shape == (bins,)
+    ref, mass = _weighted_reference(keys, w, bins)
+    assert np.count_nonzero(ref) >= min(bins, n) // 2  # the check sees real sums, not zeros
+    eps = 1e-6 if dtype == "float32" else 1e-14
+    np.testing.assert_array_less(np.abs(cp.asnumpy(got).astype(np.float64) - ref), eps * mass * 8 + 1e-30 + eps)
+
+
+@gpu
+def test_weighted_counts_torch_as_bincount_and_histogram():
+    """torch: the result dtype and values of torch.bincount(keys, weights=w) for float32 and float64 weights;
+    int64 and uint8 keys, strided weights (copied), value ranges (np.histogram's bins), empty keys, and the
+    caller's stream."""
+    torch = pytest.importorskip("torch")
+    from smemlab import ops
+
+    g = torch.Generator(device="cuda").manual_seed(5)
+    n, bins = 1_000_003, 3000
+    keys = torch.randint(0, bins, (n,), device="cuda", generator=g)  # int64, as torch.randint gives
+    for dtype, tol in ((torch.float32, 1e-3), (torch.float64, 1e-10)):
+        w = torch.randn(2 * n, device="cuda", dtype=dtype, generator=g)[::2]  # a strided view
+        s = torch.cuda.Stream()
+        s.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(s):
+            got = ops.histogram(keys, bins, weights=w)
+            want = torch.bincount(keys, weights=w, minlength=bins)
+        s.synchronize()
+        assert got.dtype == want.dtype == dtype and got.shape == (bins,)
+        assert want.abs().max() > 1 and torch.allclose(got, want, rtol=0, atol=tol * float(want.abs().max()))
+    k8 = torch.randint(0, 256, (n,), device="cuda", generator=g, dtype=torch.uint8)
+    w = torch.rand(n, device="cuda", generator=g)
+    assert torch.allclose(ops.histogram(k8, 200, weights=w), torch.bincount(k8.long(), weights=w, minlength=256)[:200],
+                          rtol=1e-4, atol=1e-3)
+    x = torch.randn(n, device="cuda", generator=g, dtype=torch.float64)
+    got = ops.histogram(x, 50, range=(-2.0, 2.5), weights=w.double())
+    want, _ = np.histogram(x.cpu().numpy(), 50, range=(-2.0, 2.5), weights=w.double().cpu().numpy())
+    # a value within a rounding of an edge may land one bin over (histogram's doc): the totals agree
+    assert abs(float(got.sum()) - want.sum()) < 1e-6 * n and np.abs(got.cpu().numpy() - want).max() < 2.0
+    empty = ops.histogram(keys[:0], 9, weights=w[:0])
+    assert empty.dtype == torch.float32 and torch.equal(empty, torch.zeros(9, device="cuda"))
+    with pytest.raises(ValueError, match="weights: shape"):
+        ops.histogram(keys, 9, weights=w[:5])
+    with pytest.raises(TypeError, match="float32 or float64"):
+        ops.histogram(keys, 9, weights=w.half()[:n])
+
+
+@gpu
+def test_weighted_counts_gradient_and_compile():
+    """The weights' gradient (a gather of the output's gradient at each key's bin, 0 outside) by gradcheck;
+    the weighted op inside torch.compile(fullgraph=True)."""
+    torch = pytest.importorskip("torch")
+    from smemlab import ops
+
+    keys = torch.tensor([0, 3, 3, -1, 7, 2, 9, 3, 1, 0], device="cuda")
+    w = torch.randn(10, device="cuda", dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda v: ops.histogram(keys, 8, weights=v), (w,))
+    g = torch.randn(8, device="cuda", dtype=torch.float64)
+    (gw,) = torch.autograd.grad(ops.histogram(keys, 8, weights=w), w, g)
+    inside = (keys >= 0) & (keys < 8)
+    assert torch.equal(gw, torch.where(inside, g[keys.clamp(0, 7)], 0.0))
+    f = torch.compile(lambda k, v: ops.histogram(k, 8, weights=v) * 2, fullgraph=True)
+    v = torch.randn(10, device="cuda")
+    assert torch.allclose(f(keys, v), 2 * torch.bincount(keys[inside], weights=v[inside], minlength=8))

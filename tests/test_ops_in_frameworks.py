@@ -411,6 +411,15 @@ def test_strided_views_are_accepted(dev):
     assert rel(ops.stencil1d(s, STENCIL), ref_stencil(s.contiguous(), STENCIL)) < 1e-6
     c = cupy.arange(100, dtype=cupy.float32).reshape(10, 10)[:, ::2]
     assert (ops.transpose(c) == c.T).all()
+    # every op, each kind of view (docs/library.md: a strided view is copied by its framework first)
+    assert rel(ops.reduce_sum(x.t()), x.sum()) < 1e-6 and rel(ops.reduce_sum(x[:, ::3], axis=-1), x[:, ::3].sum(-1)) < 1e-6
+    e = torch.randn(1, device=dev).expand(50)
+    assert rel(ops.stencil1d(e, STENCIL), ref_stencil(e.contiguous(), STENCIL)) < 1e-6
+    k = torch.randint(0, 40, (3001,), device=dev)
+    assert torch.equal(ops.histogram(k[::3], 40).long(), torch.bincount(k[::3], minlength=40))
+    assert torch.equal(ops.histogram(k[:1].expand(500), 40).long(), torch.bincount(k[:1].expand(500), minlength=40))
+    w = torch.randn(1, 96, device=dev).expand(64, 96)
+    assert rel(ops.matmul(x.t()[10:20], w), x.t()[10:20] @ w) < 1e-5
 
 
 # ---- memory ------------------------------------------------------------------------------------------------

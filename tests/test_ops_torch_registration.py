@@ -37,10 +37,12 @@ def test_every_op_is_registered_in_the_smemlab_namespace():
     (lambda: SM.reduce_sum(meta(8, dtype=torch.uint8), None, -1), ((), torch.int64)),
     (lambda: SM.stencil1d(meta(7), [1.0, 2.0, 1.0]), ((7,), torch.float32)),
     (lambda: SM.histogram(meta(9, dtype=torch.int64), 5), ((5,), torch.int32)),
+    (lambda: SM.histogram(meta(9, dtype=torch.int64), 5, "auto", None, meta(9)), ((5,), torch.float32)),
+    (lambda: SM.histogram(meta(9), 5, "auto", [0.0, 1.0], meta(9, dtype=torch.float64)), ((5,), torch.float64)),
     (lambda: SM.matmul(meta(3, 4), meta(4, 6)), ((3, 6), torch.float32)),
     (lambda: SM.matmul(meta(3, 0), meta(0, 6)), ((3, 6), torch.float32)),
 ], ids=["transpose", "transpose-batch", "sum", "sum-f64", "rows-i32", "sum-bool", "rows-u8", "stencil", "histogram",
-        "matmul", "matmul-k0"])
+        "histogram-weights", "histogram-range-weights-f64", "matmul", "matmul-k0"])
 def test_fake_implementations_give_shape_and_dtype(call, want):
     out = call()
     assert (tuple(out.shape), out.dtype, out.device.type) == (*want, "meta")
@@ -61,6 +63,41 @@ def test_fake_implementations_refuse_what_the_kernels_would():
         SM.reduce_sum(meta(3, 4), None, 0)
     with pytest.raises(TypeError, match="complex64 is not accepted"):
         SM.reduce_sum(meta(3, dtype=torch.complex64))
+
+
+def test_histogram_weights_checked_traced_and_differentiated():
+    """The fake implementation refuses what check_weights refuses; the weights' gradient is a gather of the
+    output's gradient at each key's bin (checked on CPU tensors through the backward formula itself)."""
+    from smemlab.ops import torch_autograd
+
+    k = meta(9, dtype=torch.int32)
+    for w, exc, match in ((meta(9, dtype=torch.float16), TypeError, "float32 or float64"),
+                          (meta(9, dtype=torch.int32), TypeError, "float32 or float64"),
+                          (meta(8), ValueError, r"shape \(8,\)"), (meta(3, 3), ValueError, r"shape \(3, 3\)")):
+        with pytest.raises(exc, match=match):
+            SM.histogram(k, 4, "auto", None, w)
+    with pytest.raises(ValueError, match="no method"):
+        SM.histogram(k, 4, "smem", None, meta(9))
+    w = meta(9, grad=True)
+    out = ops.histogram(k, 4, weights=w)
+    assert out.requires_grad and out.dtype == torch.float32
+    out.sum().backward()
+    assert w.grad.shape == (9,)
+
+    class Ctx:
+        needs_input_grad = (False, False, False, False, True)
+
+        def save_for_backward(self, *tensors):
+            self.saved_tensors = tensors
+
+    keys = torch.tensor([0, 3, 3, -1, 7, 2, 9])
+    ctx = Ctx()
+    torch_autograd._histogram_setup(ctx, (keys, 8, "auto", None, torch.ones(7)), None)
+    g = torch.arange(8.0) + 1
+    assert torch.equal(torch_autograd._histogram_backward(ctx, g)[4], torch.tensor([1.0, 4, 4, 0, 8, 3, 0]))
+    ctx.value_range = [0.0, 1.0]  # values binned over [0, 1]: 0.5 in bin 4, 1.0 in the last, -0.1 and 2 outside
+    ctx.saved_tensors = (torch.tensor([0.5, 1.0, -0.1, 2.0]),)
+    assert torch.equal(torch_autograd._histogram_backward(ctx, g)[4], torch.tensor([5.0, 8, 0, 0]))
 
 
 def test_fake_tensors_take_the_fake_implementations_on_a_fake_cuda_device():

@@ -50,18 +50,10 @@ def _cases(b: Bench):
     ]
 
 
-def _close(ref_fn, tol):
+def _close(b: Bench, ref_fn, tol):
+    """Bench.assert_close against the reference `ref_fn()` gives: exact for tol 0, else within tol + 1e-4 of it."""
     def check(out):
-        ref = ref_fn()
-        o = out.to(ref.dtype) if out.dtype != ref.dtype else out
-        if tuple(o.shape) != tuple(ref.shape):
-            raise AssertionError(f"shape {tuple(o.shape)}, expected {tuple(ref.shape)}")
-        if tol == 0.0:
-            bad = int((o != ref).sum())
-        else:
-            bad = int((~((o.double() - ref.double()).abs() <= tol + 1e-4 * ref.double().abs())).sum())
-        if bad:
-            raise AssertionError(f"{bad} of {ref.numel()} elements off")
+        b.assert_close(out, b.to_cupy(ref_fn()), atol=tol, rtol=1e-4, exact=tol == 0.0)
 
     return check
 
@@ -97,7 +89,7 @@ def bench_frameworks(b: Bench) -> None:
     import torch
 
     for case, moved, ours, theirs, inputs, ref, tol in _cases(b):
-        check = _close(ref, tol)
+        check = _close(b, ref, tol)
         impls: dict[str, Impl] = {}
         compiled_ours = torch.compile(ours, fullgraph=True, dynamic=False)
         compiled_theirs = torch.compile(theirs, fullgraph=True, dynamic=False)
@@ -170,7 +162,7 @@ def _backward(b: Bench) -> None:
 
         def check(out, ref=ref, tol=tol):
             for got, want in zip(out, ref()):
-                _close(lambda want=want: want, tol)(got.detach())
+                _close(b, lambda want=want: want, tol)(got.detach())
 
         b.case(case, bytes=moved, family="", size=inputs[0].numel(), memcpy=False,
                impls={"smemlab (torch)": Impl(lambda o=ours: grads(o), "torch"),

@@ -60,12 +60,13 @@ any other given is an error, never silently ignored (with auto, the error names 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any, Callable
 
 import numpy as np
 
 from smemlab import device
-from smemlab.ops._args import Dtypes, cupy_scratch, read  # noqa: F401 (cupy_scratch: `alloc` for CuPy callers)
+from smemlab.ops._args import Dtypes, cupy_scratch, read, same_framework  # noqa: F401 (cupy_scratch: `alloc` for CuPy callers)
 from smemlab.ops._route import torch_ops
 
 SOURCE = "lib/histogram.cu"
@@ -412,7 +413,7 @@ def _check_bins(bins: Any) -> int:
     return bins
 
 
-def histogram(keys: Any, bins: int, *, range: Any = None, method: str = "auto", **options: Any) -> Any:
+def histogram(keys: Any, bins: int, *, range: Any = None, weights: Any = None, method: str = "auto", **options: Any) -> Any:
     """Counts of the integer `keys` in [0, bins), int32, of the caller's array type (module doc).
     int8, int16, uint8 and int64 keys are converted to int32 by their framework first (int64 clamped
     to [-1, bins], so that a key past int32's range stays outside the bins); no keys give zeros. Not
@@ -423,31 +424,70 @@ def histogram(keys: Any, bins: int, *, range: Any = None, method: str = "auto", 
     in the values' precision, float32 for 16-bit ones; v == hi in the last bin; values outside and NaN
     ignored), by a pass of the values' framework that writes the bin numbers, then the kernels. A value
     within a rounding of a bin edge may land one bin over from histc's, where the two frameworks'
-    arithmetic rounds differently. The counts are int32 (torch.histc's are of the values' float type)."""
+    arithmetic rounds differently. The counts are int32 (torch.histc's are of the values' float type).
+
+    weights=w: a float32 or float64 array of the keys' shape, type and device; each bin gets the sum of
+    its keys' weights, of w's dtype: what torch.bincount(keys, weights=w, minlength=bins) and
+    np.histogram(..., weights=w) give for float32 and float64 weights (np.bincount and cupy.bincount
+    always give float64; float16, bfloat16 and integer weights are refused: convert them, as
+    torch.bincount would give float64 for them). Summed with float atomics in shared memory (a
+    weighted_plan), in no fixed order: equal to the exact sum within rounding, not bit for bit from
+    run to run. With range=(lo, hi) the bins are the values' as above. Takes no method or options."""
     if not options:
-        ops = torch_ops(keys)
+        ops = torch_ops(keys, weights) if weights is not None else torch_ops(keys)
         if ops is not None:
-            return ops.histogram(keys, bins, method, None if range is None else [float(v) for v in range])
-    return run(keys, bins, range=range, method=method, **options)
+            return ops.histogram(keys, bins, method, None if range is None else [float(v) for v in range], weights)
+    return run(keys, bins, range=range, weights=weights, method=method, **options)
 
 
-def run(keys: Any, bins: int, *, range: Any = None, method: str = "auto", **options: Any) -> Any:
+def run(keys: Any, bins: int, *, range: Any = None, weights: Any = None, method: str = "auto", **options: Any) -> Any:
     """`histogram` without the torch dispatcher: what torch.ops.smemlab.histogram runs."""
     bins = _check_bins(bins)
     lo_hi = check_range(range)
     a = read(keys, "keys", DTYPES if lo_hi is None else VALUE_DTYPES, (1,), allow_empty=True)
     if a.shape[0] > MAX_KEYS:
         raise ValueError(f"keys: {a.shape[0]} keys were given; at most {MAX_KEYS} are accepted (int32 counts)")
+    w = None if weights is None else check_weights(a, weights, method, options)
     with a.on_device():
         stream = a.stream()
-        out, out_ptr = a.zeros((bins,), _I32, stream)
+        out, out_ptr = a.zeros((bins,), _I32 if w is None else w.dtype, stream)
+        if w is not None:
+            w.resolve()  # a strided view's copy; the device of an array that names none
+            if w.device != a.device:
+                raise ValueError(f"keys are on GPU {a.device} and weights on GPU {w.device}; both on one GPU is accepted")
+            w.wait_for_producer(stream)
         if a.shape[0]:
             if lo_hi is not None:
                 a = read(_range_keys(a, bins, *lo_hi), "keys", DTYPES, (1,))
             elif a.dtype != _I32:
                 a = read(_int32_keys(a, bins), "keys", DTYPES, (1,))
-            launch(a.ptr, a.shape[0], out_ptr, bins, a.device, stream, method, a.scratch, **options)
+            if w is not None:
+                launch_weighted(a.ptr, w.ptr, a.shape[0], out_ptr, bins, w.dtype, a.device, stream)
+            else:
+                launch(a.ptr, a.shape[0], out_ptr, bins, a.device, stream, method, a.scratch, **options)
         return out
+
+
+WEIGHT_DTYPES = Dtypes("float32", "float64")
+
+
+def check_weights(a, weights: Any, method: str = "auto", options: dict | None = None) -> Any:
+    """The weights' GpuArray, checked against the keys' (`a`): float32 or float64, the keys' shape, one
+    framework and device; no method or options with them (the weighted kernels have one plan)."""
+    if method != "auto" or options:
+        given = ", ".join([f"method={method!r}"] * (method != "auto") + [f"{k}={v!r}" for k, v in (options or {}).items()])
+        raise ValueError(f"weights: the weighted counts take no method or options ({given} was given)")
+    try:
+        w = read(weights, "weights", WEIGHT_DTYPES, (1,), allow_empty=True)
+    except TypeError as exc:
+        if "dtype" in str(exc):
+            raise TypeError(f"{exc} (convert them first, e.g. weights.float(): torch.bincount gives float64 "
+                            f"counts for other weights, np.histogram the weights' own type)") from None
+        raise
+    same_framework(a, w, ("keys", "weights"))
+    if tuple(w.shape) != tuple(a.shape):
+        raise ValueError(f"weights: shape {tuple(w.shape)} was given; the keys' shape {tuple(a.shape)} is expected")
+    return w
 
 
 def check_range(range: Any) -> tuple[float, float] | None:
@@ -486,6 +526,17 @@ def _range_keys(a, bins: int, lo: float, hi: float) -> Any:
     k = xp.where((x >= lo) & (x <= hi), (x - lo) * bins / width, -1.0)
     k = k.int() if a.kind == "torch" else k.astype(np.int32)
     return xp.where(k == bins, bins - 1, k)
+
+
+def torch_bins(keys: Any, bins: int, value_range: Any = None) -> Any:
+    """The bin of each of the torch tensor `keys` (int64, -1 outside the bins), as the counts take it:
+    the key itself, or the value's bin over value_range=(lo, hi) as _range_keys computes it (the
+    weighted counts' backward)."""
+    if value_range is not None:
+        k = _range_keys(SimpleNamespace(kind="torch", obj=keys), bins, *check_range(value_range)).long()
+    else:
+        k = keys.long()
+    return k.masked_fill((k < 0) | (k >= bins), -1)
 
 
 def _int32_keys(a, bins: int) -> Any:
@@ -538,6 +589,47 @@ def enqueue(launches: list[tuple], keys_ptr: int, n: int, out_ptr: int, stream: 
             tail = tuple(scratch if a is marker else a for a in tail)
         device.launch(k, grid, block, (keys_ptr, n, out_ptr) + tail, stream, shmem, cluster)
     del held
+
+
+# ---- weighted counts ------------------------------------------------------------------------------------
+WEIGHTED_KERNELS = {np.dtype(np.float32): "hist_weighted_f32", np.dtype(np.float64): "hist_weighted_f64"}
+WEIGHTED_MAX_PASSES = 4  # more ranges of bins than this: atomics on the output in L2 (nlocal = 0), not passes
+
+
+def weighted_plan(bins: int, itemsize: int, optin: int) -> list[tuple[int, int, int, int, int]]:
+    """hist_weighted_*'s launches for `bins` bins of `itemsize`-byte weights with `optin` bytes of
+    shared memory a block: (block, dynamic smem, lo, nlocal, copies) a launch; pure, no GPU. Bins that
+    fit a block: one launch, copies as hist_smem takes them (32 for up to 256 4-byte bins); up to
+    WEIGHTED_MAX_PASSES ranges of bins: a launch a range; more: one launch of atomics on the output."""
+    per_block = optin // itemsize
+    passes = -(-bins // per_block)
+    if passes > WEIGHTED_MAX_PASSES:
+        return [(512, 0, 0, 0, 1)]
+    per = -(-bins // passes)
+    words = itemsize // 4  # 4-byte words a weight
+    copies = min(choose_copies(per * words, 64 * 1024 if per * words > 256 else 32 * 1024),
+                 choose_copies(per * words, optin)) if passes == 1 else 1
+    smem = per * copies * itemsize
+    block = 1024 if smem > optin // 2 else 512
+    return [(block, smem, lo, min(per, bins - lo), copies) for lo in range(0, bins, per)]
+
+
+_WEIGHTED: dict[tuple, list] = {}  # (device, bins, weight dtype) -> [(kernel, grid, block, smem, (bins, lo, nlocal, copies))]
+
+
+def launch_weighted(keys_ptr: int, w_ptr: int, n: int, out_ptr: int, bins: int, wdtype: np.dtype, dev: int, stream: int) -> None:
+    """Enqueue the weighted counts of the n int32 keys at `keys_ptr` (their weights of `wdtype` at `w_ptr`)
+    into the `bins` counters at `out_ptr` (zeroed by the caller, in stream order) on `stream`, planned
+    once per (device, bins, dtype)."""
+    key = (dev, bins, wdtype)
+    launches = _WEIGHTED.get(key)
+    if launches is None:
+        k = device.kernel(SOURCE, WEIGHTED_KERNELS[wdtype], {}, dev)
+        f = device_facts(dev)
+        launches = _WEIGHTED[key] = [(k, f["sms"] * k.blocks_per_sm(block, smem), block, smem, (bins, lo, nlocal, copies))
+                                     for block, smem, lo, nlocal, copies in weighted_plan(bins, wdtype.itemsize, f["smem_optin"])]
+    for k, grid, block, smem, tail in launches:
+        device.launch(k, grid, block, (keys_ptr, w_ptr, n, out_ptr) + tail, stream, smem)
 
 
 METHOD_KERNELS = {"global": ("hist_global",), "smem": ("hist_smem",), "multipass": ("hist_smem",), "ranges": ("hist_ranges",),

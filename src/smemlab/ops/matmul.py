@@ -3,7 +3,8 @@
     c = matmul(a, b)
 
 - `a` (M, K) and `b` (K, N): 2-D float32 CuPy arrays or CUDA torch tensors (or other GPU arrays, see
-  smemlab.ops._args), of one type and on one device; any M, N, K >= 0 (each < 2^31). The kernels read
+  smemlab.ops._args), of one type and on one device (float16, bfloat16 and float64 are refused with a
+  TypeError that names torch.matmul / cupy.matmul and the conversion: DTYPE_HINT); any M, N, K >= 0 (each < 2^31). The kernels read
   row-major operands: a transposed or strided view (`x @ w.t()`, `a.t() @ b`) is copied to a
   contiguous one first by its framework, on the call's stream. K = 0 gives zeros, as torch does.
 - Returns c (M, N) float32 of the caller's array type, computed on the caller's current stream.
@@ -63,6 +64,11 @@ SHARED_SLICE = 192  # ... and where two blocks share an SM (768^3: 6 splits of 1
 TILED_WORK = 5 * 256 ** 3  # M*N*K up to this: the 32x32 tiles (see the table)
 MAX_DIM = (1 << 31) - 1
 DTYPES = Dtypes("float32")
+# float16/bfloat16: cuBLAS multiplies them on the tensor cores, which these FFMA kernels do not use; on the
+# CUDA cores with float32 accumulation they would trail cuBLAS's half-precision GEMMs by several times, so
+# they are refused with the two ways a user has
+DTYPE_HINT = ("smemlab.ops.matmul multiplies float32 only (on the CUDA cores, no tensor cores); for float16, "
+              "bfloat16 or float64 use torch.matmul / cupy.matmul, or convert: matmul(a.float(), b.float())")
 _F32 = np.dtype(np.float32)
 
 
@@ -239,8 +245,13 @@ def run(a: Any, b: Any, *, variant: str | None = None, splits: int | None = None
         raise ValueError(f"variant {variant!r}: one of {', '.join(VARIANTS)} is accepted")
     if splits is not None and (type(splits) is not int or not 1 <= splits <= MAX_SPLITS):
         raise ValueError(f"splits={splits!r}: an int from 1 to {MAX_SPLITS} is accepted")
-    va = read(a, "a", DTYPES, (2,), allow_empty=True)
-    vb = read(b, "b", DTYPES, (2,), allow_empty=True)
+    try:
+        va = read(a, "a", DTYPES, (2,), allow_empty=True)
+        vb = read(b, "b", DTYPES, (2,), allow_empty=True)
+    except TypeError as exc:
+        if "dtype" in str(exc):
+            raise TypeError(f"{exc}. {DTYPE_HINT}") from None
+        raise
     same_framework(va, vb, ("a", "b"))
     (m, k), (k2, n) = va.shape, vb.shape
     if k != k2:

@@ -34,21 +34,27 @@ TILE = 256 * 4 * 4
 DTYPES = Dtypes("float32")
 
 
-_LAST: list = [((), None)]  # [(the last list or tuple of coefficients, as checked)]: one item, swapped whole
+_LAST: list = [((), None, None)]  # [(the last list or tuple of coefficients, as checked, their launch argument)]
 
 
 def coefficients(coef: Any) -> np.ndarray:
     """The coefficients as checked float32. A list or tuple equal to the last one is not checked
     again (a user's loop passes the same coefficients every call: 3 us saved of a 20 us call)."""
+    return _checked(coef)[0]
+
+
+def _checked(coef: Any) -> tuple[np.ndarray, Any]:
+    """(the checked coefficients, their launch argument), both kept for the last list or tuple given."""
     if type(coef) in (list, tuple):
         key = tuple(coef)
-        last_key, last = _LAST[0]
+        last_key, last, arg = _LAST[0]
         if key == last_key and last is not None:
-            return last
+            return last, arg
         c = _check_coefficients(coef)
-        _LAST[0] = (key, c)
-        return c
-    return _check_coefficients(coef)
+        _LAST[0] = (key, c, coef_argument(c))
+        return c, _LAST[0][2]
+    c = _check_coefficients(coef)
+    return c, coef_argument(c)
 
 
 def _check_coefficients(coef: Any) -> np.ndarray:
@@ -74,20 +80,27 @@ def _check_coefficients(coef: Any) -> np.ndarray:
 
 _DEFINES = [{"RADIUS": r} for r in range(MAX_RADIUS + 1)]
 KERNEL = "stencil1d_f32_p"
+_KERNELS: dict[tuple[int, int], Any] = {}  # (radius, device) -> the kernel: no macros sorted into a key a call
 
 
-def launch(out_ptr: int, x_ptr: int, n: int, c: np.ndarray, dev: int, stream: int) -> None:
+def coef_argument(c: np.ndarray) -> Any:
+    """The checked coefficients as stencil1d_f32_p's struct parameter: their bytes, or for one coefficient
+    the 4-byte int the launcher packs a 4-byte parameter as."""
+    coef = c.tobytes()
+    return int.from_bytes(coef, "little", signed=True) if len(coef) == 4 else coef
+
+
+def launch(out_ptr: int, x_ptr: int, n: int, c: np.ndarray, dev: int, stream: int, arg: Any = None) -> None:
     """Enqueue the stencil of the n >= 1 float32 values at `x_ptr` with the checked float32
     coefficients `c` into `out_ptr` on the raw stream handle `stream` (the coefficients passed by
-    value with the launch): what `stencil1d` launches, and what the stencil experiment times as its
-    last variant."""
-    defines = _DEFINES[(c.size - 1) // 2]
-    k = device.kernel(SOURCE, KERNEL, defines, dev)
-    tiles = -(-n // TILE)
-    coef = c.tobytes()
-    if len(coef) == 4:  # one coefficient: a 4-byte parameter, which the launcher packs as an int
-        coef = int.from_bytes(coef, "little", signed=True)
-    device.launch(k, min(tiles, 2**31 - 1), 256, (out_ptr, x_ptr, n, int(x_ptr % 16 == 0), coef), stream)
+    value with the launch; `arg`: their coef_argument, where the caller has it): what `stencil1d`
+    launches, and what the stencil experiment times as its last variant."""
+    radius = (c.size - 1) // 2
+    k = _KERNELS.get((radius, dev))
+    if k is None:
+        k = _KERNELS[(radius, dev)] = device.kernel(SOURCE, KERNEL, _DEFINES[radius], dev)
+    device.launch(k, min(-(-n // TILE), 2**31 - 1), 256,
+                  (out_ptr, x_ptr, n, int(x_ptr % 16 == 0), coef_argument(c) if arg is None else arg), stream)
 
 
 def stencil1d(x: Any, coef: Any) -> Any:
@@ -105,11 +118,11 @@ def stencil1d(x: Any, coef: Any) -> Any:
 
 def run(x: Any, coef: Any) -> Any:
     """`stencil1d` without the torch dispatcher: what torch.ops.smemlab.stencil1d runs."""
-    c = coefficients(coef)
+    c, arg = _checked(coef)
     a = read(x, "x", DTYPES, (1,), allow_empty=True)
     with a.on_device():
         n = a.shape[0]
         out, out_ptr = a.empty((n,), a.dtype)
         if n:
-            launch(out_ptr, a.ptr, n, c, a.device, a.stream())
+            launch(out_ptr, a.ptr, n, c, a.device, a.stream(), arg)
         return out

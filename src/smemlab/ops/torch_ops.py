@@ -7,7 +7,7 @@ Each op is a `torch.library.custom_op` on CUDA with a fake implementation (regis
 shape, dtype and device, for FakeTensors and meta tensors), so torch.compile traces through it with no
 graph break and CUDA graphs (mode="reduce-overhead") capture it; transpose, reduce_sum, stencil1d and
 matmul have a backward on the library's own kernels (register_autograd); histogram's counts are
-integers, with no gradient. The CUDA implementations call the ops' `run` functions, which never see a
+integers, with no gradient (its weighted counts have one in the weights: a gather). The CUDA implementations call the ops' `run` functions, which never see a
 FakeTensor (smemlab.ops._args refuses one). The public functions of smemlab.ops come here themselves
 when a tracer or autograd needs it (smemlab.ops._route); `register` runs on first use, never at
 import, since torch is never imported by smemlab.ops itself.
@@ -74,18 +74,21 @@ def _define() -> None:
         return torch.empty_like(x, memory_format=torch.contiguous_format)
 
     @torch.library.custom_op("smemlab::histogram", mutates_args=(), device_types="cuda")
-    def histogram(keys: torch.Tensor, bins: int, method: str = "auto",
-                  value_range: Optional[list[float]] = None) -> torch.Tensor:
-        return _histogram.run(keys, bins, range=value_range, method=method)
+    def histogram(keys: torch.Tensor, bins: int, method: str = "auto", value_range: Optional[list[float]] = None,
+                  weights: Optional[torch.Tensor] = None) -> torch.Tensor:
+        return _histogram.run(keys, bins, range=value_range, weights=weights, method=method)
 
     @histogram.register_fake
-    def _(keys, bins, method="auto", value_range=None):
+    def _(keys, bins, method="auto", value_range=None, weights=None):
         bins = _histogram._check_bins(bins)
         _histogram.check_range(value_range)
         _check_rank(keys, (1,))
         if method not in _histogram.METHODS:
             raise ValueError(f"method {method!r}: one of {', '.join(_histogram.METHODS)} is accepted")
-        return keys.new_empty((bins,), dtype=torch.int32)
+        if weights is None:
+            return keys.new_empty((bins,), dtype=torch.int32)
+        _check_weights(keys, weights, method)
+        return keys.new_empty((bins,), dtype=weights.dtype)
 
     @torch.library.custom_op("smemlab::matmul", mutates_args=(), device_types="cuda")
     def matmul(a: torch.Tensor, b: torch.Tensor, variant: Optional[str] = None, splits: Optional[int] = None) -> torch.Tensor:
@@ -99,10 +102,10 @@ def _define() -> None:
             raise ValueError(f"shapes {tuple(a.shape)} and {tuple(b.shape)} were given; a (M, K) and b (K, N) with "
                              f"equal K are accepted")
         if a.dtype != torch.float32 or b.dtype != torch.float32:
-            raise TypeError(f"a, b: float32 is accepted, got {a.dtype} and {b.dtype}")
+            raise TypeError(f"a, b: float32 is accepted, got {a.dtype} and {b.dtype}. {_matmul.DTYPE_HINT}")
         return a.new_empty((a.shape[0], b.shape[1]), dtype=torch.float32)
 
-    add_autograd(transpose, reduce_sum, stencil1d, matmul)
+    add_autograd(transpose, reduce_sum, stencil1d, matmul, histogram)
 
 
 def _numpy_dtype(x: torch.Tensor):
@@ -110,6 +113,18 @@ def _numpy_dtype(x: torch.Tensor):
     if d is None or d not in _reduce.DTYPES:
         raise TypeError(f"x: dtype {x.dtype} is not accepted; accepted: {_reduce.DTYPES.text}")
     return d
+
+
+def _check_weights(keys: torch.Tensor, weights: torch.Tensor, method: str) -> None:
+    """histogram's weights, as _histogram.check_weights refuses them (on metadata alone)."""
+    if method != "auto":
+        raise ValueError(f"weights: the weighted counts take no method or options (method={method!r} was given)")
+    if weights.dtype not in (torch.float32, torch.float64):
+        raise TypeError(f"weights: dtype {weights.dtype} is not accepted; accepted: {_histogram.WEIGHT_DTYPES.text}")
+    if weights.shape != keys.shape:
+        raise ValueError(f"weights: shape {tuple(weights.shape)} was given; the keys' shape {tuple(keys.shape)} is expected")
+    if weights.device != keys.device:
+        raise ValueError(f"keys are on {keys.device} and weights on {weights.device}; both on one GPU is accepted")
 
 
 def _check_rank(x: torch.Tensor, ranks) -> None:

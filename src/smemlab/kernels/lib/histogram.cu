@@ -24,6 +24,8 @@
 //                 every block of the cluster through L2 (replicated reads), through DSMEM (16-byte
 //                 loads of staged keys, every block reading every key), or sorted by owner in each
 //                 block and read through DSMEM by their owner only (each key crosses once).
+//   hist_weighted_f32 / _f64: weighted counts (a float or double weight a key), bins privatised in
+//                 shared memory with float atomics (at the end of this file).
 //
 // Every kernel reads the keys 16 bytes at a time (int4, streaming loads), UNROLL of them in flight
 // per thread, with the unaligned head and the tail (at most 3 + 3 keys) done by the first warp of the
@@ -1058,4 +1060,53 @@ hist_part_count(const int* __restrict__ keys, long long n, unsigned* __restrict_
         ctr_merge(s_ctr, out, static_cast<unsigned>(r) << PRANGE, nloc);
         __syncthreads();  // the merge has read the counters before the next range zeroes them
     }
+}
+
+// ---- weighted counts: hist_weighted_f32 / hist_weighted_f64 ---------------------------------------
+// out[key] += w[i] for every key in [0, bins) (torch.bincount(keys, weights=w), np.histogram(..., weights=w)),
+// out of the weights' type. A block privatises the bins [lo, lo + nlocal) in shared memory, `copies` copies
+// of them (a power of two from 1 to 32; lane l adds into copy l & (copies - 1), word bin * copies + copy,
+// as hist_smem's), with shared atomicAdd of the weight's type, then adds each bin's non-zero sum of the
+// copies into the output with one global atomicAdd. Bins that do not fit one block's shared memory take
+// one launch a range [lo, lo + nlocal) (ops/histogram.py's weighted_plan); nlocal = 0: every key an
+// atomicAdd on the output (L2's atomic units), for bins that would take too many passes.
+// Dynamic shared memory: nlocal * copies weights. The sums are in no fixed order (float atomics).
+template <typename W>
+__device__ __forceinline__ void weighted_body(const int* __restrict__ keys, const W* __restrict__ w, long long n,
+                                              W* __restrict__ out, int bins, int lo, int nlocal, int copies) {
+    extern __shared__ __align__(16) unsigned char s_weighted[];
+    W* s = reinterpret_cast<W*>(s_weighted);
+    const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+    const long long first = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (nlocal == 0) {
+        for (long long i = first; i < n; i += stride) {
+            const int key = __ldg(keys + i);
+            if (static_cast<unsigned>(key) < static_cast<unsigned>(bins)) atomicAdd(out + key, __ldg(w + i));
+        }
+        return;
+    }
+    const int words = nlocal * copies;
+    for (int i = threadIdx.x; i < words; i += blockDim.x) s[i] = W(0);
+    __syncthreads();
+    const int copy = static_cast<int>(threadIdx.x) & (copies - 1);
+    for (long long i = first; i < n; i += stride) {
+        const int rel = __ldg(keys + i) - lo;
+        if (static_cast<unsigned>(rel) < static_cast<unsigned>(nlocal)) atomicAdd(s + rel * copies + copy, __ldg(w + i));
+    }
+    __syncthreads();
+    for (int b = threadIdx.x; b < nlocal; b += blockDim.x) {
+        W sum = W(0);
+        for (int c = 0; c < copies; ++c) sum += s[b * copies + ((c + b) & (copies - 1))];  // rotated: fewer bank conflicts
+        if (sum != W(0)) atomicAdd(out + lo + b, sum);  // (a NaN is != 0: it reaches the output)
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(1024) hist_weighted_f32(const int* __restrict__ keys, const float* __restrict__ w, long long n,
+                                                                     float* __restrict__ out, int bins, int lo, int nlocal, int copies) {
+    weighted_body(keys, w, n, out, bins, lo, nlocal, copies);
+}
+
+extern "C" __global__ void __launch_bounds__(1024) hist_weighted_f64(const int* __restrict__ keys, const double* __restrict__ w, long long n,
+                                                                     double* __restrict__ out, int bins, int lo, int nlocal, int copies) {
+    weighted_body(keys, w, n, out, bins, lo, nlocal, copies);
 }
