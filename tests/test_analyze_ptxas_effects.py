@@ -390,3 +390,58 @@ def test_an_ldmatrix_execution_counts_once_its_fragments_are_read():
     dead.finish()
     led.finish()
     assert site.requests == 1  # warp 0's first execution only
+
+
+STAGES_PTX = PTX_HEAD + """.visible .entry k()
+{
+    .reg .b32 %r<8>;
+    .reg .f32 %f<6>;
+    .shared .align 16 .b8 s[2048];
+    mov.u32 %r3, s;
+    add.u32 %r6, %r3, 512;
+    .loc 1 227 17
+    st.shared.f32 [%r3], %f1;
+    .loc 1 228 17
+    st.shared.f32 [%r3+4], %f2;
+    .loc 1 227 17
+    st.shared.f32 [%r6], %f3;
+    .loc 1 228 17
+    st.shared.f32 [%r6+8], %f4;
+    ret;
+}
+"""
+
+
+def test_a_swap_of_neighbours_on_two_lines_is_one_vector_on_the_second_in_that_stage_only():
+    # a bitonic stage NVVM unrolled: `s[i] = b;` (line 227) and `s[j] = a;` (line 228) with j = i + 1 in the
+    # stride-1 stage, i + 2 in the next: ptxas makes the first pair one STS.64 on line 228, keeps the second
+    # as two STS on their own lines (line 227 has SASS of its own, one STS fewer than its PTX)
+    from smemlab.analyze import sass
+
+    listing = [sass.SassAccess("k.cu", 228, "store", 8, "R7", 0, "STS.64 [R7], R14"),
+               sass.SassAccess("k.cu", 227, "store", 4, "R9", 0, "STS [R9], R2"),
+               sass.SassAccess("k.cu", 228, "store", 4, "R9", 8, "STS [R9+0x8], R3")]
+    plan, instrs, sites = _planned(STAGES_PTX, listing)
+    first = [pc for pc in sorted(sites) if instrs[pc].loc.line == 227]
+    assert plan.joins == {first[0]: 228} and plan.coalesce[first[0]] == 8
+
+
+def test_a_piece_from_another_line_completes_a_vector_where_it_stands_or_counts_on_its_own_line():
+    led = Ledger(WARPS)
+    led.coalesce = {1: 8, 2: 8}
+    led.joins = {1: 228}
+    a = led.site(1, "store", 4, Loc(1, 227), "s[i] = b")
+    b = led.site(2, "store", 4, Loc(1, 228), "s[j] = a")
+    em = np.ones(THREADS, dtype=bool)
+    i = 8 * np.arange(THREADS)  # i = 2t: j = i + 1, the pair one aligned 8-byte chunk
+    led.record(a, i, em, WARPS)
+    led.record(b, i + 4, em, WARPS)
+    led.record(a, 16 * np.arange(THREADS), em, WARPS)  # a stage whose j = i + 2: no chunk fills
+    led.record(b, 16 * np.arange(THREADS) + 8, em, WARPS)
+    led.finish()
+    by_line = {}
+    for s in led.sites.values():
+        if s.requests:
+            r, w = by_line.get((s.line, s.size), (0, 0))
+            by_line[(s.line, s.size)] = (r + s.requests, w + s.wavefronts)
+    assert by_line == {(228, 8): (WARPS, 2 * WARPS), (227, 4): (WARPS, 4 * WARPS), (228, 4): (WARPS, 4 * WARPS)}

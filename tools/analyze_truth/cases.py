@@ -165,6 +165,22 @@ def _partition_scratch(keys: np.ndarray) -> np.ndarray:
     return np.concatenate([tot.view(np.uint8), tab.view(np.uint8), part.view(np.uint8)])
 
 
+def _csr(rng, rows: int = 64, cols: int = 512) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A CSR matrix of varied row lengths for the SpMV cases (issue 32): empty rows, short ones, rows of a
+    warp's width and past it, rows longer than two warps; columns sorted in a row, some clustered."""
+    lengths = rng.choice([0, 1, 3, 7, 16, 31, 32, 33, 50, 70, 97], size=rows)
+    row_ptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    col = []
+    for r, m in enumerate(lengths):
+        if r % 3 == 0:  # clustered around the diagonal
+            c = (r * 8 + np.arange(m) * rng.integers(1, 4)) % cols
+        else:
+            c = rng.choice(cols, size=m, replace=False)
+        col.append(np.sort(c))
+    colv = np.concatenate(col).astype(np.int32)
+    return row_ptr, colv, rng.uniform(-1, 1, colv.size).astype(np.float32)
+
+
 def data_files() -> dict[str, np.ndarray]:
     """Every .npy input, by name (deterministic: regenerated identically)."""
     from smemlab.experiments.histogram import make_keys  # the experiment's own keys
@@ -184,6 +200,10 @@ def data_files() -> dict[str, np.ndarray]:
         "keys_conflict_free": (i % 256).astype(np.uint32),  # a warp: 32 consecutive bins, 32 banks
         "keys_one_bank": ((i % 8) * 32).astype(np.uint32),  # a warp: 8 bins of bank 0, 4 lanes each
         "sort_keys_1024": rng.integers(0, 2**32, 1024, dtype=np.uint32),
+        # issue 32's data-dependent kernels: floats to sort with many ties, a CSR matrix (a separate generator,
+        # so that the inputs above stay as they were)
+        "sort_f32_dups_512": (np.random.default_rng(20261127).integers(-40, 40, 512) / 8).astype(np.float32),
+        **dict(zip(("csr_row_ptr", "csr_cols", "csr_vals"), _csr(np.random.default_rng(20261128)))),
         "atomic_patterns": np.stack([a for _, a in ATOMIC_PATTERNS]),
         **{f"cp_async{size}_dst": np.stack([d for _, d, _ in p]).astype(np.int32) for size, p in CP_ASYNC_PATTERNS.items()},
         **{f"cp_async{size}_src": np.stack([g for _, _, g in p]).astype(np.int32) for size, p in CP_ASYNC_PATTERNS.items()},
@@ -595,6 +615,35 @@ case("corpus.per_lane_min", f, "per_lane_min", (256,), ["keys=int32[256]:-100000
 
 f = f"{K}/hoisted.cu"  # a guarded load ptxas hoists into the load before the branch (sass._hoisted)
 case("corpus.argmin_pairs", f, "argmin_pairs", (256,), ["vals=int32[512]:0..15", "out=int32[2]"], dyn=4096)
+
+f = f"{K}/data_dependent.cu"  # issue 32: data-dependent swaps, warp-aggregated atomics, CSR SpMV, in-place FFTs
+DD_SORTF = npy("sort_f32_dups_512")
+case("dd.kvsort.flags", f, "kv_bitonic_flags", (128,),
+     ["keys=uint32[256]:0..40", "vals=int32[256]", "okeys=uint32[256]", "ovals=int32[256]", "n=200"])
+case("dd.kvsort.index", f, "kv_bitonic_index", (128,), [f"keys={DD_SORTF}", "okeys=float32[256]", "oidx=int32[256]"])
+case("dd.kvsort.select", f, "kv_bitonic_select", (128,),
+     ["keys=uint32[256]:0..40", "vals=int32[256]", "okeys=uint32[256]", "ovals=int32[256]"])
+case("dd.kvsort.pairs", f, "kv_bitonic_pairs", (256,), ["keys=uint32[256]:0..40", "out=uint32[512]"])
+case("dd.fsort.xor", f, "fsort_xor", (512,), [f"in={DD_SORTF}", "out=float32[512]"])
+case("dd.fsort.half", f, "fsort_half", (256,), [f"in={DD_SORTF}", "out=float32[512]"])
+case("dd.fsort.half_random", f, "fsort_half", (256,), ["in=float32[512]", "out=float32[512]"])
+case("dd.fsort.minmax", f, "fsort_minmax", (256,), [f"in={DD_SORTF}", "out=float32[512]"])
+case("dd.fsort.refs", f, "fsort_refs", (128,), [f"in={DD_SORTF}", "out=float32[512]"])
+for _k in ("match_leader", "peer_loop", "mixed"):
+    for _dist in ("skewed", "uniform"):
+        case(f"dd.wagg.{_k}.{_dist}", f, f"wagg_{_k}", (256,), [f"keys={npy('keys_' + _dist + '_256')}", "n=2048",
+                                                               "hist=uint32[64]"])
+case("dd.wagg.rank_slots.skewed", f, "wagg_rank_slots", (256,),
+     [f"keys={npy('keys_skewed_256')}", "n=2048", "counts=uint32[16]", "slots=uint32[1024]"])
+CSR = [f"row_ptr={npy('csr_row_ptr')}", f"cols={npy('csr_cols')}", f"vals={npy('csr_vals')}", "x=float32[512]",
+       "y=float32[64]", "rows=64"]
+for _k in ("vector_tree", "vector_shfl", "half_warp"):
+    case(f"dd.spmv.{_k}", f, f"spmv_{_k}", (256,), CSR)
+case("dd.spmv.scalar", f, "spmv_scalar", (128,), CSR)
+case("dd.fft.float2_swap", f, "fft_float2_swap", (128,), ["in=float2[256]", "out=float2[256]"])
+case("dd.fft.split_table", f, "fft_split_table", (128,),
+     ["in_re=float32[256]", "in_im=float32[256]", "out_re=float32[256]", "out_im=float32[256]"])
+case("dd.fft.dif_loop", f, "fft_dif_loop", (64,), ["in=float2[512]", "tw=float2[256]", "out=float2[512]"])
 
 f = f"{K}/ldmatrix_pipeline.cu"  # the last trip's ldmatrix, whose fragments no one reads (deadloads.py)
 case("corpus.ldmatrix_pipeline", f, "ldmatrix_pipeline", (32,), ["A=float16[1024]", "Bt=float16[512]", "D=float32[128]"])

@@ -116,6 +116,7 @@ def attach(ledger: Ledger, flow, cubin: bytes, symbol: str, files: dict[int, str
     listing = sass.parse_memory_sass(text, symbol) if text is not None else None
     plan = sass.plan(flow.instrs, flow.block_of, memory_accesses(flow.instrs), listing, files)
     mem.plan, mem.coalesce, mem.whole, mem.shift, mem.relocate = plan.sizes, plan.coalesce, plan.whole, plan.shift, plan.lines
+    mem.joins = plan.joins
     mem.block_of = dict(enumerate(flow.block_of)) if plan.coalesce else {}
     ledger.memory = mem
     return mem

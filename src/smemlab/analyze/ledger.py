@@ -81,6 +81,7 @@ class Ledger:
         self.whole: set[int] = set()  # coalesced loads whose line ptxas loads only at the full width (sass.py)
         self.shift: dict[int, int] = {}  # pc -> bytes from its address to where its access starts (sass.py)
         self.relocate: dict[int, int] = {}  # pc -> the source line ptxas's line table gives its access (sass.py)
+        self.joins: dict[int, int] = {}  # pc -> the line whose vectors it may complete, where they stand (sass.py)
         self.copy_zfill: dict[tuple[int, int], bool] = {}  # (file, line) -> the SASS's cp.async form (sass.copy_forms)
         self._runs: dict[tuple, dict] = {}  # (file, line, kind) -> the chunks being filled (_coalesce)
         self._rows = 0
@@ -150,7 +151,8 @@ class Ledger:
 
     def _piece(self, site: Site, off: np.ndarray, pos: np.ndarray, em: np.ndarray, w: int, p: int, width: int) -> None:
         """One warp's piece `p` (its byte in the chunk) of a vector being assembled (`_coalesce`)."""
-        groups = self._runs.setdefault((site.file, site.line, site.kind), {})
+        line = self.joins.get(site.pc, site.line)
+        groups = self._runs.setdefault((site.file, line, site.kind), {})
         lanes = slice(w * WARP, (w + 1) * WARP)
         gkey = (site.size, w, np.where(em[lanes], (off - pos)[lanes], -1).tobytes())
         g = groups.get(gkey)
@@ -160,20 +162,24 @@ class Ledger:
         if g is None:
             if len(groups) >= MAX_OPEN_CHUNKS * self.W:  # chunks that never fill: the oldest goes through as it is
                 self._end_group(groups, next(iter(groups)))
-            g = groups[gkey] = {"members": [], "have": set(), "em": em, "chunk": off - pos, "width": width, "pcs": []}
+            g = groups[gkey] = {"members": [], "have": set(), "em": em, "chunk": off - pos, "width": width, "pcs": [],
+                                "line": line}
         g["pcs"].append(site.pc)
         g["members"].append((site, off, 1, p))
         g["have"].add(p)
         if len(g["have"]) * site.size == width:
             first = min(g["members"], key=lambda m: m[3])[0]
             del groups[gkey]
-            self._record(self._wide(first, width), g["chunk"], em, 1)
+            self._record(self._wide(first, width, g["line"]), g["chunk"], em, 1)
 
-    def _wide(self, site: Site, width: int) -> Site:
-        key = (site.pc, site.kind, "wide", width)
+    def _wide(self, site: Site, width: int, line: int | None = None) -> Site:
+        """The merged access of `width` bytes, on `line` (the line the vector's run stands on: its own where
+        no piece joined from another line)."""
+        line = site.line if line is None else line
+        key = (site.pc, site.kind, "wide", width, line)
         w = self.sites.get(key)
         if w is None:
-            w = self.sites[key] = Site(site.pc, site.kind, width, site.file, site.line, site.text + f"  (merged: {width} bytes)",
+            w = self.sites[key] = Site(site.pc, site.kind, width, site.file, line, site.text + f"  (merged: {width} bytes)",
                                        site.generic)
         return w
 
@@ -182,7 +188,7 @@ class Ledger:
         members = g["members"]
         if self._over_read(members, g["width"]):
             first = min(members, key=lambda m: m[3])
-            self._record(self._wide(first[0], g["width"]), g["chunk"], g["em"], first[2])
+            self._record(self._wide(first[0], g["width"], g["line"]), g["chunk"], g["em"], first[2])
             return
         for s, off, issued, _ in members:
             self._record(s, off, g["em"], issued)

@@ -85,6 +85,7 @@ class Plan:
     unmatched: list[int] = field(default_factory=list)  # source lines whose PTX and SASS disagree
     lines: dict[int, int] = field(default_factory=dict)  # pc -> the source line its SASS access stands on
     removed: list[int] = field(default_factory=list)  # source lines whose accesses ptxas removed
+    joins: dict[int, int] = field(default_factory=dict)  # pc -> the line whose run-time vectors it may complete
     available: bool = True
 
 
@@ -495,6 +496,7 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
             p.removed.append(key[1])
     for key, groups in failed.items():
         p.unmatched.append(key[1])
+        _partners(p, key, groups, ptx_groups, sass_groups)
         narrow = max(x[1] for g in groups.values() for x in g)
         # the SASS width most of the line's wider accesses have (ptxas may vectorise a loop only in part:
         # mostly LDS.64, one LDS.128), merged to at run time (ledger.py)
@@ -508,6 +510,34 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
                 p.coalesce[pc] = wide
                 if whole:
                     p.whole.add(pc)
+
+
+def _partners(p: Plan, key: tuple, groups: dict, ptx_groups: dict, sass_groups: dict) -> None:
+    """4. A vector of a line merged at run time (`coalesce`) whose other half ptxas took from a neighbouring
+    line that keeps SASS of its own: `a = s[i], b = s[j]; if (...) { s[i] = b; s[j] = a; }` in a stage of a
+    bitonic sort (an FFT's butterfly) that NVVM unrolled, where j = i + 1 in one stage: the two stores, on two
+    lines, are one STS.64 on the second line in that stage and two STS on their own lines in the others.
+    The neighbour's line has fewer SASS accesses of its width than PTX ones; its accesses on the same PTX base
+    (in the same basic block, under the same guard) less than the vector's width from one of this line's may
+    complete this line's vectors at run time (`joins`); where they do not, they count on their own line."""
+    wide = max((w for g in sass_groups.get(key, {}).values() for _, w in g), default=0)
+    for other, og in ptx_groups.items():
+        if other[0] != key[0] or other[2] != key[2] or other == key or abs(other[1] - key[1]) > NEAR:
+            continue
+        narrow = {x[1] for g in og.values() for x in g}
+        if len(narrow) != 1 or wide <= min(narrow):
+            continue
+        (n,) = narrow
+        have = sum(len(g) for g in og.values())
+        made = sum(w == n for g in sass_groups.get(other, {}).values() for _, w in g)
+        if made >= have or any(w != n for g in sass_groups.get(other, {}).values() for _, w in g):
+            continue
+        for base, g in og.items():
+            mine = [x[0] for x in groups.get(base, [])]
+            for off, _, pc in g:
+                if any(0 < abs(off - m) < wide for m in mine):
+                    p.joins[pc] = key[1]
+                    p.coalesce[pc] = wide
 
 
 def atomic_rules(instrs: list[Instr], atomics: list[int], sass: list[SassAccess] | None,

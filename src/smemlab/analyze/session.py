@@ -220,6 +220,7 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
     ledger.whole = plan.whole
     ledger.shift = plan.shift
     ledger.relocate = plan.lines
+    ledger.joins = plan.joins
     ledger.atomic_rules = sass.atomic_rules(flow.instrs, shared_atomics(flow.instrs), listing, module.files)
     memory = attach_memory(ledger, flow, cubin, symbol, module.files, keep_addresses)
     forms = sass.copy_forms(cubin, symbol) if cubin else None
