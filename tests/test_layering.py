@@ -23,6 +23,8 @@ LAYERS = [
     # __init__, which imports the harness: no GPU package at import time, and no call into it)
     ("record", ["smemlab.records", "smemlab.counters", "smemlab.limits", "smemlab.bench.goals"]),
     ("bank model", ["smemlab.banks"]),
+    # the one NVRTC path (PTX and cubin, one cache, one error class), which the runtime and analyze both
+    # compile through; analyze's nvcc front end shares its architecture, cache folder and error class
     ("compile", ["smemlab.compiler", "smemlab.cubin"]),
     ("analyze (no GPU)", ["smemlab.analyze"]),
     ("device", ["smemlab.device"]),
