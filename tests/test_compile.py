@@ -26,11 +26,21 @@ def test_copy_kernel_declares_no_shared_memory():
 def test_compile_cache_returns_the_same_cubin(tmp_path, monkeypatch):
     monkeypatch.setenv("SMEMLAB_CACHE", str(tmp_path))
     first = compile_cubin("lib/copy.cu", defines={"UNUSED": 1})
-    cached = list((tmp_path / "cubin").iterdir())
-    assert len(cached) == 1
+    cached = sorted((tmp_path / "nvrtc").iterdir())  # one entry: the compile's PTX and cubin
+    assert [p.suffix for p in cached] == [".cubin", ".ptx"] and cached[0].read_bytes() == first
     assert compile_cubin("lib/copy.cu", defines={"UNUSED": 1}) == first
     compile_cubin("lib/copy.cu", defines={"UNUSED": 2})  # other macros, other entry
-    assert len(list((tmp_path / "cubin").iterdir())) == 2
+    assert len(list((tmp_path / "nvrtc").glob("*.cubin"))) == 2
+
+
+def test_one_cache_serves_the_runtime_and_analyze(tmp_path, monkeypatch):
+    """The package's kernels and analyze's NVRTC compiles share one cache, keyed on what they compile."""
+    from smemlab.analyze.nvrtc import compile_ptx
+
+    monkeypatch.setenv("SMEMLAB_CACHE", str(tmp_path))
+    compile_cubin("lib/copy.cu")
+    compile_ptx((KERNEL_DIR / "lib" / "copy.cu").read_text(), "copy.cu")
+    assert len(list((tmp_path / "nvrtc").glob("*.cubin"))) == 2 and sorted(p.name for p in tmp_path.iterdir()) == ["nvrtc"]
 
 
 def test_compile_error_names_the_source(tmp_path, monkeypatch):
@@ -38,8 +48,17 @@ def test_compile_error_names_the_source(tmp_path, monkeypatch):
 
     monkeypatch.setattr(compiler, "KERNEL_DIR", tmp_path)
     (tmp_path / "broken.cu").write_text('extern "C" __global__ void k() { this is not C++; }')
-    with pytest.raises(compiler.CompileError, match="broken.cu"):
+    with pytest.raises(compiler.CompileError, match="broken.cu") as caught:
         compile_cubin("broken.cu")
+    assert isinstance(caught.value, RuntimeError)  # as the runtime's compile error always was
+
+
+def test_one_error_class_for_every_compiler():
+    from smemlab import compiler
+    from smemlab.analyze import nvcc, nvrtc
+
+    assert nvrtc.CompileFailed is compiler.CompileError and nvcc.CompileError is compiler.CompileError
+    assert nvrtc.ARCH == nvcc.ARCH == compiler.ARCH == "sm_90"
 
 
 def test_sources_hash_changes_with_a_kernel(tmp_path, monkeypatch):

@@ -82,13 +82,15 @@ def test_a_driver_error_names_the_kernel_and_its_shape(monkeypatch, recorded):
         device.launch(FakeKernel(), 3, 1024, (), 7)
 
 
-def test_the_launch_log_records_kernel_names_only_while_set(recorded, monkeypatch):
-    monkeypatch.setattr(device, "launch_log", None)
+def test_launches_are_recorded_by_name_only_inside_the_block(recorded):
     device.launch(FakeKernel(), 1, 32, (), 7)
-    monkeypatch.setattr(device, "launch_log", [])
+    with device.recording_launches() as outer:
+        device.launch(FakeKernel(), 1, 32, (), 7)
+        with device.recording_launches() as inner:  # blocks nest: a launch goes to every block it is in
+            device.launch(FakeKernel(), 2, 32, (), 7)
     device.launch(FakeKernel(), 1, 32, (), 7)
-    device.launch(FakeKernel(), 2, 32, (), 7)
-    assert device.launch_log == ["fake_kernel", "fake_kernel"]
+    assert outer == ["fake_kernel", "fake_kernel"] and inner == ["fake_kernel"]
+    assert device._launch_logs == ()
 
 
 class FakeCAI:

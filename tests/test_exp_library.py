@@ -82,12 +82,9 @@ def test_the_library_variants_verify_and_launch_the_library_kernels(rt, run_case
     lib = [v for v in exp.variants() if v.library]
     allowed = set(kernel_symbols(exp.library_source))
     for size in exp.small_sizes[:2]:
-        rt.launch_log = []
-        try:
+        with rt.record_launches() as launched:
             for case in exp.cases(rt, size, lib):
                 if case.extra.get("skipped"):
                     continue
                 assert run_case(case, times=2, verify=True).ok
-        finally:
-            launched, rt.launch_log = rt.launch_log, None
         assert launched and set(launched) <= allowed, (size, launched)

@@ -21,8 +21,13 @@ LAYERS = [
     # what a run records, and pure readings of it: metric names, wavefronts per request, limits,
     # the benchmark's goal rules and texts over its row dicts (importing it runs smemlab/bench's
     # __init__, which imports the harness: no GPU package at import time, and no call into it)
-    ("record", ["smemlab.records", "smemlab.counters", "smemlab.limits", "smemlab.bench.goals"]),
+    # (and the datasheet's figures, which the limits fall back on and the device facts quote)
+    ("record", ["smemlab.records", "smemlab.counters", "smemlab.limits", "smemlab.bench.goals", "smemlab.datasheet"]),
     ("bank model", ["smemlab.banks"]),
+    # the shuffle's lane rule, which the emulator (analyze) executes and the shuffle experiment checks against
+    ("warp model", ["smemlab.warp"]),
+    # the one NVRTC path (PTX and cubin, one cache, one error class), which the runtime and analyze both
+    # compile through; analyze's nvcc front end shares its architecture, cache folder and error class
     ("compile", ["smemlab.compiler", "smemlab.cubin"]),
     ("analyze (no GPU)", ["smemlab.analyze"]),
     ("device", ["smemlab.device"]),
@@ -123,3 +128,18 @@ def test_the_checks_see_what_they_check():
     assert RANK[layer_of("smemlab.measure")] < RANK[layer_of("smemlab.gpu")] < RANK[layer_of("smemlab.runner")]
     assert layer_of("smemlab.render.bench") == "render"
     assert layer_of("smemlab.analyze.ptx") == "analyze (no GPU)" and layer_of("smemlab.nosuch") is None
+
+
+def test_one_of_each():
+    """One compile path, one shuffle rule, one datasheet: each imported by all of its users."""
+    analyze = SRC / "smemlab" / "analyze"
+    assert "smemlab.compiler" in imports(analyze / "nvrtc.py") and "smemlab.compiler" in imports(analyze / "nvcc.py")
+    assert "smemlab.compiler" in imports(SRC / "smemlab" / "device.py")
+    assert "smemlab.warp" in imports(analyze / "warpops.py")
+    assert "smemlab.warp" in imports(SRC / "smemlab" / "experiments" / "shuffle.py")
+    assert "smemlab.datasheet" in imports(SRC / "smemlab" / "device.py")
+    assert "smemlab.datasheet" in imports(SRC / "smemlab" / "limits.py")
+    for path in MODULES:  # NVRTC is called in smemlab.compiler only
+        text = path.read_text()
+        if module_name(path) != "smemlab.compiler":
+            assert "nvrtcCompileProgram" not in text and "Program(" not in text, module_name(path)

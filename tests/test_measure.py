@@ -107,6 +107,20 @@ def test_host_work_is_timed_one_call_a_sample():
     assert (t.batch, t.reps, len(calls)) == (1, 9, 11) and t.min_ms <= t.median_ms <= t.max_ms
 
 
+def test_host_work_in_batches_ends_each_sample_with_the_wait():
+    """The tools' loop timing (tools/timing.py): calls in a row, one wait, the sample divided by the calls."""
+    order = []
+    t = measure.time_host(lambda: order.append("call"), reps=2, warmup=3, batch=4, sync=lambda: order.append("sync"))
+    assert (t.batch, t.reps) == (4, 2)
+    assert order == ["call"] * 3 + ["sync"] + (["call"] * 4 + ["sync"]) * 2
+
+
+def test_one_span_between_events_is_a_sample_of_the_timer(gpu):
+    g = gpu(0.01)
+    assert measure.events_ms(g.call, g, 50) == pytest.approx(0.5) and g.calls == 50
+    assert measure.events_ms(g.call, g, 50, lead_in=True) == pytest.approx(0.5) and g.calls == 101
+
+
 def test_latency_times_runs_of_calls_taking_turns_run_by_run():
     order = []
     fns = [lambda: order.append("a"), lambda: order.append("b"), lambda: order.append("c")]

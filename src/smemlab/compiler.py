@@ -1,28 +1,52 @@
-"""Compile the package's kernels with NVRTC (through cuda.core) to a cubin, cached on disk.
+"""The one NVRTC compile path: CUDA C++ -> PTX and cubin, cached on disk by content; and the package's kernels.
 
-The kernels are laid out as the code is: kernels/book/ holds the book's programs (one .cu per
+NVRTC comes from its pip wheel: compiling needs no GPU, no driver and no CUDA toolkit. It is called
+through cuda.bindings (the library cuda.core wraps): cuda.core's `Program.compile("ptx")` asks the driver
+whether it could load the PTX, which fails on a machine with no driver. One compile gives both the PTX
+(what analyze emulates) and the cubin (what the GPU runs and nvdisasm reads).
+
+Cache: one entry per compile in <cache>/nvrtc/, named by the SHA-256 of everything that decides its
+output: the source text, the program's name, the options, the name expressions, the headers in the
+include folders and NVRTC's version. An edited kernel or header compiles again; a second run compiles
+nothing. `CompileError` is the one error of compiling (NVRTC here, nvcc and ptxas in analyze/nvcc.py).
+
+The package's kernels are laid out as the code is: kernels/book/ holds the book's programs (one .cu per
 experiment, in the book's names), kernels/lib/ the library's kernels (one .cu per op, and the copy
 kernel every bandwidth is compared with), and kernels/ itself the device helpers both include
 (`#include "cluster.cuh"`: kernels/ is on the include path). A source is named by its path under
-kernels/: "book/layout.cu", "lib/transpose.cu".
-
-Compiling to a cubin needs no GPU and no CUDA toolkit: NVRTC comes from its pip wheel. The cache
-key is the source text (with the headers it may include), the options, the architecture and the
-NVRTC version, so an edited kernel recompiles and a second run compiles nothing.
-
-Every kernel is `extern "C"`: its symbol is its name, and compile-time parameters (tile sizes,
-padding) come in as macros through `defines`.
+kernels/: "book/layout.cu", "lib/transpose.cu". Every kernel is `extern "C"`: its symbol is its name,
+and compile-time parameters (tile sizes, padding) come in as macros through `defines`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import Mapping, Sequence
+
+from smemlab.errors import UserError
 
 KERNEL_DIR = Path(__file__).parent / "kernels"
-DEFAULT_ARCH = "sm_90"
+ARCH = "sm_90"  # what the package's kernels and analyze compile for
+HEADER_SUFFIXES = (".h", ".cuh", ".hpp", ".inc")
+
+
+class CompileError(UserError, RuntimeError):
+    """A compiler rejected the source: the message holds its log. A UserError (the command line prints it
+    as one line) and a RuntimeError (what the runtime's compile raised before there was one class)."""
+
+
+@dataclass
+class Compiled:
+    ptx: str
+    lowered: dict[str, str]  # name expression -> mangled symbol
+    log: str
+    cubin: bytes = b""  # what ptxas made of the PTX (the SASS the GPU runs)
+
+
+# ---------------------------------------------------------------------------- the package's kernels
 
 
 def kernel_sources() -> list[Path]:
@@ -46,65 +70,131 @@ def sources_hash() -> str:
     return digest.hexdigest()
 
 
+def package_options(arch: str, defines: Mapping[str, object]) -> list[str]:
+    """The options the package's kernels compile with (as cuda.core's ProgramOptions wrote them, so that the
+    cubins are the ones it made): line information, which costs nothing at run time and lets ncu and
+    compute-sanitizer name source lines; C++17; kernels/ on the include path; `defines` as macros."""
+    return ([f"-arch={arch}", "--generate-line-info"]
+            + [f"--define-macro={k}={v}" for k, v in sorted((k, str(v)) for k, v in defines.items())]
+            + [f"--include-path={KERNEL_DIR}", "--std=c++17"])
+
+
+def compile_cubin(source: str, arch: str = ARCH, defines: Mapping[str, object] | None = None) -> bytes:
+    """Compile kernels/<source> ("book/layout.cu") to a cubin for `arch`; returns the cubin bytes (cached)."""
+    defines = dict(defines or {})
+    text = (KERNEL_DIR / source).read_bytes().decode()
+    # the program is named "smemlab" (its line information and NVRTC's log name it so); errors name the file
+    # and its macros
+    return compile_nvrtc(text, "smemlab", package_options(arch, defines), [str(KERNEL_DIR)],
+                         shown=f"{source} {defines or ''}".rstrip(), arch=arch).cubin
+
+
+# ---------------------------------------------------------------------------- NVRTC
+
+
+def cache_root() -> Path:
+    """Where smemlab caches what it compiles: $SMEMLAB_CACHE, else $XDG_CACHE_HOME/smemlab or ~/.cache/smemlab."""
+    return Path(os.environ.get("SMEMLAB_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "smemlab"))
+
+
 def cache_dir() -> Path:
-    root = os.environ.get("SMEMLAB_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "smemlab"
-    )
-    path = Path(root) / "cubin"
+    """The NVRTC cache (and what is derived from its cubins, analyze's SASS listings)."""
+    path = cache_root() / "nvrtc"
     path.mkdir(parents=True, exist_ok=True)
     return path
 
 
-def _nvrtc_version() -> str:
+def nvrtc_version() -> str:
+    """The NVRTC this process compiles with ("13.5"): its ptxas decides the SASS that analyze follows."""
     from cuda.bindings import nvrtc
 
-    err, major, minor = nvrtc.nvrtcVersion()
+    _, major, minor = nvrtc.nvrtcVersion()
     return f"{major}.{minor}"
 
 
-def _options(arch: str, defines: Mapping[str, object]):
-    from cuda.core import ProgramOptions
-
-    macros = [(k, str(v)) for k, v in sorted(defines.items())]
-    return ProgramOptions(
-        name="smemlab",
-        arch=arch,
-        std="c++17",
-        include_path=str(KERNEL_DIR),
-        define_macro=macros or None,
-        # line info costs nothing at run time and lets ncu and compute-sanitizer name source lines
-        lineinfo=True,
-    )
+def headers_digest(include_dirs: Sequence[str]) -> bytes:
+    """The headers a compile can include from `include_dirs` (each folder's own files), for the cache key."""
+    h = hashlib.sha256()
+    for d in include_dirs:
+        p = Path(d)
+        if not p.is_dir():
+            continue
+        for f in sorted(p.iterdir()):
+            if f.suffix in HEADER_SUFFIXES and f.is_file():
+                h.update(f.name.encode() + b"\0" + f.read_bytes())
+    return h.digest()
 
 
-def _headers_text() -> bytes:
-    return b"".join(p.read_bytes() for p in kernel_sources() if p.suffix == ".cuh")
+def _check(result, what: str):
+    from cuda.bindings import nvrtc
+
+    err = result[0]
+    if err != nvrtc.nvrtcResult.NVRTC_SUCCESS:
+        raise RuntimeError(f"NVRTC {what}: {err}")
+    return result[1:] if len(result) > 2 else (result[1] if len(result) == 2 else None)
 
 
-class CompileError(RuntimeError):
-    """NVRTC rejected a kernel source; the message holds its log."""
-
-
-def compile_cubin(source: str, arch: str = DEFAULT_ARCH, defines: Mapping[str, object] | None = None) -> bytes:
-    """Compile kernels/<source> ("book/layout.cu") to a cubin for `arch`; returns the cubin bytes (cached)."""
-    defines = dict(defines or {})
-    path = KERNEL_DIR / source
-    text = path.read_bytes()
-    key = hashlib.sha256(
-        b"\0".join([text, _headers_text(), repr(sorted(defines.items())).encode(), arch.encode(), _nvrtc_version().encode()])
-    ).hexdigest()[:32]
-    cached = cache_dir() / f"{source.removesuffix('.cu').replace('/', '-')}-{arch}-{key}.cubin"
-    if cached.exists():
-        return cached.read_bytes()
-
-    from cuda.core import Program
-
-    program = Program(text.decode(), "c++", options=_options(arch, defines))
+def compile_nvrtc(text: str, name: str, options: Sequence[str], include_dirs: Sequence[str] = (),
+                  name_expressions: Sequence[str] = (), shown: str | None = None, arch: str = ARCH) -> Compiled:
+    """Compile `text` as program `name` (the file its line information names) with NVRTC `options`, to PTX and
+    cubin (cached). `include_dirs`: the folders the options put on the include path, whose headers are part
+    of the cache key. `name_expressions`: C++ names whose mangled symbols to return (template instances).
+    A rejected source raises CompileError naming it as `shown` (default: `name`) and `arch`."""
     try:
-        cubin = bytes(program.compile("cubin").code)
-    except Exception as exc:  # NVRTC's log is in the message; name the file and macros too
-        raise CompileError(f"{source} {defines or ''} for {arch}: {exc}") from exc
+        from cuda.bindings import nvrtc
+    except ImportError as exc:  # pragma: no cover - the extras depend on it
+        raise UserError(f"NVRTC is not available ({exc}): install the analyze extra, pip install 'smemlab[analyze]'")
+    opts = list(options)
+    exprs = list(name_expressions)
+    key = hashlib.sha256(b"\0".join([
+        text.encode(), name.encode(), "\0".join(opts).encode(), "\0".join(exprs).encode(),
+        headers_digest(include_dirs), nvrtc_version().encode()])).hexdigest()[:32]
+    cached = cache_dir() / f"{key}.ptx"
+    lowered_file = cached.with_suffix(".names")
+    cubin_file = cached.with_suffix(".cubin")
+    if cached.exists() and cubin_file.exists() and (not exprs or lowered_file.exists()):
+        lowered = {}
+        if exprs:
+            for line in lowered_file.read_text().splitlines():
+                k, _, v = line.partition("\t")
+                lowered[k] = v
+        return Compiled(cached.read_text(), lowered, "", cubin_file.read_bytes())
+
+    prog = _check(nvrtc.nvrtcCreateProgram(text.encode(), name.encode(), 0, [], []), "create")
+    try:
+        for e in exprs:
+            _check(nvrtc.nvrtcAddNameExpression(prog, e.encode()), "name expression")
+        (err,) = nvrtc.nvrtcCompileProgram(prog, len(opts), [o.encode() for o in opts])
+        # NVRTC writes into the buffers it is given: bytearrays, never bytes (b" " * 1, for the empty log's
+        # one byte, is the interpreter's shared b" ", and writing its terminator there corrupted the process)
+        size = _check(nvrtc.nvrtcGetProgramLogSize(prog), "log size")
+        log = bytearray(size)
+        _check(nvrtc.nvrtcGetProgramLog(prog, log), "log")
+        log_text = bytes(log).rstrip(b"\0 ").decode(errors="replace").strip()
+        if err != nvrtc.nvrtcResult.NVRTC_SUCCESS:
+            raise CompileError(f"{shown or name} does not compile (NVRTC, {arch}):\n{log_text}")
+        size = _check(nvrtc.nvrtcGetPTXSize(prog), "PTX size")
+        buf = bytearray(size)
+        _check(nvrtc.nvrtcGetPTX(prog, buf), "PTX")
+        ptx = bytes(buf).rstrip(b"\0").decode()
+        size = _check(nvrtc.nvrtcGetCUBINSize(prog), "cubin size")
+        buf = bytearray(size)
+        _check(nvrtc.nvrtcGetCUBIN(prog, buf), "cubin")
+        cubin = bytes(buf)
+        lowered = {}
+        for e in exprs:
+            lowered[e] = _check(nvrtc.nvrtcGetLoweredName(prog, e.encode()), "lowered name").decode()
+    finally:
+        nvrtc.nvrtcDestroyProgram(prog)
+    # each file written whole under a temporary name, then renamed (atomic: concurrent runs never read half a
+    # file); the PTX last, as an entry counts only once it is there
     tmp = cached.with_suffix(f".tmp{os.getpid()}")
+    if exprs:
+        tmp.write_text("".join(f"{k}\t{v}\n" for k, v in lowered.items()))
+        tmp.replace(lowered_file)
     tmp.write_bytes(cubin)
-    tmp.replace(cached)  # atomic: concurrent runs never read half a file
-    return cubin
+    tmp.replace(cubin_file)
+    tmp.write_text(ptx)
+    tmp.replace(cached)
+    return Compiled(ptx, lowered, log_text, cubin)

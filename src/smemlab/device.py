@@ -18,6 +18,8 @@ Runtime (smemlab.gpu), the benchmark and the sanitizer's self-check.
   LaunchConfig cached per launch shape and its Stream cached per handle (3.9 us; 4.3 with a NumPy
   scalar among the arguments; for comparison 4.0 for cuda.bindings' cuLaunchKernel with a prebuilt
   parameter array, 6.1 for ctypes on libcuda, 7.5 for CuPy's RawKernel).
+- `recording_launches()`: a block inside which every launch's kernel name is recorded, in order (the
+  profiler's and the sanitizer's child runs; nothing is recorded outside one).
 - `set_constant(source, symbol, values, defines, device, stream)`: a `__constant__` symbol written in
   stream order (kernels enqueued before see the old values), skipped when unchanged.
 - `facts(device)`: what the device says about its on-chip memories (SMs, shared memory, L2, clock,
@@ -31,29 +33,19 @@ from __future__ import annotations
 
 import struct
 import threading
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
 
+from smemlab import datasheet
 from smemlab.errors import KernelError, NoGPU, UserError
 
 PORTABLE_CLUSTER = 8  # blocks per cluster any sm_90 GPU launches; up to 16 with the non-portable opt-in
 
 
 # ---- device facts: read once per device, for the ops' plans and the experiments alike ----------------------
-# Datasheet peaks (decimal GB/s of HBM, FP32 TFLOP/s) by marketing name; leads, not measurements.
-DATASHEET = {
-    "H200": (4800.0, 67.0),
-    "H100 80GB HBM3": (3350.0, 67.0),
-    "H100 SXM": (3350.0, 67.0),
-    "H100 PCIe": (2000.0, 51.0),
-    "H100 NVL": (3900.0, 60.0),
-    "A100-SXM4-80GB": (2039.0, 19.5),
-    "A100-SXM4-40GB": (1555.0, 19.5),
-}
-
-
 @dataclass
 class DeviceFacts:
     """What the device says about its on-chip memories (bytes unless named otherwise)."""
@@ -74,7 +66,7 @@ class DeviceFacts:
     bank_bytes: int
     max_threads_per_block: int
     cluster_launch: bool
-    peak_gbps: float | None  # datasheet, for "% of peak"
+    peak_gbps: float | None  # smemlab.datasheet's, for "% of peak"
     peak_fp32_tflops: float | None
     driver: str
     # the SM clock the device reports (its boost clock, MHz): the binding limits set the shared
@@ -94,13 +86,6 @@ class DeviceFacts:
 
     def to_dict(self) -> dict:
         return asdict(self)
-
-
-def _datasheet(name: str) -> tuple[float | None, float | None]:
-    for key, peaks in DATASHEET.items():
-        if key in name:
-            return peaks
-    return None, None
 
 
 def _driver_version() -> str:
@@ -158,7 +143,7 @@ def read_facts(index: int = 0) -> DeviceFacts:
         raise NoGPU(f"no GPU with index {index}: this machine has {n} (0..{n - 1})")
     p = cupy.cuda.runtime.getDeviceProperties(index)
     name = p["name"].decode() if isinstance(p["name"], bytes) else str(p["name"])
-    peak_gbps, peak_tflops = _datasheet(name)
+    peak_gbps, peak_tflops = datasheet.peaks(name)
     return DeviceFacts(
         index=index,
         name=name,
@@ -416,9 +401,22 @@ def kernel(source: str, name: str, defines: Mapping[str, object] | None = None, 
 _STREAMS: dict[int, Any] = {}
 _CONFIGS: dict[tuple, Any] = {}
 _DIMS: dict[tuple, tuple[int, ...]] = {}
-# Kernel names in launch order while a list is set here: how the profiler and the sanitizer tell
-# which kernels each variant or case launched (None: not recorded, the usual case)
-launch_log: list[str] | None = None
+# The lists of the `recording_launches()` blocks the process is in (none, the usual case)
+_launch_logs: tuple[list[str], ...] = ()
+
+
+@contextmanager
+def recording_launches() -> Iterator[list[str]]:
+    """The names of the kernels launched inside the block, in launch order: how the profiler's and the
+    sanitizer's child runs tell which kernels each variant or case launched. Blocks nest: a launch is
+    recorded in every block it is inside."""
+    global _launch_logs
+    outer, log = _launch_logs, []
+    _launch_logs = outer + (log,)
+    try:
+        yield log
+    finally:
+        _launch_logs = outer
 
 
 def core_stream(handle: int):
@@ -464,8 +462,9 @@ def launch(k: Kernel, grid, block, args: tuple, stream: int, shmem: int = 0, clu
     """Enqueue `k` on the stream with raw handle `stream`. With `cluster`, `grid` counts blocks (as in
     CUDA C) and must be a multiple of it. See the module doc for how arguments are passed."""
     # as few steps as possible on the common path: this runs once per op call
-    if launch_log is not None:
-        launch_log.append(k.name)
+    if _launch_logs:
+        for log in _launch_logs:
+            log.append(k.name)
     p = k._packed
     if p is None:
         p = _packed(k)

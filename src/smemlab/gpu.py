@@ -10,7 +10,8 @@ a `KernelError` naming the kernel and its launch shape.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -36,16 +37,22 @@ class Runtime:
         self.cupy_stream.use()
         self.stream_handle = int(self.cupy_stream.ptr)
         self.stream = dev.core_stream(self.stream_handle)
-        self.variant_launches: list[tuple[str, list[str]]] = []  # (variant, its kernels), filled by the runner
+        # inside `record_launches()`: the kernel names launched, in order (else None), and (variant, its
+        # kernels) for each variant the runner ran meanwhile
+        self.launch_log: list[str] | None = None
+        self.variant_launches: list[tuple[str, list[str]]] = []
 
-    @property
-    def launch_log(self) -> list[str] | None:
-        """Kernel names in launch order, for the profiler and the sanitizer (smemlab.device's log)."""
-        return dev.launch_log
-
-    @launch_log.setter
-    def launch_log(self, value: list[str] | None) -> None:
-        dev.launch_log = value
+    @contextmanager
+    def record_launches(self) -> Iterator[list[str]]:
+        """Record the kernels launched inside the block (smemlab.device.recording_launches), for the
+        profiler's and the sanitizer's child runs: the runner files them by variant, and an experiment
+        leaves out launches outside its cases while `launch_log` is set."""
+        with dev.recording_launches() as log:
+            self.launch_log = log
+            try:
+                yield log
+            finally:
+                self.launch_log = None
 
     # -- kernels -------------------------------------------------------------------------------
     def kernel(self, source: str, name: str, defines: Mapping[str, object] | None = None) -> Kernel:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from smemlab import datasheet
 from smemlab.counters import dram_bytes, shared_wavefronts
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -28,18 +29,6 @@ if TYPE_CHECKING:  # pragma: no cover
 BINDS = 0.5  # the share of the time from which a limit is said to bind
 NOT_MEASURED = "not measured"
 SHARE_OF = {"DRAM": "dram_share", "shared memory": "smem_share", "launch": "launch_share"}
-
-# SM boost clocks (MHz) from NVIDIA's datasheets, by the device name's marketing part, more specific
-# names first: used only for a record that did not record the clock, and said so where it is used
-DATASHEET_CLOCK_MHZ = {
-    "H200 NVL": 1785.0,
-    "H200": 1980.0,
-    "H100 NVL": 1785.0,
-    "H100 PCIe": 1755.0,
-    "H100 80GB HBM3": 1980.0,
-    "H100 SXM": 1980.0,
-    "A100": 1410.0,
-}
 
 
 def ceilings(run: "RunRecord") -> dict[str, Any]:
@@ -85,11 +74,11 @@ def _launch_floor(run: "RunRecord") -> dict[str, Any]:
 def _clock(gpu: dict[str, Any]) -> dict[str, Any]:
     if gpu.get("sm_clock_mhz"):
         return {"sm_clock_mhz": gpu["sm_clock_mhz"], "sm_clock_source": "recorded (the device's clock-rate attribute)"}
-    name = gpu.get("name", "")
-    for part, mhz in DATASHEET_CLOCK_MHZ.items():
-        if part in name:
-            return {"sm_clock_mhz": mhz,
-                    "sm_clock_source": f"not recorded in this run: the {part}'s datasheet boost clock"}
+    found = datasheet.lookup(gpu.get("name", ""), "boost_mhz")
+    if found:
+        part, mhz = found
+        return {"sm_clock_mhz": mhz,
+                "sm_clock_source": f"not recorded in this run: the {part}'s datasheet boost clock"}
     return {"sm_clock_mhz": None, "sm_clock_source": "not recorded in this run, and no datasheet clock for this GPU"}
 
 

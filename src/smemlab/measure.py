@@ -102,20 +102,13 @@ def time_calls(fn: Callable[[], Any], stream, *, reps: int, warmup: int, batch: 
     is given."""
     import cupy
 
-    start, stop = cupy.cuda.Event(), cupy.cuda.Event()
+    events = cupy.cuda.Event(), cupy.cuda.Event()
 
     def elapsed(calls: int, lead_in: bool = True) -> float:
         # The lead-in call keeps the GPU busy while the host enqueues the sample's first call: without
         # it, that call's host path (the GPU idle after the start event) was timed as GPU work, up to
         # 5% of a sample of 5 calls of 20 us
-        if lead_in:
-            fn()
-        start.record(stream)
-        for _ in range(calls):
-            fn()
-        stop.record(stream)
-        stop.synchronize()
-        return cupy.cuda.get_elapsed_time(start, stop)
+        return events_ms(fn, stream, calls, lead_in=lead_in, events=events)
 
     stream.synchronize()
     once = elapsed(1, lead_in=False)
@@ -136,21 +129,52 @@ def time_calls(fn: Callable[[], Any], stream, *, reps: int, warmup: int, batch: 
     return _timing(samples, batch)
 
 
+def events_ms(fn: Callable[[], Any], stream, calls: int, *, lead_in: bool = False, events=None) -> float:
+    """Milliseconds between two CUDA events on `stream` around `calls` back-to-back calls of `fn` (the span,
+    not per call): one sample of `time_calls`. `lead_in`: one untimed call first, which keeps the GPU busy
+    while the host enqueues the first timed one. `events`: the (start, stop) pair to record (else new ones)."""
+    import cupy
+
+    start, stop = events or (cupy.cuda.Event(), cupy.cuda.Event())
+    if lead_in:
+        fn()
+    start.record(stream)
+    for _ in range(calls):
+        fn()
+    stop.record(stream)
+    stop.synchronize()
+    return cupy.cuda.get_elapsed_time(start, stop)
+
+
 def _batch_for(ms_per_call: float) -> int:
     """Calls that last about SAMPLE_MS (1 to MAX_BATCH)."""
     return max(1, min(MAX_BATCH, round(SAMPLE_MS / max(ms_per_call, 1e-3))))
 
 
-def time_host(fn: Callable[[], Any], *, reps: int, warmup: int) -> Timing:
-    """Milliseconds of `fn`, work done on the host, each call timed alone on the host clock."""
+def time_host(fn: Callable[[], Any], *, reps: int, warmup: int, batch: int = 1,
+              sync: Callable[[], None] | None = None) -> Timing:
+    """Milliseconds of `fn`, work done on the host, each call timed alone on the host clock. `batch`: calls
+    in a row a sample, the sample divided by them; `sync`: a wait that ends each sample (and the warm-up),
+    so that a sample is the host's time for its calls with the GPU's work on them overlapped."""
     for _ in range(warmup):
         fn()
     samples = []
+    if batch == 1 and sync is None:
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            fn()
+            samples.append((time.perf_counter() - t0) * 1e3)
+        return _timing(samples, 1)
+    if sync is not None:
+        sync()
     for _ in range(reps):
         t0 = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - t0) * 1e3)
-    return _timing(samples, 1)
+        for _ in range(batch):
+            fn()
+        if sync is not None:
+            sync()
+        samples.append((time.perf_counter() - t0) * 1e3 / batch)
+    return _timing(samples, batch)
 
 
 def _timing(samples: Sequence[float], batch: int) -> Timing:

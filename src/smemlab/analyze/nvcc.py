@@ -28,7 +28,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from smemlab.analyze.nvrtc import ARCH, CompileFailed
+from smemlab.compiler import ARCH, CompileError, cache_root
 from smemlab.errors import UserError
 
 COMPILE_TIMEOUT_S = 600
@@ -115,9 +115,7 @@ def torch_standard() -> int:
 
 
 def cache_dir() -> Path:
-    from smemlab.compiler import cache_dir
-
-    path = cache_dir().parent / "nvcc"
+    path = cache_root() / "nvcc"
     path.mkdir(parents=True, exist_ok=True)
     return path
 
@@ -246,10 +244,10 @@ def compile_file(path: Path, shown: str, defines: dict[str, str] | None = None, 
             raise UserError(f"{shown}: cannot run nvcc ({nvcc}): {exc}") from None
         log = (done.stderr + done.stdout).strip()
         if done.returncode != 0:
-            raise CompileFailed(f"{shown} does not compile (nvcc {arch}):\n{_shorten(log, keep, shown)}{_hints(log)}")
+            raise CompileError(f"{shown} does not compile (nvcc {arch}):\n{_shorten(log, keep, shown)}{_hints(log)}")
         ptx_files = sorted(keep.glob("*.ptx"))
         if not ptx_files:
-            raise CompileFailed(f"{shown}: nvcc left no PTX (is there any device code?)")
+            raise CompileError(f"{shown}: nvcc left no PTX (is there any device code?)")
         ptx = ptx_files[0].read_text()
         cubin = (keep / "out.cubin").read_bytes()
         read = _read_files(keep, source)
@@ -391,5 +389,5 @@ def assemble(ptx: str, shown: str, arch: str = ARCH) -> bytes:
         except (subprocess.TimeoutExpired, OSError) as exc:
             raise UserError(f"{shown}: ptxas failed on the PTX: {exc}") from None
         if done.returncode != 0:
-            raise CompileFailed(f"{shown}: ptxas rejects the PTX ({arch}):\n{(done.stderr + done.stdout).strip()}")
+            raise CompileError(f"{shown}: ptxas rejects the PTX ({arch}):\n{(done.stderr + done.stdout).strip()}")
         return out.read_bytes()

@@ -115,7 +115,7 @@ def listing_text(cubin: bytes) -> str | None:
     tool = nvdisasm_path()
     if tool is None or not cubin:
         return None
-    from smemlab.analyze.nvrtc import cache_dir
+    from smemlab.compiler import cache_dir
 
     cached = cache_dir() / f"{hashlib.sha256(cubin).hexdigest()[:32]}.sass"
     if cached.exists():

@@ -14,6 +14,7 @@ import numpy as np
 from smemlab.analyze.alu import builder, dtype_of
 from smemlab.analyze.machine import WARP, Machine
 from smemlab.analyze.ptx import Instr, Pair, PTXError
+from smemlab.warp import SHFL_MODES, shfl_source
 
 _BITS = (np.uint64(1) << np.arange(WARP, dtype=np.uint64))
 
@@ -42,7 +43,7 @@ def _groups(mach: Machine, op, m) -> np.ndarray:
 
 @builder("shfl")
 def b_shfl(ins: Instr, mach: Machine, **_):
-    mode = next((p for p in ins.parts[1:] if p in ("up", "down", "bfly", "idx")), None)
+    mode = next((p for p in ins.parts[1:] if p in SHFL_MODES), None)
     if mode is None:
         raise PTXError(f"{ins.opcode} is not supported")
     if "sync" not in ins.parts:
@@ -55,24 +56,7 @@ def b_shfl(ins: Instr, mach: Machine, **_):
     base = (mach.thread_ids // WARP) * WARP
 
     def fn(m, full):
-        b = gb().astype(np.int64) & 31
-        c = gc().astype(np.int64)
-        cval = c & 31
-        seg = (c >> 8) & 31
-        max_lane = (lane & seg) | (cval & ~seg)
-        min_lane = lane & seg
-        if mode == "up":
-            j = lane - b
-            ok = j >= max_lane
-        elif mode == "down":
-            j = lane + b
-            ok = j <= max_lane
-        elif mode == "bfly":
-            j = lane ^ b
-            ok = j <= max_lane
-        else:
-            j = min_lane | (b & ~seg)
-            ok = j <= max_lane
+        j, ok = shfl_source(mode, lane, gb().astype(np.int64), gc().astype(np.int64))
         # a source lane that does not execute this shuffle has no defined value (PTX): the lane keeps its own
         j = np.where(ok & m[base + np.where(ok, j, lane)], j, lane)
         wd(ga()[base + j], m, full)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 
@@ -46,10 +47,9 @@ def run(args) -> int:
     exps = experiments_named(args.experiment)
     check_run_arguments(exps, args.size, args.variant)  # mistakes first: status 2 even with no GPU
     rt = runtime(args.device)
-    if args.launch_log:
-        rt.launch_log = []
     sizes = {exps[0].name: args.size} if args.size else None
-    record = run_suite(rt, exps, sizes, args.variant or None, reps=args.reps, progress=not args.quiet)
+    with rt.record_launches() if args.launch_log else contextlib.nullcontext():
+        record = run_suite(rt, exps, sizes, args.variant or None, reps=args.reps, progress=not args.quiet)
     if args.launch_log:
         with open(args.launch_log, "w") as f:
             json.dump(rt.variant_launches, f)

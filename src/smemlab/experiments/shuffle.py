@@ -16,6 +16,7 @@ import numpy as np
 
 from smemlab.errors import UserError
 from smemlab.experiments.base import Case, Check, Experiment, SmemAccess, Variant
+from smemlab.warp import shfl_c, shfl_source
 
 SOURCE = "book/shuffle.cu"
 WARP = 32
@@ -25,9 +26,8 @@ DIM = 128
 
 
 # ---- NumPy models of the instructions ------------------------------------------------------------
-# PTX shfl.sync d, a, b, c: lane L computes a source lane j and takes a[j] if pval, else keeps its
-# own value. segmask = c[12:8], cval = c[4:0]; CUDA's __shfl*_sync(width) pass
-# c = ((32 - width) << 8) | 0x1f for idx/down/bfly and c = (32 - width) << 8 for up.
+# The instruction's lane rule is smemlab.warp's (PTX shfl.sync, with the `c` operand CUDA's __shfl*_sync(width)
+# passes), the one the emulator executes too.
 def _check_width(width: int) -> None:
     if width not in (1, 2, 4, 8, 16, 32):
         raise ValueError(f"width must be a power of two in 1..32, got {width}")
@@ -39,34 +39,14 @@ def _shfl(values, mode: str, b, width: int) -> np.ndarray:
     n = vals.shape[0]
     if not 1 <= n <= WARP:
         raise ValueError(f"a warp holds 1..32 lanes, got {n}")
-    segmask = WARP - width
-    cval = 0 if mode == "up" else 0x1F
-    bs = np.broadcast_to(np.asarray(b, dtype=np.int64), (n,))
-    out = vals.copy()
-    for lane in range(n):
-        bval = int(bs[lane]) & 0x1F
-        max_lane = (lane & segmask) | (cval & ~segmask & 0x1F)
-        min_lane = lane & segmask
-        if mode == "up":
-            j = lane - bval
-            pval = j >= max_lane
-        elif mode == "down":
-            j = lane + bval
-            pval = j <= max_lane
-        elif mode == "bfly":
-            j = lane ^ bval
-            pval = j <= max_lane
-        elif mode == "idx":
-            j = min_lane | (bval & ~segmask & 0x1F)
-            pval = j <= max_lane
-        else:
-            raise ValueError(mode)
-        if not pval:
-            j = lane
-        if j >= n:
-            raise ValueError(f"lane {lane} reads lane {j}, which was not launched (undefined)")
-        out[lane] = vals[j]
-    return out
+    lanes = np.arange(n)
+    j, pval = shfl_source(mode, lanes, np.broadcast_to(np.asarray(b, dtype=np.int64), (n,)), shfl_c(mode, width))
+    j = np.where(pval, j, lanes)
+    unlaunched = np.flatnonzero(j >= n)
+    if unlaunched.size:
+        lane = int(unlaunched[0])
+        raise ValueError(f"lane {lane} reads lane {int(j[lane])}, which was not launched (undefined)")
+    return vals[j]
 
 
 def shfl(values, src_lane, width: int = WARP) -> np.ndarray:

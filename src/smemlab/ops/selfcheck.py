@@ -178,16 +178,15 @@ def main(argv: list[str] | None = None) -> int:
     for label, check in cases():
         if args.only and label.split()[0] != args.only:
             continue
-        device.launch_log = []
-        try:
-            check()
-            cupy.cuda.Device().synchronize()
-            print(f"ok      {label}")
-        except Exception as exc:  # reported, and the other cases still run
-            failed += 1
-            print(f"FAILED  {label}: {type(exc).__name__}: {exc}"[:400])
-        launches.append((label, device.launch_log))
-        device.launch_log = None
+        with device.recording_launches() as launched:
+            try:
+                check()
+                cupy.cuda.Device().synchronize()
+                print(f"ok      {label}")
+            except Exception as exc:  # reported, and the other cases still run
+                failed += 1
+                print(f"FAILED  {label}: {type(exc).__name__}: {exc}"[:400])
+        launches.append((label, launched))
     if args.launch_log:
         with open(args.launch_log, "w") as f:
             json.dump(launches, f)
