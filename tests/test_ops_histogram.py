@@ -539,8 +539,8 @@ def test_unaligned_start(offset, method):
 def test_bad_arrays():
     import cupy as cp
 
-    with pytest.raises(TypeError, match="int64"):
-        H.histogram(cp.arange(10), 16)
+    # int64 keys (what cp.arange and torch.randint make) are counted, as torch.bincount counts them
+    np.testing.assert_array_equal(cp.asnumpy(H.histogram(cp.arange(10), 16)), np.bincount(np.arange(10), minlength=16))
     with pytest.raises(ValueError, match="got 2-D"):
         H.histogram(cp.zeros((2, 3), cp.int32), 16)
     keys = cp.arange(20, dtype=cp.int32) % 7
