@@ -257,9 +257,17 @@ def test_wavefronts_are_at_least_ideal():
             if s["instructions_executed"] and s["threads"] and not s["op"].startswith("dsmem_"):
                 assert s["wavefronts"] >= s["ideal_wavefronts"] >= 1, (c["id"], s)
             assert s["wavefronts"] >= s["ideal_wavefronts"], (c["id"], s)
-        for op in OPS:
+        for op in OPS if not _warpgroup_mma(c) else ():  # (its operand reads: below)
             t = c["totals"][op]
-            assert t["wavefronts"] >= t["ideal_wavefronts"], (c["id"], op)
+            # where the L1 counter is not the instructions' sum (timing-dependent contention: README), the sum is
+            # what the source view's ideal belongs to
+            assert t["wavefronts" if c["attributed"] else "sass_wavefronts"] >= t["ideal_wavefronts"], (c["id"], op)
+
+
+def _warpgroup_mma(c) -> bool:
+    """A warpgroup MMA (HGMMA) reads its operands from shared memory: the source view lists those wavefronts
+    (and their ideal) as loads of its line, the SASS-attributed load counter leaves them out."""
+    return any(s["opcode"].startswith("HGMMA") for s in c["sass"])
 
 
 def test_per_line_wavefronts_sum_to_the_sass_attributed_totals():
@@ -267,7 +275,7 @@ def test_per_line_wavefronts_sum_to_the_sass_attributed_totals():
     (sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_*) wherever the kernel's counts repeat
     from one profiled process to the next."""
     for c in cases():
-        if not c["repeatable"]:
+        if not c["repeatable"] or _warpgroup_mma(c):
             continue
         for op in OPS:
             assert sum(d["wavefronts"] for d in c["lines"] if _of(d, op)) == c["totals"][op]["sass_wavefronts"], (c["id"], op)

@@ -47,10 +47,6 @@ SKIPS: dict[str, str] = {  # "package:FILE.cu:kernel" -> why it is not recorded
     "package:lib/stencil.cu:stencil1d_f32_p": "the body of stencil1d_f32 (stencil_body) with its coefficients in a "
                                               "struct passed by value, which the truth launcher cannot pass yet; "
                                               "analyze runs it (experiments/launches.py)",
-    "package:lib/histogram.cu:hist_weighted_f32": "written after the last recording (issue 29, weighted counts): "
-                                                  "its cases below wait for their first recording on the GPU",
-    "package:lib/histogram.cu:hist_weighted_f64": "written after the last recording (issue 29, weighted counts): "
-                                                  "its cases below wait for their first recording on the GPU",
 }
 
 
@@ -809,21 +805,17 @@ for uniform in (1, 0):
 # ---- Python kernels (issue 30): kernels/numba_kernels.py and kernels/triton_kernels.py, compiled by analyze's
 # front ends (measure.py compile_python) as `smemlab analyze FILE.py --kernel NAME` compiles them. `args` are the
 # front end's --args (NumPy shapes: NAME=DTYPE[D0,D1]); a Triton case's block is its num_warps' threads, its
-# program the block_index, and its dynamic shared memory what Triton sized (the build's `launch_shared`; 0 here)
-PY_WAITING = "a Python kernel of issue 30, written before its first recording on the GPU"
-
-
+# program the block_index, and its dynamic shared memory what Triton sized (the build's `launch_shared`; 0 here).
+# Recorded 2026-11-27 on an H100 (the same sm_90 counts as the H200's; provenance.added says which)
 def numba_case(id, kernel, block, args, dyn=0):
     c = case("numba." + id, f"{K}/numba_kernels.py", kernel, block, args, dyn=dyn)
     c["compiler"] = "numba"
-    SKIPS.setdefault(f"{c['file']}:{kernel}", PY_WAITING)
     return c
 
 
 def triton_case(id, kernel, args, constexprs, num_warps=4, num_stages=3):
     c = case("triton." + id, f"{K}/triton_kernels.py", kernel, (32 * num_warps,), args)
     c.update(compiler="triton", constexprs=dict(constexprs), num_warps=num_warps, num_stages=num_stages)
-    SKIPS.setdefault(f"{c['file']}:{kernel}", PY_WAITING)
     return c
 
 
