@@ -224,7 +224,9 @@ def test_wmma_tiles_multiply_as_numpy_does(b_layout):
         b = b.transpose(0, 2, 1)
     want = a[0] @ b[0] + a[1] @ b[1]
     assert np.allclose(np.asarray(r.buffers["c"]).reshape(16, 16), want, rtol=1e-5, atol=1e-5)
-    assert any("wmma" in u for u in r.uncounted)
+    # each fragment load is one LDSM.16.M88.4 (or .MT88.4): 16-byte rows 32 bytes apart put rows r and r + 4
+    # of a matrix in the same banks, 2 wavefronts a matrix, 8 a load; a and b in each of two k-tiles
+    assert r.totals("load")["wavefronts"] == 2 * 2 * 8
 
 
 def test_an_overload_picked_by_its_type_keeps_its_parameter_names():

@@ -77,8 +77,12 @@ int main() {
   AB(wmma::matrix_b, 8, 32, 16, half, half, row_major, 16, 32, "f16");
   AB(wmma::matrix_a, 16, 16, 16, __nv_bfloat16, __nv_bfloat16, row_major, 16, 16, "bf16");
   AB(wmma::matrix_b, 16, 16, 16, __nv_bfloat16, __nv_bfloat16, col_major, 16, 16, "bf16");
+  AB(wmma::matrix_a, 16, 16, 16, __nv_bfloat16, __nv_bfloat16, col_major, 16, 16, "bf16");
+  AB(wmma::matrix_b, 16, 16, 16, __nv_bfloat16, __nv_bfloat16, row_major, 16, 16, "bf16");
   AB(wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, float, row_major, 16, 8, "tf32");
   AB(wmma::matrix_b, 16, 16, 8, wmma::precision::tf32, float, row_major, 8, 16, "tf32");
+  AB(wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, float, col_major, 16, 8, "tf32");
+  AB(wmma::matrix_b, 16, 16, 8, wmma::precision::tf32, float, col_major, 8, 16, "tf32");
   run<float>("c", 16, 16, 16, "f32", "mem_row_major", 16, 16, true,
              [](const float *t, int ld, float *o, int *c) { probe_acc<16, 16, 16><<<1, 32>>>(t, ld, o, c, false); });
   run<float>("c", 16, 16, 16, "f32", "mem_col_major", 16, 16, false,
@@ -87,6 +91,8 @@ int main() {
              [](const float *t, int ld, float *o, int *c) { probe_acc<32, 8, 16><<<1, 32>>>(t, ld, o, c, false); });
   run<float>("c", 8, 32, 16, "f32", "mem_row_major", 8, 32, true,
              [](const float *t, int ld, float *o, int *c) { probe_acc<8, 32, 16><<<1, 32>>>(t, ld, o, c, false); });
+  run<float>("c", 16, 16, 8, "f32", "mem_row_major", 16, 16, true,
+             [](const float *t, int ld, float *o, int *c) { probe_acc<16, 16, 8><<<1, 32>>>(t, ld, o, c, false); });
   // f16 accumulators (element indices up to 255 are exact in half)
   run<half>("c", 16, 16, 16, "f16", "mem_row_major", 16, 16, true,
             [](const half *t, int ld, float *o, int *c) { probe_acc<16, 16, 16, half><<<1, 32>>>(t, ld, o, c, false); });

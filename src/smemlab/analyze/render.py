@@ -94,10 +94,6 @@ def notes(r: Report) -> list[str]:
                    "form; 4- and 8-byte copies go by global line, each group as a store")
     if any(s.issued for s in r.memory_sites):
         out.append(memory.SECTOR_NOTE)
-    if r.uncounted:
-        out.append(f"not counted: {', '.join(r.uncounted)} (the warp matrix functions' fragment loads and stores run "
-                   f"with the layouts measured on an H200, but how ptxas lowers them on sm_90 is not measured yet, so "
-                   f"their memory traffic is in no table)")
     if any(s.generic and not s.remote and s.issued for s in r.sites):
         out.append("some shared-memory traffic goes through generic pointers (LD/ST, not LDS/STS); it is counted "
                    "with the shared loads and stores")

@@ -52,7 +52,6 @@ class Report:
     refused: list[str] = field(default_factory=list)  # instructions the emulator cannot run, none of them reached
     memory_sites: list[Site] = field(default_factory=list)  # global and local traffic (globalledger.py)
     memory_lines: list[LineStats] = field(default_factory=list)
-    uncounted: list[str] = field(default_factory=list)  # memory instructions emulated but not costed (wmma.py)
     launch: object = None  # launch.LaunchTotals of --blocks: the whole grid's global and local traffic
 
     def totals(self, kind: str) -> dict:
@@ -269,8 +268,7 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
                   ptx=ptx, buffers={n: _contents(mach, b) for n, b in bound.by_name.items()}, sass=plan,
                   cluster=launch.cluster, cubin=cubin,
                   refused=[f"{where(pc)}: {msg}" for pc, msg in sorted(ex.refused.items())],
-                  memory_sites=memory_sites, memory_lines=per_line(memory_sites),
-                  uncounted=sorted({i.opcode for i in flow.instrs if i.parts[0] == "wmma" and i.parts[1] != "mma"}))
+                  memory_sites=memory_sites, memory_lines=per_line(memory_sites))
 
 
 def shared_atomics(instrs) -> list[int]:
