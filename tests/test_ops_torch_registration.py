@@ -201,3 +201,136 @@ def test_range_bins_as_histc_on_the_cpu():
     assert k.dtype == torch.int32
     kept = k[k >= 0].long()
     assert torch.equal(torch.bincount(kept, minlength=30).float(), torch.histc(x, 30, -1.0, 2.0))
+
+
+def test_ops_are_registered_for_cuda_meta_and_autograd_only():
+    """Library.define/impl, not custom_op: a CUDA kernel, the fake implementation as the Meta kernel, an
+    Autograd kernel, and no CPU kernel (a CPU tensor gets the dispatcher's error, as before)."""
+    has = torch._C._dispatch_has_kernel_for_dispatch_key
+    for name in ops.__all__:
+        qualname = f"smemlab::{name}"
+        assert [has(qualname, key) for key in ("CUDA", "Meta", "Autograd", "CPU")] == [True, True, True, False], name
+        assert torch.Tag.pt2_compliant_tag in getattr(SM, name).default.tags
+    for call in (lambda: SM.transpose(torch.empty(3, 4)), lambda: SM.transpose(torch.empty(3, 4, requires_grad=True)),
+                 lambda: ops.matmul(torch.empty(3, 4, requires_grad=True), torch.empty(4, 5))):
+        with pytest.raises(NotImplementedError, match="'CPU' backend"):
+            call()
+
+
+def test_the_autograd_kernel_calls_the_backend_kernel_itself_only_for_plain_tensors():
+    """smemlab.ops.torch_autograd.autograd_kernel on a test op with a CPU kernel: a plain tensor with no
+    gradient to record takes the kernel directly (one Python call); a meta tensor, a FakeTensor, a tensor
+    under a dispatch mode are redispatched (the fake implementation, the mode); a tensor that requires
+    grad records the backward, and no_grad and inference_mode record none."""
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    from smemlab.ops.torch_autograd import autograd_kernel
+
+    calls = []
+
+    def kernel(x, scale=2.0):
+        calls.append("direct")
+        return x * scale
+
+    def dispatched(x, scale=2.0):
+        calls.append("dispatched")
+        return x * scale
+
+    def setup(ctx, inputs, output):
+        ctx.scale = inputs[1]  # the default filled in
+
+    lib = torch.library.Library("smemlab_autograd_test", "DEF")
+    lib.define("scale(Tensor x, float scale=2.0) -> Tensor")
+    lib.impl("scale", dispatched, "CPU")
+    torch.library.register_fake("smemlab_autograd_test::scale", lambda x, scale=2.0: torch.empty_like(x), lib=lib)
+    op = torch.ops.smemlab_autograd_test.scale
+    lib.impl("scale", autograd_kernel(op.default, kernel, lambda ctx, g: (g * ctx.scale, None), setup, backend="CPU"),
+             "Autograd", with_keyset=True)
+
+    x = torch.arange(3.0)
+    assert torch.equal(op(x), 2 * x) and calls == ["direct"]
+    assert op(torch.empty(3, device="meta")).device.type == "meta" and calls == ["direct"]
+    with FakeTensorMode():
+        assert op(torch.empty(3)).shape == (3,) and calls == ["direct"]
+
+    class Seen(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            calls.append(str(func))
+            return func(*args, **(kwargs or {}))
+
+    with Seen():
+        op(x, 3.0)
+    assert calls == ["direct", "smemlab_autograd_test.scale.default", "dispatched"]
+    w = torch.arange(3.0, requires_grad=True)
+    y = op(w)
+    assert y.requires_grad and calls[-1] == "dispatched"
+    (g,) = torch.autograd.grad(y.sum(), w)
+    assert torch.equal(g, torch.full((3,), 2.0))
+    assert torch.autograd.gradcheck(lambda t: op(t, 0.5), (torch.rand(4, dtype=torch.float64, requires_grad=True),))
+    with torch.no_grad():
+        assert not op(w).requires_grad and calls[-1] == "direct"
+    with torch.inference_mode():
+        r = op(w)
+        assert r.is_inference() and not r.requires_grad and calls[-1] == "dispatched"  # autograd keys excluded
+    assert not op(x).is_inference()
+
+
+@pytest.fixture
+def cpu_reference_kernels():
+    """torch's own ops as the smemlab ops' CPU kernels, for as long as the test runs: the Autograd kernels,
+    the backward formulas and the compiled graphs then run for real, on the CPU."""
+    from smemlab.ops.histogram import torch_bins
+
+    def stencil(x, coef):
+        w = torch.tensor(coef, dtype=x.dtype).view(1, 1, -1)
+        return torch.nn.functional.conv1d(x.view(1, 1, -1), w, padding=len(coef) // 2).view(-1)
+
+    def histogram(keys, bins, method="auto", value_range=None, weights=None):
+        k = torch_bins(keys, bins, value_range).long()
+        out = torch.zeros(bins, dtype=torch.int32 if weights is None else weights.dtype)
+        ones = torch.ones_like(k, dtype=out.dtype)
+        return out.index_add_(0, k[k >= 0], (ones if weights is None else weights)[k >= 0])
+
+    lib = torch.library.Library("smemlab", "FRAGMENT")
+    lib.impl("transpose", lambda x: x.transpose(-1, -2).contiguous(), "CPU")
+    lib.impl("reduce_sum", lambda x, dtype=None, axis=None: x.sum(-1 if axis is not None and x.dim() > 1 else None,
+                                                                   dtype=dtype), "CPU")
+    lib.impl("stencil1d", stencil, "CPU")
+    lib.impl("histogram", histogram, "CPU")
+    lib.impl("matmul", lambda a, b, variant=None, splits=None: a @ b, "CPU")
+    yield
+    lib._destroy()
+
+
+def test_gradients_and_compiled_backward_through_the_dispatcher(cpu_reference_kernels):
+    gc = torch.autograd.gradcheck
+    x = torch.randn(5, 7, dtype=torch.float64, requires_grad=True)
+    a, b = torch.randn(5, 7, dtype=torch.float64), torch.randn(7, 4, dtype=torch.float64)
+    assert gc(SM.transpose, (x,)) and gc(SM.reduce_sum, (x,)) and gc(lambda t: SM.reduce_sum(t, axis=-1), (x,))
+    assert gc(lambda t: SM.stencil1d(t.reshape(-1), [0.1, -0.2, 0.5, 0.3, -0.05]), (x,))
+    assert gc(lambda t: SM.matmul(t, b), (x,)) and gc(lambda t: SM.matmul(a, t), (b.clone().requires_grad_(),))
+    keys, w = torch.tensor([0, 3, 3, -1, 7, 2, 9, 1]), torch.rand(8, dtype=torch.float64, requires_grad=True)
+    assert gc(lambda v: SM.histogram(keys, 8, "auto", None, v), (w,))
+    assert gc(lambda v: SM.histogram(keys.double() / 8, 8, "auto", [0.0, 1.0], v), (w,))
+    assert not SM.reduce_sum(torch.arange(5, dtype=torch.int32)).requires_grad
+    with torch.inference_mode():
+        assert SM.reduce_sum(x).is_inference()
+    assert not SM.reduce_sum(x).is_inference()
+
+    wt = torch.randn(7, 4, requires_grad=True)
+
+    def step(v, k, hw):
+        s = ops.stencil1d(ops.transpose(ops.matmul(v, wt)).reshape(-1), [0.25, 0.5, 0.25])
+        return ops.reduce_sum(s) + (ops.histogram(k, 8, weights=hw) * torch.arange(8.0)).sum()
+
+    v, hw = torch.randn(3, 7), torch.rand(8, requires_grad=True)
+    step(v, keys, hw).backward()
+    want = wt.grad.clone(), hw.grad.clone()
+    for backend in ("eager", "aot_eager"):
+        torch._dynamo.reset()
+        wt.grad = hw.grad = None
+        torch.compile(step, fullgraph=True, backend=backend)(v, keys, hw).backward()
+        assert torch.allclose(wt.grad, want[0], atol=1e-5) and torch.equal(hw.grad, want[1]), backend
+    assert torch.equal(want[1], torch.tensor([0.0, 3, 3, 0, 7, 2, 0, 1]))
+    torch._dynamo.reset()

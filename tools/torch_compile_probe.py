@@ -7,7 +7,8 @@ For each op (transpose, reduce_sum, histogram, histogram with weights, matmul, s
 large size, every result verified against torch's first (never on zeros), then:
   1. GPU time a call, calls back to back between CUDA events (warm, median of REPS samples of BATCH calls):
      eager (smemlab.ops.<op>, the direct path), the registered op called directly (torch.ops.smemlab.<op>:
-     the dispatcher's Python custom-op path, what the compiled code calls), torch.compile(fullgraph=True),
+     the dispatcher's path through the op's Autograd and CUDA kernels, what the compiled code calls),
+     torch.compile(fullgraph=True),
      a CUDA graph of the eager call replayed, and torch's own op eager, compiled and replayed;
   2. host time a call (a loop of calls, no synchronize: where it passes the GPU time, the host path is the
      bound, not the kernels);
@@ -16,8 +17,11 @@ large size, every result verified against torch's first (never on zeros), then:
   4. the code inductor generates for the compiled call (torch._inductor.utils.run_and_get_code);
   5. the fake implementation's output strides against the real output's (a mismatch makes inductor copy).
 Then the eager host path in a loop of 2,000 calls at small sizes, every op against torch's (issue 29's
-stencil1d 2^16 row: 28.9 us against conv1d's 18.3 before), and the same op registered the low-level
-way (torch.library.Library + impl, no custom_op wrapper) to see what the custom_op layers cost.
+stencil1d 2^16 row: 28.9 us against conv1d's 18.3 before), and what the registration costs: the
+project's (torch.library.Library define + impl, with its own Autograd kernel: smemlab.ops.torch_ops)
+against transpose registered with no Autograd kernel at all (the dispatcher's plain Python-kernel
+path: the floor) and with torch.library.custom_op + register_autograd (how the ops were registered
+before: its Python layers cost ~30 us a call on an H100 host).
 Writes the plain-text report to REPORT (and prints it).
 """
 
@@ -203,9 +207,12 @@ def inductor_code(fn, inputs) -> str:
     return "\n".join("      " + ln for ln in keep)
 
 
-def lowlevel_transpose():
-    """transpose registered without custom_op: torch.library.Library + impl + register_fake (the
-    dispatcher's plain Python-kernel path): how much of a call the custom_op wrapper's layers cost."""
+def probe_transposes():
+    """transpose registered twice more, beside the project's torch.ops.smemlab.transpose: with the
+    low-level API and no Autograd kernel (torch.library.Library + impl + register_fake: the dispatcher's
+    plain Python-kernel path, the floor), and with torch.library.custom_op + register_fake +
+    register_autograd (the project's registration before). Returns the Library (keep it: the
+    registrations go with it) and the two ops."""
     import importlib
 
     import torch
@@ -215,11 +222,17 @@ def lowlevel_transpose():
     lib.define("transpose(Tensor x) -> Tensor")
     lib.impl("transpose", T.run, "CUDA")
 
-    @torch.library.register_fake("smemlab_probe::transpose", lib=lib)
-    def _(x):
+    def fake(x):
         return x.new_empty(x.shape[:-2] + (x.shape[-1], x.shape[-2]))
 
-    return lib, torch.ops.smemlab_probe.transpose
+    torch.library.register_fake("smemlab_probe::transpose", fake, lib=lib)
+
+    # the schema given: this module's annotations are strings (from __future__), which custom_op can't read here
+    transpose_custom_op = torch.library.custom_op("smemlab_probe::transpose_custom_op", T.run, mutates_args=(),
+                                                  device_types="cuda", schema="(Tensor x) -> Tensor")
+    transpose_custom_op.register_fake(fake)
+    transpose_custom_op.register_autograd(lambda ctx, g: torch.ops.smemlab_probe.transpose_custom_op(g))
+    return lib, torch.ops.smemlab_probe.transpose, torch.ops.smemlab_probe.transpose_custom_op
 
 
 def main() -> None:
@@ -287,23 +300,34 @@ def main() -> None:
         except Exception:
             out("  FAILED:\n" + "\n".join("    " + ln for ln in traceback.format_exc().splitlines()))
     out()
-    out("== the custom_op wrapper against a low-level registration (transpose 256^2, host us a call)")
+    out("== the registration's cost: transpose 256^2, host us a call (a loop of calls), and a loop with one sync")
     try:
-        _lib, low = lowlevel_transpose()
+        _lib, low, custom = probe_transposes()
+        ours = torch.ops.smemlab.transpose
         x = torch.randn(256, 256, device="cuda")
-        assert torch.equal(low(x), x.t())
+        for op in (ours, low, custom):
+            assert torch.equal(op(x), x.t())
         torch._dynamo.reset()
-        c_low = torch.compile(lambda v: low(v), fullgraph=True, dynamic=False)
-        c_ours = torch.compile(ops.transpose, fullgraph=True, dynamic=False)
-        assert torch.equal(c_low(x), x.t())
+        # a code object each (one lambda for the three would give one Dynamo cache with three guarded entries)
+        c_ours, c_low, c_custom = (torch.compile(f, fullgraph=True, dynamic=False)
+                                   for f in (ops.transpose, lambda v: low(v), lambda v: custom(v)))
+        for c in (c_ours, c_low, c_custom):
+            assert torch.equal(c(x), x.t())
         for label, fn in (("transpose.run (no dispatcher)", lambda: ops.transpose(x)),
-                          ("torch.ops.smemlab.transpose (custom_op)", lambda: torch.ops.smemlab.transpose(x)),
-                          ("torch.ops.smemlab_probe.transpose (Library.impl)", lambda: low(x)),
-                          ("compiled custom_op", lambda: c_ours(x)), ("compiled Library.impl", lambda: c_low(x)),
+                          ("torch.ops.smemlab.transpose (the project's)", lambda: ours(x)),
+                          ("Library.impl, no Autograd kernel (the floor)", lambda: low(x)),
+                          ("custom_op + register_autograd (before)", lambda: custom(x)),
+                          ("compiled torch.ops.smemlab.transpose", lambda: c_ours(x)),
+                          ("compiled Library.impl, no Autograd kernel", lambda: c_low(x)),
+                          ("compiled custom_op", lambda: c_custom(x)),
                           ("torch x.t().contiguous()", lambda: x.t().contiguous())):
             out(f"  {label:48s} host {host_us(fn, 2000):7.1f}   loop {loop_us(fn):7.1f}")
         with torch.inference_mode():
-            out(f"  {'custom_op under inference_mode':48s} host {host_us(lambda: torch.ops.smemlab.transpose(x), 2000):7.1f}")
+            for label, op in (("torch.ops.smemlab.transpose", ours), ("custom_op", custom)):
+                out(f"  {label + ' under inference_mode':48s} host {host_us(lambda op=op: op(x), 2000):7.1f}")
+        xg = torch.randn(256, 256, device="cuda", requires_grad=True)
+        for label, op in (("torch.ops.smemlab.transpose", ours), ("custom_op", custom)):
+            out(f"  {label + ' recording its backward':48s} host {host_us(lambda op=op: op(xg), 2000):7.1f}")
     except Exception:
         out("  FAILED:\n" + "\n".join("    " + ln for ln in traceback.format_exc().splitlines()))
     out()

@@ -4,8 +4,9 @@ Every call that a tracer or autograd must see does: while torch.compile traces (
 FakeTensors), where autograd records the call (grad mode on and an input that requires grad), and
 for tensors with no data (FakeTensor, meta, other subclasses, which dispatch through the op to its
 fake implementation or their own handler). A plain eager call on CUDA tensors that needs no
-gradient calls the kernels directly: the dispatcher's Python custom-op path costs microseconds a
-call that the ops' host path is measured without, and it would do nothing for such a call.
+gradient calls the kernels directly: the dispatcher's path (into the op's Python Autograd kernel,
+smemlab.ops.torch_autograd) costs microseconds a call that the ops' host path is measured without,
+and it would do nothing for such a call.
 
 Nothing here imports torch: a caller whose arguments are torch tensors has imported it already.
 Registration happens at `import smemlab.ops` where torch is imported already, else at the first call

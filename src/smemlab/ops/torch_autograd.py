@@ -12,19 +12,74 @@
   have dL/dw[i] = g[bin of key i] (0 for a key outside the bins): a gather, by torch (torch.bincount's
   weights have no gradient at all).
 Each backward calls torch.ops.smemlab.*, so a compiled backward traces and captures them as well.
+
+The Autograd kernel of each op (at the dispatcher's Autograd key, above the CUDA, Python (FakeTensor,
+dispatch modes) and Meta keys) does what the one torch.library.register_autograd registers does, with
+less work a call: where grad mode is on and an input requires grad, a torch.autograd.Function runs
+the op below autograd and records the backward; else, for plain CUDA tensors (nothing but the CUDA
+key left: no FakeTensor, no mode, no functionalization) it calls the CUDA kernel itself, and for
+anything else it redispatches below autograd (to the fake implementation, a mode, ...). The plain
+case is every call of a compiled graph that records no gradient: one Python call, no second trip
+through the dispatcher.
 """
 
 from __future__ import annotations
 
 import torch
 
+def add_autograd(lib, cuda) -> None:
+    """An Autograd kernel for each op of `lib`, the smemlab library; cuda: each op's CUDA kernel by name.
+    Each formula is (backward, setup_context) as torch.library.register_autograd takes them:
+    setup_context(ctx, inputs, output) with every argument in inputs (defaults filled in), and
+    backward(ctx, *grads) returning a gradient or None for each."""
+    formulas = {"transpose": (_transpose_backward, None), "reduce_sum": (_reduce_backward, _reduce_setup),
+                "stencil1d": (_stencil_backward, _stencil_setup), "matmul": (_matmul_backward, _matmul_setup),
+                "histogram": (_histogram_backward, _histogram_setup)}
+    for name, (backward, setup) in formulas.items():
+        op = getattr(torch.ops.smemlab, name).default
+        lib.impl(name, autograd_kernel(op, cuda[name], backward, setup), "Autograd", with_keyset=True)
 
-def add_autograd(transpose, reduce_sum, stencil1d, matmul, histogram) -> None:
-    transpose.register_autograd(_transpose_backward)
-    histogram.register_autograd(_histogram_backward, setup_context=_histogram_setup)
-    reduce_sum.register_autograd(_reduce_backward, setup_context=_reduce_setup)
-    stencil1d.register_autograd(_stencil_backward, setup_context=_stencil_setup)
-    matmul.register_autograd(_matmul_backward, setup_context=_matmul_setup)
+
+def autograd_kernel(op, kernel, backward, setup_context, backend: str = "CUDA"):
+    """The Autograd kernel of `op` (an OpOverload with no keyword-only arguments), whose kernel for the
+    dispatch key `backend` is `kernel` (called directly where nothing but that key is left)."""
+    C = torch._C
+    after_autograd, below_autograd = C._after_autograd_keyset, C._AutoDispatchBelowAutograd
+    grad_enabled, any_requires_grad = C.is_grad_enabled, C._any_requires_grad
+    backend_only = C.DispatchKeySet(getattr(C.DispatchKey, backend)).raw_repr()
+    redispatch = op.redispatch
+    defaults = tuple(a.default_value for a in op._schema.arguments)
+
+    def forward(ctx, keyset, *args):
+        with below_autograd():
+            out = redispatch(keyset, *args)
+        if setup_context is not None:
+            setup_context(ctx, args, out)
+        return out
+
+    def backward_(ctx, *grads):
+        needs = ctx.needs_input_grad
+        ctx.needs_input_grad = needs[1:]  # as the op's inputs, without the keyset
+        try:
+            g = backward(ctx, *grads)
+        finally:
+            ctx.needs_input_grad = needs
+        return (None, *g) if isinstance(g, tuple) else (None, g)
+
+    function = type(f"smemlab_{op._opname}", (torch.autograd.Function,),
+                    {"forward": staticmethod(forward), "backward": staticmethod(backward_)})
+    apply = function.apply
+
+    def autograd(keyset, *args):
+        keyset = keyset & after_autograd
+        if grad_enabled() and any_requires_grad(*args):
+            return apply(keyset, *args, *defaults[len(args):])  # the dispatcher leaves out trailing defaults
+        if keyset.raw_repr() == backend_only:
+            return kernel(*args)
+        return redispatch(keyset, *args)
+
+    autograd.__name__ = f"smemlab_{op._opname}_autograd"
+    return autograd
 
 
 def _transpose_backward(ctx, g):
