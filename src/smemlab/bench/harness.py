@@ -136,7 +136,10 @@ class Bench:
     def to_cupy(out):
         import cupy
 
-        return out if isinstance(out, cupy.ndarray) else cupy.from_dlpack(out)
+        if isinstance(out, cupy.ndarray):
+            return out
+        # a result that requires grad (a training step's) is read, not differentiated: DLPack refuses it attached
+        return cupy.from_dlpack(out.detach() if hasattr(out, "detach") else out)
 
     def assert_close(self, out, ref, *, rtol: float = 0.0, atol: float = 0.0, exact: bool = False) -> None:
         """out (CuPy or torch) against ref (CuPy or NumPy): shape, then values."""
