@@ -445,3 +445,57 @@ def test_a_piece_from_another_line_completes_a_vector_where_it_stands_or_counts_
             r, w = by_line.get((s.line, s.size), (0, 0))
             by_line[(s.line, s.size)] = (r + s.requests, w + s.wavefronts)
     assert by_line == {(228, 8): (WARPS, 2 * WARPS), (227, 4): (WARPS, 4 * WARPS), (228, 4): (WARPS, 4 * WARPS)}
+
+
+SUNK_PTX = PTX_HEAD + """.visible .entry k(.param .u32 k_p)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<8>;
+    .reg .f32 %f<4>;
+    .shared .align 4 .b8 re[1024];
+    ld.param.u32 %r1, [k_p];
+    mov.u32 %r2, re;
+    .loc 1 41 9
+    ld.shared.f32 %f1, [%r2];
+    .loc 1 42 9
+    ld.shared.f32 %f2, [%r2+4];
+    .loc 1 0 0
+    st.shared.f32 [%r2], %f2;
+    st.shared.f32 [%r2+4], %f1;
+    .loc 1 43 9
+    setp.eq.s32 %p1, %r1, 0;
+    @%p1 bra $L__BB0_2;
+    .loc 1 51 13
+    add.f32 %f1, %f1, %f1;
+$L__BB0_2:
+    .loc 1 0 0
+    st.shared.f32 [%r2], %f1;
+    st.shared.f32 [%r2+8], %f1;
+    ret;
+}
+"""
+
+
+def _sunk_listing(last_offset: int) -> list:
+    """SUNK_PTX's SASS: its loads on their lines, its four stores on lines 41, 40, 41, 39 (the last at
+    `last_offset`: 8 as in the PTX)."""
+    from smemlab.analyze.sass import SassAccess
+
+    stores = [(41, 0), (40, 4), (41, 0), (39, last_offset)]
+    return [SassAccess("k.cu", 41, "load", 4, "R2", 0, "LDS R3, [R2]"),
+            SassAccess("k.cu", 42, "load", 4, "R2", 4, "LDS R4, [R2+0x4]")] + \
+        [SassAccess("k.cu", line, "store", 4, "R2", off, f"STS [R2+{off:#x}], R3") for line, off in stores]
+
+
+def test_stores_sunk_to_a_join_at_line_0_take_the_lines_ptxas_spreads_them_over():
+    # two stages of an FFT butterfly whose `if (k == 0) {..} else {..}` NVVM sank into the join at `.loc 0`
+    # (the line before: 42, then 51, the else arm's); ptxas's line table put the stores on lines 39, 40
+    # and 41 (dd.fft.split_table: the next stage's address arithmetic scheduled between them)
+    plan, stores = _plan_of(SUNK_PTX, _sunk_listing(8))
+    assert sorted(stores.values()) == [42, 42, 51, 51]
+    assert [plan.lines[pc] for pc in sorted(stores)] == [41, 40, 41, 39] and not plan.unmatched
+
+
+def test_sunk_stores_whose_sass_is_not_one_to_one_keep_the_line_before():
+    plan, stores = _plan_of(SUNK_PTX, _sunk_listing(12))
+    assert not any(pc in plan.lines for pc in stores)

@@ -81,6 +81,7 @@ class Instr:
     guard: Reg | None
     loc: Loc | None
     text: str  # the statement as written, for messages
+    lineless: bool = False  # under NVVM's `.loc 0` (no line): `loc` is the line before it (sass._spread)
 
 
 @dataclass
@@ -496,6 +497,7 @@ def _parse_kernel(name: str, params_text: str, perf: str, body: str, files: dict
         if m:
             setattr(k, key, tuple(int(x) for x in m.group(1).replace(" ", "").split(",") if x))
     loc: Loc | None = None
+    lineless = False  # the last .loc was line 0
     inlining = _Inlining()
     scopes: list[dict[str, str]] = []
     counter = [0]
@@ -537,6 +539,7 @@ def _parse_kernel(name: str, params_text: str, perf: str, body: str, files: dict
                 if int(m.group(2)) or loc is None:  # line 0 ("no line": NVVM writes it after a barrier or at
                     # a join): ptxas's line table keeps the line before it, which Nsight Compute shows
                     loc = Loc(int(m.group(1)), int(m.group(2)), int(m.group(3)), outer)
+                lineless = not int(m.group(2))
             continue
         if kind == "file":
             m = _FILE.match(payload)
@@ -590,6 +593,7 @@ def _parse_kernel(name: str, params_text: str, perf: str, body: str, files: dict
             raise PTXError(f"kernel {name}: directive {stmt!r} is not understood")
         try:
             ins = _parse_instr(stmt, loc, rename, is_reg)
+            ins.lineless = lineless
             if blocks and ins.parts[0] in ("bra", "brx"):
                 ins.operands = [Sym(relabel(o.name)) if isinstance(o, Sym) else o for o in ins.operands]
             k.body.append(ins)

@@ -360,7 +360,7 @@ def plan(instrs: list[Instr], block_of: list[int], sites: dict[int, tuple[str, i
             continue  # the same widths (ptxas may have duplicated or hoisted code): nothing to merge
         if not _matched(p, key[1], groups, sgroups) and not (key[2] == "load" and _hoisted(p, key[1], groups, sgroups)):
             failed[key] = groups
-    _across_lines(p, failed, ptx_groups, sass_groups)
+    _across_lines(p, failed, ptx_groups, sass_groups, sass, {pc for pc in sites if instrs[pc].lineless})
     return p
 
 
@@ -408,7 +408,8 @@ def _matched(p: Plan, line: int, groups: dict, sgroups: list, relocate: bool = F
     return True
 
 
-def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_groups: dict) -> None:
+def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_groups: dict,
+                  sass: list[SassAccess] = (), lineless: set[int] = frozenset()) -> None:
     """The lines whose PTX accesses their own SASS does not make, matched across neighbouring lines
     (NEAR lines apart at most), as ptxas and its line table do it:
     1. a SASS vector that the PTX makes from accesses on several lines (a float4 assembled from
@@ -419,6 +420,12 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
        predicated into the first's register, and put it on the line of the `if`: Rodinia's srad); where
        that SASS is wider and the PTX accesses are of different arrays (two __shared__ scalars that
        ptxas placed side by side and loads with one LDS.64), they merge at run time, on its line;
+       accesses that NVVM sank out of the two arms of a branch into one block at `.loc 0` (which ptx.py
+       puts on the line before) and that ptxas's line table spreads over several neighbouring lines
+       (its scheduler interleaves them with the next stage's address arithmetic, and each takes the line
+       of the instruction before it in the SASS): where the orphans of one kind, in PTX order, and the
+       SASS of that kind on the near lines that have none of their own, in SASS order, are one to one
+       of the same widths and offsets, each takes its SASS's line (`_spread`);
        an access NVVM hoisted above a branch, which the line table puts on a neighbouring line whose
        SASS has more accesses than its PTX, moves there;
     3. an access with no SASS of its kind left unexplained anywhere in the kernel was merged into
@@ -466,6 +473,7 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
             foreign.discard(there)
             orphans.discard(key)
             failed.pop(key)
+    _spread(p, failed, orphans, foreign, sass, near, lineless)
     for key in sorted(orphans):  # 2, at run time: accesses of different arrays that ptxas loads as one vector
         narrow = max(x[1] for g in failed[key].values() for x in g)
         there = next((f for f in nearest(foreign, key) if max(sass_widths(f)) > narrow), None)
@@ -510,6 +518,33 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
                 p.coalesce[pc] = wide
                 if whole:
                     p.whole.add(pc)
+
+
+def _spread(p: Plan, failed: dict, orphans: set, foreign: set, sass, near, lineless: set[int]) -> None:
+    """2, spread (`_across_lines`): the orphans of one file and kind whose accesses ptxas's line table puts
+    on several near lines with no PTX of that kind. An FFT's butterfly `if (k == 0) { re[i] = ..; ..} else
+    { ..; re[i] = ..; .. }` unrolled by NVVM: the two arms' four stores sunk into the join at `.loc 0` (on the
+    line before, 542 or 551), their STS on lines 539, 540 and 541 (`k`, `i, j`, the next stage's loads),
+    stage by stage in the PTX's order. Pairs them in order (PTX pc, SASS listing order) where the two
+    sequences have the same widths and offsets throughout; otherwise changes nothing. An orphan whose
+    accesses are all at `.loc 0` (`lineless`: its line is only the line before, 551 after the `else` arm)
+    need not be near those lines itself."""
+    for file, op in sorted({(k[0], k[2]) for k in orphans}):
+        mine = sorted(k for k in orphans if k[0] == file and k[2] == op)
+        theirs = {f for f in foreign if f[0] == file and f[2] == op and any(near(f, k) for k in mine)}
+        if not theirs or not all(any(near(k, f) for f in theirs)
+                                 or all(pc in lineless for g in failed[k].values() for *_, pc in g) for k in mine):
+            continue
+        ptx = sorted((pc, off, size) for k in mine for g in failed[k].values() for off, size, pc in g)
+        there = [s for s in sass if (s.file, s.line, s.op) in theirs]
+        if len(ptx) != len(there) or any((off, size) != (s.offset, s.width) for (_, off, size), s in zip(ptx, there)):
+            continue
+        for (pc, _, _), s in zip(ptx, there):
+            p.lines[pc] = s.line
+        for k in mine:
+            failed.pop(k)
+            orphans.discard(k)
+        foreign -= theirs
 
 
 def _partners(p: Plan, key: tuple, groups: dict, ptx_groups: dict, sass_groups: dict) -> None:
