@@ -455,7 +455,11 @@ def b_cp_async(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
             sp.store(d + k, m, es, v)
         if site is not None:
             ledger.record_copy(site, d, m, ex.issued_warps, s // 16)
-        acc.record([("global", gsp, s, m)])  # its global read (global ldgsts); no shared lanes in this group
+        # its global read (global ldgsts); no shared lanes in this group. A lane whose source size is 0
+        # (Triton's masked-off tile: `src_size = p ? 16 : 0`, the SASS's ignore-source predicate) reads no
+        # global memory: Nsight Compute counts it no sector, and a warp with no other lane no request
+        # (triton.matmul.32x32x32, triton.attention_fwd: their copies past K or the sequence)
+        acc.record([("global", gsp, s, m if n is None else m & (n > 0))])
     return fn
 
 
