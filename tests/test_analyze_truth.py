@@ -17,7 +17,8 @@ analyze; their lines are compared like the others. Instructions with lanes on ot
 Known differences (xfail, with the reason, once everything else of the case matched and exactly the
 known lines differ): the kernels analyze refuses (REFUSED: Triton's wgmma tiles); the trips of a compare-and-swap loop (float atomicAdd on
 shared memory) that depend on timing across warps; three loops whose LDS.64 the two counters count
-differently; the staged matmul's two-line cp.async with several stages in flight; and a loop ptxas
+differently; the staged matmul's two-line cp.async with several stages in flight (and Triton's 32x32x32
+matmul's, the same pattern); and a loop ptxas
 restructured (a data-dependent trip count unrolled into predicated loads, so that one SASS load serves
 lanes at different iterations).
 """
@@ -116,6 +117,14 @@ KNOWN = {
               "start): ldgsts_costs charges a wavefront a global line (fitted on one-warp copies), the H200 "
               "counted 1 a request here; the rule that tells these apart is not found yet")
        for case in ("global.cp_async4.stride33.offset0.active32", "global.cp_async4.stride1.offset1.active32")},
+    "triton.matmul.32x32x32": ({("triton_kernels.py", 48, "ldgsts")},
+                               "the A tile's copy is the staged matmul's pattern (a quarter-warp copies 64 bytes of "
+                               "each of two global lines into one 128-byte shared row), and varies the same way: "
+                               "the prologue's stage-0 copy (SASS 0x220) cost 16 wavefronts (1 a quarter), its "
+                               "stage-1 copy (0x260) 32 (2 a quarter), the loop's (0x710) 96 over 4 executions of 4 "
+                               "warps (two of them past K, source size 0), where ldgsts_costs gives 2 a quarter, 32 "
+                               "each: line 48's cp.async 288 emulated, 240 measured; the B tile's copies (one line a "
+                               "quarter) are exact. " + STAGED_A_COPY),
     "corpus.divergent_branches": ({("divergent.cu", 25, "load")},
                                   "ptxas unrolled a loop with a data-dependent trip count into predicated loads: one "
                                   "SASS load serves lanes at different iterations, where the PTX's loop keeps them "

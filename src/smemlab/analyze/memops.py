@@ -194,6 +194,8 @@ def b_ld(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
     if acc.space == "shared":
         sp = mach.shared
         site = acc.site()
+        dead = mach.dead if mach.dead is not None and pc in mach.dead.sunk else None
+        regs = [mach.reg_index(d.name) for d in dests if isinstance(d, Reg)] if dead is not None else []
 
         def ld_shared(m, full):
             a = ga()
@@ -203,7 +205,9 @@ def b_ld(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
                 raise Fault(str(exc), exc.thread) from None
             for w, v in zip(ws, vals):
                 w(v.view(dt), m, full)
-            if site is not None:
+            if site is not None and dead is not None:  # ptxas runs it under its readers' guard: counted as read
+                dead.load(site, a, m, m, regs, sunk=True)
+            elif site is not None:
                 ledger.record(site, a, m, ex.issued_warps)
         return ld_shared
 
