@@ -202,3 +202,36 @@ def test_readme_analyze_example_is_a_real_run(kernel):
                          capture_output=True, text=True, env=env, check=True).stdout
     lines = {re.sub(r"\s+$", "", ln) for ln in out.splitlines()}
     assert all(r in lines for r in rows), [r for r in rows if r not in lines]
+
+
+def test_readme_python_kernels_example_is_a_real_run():
+    """The README's Numba and Triton example: each command, run from the repository root at 100
+    columns, prints each of the table rows shown under it (rows cut to their first line)."""
+    import os
+    import re
+    import shlex
+    import subprocess
+    import sys
+
+    pytest.importorskip("numba")
+    pytest.importorskip("triton")
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text()
+    block = readme.split("A Numba and a Triton kernel of", 1)[1].split("```", 2)[1]
+    runs, lines = [], block.strip("\n").splitlines()
+    for ln in lines:
+        if ln.startswith("$ smemlab ") or (runs and runs[-1][0].endswith("\\") and not runs[-1][1]):
+            if ln.startswith("$ "):
+                runs.append([ln[2:], []])
+            else:
+                runs[-1][0] = runs[-1][0][:-1] + ln.strip()
+        elif ln.startswith("  …/"):
+            runs[-1][1].append(ln.rstrip())
+    assert [bool(rows) for _, rows in runs] == [True, True] and "--triton" in runs[1][0]
+    env = dict(os.environ, COLUMNS="100")
+    for command, rows in runs:
+        argv = shlex.split(command)
+        out = subprocess.run([sys.executable, "-m", "smemlab", *argv[1:]], capture_output=True, text=True, env=env,
+                             cwd=root, check=True).stdout
+        got = {re.sub(r"\s+$", "", ln) for ln in out.splitlines()}
+        assert all(r in got for r in rows), (command, [r for r in rows if r not in got])

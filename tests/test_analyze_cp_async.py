@@ -131,3 +131,31 @@ def test_sixteen_byte_copies_as_measured(dst, src, plain, zfill):
     a, c = dst.reshape(1, 32).astype(np.int64), (src // 16).reshape(1, 32)
     assert int(ldgsts_costs(a, False, 16, c)[0][0]) == plain
     assert int(ldgsts_costs(a, True, 16, c)[0][0]) == zfill
+
+
+MASKED = r'''
+extern "C" __global__ void masked(const float *in, float *out, int live)
+{
+    __shared__ __align__(128) float buf[256];
+    unsigned dst = (unsigned)__cvta_generic_to_shared(buf) + 16 * threadIdx.x;
+    int bytes = threadIdx.x < live ? 16 : 0;  // 0: the lane's piece is zero-filled, nothing read
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(in + 4 * threadIdx.x), "r"(bytes)
+                 : "memory");
+    asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;" ::: "memory");
+    __syncthreads();
+    out[threadIdx.x] = buf[4 * threadIdx.x];
+}
+'''
+
+
+@pytest.mark.parametrize("live,requests,sectors", [(64, 2, 32), (40, 2, 20), (32, 1, 16), (0, 0, 0)])
+def test_a_copy_of_source_size_0_reads_no_global_memory(tmp_path, live, requests, sectors):
+    """Lanes whose source size is 0 read nothing (as Triton's copies of a tile past K: the recorded
+    triton.matmul.32x32x32 counts 512 sectors, not the 768 of every lane's address): no sectors, and no
+    request for a warp with no lane that reads."""
+    src = tmp_path / "masked.cu"
+    src.write_text(MASKED)
+    r = analyze_source(str(src), "masked", (64,), args=["in=float32[256]", "out=float32[64]", f"live={live}"])
+    t = r.memory_totals("global ldgsts")
+    assert (t["requests"], t["sectors"], t["ideal_sectors"]) == (requests, sectors, sectors)
+    assert r.totals("ldgsts")["requests"] == 2  # the shared side is written (zeros) by every lane

@@ -320,3 +320,22 @@ def test_numba_eager_signatures_and_device_functions_compile_with_no_gpu(tmp_pat
     assert doc["kernel"] == "mirror" and doc["load"]["wavefronts"] == 1 and doc["store"]["wavefronts"] == 1
     done = _cli(str(path), "--list")
     assert done.stdout.strip() == "mirror(a)"
+
+
+def test_triton_ptx_cached_from_a_copy_of_the_file_names_the_kernel_file():
+    """Triton's cache is keyed on a kernel's source and first line, not its file: PTX first compiled
+    from a copy of the file (another checkout) names the copy's path, whose lines the report would
+    look up (source text missing, or another file's); a `.file` of the kernel file's name is taken as
+    the kernel's file (triton_front._own_file)."""
+    from types import SimpleNamespace
+
+    from smemlab.analyze.triton_front import _own_file
+
+    def kernel():
+        pass
+
+    own = kernel.__code__.co_filename
+    files = {1: "/another/checkout/" + Path(own).name, 2: "/site-packages/triton/language/standard.py"}
+    assert _own_file(files, SimpleNamespace(fn=kernel)) == {1: own, 2: files[2]}
+    assert _own_file({1: own}, SimpleNamespace(fn=kernel)) == {1: own}
+    assert _own_file(files, object()) == files  # no function to go by: as they are

@@ -17,11 +17,12 @@ analyze; their lines are compared like the others. Instructions with lanes on ot
 Known differences (xfail, with the reason, once everything else of the case matched and exactly the
 known lines differ): the kernels analyze refuses (REFUSED: Triton's wgmma tiles); the trips of a compare-and-swap loop (float atomicAdd on
 shared memory) that depend on timing across warps; three loops whose LDS.64 the two counters count
-differently; the staged matmul's two-line cp.async with several stages in flight; two loops ptxas
-restructured (a data-dependent trip count unrolled again, so that one SASS load serves lanes at different
-iterations: corpus.divergent_branches, dd.spmv.scalar); a store whose addresses come from a shared
-atomic's results, which depend on the order the warps reach it (dd.wagg.rank_slots.skewed); and an
-8-byte load packed by the L1 counter but not the source view (dd.fft.float2_swap).
+differently; the staged matmul's two-line cp.async with several stages in flight (and Triton's 32x32x32
+matmul's, the same pattern); two loops ptxas restructured (a data-dependent trip count unrolled again, so
+that one SASS load serves lanes at different iterations: corpus.divergent_branches, dd.spmv.scalar); a store
+whose addresses come from a shared atomic's results, which depend on the order the warps reach it
+(dd.wagg.rank_slots.skewed); and an 8-byte load packed by the L1 counter but not the source view
+(dd.fft.float2_swap).
 """
 
 from __future__ import annotations
@@ -137,6 +138,14 @@ KNOWN = {
                            "analyze matches it (315 load wavefronts, line 505: 108), the source view does not "
                            "(327, line 505: 120, one a lane); as in LANE2_PACKED "
                            "(test_loads_the_source_view_leaves_unpacked_match_the_l1_counter)"),
+    "triton.matmul.32x32x32": ({("triton_kernels.py", 48, "ldgsts")},
+                               "the A tile's copy is the staged matmul's pattern (a quarter-warp copies 64 bytes of "
+                               "each of two global lines into one 128-byte shared row), and varies the same way: "
+                               "the prologue's stage-0 copy (SASS 0x220) cost 16 wavefronts (1 a quarter), its "
+                               "stage-1 copy (0x260) 32 (2 a quarter), the loop's (0x710) 96 over 4 executions of 4 "
+                               "warps (two of them past K, source size 0), where ldgsts_costs gives 2 a quarter, 32 "
+                               "each: line 48's cp.async 288 emulated, 240 measured; the B tile's copies (one line a "
+                               "quarter) are exact. " + STAGED_A_COPY),
     "corpus.divergent_branches": ({("divergent.cu", 25, "load")},
                                   "ptxas unrolled a loop with a data-dependent trip count into predicated loads: one "
                                   "SASS load serves lanes at different iterations, where the PTX's loop keeps them "

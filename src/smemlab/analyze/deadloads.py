@@ -1,11 +1,19 @@
-"""ldmatrix executions whose fragments are never read, which ptxas removes and Nsight Compute never sees.
+"""Shared loads that ptxas removes or moves under a guard, so that Nsight Compute sees fewer of their lanes.
 
 A tensor-core pipeline loads the next step's fragments while it multiplies this step's; its last trip
 loads fragments no one reads, and ptxas, having peeled that trip off the loop, drops those LDSM. Each
 execution of an ldmatrix is held back here until its lanes' destination registers are read (it
 counts) or all overwritten, or the kernel ends, unread (it does not): per warp, a warp whose lanes
 read none of them issued nothing. Only ldmatrix is followed (ptxas removes what is dead after its
-own loop transformations; plain loads are matched to the SASS line by line instead, sass.py).
+own loop transformations; plain loads are matched to the SASS line by line instead, sass.py), and:
+
+Sunk loads (`sunk_loads`). A plain `ld.shared` whose value only guarded instructions of its own basic
+block read, with no barrier, fence, shared write or call between, is executed by ptxas under the guard:
+Triton ends a reduction with `ld.shared %r17, [%r142]; setp.eq %p1, ...; @%p1 st.global [..], %r17`,
+which becomes `@P0 EXIT; LDS R3, [R10]; STG [R8], R3` (triton.argmax_rows: the PTX's 4 warps load, the
+SASS's one warp of 16 lanes, 1 wavefront; triton.histogram_block: 2 warps, 2 wavefronts, not 4). Such a
+load is held back like an ldmatrix and counts on the lanes whose guard was on when they read it (a
+warp none of whose lanes read it issued nothing).
 """
 
 from __future__ import annotations
@@ -15,25 +23,65 @@ from collections import defaultdict
 import numpy as np
 
 from smemlab.analyze.machine import WARP
+from smemlab.analyze.ptx import Instr, Reg, Vec
+from smemlab.analyze.sass import registers_read_by
+
+# instructions a shared load is not moved across: they order shared memory, or may write it
+_FENCES = ("bar", "barrier", "membar", "fence", "atom", "red", "call", "cp", "mbarrier", "stmatrix", "wmma", "tcgen05")
+
+
+def sunk_loads(instrs: list[Instr], block_of: list[int]) -> dict[int, list[str]]:
+    """pc -> destination registers of each unguarded, non-volatile `ld.shared` that ptxas executes only
+    under the guard of the instructions that read its value (module docstring): all its readers are
+    guarded and in its basic block, and nothing between it and the last of them orders or writes
+    shared memory."""
+    out: dict[int, list[str]] = {}
+    readers_of: dict[str, list[int]] | None = None
+    for pc, ins in enumerate(instrs):
+        p = ins.parts
+        if p[0] != "ld" or "shared" not in p or "volatile" in p or ins.guard is not None or not ins.operands:
+            continue
+        dst = ins.operands[0]
+        regs = [x.name for x in (dst.items if isinstance(dst, Vec) else (dst,)) if isinstance(x, Reg)]
+        if not regs:
+            continue
+        if readers_of is None:  # register -> the instructions reading it, once a kernel has a shared load
+            readers_of = defaultdict(list)
+            for j, other in enumerate(instrs):
+                for r in registers_read_by(other):
+                    readers_of[r].append(j)
+        readers = sorted({j for r in regs for j in readers_of.get(r, ()) if j != pc})
+        if not readers or any(j < pc or block_of[j] != block_of[pc] or instrs[j].guard is None for j in readers):
+            continue
+        between = instrs[pc + 1:max(readers)]
+        if any(x.parts[0] in _FENCES or (x.parts[0] == "st" and "global" not in x.parts and "local" not in x.parts)
+               for x in between):
+            continue
+        out[pc] = regs
+    return out
 
 
 class DeadLoads:
     def __init__(self, ledger, warps: int):
         self.ledger, self.W = ledger, warps
-        self.watched: set[int] = set()  # register indices some ldmatrix writes
+        self.watched: set[int] = set()  # register indices some ldmatrix or sunk load writes
+        self.sunk: set[int] = set()  # pcs of the sunk loads (sunk_loads)
         self._by_reg: dict[int, list[dict]] = defaultdict(list)
 
-    def load(self, site, offsets: np.ndarray, em: np.ndarray, lanes: np.ndarray, regs: list[int]) -> None:
+    def load(self, site, offsets: np.ndarray, em: np.ndarray, lanes: np.ndarray, regs: list[int],
+             sunk: bool = False) -> None:
         """An ldmatrix executed by `lanes` (`em`: those that gave row addresses, what it costs), its
-        fragments now in registers `regs`."""
+        fragments now in registers `regs`; or (`sunk`) a sunk load, which costs on the lanes that read it."""
         rec = {"site": site, "off": offsets.copy(), "em": em.copy(), "read": np.zeros_like(lanes),
-               "alive": {r: lanes.copy() for r in regs}, "regs": regs}  # per register: lanes still holding it
+               "alive": {r: lanes.copy() for r in regs}, "regs": regs, "sunk": sunk}  # per register: lanes holding it
         for r in regs:
             self._by_reg[r].append(rec)
 
-    def read(self, r: int, m: np.ndarray) -> None:
+    def read(self, r: int, m: np.ndarray, on: np.ndarray | None = None) -> None:
+        """Lanes `m` of the executing instruction read register `r`; `on`: those whose guard is on, where
+        it has one."""
         for rec in self._by_reg.get(r, ()):
-            rec["read"] |= m & rec["alive"][r]
+            rec["read"] |= (m if on is None or not rec["sunk"] else on) & rec["alive"][r]
 
     def write(self, r: int, m: np.ndarray) -> None:
         for rec in list(self._by_reg.get(r, ())):
@@ -44,7 +92,8 @@ class DeadLoads:
     def _resolve(self, rec: dict) -> None:
         for r in rec["regs"]:  # by identity: the records hold arrays, which == does not compare as a whole
             self._by_reg[r] = [x for x in self._by_reg.get(r, ()) if x is not rec]
-        live = np.repeat(rec["read"].reshape(self.W, WARP).any(axis=1), WARP) & rec["em"]
+        live = rec["read"] & rec["em"] if rec["sunk"] else (
+            np.repeat(rec["read"].reshape(self.W, WARP).any(axis=1), WARP) & rec["em"])
         if live.any():
             self.ledger.record(rec["site"], rec["off"], live, int(live.reshape(self.W, WARP).any(axis=1).sum()))
 

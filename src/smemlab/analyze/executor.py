@@ -182,6 +182,17 @@ class Executor:
     def _guarded(self, fn, guard: Reg):
         R = self.mach.R
         i = self.mach.reg_index(guard.name)
+        if self.mach.dead is not None and self.mach.dead.sunk:  # the lanes that read a sunk load (deadloads.py)
+            mach, neg = self.mach, guard.neg
+
+            def run(m, full):
+                on = m & (~R[i] if neg else R[i])
+                mach.on = on
+                try:
+                    fn(on, False)
+                finally:
+                    mach.on = None
+            return run
         if guard.neg:
             return lambda m, full: fn(m & ~R[i], False)
         return lambda m, full: fn(m & R[i], False)

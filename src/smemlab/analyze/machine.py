@@ -82,6 +82,7 @@ class Machine:
             self._declare(name, typ)
         self.dead = None  # deadloads.DeadLoads: reads and writes of the registers ldmatrix fills, followed
         self.cur: np.ndarray | None = None  # the lanes of the instruction executing now (for `dead`)
+        self.on: np.ndarray | None = None  # of a guarded one, those whose guard is on (for `dead`'s sunk loads)
         self.symbols: dict[str, tuple[str, int]] = {}  # name -> (space, address in that space)
         self._layout(module, kernel, launch, global_space, params, const_overrides or {})
 
@@ -188,7 +189,7 @@ class Machine:
                 machine, dead = self, self.dead
 
                 def raw():
-                    dead.read(i, machine.cur)
+                    dead.read(i, machine.cur, machine.on)
                     return R[i]
             if sd == dt:
                 return raw

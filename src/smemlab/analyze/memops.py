@@ -194,6 +194,8 @@ def b_ld(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
     if acc.space == "shared":
         sp = mach.shared
         site = acc.site()
+        dead = mach.dead if mach.dead is not None and pc in mach.dead.sunk else None
+        regs = [mach.reg_index(d.name) for d in dests if isinstance(d, Reg)] if dead is not None else []
 
         def ld_shared(m, full):
             a = ga()
@@ -203,7 +205,9 @@ def b_ld(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
                 raise Fault(str(exc), exc.thread) from None
             for w, v in zip(ws, vals):
                 w(v.view(dt), m, full)
-            if site is not None:
+            if site is not None and dead is not None:  # ptxas runs it under its readers' guard: counted as read
+                dead.load(site, a, m, m, regs, sunk=True)
+            elif site is not None:
                 ledger.record(site, a, m, ex.issued_warps)
         return ld_shared
 
@@ -455,7 +459,11 @@ def b_cp_async(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
             sp.store(d + k, m, es, v)
         if site is not None:
             ledger.record_copy(site, d, m, ex.issued_warps, s // 16)
-        acc.record([("global", gsp, s, m)])  # its global read (global ldgsts); no shared lanes in this group
+        # its global read (global ldgsts); no shared lanes in this group. A lane whose source size is 0
+        # (Triton's masked-off tile: `src_size = p ? 16 : 0`, the SASS's ignore-source predicate) reads no
+        # global memory: Nsight Compute counts it no sector, and a warp with no other lane no request
+        # (triton.matmul.32x32x32, triton.attention_fwd: their copies past K or the sequence)
+        acc.record([("global", gsp, s, m if n is None else m & (n > 0))])
     return fn
 
 

@@ -608,21 +608,28 @@ def _form_from_ptx(ins: Instr, read: set[str]) -> str:
     return "words" if _looks_like_popc_inc(ins, read) else "lanes"
 
 
-def _registers_read(instrs: list[Instr]) -> set[str]:
-    """Every register some instruction reads (a destination's register only where it is also read)."""
+def registers_read_by(ins: Instr) -> set[str]:
+    """The registers `ins` reads, its guard apart (a destination's register only where it is also read)."""
     from smemlab.analyze.ptx import Pair, Reg, Vec
 
     names = set()
+    first = ins.operands[:1]
+    ops = ins.operands if ins.parts[0] in ("st", "red", "bra") else ins.operands[1:]
+    ops = ops + [o for o in first if isinstance(o, Addr) and o not in ops]  # [address] first: stmatrix, cp.async ...
+    for o in ops:
+        for x in (o.items if isinstance(o, Vec) else (o.first, o.second) if isinstance(o, Pair) else (o,)):
+            if isinstance(x, Reg):
+                names.add(x.name)
+            elif isinstance(x, Addr) and x.base_is_reg:
+                names.add(x.base)
+    return names
+
+
+def _registers_read(instrs: list[Instr]) -> set[str]:
+    """Every register some instruction reads (a destination's register only where it is also read)."""
+    names = set()
     for ins in instrs:
-        first = ins.operands[:1]
-        ops = ins.operands if ins.parts[0] in ("st", "red", "bra") else ins.operands[1:]
-        ops = ops + [o for o in first if isinstance(o, Addr) and o not in ops]  # [address] first: stmatrix, cp.async ...
-        for o in ops:
-            for x in (o.items if isinstance(o, Vec) else (o.first, o.second) if isinstance(o, Pair) else (o,)):
-                if isinstance(x, Reg):
-                    names.add(x.name)
-                elif isinstance(x, Addr) and x.base_is_reg:
-                    names.add(x.base)
+        names |= registers_read_by(ins)
         if ins.guard is not None:
             names.add(ins.guard.name)
     return names

@@ -10,7 +10,7 @@ import numpy as np
 from smemlab.analyze import args as A
 from smemlab.analyze import sass
 from smemlab.analyze.cfg import build_flow
-from smemlab.analyze.deadloads import DeadLoads
+from smemlab.analyze.deadloads import DeadLoads, sunk_loads
 from smemlab.analyze.executor import AnalyzeError, Executor
 from smemlab.analyze.globalledger import attach as attach_memory
 from smemlab.analyze.externs import heap_buffer, heap_needed
@@ -251,6 +251,9 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
     dead = DeadLoads(ledger, mach.W)
     dead.watched = {mach.reg_index(r.name) for ins in flow.instrs if ins.parts[0] == "ldmatrix" and ins.operands
                     for r in (ins.operands[0].items if hasattr(ins.operands[0], "items") else [ins.operands[0]])}
+    sunk = sunk_loads(flow.instrs, flow.block_of)
+    dead.sunk = set(sunk)
+    dead.watched |= {mach.reg_index(r) for regs in sunk.values() for r in regs}
     mach.dead = dead if dead.watched else None
     ex = Executor(flow, mach, ledger, int(max_steps), where, describe_thread, time_limit)
     try:

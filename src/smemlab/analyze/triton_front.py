@@ -133,11 +133,24 @@ def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], constexprs: di
     if len(decls) != len(params):
         raise UserError(f"{name}: Triton's kernel has {len(params)} parameters where the arguments make "
                         f"{len(decls)} (a Triton release this front end does not know?)")
-    files, sources = pyfile.shown_files(module.files, path, shown)
+    files, sources = pyfile.shown_files(_own_file(module.files, fn), path, shown)
     source = f"__global__ void {symbol}({', '.join(decls)});"
     unit = Unit(module, ptx, compiled.asm.get("cubin", b""), symbol, name, source, where, files, sources, {},
                 "triton")
     return unit, texts, int(md.shared)
+
+
+def _own_file(files: dict[int, str], fn) -> dict[int, str]:
+    """The PTX's files, the kernel's own file where Triton's cache gave PTX compiled from a copy of it.
+    Triton keys its cache on a function's source and first line, not on its file: a kernel file copied
+    or moved (another checkout) gets the PTX of the first compile, whose `.file` names the old path
+    (gone, or another file's lines). The lines are the same, so a `.file` with the kernel file's name
+    is that file."""
+    code = getattr(getattr(fn, "fn", None), "__code__", None)
+    own = code.co_filename if code is not None else None
+    if not own:
+        return files
+    return {i: own if f != own and Path(f).name == Path(own).name else f for i, f in files.items()}
 
 
 def _refuse(ptx: str, where: str) -> None:
