@@ -471,32 +471,6 @@ $L__BB0_2:
     .loc 1 0 0
     st.shared.f32 [%r2], %f1;
     st.shared.f32 [%r2+8], %f1;
-
-
-SUNK_PTX = PTX_HEAD + """.visible .entry sunk(.param .u64 sunk_param_0)
-{
-    .reg .pred %p<3>;
-    .reg .b32 %r<12>;
-    .reg .b64 %rd<4>;
-    .shared .align 16 .b8 s[512];
-    mov.u32 %r1, %tid.x;
-    mov.u32 %r2, s;
-    shl.b32 %r3, %r1, 2;
-    add.s32 %r4, %r2, %r3;
-    st.shared.b32 [%r4], %r1;
-    bar.sync 0;
-    and.b32 %r5, %r1, 15;
-    shl.b32 %r6, %r5, 2;
-    add.s32 %r7, %r2, %r6;
-    .loc 1 12 5
-    ld.shared.b32 %r8, [%r7];
-    and.b32 %r9, %r1, 112;
-    setp.eq.b32 %p1, %r9, 0;
-    ld.param.u64 %rd1, [sunk_param_0];
-    cvta.to.global.u64 %rd2, %rd1;
-    mul.wide.u32 %rd3, %r1, 4;
-    add.s64 %rd2, %rd2, %rd3;
-    @%p1 st.global.b32 [%rd2], %r8;
     ret;
 }
 """
@@ -527,13 +501,42 @@ def test_sunk_stores_whose_sass_is_not_one_to_one_keep_the_line_before():
     assert not any(pc in plan.lines for pc in stores)
 
 
+GUARDED_LOAD_PTX = PTX_HEAD + """.visible .entry sunk(.param .u64 sunk_param_0)
+{
+    .reg .pred %p<3>;
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<4>;
+    .shared .align 16 .b8 s[512];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, s;
+    shl.b32 %r3, %r1, 2;
+    add.s32 %r4, %r2, %r3;
+    st.shared.b32 [%r4], %r1;
+    bar.sync 0;
+    and.b32 %r5, %r1, 15;
+    shl.b32 %r6, %r5, 2;
+    add.s32 %r7, %r2, %r6;
+    .loc 1 12 5
+    ld.shared.b32 %r8, [%r7];
+    and.b32 %r9, %r1, 112;
+    setp.eq.b32 %p1, %r9, 0;
+    ld.param.u64 %rd1, [sunk_param_0];
+    cvta.to.global.u64 %rd2, %rd1;
+    mul.wide.u32 %rd3, %r1, 4;
+    add.s64 %rd2, %rd2, %rd3;
+    @%p1 st.global.b32 [%rd2], %r8;
+    ret;
+}
+"""
+
+
 def test_a_load_only_guarded_instructions_read_counts_on_their_lanes():
     """deadloads.sunk_loads: Triton's end of a reduction, `ld.shared; setp; @p st.global` of the loaded
     value, is `@!P EXIT; LDS; STG` in ptxas's SASS (triton.argmax_rows: 1 warp of 16 lanes loads, 1
     wavefront, not the PTX's 4 warps and 4): the load counts for the lanes whose guard is on."""
     from smemlab.analyze import analyze_ptx
 
-    r = analyze_ptx(SUNK_PTX, "sunk", (128,), args=["out=int32[128]"], source="__global__ void sunk(int* out)")
+    r = analyze_ptx(GUARDED_LOAD_PTX, "sunk", (128,), args=["out=int32[128]"], source="__global__ void sunk(int* out)")
     assert r.buffers["out"][:16].tolist() == list(range(16))
     (load,) = [ls for ls in r.lines if ls.kind == "load"]
     assert (load.requests, load.wavefronts) == (1, 1)  # warp 0 only; its 16 lanes read 16 banks
@@ -548,7 +551,7 @@ def test_a_load_read_unguarded_or_across_a_barrier_is_not_sunk():
         flow = build_flow(parse_module(ptx).kernels["sunk"].body)
         return [flow.instrs[pc].text.split()[0] for pc in sunk_loads(flow.instrs, flow.block_of)]
 
-    assert sunk(SUNK_PTX) == ["ld.shared.b32"]
-    assert sunk(SUNK_PTX.replace("@%p1 st.global", "st.global")) == []  # every lane uses it
-    assert sunk(SUNK_PTX.replace("    and.b32 %r9", "    bar.sync 0;\n    and.b32 %r9")) == []  # not moved past it
-    assert sunk(SUNK_PTX.replace("    and.b32 %r9", "    add.s32 %r10, %r8, 1;\n    and.b32 %r9")) == []
+    assert sunk(GUARDED_LOAD_PTX) == ["ld.shared.b32"]
+    assert sunk(GUARDED_LOAD_PTX.replace("@%p1 st.global", "st.global")) == []  # every lane uses it
+    assert sunk(GUARDED_LOAD_PTX.replace("    and.b32 %r9", "    bar.sync 0;\n    and.b32 %r9")) == []  # not moved past it
+    assert sunk(GUARDED_LOAD_PTX.replace("    and.b32 %r9", "    add.s32 %r10, %r8, 1;\n    and.b32 %r9")) == []
