@@ -249,3 +249,12 @@ def test_the_tables_fit_80_columns(capsys, monkeypatch):
     table = out.split("shared-memory traffic per source line", 1)[1].split("kernel totals", 1)[0]
     assert table.strip() and max(len(line.rstrip()) for line in table.splitlines()) <= 80
     assert "cub_blocks.cu:46" in table  # the user's line, whole
+
+
+def test_wmma_fragments_cost_each_warp_of_a_block():
+    """Two warps each load, double and store the same accumulator tile through shared memory: twice one warp's
+    traffic (4 LDS.64 and 4 STS.64 of 4 wavefronts at a 64-byte row stride, files.wmma_c.m16n16k16.f32.row.ld16)."""
+    r = _analyze("wmma_shared.cu", "c_through_shared<16, 16, 16, float, 16, false>", (64,),
+                 ["in=float32[512]", "out=float32[512]"])
+    lines = {ls.line: (ls.requests, ls.wavefronts) for ls in r.lines if ls.kind in ("load", "store") and ls.bytes == 8}
+    assert sorted(lines.values()) == [(2 * 4, 2 * 16), (2 * 4, 2 * 16)]

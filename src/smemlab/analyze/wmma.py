@@ -215,7 +215,7 @@ class _Costs:
             if isinstance(how, _Blocks):
                 a, em = how.addresses(addr, lane, m)
             else:
-                a, em = addr[np.arange(addr.shape[0]), how], m
+                a, em = addr[np.arange(addr.shape[0]), how[lane]], m
             acc.record(resolve(self.mach, self.space, a, em))
 
 
