@@ -1,5 +1,5 @@
 """Shared-memory atomics against Nsight Compute (tests/data/atomic_truth.json, recorded on an H200 by
-tools/atomic_truth): 46 address patterns of one warp, three forms (ATOMS.POPC.INC, ATOMS.ADD,
+tools/truth/atomic_truth): 46 address patterns of one warp, three forms (ATOMS.POPC.INC, ATOMS.ADD,
 ATOMS.MAX). No GPU."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from smemlab.analyze.ledger import atomic_costs
 
 ROOT = Path(__file__).resolve().parent.parent
 TRUTH = json.loads((ROOT / "tests" / "data" / "atomic_truth.json").read_text())
-SOURCE = str(ROOT / "tools" / "atomic_truth" / "atomics.cu")
+SOURCE = str(ROOT / "tools" / "truth" / "atomic_truth" / "atomics.cu")
 RULE = {"atom_inc": "words", "atom_add": "lanes", "atom_max": "lanes"}
 
 

@@ -108,7 +108,7 @@ def test_host_work_is_timed_one_call_a_sample():
 
 
 def test_host_work_in_batches_ends_each_sample_with_the_wait():
-    """The tools' loop timing (tools/timing.py): calls in a row, one wait, the sample divided by the calls."""
+    """The tools' loop timing (tools/dev/timing.py): calls in a row, one wait, the sample divided by the calls."""
     order = []
     t = measure.time_host(lambda: order.append("call"), reps=2, warmup=3, batch=4, sync=lambda: order.append("sync"))
     assert (t.batch, t.reps) == (4, 2)

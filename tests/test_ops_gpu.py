@@ -69,8 +69,8 @@ def element_kernel_shapes(tile):
 
 @pytest.mark.parametrize("name, itemsize, tile", element_kernels())
 def test_every_element_kernel(name, itemsize, tile):
-    """Every element and pair kernel (the plan's and the alternatives tools/transpose_any_sweep.py and
-    tools/transpose_pair_probe.py time), launched directly, on odd sizes and at offsets from 16-byte
+    """Every element and pair kernel (the plan's and the alternatives tools/sweeps/transpose_any_sweep.py and
+    tools/probes/transpose_pair_probe.py time), launched directly, on odd sizes and at offsets from 16-byte
     boundaries on both sides, against NumPy."""
     from smemlab import device
 

@@ -146,7 +146,7 @@ def test_recorded_run_is_complete():
     from smemlab.compiler import sources_hash
 
     run = RunRecord.load(RECORDED)
-    # a kernel changed since the run was recorded: run tools/gpu_suite.sh and tools/gpu_check.sh again
+    # a kernel changed since the run was recorded: run tools/record/gpu_suite.sh and tools/record/gpu_bench_check.sh again
     assert run.provenance["kernel_sources_sha256"] == sources_hash()
     assert [e.name for e in run.experiments] == [e.name for e in all_experiments()]
     assert unexpected_failures(run) == []
@@ -176,13 +176,13 @@ def test_report_command_explains_a_missing_record(tmp_path, capsys):
 def test_readme_library_table_is_the_recorded_run():
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("readme_tables", ROOT / "tools" / "readme_tables.py")
+    spec = importlib.util.spec_from_file_location("readme_tables", ROOT / "tools" / "record" / "readme_tables.py")
     tables = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tables)
     found = set()
     for page in tables.PAGES:
         text = (ROOT / page).read_text()
-        assert tables.rendered(text, RunRecord.load(RECORDED)) == text, f"{page}: run python tools/readme_tables.py"
+        assert tables.rendered(text, RunRecord.load(RECORDED)) == text, f"{page}: run python tools/record/readme_tables.py"
         found |= {name for name in tables.tables(RunRecord.load(RECORDED)) if f"<!-- {name} -->" in text}
     assert found == set(tables.tables(RunRecord.load(RECORDED)))  # every table sits on some page
 

@@ -12,7 +12,7 @@ Runtime (smemlab.gpu), the benchmark and the sanitizer's self-check.
   parameter's own width from the kernel's image, here the low bytes of that integer (little-endian
   x86-64 and Arm), which hold its value for any value of the parameter's type. Floating-point
   parameters take NumPy scalars of their type (np.float32(x)): a Python float is a double.
-  How it launches, measured from Python on an H200 (tools/host_path_probe.py): integer arguments
+  How it launches, measured from Python on an H200 (tools/probes/host_path_probe.py): integer arguments
   are packed into the kernel's parameter buffer and launched through CuPy's typed cuLaunchKernel
   (2.7 us; `_Packed`); anything else, and cluster launches, through cuda.core's `launch` with its
   LaunchConfig cached per launch shape and its Stream cached per handle (3.9 us; 4.3 with a NumPy

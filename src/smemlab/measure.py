@@ -186,7 +186,7 @@ def latency(fns: Sequence[Callable[[], Any]], per_call_ms: Sequence[float], sync
     """(median, min, max) microseconds of one call followed by `sync`, each timed alone, for each of
     `fns`. Each implementation makes LATENCY_RUN calls in a row, the first not counted, as a user's
     loop of single calls does: a call right after another implementation's pays for what that one
-    left behind (an H200, tools/latency_order_probe.py: smemlab's histogram of 2^12 keys on torch
+    left behind (an H200, tools/probes/latency_order_probe.py: smemlab's histogram of 2^12 keys on torch
     tensors 19.9 us in a loop of its own, 34.9 us called right after CUB's histogram). The
     implementations take turns run by run, the first of a round rotating, so that a drift of the
     clocks (the GPU's rising from idle, the CPU's) reaches all of them alike. `per_call_ms` (their

@@ -13,7 +13,7 @@ Nsight Compute does: in neither the load nor the store totals). Distributed shar
 shared memory count as a shared load, store or atomic, those on another block's as remote requests
 (`Site.remote`, no wavefronts), as Nsight Compute counts them per instruction (memops.py).
 
-Shared atomics, measured on an H200 with Nsight Compute (tools/atomic_truth: 46 patterns of one
+Shared atomics, measured on an H200 with Nsight Compute (tools/truth/atomic_truth: 46 patterns of one
 warp, three forms, every one reproduced): a general ATOMS (add of a variable, max, ...) costs the
 largest number of active lanes that address one bank, lanes on the same word counted apart (the
 unit serialises them); `atomicAdd(&x, 1)` with its result unused, which ptxas turns into

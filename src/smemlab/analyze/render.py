@@ -10,7 +10,7 @@ from smemlab.analyze.session import EXTRA_KINDS, KINDS, Report
 
 ATOMIC_NOTE = ("shared-memory atomics: an ATOMS costs the most active lanes on one bank (lanes on one word count "
                "apart); where ptxas made ATOMS.POPC.INC (atomicAdd of 1, result unused) it costs the most distinct "
-               "words in one bank: the rule measured on an H200 for 4-byte atomics (tools/atomic_truth)")
+               "words in one bank: the rule measured on an H200 for 4-byte atomics (tools/truth/atomic_truth)")
 LOOP_NOTE = ("64-bit and float atomicAdd (and 64-bit and/or/xor/min/max) on shared memory are compare-and-swap "
              "loops in SASS: each execution's LDS counts as a load of the line, its ATOMS.CAST.SPIN as 2 atomic "
              "wavefronts per phase; trips are those of each warp alone (with several warps on the same words the "

@@ -267,7 +267,7 @@ class GpuArray:
         """(a new array of the caller's type on the current device and stream, its pointer)."""
         if self.kind == "torch":
             # Tensor.new_empty: the input's device without building a torch.device (2.3 us against
-            # 5.1 for torch.empty(..., device=x.device) on an H200: tools/host_path_probe.py)
+            # 5.1 for torch.empty(..., device=x.device) on an H200: tools/probes/host_path_probe.py)
             out = self.obj.new_empty(shape, dtype=_NP_TO_TORCH[dtype])
             return out, out.data_ptr()
         out = _cupy().empty(shape, dtype=dtype)
@@ -283,7 +283,7 @@ class GpuArray:
         """`empty((), dtype)` for an output written on `stream`, faster for torch: the next of
         SCALAR_POOL 0-d tensors carved at once from one allocation made on this device and stream
         (Tensor.unbind: about 0.4 us a result, against 1.7 for torch.empty_like and 2.7 for new_empty
-        on an H200, tools/call_steps.py). Each result is its own element of that allocation, which
+        on an H200, tools/probes/call_steps.py). Each result is its own element of that allocation, which
         lives while any of them does; made on the stream that writes them, as torch's allocator
         expects."""
         if self.kind == "torch" and self.pooled:

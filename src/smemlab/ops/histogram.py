@@ -151,7 +151,7 @@ def choose_cluster_size(bins: int, smem_optin: int, nonportable: bool = True, ta
 EXCHANGE_MAX_PER_BLOCK = 1 << 16
 # hist_cluster_exchange's owners group a warp's entries by bin before adding (AGG: only where its first
 # entries repeat a bin), with 16-bit counters, whose adds to one word serialise behind the wrap check.
-# Measured on an H200 (tools/histogram_sweep.py, GB/s of keys, without / with): 2^20 bins, cluster of 16,
+# Measured on an H200 (tools/sweeps/histogram_sweep.py, GB/s of keys, without / with): 2^20 bins, cluster of 16,
 # 16-bit: 2^28 uniform 527 / 482, hot90 263 / 335; 2^26 uniform 485 / 448, hot90 258 / 332. 262144 bins,
 # cluster of 8, 32-bit: 2^28 uniform 854 / 676, hot90 865 / 634 (lost everywhere).
 EXCHANGE_AGG = {16: 1, 32: 0}
@@ -197,7 +197,7 @@ PARTITION_RANGE = 1 << PARTITION_RANGE_BITS
 PARTITION_MAX_RANGES = 32
 PARTITION_MAX_BINS = PARTITION_MAX_RANGES * PARTITION_RANGE
 PARTITION_THREADS = 512
-# H200, 2^20 bins, 2^28 / 2^26 uniform keys, GB/s (tools/histogram_sweep_h200.md): unroll (hist_partition's
+# H200, 2^20 bins, 2^28 / 2^26 uniform keys, GB/s (tools/sweeps/histogram_sweep_h200.md): unroll (hist_partition's
 # int4 loads in flight a thread, a tile 2048 * unroll keys) 1: 477 / 465, 2: 641 / 609, 4: 811 / 757 (hot90
 # 175, 310, 507); segments a warp of hist_part_count reads at once (PU, at unroll 2) 1: 659 / 628, 2: 641 /
 # 609, 4: 631 / 602
@@ -269,8 +269,8 @@ def partition_scratch_bytes(keys_ptr: int, n: int, ranges: int, grid: int, unrol
     return 4 * round4(grid * ranges) + 4 * round4(tiles * (ranges + 1)) + tiles * PARTITION_THREADS * 4 * unroll * 2
 
 
-# method="auto" past one block's 32-bit counters, measured on an H200 (tools/histogram_sweep.py, GB/s of
-# keys, 2^28 uniform / hot90 keys, tools/histogram_sweep_h200.md; the baselines' best: torch.histc ~400
+# method="auto" past one block's 32-bit counters, measured on an H200 (tools/sweeps/histogram_sweep.py, GB/s of
+# keys, 2^28 uniform / hot90 keys, tools/sweeps/histogram_sweep_h200.md; the baselines' best: torch.histc ~400
 # uniform, CUB 115-190 hot90):
 #   65536 bins:  multipass (one pass, 16-bit counters) 4116 / 3324; cluster_rep (2 blocks) 2140 / 2145
 #   262144 bins: ranges (3) 1775 / 1303; 8-bit ranges (2) 2271 / 282; partition 1188 / 710; multipass
@@ -359,7 +359,7 @@ def plan(bins: int, facts: dict, method: str = "auto", *, copies: int | None = N
         return Plan("smem", b, copies=c, smem=smem, agg=0 if agg is None else agg)
     if method in ("multipass", "ranges"):
         c = copies or 1
-        # 16-bit counters where they save a pass (one copy): on an H200 (tools/histogram_sweep.py, 2^28 keys)
+        # 16-bit counters where they save a pass (one copy): on an H200 (tools/sweeps/histogram_sweep.py, 2^28 keys)
         # 262144 bins in 3 passes instead of 5: 1349 against 752 GB/s uniform, 1262 against 761 hot90; 2^20
         # bins in 10 instead of 19: 385 against 198
         bits = counter_bits or (16 if c == 1 and bins > optin // 4 else 32)

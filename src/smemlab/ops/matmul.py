@@ -168,7 +168,7 @@ def split_workspace(p: Plan, stream: int, alloc=cupy_scratch, own_pool: bool = F
     return held, partials, counters
 
 
-# What chose `choose` (an H200, 2026-11-22, tools/matmul_sweep.py): kernel time, back-to-back launches
+# What chose `choose` (an H200, 2026-11-22, tools/sweeps/matmul_sweep.py): kernel time, back-to-back launches
 # between CUDA events (median of 5 batches), as a fraction of the best cuBLAS (TF32 off; CuPy or
 # torch), async at its best splits (in brackets); cuBLAS's own time last:
 #   M x N x K         tiled  warptile_db16  pack       async      cuBLAS
@@ -187,8 +187,8 @@ def split_workspace(p: Plan, stream: int, alloc=cupy_scratch, own_pool: bool = F
 # everywhere; 64x64 warp tiles (8x16 outputs a thread, the sweep's "wide") were slower still.
 #
 # Tried for issue 13 (target 0.90 everywhere), none faster, so `choose` is as above (an H200, 2026-11-22,
-# two runs of tools/matmul_sweep.py, same timing; best split in brackets; the rows are in
-# tools/data/matmul_sweep_issue13_h200.jsonl, where wt_split16 is named warptile_split):
+# two runs of tools/sweeps/matmul_sweep.py, same timing; best split in brackets; the rows are in
+# tools/sweeps/data/matmul_sweep_issue13_h200.jsonl, where wt_split16 is named warptile_split):
 #   M x N x K         warptile_db16  wt_pair16  wt_pa16  wt_pa8  wt_split16  async      db_w128_p8
 #   1024^3            0.506          0.511      0.455    0.504   0.856 (4)   0.843 (4)  0.697 (4)
 #   1000^3            0.455          0.457      0.414    0.445   0.768 (4)   0.766-0.772 (4)
@@ -199,7 +199,7 @@ def split_workspace(p: Plan, stream: int, alloc=cupy_scratch, own_pool: bool = F
 #   4097x4095x4093    0.869          0.864      0.815    0.818   -           0.834      0.771
 #   8192^3            0.877          0.872      0.823    0.852   -           0.833      0.836
 # wt_* are warptile_db16 with one change each: flags on warptile_body, kept out of the library's source
-# (`git apply tools/data/matmul_issue13_variants.patch` adds them and the sweep's WT_CONFIGS; the
+# (`git apply tools/sweeps/data/matmul_issue13_variants.patch` adds them and the sweep's WT_CONFIGS; the
 # library's kernels compile to the same SASS with them). pair16: mm_pack's paired lanes (a fragment
 # load 2 wavefronts, not 4): no gain, so shared-memory wavefronts are not what limits it.
 # pa16: also A's loads 16 rows x 2 quads a warp (transposed stores conflict-free): 5% slower (our

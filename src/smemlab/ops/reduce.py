@@ -69,9 +69,9 @@ TILE_BYTES = NT * UNROLL * 16
 ONE_BLOCK = 2 * TILE_BYTES
 # Row sums: rows shorter than a tile go to groups of lanes (rows_warp), two batches of UNROLL vectors per
 # lane; longer ones to blocks (rows_block), SEG_BYTES or more of a row per block, as many per row as fill
-# whole waves of resident blocks best (up to WAVES of them). On an H200 (tools/dtype_sweep.py, float32):
+# whole waves of resident blocks best (up to WAVES of them). On an H200 (tools/sweeps/dtype_sweep.py, float32):
 # 2^20 x 256 read 4,412 GB/s with 4 lanes a row against 4,265 with 8; 256 x 2^20 4,541 with one block a
-# row (256 blocks: one wave) against 4,445-4,483 with 2 to 16. Long rows against CuPy's CUB (tools/reduce_rows_probe.py,
+# row (256 blocks: one wave) against 4,445-4,483 with 2 to 16. Long rows against CuPy's CUB (tools/probes/reduce_rows_probe.py,
 # H200): 16384 x 16384 4,471 GB/s with a block a row against 4,537; a persistent grid looping over rows 4,419-4,428,
 # a warp a row 4,451, and 4 blocks an SM 4,503, but that takes 256 x 2^20 from 4,468 to 4,340, so the plan stays.
 # rows_block keeps 16 vectors in flight a thread (ROWS_UNROLL; kernels/lib/reduce.cu): 16384 x 16384 4,609

@@ -7,7 +7,7 @@ Each op is defined with the low-level `torch.library.Library` API (define + impl
 `torch.library.custom_op`, whose Python layers around every call (a wrapper of the CUDA kernel that
 checks aliasing, an autograd kernel that builds a dataclass and enters a context manager even when
 no gradient is needed) cost ~30 us a call on an H100 host against ~5 us for the dispatcher itself
-(tools/torch_compile_probe.py); a compiled graph calls the op through the dispatcher every time:
+(tools/probes/torch_compile_probe.py); a compiled graph calls the op through the dispatcher every time:
 - the CUDA kernel: the op's `run` function, which never sees a FakeTensor (smemlab.ops._args refuses one);
 - a fake implementation (`torch.library.register_fake`: the result's shape, dtype and device, for
   FakeTensors and, as the op's Meta kernel, meta tensors), so torch.compile traces through it with no

@@ -33,14 +33,14 @@ DTYPES = Dtypes("float16", "bfloat16", "int16", "float32", "int32", "float64", "
 RANKS = (2, 3, 4)
 # Tiles of 16 chunks of 16 bytes a side (256 threads) for aligned shapes large enough to give the GPU
 # FEW_TILES of them, mostly full; else tiles of 8 chunks (64 threads), a quarter of the area. On an H200
-# (tools/dtype_sweep.py, of cudaMemcpy): 1024^2 float32 0.82 with small tiles against 0.77, 2048^2 0.91
+# (tools/sweeps/dtype_sweep.py, of cudaMemcpy): 1024^2 float32 0.82 with small tiles against 0.77, 2048^2 0.91
 # against 0.87, (512, 2048, 64) float16 0.95 against 0.90; 4096^2 and up 0.93-0.98 with either, large
 # tiles ahead by 1-5%.
 FEW_TILES = 1536
 LOW_FILL = 0.75
 # Ragged shapes and unaligned pointers: element size -> the element kernel's tile (input rows, input
 # columns); 4-byte elements take SMALL_TILE_E4 where the tall tile would give fewer than FEW_TILES tiles.
-# On an H200 (tools/transpose_any_sweep.py, kernel time, of cudaMemcpy; the 16-byte kernels' _any form,
+# On an H200 (tools/sweeps/transpose_any_sweep.py, kernel time, of cudaMemcpy; the 16-byte kernels' _any form,
 # which these replace, in brackets): 4 bytes, 128x32: 7001x5003 0.89-0.90 (0.60), 8191x8193 0.88-0.89
 # (0.59), 100x999x1001 0.92-0.93 (0.59), where 64x64 gave 0.76-0.78, 64x32 0.81-0.87 and 32x32 0.78-0.81;
 # 1023x1025 64x32 0.88 (0.64), 128x32 0.84. 2 bytes, 64x64: 7001x5003 0.79 (0.49), 8191x8193 0.76 (0.48),
@@ -51,7 +51,7 @@ LOW_FILL = 0.75
 ELEMENT_TILES = {2: (64, 64), 4: (128, 32), 8: (64, 32)}
 SMALL_TILE_E4 = (64, 32)
 # Ahead of those, where it gives at least FEW_TILES tiles: the pair kernel (`_pr`, a 32- or 64-bit word of
-# two elements a lane and access) of this tile. On an H200 (tools/transpose_pair_probe.py, two runs of two
+# two elements a lane and access) of this tile. On an H200 (tools/probes/transpose_pair_probe.py, two runs of two
 # rounds, of cudaMemcpy; the element kernel the plan took before in brackets): 2 bytes, 128x64 at 4 blocks
 # an SM: 7001x5003 0.82-0.83 (0.79-0.80), 8191x8193 0.80 (0.76), 32x1000x999 0.90-0.91 (0.85), 4096x4093
 # 0.82 (0.77); 64x64 at 5, 6 or 8 blocks 0.60-0.77 at the first two, 0.84 at 4096x4093 (8 blocks).
@@ -73,7 +73,7 @@ def element_kernel(itemsize: int, tile: tuple[int, int], form: str = "el") -> st
 
 def element_kernels() -> list[tuple[str, int, tuple[int, int]]]:
     """(name, element size, tile) of every element kernel in the source, one element a thread and access
-    (`_el`) or two (`_pr`): the ones the plan takes and the alternatives tools/transpose_any_sweep.py
+    (`_el`) or two (`_pr`): the ones the plan takes and the alternatives tools/sweeps/transpose_any_sweep.py
     measures them against."""
     found = re.findall(r"\b(transpose_e(\d)_(?:el|pr)(\d+)x(\d+))\(", (KERNEL_DIR / SOURCE).read_text())
     return [(name, int(e), (int(r), int(c))) for name, e, r, c in dict.fromkeys(found)]
