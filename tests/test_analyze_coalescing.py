@@ -129,3 +129,16 @@ def test_global_and_local_sass_widths():
     got = [(a.op, a.width, a.base, a.offset) for a in parse_memory_sass(SASS, "k")]
     assert got == [("global load", 16, "R2.64", 16), ("global store", 1, "R6.64", 0), ("local load", 8, "R1", 8),
                    ("global store", 8, "R12.64", 0)]
+
+
+def test_a_16_byte_copy_shares_a_sector_only_between_lanes_that_share_a_shared_chunk():
+    """copy_sector_costs, as the H200's source view counts LDGSTS.E.BYPASS.128 (cp_async.b16.contig 16 sectors,
+    .dst_plus16 and .src_plus16 32)."""
+    from smemlab.banks.coalescing import copy_sector_costs
+
+    lane = np.arange(32)
+    src = (lane * 16)[None, :]
+    aligned, _ = copy_sector_costs(src, (lane * 16 // 32)[None, :], 16)
+    dst_off, ideal = copy_sector_costs(src, ((lane * 16 + 16) // 32)[None, :], 16)
+    src_off, _ = copy_sector_costs(src + 16, (lane * 16 // 32)[None, :], 16)
+    assert (int(aligned[0]), int(dst_off[0]), int(src_off[0]), int(ideal[0])) == (16, 32, 32, 16)

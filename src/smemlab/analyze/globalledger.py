@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from smemlab.analyze import sass
-from smemlab.banks.coalescing import WARP, has_ideal, sector_costs
+from smemlab.banks.coalescing import WARP, copy_sector_costs, has_ideal, sector_costs
 from smemlab.analyze.ledger import Ledger
 
 GLOBAL_KINDS = ("global load", "global store", "global atomic")
@@ -31,12 +31,19 @@ class MemoryLedger(Ledger):
             site.pending = []
             live = (a >= 0).any(axis=1)
             a, warp_of = a[live], warp_of[live]
+            chunks = None
+            if site.partners:
+                chunks = np.stack(site.partners).reshape(-1, WARP)[live]
+                site.partners = []
             if self.keep:
                 site.sources.append(a)
             site.requests += int(a.shape[0])
             if not a.shape[0]:
                 continue
-            sectors, ideal = sector_costs(a, site.size, local=site.kind.startswith("local"))
+            if chunks is not None:
+                sectors, ideal = copy_sector_costs(a, chunks, site.size)
+            else:
+                sectors, ideal = sector_costs(a, site.size, local=site.kind.startswith("local"))
             if not has_ideal(site.kind, site.text) or site.pc in self.reductions:  # none reported (coalescing.py)
                 ideal = np.zeros_like(ideal)
             site.wavefronts += int(sectors.sum())
@@ -51,9 +58,10 @@ class MemoryLedger(Ledger):
         self._pending = []
         self._rows = 0
 
-    def access(self, acc, space: str, offsets: np.ndarray, lanes: np.ndarray) -> None:
+    def access(self, acc, space: str, offsets: np.ndarray, lanes: np.ndarray, chunks: np.ndarray | None = None) -> None:
         """One warp-instruction's lanes in `space` (global: byte offsets from the global window's
-        aligned base; local: each thread's offset in its own frame)."""
+        aligned base; local: each thread's offset in its own frame). `chunks`: a 16-byte cp.async's shared
+        32-byte destination chunks, which decide its sectors with the source's (copy_sector_costs)."""
         kind = f"{space} {acc.kind}"
         if kind not in MEMORY_KINDS:
             return
@@ -64,6 +72,8 @@ class MemoryLedger(Ledger):
                                     generic=acc.space == "generic") if size else None
         s = cache[kind]
         if s is not None:
+            if chunks is not None:
+                s.partners.append(np.where(lanes, chunks, -1))
             self.record(s, offsets, lanes, acc.ex.issued_warps)
 
 

@@ -68,6 +68,7 @@ class Site:
     zfill: bool = False  # cp.async with a source size (LDGSTS...ZFILL): ideal 2 a quarter-warp, not 1
     pending: list = field(default_factory=list)
     sources: list = field(default_factory=list)  # cp.async: each lane's global 16-byte chunk, as `pending`
+    partners: list = field(default_factory=list)  # a 16-byte cp.async's global read: each lane's shared 32-byte chunk
 
 
 class Ledger:

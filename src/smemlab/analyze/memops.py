@@ -439,6 +439,7 @@ def b_cp_async(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
     gd = address_getter(mach, dst, "shared")
     gs = address_getter(mach, src, "global")
     acc = Access(ins, mach, ledger, pc, "ldgsts", size, ex)
+    bypass = size == 16 and "cg" in ins.parts  # LDGSTS.E.BYPASS.128, past L1
     site = acc.site()
     if site is not None:
         site.zfill = src_size is not None
@@ -463,7 +464,13 @@ def b_cp_async(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
         # (Triton's masked-off tile: `src_size = p ? 16 : 0`, the SASS's ignore-source predicate) reads no
         # global memory: Nsight Compute counts it no sector, and a warp with no other lane no request
         # (triton.matmul.32x32x32, triton.attention_fwd: their copies past K or the sequence)
-        acc.record([("global", gsp, s, m if n is None else m & (n > 0))])
+        reads = m if n is None else m & (n > 0)
+        memory = getattr(ledger, "memory", None)
+        if bypass and memory is not None:  # its sectors depend on the shared side too (copy_sector_costs)
+            if reads.any():
+                memory.access(acc, "global", s, reads, chunks=d // 32)
+        else:
+            acc.record([("global", gsp, s, reads)])
     return fn
 
 

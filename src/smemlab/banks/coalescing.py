@@ -84,6 +84,20 @@ def sector_costs(a: np.ndarray, size: int, local: bool = False) -> tuple[np.ndar
     return sectors, ideal
 
 
+def copy_sector_costs(a: np.ndarray, chunks: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """(sectors, ideal) per row of a 16-byte cp.async.cg's global reads (LDGSTS.E.BYPASS.128): `a` the lanes'
+    global byte addresses, `chunks` their shared destinations' 32-byte chunks (-1: inactive). Two lanes share
+    a sector only where they also write one shared 32-byte chunk: the sectors are the distinct (global sector,
+    shared chunk) pairs. Measured on the H200: all 89 one-copy patterns of tools/analyze_truth's
+    cp_async.b16* (a destination 16 bytes off its row reads 32 sectors for 16 contiguous ones; a source 16
+    bytes off, 32). The ideal is the plain rule's. 4- and 8-byte copies (.ca, through L1) follow the address
+    rule above (all 15 of cp_async.b4*/b8*)."""
+    on = (a >= 0) & (chunks >= 0)
+    key = np.where(on, (a // SECTOR) * (1 << 24) + chunks, -1)
+    sectors = _distinct(key)
+    return sectors, np.minimum(sectors, -(-on.sum(axis=1) * size // SECTOR))
+
+
 LOAD_TOTALS = ("global load", "global ldgsts")  # the kinds Nsight Compute's global-load counters include
 
 
