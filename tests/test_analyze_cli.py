@@ -235,3 +235,36 @@ def test_readme_python_kernels_example_is_a_real_run():
                              cwd=root, check=True).stdout
         got = {re.sub(r"\s+$", "", ln) for ln in out.splitlines()}
         assert all(r in got for r in rows), (command, [r for r in rows if r not in got])
+
+
+def test_readme_cub_example_is_a_real_run():
+    """The README's CUB example, each command run from the repository root at 100 columns: `--list`
+    prints the instances shown, the analysis the table rows shown (rows cut to their first line)."""
+    import os
+    import re
+    import shlex
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text()
+    block = readme.split("A file with CUB as it sits", 1)[1].split("```", 2)[1]
+    runs = []
+    for ln in block.strip("\n").splitlines():
+        if ln.startswith("$ "):
+            runs.append([ln[2:], []])
+        elif runs and runs[-1][0].endswith("\\") and not runs[-1][1]:
+            runs[-1][0] = runs[-1][0][:-1] + ln.strip()
+        elif ln.strip() and ln.strip() != "...":
+            runs[-1][1].append(ln.rstrip())
+    assert len(runs) == 2 and all(rows for _, rows in runs) and "--list" in runs[0][0]
+    env = dict(os.environ, COLUMNS="100")
+    for command, rows in runs:
+        argv = shlex.split(command)
+        done = subprocess.run([sys.executable, "-m", "smemlab", *argv[1:]], capture_output=True, text=True, env=env,
+                              cwd=root)
+        if done.returncode and "nvcc" in done.stderr:  # no compiler on this machine: said, not wrong
+            pytest.skip(done.stderr.strip().splitlines()[-1])
+        assert done.returncode == 0, done.stderr
+        lines = {re.sub(r"\s+$", "", ln) for ln in done.stdout.splitlines()}
+        assert all(r in lines for r in rows), [r for r in rows if r not in lines]
