@@ -319,6 +319,12 @@ def library() -> list[KernelLaunch]:
                exchange_smem(256, 1, bits, 512)[0], (k, str(keys), "int32[256]", "256")) for bits, agg in ((32, 0), (16, 0), (16, 1)))):
         label = f"histogram {kernel} " + " ".join(f"{a}={b}" for a, b in defines.items())
         out.append(KernelLaunch("ops", label, "lib/histogram.cu", kernel, (512, 1, 1), (1, 1, 1), defines, smem, vals))
+    # weighted counts (float32 and float64 weights): 32 block-private copies of 256 bins, as weighted_plan makes them
+    for t, size in (("float32", 4), ("float64", 8)):
+        w = "f32" if t == "float32" else "f64"
+        out.append(KernelLaunch("ops", f"histogram hist_weighted_{w} copies=32", "lib/histogram.cu", f"hist_weighted_{w}",
+                                (512, 1, 1), (1, 1, 1), {}, 256 * 32 * size,
+                                (k, f"{t}[{keys}]:-1..1", str(keys), f"{t}[256]", "256", "0", "256", "32")))
     # partition, one range (256 bins): the keys sorted into its scratch (2 tiles of 4096: the block-counts,
     # the tiles' starts, 2 bytes a key); the count kernel on a scratch with no keys (its blocks' share-out
     # and nothing to count: the sorted scratch is the first launch's output, which analyze does not chain)
