@@ -76,20 +76,21 @@ def test_the_fixture_holds_global_truth():
 
 
 def _python(case, analyze_case):
-    from test_analyze_truth import _measure
+    """A Numba or Triton case as the shared-memory replay takes it: skipped where another release compiles it,
+    an expected failure where analyze refuses it (test_analyze_truth.REFUSED)."""
+    from test_analyze_truth import REFUSED, _other_front_end
 
     from smemlab.errors import UserError
 
-    pytest.importorskip(case["compiler"])
-    measure = _measure()
-    if measure.front_end_versions([case]) != case.get("front_end"):  # the truth is of that release's cubins
-        pytest.skip(f"{case['id']}: recorded with {case.get('front_end')}, here {measure.front_end_versions([case])}")
+    other = _other_front_end(case)
+    if other:
+        pytest.skip(other)
     try:
         return analyze_case(case)
-    except UserError as exc:  # Triton's wgmma tiles (test_analyze_truth.REFUSED): recorded, not analysed yet
-        if "does not emulate yet" not in str(exc):
+    except UserError as exc:
+        if case["id"] not in REFUSED:
             raise
-        pytest.xfail(str(exc))
+        pytest.xfail(f"{REFUSED[case['id']]} ({exc})")
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])

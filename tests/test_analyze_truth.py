@@ -168,6 +168,7 @@ REFUSED = {
 
 
 @lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
 def _measure():
     """tools/analyze_truth/measure.py, which compiles and analyses a Numba or Triton case as its build does."""
     import importlib.util

@@ -212,10 +212,8 @@ class _Costs:
 
         lane = self.mach.lane.astype(np.int64)
         for acc, how in self.accesses:
-            if isinstance(how, _Blocks):
-                a, em = how.addresses(addr, lane, m)
-            else:
-                a, em = addr[np.arange(addr.shape[0]), how[lane]], m
+            # a piece is either read as blocks, or at every lane's own address of one slot
+            a, em = how.addresses(addr, lane, m) if isinstance(how, _Blocks) else (addr[:, how], m)
             acc.record(resolve(self.mach, self.space, a, em))
 
 
@@ -243,15 +241,19 @@ class _Blocks:
 
     def addresses(self, addr: np.ndarray, lane: np.ndarray, m: np.ndarray):
         W = addr.shape[0] // WARP
-        per_warp = addr.reshape(W, WARP, -1)
+        live = m.reshape(W, WARP).any(axis=1)  # a warp that does not execute it has no addresses to read
+        per_warp = addr.reshape(W, WARP, -1)[live]
         per = 8 if self.size == 16 else WARP  # the pieces a register is read in: 8 rows, or 32 words
         out = np.zeros((W, WARP), dtype=np.int64)
         for i, slots in enumerate(self.regs):
-            pieces = [np.unique(per_warp[w][:, slots] // self.size) for w in range(W)]
-            if any(p.size != per for p in pieces):
-                raise PTXError(f"wmma fragment register over {pieces[0].size} pieces of {self.size} bytes, where "
-                               f"ptxas's access reads {per}")
-            out[:, per * i:per * (i + 1)] = np.stack(pieces) * self.size
+            v = np.sort((per_warp[:, :, slots] // self.size).reshape(len(per_warp), -1), axis=1)
+            new = np.ones(v.shape, dtype=bool)
+            new[:, 1:] = v[:, 1:] != v[:, :-1]
+            counts = new.sum(axis=1)
+            if (counts != per).any():
+                raise PTXError(f"wmma fragment register over {int(counts[counts != per][0])} pieces of {self.size} "
+                               f"bytes, where ptxas's access reads {per}")
+            out[live, per * i:per * (i + 1)] = v[new].reshape(-1, per) * self.size
         return out.reshape(-1), m & (lane < per * len(self.regs))
 
 
@@ -266,15 +268,14 @@ def _ldsm_groups(n: int) -> list[tuple[int, int]]:
 
 
 def _pieces(regs, rows, cols, layout: str, es: int) -> list:
-    """(bytes, how lanes get their addresses) of each access of a non-LDSM lowering: a register of two 16-bit
-    elements adjacent in memory is one 4-byte access at its own address, one whose elements lie apart is the
-    4-byte words of its block (_Blocks); 4-byte registers one access each, adjacent ones merged into an
-    aligned 8-byte access. Adjacency is in the tile's own terms (the next column of a row-major tile, the next
+    """(bytes, the slot at whose address each lane's access starts, or a _Blocks) of each access of a non-LDSM
+    lowering: a register of two 16-bit elements adjacent in memory is one 4-byte access at its own address, one
+    whose elements lie apart is the 4-byte words of its block (_Blocks); 4-byte registers one access each,
+    adjacent ones merged into an aligned 8-byte access. Adjacency is in the tile's own terms (the next column of a row-major tile, the next
     row of a column-major one), which holds for every stride wmma allows (a multiple of 16 bytes)."""
     major, minor = (rows, cols) if layout == "row" else (cols, rows)
     if es == 2:
-        return [(4, np.full(WARP, int(r[0]))) if _next(major, minor, int(r[0]), int(r[1])) else (4, _Blocks([r], 4))
-                for r in regs]
+        return [(4, int(r[0])) if _next(major, minor, int(r[0]), int(r[1])) else (4, _Blocks([r], 4)) for r in regs]
     runs: list[list[int]] = []
     for r in regs:
         k = int(r[0])
@@ -283,7 +284,7 @@ def _pieces(regs, rows, cols, layout: str, es: int) -> list:
             runs[-1].append(k)
         else:
             runs.append([k])
-    return [(len(run) * es, np.full(WARP, run[0])) for run in runs]
+    return [(len(run) * es, run[0]) for run in runs]
 
 
 def _next(major, minor, a: int, b: int) -> bool:
