@@ -132,17 +132,18 @@ class Access:
         self._site = s
         return s
 
-    def record(self, groups):
+    def record(self, groups, chunks=None):
         """One warp-instruction's traffic, `groups` as `resolve` gives them: the lanes on the block's own
         shared memory go to the ledger as one request, the lanes on another block's count as a remote
         request (module docstring). Lanes on global or local memory go to the memory ledger
-        (globalledger.py), where the run has one."""
+        (globalledger.py), where the run has one; `chunks`: a 16-byte cp.async's shared destinations,
+        which its global sectors depend on (coalescing.copy_sector_costs)."""
         mach = self.mach
         memory = getattr(self.ledger, "memory", None)
         if memory is not None:
             for name, _, o, sub in groups:
                 if name in ("global", "local") and sub.any():
-                    memory.access(self, name, o, sub)
+                    memory.access(self, name, o, sub, chunks=chunks)
         off, em, remote = None, None, None
         for name, sp, o, sub in groups:
             if name == "dsmem":
@@ -464,13 +465,7 @@ def b_cp_async(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
         # (Triton's masked-off tile: `src_size = p ? 16 : 0`, the SASS's ignore-source predicate) reads no
         # global memory: Nsight Compute counts it no sector, and a warp with no other lane no request
         # (triton.matmul.32x32x32, triton.attention_fwd: their copies past K or the sequence)
-        reads = m if n is None else m & (n > 0)
-        memory = getattr(ledger, "memory", None)
-        if bypass and memory is not None:  # its sectors depend on the shared side too (copy_sector_costs)
-            if reads.any():
-                memory.access(acc, "global", s, reads, chunks=d // 32)
-        else:
-            acc.record([("global", gsp, s, reads)])
+        acc.record([("global", gsp, s, m if n is None else m & (n > 0))], chunks=d // 32 if bypass else None)
     return fn
 
 
