@@ -17,9 +17,11 @@ TOTALS = {"global load": "global_load", "global store": "global_store", "global 
           "local load": "local_load", "local store": "local_store"}
 FIELDS = ("requests", "sectors", "ideal_sectors")
 # case id -> why analyze and the hardware differ there
-RED_SECTORS = ("reductions (RED) on global memory at data-dependent addresses (a 256-bin histogram, 8192 keys): Nsight "
-               "Compute counts more sectors than the warps' distinct sectors (5,791 against 5,236; 5,307 against 5,212 "
-               "where a warp's lanes never share an address), repeatable; the rule is not found")
+RED_SECTORS = ("reductions (RED) on global memory at data-dependent addresses (a 256-bin histogram, 8192 keys): the "
+               "sector rule (coalescing.atomic_sector_costs: a sector once for each lane on its busiest address) gives "
+               "5,691 against 5,791 (5,212 against 5,307 where a warp's lanes never share an address); one-warp "
+               "replays of these warps (tests/data/global_atomic_truth.json) show the rest is each warp's own, a "
+               "sector or two more on about a third of random warps, by a rule not found")
 PTXAS_LOCAL = ("local memory that ptxas made (STL/LDL in the SASS, nothing local in the PTX: {what}); analyze sees "
                "the PTX's local accesses only")
 # 16-byte cp.async (LDGSTS.E.BYPASS.128): the source view's sectors per instruction are exact for all 89 one-copy
@@ -44,11 +46,6 @@ KNOWN = {
     "ops_matmul.mm_async": "4-byte cp.async of mm_async's transposing A-tile copy (line 337): 1,024 global sectors "
                            "counted where the address rule gives 768 (the 4-byte cp.async cases global.cp_async4.* "
                            "below: the same unfound rule)",
-    **{f"ops_transpose.transpose_e8{v}_any": "the global-load ideal of 8- and 16-byte accesses with part of a warp's "
-                                              "lanes active over a ragged tile: Nsight Compute's (309; 75 for the small "
-                                              "tile) is below the per-request rule's (368; 88), which every 1-16-byte "
-                                              "global.* case with 1 to 32 lanes active matches; not found"
-       for v in ("", "_small")},
     "dd.spmv.scalar": "a row loop whose trip count is the data's: ptxas unrolled it into predicated LDGs, issued by "
                       "warps whose lanes are done (464 requests counted, 416 emulated; sectors 5,164 against 5,150)",
     "global.cp_async16.stride2.offset0": "16-byte cp.async reads 32 bytes apart: 64 sectors by the address rule, 32 "

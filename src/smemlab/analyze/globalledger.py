@@ -9,10 +9,12 @@ global read), "local load", "local store".
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from smemlab.analyze import sass
-from smemlab.banks.coalescing import WARP, copy_sector_costs, has_ideal, sector_costs
+from smemlab.banks.coalescing import WARP, atomic_sector_costs, copy_sector_costs, has_ideal, sector_costs
 from smemlab.analyze.ledger import Ledger
 
 GLOBAL_KINDS = ("global load", "global store", "global atomic")
@@ -23,6 +25,7 @@ MEMORY_KINDS = GLOBAL_KINDS + EXTRA_KINDS
 class MemoryLedger(Ledger):
     keep = False  # keep every request's addresses (site.sources), for the whole launch (launch.py)
     reductions: frozenset = frozenset()  # pcs of atomics whose result nothing reads: ptxas makes them RED
+    aggregated: frozenset = frozenset()  # pcs of atomics ptxas makes once for the warp (sass.aggregated_atomic_lines)
 
     def flush(self) -> None:
         for site in self._pending:
@@ -42,6 +45,8 @@ class MemoryLedger(Ledger):
                 continue
             if chunks is not None:
                 sectors, ideal = copy_sector_costs(a, chunks, site.size)
+            elif site.kind == "global atomic" and site.pc not in self.aggregated:
+                sectors, ideal = atomic_sector_costs(a, site.size)
             else:
                 sectors, ideal = sector_costs(a, site.size, local=site.kind.startswith("local"))
             if not has_ideal(site.kind, site.text) or site.pc in self.reductions:  # none reported (coalescing.py)
@@ -124,6 +129,10 @@ def attach(ledger: Ledger, flow, cubin: bytes, symbol: str, files: dict[int, str
     mem.reductions = unread_atomics(flow.instrs)
     text = sass.listing_text(cubin) if cubin else None
     listing = sass.parse_memory_sass(text, symbol) if text is not None else None
+    if text is not None:
+        lines = sass.aggregated_atomic_lines(text, symbol)
+        mem.aggregated = frozenset(pc for pc, ins in enumerate(flow.instrs) if ins.parts[0] in ("atom", "red") and ins.loc
+                                   and (Path(files.get(ins.loc.file, "")).name, ins.loc.line) in lines)
     plan = sass.plan(flow.instrs, flow.block_of, memory_accesses(flow.instrs), listing, files)
     mem.plan, mem.coalesce, mem.whole, mem.shift, mem.relocate = plan.sizes, plan.coalesce, plan.whole, plan.shift, plan.lines
     mem.joins = plan.joins

@@ -232,6 +232,24 @@ def parse_memory_sass(text: str, symbol: str) -> list[SassAccess]:
     return accesses
 
 
+_VOTE = re.compile(r"\bVOTEU?\.ANY\b")
+_GLOBAL_ATOMIC = re.compile(r"\b(ATOMG|REDG|RED)\.")
+
+
+def aggregated_atomic_lines(text: str, symbol: str) -> set[tuple[str, int]]:
+    """(file, line) of the global atomics ptxas aggregated over the warp: where it proved the address the same
+    for every lane, it elects a leader (VOTE.ANY/VOTEU.ANY, UFLO) that makes one atomic for the warp's lanes,
+    with their values summed (POPC, a SHFL.UP scan): one sector a request, where lanes reaching one address
+    each would cost one (coalescing.atomic_sector_costs). Seen as a VOTE before the atomic on its line."""
+    voted, out = set(), set()
+    for file, line, raw in _kernel_lines(text, symbol):
+        if _VOTE.search(raw):
+            voted.add((file, line))
+        elif _GLOBAL_ATOMIC.search(raw) and (file, line) in voted:
+            out.add((file, line))
+    return out
+
+
 def _split_address(expr: str) -> tuple[str, int]:
     parts = [p for p in expr.replace("-", "+-").split("+") if p]
     offset, regs = 0, []
@@ -325,7 +343,7 @@ def plan(instrs: list[Instr], block_of: list[int], sites: dict[int, tuple[str, i
     read = _registers_read(instrs)
     narrow = {}
     for pc, (op, size) in sites.items():
-        part = _live_part(instrs[pc], size, read) if op == "load" else None
+        part = _live_part(instrs[pc], size, read) if op.endswith("load") else None
         if part is not None:
             narrow[pc] = part
             p.sizes[pc] = part[1]

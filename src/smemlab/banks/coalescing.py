@@ -18,6 +18,8 @@ global read, LDL/STL), as Nsight Compute counts them:
   Nsight Compute gives no ideal for reductions (RED: an atomic whose result is unused) nor for local
   memory: the source view leaves it 0, and so does the ledger (globalledger.py); a returning atomic
   (ATOMG) has one, as a load.
+- A global atomic (ATOMG, RED) sends a sector once for every lane on its busiest address
+  (atomic_sector_costs: 32 lanes on one word are 32 sectors), measured with one-warp patterns on an H100.
 - Widths are the SASS's (LDG.E.64/128 where ptxas merged the PTX's scalar loads): the ledger hands
   over the access ptxas made, as for shared memory (sass.py, ledger.py).
 - cp.async's global read (LDGSTS) is a global load to Nsight Compute's kernel counters: on the H200
@@ -96,6 +98,29 @@ def copy_sector_costs(a: np.ndarray, chunks: np.ndarray, size: int) -> tuple[np.
     key = np.where(on, (a // SECTOR) * (1 << 24) + chunks, -1)
     sectors = _distinct(key)
     return sectors, np.minimum(sectors, -(-on.sum(axis=1) * size // SECTOR))
+
+
+def atomic_sector_costs(a: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """(sectors, ideal) per row of a global atomic's lanes (ATOMG, RED: `a` byte addresses, -1 inactive).
+    Lanes on one address cannot share a trip to the sector: each sector is sent once for every lane on its
+    most-used address, so a sector costs the largest number of lanes on any one of its addresses (distinct
+    addresses of one sector share a trip). Measured on an H100 (2026-11-27, tools/truth/global_atomic_truth:
+    134 designed one-warp patterns in five forms, RED.E.ADD/.F32/.64 and ATOMG.E.ADD, which all count
+    alike): 32 lanes on one word are 32 sectors, 16 pairs of lanes on 16 words of 2 sectors are 4, 32
+    distinct words of 4 sectors are 4. Random warps over a small table count a sector or two more than
+    this in about a third of them (tests/data/global_atomic_truth.json): that part of the rule is not
+    found. The ideal is the plain rule's over the distinct sectors (sector_costs)."""
+    rows, lanes = np.nonzero(a >= 0)
+    sectors = np.zeros(a.shape[0], dtype=np.int64)
+    if rows.size:
+        # lanes per (row, address), then the most of them on one address of each (row, sector)
+        pairs, per_address = np.unique(np.stack([rows, a[rows, lanes]], axis=1), axis=0, return_counts=True)
+        keys = np.stack([pairs[:, 0], pairs[:, 1] // SECTOR], axis=1)
+        first = np.ones(len(keys), dtype=bool)
+        first[1:] = (keys[1:] != keys[:-1]).any(axis=1)
+        starts = np.nonzero(first)[0]
+        np.add.at(sectors, keys[starts, 0], np.maximum.reduceat(per_address, starts))
+    return sectors, sector_costs(a, size)[1]
 
 
 LOAD_TOTALS = ("global load", "global ldgsts")  # the kinds Nsight Compute's global-load counters include

@@ -1,0 +1,76 @@
+// Global-memory atomics under Nsight Compute: one warp, one atomic instruction per launch, on the word
+// indices of one pattern per launch (patterns.txt: 32 word indices a line, -1 for a lane that skips).
+// The forms, as ptxas makes them for sm_90:
+//   red_inc   atomicAdd(&g[w], 1u)              result unused: RED.E.ADD
+//   red_add   atomicAdd(&g[w], lane + 1)        RED.E.ADD
+//   red_addf  atomicAdd(&f[w], 1.0f)            RED.E.ADD.F32.FTZ.RN
+//   red_add64 atomicAdd(&d[w], 1ull)            RED.E.ADD.64
+//   atom_add  out[lane] = atomicAdd(&g[w], lane + 1)   ATOMG.E.ADD (returns)
+// Build and run: measure.sh (nvcc -arch=sm_90 -lineinfo, then ncu over every launch).
+#ifndef __CUDACC_RTC__
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+#endif
+
+__global__ void red_inc(const int *pat, unsigned *g) {
+    const int w = pat[threadIdx.x];
+    if (w >= 0) atomicAdd(&g[w], 1u);
+}
+__global__ void red_add(const int *pat, unsigned *g) {
+    const int w = pat[threadIdx.x];
+    if (w >= 0) atomicAdd(&g[w], threadIdx.x + 1u);
+}
+__global__ void red_addf(const int *pat, float *f) {
+    const int w = pat[threadIdx.x];
+    if (w >= 0) atomicAdd(&f[w], 1.0f);
+}
+__global__ void red_add64(const int *pat, unsigned long long *d) {
+    const int w = pat[threadIdx.x];
+    if (w >= 0) atomicAdd(&d[w], 1ull);
+}
+__global__ void atom_add(const int *pat, unsigned *g, unsigned *out) {
+    const int w = pat[threadIdx.x];
+    unsigned r = 0;
+    if (w >= 0) r = atomicAdd(&g[w], threadIdx.x + 1u);
+    out[threadIdx.x] = r;
+}
+
+#ifndef __CUDACC_RTC__
+int main(int argc, char **argv) {
+    const char *path = argc > 1 ? argv[1] : "patterns.txt";
+    const char *forms = argc > 2 ? argv[2] : "iafdr";  // red_inc, red_add, red_addf, red_add64, atom_add
+    FILE *f = fopen(path, "r");
+    if (!f) { fprintf(stderr, "no %s\n", path); return 1; }
+    std::vector<std::vector<int>> pats;
+    for (;;) {
+        std::vector<int> p(32);
+        int k = 0;
+        for (; k < 32 && fscanf(f, "%d", &p[k]) == 1; k++) {}
+        if (k < 32) break;
+        pats.push_back(p);
+    }
+    fclose(f);
+    const int words = 8192;
+    int *dp; unsigned *dg, *dout; unsigned long long *dd;
+    cudaMalloc(&dp, 32 * sizeof(int));
+    cudaMalloc(&dg, words * sizeof(unsigned));
+    cudaMalloc(&dd, words * sizeof(unsigned long long));
+    cudaMalloc(&dout, 32 * sizeof(unsigned));
+    cudaMemset(dg, 0, words * sizeof(unsigned));
+    cudaMemset(dd, 0, words * sizeof(unsigned long long));
+    for (auto &p : pats) {
+        cudaMemcpy(dp, p.data(), 32 * sizeof(int), cudaMemcpyHostToDevice);
+        for (const char *c = forms; *c; c++) {
+            if (*c == 'i') red_inc<<<1, 32>>>(dp, dg);
+            if (*c == 'a') red_add<<<1, 32>>>(dp, dg);
+            if (*c == 'f') red_addf<<<1, 32>>>(dp, (float *)dg);
+            if (*c == 'd') red_add64<<<1, 32>>>(dp, dd);
+            if (*c == 'r') atom_add<<<1, 32>>>(dp, dg, dout);
+        }
+    }
+    cudaDeviceSynchronize();
+    printf("patterns %zu, status %s\n", pats.size(), cudaGetErrorString(cudaGetLastError()));
+    return 0;
+}
+#endif

@@ -1,0 +1,71 @@
+"""global_atomics.csv + global_atomics_hist.csv (measure.sh's, on a GPU machine) -> tests/data/global_atomic_truth.json.
+
+    python tools/truth/global_atomic_truth/to_json.py OUTDIR GPU DATE   # the folder measure.sh wrote to
+"""
+
+import csv
+import io
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+FORMS = {"i": "red_inc", "a": "red_add", "f": "red_addf", "d": "red_add64", "r": "atom_add"}
+SASS = {"red_inc": "REDG.E.ADD.STRONG.GPU", "red_add": "REDG.E.ADD.STRONG.GPU",
+        "red_addf": "REDG.E.ADD.F32.FTZ.RN.STRONG.GPU", "red_add64": "REDG.E.ADD.64.STRONG.GPU",
+        "atom_add": "ATOMG.E.ADD.STRONG.GPU"}
+
+
+def launches(path: Path) -> list[dict]:
+    text = path.read_text()
+    rows = list(csv.reader(io.StringIO(text[text.index('"ID"'):])))
+    hdr, rows = rows[0], rows[1:]
+    iid, ik, im, iv = (hdr.index(h) for h in ("ID", "Kernel Name", "Metric Name", "Metric Value"))
+    by: dict = {}
+    for r in rows:
+        d = by.setdefault(int(r[iid]), {"kernel": r[ik].split("(")[0]})
+        d[r[im]] = int(float(r[iv].replace(",", "")))
+    out = []
+    for i in sorted(by):
+        d = by[i]
+        op = "atom" if d["kernel"] == "atom_add" else "red"
+        out.append({"kernel": d["kernel"],
+                    "requests": d[f"l1tex__t_requests_pipe_lsu_mem_global_op_{op}.sum"],
+                    "sectors": d[f"l1tex__t_sectors_pipe_lsu_mem_global_op_{op}.sum"]})
+    return out
+
+
+def cases(pats: list[list[int]], rows: list[dict], forms: str, kind) -> list[dict]:
+    assert len(rows) == len(pats) * len(forms), (len(rows), len(pats), forms)
+    out = []
+    for n, p in enumerate(pats):
+        c = {"words": p, "kind": kind(n)}
+        for k, form in enumerate(forms):
+            r = rows[n * len(forms) + k]
+            assert r["kernel"] == FORMS[form], (r, form)
+            c[r["kernel"]] = {"requests": r["requests"], "sectors": r["sectors"]}
+        out.append(c)
+    return out
+
+
+def main() -> None:
+    out, gpu, date = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+    read = lambda name: [list(map(int, line.split())) for line in (HERE / name).read_text().splitlines()]
+    designed, hist = read("patterns.txt"), read("patterns_hist.txt")
+    n_random = 48  # gen_patterns.py writes its random draws last: 24 + 8 + 8 + 8 (with lanes off)
+    doc = {"provenance": {"gpu": gpu, "date": date, "tool": "Nsight Compute (ncu --clock-control none)",
+                          "source": "tools/truth/global_atomic_truth/global_atomics.cu, nvcc -arch=sm_90 -lineinfo",
+                          "sass": SASS, "word_bytes": {"red_add64": 8, "default": 4},
+                          "histogram_rows": "the warps of histogram.histGlobal (first 256) and "
+                                            "ops_histogram.hist_global (last 256) as smemlab analyze emulates them"},
+           "cases": cases(designed, launches(out / "global_atomics.csv"), "iafdr",
+                          lambda n: "random" if n >= len(designed) - n_random else "designed")
+           + cases(hist, launches(out / "global_atomics_hist.csv"), "ir",
+                   lambda n: "histGlobal" if n < 256 else "hist_global")}
+    dest = HERE.parents[2] / "tests" / "data" / "global_atomic_truth.json"
+    dest.write_text(json.dumps(doc, separators=(",", ":")) + "\n")
+    print(f"{len(doc['cases'])} patterns -> {dest}")
+
+
+if __name__ == "__main__":
+    main()
