@@ -3,7 +3,8 @@
 The shared-memory ledger's machinery (ledger.Ledger: sites, batches of warps, the SASS widths ptxas
 chose, the run-time merge of a line's narrow accesses into its SASS vectors) with the sector rules of
 coalescing.py in place of the bank model. A site's `wavefronts` and `ideal` hold its 32-byte sectors
-and ideal sectors. Kinds: "global load", "global store", "global atomic", "global ldgsts" (cp.async's
+and ideal sectors as the source view counts them, `counted` its sectors as the kernel's counters do (the
+same but for 16-byte cp.async). Kinds: "global load", "global store", "global atomic", "global ldgsts" (cp.async's
 global read), "local load", "local store".
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from smemlab.analyze import sass
-from smemlab.banks.coalescing import WARP, copy_sector_costs, has_ideal, sector_costs
+from smemlab.banks.coalescing import WARP, copy_counted_sectors, copy_sector_costs, has_ideal, sector_costs
 from smemlab.analyze.ledger import Ledger
 
 GLOBAL_KINDS = ("global load", "global store", "global atomic")
@@ -42,11 +43,14 @@ class MemoryLedger(Ledger):
                 continue
             if chunks is not None:
                 sectors, ideal = copy_sector_costs(a, chunks, site.size)
+                counted = copy_counted_sectors(a, chunks)
             else:
                 sectors, ideal = sector_costs(a, site.size, local=site.kind.startswith("local"))
+                counted = sectors
             if not has_ideal(site.kind, site.text) or site.pc in self.reductions:  # none reported (coalescing.py)
                 ideal = np.zeros_like(ideal)
             site.wavefronts += int(sectors.sum())
+            site.counted += int(counted.sum())
             site.ideal += int(ideal.sum())
             site.degree = max(site.degree, int(sectors.max()))
             # the costliest warp: the most sectors beyond its ideal, then the most sectors

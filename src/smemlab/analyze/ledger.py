@@ -58,6 +58,9 @@ class Site:
     wavefronts: int = 0
     ideal: int = 0
     degree: int = 0  # worst phase of any warp: 1 = conflict-free
+    # global memory: the sectors Nsight Compute's kernel counters count, where `wavefronts` holds the source view's
+    # per-instruction ones; they differ for 16-byte cp.async only (coalescing.copy_counted_sectors)
+    counted: int = 0
     worst_wavefronts: int = -1
     worst_addresses: np.ndarray | None = None  # the costliest warp's 32 byte offsets (-1: inactive)
     worst_warp: int = 0  # its warp index in the block
