@@ -38,6 +38,8 @@ class MemoryLedger(Ledger):
                 site.partners = []
             if self.keep:
                 site.sources.append(a)
+                if chunks is not None:
+                    site.kept_chunks.append(chunks)
             site.requests += int(a.shape[0])
             if not a.shape[0]:
                 continue

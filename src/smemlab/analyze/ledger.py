@@ -72,6 +72,7 @@ class Site:
     pending: list = field(default_factory=list)
     sources: list = field(default_factory=list)  # cp.async: each lane's global 16-byte chunk, as `pending`
     partners: list = field(default_factory=list)  # a 16-byte cp.async's global read: each lane's shared 32-byte chunk
+    kept_chunks: list = field(default_factory=list)  # those chunks of every kept request (MemoryLedger.keep)
 
 
 class Ledger:
