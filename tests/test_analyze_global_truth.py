@@ -25,9 +25,13 @@ PTXAS_LOCAL = ("local memory that ptxas made (STL/LDL in the SASS, nothing local
 KNOWN = {
     "histogram.histGlobal": RED_SECTORS, "ops_histogram.hist_global": RED_SECTORS,
     "ops_histogram.hist_weighted_f32.global": RED_SECTORS,
-    **{f"overlap.mmStagedCpAsync{k}": "16-byte cp.async of the staged matmul's A tile with 2-4 stages in flight: the "
-                                      "source view's global ideal for its line is 7,824 sectors where every copy's own "
-                                      "rule gives 8,192 (the one-stage kernel, mmStagedCpAsync1, is exact): not found"
+    **{f"overlap.mmStagedCpAsync{k}": "16-byte cp.async of the staged matmul with 2-4 stages in flight: the source "
+                                      "view's sectors (and ideal) for the copy's line are 7,824, 7,808, 7,824 where "
+                                      "every warp-copy reads 16 distinct sectors (8,192; the kernel counter and the "
+                                      "one-stage kernel agree). The shortfall is whole warp-copies of the A tile, 16 "
+                                      "sectors each (23, 24, 23 of 256, some in the prologue's first copy), with all "
+                                      "32 lanes on and all 8 tag requests counted: no rule of a request's addresses "
+                                      "gives it; the cp_async_stages.* cases of tools/analyze_truth probe it"
        for k in (2, 3, 4)},
     "overlap.mmStagedTma1": PTXAS_LOCAL.format(what="the accumulator tile of the one-stage TMA matmul, 8 STL and 256 "
                                                     "LDL executions, 32 and 1,024 sectors"),
