@@ -142,3 +142,27 @@ def test_a_16_byte_copy_shares_a_sector_only_between_lanes_that_share_a_shared_c
     dst_off, ideal = copy_sector_costs(src, ((lane * 16 + 16) // 32)[None, :], 16)
     src_off, _ = copy_sector_costs(src + 16, (lane * 16 // 32)[None, :], 16)
     assert (int(aligned[0]), int(dst_off[0]), int(src_off[0]), int(ideal[0])) == (16, 32, 32, 16)
+
+
+def test_the_kernel_counter_counts_a_16_byte_copy_by_global_line_and_shared_chunk():
+    """copy_counted_sectors, as the H200's l1tex__t_sectors_pipe_lsu_mem_global_op_ld counts LDGSTS.E.BYPASS.128:
+    one sector per (128-byte global line, shared 32-byte chunk) pair, where the source view (copy_sector_costs)
+    counts one per (global sector, shared chunk) pair. Each expected value is a recorded launch's."""
+    from smemlab.banks.coalescing import copy_counted_sectors, copy_sector_costs
+
+    lane = np.arange(32)
+
+    def both(src, dst):
+        src, chunks = np.asarray(src)[None, :], (np.asarray(dst) // 32)[None, :]
+        return int(copy_counted_sectors(src, chunks)[0]), int(copy_sector_costs(src, chunks, 16)[0][0])
+
+    assert both(16 * lane, 16 * lane) == (16, 16)  # cp_async.b16.contig: the two rules agree
+    assert both(16 * lane, 16 + 16 * lane) == (20, 32)  # .dst_plus16: 5 chunks a line of 8 lanes
+    assert both(16 + 16 * lane, 16 * lane) == (20, 32)  # .src_plus16: a line's chunks, not its sectors
+    assert both(16 * lane, 32 * lane) == (32, 32)  # .dst_stride32: a chunk a lane, however few the lines
+    assert both(256 * lane, 16 * lane) == (32, 32)  # .src_line_a_lane: a line a lane
+    assert both(32 * lane, 16 * lane) == (16, 32)  # global.cp_async16.stride2: 2 chunks a line of 4 lanes
+    # .shift16_two_lines_lanes_0123456: the lanes off (-1) count nothing
+    qw_rows = (lane // 4) * 256 + (lane % 4) * 16
+    on = lane < 7
+    assert both(np.where(on, qw_rows, -1), np.where(on, 16 + 16 * lane, -1)) == (5, 7)

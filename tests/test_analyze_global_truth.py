@@ -24,34 +24,22 @@ RED_SECTORS = ("reductions (RED) on global memory at data-dependent addresses (a
                "sector or two more on about a third of random warps, by a rule not found")
 PTXAS_LOCAL = ("local memory that ptxas made (STL/LDL in the SASS, nothing local in the PTX: {what}); analyze sees "
                "the PTX's local accesses only")
-# 16-byte cp.async (LDGSTS.E.BYPASS.128): the source view's sectors per instruction are exact for all 89 one-copy
-# patterns (banks/coalescing.copy_sector_costs), and the kernel's L1 counter agrees on 67 of them; in these it
-# counts fewer (the launch's global-load total 44 where the rule gives 56 for dst_stride32, 13 for 15 for
-# shift16_two_lines_lanes_0123456): the counter's own rule for copies whose destinations split pairs of lanes is
-# not found
-L1_COUNTER_COPIES = {*["cp_async.b16.dst_plus112", "cp_async.b16.dst_plus16", "cp_async.b16.dst_plus16.inflight1", "cp_async.b16.dst_plus16.inflight2", "cp_async.b16.dst_plus16.same_lines_in_flight", "cp_async.b16.dst_plus16.warm", "cp_async.b16.dst_plus16_src_two_lines", "cp_async.b16.dst_plus48", "cp_async.b16.dst_plus48.warm", "cp_async.b16.dst_plus80", "cp_async.b16.shift16_two_lines_lanes_0123", "cp_async.b16.shift16_two_lines_lanes_0123456", "cp_async.b16.shift16_two_lines_lanes_456", "cp_async.b16.src_plus16", "cp_async.b16.src_plus16.inflight1", "cp_async.b16.src_plus16.inflight2", "cp_async.b16.src_plus16.same_lines_in_flight", "cp_async.b16_zfill.dst_plus112", "cp_async.b16_zfill.dst_plus16", "cp_async.b16_zfill.dst_plus16.inflight1", "cp_async.b16_zfill.dst_plus16.inflight2", "cp_async.b16_zfill.dst_plus16.same_lines_in_flight", "cp_async.b16_zfill.dst_plus16.warm", "cp_async.b16_zfill.dst_plus16_src_two_lines", "cp_async.b16_zfill.dst_plus48", "cp_async.b16_zfill.dst_plus48.warm", "cp_async.b16_zfill.dst_plus80", "cp_async.b16_zfill.shift16_two_lines_lanes_0123", "cp_async.b16_zfill.shift16_two_lines_lanes_0123456", "cp_async.b16_zfill.shift16_two_lines_lanes_456", "cp_async.b16_zfill.src_plus16", "cp_async.b16_zfill.src_plus16.inflight1", "cp_async.b16_zfill.src_plus16.inflight2", "cp_async.b16_zfill.src_plus16.same_lines_in_flight"]}
-COPY_COUNTER = ("16-byte cp.async: the per-line sectors match (the source view's pair rule); Nsight Compute's kernel "
-                "counter l1tex__t_sectors_pipe_lsu_mem_global_op_ld counts fewer here, by a rule not found")
 KNOWN = {
-    **{case: COPY_COUNTER for case in L1_COUNTER_COPIES},
     "histogram.histGlobal": RED_SECTORS, "ops_histogram.hist_global": RED_SECTORS,
     "ops_histogram.hist_weighted_f32.global": RED_SECTORS,
-    **{f"overlap.mmStagedCpAsync{k}": "16-byte cp.async of the staged matmul's A tile with 2-4 stages in flight: the "
-                                      "source view's global ideal for its line is 7,824 sectors where every copy's own "
-                                      "rule gives 8,192 (the one-stage kernel, mmStagedCpAsync1, is exact): not found"
+    **{f"overlap.mmStagedCpAsync{k}": "16-byte cp.async of the staged matmul with 2-4 stages in flight: the source "
+                                      "view's sectors (and ideal) for the copy's line are 7,824, 7,808, 7,824 where "
+                                      "every warp-copy reads 16 distinct sectors (8,192; the kernel counter and the "
+                                      "one-stage kernel agree). The shortfall is whole warp-copies of the A tile, 16 "
+                                      "sectors each (23, 24, 23 of 256, some in the prologue's first copy), with all "
+                                      "32 lanes on and all 8 tag requests counted: no rule of a request's addresses "
+                                      "gives it; the cp_async_stages.* cases of tools/analyze_truth probe it"
        for k in (2, 3, 4)},
     "overlap.mmStagedTma1": PTXAS_LOCAL.format(what="the accumulator tile of the one-stage TMA matmul, 8 STL and 256 "
                                                     "LDL executions, 32 and 1,024 sectors"),
     "ops_matmul.mm_pack": PTXAS_LOCAL.format(what="8 STL executions, 32 sectors, at the k-loop's head"),
-    "ops_matmul.mm_async": "4-byte cp.async of mm_async's transposing A-tile copy (line 337): 1,024 global sectors "
-                           "counted where the address rule gives 768 (the 4-byte cp.async cases global.cp_async4.* "
-                           "below: the same unfound rule)",
     "dd.spmv.scalar": "a row loop whose trip count is the data's: ptxas unrolled it into predicated LDGs, issued by "
                       "warps whose lanes are done (464 requests counted, 416 emulated; sectors 5,164 against 5,150)",
-    "global.cp_async16.stride2.offset0": "16-byte cp.async reads 32 bytes apart: 64 sectors by the address rule, 32 "
-                                         "counted by the global-load counters (the .cg form's L2 path: not found)",
-    "global.cp_async16.stride1.offset1": "16-byte cp.async reads starting one vector into a line: 34 sectors by the "
-                                         "address rule, 40 counted (not found)",
 }
 
 

@@ -64,3 +64,45 @@ def test_cli_blocks_json(capsys):
     assert doc["launch"]["global_store"]["sectors"] == 16 * doc["global_store"]["sectors"]
     (store,) = [ln for ln in doc["lines"] if ln["op"] == "global store"]
     assert store["sectors"] == 32 * store["requests"] and store["cause"] == {"cause": "stride", "stride": 128}
+
+
+def test_translation_rule_counts_16_byte_copies_by_line_and_destination():
+    # nine blocks 16 bytes apart: their copies start at every 16-byte residue of a 128-byte line, and the
+    # counted sectors (coalescing.copy_counted_sectors) change with the residue mod 128, not mod 32
+    file = str(Path(__file__).parent / "data" / "analyze" / "copy_shifted.cu")
+    grid = (9, 1, 1)
+
+    def run(b):
+        return analyze_source(file, "copyShifted", (64, 1, 1), grid, b, 0,
+                              ["out=float32[576]", "in=float32[640]", "step=4"], compiler="nvrtc", keep_addresses=True)
+
+    exact = whole_launch(run, grid, "all")
+    guess = whole_launch(run, grid, 4)
+    assert exact.method == "every block" and guess.method == "translation"
+    want, got = exact.totals["global ldgsts"], guess.totals["global ldgsts"]
+    assert (got["requests"], got["sectors"], got["ideal_sectors"]) == \
+           (want["requests"], want["sectors"], want["ideal_sectors"])
+    # the counter's sectors, not the source view's: block 0 alone, 2 warps of 5 chunks a line of 8 lanes
+    assert run((0, 0, 0)).memory_totals("global ldgsts")["sectors"] == 2 * 20
+    assert sum(s.wavefronts for s in run((0, 0, 0)).memory_sites if s.kind == "global ldgsts") == 2 * 32
+
+
+def test_translation_rule_costs_atomics_by_their_busiest_word():
+    # nine blocks 3 words apart: the residues of a sector change whether a warp's 8 words straddle two sectors
+    file = str(Path(__file__).parent / "data" / "analyze" / "atomic_shifted.cu")
+    grid = (9, 1, 1)
+
+    def run(b):
+        return analyze_source(file, "atomicShifted", (64, 1, 1), grid, b, 0,
+                              ["counts=uint32[128]", "old=uint32[576]", "hits=int32[64]:1..3", "step=3"],
+                              compiler="nvrtc", keep_addresses=True)
+
+    exact = whole_launch(run, grid, "all")
+    guess = whole_launch(run, grid, 4)
+    assert exact.method == "every block" and guess.method == "translation"
+    want, got = exact.totals["global atomic"], guess.totals["global atomic"]
+    assert (got["requests"], got["sectors"], got["ideal_sectors"]) == \
+           (want["requests"], want["sectors"], want["ideal_sectors"])
+    block0 = run((0, 0, 0)).memory_totals("global atomic")
+    assert (block0["requests"], block0["sectors"]) == (2, 2 * 4)  # block 0: its warps' 8 words in one sector each
+    assert want["sectors"] > 9 * 2 * 4  # some blocks straddle two sectors

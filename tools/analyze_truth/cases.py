@@ -47,6 +47,8 @@ SKIPS: dict[str, str] = {  # "package:FILE.cu:kernel" -> why it is not recorded
     "package:lib/stencil.cu:stencil1d_f32_p": "the body of stencil1d_f32 (stencil_body) with its coefficients in a "
                                               "struct passed by value, which the truth launcher cannot pass yet; "
                                               "analyze runs it (experiments/launches.py)",
+    "tools/analyze_truth/kernels/cp_async_stages.cu:cp_async_stages": "issue 31's probe of the staged matmul's "
+                                                                      "cp.async source-view sectors: not yet recorded",
 }
 
 
@@ -564,6 +566,18 @@ for _size, _pats in CP_ASYNC_PATTERNS.items():
         case("cp_async.b16_zfill.contig_half_filled", f, "cp_async16_zfill", (32,),
              [f"dst={npy('cp_async16_dst')}", f"src={npy('cp_async16_src')}", "pattern=0", "g=uint32[4096]",
               "srcsize=8", "warm=0", "inflight=0", "out=uint32[2048]"])
+
+# issue 31: the staged matmul's A-tile copy alone (kernels/cp_async_stages.cu says what each launch separates)
+f = f"{K}/cp_async_stages.cu"
+for _stages in (1, 2, 4):
+    for _step in (16, 32):
+        for _threads in (32, 256):
+            for _spin in (0, 2000):
+                _args = ["a=float32[8192]", "out=float32[256]", "items=32", f"step={_step}", f"spin={_spin}"]
+                _id = f"cp_async_stages.s{_stages}.step{_step}.t{_threads}.spin{_spin}"
+                case(_id, f, "cp_async_stages", (_threads,), _args, {"STAGES": _stages})
+                if _step == 16 and _threads == 256 and _spin == 0 and _stages > 1:
+                    case(_id + ".again", f, "cp_async_stages", (_threads,), _args, {"STAGES": _stages})
 
 f = f"{K}/atomic_patterns.cu"
 for kname, out in (("atomic_inc_pattern", "uint32[1024]"), ("atomic_add_pattern", "uint32[1024]"),

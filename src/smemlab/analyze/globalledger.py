@@ -3,7 +3,8 @@
 The shared-memory ledger's machinery (ledger.Ledger: sites, batches of warps, the SASS widths ptxas
 chose, the run-time merge of a line's narrow accesses into its SASS vectors) with the sector rules of
 coalescing.py in place of the bank model. A site's `wavefronts` and `ideal` hold its 32-byte sectors
-and ideal sectors. Kinds: "global load", "global store", "global atomic", "global ldgsts" (cp.async's
+and ideal sectors as the source view counts them, `counted` its sectors as the kernel's counters do (the
+same but for 16-byte cp.async). Kinds: "global load", "global store", "global atomic", "global ldgsts" (cp.async's
 global read), "local load", "local store".
 """
 
@@ -14,7 +15,8 @@ from pathlib import Path
 import numpy as np
 
 from smemlab.analyze import sass
-from smemlab.banks.coalescing import WARP, atomic_sector_costs, copy_sector_costs, has_ideal, sector_costs
+from smemlab.banks.coalescing import (WARP, atomic_sector_costs, copy_counted_sectors, copy_sector_costs, has_ideal,
+                                     sector_costs)
 from smemlab.analyze.ledger import Ledger
 
 GLOBAL_KINDS = ("global load", "global store", "global atomic")
@@ -40,18 +42,14 @@ class MemoryLedger(Ledger):
                 site.partners = []
             if self.keep:
                 site.sources.append(a)
+                if chunks is not None:
+                    site.kept_chunks.append(chunks)
             site.requests += int(a.shape[0])
             if not a.shape[0]:
                 continue
-            if chunks is not None:
-                sectors, ideal = copy_sector_costs(a, chunks, site.size)
-            elif site.kind == "global atomic" and site.pc not in self.aggregated:
-                sectors, ideal = atomic_sector_costs(a, site.size)
-            else:
-                sectors, ideal = sector_costs(a, site.size, local=site.kind.startswith("local"))
-            if not has_ideal(site.kind, site.text) or site.pc in self.reductions:  # none reported (coalescing.py)
-                ideal = np.zeros_like(ideal)
+            sectors, counted, ideal = site_costs(site, a, chunks)
             site.wavefronts += int(sectors.sum())
+            site.counted += int(counted.sum())
             site.ideal += int(ideal.sum())
             site.degree = max(site.degree, int(sectors.max()))
             # the costliest warp: the most sectors beyond its ideal, then the most sectors
@@ -76,10 +74,30 @@ class MemoryLedger(Ledger):
             cache[kind] = self.site(acc.pc, kind, size, acc.ins.loc, acc.ins.text,
                                     generic=acc.space == "generic") if size else None
         s = cache[kind]
+        if s is not None and not hasattr(s, "per_lane_atomic"):
+            s.per_lane_atomic = kind == "global atomic" and acc.pc not in self.aggregated
+            s.no_ideal = not has_ideal(kind, acc.ins.text) or acc.pc in self.reductions
         if s is not None:
             if chunks is not None:
                 s.partners.append(np.where(lanes, chunks, -1))
             self.record(s, offsets, lanes, acc.ex.issued_warps)
+
+
+def site_costs(site, a: np.ndarray, chunks: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(sectors as the source view counts them, sectors as the kernel counter counts them, ideal) per request
+    of `site` (its addresses `a`, a 16-byte copy's shared chunks `chunks`), by the rules of coalescing.py."""
+    if chunks is not None:
+        sectors, ideal = copy_sector_costs(a, chunks, site.size)
+        counted = copy_counted_sectors(a, chunks)
+    elif getattr(site, "per_lane_atomic", False):
+        sectors, ideal = atomic_sector_costs(a, site.size)
+        counted = sectors
+    else:
+        sectors, ideal = sector_costs(a, site.size, local=site.kind.startswith("local"))
+        counted = sectors
+    if getattr(site, "no_ideal", False):  # none reported (coalescing.py)
+        ideal = np.zeros_like(ideal)
+    return sectors, counted, ideal
 
 
 def memory_accesses(instrs) -> dict[int, tuple[str, int]]:

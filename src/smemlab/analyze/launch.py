@@ -14,7 +14,9 @@ a request by t bytes changes its sectors only through t mod 32 (sectors are 32-b
 never its ideal, so a site costs the sum over the residues r of (blocks whose move is r mod 32) x
 (block 0's requests moved by r): at most 32 costings a site, whatever the grid. A transpose's 16,384
 blocks are the few residues its row and column steps make. Local memory (each thread's own frame)
-must not move at all.
+must not move at all. A 16-byte cp.async's counted sectors go by 128-byte lines and its shared
+destinations (coalescing.copy_counted_sectors): its residues are mod 128, and its destinations must be
+the same in every sampled block.
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ from math import gcd
 
 import numpy as np
 
-from smemlab.banks.coalescing import SECTOR, sector_costs
-from smemlab.analyze.globalledger import MEMORY_KINDS
+from smemlab.banks.coalescing import LINE, SECTOR
+from smemlab.analyze.globalledger import MEMORY_KINDS, site_costs
 
 ALL_EMULATED = 64  # --blocks all emulates every block of a grid this small
 DEFAULT_SAMPLE = 12
@@ -101,6 +103,11 @@ def _rows(report) -> dict[tuple, np.ndarray]:
     return out
 
 
+def _chunks(report) -> dict[tuple, np.ndarray]:
+    """(pc, kind, size) -> a 16-byte cp.async's shared 32-byte destination chunks, as _rows' addresses."""
+    return {(s.pc, s.kind, s.size): np.concatenate(s.kept_chunks) for s in report.memory_sites if s.kept_chunks}
+
+
 def _move(a: np.ndarray, b: np.ndarray) -> int | None:
     """The bytes every active lane of `a` moved by to give `b`; None where they are not one move."""
     if a.shape != b.shape or not np.array_equal(a < 0, b < 0):
@@ -116,6 +123,11 @@ def _moves(reports: dict, grid) -> dict[tuple, tuple[int, int, int]] | None:
     rows = {b: _rows(r) for b, r in reports.items()}
     if any(set(r) != set(base) for r in rows.values()):
         return None
+    dests = _chunks(reports[(0, 0, 0)])
+    for r in reports.values():  # a copy's destinations decide its sectors: they must not move
+        mine = _chunks(r)
+        if set(mine) != set(dests) or any(not np.array_equal(mine[k], dests[k]) for k in dests):
+            return None
     steps = {}
     for key, a in base.items():
         d = []
@@ -134,31 +146,35 @@ def _moves(reports: dict, grid) -> dict[tuple, tuple[int, int, int]] | None:
     return steps
 
 
-def _residues(count: int, step: int) -> np.ndarray:
-    """How many of i = 0 .. count-1 have i * step = r (mod 32), for each r."""
-    out = np.zeros(SECTOR, dtype=np.int64)
-    s = step % SECTOR
-    period = SECTOR // gcd(s, SECTOR)
+def _residues(count: int, step: int, mod: int = SECTOR) -> np.ndarray:
+    """How many of i = 0 .. count-1 have i * step = r (mod `mod`), for each r."""
+    out = np.zeros(mod, dtype=np.int64)
+    s = step % mod
+    period = mod // gcd(s, mod)
     for i in range(min(period, count)):
-        out[i * s % SECTOR] += count // period + (i < count % period)
+        out[i * s % mod] += count // period + (i < count % period)
     return out
 
 
 def _translated(report, moves: dict, grid) -> dict:
     out = {k: {"requests": 0, "sectors": 0, "ideal_sectors": 0, "exact": False} for k in MEMORY_KINDS}
     blocks = grid[0] * grid[1] * grid[2]
-    base = _rows(report)
+    base, dests = _rows(report), _chunks(report)
+    sites = {(s.pc, s.kind, s.size): s for s in report.memory_sites}
     for key, a in base.items():
-        hist = np.zeros(SECTOR, dtype=np.int64)
+        chunks = dests.get(key)
+        mod = SECTOR if chunks is None else LINE
+        hist = np.zeros(mod, dtype=np.int64)
         hist[0] = 1
         for dim in range(3):  # the residues of x*Dx + y*Dy + z*Dz: a cyclic convolution per dimension
-            h = _residues(grid[dim], moves[key][dim])
-            hist = np.array([sum(hist[(r - q) % SECTOR] * h[q] for q in range(SECTOR)) for r in range(SECTOR)])
+            h = _residues(grid[dim], moves[key][dim], mod)
+            hist = np.array([sum(hist[(r - q) % mod] * h[q] for q in np.flatnonzero(h)) for r in range(mod)])
         _, kind, size = key
         t = out[kind]
         t["requests"] += a.shape[0] * blocks
         for r in np.flatnonzero(hist):
-            sectors, ideal = sector_costs(np.where(a >= 0, a + int(r), -1), size, kind.startswith("local"))
+            moved = np.where(a >= 0, a + int(r), -1)
+            _, sectors, ideal = site_costs(sites[key], moved, chunks)
             t["sectors"] += int(sectors.sum()) * int(hist[r])
             t["ideal_sectors"] += int(ideal.sum()) * int(hist[r])
     return out

@@ -58,6 +58,9 @@ class Site:
     wavefronts: int = 0
     ideal: int = 0
     degree: int = 0  # worst phase of any warp: 1 = conflict-free
+    # global memory: the sectors Nsight Compute's kernel counters count, where `wavefronts` holds the source view's
+    # per-instruction ones; they differ for 16-byte cp.async only (coalescing.copy_counted_sectors)
+    counted: int = 0
     worst_wavefronts: int = -1
     worst_addresses: np.ndarray | None = None  # the costliest warp's 32 byte offsets (-1: inactive)
     worst_warp: int = 0  # its warp index in the block
@@ -69,6 +72,7 @@ class Site:
     pending: list = field(default_factory=list)
     sources: list = field(default_factory=list)  # cp.async: each lane's global 16-byte chunk, as `pending`
     partners: list = field(default_factory=list)  # a 16-byte cp.async's global read: each lane's shared 32-byte chunk
+    kept_chunks: list = field(default_factory=list)  # those chunks of every kept request (MemoryLedger.keep)
 
 
 class Ledger:

@@ -60,9 +60,11 @@ class Report:
                 "ideal_wavefronts": sum(s.ideal for s in ss), "instructions": sum(s.issued for s in ss)}
 
     def memory_totals(self, kind: str) -> dict:
-        """Requests, sectors and ideal sectors of one kind of global or local traffic (globalledger.py)."""
+        """Requests, sectors and ideal sectors of one kind of global or local traffic (globalledger.py), the
+        sectors as the kernel's counters count them: its lines' sectors, summed, can be more (16-byte cp.async,
+        Site.counted)."""
         ss = [s for s in self.memory_sites if s.kind == kind]
-        return {"requests": sum(s.requests for s in ss), "sectors": sum(s.wavefronts for s in ss),
+        return {"requests": sum(s.requests for s in ss), "sectors": sum(s.counted for s in ss),
                 "ideal_sectors": sum(s.ideal for s in ss), "instructions": sum(s.issued for s in ss)}
 
     def source_text(self, file: int, line: int) -> str:

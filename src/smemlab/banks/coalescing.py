@@ -25,7 +25,10 @@ global read, LDL/STL), as Nsight Compute counts them:
 - cp.async's global read (LDGSTS) is a global load to Nsight Compute's kernel counters: on the H200
   `l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_ld` count it and `..._op_ldgsts` stays 0
   (global.cp_async4.*, global.cp_async16.*). Its lines are kept apart ("global ldgsts", as the source
-  view lists the LDGSTS rows) and its totals are added to the global loads' (`LOAD_TOTALS`).
+  view lists the LDGSTS rows) and its totals are added to the global loads' (`LOAD_TOTALS`). A 16-byte
+  copy's sectors depend on its shared destinations as well, and the two views part there: the source view
+  counts (global sector, shared chunk) pairs a line (copy_sector_costs), the kernel's counters (global
+  line, shared chunk) pairs (copy_counted_sectors).
 - Local memory (LDL/STL: local arrays; ptxas's spills are not in the PTX, so not here) is interleaved
   by 4-byte words: word w of lane l of a warp's frame is at (w * 32 + l) * 4 (the CUDA Programming
   Guide: "consecutive 32-bit words are accessed by consecutive thread IDs"), so lanes reading the same
@@ -121,6 +124,25 @@ def atomic_sector_costs(a: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarra
         starts = np.nonzero(first)[0]
         np.add.at(sectors, keys[starts, 0], np.maximum.reduceat(per_address, starts))
     return sectors, sector_costs(a, size)[1]
+
+
+def copy_counted_sectors(a: np.ndarray, chunks: np.ndarray) -> np.ndarray:
+    """The sectors Nsight Compute's kernel counter `l1tex__t_sectors_pipe_lsu_mem_global_op_ld` counts for each
+    row of a 16-byte cp.async.cg's global reads (LDGSTS.E.BYPASS.128; `a`, `chunks` as copy_sector_costs): the
+    distinct (128-byte global line, shared 32-byte chunk) pairs. Where copy_sector_costs (the source view's
+    per-instruction sectors) splits a line's lanes by global sector as well, the counter does not: per line it
+    counts the shared 32-byte chunks written, however many of the line's sectors feed one chunk.
+
+    Measured on the H200 (the counter less the LDG/LDG.STRONG rows of the same launch): all 131 launches of
+    tools/analyze_truth's cp_async.b16* (45 one-warp patterns, plain and zero-filling, cold, warm, 1 or 2 other
+    copies in flight, the other half of the same lines in flight) and the 4 global.cp_async16.* (two warps).
+    It is the one rule of (global G-byte block, shared C-byte chunk) pairs, G 32 .. 512, C 16 .. 128, that fits
+    all of them: the pair rule (G 32) gives 56 for dst_plus16.inflight2, counted 52; the line alone (C 128)
+    16 for dst_stride32, counted 32. A destination 16 bytes off its 32-byte chunk: 5 chunks a line of 8 lanes,
+    20 a warp (counted 20; the pair rule 32); reads 32 bytes apart into contiguous destinations: 2 chunks a
+    line of 4 lanes, 16 a warp (global.cp_async16.stride2: 32 for two warps; the address rule 64)."""
+    on = (a >= 0) & (chunks >= 0)
+    return _distinct(np.where(on, (a // LINE) * (1 << 24) + chunks, -1))
 
 
 LOAD_TOTALS = ("global load", "global ldgsts")  # the kinds Nsight Compute's global-load counters include
