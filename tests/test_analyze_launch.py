@@ -66,22 +66,29 @@ def test_cli_blocks_json(capsys):
     assert store["sectors"] == 32 * store["requests"] and store["cause"] == {"cause": "stride", "stride": 128}
 
 
-def test_translation_rule_counts_16_byte_copies_by_line_and_destination():
-    # nine blocks 16 bytes apart: their copies start at every 16-byte residue of a 128-byte line, and the
-    # counted sectors (coalescing.copy_counted_sectors) change with the residue mod 128, not mod 32
-    file = str(Path(__file__).parent / "data" / "analyze" / "copy_shifted.cu")
+def _nine_blocks(name: str, kernel: str, args: list[str], kind: str):
+    """(the block runner, the totals of `kind` over every block) of a kernel of tests/data/analyze launched as 9
+    blocks of 64 threads, after checking that the translation rule from a sample of 4 gives those totals."""
+    file = str(Path(__file__).parent / "data" / "analyze" / name)
     grid = (9, 1, 1)
 
     def run(b):
-        return analyze_source(file, "copyShifted", (64, 1, 1), grid, b, 0,
-                              ["out=float32[576]", "in=float32[640]", "step=4"], compiler="nvrtc", keep_addresses=True)
+        return analyze_source(file, kernel, (64, 1, 1), grid, b, 0, args, compiler="nvrtc", keep_addresses=True)
 
     exact = whole_launch(run, grid, "all")
     guess = whole_launch(run, grid, 4)
     assert exact.method == "every block" and guess.method == "translation"
-    want, got = exact.totals["global ldgsts"], guess.totals["global ldgsts"]
+    want, got = exact.totals[kind], guess.totals[kind]
     assert (got["requests"], got["sectors"], got["ideal_sectors"]) == \
            (want["requests"], want["sectors"], want["ideal_sectors"])
+    return run, want
+
+
+def test_translation_rule_counts_16_byte_copies_by_line_and_destination():
+    # nine blocks 16 bytes apart: their copies start at every 16-byte residue of a 128-byte line, and the
+    # counted sectors (coalescing.copy_counted_sectors) change with the residue mod 128, not mod 32
+    run, _ = _nine_blocks("copy_shifted.cu", "copyShifted", ["out=float32[576]", "in=float32[640]", "step=4"],
+                          "global ldgsts")
     # the counter's sectors, not the source view's: block 0 alone, 2 warps of 5 chunks a line of 8 lanes
     assert run((0, 0, 0)).memory_totals("global ldgsts")["sectors"] == 2 * 20
     assert sum(s.wavefronts for s in run((0, 0, 0)).memory_sites if s.kind == "global ldgsts") == 2 * 32
@@ -89,20 +96,8 @@ def test_translation_rule_counts_16_byte_copies_by_line_and_destination():
 
 def test_translation_rule_costs_atomics_by_their_busiest_word():
     # nine blocks 3 words apart: the residues of a sector change whether a warp's 8 words straddle two sectors
-    file = str(Path(__file__).parent / "data" / "analyze" / "atomic_shifted.cu")
-    grid = (9, 1, 1)
-
-    def run(b):
-        return analyze_source(file, "atomicShifted", (64, 1, 1), grid, b, 0,
-                              ["counts=uint32[128]", "old=uint32[576]", "hits=int32[64]:1..3", "step=3"],
-                              compiler="nvrtc", keep_addresses=True)
-
-    exact = whole_launch(run, grid, "all")
-    guess = whole_launch(run, grid, 4)
-    assert exact.method == "every block" and guess.method == "translation"
-    want, got = exact.totals["global atomic"], guess.totals["global atomic"]
-    assert (got["requests"], got["sectors"], got["ideal_sectors"]) == \
-           (want["requests"], want["sectors"], want["ideal_sectors"])
+    run, want = _nine_blocks("atomic_shifted.cu", "atomicShifted",
+                             ["counts=uint32[128]", "old=uint32[576]", "hits=int32[64]:1..3", "step=3"], "global atomic")
     block0 = run((0, 0, 0)).memory_totals("global atomic")
     assert (block0["requests"], block0["sectors"]) == (2, 2 * 4)  # block 0: its warps' 8 words in one sector each
     assert want["sectors"] > 9 * 2 * 4  # some blocks straddle two sectors
