@@ -1,6 +1,9 @@
 """The backward passes of the registered torch ops, on the library's own kernels.
 
-- transpose: the gradient's transpose.
+- transpose: the gradient's transpose, as a view (`g.transpose(-2, -1)`), as torch's own gradient of
+  `x.t().contiguous()` is: no kernel runs in the backward pass; a consumer that needs the gradient
+  contiguous pays for the copy where it needs it, and accumulating it into a contiguous `.grad` copies it
+  there, as for torch's transpose.
 - reduce_sum: the gradient broadcast over what was summed (a view, as torch.sum's backward), in the
   input's dtype.
 - stencil1d: out = correlate(x, c) with zeros outside [0, n), so dL/dx[j] = sum_i g[i] c[j - i + r]
@@ -83,7 +86,7 @@ def autograd_kernel(op, kernel, backward, setup_context, backend: str = "CUDA"):
 
 
 def _transpose_backward(ctx, g):
-    return torch.ops.smemlab.transpose(g)
+    return g.transpose(-2, -1)
 
 
 def _reduce_setup(ctx, inputs, output):

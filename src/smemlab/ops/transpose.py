@@ -137,7 +137,7 @@ def transpose(x: Any) -> Any:
     elements; C-contiguous; on the GPU) as a new C-contiguous array of shape (..., cols, rows), of
     the caller's type (CuPy -> CuPy, torch -> torch), computed on the caller's current stream. Same
     result as `cupy.ascontiguousarray(x.swapaxes(-1, -2))` (x.T for 2-D). Differentiable for torch
-    tensors (the gradient is the transpose of the gradient); a strided view is copied first."""
+    tensors (the gradient is the output gradient's transposed view, as torch's); a strided view is copied first."""
     ops = torch_ops(x)
     if ops is not None:
         return ops.transpose(x)
