@@ -152,6 +152,18 @@ KNOWN = {
                                "warps (two of them past K, source size 0), where ldgsts_costs gives 2 a quarter, 32 "
                                "each: line 48's cp.async 288 emulated, 240 measured; the B tile's copies (one line a "
                                "quarter) are exact. " + STAGED_A_COPY),
+    # the wgmma probe's matmuls (their HGMMA lines match): the A tile's rows are 32 or 64 bytes, so a quarter-warp's
+    # copy reads 4 or 2 global lines into one 128-byte shared row, the staged pattern again
+    **{f"triton.matmul.{tile}": ({("triton_kernels.py", 48, "ldgsts")},
+                                 f"the A tile's {row}-byte rows: a quarter-warp copies {128 // row} global lines into one "
+                                 f"128-byte shared row, whose cost varies by copy as in triton.matmul.32x32x32 ({how}; "
+                                 f"line 48's cp.async {got} emulated, {want} measured); the B tile's copies are exact. "
+                                 + STAGED_A_COPY)
+       for tile, row, how, got, want in (
+           ("64x64x16", 32, "prologue copies 1 or 4 a quarter, ldgsts_costs 4", 480, 336),
+           ("64x16x32", 64, "the prologue's stage-0 copies 1 a quarter, stage-1 2, the loop's 1; ldgsts_costs 2", 288,
+            192),
+           ("64x256x16", 32, "prologue copies 1 or 4 a quarter, the loop's 1; ldgsts_costs 4", 512, 368))},
     "corpus.divergent_branches": ({("divergent.cu", 25, "load")},
                                   "ptxas unrolled a loop with a data-dependent trip count into predicated loads: one "
                                   "SASS load serves lanes at different iterations, where the PTX's loop keeps them "

@@ -204,7 +204,8 @@ def wgmma_places(instrs: list[Instr], cubin: bytes, symbol: str, files: dict[int
     return {pc: (index[file], line) for pc, (file, line, _) in zip(pcs, found) if file in index}
 
 
-_PC_OPCODE = re.compile(r"\s*/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)")
+# the opcode with its modifiers, which may hold lower case (HGMMA.64x128x16.F32)
+_PC_OPCODE = re.compile(r"\s*/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Za-z0-9_.]*)")
 
 
 def parse_sass(text: str, symbol: str) -> list[SassAccess]:

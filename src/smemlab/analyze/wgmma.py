@@ -126,16 +126,25 @@ def a_places() -> tuple[np.ndarray, np.ndarray]:
     return 16 * q + g + 8 * ((i // 2) % 2), 2 * t + i % 2 + 8 * (i // 4)
 
 
-def operand_wavefronts(n: int, a_in_shared: bool, esize: int = 2) -> int:
+def operand_wavefronts(n: int, a_in_shared: bool) -> int:
     """Shared-memory wavefronts of one warpgroup's HGMMA (m64nNk16): one for every 128 bytes of its operands in
-    shared memory, the A tile's 64 x 32 bytes where it is read from there, and B's N x 32 bytes. Nsight
-    Compute's source view lists them with the shared loads (HGMMA, at 0 bytes an access), a quarter at each
-    warp of the warpgroup; ideal the same. Measured on an H200 (Nsight Compute 2025.3.1, 2026-11-23:
-    tests/data/analyze_truth.json, triton.matmul.128x128x64 and triton.attention_fwd.64, 128-byte swizzled
-    tiles): m64n128k16 with both operands in shared memory 48 a warpgroup (192 over 16 warp executions),
-    m64n64k16 32 (64 over 8), m64n64k16 with A in registers 16 (32 over 8). The kernel's L1 load counter
-    (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld) and the load instruction counts leave them out."""
-    del esize  # the operands are K_BYTES wide along K whatever the type
+    shared memory, the A tile's 64 x 32 bytes where it is read from there, and B's N x 32 bytes, whatever the
+    swizzle mode and major-ness (a canonical tile puts every 8 x 16-byte core matrix on all 32 banks). Nsight
+    Compute's source view lists them per HGMMA with the shared loads (0 bytes an access), a quarter at each warp
+    of the warpgroup, ideal the same; the kernel's L1 load counter
+    (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld) and load instruction counts leave them out.
+
+    Measured with Nsight Compute 2025.3.1 on an H100 (2026-11-27, tests/data/analyze_truth.json: Triton 3.9's
+    tiles, every HGMMA exact), wavefronts a warpgroup:
+      m64n128k16, A and B 128-byte swizzled (K-, MN-major)  48   triton.matmul.128x128x64 (two warpgroups)
+      m64n64k16,  A 32-byte, B 128-byte (MN)                 32   triton.matmul.64x64x16
+      m64n16k16,  A 64-byte, B 32-byte (MN)                  20   triton.matmul.64x16x32
+      m64n32k16,  A 128-byte, B 64-byte (MN)                 24   triton.matmul.64x32x64
+      m64n256k16, A 32-byte, B 128-byte (MN, 4 atoms)        80   triton.matmul.64x256x16
+      m64n64k16,  A, B 128-byte (K-major B = K^T)            32   triton.attention_fwd.64 (Q K^T)
+      m64n64k16,  A in registers, B 128-byte (MN)            16   triton.attention_fwd.64 (P V)
+      m64n16k16 / m64n32k16, 32- / 64-byte, A shared / regs  20, 4 / 24, 8   triton.attention_fwd.d16 / .d32
+    Tiles with no swizzle (Triton makes none for wgmma) are counted by the same rule, unmeasured."""
     return ((M_ROWS * K_BYTES if a_in_shared else 0) + n * K_BYTES) // WAVEFRONT_BYTES
 
 
