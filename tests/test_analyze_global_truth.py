@@ -40,6 +40,13 @@ KNOWN = {
     "ops_matmul.mm_pack": PTXAS_LOCAL.format(what="8 STL executions, 32 sectors, at the k-loop's head"),
     "dd.spmv.scalar": "a row loop whose trip count is the data's: ptxas unrolled it into predicated LDGs, issued by "
                       "warps whose lanes are done (464 requests counted, 416 emulated; sectors 5,164 against 5,150)",
+    "triton.matmul.128x128x64": "the k-loop's cp.async of tiles past K (source size 0: LDGSTS with its ignore-source "
+                                "predicate, zero-filled, no global read): Nsight Compute's source view gives a few of "
+                                "their 128 warp executions 16 sectors each with no request, a different few each "
+                                "recording (2026-11-27 15:06: 32 sectors at the loop's first LDGSTS, 0x10d0, and 16 at its "
+                                "second; 17:20, the fixture's: 64 at 0x10d0 and 16 at 0x11a0), where its "
+                                "global-load counter (2,048), analyze (line 48: 2,048) and the same masked copies of "
+                                "triton.matmul.32x32x32 and triton.attention_fwd count none: timing, not modelled",
 }
 
 

@@ -203,10 +203,32 @@ def test_triton_small_dot_uses_ldmatrix_and_mma(tk):
 
 
 @needs_triton
-def test_triton_wgmma_tiles_are_refused_clearly(tk):
-    a = np.zeros((128, 128), np.float16)
-    with pytest.raises(UserError, match="wgmma.*does not emulate"):
-        sa.triton(tk.matmul, 1, np.zeros((128, 128), np.float32), a, a, 128, BM=128, BN=128, BK=64, num_warps=8)
+def test_triton_wgmma_tiles_compute_the_product(tk):
+    """Two warpgroups of wgmma.mma_async on 128-byte swizzled tiles (descriptors, fragments) give A @ B."""
+    rng = np.random.default_rng(9)
+    a = rng.uniform(-1, 1, (128, 128)).astype(np.float16)
+    b = rng.uniform(-1, 1, (128, 128)).astype(np.float16)
+    r = sa.triton(tk.matmul, 1, np.zeros((128, 128), np.float32), a, b, 128, BM=128, BN=128, BK=64, num_warps=8)
+    assert "wgmma.mma_async" in r.ptx
+    np.testing.assert_allclose(r.buffers["c_ptr"], a.astype(np.float32) @ b.astype(np.float32), atol=1e-3)
+    # each warpgroup's HGMMA reads its A (64 x 16) and B (16 x 128) tiles: counted apart from the loads
+    wg = r.totals("wgmma")
+    assert wg["requests"] == 2 * 8 * 4  # 2 K steps of 4 k16 instructions, at each of the 4 warps of 2 warpgroups
+    assert wg["wavefronts"] == 2 * 2 * 4 * (64 * 32 + 128 * 32) // 128
+    assert r.totals("load")["wavefronts"] == sum(ls.wavefronts for ls in r.lines if ls.kind == "load")
+
+
+@needs_triton
+@pytest.mark.parametrize("bn, bk", [(64, 16), (16, 32), (32, 64)], ids=["A32B-B128B", "A64B-B32B", "A128B-B64B"])
+def test_triton_wgmma_in_every_swizzle_mode_computes_the_product(tk, bn, bk):
+    """One warpgroup on A tiles of 32-, 64- and 128-byte rows (K-major) and B tiles of 128, 32 and 64 (MN-major):
+    every swizzle mode Triton makes."""
+    rng = np.random.default_rng(bn + bk)
+    a = rng.uniform(-1, 1, (64, 64)).astype(np.float16)
+    b = rng.uniform(-1, 1, (64, bn)).astype(np.float16)
+    r = sa.triton(tk.matmul, 1, np.zeros((64, bn), np.float32), a, b, 64, BM=64, BN=bn, BK=bk, num_warps=4)
+    assert f"m64n{bn}k16" in r.ptx
+    np.testing.assert_allclose(r.buffers["c_ptr"], a.astype(np.float32) @ b.astype(np.float32), atol=1e-3)
 
 
 @needs_triton

@@ -15,7 +15,7 @@ analyze; their lines are compared like the others. Instructions with lanes on ot
 (a cluster's distributed shared memory) are Nsight Compute's dsmem_ ops, per line.
 
 Known differences (xfail, with the reason, once everything else of the case matched and exactly the
-known lines differ): the kernels analyze refuses (REFUSED: Triton's wgmma tiles); the trips of a compare-and-swap loop (float atomicAdd on
+known lines differ): the kernels analyze refuses (REFUSED, none now); the trips of a compare-and-swap loop (float atomicAdd on
 shared memory) that depend on timing across warps; three loops whose LDS.64 the two counters count
 differently; the staged matmul's two-line cp.async with several stages in flight (and Triton's 32x32x32
 matmul's, the same pattern); two loops ptxas restructured (a data-dependent trip count unrolled again, so
@@ -152,6 +152,18 @@ KNOWN = {
                                "warps (two of them past K, source size 0), where ldgsts_costs gives 2 a quarter, 32 "
                                "each: line 48's cp.async 288 emulated, 240 measured; the B tile's copies (one line a "
                                "quarter) are exact. " + STAGED_A_COPY),
+    # the wgmma probe's matmuls (their HGMMA lines match): the A tile's rows are 32 or 64 bytes, so a quarter-warp's
+    # copy reads 4 or 2 global lines into one 128-byte shared row, the staged pattern again
+    **{f"triton.matmul.{tile}": ({("triton_kernels.py", 48, "ldgsts")},
+                                 f"the A tile's {row}-byte rows: a quarter-warp copies {128 // row} global lines into one "
+                                 f"128-byte shared row, whose cost varies by copy as in triton.matmul.32x32x32 ({how}; "
+                                 f"line 48's cp.async {got} emulated, {want} measured); the B tile's copies are exact. "
+                                 + STAGED_A_COPY)
+       for tile, row, how, got, want in (
+           ("64x64x16", 32, "prologue copies 1 or 4 a quarter, ldgsts_costs 4", 480, 336),
+           ("64x16x32", 64, "the prologue's stage-0 copies 1 a quarter, stage-1 2, the loop's 1; ldgsts_costs 2", 288,
+            192),
+           ("64x256x16", 32, "prologue copies 1 or 4 a quarter, the loop's 1; ldgsts_costs 4", 512, 368))},
     "corpus.divergent_branches": ({("divergent.cu", 25, "load")},
                                   "ptxas unrolled a loop with a data-dependent trip count into predicated loads: one "
                                   "SASS load serves lanes at different iterations, where the PTX's loop keeps them "
@@ -159,12 +171,9 @@ KNOWN = {
 }
 
 
-# case id -> why analyze refuses the kernel (a UserError), while its truth is recorded for when it does not
-REFUSED = {
-    **{case: "Triton's kernel at this tile uses Hopper's wgmma (with fence.proxy.async), which analyze does not "
-             "emulate yet; the truth waits for it"
-       for case in ("triton.matmul.128x128x64", "triton.attention_fwd.64")},
-}
+# case id -> why analyze refuses the kernel (a UserError), while its truth is recorded for when it does not (none
+# now: Triton's wgmma tiles, triton.matmul.128x128x64 and triton.attention_fwd.64, were the last)
+REFUSED: dict[str, str] = {}
 
 
 @lru_cache(maxsize=1)
@@ -250,7 +259,10 @@ def _line_diff(case, r) -> dict:
     for ln in case.get("lines", []):
         want_lines[(Path(ln["file"].removeprefix("package:")).name, ln["line"], ln["op"])] += ln["wavefronts"]
     for ls in r.lines:  # an instruction with lanes on other blocks' shared memory: Nsight Compute's dsmem_ ops
-        got_lines[(Path(r.file_name(ls.file)).name, ls.line, ("dsmem_" if ls.remote else "") + ls.kind)] += ls.wavefronts
+        # analyze counts HGMMA's operand reads apart (op wgmma, out of the load totals as the L1 load counter
+        # leaves them out); Nsight Compute's source view lists them per line with the loads
+        kind = "load" if ls.kind == "wgmma" else ls.kind
+        got_lines[(Path(r.file_name(ls.file)).name, ls.line, ("dsmem_" if ls.remote else "") + kind)] += ls.wavefronts
     return {k: (got_lines.get(k, 0), want_lines.get(k, 0)) for k in set(want_lines) | set(got_lines)
             if got_lines.get(k, 0) != want_lines.get(k, 0)}
 

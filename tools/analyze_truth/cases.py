@@ -869,6 +869,18 @@ triton_case("attention_fwd", "attention_fwd", ["o_ptr=float32[32,32]", "q_ptr=fl
 triton_case("attention_fwd.64", "attention_fwd", ["o_ptr=float32[64,64]", "q_ptr=float16[64,64]", "k_ptr=float16[128,64]",
                                                   "v_ptr=float16[128,64]", "seq=128", "scale=0.125"],
             {"BM": 64, "BN": 64, "D": 64})
+# Hopper's wgmma in every swizzle mode Triton makes (the tile's inner extent: 32, 64 or 128 bytes), K-major
+# (A, and B = K^T of the attention's Q K^T) and MN-major (B of the matmul, V of the attention), both operands
+# in shared memory or A in registers (the attention's P V), N from 16 to 256: the probe of
+# wgmma.operand_wavefronts's rule (issue 30)
+for bm, bn, bk, k in ((64, 64, 16, 64), (64, 16, 32, 64), (64, 32, 64, 128), (64, 256, 16, 32)):
+    triton_case(f"matmul.{bm}x{bn}x{bk}", "matmul", [f"c_ptr=float32[{bm},{bn}]", f"a_ptr=float16[{bm},{k}]",
+                                                     f"b_ptr=float16[{k},{bn}]", f"K={k}"],
+                {"BM": bm, "BN": bn, "BK": bk})
+for d in (16, 32):
+    triton_case(f"attention_fwd.d{d}", "attention_fwd", [f"o_ptr=float32[64,{d}]", f"q_ptr=float16[64,{d}]",
+                                                         f"k_ptr=float16[64,{d}]", f"v_ptr=float16[64,{d}]", "seq=64",
+                                                         f"scale={d ** -0.5!r}"], {"BM": 64, "BN": d, "D": d})
 triton_case("column_sums", "column_sums", ["out_ptr=float32[64]", "x_ptr=float32[64,64]"], {"R": 64, "C": 64})
 triton_case("copy_2d", "copy_2d", ["out_ptr=float32[32,64]", "in_ptr=float32[32,96]", "in_stride=96", "out_stride=64"],
             {"R": 32, "C": 64})

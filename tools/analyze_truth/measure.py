@@ -889,8 +889,10 @@ def fixture(outdir: Path, build_dir: Path, out: Path, merge: bool = False) -> in
                                                      "sass_wavefronts")}
             if totals[op]["sass_wavefronts"] != totals[op]["wavefronts"]:
                 attributed = False
-            if sum(s["wavefronts"] for s in mine) != totals[op]["sass_wavefronts"]:
-                problems.append(f"{c['id']}: {op} lines sum to {sum(s['wavefronts'] for s in mine)}, "
+            # HGMMA's shared operand reads are listed with the loads but not in the SASS-attributed counter
+            counted = sum(s["wavefronts"] for s in mine if not s["opcode"].startswith("HGMMA"))
+            if counted != totals[op]["sass_wavefronts"]:
+                problems.append(f"{c['id']}: {op} lines sum to {counted}, "
                                 f"the SASS-attributed total is {totals[op]['sass_wavefronts']}")
         r2 = rep2.get(c["id"])
         repeatable = None if r2 is None else all(

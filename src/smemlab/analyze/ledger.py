@@ -7,8 +7,9 @@ buffered and handed to the model in batches of many warps, so the model runs a f
 kernel rather than once per warp-instruction.
 
 Kinds of site: "load", "store" (1 to 16 bytes, vector forms as one access of the full width),
-"atomic" (atom/red on shared memory) and "ldgsts" (cp.async's shared-memory side, counted apart as
-Nsight Compute does: in neither the load nor the store totals). Distributed shared memory
+"atomic" (atom/red on shared memory), "ldgsts" (cp.async's shared-memory side, counted apart as
+Nsight Compute does: in neither the load nor the store totals) and "wgmma" (the operand reads of Hopper's
+warpgroup MMA, HGMMA: also apart, as the L1 load counter leaves them out; wgmma.operand_wavefronts). Distributed shared memory
 (.shared::cluster, mapa): the whole cluster is emulated; the lanes of an access on the block's own
 shared memory count as a shared load, store or atomic, those on another block's as remote requests
 (`Site.remote`, no wavefronts), as Nsight Compute counts them per instruction (memops.py).
@@ -38,7 +39,7 @@ LDGSTS_MODELLED = (4, 8, 16)  # cp.async sizes whose wavefronts are modelled (al
 
 
 def is_modelled(kind: str, size: int) -> bool:
-    return kind in MODELLED or (kind == "ldgsts" and size in LDGSTS_MODELLED)
+    return kind in MODELLED or kind == "wgmma" or (kind == "ldgsts" and size in LDGSTS_MODELLED)
 FLUSH_ROWS = 1 << 15  # warps buffered before the model runs
 MAX_OPEN_CHUNKS = 256  # a line's chunks being merged into SASS-width accesses at once, per warp (_coalesce)
 
@@ -46,7 +47,7 @@ MAX_OPEN_CHUNKS = 256  # a line's chunks being merged into SASS-width accesses a
 @dataclass
 class Site:
     pc: int
-    kind: str  # load, store, atomic, ldgsts
+    kind: str  # load, store, atomic, ldgsts, wgmma
     size: int  # bytes per thread (vector width included)
     file: int
     line: int
@@ -87,6 +88,7 @@ class Ledger:
         self.shift: dict[int, int] = {}  # pc -> bytes from its address to where its access starts (sass.py)
         self.relocate: dict[int, int] = {}  # pc -> the source line ptxas's line table gives its access (sass.py)
         self.joins: dict[int, int] = {}  # pc -> the line whose vectors it may complete, where they stand (sass.py)
+        self.wgmma_places: dict[int, tuple[int, int]] = {}  # pc -> (file, line) of its HGMMA (sass.wgmma_places)
         self.copy_zfill: dict[tuple[int, int], bool] = {}  # (file, line) -> the SASS's cp.async form (sass.copy_forms)
         self._runs: dict[tuple, dict] = {}  # (file, line, kind) -> the chunks being filled (_coalesce)
         self._rows = 0
@@ -115,6 +117,15 @@ class Ledger:
         decides, with the shared side, what the copy costs."""
         site.sources.append(np.where(em, chunks, -1))
         self._record(site, offsets, em, issued_warps)
+
+    def record_operands(self, site: Site, warps: int, wavefronts: int) -> None:
+        """One warpgroup's tensor-core operand reads (wgmma.py): a request at each of its `warps`, `wavefronts`
+        in all, ideal the same (the canonical layouts read every 128 bytes in one wavefront)."""
+        site.issued += warps
+        site.requests += warps
+        site.wavefronts += wavefronts
+        site.ideal += wavefronts
+        site.degree = max(site.degree, 1)
 
     def _record(self, site: Site, offsets: np.ndarray, em: np.ndarray, issued_warps: int) -> None:
         site.issued += issued_warps

@@ -92,6 +92,11 @@ def notes(r: Report) -> list[str]:
                    "Nsight Compute counts them), by the rule measured on an H200: a 16-byte copy's quarter-warp costs "
                    "one wavefront per (global line, shared row, bits 4-5 of dst XOR src), more in the zero-filling "
                    "form; 4- and 8-byte copies go by global line, each group as a store")
+    if any(s.kind == "wgmma" and s.issued for s in r.sites):
+        out.append("Hopper's warpgroup MMA (wgmma, HGMMA) reads its shared-memory operands apart from the loads (op "
+                   "wgmma: in neither the load nor the store totals, as Nsight Compute's load counters leave them out; "
+                   "its source view lists them with the loads): one wavefront for every 128 bytes of A and B tiles, "
+                   "a quarter at each warp of the warpgroup, on the line ptxas gives the HGMMA (measured on an H100)")
     if any(s.issued for s in r.memory_sites):
         out.append(memory.SECTOR_NOTE)
     if any(s.generic and not s.remote and s.issued for s in r.sites):

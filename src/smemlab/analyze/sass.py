@@ -181,7 +181,31 @@ def opcodes_at(text: str, symbol: str) -> dict[int, str]:
     return out
 
 
-_PC_OPCODE = re.compile(r"\s*/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)")
+_HGMMA = re.compile(r"/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?HGMMA\.(\d+x\d+x\d+)")
+
+
+def wgmma_places(instrs: list[Instr], cubin: bytes, symbol: str, files: dict[int, str]) -> dict[int, tuple[int, int]]:
+    """pc -> (PTX file index, line) where ptxas's line table puts the HGMMA of each `wgmma.mma_async`, which
+    is where Nsight Compute counts its operand reads: not always the PTX's line (Triton's attention: the P V
+    product's four HGMMAs of line 98 stand on standard.py:287 twice, then lines 90 and 91). The wgmmas and the
+    HGMMAs are paired in order (the accumulator chain keeps ptxas from reordering them), where both have the
+    same number and shapes; otherwise, or without nvdisasm, nothing moves."""
+    text = listing_text(cubin) if cubin else None
+    if text is None:
+        return {}
+    found = [(file, line, m.group(1)) for file, line, raw in _kernel_lines(text, symbol)
+             for m in [_HGMMA.search(raw)] if m]
+    pcs = [pc for pc, ins in enumerate(instrs) if ins.parts[:2] == ("wgmma", "mma_async")]
+    shapes = [next((p[1:].replace("n", "x").replace("k", "x") for p in instrs[pc].parts if p.startswith("m64n")), "")
+              for pc in pcs]
+    if len(found) != len(pcs) or any(shape != f[2] for shape, f in zip(shapes, found)):
+        return {}
+    index = {Path(path).name: i for i, path in files.items()}
+    return {pc: (index[file], line) for pc, (file, line, _) in zip(pcs, found) if file in index}
+
+
+# the opcode with its modifiers, which may hold lower case (HGMMA.64x128x16.F32)
+_PC_OPCODE = re.compile(r"\s*/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Za-z0-9_.]*)")
 
 
 def parse_sass(text: str, symbol: str) -> list[SassAccess]:

@@ -23,7 +23,7 @@ from smemlab.analyze.unit import compile_unit
 from smemlab.errors import UserError
 
 KINDS = ("load", "store", "atomic")
-EXTRA_KINDS = ("ldgsts",)
+EXTRA_KINDS = ("ldgsts", "wgmma")
 DEFAULT_MAX_STEPS = 10_000_000
 DEFAULT_TIME_LIMIT = 120.0  # seconds of emulation; a spin that spin.py cannot see stops here
 MAX_DYNAMIC_SHARED = 227 * 1024
@@ -222,6 +222,7 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
     ledger.shift = plan.shift
     ledger.relocate = plan.lines
     ledger.joins = plan.joins
+    ledger.wgmma_places = sass.wgmma_places(flow.instrs, cubin, symbol, module.files)
     ledger.atomic_rules = sass.atomic_rules(flow.instrs, shared_atomics(flow.instrs), listing, module.files)
     memory = attach_memory(ledger, flow, cubin, symbol, module.files, keep_addresses)
     forms = sass.copy_forms(cubin, symbol) if cubin else None

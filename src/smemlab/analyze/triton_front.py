@@ -23,7 +23,7 @@ from smemlab.errors import UserError
 
 EXTRA = 'pip install "smemlab[triton]"'
 ALIGN = 256  # GlobalSpace's buffer alignment: data_ptr() % 16 == 0, as the launcher checks
-LACKS = ("wgmma", "cp.async.bulk", "mbarrier", "stmatrix", "tcgen05", "setmaxnreg", "fence.proxy.async")
+LACKS = ("cp.async.bulk", "mbarrier", "stmatrix", "tcgen05", "setmaxnreg")
 
 
 def require():
@@ -157,8 +157,8 @@ def _refuse(ptx: str, where: str) -> None:
     """Instructions of Hopper's asynchronous pipeline the emulator does not run: one clear refusal up front."""
     found = sorted({op for op in LACKS if f"\t{op}" in ptx or f" {op}" in ptx})
     if found:
-        raise UserError(f"{where}: Triton's PTX uses {', '.join(found)} (wgmma, TMA and mbarrier pipelines at large "
-                        f"tiles), which analyze does not emulate yet; try smaller tiles or --num-stages 1")
+        raise UserError(f"{where}: Triton's PTX uses {', '.join(found)} (TMA and mbarrier pipelines, "
+                        f"Blackwell's tensor cores), which analyze does not emulate yet; try smaller tiles or --num-stages 1")
 
 
 def find(path: str, name: str | None):
