@@ -97,9 +97,23 @@ STAGED_A_COPY = ("the A tile's copy (two global lines a quarter-warp, both into 
                  "rule and the corpus's two-line pattern say; the corpus's copy costs the same cold or warm in L2 and "
                  "with other copies in flight, of other lines or of the same ones, so what the pipelined kernel does "
                  "differently is not found")
+# tools/analyze_truth/kernels/cp_async_stages.cu, recorded on an H100 (2026-11-27): the source view's per-instruction
+# counts of 16-byte cp.async with copies in flight are off from what the lanes do, the same way for the shared
+# wavefronts and the global sectors, whatever the lines read (step 16 or 32), the warps (1 or 8) or the time between
+# copies (spin 0 or 2000), and the same in a second launch: with 2 stages the loop's LDGSTS counts 1 more a warp; with
+# 4 stages it counts 3 more and the first of the prologue's three LDGSTS counts nothing at all (its requests are
+# there). The kernel counter of the global reads agrees with analyze (512 a warp); the one-stage launches are exact.
+# So the source view, not the copies, is what differs: not modelled (it is not what the hardware does)
+STAGED_SOURCE_VIEW = ("the source view's counts of cp.async with copies in flight (cp_async_stages: STAGES=2, 1 more a "
+                      "warp; STAGES=4, the first prologue copy counted as nothing and 3 more in the loop), while the "
+                      "kernel counter agrees with analyze")
+STAGED_PROBES = [f"cp_async_stages.s{s}.step{step}.t{t}.spin{spin}{again}" for s in (2, 4) for step in (16, 32)
+                 for t in (32, 256) for spin in (0, 2000) for again in ("", ".again")
+                 if not again or (step, t, spin) == (16, 256, 0)]
 # case id prefix -> (the lines (file, line, op) where analyze and Nsight Compute differ, why). Everything else
 # of such a case must match, and exactly these lines must differ; then the case is an expected failure.
 KNOWN = {
+    **{case: ({("cp_async_stages.cu", 21, "ldgsts")}, STAGED_SOURCE_VIEW) for case in STAGED_PROBES},
     **{case: ({("atomic_patterns.cu", 47, "load")},
               "the compare-and-swap loop's LDS.64 with lanes agreeing in lane^2 pairs: the source view counts it "
               "unpacked (96/152/240 load wavefronts), the L1 counter packed (65/151/239), as the bank model and "

@@ -254,7 +254,10 @@ def test_wavefronts_are_at_least_ideal():
     for c in cases():
         for s in c["sass"]:
             # an instruction whose lanes are all on other blocks' shared memory costs nothing here
-            if s["instructions_executed"] and s["threads"] and not s["op"].startswith("dsmem_"):
+            # the source view's first prologue cp.async with 4 stages in flight counts nothing (test_analyze_truth's
+            # STAGED_SOURCE_VIEW)
+            staged = s["opcode"].startswith("LDGSTS") and c["id"].startswith("cp_async_stages.s4")
+            if s["instructions_executed"] and s["threads"] and not s["op"].startswith("dsmem_") and not staged:
                 assert s["wavefronts"] >= s["ideal_wavefronts"] >= 1, (c["id"], s)
             assert s["wavefronts"] >= s["ideal_wavefronts"], (c["id"], s)
         for op in OPS if not _warpgroup_mma(c) else ():  # (its operand reads: below)

@@ -47,8 +47,6 @@ SKIPS: dict[str, str] = {  # "package:FILE.cu:kernel" -> why it is not recorded
     "package:lib/stencil.cu:stencil1d_f32_p": "the body of stencil1d_f32 (stencil_body) with its coefficients in a "
                                               "struct passed by value, which the truth launcher cannot pass yet; "
                                               "analyze runs it (experiments/launches.py)",
-    "tools/analyze_truth/kernels/cp_async_stages.cu:cp_async_stages": "issue 31's probe of the staged matmul's "
-                                                                      "cp.async source-view sectors: not yet recorded",
 }
 
 
