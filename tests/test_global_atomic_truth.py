@@ -28,7 +28,7 @@ def _measured(kind: str):
 
 def test_the_recording_holds_every_kind():
     kinds = {c["kind"] for c in DOC["cases"]}
-    assert kinds == {"designed", "random", "histGlobal", "hist_global"}
+    assert {"designed", "random", "histGlobal", "hist_global"} <= kinds  # and probe2.* once patterns2 is recorded
     assert all(c[f]["requests"] == 1 for c in DOC["cases"] for f in FORMS if f in c)
 
 

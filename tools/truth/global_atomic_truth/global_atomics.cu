@@ -1,5 +1,6 @@
 // Global-memory atomics under Nsight Compute: one warp, one atomic instruction per launch, on the word
-// indices of one pattern per launch (patterns.txt: 32 word indices a line, -1 for a lane that skips).
+// indices of one pattern per launch (patterns.txt: 32 word indices a line, -1 for a lane that skips; lines
+// starting with '#' are notes).
 // The forms, as ptxas makes them for sm_90:
 //   red_inc   atomicAdd(&g[w], 1u)              result unused: RED.E.ADD
 //   red_add   atomicAdd(&g[w], lane + 1)        RED.E.ADD
@@ -43,11 +44,17 @@ int main(int argc, char **argv) {
     FILE *f = fopen(path, "r");
     if (!f) { fprintf(stderr, "no %s\n", path); return 1; }
     std::vector<std::vector<int>> pats;
-    for (;;) {
+    char line[4096];
+    while (fgets(line, sizeof line, f)) {  // 32 ints a line; lines starting with '#' are notes
+        if (line[0] == '#') continue;
         std::vector<int> p(32);
         int k = 0;
-        for (; k < 32 && fscanf(f, "%d", &p[k]) == 1; k++) {}
-        if (k < 32) break;
+        char *s = line, *e;
+        for (; k < 32; k++, s = e) {
+            p[k] = (int)strtol(s, &e, 10);
+            if (e == s) break;
+        }
+        if (k < 32) continue;
         pats.push_back(p);
     }
     fclose(f);

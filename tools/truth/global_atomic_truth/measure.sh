@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On a GPU machine with nvcc and Nsight Compute: global-atomic requests and sectors per pattern
 # (global_atomics.cu, patterns.txt). Writes $OUT/global_atomics.csv (ncu, one row per launch and metric)
-# and $OUT/sass.txt; then, here: python tools/truth/global_atomic_truth/to_json.py OUTDIR.
+# and $OUT/sass.txt (and global_atomics_hist.csv, global_atomics2.csv); then, here: python tools/truth/global_atomic_truth/to_json.py OUTDIR.
 set -euo pipefail
 OUT=${OUT:-.}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -12,3 +12,5 @@ M=$M,l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum,l1tex__t_sectors_pipe_lsu
 # the designed patterns in every form; the histogram's warps (patterns_hist.txt) as RED.E.ADD and ATOMG only
 ncu --clock-control none --csv --metrics "$M" /tmp/global_atomics "$HERE/patterns.txt" iafdr > "$OUT/global_atomics.csv"
 ncu --clock-control none --csv --metrics "$M" /tmp/global_atomics "$HERE/patterns_hist.txt" ir > "$OUT/global_atomics_hist.csv"
+# the second probe (gen_patterns2.py: lane deletions, permutations, moves, prefixes, table sizes) as RED.E.ADD and .64
+ncu --clock-control none --csv --metrics "$M" /tmp/global_atomics "$HERE/patterns2.txt" id > "$OUT/global_atomics2.csv"

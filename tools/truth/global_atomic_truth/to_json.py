@@ -1,4 +1,4 @@
-"""global_atomics.csv + global_atomics_hist.csv (measure.sh's, on a GPU machine) -> tests/data/global_atomic_truth.json.
+"""global_atomics.csv + global_atomics_hist.csv (+ global_atomics2.csv) (measure.sh's, on a GPU machine) -> tests/data/global_atomic_truth.json.
 
     python tools/truth/global_atomic_truth/to_json.py OUTDIR GPU DATE   # the folder measure.sh wrote to
 """
@@ -62,6 +62,12 @@ def main() -> None:
                           lambda n: "random" if n >= len(designed) - n_random else "designed")
            + cases(hist, launches(out / "global_atomics_hist.csv"), "ir",
                    lambda n: "histGlobal" if n < 256 else "hist_global")}
+    if (out / "global_atomics2.csv").exists():  # the second probe (gen_patterns2.py), kinds named by its blocks
+        text = (HERE / "patterns2.txt").read_text().splitlines()
+        probe = [list(map(int, line.split())) for line in text if line and not line.startswith("#")]
+        spans = [(line.split()[2].rstrip(":"), int(line.split()[4])) for line in text if line.startswith("# block ")]
+        block = lambda n: "probe2." + [name for name, first in spans if first <= n][-1]
+        doc["cases"] += cases(probe, launches(out / "global_atomics2.csv"), "id", block)
     dest = HERE.parents[2] / "tests" / "data" / "global_atomic_truth.json"
     dest.write_text(json.dumps(doc, separators=(",", ":")) + "\n")
     print(f"{len(doc['cases'])} patterns -> {dest}")
