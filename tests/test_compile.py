@@ -68,15 +68,29 @@ def test_sources_hash_changes_with_a_kernel(tmp_path, monkeypatch):
     for folder in ("book", "lib"):
         (tmp_path / folder).mkdir()
     (tmp_path / "book" / "a.cu").write_text("// one")
-    (tmp_path / "lib" / "b.cu").write_text("// one")
-    (tmp_path / "h.cuh").write_text("// one")
+    (tmp_path / "lib" / "b.cu").write_text("// one b")
+    (tmp_path / "h.cuh").write_text("// one h")
     hashes = {sources_hash()}
     for path in ("book/a.cu", "lib/b.cu", "h.cuh"):  # a book kernel, a library kernel, a shared header
-        (tmp_path / path).write_text("// two")
+        (tmp_path / path).write_text(f"// two {path}")
         hashes.add(sources_hash())
+    assert len(hashes) == 4
+
+
+def test_sources_hash_is_kept_by_a_move(tmp_path, monkeypatch):
+    """Keyed on content only: a kernel moved to another folder or renamed leaves the hash (and with it a
+    recorded run's provenance) as it was."""
+    from smemlab import compiler
+
+    monkeypatch.setattr(compiler, "KERNEL_DIR", tmp_path)
+    for folder in ("book", "lib"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "book" / "a.cu").write_text("// a")
+    (tmp_path / "lib" / "b.cu").write_text("// b")
+    before = sources_hash()
     (tmp_path / "lib" / "b.cu").rename(tmp_path / "book" / "b.cu")  # the same text in the other folder
-    hashes.add(sources_hash())
-    assert len(hashes) == 5
+    (tmp_path / "book" / "a.cu").rename(tmp_path / "book" / "renamed.cu")
+    assert sources_hash() == before
 
 
 def test_the_kernels_are_laid_out_as_the_code_is():

@@ -62,12 +62,11 @@ def source_name(path: Path) -> str:
 
 
 def sources_hash() -> str:
-    """One SHA-256 over all kernel sources and headers, each with its path under kernels/: the
-    provenance of a recorded run."""
-    digest = hashlib.sha256()
-    for path in kernel_sources():
-        digest.update(source_name(path).encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
+    """One SHA-256 over the contents of all kernel sources and headers: the provenance of a recorded run.
+    Keyed on content only (the sorted SHA-256s of the files' bytes, no names): a byte changed in any file
+    changes it, a file moved or renamed does not, so moving a kernel leaves a recorded run current."""
+    digests = sorted(hashlib.sha256(path.read_bytes()).hexdigest() for path in kernel_sources())
+    return hashlib.sha256("\n".join(digests).encode()).hexdigest()
 
 
 def package_options(arch: str, defines: Mapping[str, object]) -> list[str]:
