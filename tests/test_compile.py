@@ -2,7 +2,7 @@
 
 import pytest
 
-from smemlab.compiler import KERNEL_DIR, compile_cubin, kernel_sources, source_name, sources_hash
+from smemlab.compiler import KERNEL_DIR, compile_cubin, kernel_sources, source_name, source_path, sources_hash
 from smemlab.cubin import static_shared_bytes
 
 SOURCES = [source_name(p) for p in kernel_sources() if p.suffix == ".cu"]
@@ -39,7 +39,7 @@ def test_one_cache_serves_the_runtime_and_analyze(tmp_path, monkeypatch):
 
     monkeypatch.setenv("SMEMLAB_CACHE", str(tmp_path))
     compile_cubin("lib/copy.cu")
-    compile_ptx((KERNEL_DIR / "lib" / "copy.cu").read_text(), "copy.cu")
+    compile_ptx(source_path("lib/copy.cu").read_text(), "copy.cu")
     assert len(list((tmp_path / "nvrtc").glob("*.cubin"))) == 2 and sorted(p.name for p in tmp_path.iterdir()) == ["nvrtc"]
 
 
@@ -65,13 +65,13 @@ def test_sources_hash_changes_with_a_kernel(tmp_path, monkeypatch):
     from smemlab import compiler
 
     monkeypatch.setattr(compiler, "KERNEL_DIR", tmp_path)
-    for folder in ("book", "lib"):
-        (tmp_path / folder).mkdir()
-    (tmp_path / "book" / "a.cu").write_text("// one")
-    (tmp_path / "lib" / "b.cu").write_text("// one b")
-    (tmp_path / "h.cuh").write_text("// one h")
+    for folder in ("lab/a", "ops/b", "include"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "lab/a/a.cu").write_text("// one")
+    (tmp_path / "ops/b/b.cu").write_text("// one b")
+    (tmp_path / "include/h.cuh").write_text("// one h")
     hashes = {sources_hash()}
-    for path in ("book/a.cu", "lib/b.cu", "h.cuh"):  # a book kernel, a library kernel, a shared header
+    for path in ("lab/a/a.cu", "ops/b/b.cu", "include/h.cuh"):  # a book kernel, a library kernel, a shared header
         (tmp_path / path).write_text(f"// two {path}")
         hashes.add(sources_hash())
     assert len(hashes) == 4
@@ -83,22 +83,40 @@ def test_sources_hash_is_kept_by_a_move(tmp_path, monkeypatch):
     from smemlab import compiler
 
     monkeypatch.setattr(compiler, "KERNEL_DIR", tmp_path)
-    for folder in ("book", "lib"):
-        (tmp_path / folder).mkdir()
-    (tmp_path / "book" / "a.cu").write_text("// a")
-    (tmp_path / "lib" / "b.cu").write_text("// b")
+    for folder in ("lab/a", "ops/b"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "lab/a/a.cu").write_text("// a")
+    (tmp_path / "ops/b/b.cu").write_text("// b")
     before = sources_hash()
-    (tmp_path / "lib" / "b.cu").rename(tmp_path / "book" / "b.cu")  # the same text in the other folder
-    (tmp_path / "book" / "a.cu").rename(tmp_path / "book" / "renamed.cu")
-    assert sources_hash() == before
+    (tmp_path / "ops/b/b.cu").rename(tmp_path / "lab/a/b.cu")  # the same text in another topic's folder
+    (tmp_path / "lab/a/a.cu").rename(tmp_path / "lab/a/renamed.cu")
+    assert sources_hash() == before != ""
 
 
 def test_the_kernels_are_laid_out_as_the_code_is():
-    """The book's programs in book/, the library's kernels in lib/, shared headers beside them."""
+    """Each op's kernels beside its Python (ops/<op>/<op>.cu), the shared headers in include/."""
     names = [source_name(p) for p in kernel_sources()]
-    assert {"book/layout.cu", "book/transpose.cu", "lib/transpose.cu", "lib/copy.cu", "cluster.cuh"} <= set(names)
-    assert all(n.startswith(("book/", "lib/")) for n in names if n.endswith(".cu"))
-    assert not any(n.startswith(("lib/ops_", "ops_")) for n in names)
+    assert {"ops/transpose/transpose.cu", "ops/histogram/histogram.cu", "include/cluster.cuh"} <= set(names)
+    for name in names:
+        if name.startswith("ops/"):  # one topic, one folder: ops/<op>/<op>.cu
+            op, file = name.removeprefix("ops/").split("/")
+            assert file == f"{op}.cu" and (KERNEL_DIR / "ops" / op / "__init__.py").is_file(), name
+    assert all(n.startswith("include/") for n in names if n.endswith(".cuh"))
+
+
+def test_the_old_names_are_aliases():
+    """The names of the layout before the move (book/NAME.cu, lib/NAME.cu, cluster.cuh), kept for one release:
+    each stands for a file the package has, and compiles to the same cubin as its new name."""
+    from smemlab.compiler import ALIASES, canonical
+
+    assert {f"book/{t}.cu" for t in ("config", "histogram", "layout", "matmul", "overlap", "reduce", "shuffle",
+                                      "stencil", "transpose")} | {f"lib/{op}.cu" for op in (
+        "copy", "histogram", "matmul", "reduce", "stencil", "transpose")} | {"cluster.cuh"} == set(ALIASES)
+    names = {source_name(p) for p in kernel_sources()}
+    for old, new in ALIASES.items():
+        assert canonical(old) == new in names and source_path(old) == source_path(new) == KERNEL_DIR / new, old
+    assert canonical("ops/reduce/reduce.cu") == "ops/reduce/reduce.cu"
+    assert compile_cubin("lib/transpose.cu") == compile_cubin("ops/transpose/transpose.cu")
 
 
 def test_static_shared_memory_is_what_the_tile_declares():

@@ -168,7 +168,7 @@ def _pair(records, counters: list[tuple[str, dict]], attr: str) -> None:
 
 
 def kernel_symbols(source: str) -> list[str]:
-    """Every kernel defined in kernels/<source>: the names ncu is told to profile."""
+    """Every kernel defined in the package's <source>: the names ncu is told to profile."""
     from smemlab.compiler import compile_cubin
     from smemlab.cubin import static_shared_bytes
 

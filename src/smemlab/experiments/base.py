@@ -7,7 +7,7 @@ launch once, check, then time launches back to back (smemlab.measure); it never 
 what the kernel computes.
 
 Where the library has the fast version of a topic (smemlab.ops), the experiment ends with it: a
-variant named after the op (`smemlab.ops.transpose`) that launches the op's kernel (kernels/lib/)
+variant named after the op (`smemlab.ops.transpose`) that launches the op's kernel (ops/<op>/<op>.cu)
 exactly as the op does, through the op's own launch function, into the experiment's buffers, so it
 is verified, timed and profiled like the book's kernels and the table climbs from the book's kernel
 to the library's.
@@ -76,7 +76,7 @@ class Variant:
     # False: timed one call a sample, for work whose figure is a call alone (a transfer's own cost),
     # not calls back to back; the variant's definition says why
     batched: bool = True
-    library: str | None = None  # the library op it runs ("smemlab.ops.transpose"); its kernel is in kernels/lib/
+    library: str | None = None  # the library op it runs ("smemlab.ops.transpose"); its kernel is in ops/<op>/
     # False: `smemlab profile` leaves it out; for work of many launches and copies on several streams,
     # whose per-kernel counters explain nothing and would take Nsight Compute minutes to collect
     profiled: bool = True
@@ -115,7 +115,7 @@ class Experiment:
     title: str = ""
     seed: str = ""  # which seed section it reproduces
     source: str = ""  # kernels/<source> holding its kernels ("book/layout.cu")
-    library_source: str = ""  # kernels/<source> of the library op its last variant runs ("lib/transpose.cu")
+    library_source: str = ""  # the kernel source of the op its last variant runs ("ops/transpose/transpose.cu")
     size_help: str = ""  # how --size is read, e.g. "N (elements)" or "ROWS,COLS"
     default_size: tuple[int, ...] = ()
     small_sizes: tuple[tuple[int, ...], ...] = ()  # odd sizes the GPU tests verify

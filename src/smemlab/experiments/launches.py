@@ -21,7 +21,7 @@ from smemlab.experiments.base import SmemAccess
 class KernelLaunch:
     experiment: str  # experiment name, or "ops" for the library's kernels
     variant: str  # the variant (or op plan) it stands for
-    source: str  # kernels/<source>
+    source: str  # the package's kernel source (compiler.source_name: "ops/transpose/transpose.cu")
     kernel: str
     block: tuple[int, int, int]
     grid: tuple[int, int, int] = (1, 1, 1)
@@ -52,9 +52,9 @@ class KernelLaunch:
 @lru_cache(maxsize=None)
 def param_names(source: str, kernel: str, count: int) -> tuple[str, ...]:
     from smemlab.analyze.args import signature
-    from smemlab.compiler import KERNEL_DIR
+    from smemlab.compiler import source_path
 
-    for params in signature((KERNEL_DIR / source).read_text(), kernel):
+    for params in signature(source_path(source).read_text(), kernel):
         if len(params) == count and all(p.name for p in params):
             return tuple(p.name for p in params)
     raise ValueError(f"{source}: no signature of {kernel} with {count} named parameters")
@@ -200,7 +200,7 @@ def matmul() -> list[KernelLaunch]:
             step = v.kernel[3:]
             (gx, gy), threads = mm_launch_shape(step, m, n)
             split = ("float32[1]", "uint32[1]") if step in DYNAMIC_SMEM else ()  # the workspace, unread: K not split
-            out.append(KernelLaunch("matmul", v.name, "lib/matmul.cu", v.kernel, (threads, 1, 1), (gx, gy, 1), {},
+            out.append(KernelLaunch("matmul", v.name, "ops/matmul/matmul.cu", v.kernel, (threads, 1, 1), (gx, gy, 1), {},
                                     DYNAMIC_SMEM.get(step, 0), vals + ("1", "1", "1") + split))
             continue
         bs = v.block[0]
@@ -254,7 +254,7 @@ def library() -> list[KernelLaunch]:
 
     out = []
     # transpose: the 64x64 swizzled-tile kernel (float32, sides multiple of 4)
-    out.append(KernelLaunch("ops", "transpose 128x128", "lib/transpose.cu", "transpose_v4", (256, 1, 1), (4, 1, 1), {}, 0,
+    out.append(KernelLaunch("ops", "transpose 128x128", "ops/transpose/transpose.cu", "transpose_v4", (256, 1, 1), (4, 1, 1), {}, 0,
                             ("float32[16384]", "float32[16384]", "128", "128", "2", "4")))
     # every element size and both tile sizes (16 and 8 chunks a side), one block walking all the tiles:
     # whole vectors (a batch of two whole tiles), and any shape (sides one past and three short of a tile,
@@ -267,7 +267,7 @@ def library() -> list[KernelLaunch]:
                 name = f"transpose_e{e}{small}{form}"
                 tiles_y, tiles_x = _ceil(shape[1], side), _ceil(shape[2], side)
                 n = shape[0] * shape[1] * shape[2]
-                out.append(KernelLaunch("ops", f"{name} {'x'.join(map(str, shape))}", "lib/transpose.cu", name,
+                out.append(KernelLaunch("ops", f"{name} {'x'.join(map(str, shape))}", "ops/transpose/transpose.cu", name,
                                         (chunks * chunks, 1, 1), (1, 1, 1), {}, 0,
                                         (f"{dt}[{n + offsets[0]}]", str(offsets[0]), f"{dt}[{n + offsets[1]}]",
                                          str(offsets[1]), str(shape[1]), str(shape[2]), str(tiles_y), str(tiles_x),
@@ -279,7 +279,7 @@ def library() -> list[KernelLaunch]:
     for name, e, (tr, tc) in element_kernels():
         dt = {2: "uint16", 4: "float32", 8: "float64"}[e]
         rows, cols, n = tr + 1, tc + 3, (tr + 1) * (tc + 3)
-        out.append(KernelLaunch("ops", f"{name} {rows}x{cols}", "lib/transpose.cu", name, (256, 1, 1), (1, 1, 1), {}, 0,
+        out.append(KernelLaunch("ops", f"{name} {rows}x{cols}", "ops/transpose/transpose.cu", name, (256, 1, 1), (1, 1, 1), {}, 0,
                                 (f"{dt}[{n + 3}]", "3", f"{dt}[{n + 1}]", "1", str(rows), str(cols), "2", "2", "4")))
     # reduce_sum: every (input, output) pair. The full sum as two blocks' worth in one block (the counter
     # starts at zero: the workspace is zeroed once); row sums by groups of 4 lanes (5 rows of 67, the rows
@@ -288,19 +288,19 @@ def library() -> list[KernelLaunch]:
     for suffix in sorted(set(REDUCE_SUFFIX.values())):
         x, o = (ANALYZE_DTYPE[t] for t in suffix.split("_"))
         part = "int64" if x.startswith("int") else "float64"
-        out.append(KernelLaunch("ops", f"reduce_sum reduce_{suffix}", "lib/reduce.cu", f"reduce_{suffix}", (NT, 1, 1),
+        out.append(KernelLaunch("ops", f"reduce_sum reduce_{suffix}", "ops/reduce/reduce.cu", f"reduce_{suffix}", (NT, 1, 1),
                                 (1, 1, 1), {}, 0, (f"{x}[{n}]", str(n), f"{part}[1]", "uint32[1]:0..0", f"{o}[1]")))
-        out.append(KernelLaunch("ops", f"reduce_sum rows_warp_{suffix}", "lib/reduce.cu", f"rows_warp_{suffix}", (NT, 1, 1),
+        out.append(KernelLaunch("ops", f"reduce_sum rows_warp_{suffix}", "ops/reduce/reduce.cu", f"rows_warp_{suffix}", (NT, 1, 1),
                                 (1, 1, 1), {}, 0, (f"{x}[{5 * 67}]", "5", "67", "4", f"{o}[5]")))
-        out.append(KernelLaunch("ops", f"reduce_sum rows_block_{suffix}", "lib/reduce.cu", f"rows_block_{suffix}", (NT, 1, 1),
+        out.append(KernelLaunch("ops", f"reduce_sum rows_block_{suffix}", "ops/reduce/reduce.cu", f"rows_block_{suffix}", (NT, 1, 1),
                                 (1, 1, 1), {}, 0, (f"{x}[{2 * 3001}]", "2", "3001", "2", f"{part}[4]", "uint32[2]:0..0",
                                                    f"{o}[2]")))
     # stencil1d: radius 4, two tiles
     n = 2 * TILE
-    out.append(KernelLaunch("ops", "stencil1d r=4", "lib/stencil.cu", "stencil1d_f32", (256, 1, 1), (2, 1, 1),
+    out.append(KernelLaunch("ops", "stencil1d r=4", "ops/stencil/stencil.cu", "stencil1d_f32", (256, 1, 1), (2, 1, 1),
                             {"RADIUS": 4}, 0, (f"float32[{n}]", f"float32[{n}]", str(n), "1"), ("c_coef=float32[9]",)))
     # what the op launches: the coefficients as a struct parameter (9 floats), not c_coef
-    out.append(KernelLaunch("ops", "stencil1d r=4 (coefficients by value)", "lib/stencil.cu", "stencil1d_f32_p",
+    out.append(KernelLaunch("ops", "stencil1d r=4 (coefficients by value)", "ops/stencil/stencil.cu", "stencil1d_f32_p",
                             (256, 1, 1), (2, 1, 1), {"RADIUS": 4}, 0,
                             (f"float32[{n}]", f"float32[{n}]", str(n), "1", "float32[9]")))
     # histogram: global atomics, block-private copies (32 copies for 256 bins), a cluster of one
@@ -318,11 +318,11 @@ def library() -> list[KernelLaunch]:
             *(("hist_cluster_exchange", {"AGG": agg, "COPIES": 1, "CS": 1, "THREADS": 512, "MINB": 1, "CBITS": bits},
                exchange_smem(256, 1, bits, 512)[0], (k, str(keys), "int32[256]", "256")) for bits, agg in ((32, 0), (16, 0), (16, 1)))):
         label = f"histogram {kernel} " + " ".join(f"{a}={b}" for a, b in defines.items())
-        out.append(KernelLaunch("ops", label, "lib/histogram.cu", kernel, (512, 1, 1), (1, 1, 1), defines, smem, vals))
+        out.append(KernelLaunch("ops", label, "ops/histogram/histogram.cu", kernel, (512, 1, 1), (1, 1, 1), defines, smem, vals))
     # weighted counts (float32 and float64 weights): 32 block-private copies of 256 bins, as weighted_plan makes them
     for t, size in (("float32", 4), ("float64", 8)):
         w = "f32" if t == "float32" else "f64"
-        out.append(KernelLaunch("ops", f"histogram hist_weighted_{w} copies=32", "lib/histogram.cu", f"hist_weighted_{w}",
+        out.append(KernelLaunch("ops", f"histogram hist_weighted_{w} copies=32", "ops/histogram/histogram.cu", f"hist_weighted_{w}",
                                 (512, 1, 1), (1, 1, 1), {}, 256 * 32 * size,
                                 (k, f"{t}[{keys}]:-1..1", str(keys), f"{t}[256]", "256", "0", "256", "32")))
     # partition, one range (256 bins): the keys sorted into its scratch (2 tiles of 4096: the block-counts,
@@ -330,9 +330,9 @@ def library() -> list[KernelLaunch]:
     # and nothing to count: the sorted scratch is the first launch's output, which analyze does not chain)
     part = {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 16, "PRBITS": 0, "PTHREADS": 512}
     scratch = f"uint8[{16 + 16 + 2 * 4096 * 2}]:0..0"
-    out.append(KernelLaunch("ops", "histogram hist_partition", "lib/histogram.cu", "hist_partition", (512, 1, 1), (1, 1, 1), part, 0,
+    out.append(KernelLaunch("ops", "histogram hist_partition", "ops/histogram/histogram.cu", "hist_partition", (512, 1, 1), (1, 1, 1), part, 0,
                             (k, str(keys), "int32[256]", "256", scratch)))
-    out.append(KernelLaunch("ops", "histogram hist_part_count", "lib/histogram.cu", "hist_part_count", (1024, 1, 1), (1, 1, 1), part,
+    out.append(KernelLaunch("ops", "histogram hist_part_count", "ops/histogram/histogram.cu", "hist_part_count", (1024, 1, 1), (1, 1, 1), part,
                             2 * 65536 + SPARE, (k, str(keys), "int32[256]", "256", scratch, "1")))
     # the copy kernel (no shared memory)
     out.append(KernelLaunch("ops", "copyKernel", "lib/copy.cu", "copyKernel", (256, 1, 1), (1, 1, 1), {}, 0,

@@ -3,7 +3,7 @@
 The seed's two MatMulKernels in float32 for any M, N, K: one thread per element of C reading A and
 B from global memory, and the tiled version (GetElement / SetElement / GetSubMatrix, BLOCK_SIZE 16
 and 32) that stages tiles in shared memory, so A is read ceil(N / BLOCK_SIZE) times instead of N
-times. Then the library's climb from those tiles towards cuBLAS (kernels/lib/matmul.cu: register
+times. Then the library's climb from those tiles towards cuBLAS (ops/matmul/matmul.cu: register
 blocking, 16-byte loads, warp tiles, double buffering), one variant a step. cuBLAS (CuPy `matmul`,
 TF32 off) is measured in the same run. Every result is compared with
 a float64 NumPy product by relative error (Frobenius norm).
@@ -23,7 +23,7 @@ from smemlab.frameworks import cupy_tf32_off
 from smemlab.ops.matmul import SOURCE as LIBRARY_SOURCE
 
 SOURCE = "book/matmul.cu"
-# the library's kernels (kernels/lib/matmul.cu), one step of the climb each, after siboehm/SGEMM_CUDA
+# the library's kernels (ops/matmul/matmul.cu), one step of the climb each, after siboehm/SGEMM_CUDA
 CLIMB = {
     "tiled": "32x32 shared-memory tiles, one output per thread",
     "blocktile1d": "64x64 block tile, 8 outputs per thread (a column): more FMAs per shared load",
