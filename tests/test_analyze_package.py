@@ -1,6 +1,6 @@
 """`smemlab analyze` on every kernel the package ships (the book's and the library's), no GPU.
 
-The launches are smemlab.experiments.launches: each mirrors how its experiment or op launches the
+The launches are smemlab.lab.launches: each mirrors how its experiment or op launches the
 kernel. Every one must run, its counts must be consistent, and where the result is easy to know the
 emulated block must compute it exactly (so the addresses it fed the bank model are the right ones).
 """
@@ -14,7 +14,7 @@ import pytest
 
 from smemlab.analyze.args import fill, parse_arg
 from smemlab.compiler import KERNEL_DIR, canonical, kernel_sources, source_name
-from smemlab.experiments.launches import all_launches
+from smemlab.lab.launches import all_launches
 
 LAUNCHES = all_launches()
 BY_ID = {f"{x.experiment}:{x.variant}": x for x in LAUNCHES}

@@ -20,16 +20,16 @@ def test_every_kernel_compiles_for_sm90(source):
 
 
 def test_copy_kernel_declares_no_shared_memory():
-    assert static_shared_bytes(compile_cubin("lib/copy.cu")) == {"copyKernel": 0}
+    assert static_shared_bytes(compile_cubin("lab/copy.cu")) == {"copyKernel": 0}
 
 
 def test_compile_cache_returns_the_same_cubin(tmp_path, monkeypatch):
     monkeypatch.setenv("SMEMLAB_CACHE", str(tmp_path))
-    first = compile_cubin("lib/copy.cu", defines={"UNUSED": 1})
+    first = compile_cubin("lab/copy.cu", defines={"UNUSED": 1})
     cached = sorted((tmp_path / "nvrtc").iterdir())  # one entry: the compile's PTX and cubin
     assert [p.suffix for p in cached] == [".cubin", ".ptx"] and cached[0].read_bytes() == first
-    assert compile_cubin("lib/copy.cu", defines={"UNUSED": 1}) == first
-    compile_cubin("lib/copy.cu", defines={"UNUSED": 2})  # other macros, other entry
+    assert compile_cubin("lab/copy.cu", defines={"UNUSED": 1}) == first
+    compile_cubin("lab/copy.cu", defines={"UNUSED": 2})  # other macros, other entry
     assert len(list((tmp_path / "nvrtc").glob("*.cubin"))) == 2
 
 
@@ -38,8 +38,8 @@ def test_one_cache_serves_the_runtime_and_analyze(tmp_path, monkeypatch):
     from smemlab.analyze.nvrtc import compile_ptx
 
     monkeypatch.setenv("SMEMLAB_CACHE", str(tmp_path))
-    compile_cubin("lib/copy.cu")
-    compile_ptx(source_path("lib/copy.cu").read_text(), "copy.cu")
+    compile_cubin("lab/copy.cu")
+    compile_ptx(source_path("lab/copy.cu").read_text(), "copy.cu")
     assert len(list((tmp_path / "nvrtc").glob("*.cubin"))) == 2 and sorted(p.name for p in tmp_path.iterdir()) == ["nvrtc"]
 
 
@@ -94,14 +94,19 @@ def test_sources_hash_is_kept_by_a_move(tmp_path, monkeypatch):
 
 
 def test_the_kernels_are_laid_out_as_the_code_is():
-    """Each op's kernels beside its Python (ops/<op>/<op>.cu), the shared headers in include/."""
+    """One topic, one folder: each op's kernels beside its Python (ops/<op>/<op>.cu), the book's programs beside
+    their experiment (lab/<topic>/<topic>.cu), the copy kernel at lab/ level, the shared headers in include/."""
     names = [source_name(p) for p in kernel_sources()]
-    assert {"ops/transpose/transpose.cu", "ops/histogram/histogram.cu", "include/cluster.cuh"} <= set(names)
+    assert {"lab/layout/layout.cu", "lab/transpose/transpose.cu", "ops/transpose/transpose.cu", "lab/copy.cu",
+            "include/cluster.cuh"} <= set(names)
     for name in names:
-        if name.startswith("ops/"):  # one topic, one folder: ops/<op>/<op>.cu
-            op, file = name.removeprefix("ops/").split("/")
-            assert file == f"{op}.cu" and (KERNEL_DIR / "ops" / op / "__init__.py").is_file(), name
-    assert all(n.startswith("include/") for n in names if n.endswith(".cuh"))
+        if name.endswith(".cuh"):
+            assert name.startswith("include/"), name
+        elif name != "lab/copy.cu":
+            layer, topic, file = name.split("/")
+            assert layer in ("lab", "ops") and file == f"{topic}.cu", name
+            assert (KERNEL_DIR / layer / topic / "__init__.py").is_file(), name
+    assert not any(n.startswith(("lib/ops_", "ops_")) for n in names)
 
 
 def test_the_old_names_are_aliases():
@@ -123,7 +128,7 @@ def test_static_shared_memory_is_what_the_tile_declares():
     """The seeds' padded 32x33 int tile is 4224 bytes; the unpadded one 4096 (the 1 KB the
     system reserves on sm_90 is not part of what the kernel declares)."""
     square = {"BDIMX": 32, "BDIMY": 32, "IPAD": 1}
-    smem = static_shared_bytes(compile_cubin("book/layout.cu", "sm_90", square))
+    smem = static_shared_bytes(compile_cubin("lab/layout/layout.cu", "sm_90", square))
     assert smem["setRowReadColPad"] == 32 * 33 * 4 == 4224
     assert smem["setRowReadCol"] == 32 * 32 * 4
     assert smem["setRowReadColDyn"] == 0

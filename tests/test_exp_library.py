@@ -6,8 +6,8 @@ the cases verify and launch the library's kernels)."""
 import pytest
 
 import smemlab.ops
-from smemlab.experiments import get
-from smemlab.experiments.launches import all_launches
+from smemlab.lab import get
+from smemlab.lab.launches import all_launches
 from smemlab.profile import kernel_symbols
 
 # experiment -> the ops its library variants run
@@ -62,7 +62,7 @@ def test_analyze_runs_the_library_kernels_once_as_the_library():
 
 
 def test_transpose_notes_set_the_library_beside_the_books_best():
-    from smemlab.experiments.transpose import COL_PCT_COPYGMEM
+    from smemlab.lab.transpose import COL_PCT_COPYGMEM
     from smemlab.records import VariantRecord
 
     recs = [VariantRecord(variant=n, summary="", ok=True, median_ms=t) for n, t in

@@ -31,16 +31,16 @@ from typing import Mapping, Sequence
 from smemlab.errors import UserError
 
 KERNEL_DIR = Path(__file__).parent  # the package: kernel sources are named by their path in it
-KERNEL_FOLDERS = ("include", "kernels", "lab", "ops")  # where the package's .cu and .cuh files are
+KERNEL_FOLDERS = ("include", "lab", "ops")  # where the package's .cu and .cuh files are
 INCLUDE = "include"  # the shared headers' folder (under KERNEL_DIR), on every package kernel's include path
 # The names of the layout before the kernels moved beside their Python (book/ the book's programs, lib/ the
 # library's kernels, shared headers at the top), kept as aliases of the new names for one release (0.1.x):
 # `package:book/NAME.cu` in the README's examples, the truth fixture's recorded cases and users' scripts.
 ALIASES = {
-    **{f"book/{t}.cu": f"kernels/book/{t}.cu" for t in (
+    **{f"book/{t}.cu": f"lab/{t}/{t}.cu" for t in (
         "config", "histogram", "layout", "matmul", "overlap", "reduce", "shuffle", "stencil", "transpose")},
     **{f"lib/{op}.cu": f"ops/{op}/{op}.cu" for op in ("histogram", "matmul", "reduce", "stencil", "transpose")},
-    "lib/copy.cu": "kernels/lib/copy.cu",
+    "lib/copy.cu": "lab/copy.cu",
     "cluster.cuh": "include/cluster.cuh",
 }
 ARCH = "sm_90"  # what the package's kernels and analyze compile for

@@ -7,7 +7,7 @@ work. A case is a dict:
 
     id              unique, stable name
     file            "package:PATH" (src/smemlab/PATH: "package:lab/layout/layout.cu"; the fixture's older
-                    recordings name the same files by their aliases, "package:book/layout.cu") or a
+                    recordings name the same files by their aliases, "package:lab/layout/layout.cu") or a
                     repo-relative path
     kernel          the kernel's name as written in the source (a template: as instantiated,
                     "reduce6<256>"; in a namespace: "blas::gemv_warp"); an NVRTC name expression
@@ -48,7 +48,7 @@ CASES: list[dict] = []
 SKIPS: dict[str, str] = {  # "package:FILE.cu:kernel" -> why it is not recorded
     "package:ops/stencil/stencil.cu:stencil1d_f32_p": "the body of stencil1d_f32 (stencil_body) with its coefficients in a "
                                               "struct passed by value, which the truth launcher cannot pass yet; "
-                                              "analyze runs it (experiments/launches.py)",
+                                              "analyze runs it (lab/launches.py)",
 }
 
 
@@ -181,7 +181,7 @@ def _csr(rng, rows: int = 64, cols: int = 512) -> tuple[np.ndarray, np.ndarray, 
 
 def data_files() -> dict[str, np.ndarray]:
     """Every .npy input, by name (deterministic: regenerated identically)."""
-    from smemlab.experiments.histogram import make_keys  # the experiment's own keys
+    from smemlab.lab.histogram import make_keys  # the experiment's own keys
 
     rng = np.random.default_rng(20261130)
     n = 8192
@@ -221,30 +221,30 @@ def write_data() -> None:
 # =====================================================================================================
 P = "package:"
 
-# ---- book/config.cu (experiments/config.py: THREADS 256, TILE 1024) ------------------------------------------
+# ---- lab/config/config.cu (lab/config: THREADS 256, TILE 1024) ------------------------------------------
 CFG = {"THREADS": 256, "TILE": 1024}
-case("config.bigSmem", P + "book/config.cu", "bigSmem", (256,), ["out=float32[16384]", "in=float32[16384]", "nwords=16384"],
+case("config.bigSmem", P + "lab/config/config.cu", "bigSmem", (256,), ["out=float32[16384]", "in=float32[16384]", "nwords=16384"],
      dict(CFG, OPTIN=1), dyn=65536)
-case("config.smemHeavy", P + "book/config.cu", "smemHeavy", (256,), ["out=float32[1024]", "in=float32[1024]", "n=1024"],
+case("config.smemHeavy", P + "lab/config/config.cu", "smemHeavy", (256,), ["out=float32[1024]", "in=float32[1024]", "n=1024"],
      dict(CFG, CARVEOUT=-1), dyn=4096)
-case("config.sum", P + "book/config.cu", "sum", (256,), ["array=float32[4096]", "N=4096", "result=float32[1]"], CFG)
+case("config.sum", P + "lab/config/config.cu", "sum", (256,), ["array=float32[4096]", "N=4096", "result=float32[1]"], CFG)
 
-# ---- lib/copy.cu: no shared memory ------------------------------------------------------------------------
-case("copy.copyKernel", P + "lib/copy.cu", "copyKernel", (256,), ["out=float32[4096]", "in=float32[4096]", "n4=1024"])
+# ---- lab/copy.cu: no shared memory ------------------------------------------------------------------------
+case("copy.copyKernel", P + "lab/copy.cu", "copyKernel", (256,), ["out=float32[4096]", "in=float32[4096]", "n4=1024"])
 
-# ---- book/histogram.cu (experiments/histogram.py: 512 threads, 256 bins) -------------------------------------
+# ---- lab/histogram/histogram.cu (lab/histogram: 512 threads, 256 bins) -------------------------------------
 for dist in ("uniform", "skewed"):
     keys = npy(f"pkg_keys_{dist}_256")
     if dist == "uniform":
-        case("histogram.histGlobal", P + "book/histogram.cu", "histGlobal", (512,),
+        case("histogram.histGlobal", P + "lab/histogram/histogram.cu", "histGlobal", (512,),
              ["bins=int32[256]", "nbins=256", f"input={keys}", "array_size=8192"])
-    case(f"histogram.histSmem.{dist}", P + "book/histogram.cu", "histSmem", (512,),
+    case(f"histogram.histSmem.{dist}", P + "lab/histogram/histogram.cu", "histSmem", (512,),
          ["bins=int32[256]", "nbins=256", f"input={keys}", "array_size=8192"], dyn=1024)
-    case(f"histogram.clusterHist_kernel.{dist}", P + "book/histogram.cu", "clusterHist_kernel", (512,),
+    case(f"histogram.clusterHist_kernel.{dist}", P + "lab/histogram/histogram.cu", "clusterHist_kernel", (512,),
          ["bins=int32[256]", "nbins=256", "bins_per_block=256", f"input={keys}", "array_size=8192"], dyn=1024,
          cluster=(1, 1, 1))
 
-# ---- book/layout.cu (experiments/layout.py: the square 32x32 and the 32x16 rectangle) ------------------------
+# ---- lab/layout/layout.cu (lab/layout: the square 32x32 and the 32x16 rectangle) ------------------------
 SQUARE = {"BDIMX": 32, "BDIMY": 32, "IPAD": 1}
 RECT = {"BDIMX": 32, "BDIMY": 16, "IPAD": 2}
 RECT_PAD1 = {"BDIMX": 32, "BDIMY": 16, "IPAD": 1}
@@ -255,22 +255,22 @@ for tag, d in (("square", SQUARE), ("rect", RECT)):
         names[1:1] = ["setRowReadRow2"]
         names.insert(3, "setColReadCol2")
     for name in names:
-        case(f"layout.{name}.{tag}", P + "book/layout.cu", name, (bx, by), [f"out=int32[{bx * by}]"], d,
+        case(f"layout.{name}.{tag}", P + "lab/layout/layout.cu", name, (bx, by), [f"out=int32[{bx * by}]"], d,
              dyn=bx * by * 4 if name.endswith("Dyn") else 0)
     for dp in ((d,) if tag == "square" else (RECT, RECT_PAD1)):
         sub = tag if dp is not RECT_PAD1 else "rect_pad1"
-        case(f"layout.setRowReadColPad.{sub}", P + "book/layout.cu", "setRowReadColPad", (bx, by), [f"out=int32[{bx * by}]"], dp)
-        case(f"layout.setRowReadColDynPad.{sub}", P + "book/layout.cu", "setRowReadColDynPad", (bx, by), [f"out=int32[{bx * by}]"],
+        case(f"layout.setRowReadColPad.{sub}", P + "lab/layout/layout.cu", "setRowReadColPad", (bx, by), [f"out=int32[{bx * by}]"], dp)
+        case(f"layout.setRowReadColDynPad.{sub}", P + "lab/layout/layout.cu", "setRowReadColDynPad", (bx, by), [f"out=int32[{bx * by}]"],
              dp, dyn=(bx + dp["IPAD"]) * by * 4)
 
-# ---- book/matmul.cu (experiments/matmul.py: BLOCK_SIZE 16 and 32; one block = one output tile) --------------
+# ---- lab/matmul/matmul.cu (lab/matmul: BLOCK_SIZE 16 and 32; one block = one output tile) --------------
 def mm_args(m, n, k):
     return [f"a=float32[{m * k}]", f"b=float32[{k * n}]", f"c=float32[{m * n}]", f"M={m}", f"N={n}", f"K={k}"]
 
 
-case("matmul.MatMulKernelNaive.bs16", P + "book/matmul.cu", "MatMulKernelNaive", (16, 16), mm_args(16, 16, 64), {"BLOCK_SIZE": 16})
+case("matmul.MatMulKernelNaive.bs16", P + "lab/matmul/matmul.cu", "MatMulKernelNaive", (16, 16), mm_args(16, 16, 64), {"BLOCK_SIZE": 16})
 for bs in (16, 32):
-    case(f"matmul.MatMulKernel.bs{bs}", P + "book/matmul.cu", "MatMulKernel", (bs, bs), mm_args(bs, bs, 64), {"BLOCK_SIZE": bs})
+    case(f"matmul.MatMulKernel.bs{bs}", P + "lab/matmul/matmul.cu", "MatMulKernel", (bs, bs), mm_args(bs, bs, 64), {"BLOCK_SIZE": bs})
 
 # ---- ops/matmul/matmul.cu (ops/matmul.py VARIANTS: one block tile each, K = 64, 16-byte rows) -----------------
 for variant, (tile, threads) in {"tiled": (32, 1024), "blocktile1d": (64, 512), "blocktile2d": (128, 256),
@@ -341,78 +341,78 @@ case("ops_transpose.transpose_v4", P + "ops/transpose/transpose.cu", "transpose_
 case("ops_transpose.transpose_v4.two_tiles", P + "ops/transpose/transpose.cu", "transpose_v4", (256,),
      ["out=float32[8192]", "in=float32[8192]", "rows=128", "cols=64", "tiles_x=1", "ntiles=2"])
 
-# ---- book/reduce.cu (experiments/reduce.py: DIM 128, REAL int; float32; larger blocks for the unrolled tree) ---
+# ---- lab/reduce/reduce.cu (lab/reduce: DIM 128, REAL int; float32; larger blocks for the unrolled tree) ---
 INT = {"DIM": 128, "REAL": "int"}
-case("reduce.reduce_global", P + "book/reduce.cu", "reduce_global", (128,),
+case("reduce.reduce_global", P + "lab/reduce/reduce.cu", "reduce_global", (128,),
      ["d_x=int32[128]", "d_work=int32[64]", "d_y=int32[1]", "n=128"], INT)
-case("reduce.reduceGmem", P + "book/reduce.cu", "reduceGmem", (128,),
+case("reduce.reduceGmem", P + "lab/reduce/reduce.cu", "reduceGmem", (128,),
      ["g_idata=int32[128]", "g_work=int32[64]", "g_odata=int32[1]", "n=128"], INT)
 for real, dt in (("int", "int32"), ("float", "float32")):
     d = {"DIM": 128, "REAL": real}
     sfx = "" if real == "int" else ".f32"
-    case(f"reduce.reduce_shared{sfx}", P + "book/reduce.cu", "reduce_shared", (128,), [f"d_x={dt}[128]", f"d_y={dt}[1]", "n=128"], d)
-    case(f"reduce.reduceSmem{sfx}", P + "book/reduce.cu", "reduceSmem", (128,), [f"g_idata={dt}[128]", f"g_odata={dt}[1]", "n=128"], d)
+    case(f"reduce.reduce_shared{sfx}", P + "lab/reduce/reduce.cu", "reduce_shared", (128,), [f"d_x={dt}[128]", f"d_y={dt}[1]", "n=128"], d)
+    case(f"reduce.reduceSmem{sfx}", P + "lab/reduce/reduce.cu", "reduceSmem", (128,), [f"g_idata={dt}[128]", f"g_odata={dt}[1]", "n=128"], d)
     if real == "int":
-        case("reduce.reduceSmemVolatile", P + "book/reduce.cu", "reduceSmemVolatile", (128,),
+        case("reduce.reduceSmemVolatile", P + "lab/reduce/reduce.cu", "reduceSmemVolatile", (128,),
              ["g_idata=int32[128]", "g_odata=int32[1]", "n=128"], d)
-    case(f"reduce.reduceSmemUnroll{sfx}", P + "book/reduce.cu", "reduceSmemUnroll", (128,),
+    case(f"reduce.reduceSmemUnroll{sfx}", P + "lab/reduce/reduce.cu", "reduceSmemUnroll", (128,),
          [f"g_idata={dt}[512]", f"g_odata={dt}[1]", "n=512"], d)
-    case(f"reduce.reduceSmemUnrollDyn{sfx}", P + "book/reduce.cu", "reduceSmemUnrollDyn", (128,),
+    case(f"reduce.reduceSmemUnrollDyn{sfx}", P + "lab/reduce/reduce.cu", "reduceSmemUnrollDyn", (128,),
          [f"g_idata={dt}[512]", f"g_odata={dt}[1]", "n=512"], d, dyn=128 * 4)
-    case(f"reduce.reduceShfl{sfx}", P + "book/reduce.cu", "reduceShfl", (128,), [f"g_idata={dt}[512]", f"g_odata={dt}[1]", "n=512"], d)
+    case(f"reduce.reduceShfl{sfx}", P + "lab/reduce/reduce.cu", "reduceShfl", (128,), [f"g_idata={dt}[512]", f"g_odata={dt}[1]", "n=512"], d)
 for dim in (256, 512, 1024):
-    case(f"reduce.reduceSmemUnroll.b{dim}", P + "book/reduce.cu", "reduceSmemUnroll", (dim,),
+    case(f"reduce.reduceSmemUnroll.b{dim}", P + "lab/reduce/reduce.cu", "reduceSmemUnroll", (dim,),
          [f"g_idata=int32[{4 * dim}]", "g_odata=int32[1]", f"n={4 * dim}"], {"DIM": dim, "REAL": "int"})
 
-# ---- book/shuffle.cu (experiments/shuffle.py: BDIMX 16 (32 for the whole-warp broadcast), SEGM 4, DIM 128) ---
+# ---- lab/shuffle/shuffle.cu (lab/shuffle: BDIMX 16 (32 for the whole-warp broadcast), SEGM 4, DIM 128) ---
 SH = {"BDIMX": 16, "SEGM": 4, "DIM": 128}
-case("shuffle.test_shfl_broadcast.warp", P + "book/shuffle.cu", "test_shfl_broadcast", (32,),
+case("shuffle.test_shfl_broadcast.warp", P + "lab/shuffle/shuffle.cu", "test_shfl_broadcast", (32,),
      ["d_out=int32[32]", "d_in=int32[32]", "srcLane=2"], dict(SH, BDIMX=32))
 for name, extra in (("test_shfl_broadcast", ["srcLane=2"]), ("test_shfl_wrap", ["offset=2"]), ("test_shfl_up", ["delta=2"]),
                     ("test_shfl_down", ["delta=2"]), ("test_shfl_xor", ["mask=1"])):
-    case(f"shuffle.{name}", P + "book/shuffle.cu", name, (32,), ["d_out=int32[32]", "d_in=int32[32]"] + extra, SH)
+    case(f"shuffle.{name}", P + "lab/shuffle/shuffle.cu", name, (32,), ["d_out=int32[32]", "d_in=int32[32]"] + extra, SH)
 for name, extra in (("test_shfl_xor_array", ["mask=1"]), ("test_shfl_xor_int4", ["mask=1"]),
                     ("test_shfl_xor_element", ["mask=1", "srcIdx=0", "dstIdx=3"]),
                     ("test_shfl_xor_array_swap", ["mask=1", "srcIdx=0", "dstIdx=3"]),
                     ("test_shfl_swap", ["mask=1", "firstIdx=0", "secondIdx=3"])):
-    case(f"shuffle.{name}", P + "book/shuffle.cu", name, (4,), ["d_out=int32[16]", "d_in=int32[16]"] + extra, SH)
+    case(f"shuffle.{name}", P + "lab/shuffle/shuffle.cu", name, (4,), ["d_out=int32[16]", "d_in=int32[16]"] + extra, SH)
 for name, outs in (("reduceSmem", 1), ("reduceShfl", 1), ("warpReduceSmem", 4), ("warpReduceShfl", 4)):
-    case(f"shuffle.{name}", P + "book/shuffle.cu", name, (128,), ["g_idata=int32[128]", f"g_odata=int32[{outs}]", "n=128"], SH)
+    case(f"shuffle.{name}", P + "lab/shuffle/shuffle.cu", name, (128,), ["g_idata=int32[128]", f"g_odata=int32[{outs}]", "n=128"], SH)
 
-# ---- book/stencil.cu (experiments/stencil.py: RADIUS 4, BDIM 256, the book's coefficients; 2 tiles) ---------
+# ---- lab/stencil/stencil.cu (lab/stencil: RADIUS 4, BDIM 256, the book's coefficients; 2 tiles) ---------
 ST = {"RADIUS": 4, "BDIM": 256}
 BOOK_COEF = [0.0, 0.8, -0.2, 0.03809524, -0.00357143]
 for name in ("stancli1DGPU", "stancli1DGPU_nosync"):
-    case(f"stencil.{name}", P + "book/stencil.cu", name, (256,), ["in=float32[520]", "out=float32[512]", "size=512"], ST,
+    case(f"stencil.{name}", P + "lab/stencil/stencil.cu", name, (256,), ["in=float32[520]", "out=float32[512]", "size=512"], ST,
          constants={"coef": BOOK_COEF})
 for name in ("stancliReadOnly", "stancliLdg", "stancliGlobal"):
-    case(f"stencil.{name}", P + "book/stencil.cu", name, (256,),
+    case(f"stencil.{name}", P + "lab/stencil/stencil.cu", name, (256,),
          ["in=float32[520]", "out=float32[512]", "size=512", "dcoef=float32[5]"], ST)
 
-# ---- book/transpose.cu (experiments/transpose.py: the defaults BDIMX 32, BDIMY 16, IPAD 2, TILE 32) ---------
+# ---- lab/transpose/transpose.cu (lab/transpose: the defaults BDIMX 32, BDIMY 16, IPAD 2, TILE 32) ---------
 for name in ("copyGmem", "naiveGmem", "transposeSmem", "transposeSmemPad"):
-    case(f"transpose.{name}", P + "book/transpose.cu", name, (32, 16), ["out=float32[512]", "in=float32[512]", "rows=16", "cols=32"])
-case("transpose.transposeSmemUnrollPad", P + "book/transpose.cu", "transposeSmemUnrollPad", (32, 16),
+    case(f"transpose.{name}", P + "lab/transpose/transpose.cu", name, (32, 16), ["out=float32[512]", "in=float32[512]", "rows=16", "cols=32"])
+case("transpose.transposeSmemUnrollPad", P + "lab/transpose/transpose.cu", "transposeSmemUnrollPad", (32, 16),
      ["out=float32[1024]", "in=float32[1024]", "rows=16", "cols=64"])
-case("transpose.transposeSmemUnrollPadDyn", P + "book/transpose.cu", "transposeSmemUnrollPadDyn", (32, 16),
+case("transpose.transposeSmemUnrollPadDyn", P + "lab/transpose/transpose.cu", "transposeSmemUnrollPadDyn", (32, 16),
      ["out=float32[1024]", "in=float32[1024]", "rows=16", "cols=64"], dyn=16 * 66 * 4)
 for name in ("transpose1", "transpose1Pad"):
-    case(f"transpose.{name}", P + "book/transpose.cu", name, (32, 32), ["A=float32[1024]", "B=float32[1024]", "rows=32", "cols=32"])
+    case(f"transpose.{name}", P + "lab/transpose/transpose.cu", name, (32, 32), ["A=float32[1024]", "B=float32[1024]", "rows=32", "cols=32"])
 
-# ---- book/overlap.cu (experiments/overlap, pipeline, staging: block 256; one block walks all the tiles:
+# ---- lab/overlap/overlap.cu (lab/overlap, pipeline, staging: block 256; one block walks all the tiles:
 # three whole tiles of 1024 and a partial one of 5, so 2-4 stages wrap; the TMA tail is 1 float) --------
-case("overlap.gatherPieces", P + "book/overlap.cu", "gatherPieces", (256,),
+case("overlap.gatherPieces", P + "lab/overlap/overlap.cu", "gatherPieces", (256,),
      ["host=float32[4096]", "offsets=int64[4]:0..768", "dst=float32[4096]", "piece_vec4=256", "count=4"])
-case("overlap.pipelineCompute", P + "book/overlap.cu", "pipelineCompute", (256,),
+case("overlap.pipelineCompute", P + "lab/overlap/overlap.cu", "pipelineCompute", (256,),
      ["in=float32[512]", "out=float32[512]", "n=512", "iters=8", "a=0.984375"])
 for _name in ("stagedPlain", "stagedPlainV4", *(f"staged{m}{s}" for m in ("CpAsync", "Tma") for s in (1, 2, 3, 4))):
-    case(f"overlap.{_name}", P + "book/overlap.cu", _name, (256,), ["in=float32[3085]", "out=float32[3077]", "n=3077"],
+    case(f"overlap.{_name}", P + "lab/overlap/overlap.cu", _name, (256,), ["in=float32[3085]", "out=float32[3077]", "n=3077"],
          constants={"scoef": BOOK_COEF})
 
-# the staged tiled matmul (experiments/staging_mm: 64x64 squares of C, K tiles of 16, 256 threads): one block
+# the staged tiled matmul (lab/overlap/staging_mm.py: 64x64 squares of C, K tiles of 16, 256 threads): one block
 # walks the four squares of a 128x128 product, 32 items, so that every number of stages wraps
 for _name in ("mmStagedPlain", *(f"mmStaged{m}{s}" for m in ("CpAsync", "Tma") for s in (1, 2, 3, 4))):
-    case(f"overlap.{_name}", P + "book/overlap.cu", _name, (256,),
+    case(f"overlap.{_name}", P + "lab/overlap/overlap.cu", _name, (256,),
          ["a=float32[16384]", "b=float32[16384]", "c=float32[16384]", "n=128"])
 
 # ---- ops/matmul/matmul.cu, the fast kernels (ops/matmul.py: one 128x128 tile, K = 64, DYNAMIC_SMEM, K not split) ----
@@ -433,7 +433,7 @@ case("ops_histogram.hist_cluster_exchange.cs1.b16.agg", P + "ops/histogram/histo
      KEYS_ARGS + ["bins=256"], {"AGG": 1, "COPIES": 1, "CS": 1, "THREADS": 512, "MINB": 1, "CBITS": 16},
      dyn=-(-128 // 4) * 16 + 2 * 512 * 4 * 2 * 2, cluster=(1, 1, 1))
 
-# ---- ops/reduce/reduce.cu, issue 13's dtypes and row sums (ops/reduce.py, as experiments/launches.py runs them) ---
+# ---- ops/reduce/reduce.cu, issue 13's dtypes and row sums (ops/reduce.py, as lab/launches.py runs them) ---
 _AT = {"i32": "int32", "i64": "int64", "f16": "float16", "bf16": "uint16", "f32": "float32", "f64": "float64"}
 for _sfx, _n in (("i64_i64", 8199), ("f16_f16", 32775), ("f16_f32", 32775), ("bf16_bf16", 32775), ("bf16_f32", 32775)):
     _x, _o = (_AT[t] for t in _sfx.split("_"))
@@ -671,7 +671,7 @@ for cs in (2, 4):
         case(f"corpus.dsmem_vec.cs{cs}.s{stride}", f, "dsmem_vec", (256,), ["out=float32[1024]", "in=float32[2048]",
                                                                              f"stride={stride}"], **cl)
     # the package's cluster histograms as clusters of several blocks (256 bins over CS blocks)
-    case(f"histogram.clusterHist_kernel.cs{cs}", P + "book/histogram.cu", "clusterHist_kernel", (512,),
+    case(f"histogram.clusterHist_kernel.cs{cs}", P + "lab/histogram/histogram.cu", "clusterHist_kernel", (512,),
          ["bins=int32[256]", "nbins=256", f"bins_per_block={256 // cs}", f"input={npy('pkg_keys_uniform_256')}",
           "array_size=8192"], dyn=1024 // cs, **cl)
     case(f"ops_histogram.hist_cluster.cs{cs}", P + "ops/histogram/histogram.cu", "hist_cluster", (512,), KEYS_ARGS + ["bins=256"],

@@ -1,7 +1,7 @@
-"""What an experiment is: variants (the seeds' kernels), and cases (a variant ready to run).
+"""What an experiment is: variants (the book's programs' kernels), and cases (a variant ready to run).
 
 An experiment module builds its cases on a `Runtime` (smemlab.gpu): it allocates seeded random
-inputs with CuPy, compiles its kernels/book/NAME.cu, and hands the runner one `Case` per variant. The
+inputs with CuPy, compiles its lab/NAME/NAME.cu (beside it), and hands the runner one `Case` per variant. The
 runner (smemlab.runner) does the rest the same way for every experiment: poison the outputs,
 launch once, check, then time launches back to back (smemlab.measure); it never needs to know
 what the kernel computes.
@@ -60,11 +60,11 @@ class GlobalAccess(Declared):
 
 @dataclass(frozen=True)
 class Variant:
-    """One kernel (or baseline) of an experiment, named as the seeds name it."""
+    """One kernel (or baseline) of an experiment, named as the book's programs name it."""
 
     name: str
     summary: str
-    kernel: str | None = None  # the symbol in kernels/<experiment>.cu; None for CPU/library baselines
+    kernel: str | None = None  # the symbol in its lab/<topic>/<topic>.cu; None for CPU/library baselines
     block: tuple[int, int, int] = (1, 1, 1)
     smem: tuple[SmemAccess, ...] = ()
     # every global load and store of the kernel (a kernel-level prediction needs them all), or none
@@ -113,8 +113,8 @@ class Experiment:
 
     name: str = ""
     title: str = ""
-    seed: str = ""  # which seed section it reproduces
-    source: str = ""  # kernels/<source> holding its kernels ("book/layout.cu")
+    seed: str = ""  # which section of the book it reproduces
+    source: str = ""  # the kernel source holding its kernels ("lab/layout/layout.cu")
     library_source: str = ""  # the kernel source of the op its last variant runs ("ops/transpose/transpose.cu")
     size_help: str = ""  # how --size is read, e.g. "N (elements)" or "ROWS,COLS"
     default_size: tuple[int, ...] = ()

@@ -1,6 +1,7 @@
-"""Matrix multiplication with and without shared memory (Programming Guide "Shared Memory"; seed 001 "共享内存").
+"""Matrix multiplication with and without shared memory (Programming Guide "Shared Memory"; the book's
+program 001 "共享内存").
 
-The seed's two MatMulKernels in float32 for any M, N, K: one thread per element of C reading A and
+The book's two MatMulKernels in float32 for any M, N, K: one thread per element of C reading A and
 B from global memory, and the tiled version (GetElement / SetElement / GetSubMatrix, BLOCK_SIZE 16
 and 32) that stages tiles in shared memory, so A is read ceil(N / BLOCK_SIZE) times instead of N
 times. Then the library's climb from those tiles towards cuBLAS (ops/matmul/matmul.cu: register
@@ -18,11 +19,11 @@ import numpy as np
 
 from smemlab.counters import GLOBAL_LD_SECTORS
 from smemlab.errors import UserError
-from smemlab.experiments.base import Case, Check, Experiment, GlobalAccess, SmemAccess, Variant
+from smemlab.lab.base import Case, Check, Experiment, GlobalAccess, SmemAccess, Variant
 from smemlab.frameworks import cupy_tf32_off
 from smemlab.ops.matmul import SOURCE as LIBRARY_SOURCE
 
-SOURCE = "book/matmul.cu"
+SOURCE = "lab/matmul/matmul.cu"
 # the library's kernels (ops/matmul/matmul.cu), one step of the climb each, after siboehm/SGEMM_CUDA
 CLIMB = {
     "tiled": "32x32 shared-memory tiles, one output per thread",
