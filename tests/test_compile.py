@@ -109,6 +109,16 @@ def test_the_kernels_are_laid_out_as_the_code_is():
     assert not any(n.startswith(("lib/ops_", "ops_")) for n in names)
 
 
+def test_the_wheel_ships_every_kernel():
+    """pyproject's package-data globs take every kernel source and header into the wheel (a .cu they miss
+    would be left out of `pip install`)."""
+    import tomllib
+
+    pyproject = tomllib.loads((KERNEL_DIR.parents[1] / "pyproject.toml").read_text())
+    shipped = {p for g in pyproject["tool"]["setuptools"]["package-data"]["smemlab"] for p in KERNEL_DIR.glob(g)}
+    assert set(kernel_sources()) <= shipped
+
+
 def test_the_old_names_are_aliases():
     """The names of the layout before the move (book/NAME.cu, lib/NAME.cu, cluster.cuh), kept for one release:
     each stands for a file the package has, and compiles to the same cubin as its new name."""
@@ -122,6 +132,18 @@ def test_the_old_names_are_aliases():
         assert canonical(old) == new in names and source_path(old) == source_path(new) == KERNEL_DIR / new, old
     assert canonical("ops/reduce/reduce.cu") == "ops/reduce/reduce.cu"
     assert compile_cubin("lib/transpose.cu") == compile_cubin("ops/transpose/transpose.cu")
+
+
+def test_analyze_takes_the_new_names_and_the_aliases():
+    """`smemlab analyze package:PATH`: the package's path, or an old name (shown as the user wrote it)."""
+    from smemlab.analyze.unit import resolve_source
+    from smemlab.errors import UserError
+
+    assert resolve_source("package:lab/layout/layout.cu") == (source_path("lab/layout/layout.cu"), "lab/layout/layout.cu")
+    assert resolve_source("package:book/layout.cu") == (source_path("lab/layout/layout.cu"), "book/layout.cu")
+    assert resolve_source("package:lib/copy.cu")[0] == KERNEL_DIR / "lab" / "copy.cu"
+    with pytest.raises(UserError, match="ops/histogram/histogram.cu"):  # a wrong name lists the package's
+        resolve_source("package:book/nosuch.cu")
 
 
 def test_static_shared_memory_is_what_the_tile_declares():

@@ -16,8 +16,9 @@ experiment (lab/layout/layout.cu), lab/copy.cu the copy kernel every bandwidth i
 include/ the device helpers they share (`#include "cluster.cuh"`: include/ is on the include path). A
 source is named by its path inside the package (`source_name`), which is also its `package:` name in
 `smemlab analyze`. The names of the old layout (kernels/book/NAME.cu, kernels/lib/NAME.cu, kernels/*.cuh)
-are kept as aliases for one release (0.1.x; ALIASES, `canonical`). Every kernel is `extern "C"`: its
-symbol is its name, and compile-time parameters (tile sizes, padding) come in as macros through `defines`.
+are kept as aliases for one release (through 0.1.x, gone in 0.2; ALIASES, `canonical`). Every kernel is
+`extern "C"`: its symbol is its name, and compile-time parameters (tile sizes, padding) come in as macros
+through `defines`.
 """
 
 from __future__ import annotations
@@ -34,8 +35,9 @@ KERNEL_DIR = Path(__file__).parent  # the package: kernel sources are named by t
 KERNEL_FOLDERS = ("include", "lab", "ops")  # where the package's .cu and .cuh files are
 INCLUDE = "include"  # the shared headers' folder (under KERNEL_DIR), on every package kernel's include path
 # The names of the layout before the kernels moved beside their Python (book/ the book's programs, lib/ the
-# library's kernels, shared headers at the top), kept as aliases of the new names for one release (0.1.x):
-# `package:book/NAME.cu` in the README's examples, the truth fixture's recorded cases and users' scripts.
+# library's kernels, shared headers at the top), kept as aliases of the new names for one release (through
+# 0.1.x, gone in 0.2): the truth fixture's recorded cases (tests/data/analyze_truth.json) and users' scripts
+# name them (`package:book/histogram.cu`).
 ALIASES = {
     **{f"book/{t}.cu": f"lab/{t}/{t}.cu" for t in (
         "config", "histogram", "layout", "matmul", "overlap", "reduce", "shuffle", "stencil", "transpose")},

@@ -272,7 +272,7 @@ case("matmul.MatMulKernelNaive.bs16", P + "lab/matmul/matmul.cu", "MatMulKernelN
 for bs in (16, 32):
     case(f"matmul.MatMulKernel.bs{bs}", P + "lab/matmul/matmul.cu", "MatMulKernel", (bs, bs), mm_args(bs, bs, 64), {"BLOCK_SIZE": bs})
 
-# ---- ops/matmul/matmul.cu (ops/matmul.py VARIANTS: one block tile each, K = 64, 16-byte rows) -----------------
+# ---- ops/matmul/matmul.cu (ops/matmul VARIANTS: one block tile each, K = 64, 16-byte rows) -----------------
 for variant, (tile, threads) in {"tiled": (32, 1024), "blocktile1d": (64, 512), "blocktile2d": (128, 256),
                                  "vectorized": (128, 256), "warptile": (128, 256), "warptile_db": (128, 256),
                                  "warptile_db16": (128, 256)}.items():
@@ -285,7 +285,7 @@ for variant, (tile, threads) in {"tiled": (32, 1024), "blocktile1d": (64, 512), 
 case("ops_matmul.mm_vectorized.ragged", P + "ops/matmul/matmul.cu", "mm_vectorized", (256,),
      ["A=float32[6000]", "B=float32[6000]", "C=float32[10000]", "M=100", "N=100", "K=60", "vecA=0", "vecB=0", "vecC=0"])
 
-# ---- ops/histogram/histogram.cu (ops/histogram.py plans for 256 bins; the cluster kernels as clusters of 1) ------
+# ---- ops/histogram/histogram.cu (ops/histogram plans for 256 bins; the cluster kernels as clusters of 1) ------
 KEYS_ARGS = [f"keys={npy('pkg_keys_uniform_256')}", "n=8192", "out=uint32[256]"]
 case("ops_histogram.hist_global", P + "ops/histogram/histogram.cu", "hist_global", (512,), KEYS_ARGS + ["bins=256"],
      {"AGG": 1, "COPIES": 1, "CS": 2})
@@ -301,7 +301,7 @@ case("ops_histogram.hist_ranges.b16", P + "ops/histogram/histogram.cu", "hist_ra
      {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 16}, dyn=512 + 128)
 case("ops_histogram.hist_ranges.b8", P + "ops/histogram/histogram.cu", "hist_ranges", (512,), KEYS_ARGS + ["bins=256", "per=256"],
      {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 8}, dyn=256 + 128)
-# partition (ops/histogram.py's plan for 2^20 bins, its places from ballots and from shared atomics, the
+# partition (ops/histogram's plan for 2^20 bins, its places from ballots and from shared atomics, the
 # plan's there): the keys of one tile sorted into 16 ranges, then
 # every range counted by one block (its virtual blocks in turn), from a scratch laid out as the first leaves it
 PART = {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 16, "PRBITS": 4, "PTHREADS": 512, "UNROLL": 4, "PU": 1, "PRANK": 0}
@@ -320,7 +320,7 @@ case("ops_histogram.hist_cluster_rep.cs1", P + "ops/histogram/histogram.cu", "hi
 case("ops_histogram.hist_cluster_share.cs1", P + "ops/histogram/histogram.cu", "hist_cluster_share", (512,), KEYS_ARGS + ["bins=256"],
      {"AGG": 0, "COPIES": 1, "CS": 1}, dyn=1024 + 2 * 512 * 2 * 16, cluster=(1, 1, 1))
 
-# ---- ops/reduce/reduce.cu (ops/reduce.py: 256 threads; two whole tiles of 256 x 8 vectors and a tail; a grid of
+# ---- ops/reduce/reduce.cu (ops/reduce: 256 threads; two whole tiles of 256 x 8 vectors and a tail; a grid of
 # one block takes the kernel's one-block path, as the op does for small inputs) --------------------------
 for name, x, n, part, out in (("reduce_i32_i64", "int32", 16391, "int64", "int64"),
                               ("reduce_f32_f32", "float32", 16391, "float64", "float32"),
@@ -329,13 +329,13 @@ for name, x, n, part, out in (("reduce_i32_i64", "int32", 16391, "int64", "int64
     case(f"ops_reduce.{name}", P + "ops/reduce/reduce.cu", name, (256,),
          [f"x={x}[{n}]", f"n={n}", f"partials={part}[1]", "counter=uint32[1]:0..0", f"out={out}[1]"])
 
-# ---- ops/stencil/stencil.cu (ops/stencil.py: RADIUS from the coefficients; two tiles, the second ragged) -----
+# ---- ops/stencil/stencil.cu (ops/stencil: RADIUS from the coefficients; two tiles, the second ragged) -----
 for r in (4, 3):
     case(f"ops_stencil.stencil1d_f32.r{r}", P + "ops/stencil/stencil.cu", "stencil1d_f32", (256,),
          ["out=float32[4196]", "x=float32[4196]", "n=4196", "aligned=1"], {"RADIUS": r},
          constants={"c_coef": np.linspace(-1.0, 1.0, 2 * r + 1)})
 
-# ---- ops/transpose/transpose.cu (ops/transpose.py) ---------------------------------------------------------------
+# ---- ops/transpose/transpose.cu (ops/transpose) ---------------------------------------------------------------
 case("ops_transpose.transpose_v4", P + "ops/transpose/transpose.cu", "transpose_v4", (256,),
      ["out=float32[4096]", "in=float32[4096]", "rows=64", "cols=64", "tiles_x=1", "ntiles=1"])
 case("ops_transpose.transpose_v4.two_tiles", P + "ops/transpose/transpose.cu", "transpose_v4", (256,),
@@ -415,25 +415,25 @@ for _name in ("mmStagedPlain", *(f"mmStaged{m}{s}" for m in ("CpAsync", "Tma") f
     case(f"overlap.{_name}", P + "lab/overlap/overlap.cu", _name, (256,),
          ["a=float32[16384]", "b=float32[16384]", "c=float32[16384]", "n=128"])
 
-# ---- ops/matmul/matmul.cu, the fast kernels (ops/matmul.py: one 128x128 tile, K = 64, DYNAMIC_SMEM, K not split) ----
+# ---- ops/matmul/matmul.cu, the fast kernels (ops/matmul: one 128x128 tile, K = 64, DYNAMIC_SMEM, K not split) ----
 for _name, _dyn in (("pack", 2 * 16 * 260 * 4), ("async", 3 * 16 * 260 * 4)):
     case(f"ops_matmul.mm_{_name}", P + "ops/matmul/matmul.cu", f"mm_{_name}", (256,),
          ["A=float32[8192]", "B=float32[8192]", "C=float32[16384]", "M=128", "N=128", "K=64", "vecA=1", "vecB=1",
           "vecC=1", "ws=float32[1]", "counters=uint32[1]:0..0"], dyn=_dyn)
 
-# ---- ops/histogram/histogram.cu hist_cluster_exchange (ops/histogram.py; a cluster of one block, as analyze runs it:
+# ---- ops/histogram/histogram.cu hist_cluster_exchange (ops/histogram; a cluster of one block, as analyze runs it:
 # every key is owned by this block, the DSMEM reads land in its own shared memory) ----------------------
 for _bits in (32, 16):
     _words = 256 if _bits == 32 else 128
     case(f"ops_histogram.hist_cluster_exchange.cs1.b{_bits}", P + "ops/histogram/histogram.cu", "hist_cluster_exchange", (512,),
          KEYS_ARGS + ["bins=256"], {"AGG": 0, "COPIES": 1, "CS": 1, "THREADS": 512, "MINB": 1, "CBITS": _bits},
          dyn=-(-_words // 4) * 16 + 2 * 512 * 4 * 2 * 2, cluster=(1, 1, 1))
-# with 16-bit counters the owners group a warp's repeated entries by bin (AGG=1, ops/histogram.py's default)
+# with 16-bit counters the owners group a warp's repeated entries by bin (AGG=1, ops/histogram's default)
 case("ops_histogram.hist_cluster_exchange.cs1.b16.agg", P + "ops/histogram/histogram.cu", "hist_cluster_exchange", (512,),
      KEYS_ARGS + ["bins=256"], {"AGG": 1, "COPIES": 1, "CS": 1, "THREADS": 512, "MINB": 1, "CBITS": 16},
      dyn=-(-128 // 4) * 16 + 2 * 512 * 4 * 2 * 2, cluster=(1, 1, 1))
 
-# ---- ops/reduce/reduce.cu, issue 13's dtypes and row sums (ops/reduce.py, as lab/launches.py runs them) ---
+# ---- ops/reduce/reduce.cu, issue 13's dtypes and row sums (ops/reduce, as lab/launches.py runs them) ---
 _AT = {"i32": "int32", "i64": "int64", "f16": "float16", "bf16": "uint16", "f32": "float32", "f64": "float64"}
 for _sfx, _n in (("i64_i64", 8199), ("f16_f16", 32775), ("f16_f32", 32775), ("bf16_bf16", 32775), ("bf16_f32", 32775)):
     _x, _o = (_AT[t] for t in _sfx.split("_"))
@@ -449,7 +449,7 @@ for _sfx in ("i32_i64", "i64_i64", "f16_f16", "f16_f32", "bf16_bf16", "bf16_f32"
          [f"x={_x}[6002]", "rows=2", "cols=3001", "segs=2", f"partials={_part}[4]", "counters=uint32[2]:0..0",
           f"out={_o}[2]"])
 
-# ---- ops/transpose/transpose.cu, issue 13's element sizes (ops/transpose.py): both tile sizes, whole tiles (a batch of
+# ---- ops/transpose/transpose.cu, issue 13's element sizes (ops/transpose): both tile sizes, whole tiles (a batch of
 # two) and any shape (sides one past and three short of a tile, both arrays off a 16-byte boundary) --------
 for _e, _dt in ((2, "uint16"), (4, "float32"), (8, "float64")):
     for _chunks, _small in ((16, ""), (8, "_small")):
@@ -462,7 +462,7 @@ for _e, _dt in ((2, "uint16"), (4, "float32"), (8, "float64")):
                                         f"in_off={_io}", f"rows={_r}", f"cols={_c}", f"tiles_y={_ty}", f"tiles_x={_tx}",
                                         f"ntiles={_b * _ty * _tx}"])
 
-# the element-tile kernels of ragged shapes (ops/transpose.py's element_kernels): one block walks a tile and
+# the element-tile kernels of ragged shapes (ops/transpose's element_kernels): one block walks a tile and
 # a ragged one (a row one past the tile, columns three short), both arrays off a 16-byte boundary
 from smemlab.ops.transpose import element_kernels  # noqa: E402
 
@@ -523,7 +523,7 @@ case("corpus.short_access", f, "short_access", (256,), ["out=int16[256]", "in=in
 case("corpus.double_access", f, "double_access", (256,), ["out=float64[256]", "in=float64[512]"])
 case("corpus.struct16_access", f, "struct16_access", (256,), ["out=float32[256]", "in=float32[1024]"])
 case("corpus.float3_access", f, "float3_access", (256,), ["out=float32[256]", "in=float32[768]"])
-# weighted counts (ops/histogram.py's weighted_plan for 256 bins: 32 copies, 512 threads, for 4- and 8-byte
+# weighted counts (ops/histogram's weighted_plan for 256 bins: 32 copies, 512 threads, for 4- and 8-byte
 # weights), and the atomics on the output (nlocal = 0)
 for _t, _copies in (("float32", 32), ("float64", 32)):
     _w = "f32" if _t == "float32" else "f64"

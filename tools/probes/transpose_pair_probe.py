@@ -9,7 +9,7 @@ cudaMemcpyAsync on the same bytes, ROUNDS rounds apart in time, as tools/probes/
     python3 tools/probes/transpose_pair_probe.py --check    # only the checks, each array its own cudaMalloc
                                                      # (what compute-sanitizer runs: no pool hides a stray access)
 
-What chose ops/transpose.py's PAIR_TILES and the pair kernels' blocks an SM. The pair kernels at other
+What chose ops/transpose's PAIR_TILES and the pair kernels' blocks an SM. The pair kernels at other
 occupancies than the source's (EXTRA) are compiled from a scratch copy of the source, as
 tools/probes/transpose_tile_probe.py does (removed before the script exits)."""
 

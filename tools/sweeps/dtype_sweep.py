@@ -5,9 +5,9 @@ same bytes and against the baselines, in one run:
 
 Kernel time: back-to-back launches between CUDA events, or the replay of a CUDA graph of 20 launches where
 one launch is shorter than the host path (under 2^24 elements), cudaMemcpy timed the same way. What chose
-the tile size per shape (ops/transpose.py) and the occupancy targets (MINB_*) in ops/transpose/transpose.cu,
+the tile size per shape (ops/transpose) and the occupancy targets (MINB_*) in ops/transpose/transpose.cu,
 BLOCKS_PER_SM and UNROLL for the new sums in ops/reduce/reduce.cu, and the row kernels' plan (lanes and
-blocks per row, ROWS_BLOCKS_PER_SM; ops/reduce.py)."""
+blocks per row, ROWS_BLOCKS_PER_SM; ops/reduce)."""
 
 from __future__ import annotations
 

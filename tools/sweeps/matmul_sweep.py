@@ -1,6 +1,6 @@
 """Kernel time of smemlab.ops.matmul's kernels, and of more configurations of its fast template,
 against cuBLAS (TF32 off) through CuPy and torch: what chose `choose`, its table and the constants of
-its model in smemlab/ops/matmul.py (tools/sweeps/data/matmul_sweep_h200.jsonl: the run on an H200 that did,
+its model in smemlab/ops/matmul (tools/sweeps/data/matmul_sweep_h200.jsonl: the run on an H200 that did,
 through tools/dev/gpu_matmul.sh).
 
     python3 tools/sweeps/matmul_sweep.py [--json FILE] [--shapes 1024,4096,3001x4999x2003] [--quick] [--no-calls]

@@ -6,7 +6,7 @@ fraction of cudaMemcpy's):
     python3 tools/sweeps/transpose_any_sweep.py            # every element kernel checked at small sizes, then timed
     python3 tools/sweeps/transpose_any_sweep.py --check    # only the checks (what compute-sanitizer runs)
 
-What chose ops/transpose.py's ELEMENT_TILES."""
+What chose ops/transpose's ELEMENT_TILES."""
 
 from __future__ import annotations
 
