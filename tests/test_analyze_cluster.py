@@ -16,9 +16,9 @@ SRC = str(Path(__file__).parent / "data" / "analyze" / "cluster.cu")
 
 
 def analyze_source(*args, **kw):  # the kernels include the package's cluster.cuh
-    from smemlab.compiler import KERNEL_DIR
+    from smemlab.compiler import include_dir
 
-    return analyze(*args, include_dirs=[str(KERNEL_DIR)], **kw)
+    return analyze(*args, include_dirs=[str(include_dir())], **kw)
 
 
 @pytest.mark.parametrize("cluster", [(2, 1, 1), (4, 1, 1), (2, 2, 1)])

@@ -14,8 +14,8 @@ from collections import Counter
 
 import pytest
 
-from smemlab.experiments.base import Variant
-from smemlab.experiments.launches import all_launches
+from smemlab.lab.base import Variant
+from smemlab.lab.launches import all_launches
 from smemlab.runner import predict_accesses
 
 DECLARED = [x for x in all_launches() if x.smem]

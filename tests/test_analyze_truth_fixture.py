@@ -77,14 +77,22 @@ def nvcc_missing() -> bool:
     return nvcc.find() is None or nvcc.host_compiler([]) is None
 
 
+def _file(file: str) -> str:
+    """A case's file by its package name: the fixture's older recordings name package kernels by their
+    aliases (package:book/NAME.cu, package:lib/NAME.cu: compiler.ALIASES)."""
+    from smemlab.compiler import canonical
+
+    return "package:" + canonical(file.removeprefix("package:")) if file.startswith("package:") else file
+
+
 def test_cases_are_those_of_cases_py():
     """The fixture's launches are cases.py's, field for field (a changed case needs a new recording), but
     the cases waiting for their first recording, whose arguments still match their kernels."""
     spec, measure = tools()
     keys = ("id", "file", "kernel", "defines", "block", "grid", "block_index", "dynamic_shared", "args")
     later = {c["id"] for c in waiting(spec)}
-    want = {c["id"]: {k: c[k] for k in keys} for c in spec.CASES if c["id"] not in later}
-    got = {c["id"]: {k: c[k] for k in keys} for c in cases()}
+    want = {c["id"]: {k: _file(c[k]) if k == "file" else c[k] for k in keys} for c in spec.CASES if c["id"] not in later}
+    got = {c["id"]: {k: _file(c[k]) if k == "file" else c[k] for k in keys} for c in cases()}
     assert got == want
     assert not later & {c["id"] for c in cases()}  # recorded: its SKIPS entry goes
     for c in waiting(spec):
@@ -97,13 +105,14 @@ def test_cases_are_those_of_cases_py():
 def test_every_package_kernel_has_a_case_or_a_reason():
     spec, _ = tools()
     assert spec.package_kernels_without_case() == []
-    recorded = {(c["file"], c["kernel"]) for c in cases()}
-    kernels = REPO / "src/smemlab/kernels"
-    for path in sorted(kernels.rglob("*.cu")):
+    recorded = {(_file(c["file"]), c["kernel"]) for c in cases()}
+    from smemlab.compiler import kernel_sources, source_name
+
+    for path in [p for p in kernel_sources() if p.suffix == ".cu"]:
         names = re.findall(r'extern\s+"C"\s+__global__\s+void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\(', path.read_text())
         assert names, path
         for name in names:
-            key = f"package:{path.relative_to(kernels).as_posix()}"
+            key = f"package:{source_name(path)}"
             assert (key, name) in recorded or f"{key}:{name}" in spec.SKIPS, f"{key}:{name}"
     for reason in spec.SKIPS.values():
         assert len(reason) > 20  # a reason, not a placeholder
@@ -182,7 +191,7 @@ def test_every_case_compiles_with_nvrtc_here():
     for (file, defines), kernels in sorted(groups.items()):
         path = measure.source_path(file)
         opts = ProgramOptions(arch="sm_90", std="c++17", lineinfo=True,
-                              include_path=[str(path.parent), str(measure.PKG_DIR)], define_macro=list(defines) or None)
+                              include_path=[str(path.parent), str(measure.INCLUDE_DIR)], define_macro=list(defines) or None)
         obj = Program(path.read_text(), "c++", options=opts).compile("cubin", name_expressions=sorted(kernels))
         code = bytes(obj.code)
         for k in kernels:

@@ -12,7 +12,7 @@ from rich.console import Console
 from smemlab.cli import main
 from smemlab.commands.bank_survey import access_listing, conflict_summary, declared_accesses
 from smemlab.commands.suite_cmd import print_no_gpu_run
-from smemlab.experiments import all_experiments
+from smemlab.lab import all_experiments
 
 
 @pytest.fixture(scope="module")

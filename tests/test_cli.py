@@ -100,7 +100,7 @@ def test_device_that_does_not_exist():
 
 
 def test_list_names_experiments_and_variants(capsys):
-    from smemlab.experiments import available
+    from smemlab.lab import available
 
     assert main(["list"]) == 0
     out = capsys.readouterr().out

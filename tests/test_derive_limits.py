@@ -221,7 +221,7 @@ def test_report_only_renders_and_imports_no_experiment(tmp_path):
     derive(layout_run()).save(tmp_path / "run.json")
     before = (tmp_path / "run.json").read_text()
     code = ("import sys; from smemlab.cli import main; rc = main(['report', sys.argv[1], '--quiet']); "
-            "print('EXPERIMENTS' if any(m.startswith('smemlab.experiments') or m == 'smemlab.derive' "
+            "print('EXPERIMENTS' if any(m.startswith('smemlab.lab') or m == 'smemlab.derive' "
             "for m in sys.modules) else 'NONE'); sys.exit(rc)")
     proc = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr

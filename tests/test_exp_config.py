@@ -6,9 +6,9 @@ import pytest
 from smemlab.compiler import compile_cubin
 from smemlab.cubin import static_shared_bytes
 from smemlab.errors import UserError
-from smemlab.experiments import get
+from smemlab.lab import get
 from smemlab.render.charts import occupancy_chart as plot
-from smemlab.experiments.config import DEFINES, blocks_by_smem_limit, smem_heavy_reference
+from smemlab.lab.config import DEFINES, blocks_by_smem_limit, smem_heavy_reference
 
 
 def test_occupancy_model():
@@ -34,7 +34,7 @@ def test_parse_size_rejects(bad):
 
 @pytest.mark.parametrize("extra", [{}, {"OPTIN": 0}, {"OPTIN": 1}, {"CARVEOUT": 50}])
 def test_compiles(extra):
-    kernels = static_shared_bytes(compile_cubin("book/config.cu", "sm_90", dict(DEFINES, **extra)))
+    kernels = static_shared_bytes(compile_cubin("lab/config/config.cu", "sm_90", dict(DEFINES, **extra)))
     assert set(kernels) == {"bigSmem", "smemHeavy", "sum"}
     assert kernels["bigSmem"] <= 1024 and kernels["smemHeavy"] <= 1024  # dynamic only
 

@@ -6,8 +6,8 @@ import pytest
 from smemlab.compiler import compile_cubin
 from smemlab.cubin import static_shared_bytes
 from smemlab.errors import UserError
-from smemlab.experiments import get
-from smemlab.experiments.histogram import choose_cluster_size, make_keys, reference
+from smemlab.lab import get
+from smemlab.lab.histogram import choose_cluster_size, make_keys, reference
 
 H100_OPTIN = 227 * 1024
 
@@ -49,7 +49,7 @@ def test_parse_size_rejects(bad):
 
 
 def test_compiles():
-    kernels = static_shared_bytes(compile_cubin("book/histogram.cu", "sm_90"))
+    kernels = static_shared_bytes(compile_cubin("lab/histogram/histogram.cu", "sm_90"))
     assert set(kernels) == {"histGlobal", "histSmem", "clusterHist_kernel"}
     assert all(v <= 1024 for v in kernels.values())  # dynamic shared memory only
 

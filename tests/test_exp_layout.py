@@ -7,7 +7,7 @@ import pytest
 from smemlab.compiler import compile_cubin
 from smemlab.cubin import static_shared_bytes
 from smemlab.errors import UserError
-from smemlab.experiments.layout import (DEFAULT_PASSES, MAX_PASSES, RECT, RECT_PAD1, SQUARE, LayoutExperiment,
+from smemlab.lab.layout import (DEFAULT_PASSES, MAX_PASSES, RECT, RECT_PAD1, SQUARE, LayoutExperiment,
                                        expected_output, flat_index, permutation)
 
 EXP = LayoutExperiment()
@@ -26,7 +26,7 @@ def _user_static(cubin: bytes) -> dict[str, int]:
 
 @pytest.mark.parametrize("defines", DEFINE_SETS, ids=lambda d: f"{d['BDIMX']}x{d['BDIMY']}pad{d['IPAD']}")
 def test_kernels_compile_and_declare_their_tiles(defines):
-    cubin = compile_cubin("book/layout.cu", "sm_90", defines)
+    cubin = compile_cubin("lab/layout/layout.cu", "sm_90", defines)
     bx, by, pad = defines["BDIMX"], defines["BDIMY"], defines["IPAD"]
     tile = bx * by * 4
     want = {
@@ -42,13 +42,13 @@ def test_kernels_compile_and_declare_their_tiles(defines):
 
 
 def test_padded_square_tile_is_4224_bytes():
-    assert _user_static(compile_cubin("book/layout.cu", "sm_90", SQUARE))["setRowReadColPad"] == 32 * 33 * 4 == 4224
+    assert _user_static(compile_cubin("lab/layout/layout.cu", "sm_90", SQUARE))["setRowReadColPad"] == 32 * 33 * 4 == 4224
 
 
 def test_every_variant_names_a_kernel_of_its_cubin_and_a_tile_that_fits():
     for v in EXP.variants():
         spec = EXP.spec(v.name)
-        assert v.kernel in static_shared_bytes(compile_cubin("book/layout.cu", "sm_90", spec.defines)), v.name
+        assert v.kernel in static_shared_bytes(compile_cubin("lab/layout/layout.cu", "sm_90", spec.defines)), v.name
         assert v.block == (spec.defines["BDIMX"], spec.defines["BDIMY"], 1)
         assert [a.op for a in v.smem] == ["store", "load"]
         for a in v.smem:

@@ -1,13 +1,13 @@
 """Each topic told in one place: where the library has the fast version of an experiment, the
-experiment ends with it, a variant that runs the op's kernel (kernels/lib/) through the op's own
+experiment ends with it, a variant that runs the op's kernel (ops/<op>/<op>.cu) through the op's own
 launch function, verified, timed and profiled like the book's kernels (CPU: the declarations; GPU:
 the cases verify and launch the library's kernels)."""
 
 import pytest
 
 import smemlab.ops
-from smemlab.experiments import get
-from smemlab.experiments.launches import all_launches
+from smemlab.lab import get
+from smemlab.lab.launches import all_launches
 from smemlab.profile import kernel_symbols
 
 # experiment -> the ops its library variants run
@@ -24,7 +24,7 @@ def test_the_library_variants_run_the_ops(name):
     for v in lib:
         assert callable(getattr(smemlab.ops, v.library.rsplit(".", 1)[1]))
         assert v.kernel and v.on_gpu and not v.smem and not v.hazard
-    assert exp.library_source.startswith("lib/") and exp.sources() == (exp.source, exp.library_source)
+    assert exp.library_source.startswith("ops/") and exp.sources() == (exp.source, exp.library_source)
 
 
 @pytest.mark.parametrize("name", sorted(set(LIBRARY) - {"matmul"}))
@@ -56,13 +56,13 @@ def test_analyze_runs_the_library_kernels_once_as_the_library():
     """The experiments' library variants are the ops' kernels, which analyze runs as the library's."""
     launches = all_launches()
     # matmul's climb is analysed at the experiment's own sizes, step by step
-    assert {x.experiment for x in launches if x.source.startswith("lib/")} == {"ops", "matmul"}
+    assert {x.experiment for x in launches if x.source.startswith("ops/")} == {"ops", "matmul"}
     assert {x.source for x in launches if x.experiment == "ops"} >= {get(n).library_source for n in LIBRARY
                                                                       if n != "matmul"}
 
 
 def test_transpose_notes_set_the_library_beside_the_books_best():
-    from smemlab.experiments.transpose import COL_PCT_COPYGMEM
+    from smemlab.lab.transpose import COL_PCT_COPYGMEM
     from smemlab.records import VariantRecord
 
     recs = [VariantRecord(variant=n, summary="", ok=True, median_ms=t) for n, t in

@@ -6,8 +6,8 @@ import pytest
 from smemlab.compiler import compile_cubin
 from smemlab.cubin import static_shared_bytes
 from smemlab.errors import UserError
-from smemlab.experiments import get
-from smemlab.experiments.matmul import TOLERANCE, global_reads, reference, relative_error, tiled_smem
+from smemlab.lab import get
+from smemlab.lab.matmul import TOLERANCE, global_reads, reference, relative_error, tiled_smem
 
 
 def test_reference_is_float64_matmul():
@@ -53,7 +53,7 @@ def test_parse_size_square():
 
 @pytest.mark.parametrize("bs", [16, 32])
 def test_compiles_with_static_tiles(bs):
-    kernels = static_shared_bytes(compile_cubin("book/matmul.cu", "sm_90", {"BLOCK_SIZE": bs}))
+    kernels = static_shared_bytes(compile_cubin("lab/matmul/matmul.cu", "sm_90", {"BLOCK_SIZE": bs}))
     assert kernels["MatMulKernelNaive"] == 0
     # As and Bs (sm_90 cubins add the 1 KB the system reserves to a kernel using shared memory)
     assert kernels["MatMulKernel"] - 2 * bs * bs * 4 in (0, 1024)

@@ -8,9 +8,10 @@ import pytest
 from smemlab.compiler import compile_cubin
 from smemlab.cubin import static_shared_bytes
 from smemlab.errors import UserError
-from smemlab.experiments import get, hostlink, pipeline, staging, staging_mm
-from smemlab.experiments.stencil import BOOK_COEF
-from smemlab.experiments.stencil import reference as stencil_reference
+from smemlab.lab import get
+from smemlab.lab.overlap import hostlink, pipeline, staging, staging_mm
+from smemlab.lab.stencil import BOOK_COEF
+from smemlab.lab.stencil import reference as stencil_reference
 from smemlab.records import VariantRecord
 
 
@@ -70,7 +71,7 @@ def test_parse_size_rejects(bad):
 
 
 def test_compiles_with_one_stage_buffer_per_stage():
-    smem = static_shared_bytes(compile_cubin("book/overlap.cu", "sm_90"))
+    smem = static_shared_bytes(compile_cubin("lab/overlap/overlap.cu", "sm_90"))
     span = 4 * (staging.TILE + 2 * staging.RADIUS)
     assert smem["stagedPlain"] == smem["stagedPlainV4"] == span
     for s in staging.STAGES:
@@ -91,7 +92,7 @@ def test_staged_block_computes_the_stencil_on_the_cpu(name):
     """analyze emulates block 0 of a grid of 2 over 3 tiles and a partial one: block 0 stages tiles
     0 and 2 (its stages wrap round), cp.async and the bulk copies with their mbarriers included."""
     from smemlab.analyze.args import fill, parse_arg
-    from smemlab.experiments.launches import for_experiment
+    from smemlab.lab.launches import for_experiment
 
     launch = next(x for x in for_experiment("overlap") if x.variant == name)
     r = launch.analyze()

@@ -10,8 +10,8 @@ import pytest
 from smemlab.compiler import compile_cubin
 from smemlab.cubin import static_shared_bytes
 from smemlab.errors import UserError
-from smemlab.experiments import reduce as R
-from smemlab.experiments.layout import flat_index
+from smemlab.lab import reduce as R
+from smemlab.lab.layout import flat_index
 
 EXP = R.ReduceExperiment()
 BOOK = [v for v in EXP.variants() if not v.library]  # the book's kernels and the CPU (the library's are last)
@@ -23,7 +23,7 @@ SM90_RESERVED = 1024  # sm_90 cubins count the block's 1 KB of system shared mem
 @pytest.mark.parametrize("dim", [128, 256, 512, 1024])
 @pytest.mark.parametrize("real", ["int", "float"])
 def test_kernels_compile_with_their_shared_arrays(dim, real):
-    sizes = static_shared_bytes(compile_cubin("book/reduce.cu", "sm_90", {"DIM": dim, "REAL": real}))
+    sizes = static_shared_bytes(compile_cubin("lab/reduce/reduce.cu", "sm_90", {"DIM": dim, "REAL": real}))
     assert set(sizes) == KERNELS
     base = sizes["reduceSmemUnrollDyn"]  # declares no static array: 0, or the reserved 1 KB
     assert base in (0, SM90_RESERVED)
@@ -42,7 +42,7 @@ def test_every_gpu_variant_names_a_kernel_of_its_cubin():
             assert not v.on_gpu and not v.smem
             continue
         assert v.on_gpu and v.block == (spec.dim, 1, 1)
-        assert spec.kernel in static_shared_bytes(compile_cubin("book/reduce.cu", "sm_90", spec.defines))
+        assert spec.kernel in static_shared_bytes(compile_cubin("lab/reduce/reduce.cu", "sm_90", spec.defines))
 
 
 def test_variant_list():

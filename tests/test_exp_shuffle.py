@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from smemlab.compiler import compile_cubin
 from smemlab.cubin import static_shared_bytes
 from smemlab.errors import UserError
-from smemlab.experiments import get
-from smemlab.experiments.shuffle import (DEMOS, model_swap, model_xor_array, model_xor_array_swap,
+from smemlab.lab import get
+from smemlab.lab.shuffle import (DEMOS, model_swap, model_xor_array, model_xor_array_swap,
                                          reduction_reference, shfl, shfl_down, shfl_up, shfl_xor)
 
 LANES = np.arange(32)
@@ -83,7 +83,7 @@ def test_parse_size_rejects(bad):
 @pytest.mark.parametrize("defines", [{"BDIMX": 16, "SEGM": 4, "DIM": 128}, {"BDIMX": 32, "SEGM": 4, "DIM": 128},
                                      {"DIM": 256}, {"DIM": 64}])
 def test_compiles(defines):
-    kernels = static_shared_bytes(compile_cubin("book/shuffle.cu", "sm_90", defines))
+    kernels = static_shared_bytes(compile_cubin("lab/shuffle/shuffle.cu", "sm_90", defines))
     assert {d[0] for d in DEMOS.values()} <= set(kernels)
     dim = defines.get("DIM", 128)
     assert kernels["warpReduceShfl"] == 0 and kernels["test_shfl_xor"] == 0

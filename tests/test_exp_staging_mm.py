@@ -10,7 +10,8 @@ import pytest
 from smemlab.compiler import compile_cubin
 from smemlab.cubin import static_shared_bytes
 from smemlab.errors import UserError
-from smemlab.experiments import get, staging_mm
+from smemlab.lab import get
+from smemlab.lab.overlap import staging_mm
 from smemlab.records import VariantRecord
 
 
@@ -40,7 +41,7 @@ def test_the_blocks_items_cover_every_square_and_k_tile_once(side, grid):
 
 
 def test_compiles_with_one_pair_of_tiles_per_stage():
-    smem = static_shared_bytes(compile_cubin("book/overlap.cu", "sm_90"))
+    smem = static_shared_bytes(compile_cubin("lab/overlap/overlap.cu", "sm_90"))
     pair = 4 * 2 * staging_mm.TILE * staging_mm.BK
     assert smem["mmStagedPlain"] == pair
     for s in staging_mm.STAGES:
@@ -62,7 +63,7 @@ def test_staged_block_computes_the_product_on_the_cpu(name):
     """analyze emulates block 0 of a grid of 2 over four 64x64 squares of a 128x128 product: block 0
     computes squares 0 and 2 (its stages wrap round within and across them)."""
     from smemlab.analyze.args import fill, parse_arg
-    from smemlab.experiments.launches import for_experiment
+    from smemlab.lab.launches import for_experiment
 
     launch = next(x for x in for_experiment("overlap") if x.variant == name)
     r = launch.analyze()
@@ -77,7 +78,7 @@ def test_staged_block_computes_the_product_on_the_cpu(name):
 
 
 def _rec(name, tflops, per_sm):
-    from smemlab.experiments.staging import METHODS as STENCIL_METHODS
+    from smemlab.lab.overlap.staging import METHODS as STENCIL_METHODS
 
     method, stages, width = {**STENCIL_METHODS, **staging_mm.METHODS}[name]
     r = VariantRecord(name, "", True, median_ms=1.0, extra={"method": method, "stages": stages, "width": width,

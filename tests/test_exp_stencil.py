@@ -7,8 +7,8 @@ import pytest
 from smemlab.compiler import compile_cubin
 from smemlab.cubin import static_shared_bytes
 from smemlab.errors import UserError
-from smemlab.experiments import get
-from smemlab.experiments.stencil import BDIM, BOOK_COEF, DEFINES, RADIUS, correlate_weights, launch_grid, reference
+from smemlab.lab import get
+from smemlab.lab.stencil import BDIM, BOOK_COEF, DEFINES, RADIUS, correlate_weights, launch_grid, reference
 
 
 def test_reference_matches_the_formula_at_the_boundaries():
@@ -51,7 +51,7 @@ def test_parse_size_rejects(bad):
 
 
 def test_compiles_with_the_halo_in_static_shared_memory():
-    kernels = static_shared_bytes(compile_cubin("book/stencil.cu", "sm_90", DEFINES))
+    kernels = static_shared_bytes(compile_cubin("lab/stencil/stencil.cu", "sm_90", DEFINES))
     assert set(kernels) == {"stancli1DGPU", "stancliReadOnly", "stancliLdg", "stancliGlobal", "stancli1DGPU_nosync"}
     for name, size in kernels.items():
         assert size - (BDIM + 2 * RADIUS) * 4 in (0, 1024), name
@@ -77,14 +77,14 @@ def test_new_constant_coefficients_without_recompiling(rt):
     import cupy
 
     n = 5000
-    kernel = rt.kernel("book/stencil.cu", "stancli1DGPU", DEFINES)
+    kernel = rt.kernel("lab/stencil/stencil.cu", "stancli1DGPU", DEFINES)
     from smemlab import device
 
     compiled = len(device._MODULES)
     x = cupy.random.default_rng(9).uniform(-1, 1, n + 2 * RADIUS, dtype=cupy.float32)
     out = cupy.empty(n, dtype=cupy.float32)
     for coef in (BOOK_COEF, np.array([0, 1.5, 0.25, -0.5, 0.125], dtype=np.float32)):
-        rt.set_constant("book/stencil.cu", "coef", coef, DEFINES)
+        rt.set_constant("lab/stencil/stencil.cu", "coef", coef, DEFINES)
         rt.launch(kernel, launch_grid(n, rt.facts.sms), BDIM, x, out, np.int64(n))
         rt.sync()
         assert np.allclose(cupy.asnumpy(out), reference(cupy.asnumpy(x), coef), atol=1e-5)

@@ -8,8 +8,8 @@ import pytest
 from smemlab.compiler import compile_cubin
 from smemlab.cubin import static_shared_bytes
 from smemlab.errors import UserError
-from smemlab.experiments import transpose as T
-from smemlab.experiments.layout import flat_index
+from smemlab.lab import transpose as T
+from smemlab.lab.layout import flat_index
 
 EXP = T.TransposeExperiment()
 BOOK = [v for v in EXP.variants() if not v.library]  # the book's kernels (the library's is the last variant)
@@ -17,7 +17,7 @@ SM90_RESERVED = 1024  # sm_90 cubins count the block's 1 KB of system shared mem
 
 
 def test_kernels_compile_with_their_tiles():
-    sizes = static_shared_bytes(compile_cubin("book/transpose.cu", "sm_90"))
+    sizes = static_shared_bytes(compile_cubin("lab/transpose/transpose.cu", "sm_90"))
     base = sizes["transposeSmemUnrollPadDyn"]  # no static array: 0, or the reserved 1 KB
     assert base in (0, SM90_RESERVED)
     want = {"transposeSmem": 16 * 32 * 4, "transposeSmemPad": 16 * 34 * 4, "transposeSmemUnrollPad": 16 * 66 * 4,

@@ -10,7 +10,7 @@ from smemlab.banks.sectors import analyze_global
 from smemlab.counters import (GLOBAL_LD_REQUESTS, GLOBAL_LD_SECTORS, GLOBAL_ST_REQUESTS, GLOBAL_ST_SECTORS,
                               global_mismatch, predicted_global_per_request)
 from smemlab.errors import UserError
-from smemlab.experiments.base import GlobalAccess, Variant
+from smemlab.lab.base import GlobalAccess, Variant
 from smemlab.records import ExperimentRecord, GlobalAccessRecord, RunRecord, VariantRecord
 from smemlab.render import report
 from smemlab.runner import predict_global
@@ -137,7 +137,7 @@ def test_declarations_predict_the_recorded_global_sectors():
     Compute counted in the recorded run (results/run.json), loads and stores, for every variant that
     declares them; the transposes, copies, reductions, stencils, tiled matmuls and layouts do."""
     from smemlab.counters import measured_global_per_request
-    from smemlab.experiments import get
+    from smemlab.lab import get
 
     run, checked, wrong = RunRecord.load(RECORDED), set(), []
     for er in run.experiments:

@@ -1,4 +1,4 @@
-"""The narrow counters' carry scheme of kernels/lib/histogram.cu (ctr_wrapped, ctr_add, CtrAdder), as a
+"""The narrow counters' carry scheme of ops/histogram/histogram.cu (ctr_wrapped, ctr_add, CtrAdder), as a
 model: one shared 32-bit word of 8- or 16-bit digits, several threads, every atomic a point where another
 thread may run, take-backs held back as long as possible so that several threads' carries are in flight at
 once. The CPU emulation in test_ops_histogram.py runs the kernels themselves but in one order; this runs the

@@ -1,7 +1,7 @@
 """The library's kernels, compiled with the macros the ops launch them with, keep everything in registers:
 no local-memory store or load (STL, LDL) in their SASS. A spill is silent (every output stays right) and
 costs bandwidth: rows_block for float32 -> float64 spilled 8 stores and 13 loads when its batch went from 8
-to 16 vectors, until rows_batch kept it at 8 (kernels/lib/reduce.cu). NVRTC and nvdisasm only, no GPU."""
+to 16 vectors, until rows_batch kept it at 8 (ops/reduce/reduce.cu). NVRTC and nvdisasm only, no GPU."""
 
 from __future__ import annotations
 
@@ -15,16 +15,16 @@ stencil = importlib.import_module("smemlab.ops.stencil")
 # Kernels of the library that spill, and why (none of them is what an op picks by default); each must
 # still spill, so that the list stays true
 KNOWN_SPILLS = {
-    ("lib/matmul.cu", "mm_pack"): "a step of the climb the op never chooses: A and B staged in registers beside "
+    ("ops/matmul/matmul.cu", "mm_pack"): "a step of the climb the op never chooses: A and B staged in registers beside "
                                   "the 8x8 accumulators at 128 registers (2 blocks an SM)",
 }
 
 HOPPER = {"sms": 132, "smem_optin": 232448, "smem_per_sm": 233472, "cc": (9, 0), "name": "H200"}
 
 # (source, macros, kernels to check: None for every kernel of the module)
-MODULES = [("lib/reduce.cu", {}, None), ("lib/transpose.cu", {}, None), ("lib/matmul.cu", {}, None),
-           ("lib/copy.cu", {}, None)] + [("lib/stencil.cu", d, None) for d in (stencil._DEFINES[1], stencil._DEFINES[-1])] + [
-    ("lib/histogram.cu", {}, sorted(H.WEIGHTED_KERNELS.values()))]  # the weighted counts: compiled with no macros
+MODULES = [("ops/reduce/reduce.cu", {}, None), ("ops/transpose/transpose.cu", {}, None), ("ops/matmul/matmul.cu", {}, None),
+           ("lab/copy.cu", {}, None)] + [("ops/stencil/stencil.cu", d, None) for d in (stencil._DEFINES[1], stencil._DEFINES[-1])] + [
+    ("ops/histogram/histogram.cu", {}, sorted(H.WEIGHTED_KERNELS.values()))]  # the weighted counts: compiled with no macros
 # histogram plans: what auto takes from 256 to 2^22 bins, then each method at its defaults
 HISTOGRAM_PLANS = [(b, "auto", {}) for b in (256, 4096, 65536, 262144, 1 << 20, 1 << 22)] + [
     (262144, "ranges", {"counter_bits": 8}), (262144, "cluster_exchange", {}), (1 << 20, "cluster_exchange", {}),
@@ -53,7 +53,7 @@ def _local_memory_ops(source: str, defines: dict, kernels) -> dict[str, list[str
 
 
 @pytest.mark.parametrize("source,defines,kernels", MODULES,
-                         ids=[s.removeprefix("lib/") + "".join(f"-{k}{v}" for k, v in d.items()) for s, d, _ in MODULES])
+                         ids=[s.rsplit("/", 1)[-1] + "".join(f"-{k}{v}" for k, v in d.items()) for s, d, _ in MODULES])
 def test_library_kernels_do_not_spill(source, defines, kernels):
     pytest.importorskip("cuda.core")
     found = _local_memory_ops(source, defines, kernels)

@@ -35,8 +35,8 @@ LAYERS = [
     # CuPy streams, below the experiments' runtime, which times through it
     ("measure", ["smemlab.measure"]),
     ("runtime", ["smemlab.gpu"]),
-    ("library", ["smemlab.ops"]),
-    ("experiments", ["smemlab.experiments"]),
+    ("library", ["smemlab.ops"]),  # one folder per op (TOPICS below)
+    ("lab", ["smemlab.lab"]),  # the experiments, one folder per topic (TOPICS below)
     # what runs the experiments and the benchmark through the harness
     ("run", ["smemlab.runner", "smemlab.bench"]),
     ("counters and sanitizer", ["smemlab.profile", "smemlab.sanitize"]),
@@ -121,8 +121,8 @@ def test_the_checks_see_what_they_check():
     """The parser finds imports at the top, inside functions and under `from smemlab import x`."""
     report = imports(SRC / "smemlab" / "render" / "report.py")
     assert {"smemlab.records", "smemlab.render.charts", "smemlab.render.bench"} <= report
-    assert "smemlab.experiments" in imports(SRC / "smemlab" / "derive.py")
-    assert "smemlab.experiments" in imports(SRC / "smemlab" / "profile.py")  # inside attach()
+    assert "smemlab.lab" in imports(SRC / "smemlab" / "derive.py")
+    assert "smemlab.lab" in imports(SRC / "smemlab" / "profile.py")  # inside attach()
     assert layer_of("smemlab.bench.goals") == "record" and layer_of("smemlab.bench.harness") == "run"
     assert "smemlab.measure" in imports(SRC / "smemlab" / "bench" / "harness.py")
     assert RANK[layer_of("smemlab.measure")] < RANK[layer_of("smemlab.gpu")] < RANK[layer_of("smemlab.runner")]
@@ -136,10 +136,59 @@ def test_one_of_each():
     assert "smemlab.compiler" in imports(analyze / "nvrtc.py") and "smemlab.compiler" in imports(analyze / "nvcc.py")
     assert "smemlab.compiler" in imports(SRC / "smemlab" / "device.py")
     assert "smemlab.warp" in imports(analyze / "warpops.py")
-    assert "smemlab.warp" in imports(SRC / "smemlab" / "experiments" / "shuffle.py")
+    assert "smemlab.warp" in imports(SRC / "smemlab" / "lab" / "shuffle" / "__init__.py")
     assert "smemlab.datasheet" in imports(SRC / "smemlab" / "device.py")
     assert "smemlab.datasheet" in imports(SRC / "smemlab" / "limits.py")
     for path in MODULES:  # NVRTC is called in smemlab.compiler only
         text = path.read_text()
         if module_name(path) != "smemlab.compiler":
             assert "nvrtcCompileProgram" not in text and "Program(" not in text, module_name(path)
+
+
+# ---------------------------------------------------------------------------- one topic, one folder
+# The library and the lab hold one topic a folder (ops/<op>/, lab/<topic>/): its Python and its kernels
+# (<topic>.cu) together. Beside the folders, each layer has only these modules: what every topic shares
+# (imported by the topics) and what gathers the topics (the package itself, the catalogs, torch's
+# registration: importing them, never imported by a topic).
+TOPICS = {
+    "smemlab.ops": {"shared": {"_args", "_route"}, "gathering": {"selfcheck", "torch_ops", "torch_autograd"}},
+    "smemlab.lab": {"shared": {"base"}, "gathering": {"launches"}},
+}
+# a topic that borrows another's constants, named here so that a new one is a decision: the overlap
+# experiment stages the stencil's tiles with its coefficients (BOOK_COEF) and the tiled matmul's (TOLERANCE)
+CROSS_TOPIC = {("smemlab.lab.overlap", "smemlab.lab.stencil"), ("smemlab.lab.overlap", "smemlab.lab.matmul")}
+
+
+def topic_of(module: str) -> str | None:
+    """The topic package `module` is in ("smemlab.lab.overlap" for smemlab.lab.overlap.pipeline), or None."""
+    for layer in TOPICS:
+        if module.startswith(layer + "."):
+            first = module[len(layer) + 1:].split(".")[0]
+            if (SRC.joinpath(*layer.split("."), first) / "__init__.py").is_file():
+                return f"{layer}.{first}"
+    return None
+
+
+@pytest.mark.parametrize("layer", sorted(TOPICS))
+def test_one_topic_one_folder(layer):
+    folder = SRC.joinpath(*layer.split("."))
+    topics = sorted(p.parent.name for p in folder.glob("*/__init__.py"))
+    assert len(topics) >= 5, topics
+    for topic in topics:  # its kernels beside its Python
+        assert (folder / topic / f"{topic}.cu").is_file(), f"{layer}.{topic}: no {topic}.cu in its folder"
+    flat = {p.stem for p in folder.glob("*.py")} - {"__init__"}
+    assert flat == TOPICS[layer]["shared"] | TOPICS[layer]["gathering"], (
+        f"{layer}: a module beside the topic folders is shared by them or gathers them (TOPICS); a topic is a folder")
+
+
+@pytest.mark.parametrize("path", [p for p in MODULES if topic_of(module_name(p))], ids=lambda p: module_name(p))
+def test_no_topic_imports_back_up(path):
+    """A topic imports its own folder, what its layer shares and lower layers: never the modules that gather
+    the topics (the package, the catalogs), nor another topic but for CROSS_TOPIC."""
+    me = module_name(path)
+    mine = topic_of(me)
+    layer = mine.rpartition(".")[0]
+    shared = {f"{layer}.{m}" for m in TOPICS[layer]["shared"]}
+    wrong = sorted(m for m in imports(path) if (m == layer or m.startswith(layer + "."))
+                   and topic_of(m) != mine and m not in shared and (mine, topic_of(m)) not in CROSS_TOPIC)
+    assert not wrong, f"{me} imports, within {layer}, {', '.join(wrong)}"

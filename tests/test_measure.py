@@ -170,7 +170,7 @@ def test_launches_are_timed_back_to_back_on_the_gpu(rt):
     """An empty launch is timed in batches of many launches; a variant kept to one launch a sample is."""
     import cupy
 
-    kernel = rt.kernel("lib/copy.cu", "copyKernel")
+    kernel = rt.kernel("lab/copy.cu", "copyKernel")
     nothing = cupy.empty(4, dtype=cupy.float32)
     launched = []
 

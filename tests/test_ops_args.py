@@ -263,9 +263,9 @@ def test_bench_cli_arguments(tmp_path, capsys):
 def test_kernels_compile_without_gpu():
     from smemlab.compiler import compile_cubin
 
-    for source, defines in [("lib/transpose.cu", {}), ("lib/reduce.cu", {}),
-                            ("lib/stencil.cu", {"RADIUS": 0}), ("lib/stencil.cu", {"RADIUS": 4}),
-                            ("lib/stencil.cu", {"RADIUS": 32})]:
+    for source, defines in [("ops/transpose/transpose.cu", {}), ("ops/reduce/reduce.cu", {}),
+                            ("ops/stencil/stencil.cu", {"RADIUS": 0}), ("ops/stencil/stencil.cu", {"RADIUS": 4}),
+                            ("ops/stencil/stencil.cu", {"RADIUS": 32})]:
         assert compile_cubin(source, "sm_90", defines)[:4] == b"\x7fELF"
 
 

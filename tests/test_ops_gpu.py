@@ -75,7 +75,7 @@ def test_every_element_kernel(name, itemsize, tile):
     from smemlab import device
 
     dtype = {2: "int16", 4: "float32", 8: "float64"}[itemsize]
-    k = device.kernel("lib/transpose.cu", name)
+    k = device.kernel("ops/transpose/transpose.cu", name)
     for n, shape in enumerate(element_kernel_shapes(tile)):
         rows, cols = shape[-2:]
         size = math.prod(shape)

@@ -71,7 +71,7 @@ def test_splits_fill_idle_sms_and_leave_full_grids_alone():
 
 
 def test_the_default_picks_what_the_sweep_measured_fastest():
-    """`choose` on the H200's 132 SMs against the table in ops/matmul.py: the best measured variant
+    """`choose` on the H200's 132 SMs against the table in ops/matmul: the best measured variant
     at every measured shape, and the best split or one within 2% of it (3001x4999x2003: 2 splits,
     0.903 of cuBLAS, against 3 at 0.913; 1000^3 and 1024^3: 4)."""
     sms = 132

@@ -82,7 +82,7 @@ def test_report_renders_a_recorded_run_without_cuda(recorded):
 def test_importing_the_package_and_its_bank_model_imports_no_cuda():
     proc = child(f"""
         import sys
-        import smemlab, smemlab.banks, smemlab.cli, smemlab.render.report, smemlab.experiments
+        import smemlab, smemlab.banks, smemlab.cli, smemlab.render.report, smemlab.lab
         from smemlab.banks import analyze, suggest
         analyze("s[tx]", 64, "int", 32)
         print(sorted(m for m in sys.modules if m.split(".")[0] in {GPU_ROOTS!r}))

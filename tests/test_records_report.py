@@ -140,7 +140,7 @@ def test_the_recorded_run_saves_again_with_every_field_it_had(tmp_path):
 
 @pytest.mark.skipif(not RECORDED.exists(), reason="no recorded GPU run in results/ yet")
 def test_recorded_run_is_complete():
-    from smemlab.experiments import all_experiments
+    from smemlab.lab import all_experiments
     from smemlab.runner import unexpected_failures
 
     from smemlab.compiler import sources_hash

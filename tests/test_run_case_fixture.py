@@ -5,7 +5,7 @@ and asserts it where asked (except for a variant kept to show a hazard, where as
 import numpy as np
 import pytest
 
-from smemlab.experiments.base import Case, Check, Variant
+from smemlab.lab.base import Case, Check, Variant
 
 
 class FakeRuntime:

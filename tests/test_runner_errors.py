@@ -5,7 +5,7 @@ import pytest
 
 from smemlab import runner
 from smemlab.errors import KernelError
-from smemlab.experiments.base import Case, Check, Variant
+from smemlab.lab.base import Case, Check, Variant
 
 
 class FakeRuntime:

@@ -10,12 +10,15 @@ output: the source text, the program's name, the options, the name expressions, 
 include folders and NVRTC's version. An edited kernel or header compiles again; a second run compiles
 nothing. `CompileError` is the one error of compiling (NVRTC here, nvcc and ptxas in analyze/nvcc.py).
 
-The package's kernels are laid out as the code is: kernels/book/ holds the book's programs (one .cu per
-experiment, in the book's names), kernels/lib/ the library's kernels (one .cu per op, and the copy
-kernel every bandwidth is compared with), and kernels/ itself the device helpers both include
-(`#include "cluster.cuh"`: kernels/ is on the include path). A source is named by its path under
-kernels/: "book/layout.cu", "lib/transpose.cu". Every kernel is `extern "C"`: its symbol is its name,
-and compile-time parameters (tile sizes, padding) come in as macros through `defines`.
+The package's kernels sit beside the Python that launches them, one topic a folder: ops/<op>/<op>.cu the
+library's kernels (ops/transpose/transpose.cu), lab/<topic>/<topic>.cu the book's programs beside their
+experiment (lab/layout/layout.cu), lab/copy.cu the copy kernel every bandwidth is compared with, and
+include/ the device helpers they share (`#include "cluster.cuh"`: include/ is on the include path). A
+source is named by its path inside the package (`source_name`), which is also its `package:` name in
+`smemlab analyze`. The names of the old layout (kernels/book/NAME.cu, kernels/lib/NAME.cu, kernels/*.cuh)
+are kept as aliases for one release (through 0.1.x, gone in 0.2; ALIASES, `canonical`). Every kernel is
+`extern "C"`: its symbol is its name, and compile-time parameters (tile sizes, padding) come in as macros
+through `defines`.
 """
 
 from __future__ import annotations
@@ -28,7 +31,20 @@ from typing import Mapping, Sequence
 
 from smemlab.errors import UserError
 
-KERNEL_DIR = Path(__file__).parent / "kernels"
+KERNEL_DIR = Path(__file__).parent  # the package: kernel sources are named by their path in it
+KERNEL_FOLDERS = ("include", "lab", "ops")  # where the package's .cu and .cuh files are
+INCLUDE = "include"  # the shared headers' folder (under KERNEL_DIR), on every package kernel's include path
+# The names of the layout before the kernels moved beside their Python (book/ the book's programs, lib/ the
+# library's kernels, shared headers at the top), kept as aliases of the new names for one release (through
+# 0.1.x, gone in 0.2): the truth fixture's recorded cases (tests/data/analyze_truth.json) and users' scripts
+# name them (`package:book/histogram.cu`).
+ALIASES = {
+    **{f"book/{t}.cu": f"lab/{t}/{t}.cu" for t in (
+        "config", "histogram", "layout", "matmul", "overlap", "reduce", "shuffle", "stencil", "transpose")},
+    **{f"lib/{op}.cu": f"ops/{op}/{op}.cu" for op in ("histogram", "matmul", "reduce", "stencil", "transpose")},
+    "lib/copy.cu": "lab/copy.cu",
+    "cluster.cuh": "include/cluster.cuh",
+}
 ARCH = "sm_90"  # what the package's kernels and analyze compile for
 HEADER_SUFFIXES = (".h", ".cuh", ".hpp", ".inc")
 
@@ -50,42 +66,56 @@ class Compiled:
 
 
 def kernel_sources() -> list[Path]:
-    """Every kernel source and header the package ships (book/, lib/ and the shared headers), sorted
-    by their path under kernels/."""
-    return sorted((p for p in KERNEL_DIR.rglob("*") if p.suffix in (".cu", ".cuh") and p.is_file()),
-                  key=source_name)
+    """Every kernel source and header the package ships (ops/, lab/ and include/), sorted by name."""
+    return sorted((p for folder in KERNEL_FOLDERS for p in (KERNEL_DIR / folder).rglob("*")
+                   if p.suffix in (".cu", ".cuh") and p.is_file()), key=source_name)
 
 
 def source_name(path: Path) -> str:
-    """How a kernel file is named to compile_cubin and in `package:` paths: its path under kernels/."""
+    """How a kernel file is named to compile_cubin and in `package:` paths: its path inside the package."""
     return path.relative_to(KERNEL_DIR).as_posix()
 
 
+def canonical(name: str) -> str:
+    """The package name of kernel source `name`: an old-layout alias ("book/layout.cu") resolved, else as given."""
+    return ALIASES.get(name, name)
+
+
+def source_path(name: str) -> Path:
+    """The file of kernel source `name` (a package name or an alias)."""
+    return KERNEL_DIR / canonical(name)
+
+
+def include_dir() -> Path:
+    """The folder of the shared headers, on the include path of every package kernel."""
+    return KERNEL_DIR / INCLUDE
+
+
 def sources_hash() -> str:
-    """One SHA-256 over all kernel sources and headers, each with its path under kernels/: the
-    provenance of a recorded run."""
-    digest = hashlib.sha256()
-    for path in kernel_sources():
-        digest.update(source_name(path).encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
+    """One SHA-256 over the contents of all kernel sources and headers: the provenance of a recorded run.
+    Keyed on content only (the sorted SHA-256s of the files' bytes, no names): a byte changed in any file
+    changes it, a file moved or renamed does not, so moving a kernel leaves a recorded run current."""
+    digests = sorted(hashlib.sha256(path.read_bytes()).hexdigest() for path in kernel_sources())
+    return hashlib.sha256("\n".join(digests).encode()).hexdigest()
 
 
 def package_options(arch: str, defines: Mapping[str, object]) -> list[str]:
     """The options the package's kernels compile with (as cuda.core's ProgramOptions wrote them, so that the
     cubins are the ones it made): line information, which costs nothing at run time and lets ncu and
-    compute-sanitizer name source lines; C++17; kernels/ on the include path; `defines` as macros."""
+    compute-sanitizer name source lines; C++17; include/ on the include path; `defines` as macros."""
     return ([f"-arch={arch}", "--generate-line-info"]
             + [f"--define-macro={k}={v}" for k, v in sorted((k, str(v)) for k, v in defines.items())]
-            + [f"--include-path={KERNEL_DIR}", "--std=c++17"])
+            + [f"--include-path={include_dir()}", "--std=c++17"])
 
 
 def compile_cubin(source: str, arch: str = ARCH, defines: Mapping[str, object] | None = None) -> bytes:
-    """Compile kernels/<source> ("book/layout.cu") to a cubin for `arch`; returns the cubin bytes (cached)."""
+    """Compile the package's kernel source `source` ("ops/transpose/transpose.cu", or an alias) to a cubin for
+    `arch`; returns the cubin bytes (cached)."""
     defines = dict(defines or {})
-    text = (KERNEL_DIR / source).read_bytes().decode()
+    text = source_path(source).read_bytes().decode()
     # the program is named "smemlab" (its line information and NVRTC's log name it so); errors name the file
     # and its macros
-    return compile_nvrtc(text, "smemlab", package_options(arch, defines), [str(KERNEL_DIR)],
+    return compile_nvrtc(text, "smemlab", package_options(arch, defines), [str(include_dir())],
                          shown=f"{source} {defines or ''}".rstrip(), arch=arch).cubin
 
 

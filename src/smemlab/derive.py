@@ -11,8 +11,8 @@ no GPU (`smemlab derive DIR`) when a note or a limit learns to say more.
 from __future__ import annotations
 
 from smemlab.errors import UserError
-from smemlab.experiments import get
-from smemlab.experiments.base import Experiment
+from smemlab.lab import get
+from smemlab.lab.base import Experiment
 from smemlab.limits import ceilings, shares
 from smemlab.records import ExperimentRecord, RunRecord
 

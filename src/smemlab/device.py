@@ -3,7 +3,7 @@
 Everything that runs a kernel goes through here: the library ops (smemlab.ops), the experiments'
 Runtime (smemlab.gpu), the benchmark and the sanitizer's self-check.
 
-- `kernel(source, name, defines, device)`: kernels/<source> compiled by smemlab.compiler (cached on
+- `kernel(source, name, defines, device)`: the package's <source> compiled by smemlab.compiler (cached on
   disk by source hash), loaded once per process and device. A `Kernel` carries its attributes
   (dynamic shared memory opt-in, non-portable cluster sizes, carveout) per device.
 - `launch(kernel, grid, block, args, stream, shmem=0, cluster=None)`: enqueue on the raw stream
@@ -368,7 +368,7 @@ def ensure_context(device: int) -> None:
 
 
 def module(source: str, defines: Mapping[str, object] | None, device: int) -> tuple[Any, bytes]:
-    """(cuda.core ObjectCode, cubin) of kernels/<source> compiled with `defines` for `device`."""
+    """(cuda.core ObjectCode, cubin) of the package's <source> compiled with `defines` for `device`."""
     key = (device, source, _define_key(defines))
     mod = _MODULES.get(key)
     if mod is None:
@@ -383,7 +383,7 @@ def module(source: str, defines: Mapping[str, object] | None, device: int) -> tu
 
 
 def kernel(source: str, name: str, defines: Mapping[str, object] | None = None, device: int = 0) -> Kernel:
-    """The kernel `name` of kernels/<source> compiled with `defines`, loaded on `device` (once per process)."""
+    """The kernel `name` of the package's <source> compiled with `defines`, loaded on `device` (once per process)."""
     key = (device, source, name, _define_key(defines))
     k = _KERNELS.get(key)
     if k is None:
@@ -559,7 +559,7 @@ def _constant(source: str, symbol: str, defines: Mapping[str, object] | None, de
 
 def set_constant(source: str, symbol: str, values: np.ndarray, defines: Mapping[str, object] | None = None,
                  device: int = 0, stream: int = 0) -> None:
-    """Write `values` into the `__constant__` symbol of kernels/<source> (compiled with `defines`) in
+    """Write `values` into the `__constant__` symbol of the package's <source> (compiled with `defines`) in
     the order of `stream`: kernels enqueued before see the old values, kernels after the new. Skips
     the copy when the symbol already holds these bytes. Kernels that read the symbol must be followed
     by `constant_read(...)`, so that a write from another stream never overtakes them."""

@@ -56,7 +56,7 @@ class Runtime:
 
     # -- kernels -------------------------------------------------------------------------------
     def kernel(self, source: str, name: str, defines: Mapping[str, object] | None = None) -> Kernel:
-        """The kernel `name` of kernels/<source>, compiled with `defines` (cached)."""
+        """The kernel `name` of the package's <source>, compiled with `defines` (cached)."""
         return dev.kernel(source, name, defines, self.device)
 
     def launch(
@@ -77,7 +77,7 @@ class Runtime:
                    self.stream_handle if stream is None else stream, shmem, cluster)
 
     def set_constant(self, source: str, symbol: str, values: np.ndarray, defines: Mapping[str, object] | None = None) -> None:
-        """Write `values` into the `__constant__` symbol of kernels/<source> (cudaMemcpyToSymbol):
+        """Write `values` into the `__constant__` symbol of the package's <source> (cudaMemcpyToSymbol):
         new coefficients between launches, no recompiling."""
         dev.set_constant(source, symbol, values, defines, self.device, self.stream_handle)
         self.cupy_stream.synchronize()

@@ -134,11 +134,11 @@ def profile_experiment(exp_name: str, size: Sequence[int] | None, variants: Sequ
 
 def attach(run, device: int = 0, only: Sequence[str] | None = None) -> None:
     """Profile every experiment of a RunRecord and store the counters in its variant records."""
-    from smemlab import experiments
+    from smemlab import lab
 
     statuses = []
     for exp_rec in run.experiments:
-        exp = experiments.get(exp_rec.name)
+        exp = lab.get(exp_rec.name)
         names = [v.variant for v in exp_rec.variants if v.ok]
         chosen = [v for v in exp.variants()
                   if v.name in names and v.kernel and v.profiled and (not only or v.name in only)]
@@ -168,7 +168,7 @@ def _pair(records, counters: list[tuple[str, dict]], attr: str) -> None:
 
 
 def kernel_symbols(source: str) -> list[str]:
-    """Every kernel defined in kernels/<source>: the names ncu is told to profile."""
+    """Every kernel defined in the package's <source>: the names ncu is told to profile."""
     from smemlab.compiler import compile_cubin
     from smemlab.cubin import static_shared_bytes
 

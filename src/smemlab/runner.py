@@ -18,7 +18,7 @@ import numpy as np
 
 from smemlab import measure
 from smemlab.errors import KernelError, UserError
-from smemlab.experiments.base import Case, Experiment, Variant
+from smemlab.lab.base import Case, Experiment, Variant
 from smemlab.records import AccessRecord, ExperimentRecord, GlobalAccessRecord, RunRecord, VariantRecord
 
 DEFAULT_REPS = 20
@@ -86,7 +86,7 @@ def measure_launch_floor(rt, reps: int = DEFAULT_REPS) -> float:
     variant's time can be below it; one near it is bound by launching, not by its work."""
     import cupy
 
-    kernel = rt.kernel("lib/copy.cu", "copyKernel")
+    kernel = rt.kernel("lab/copy.cu", "copyKernel")
     nothing = cupy.empty(4, dtype=cupy.float32)
 
     def launch():

@@ -96,19 +96,19 @@ def _rows(exp_name: str, expected: dict[str, str], results) -> list[dict]:
 def sanitize_all(device: int = 0, names: Sequence[str] = (), tools: Sequence[str] = TOOLS, timeout: int = 180,
                  workers: int = 8) -> list[dict]:
     """Every (experiment, tool) pair in its own child process, several at a time on the one GPU."""
-    from smemlab import experiments
+    from smemlab import lab
 
     if not sanitizer_path():
         return [{"experiment": "-", "variant": "-", "expected": "", **{t: "compute-sanitizer not found" for t in TOOLS}}]
     # (name, size, variant -> expected hazard), the library last
     targets = []
-    for name in names or [*experiments.available(), LIBRARY]:
+    for name in names or [*lab.available(), LIBRARY]:
         if name == LIBRARY:
             from smemlab.ops.selfcheck import cases
 
             targets.append((LIBRARY, None, {label: "" for label, _ in cases()}))
         else:
-            exp = experiments.get(name)
+            exp = lab.get(name)
             targets.append((exp.name, exp.small_sizes[0] if exp.small_sizes else None,
                             {v.name: v.hazard or "" for v in exp.variants() if v.kernel}))
     jobs = [(t, tool) for t in targets for tool in tools]

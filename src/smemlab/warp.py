@@ -1,7 +1,7 @@
 """The warp's shuffle rule, once: which lane each lane of a `shfl.sync` reads, from the PTX definition.
 
 The emulator executes it (analyze/warpops.py) and the shuffle experiment's NumPy models check the GPU
-against it (experiments/shuffle.py): one model of the instruction for both.
+against it (lab/shuffle): one model of the instruction for both.
 
 PTX `shfl.sync.MODE d|p, a, b, c, membermask`: lane L computes a source lane j and takes a[j] where
 pval holds, else keeps its own value. `b` is the source lane or the offset (its low 5 bits count);

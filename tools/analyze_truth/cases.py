@@ -1,12 +1,14 @@
 """The launches whose shared-memory traffic tools/analyze_truth/measure.py records.
 
-Every kernel of the package (src/smemlab/kernels/{book,lib}/*.cu, with the macros and argument values the
+Every kernel of the package (src/smemlab/{lab,ops}/**/*.cu, with the macros and argument values the
 experiments and ops use) and every kernel of the corpus (tools/analyze_truth/kernels/*.cu), each
 launched as ONE thread block (grid 1x1x1) with fixed arguments sized so that the block does real
 work. A case is a dict:
 
     id              unique, stable name
-    file            "package:PATH" (src/smemlab/kernels/PATH: "package:book/layout.cu") or a repo-relative path
+    file            "package:PATH" (src/smemlab/PATH: "package:lab/layout/layout.cu"; the fixture's older
+                    recordings name the same files by their aliases, "package:lab/layout/layout.cu") or a
+                    repo-relative path
     kernel          the kernel's name as written in the source (a template: as instantiated,
                     "reduce6<256>"; in a namespace: "blas::gemv_warp"); an NVRTC name expression
     defines         macros, {NAME: "VALUE"}
@@ -44,9 +46,9 @@ K = "tools/analyze_truth/kernels"
 
 CASES: list[dict] = []
 SKIPS: dict[str, str] = {  # "package:FILE.cu:kernel" -> why it is not recorded
-    "package:lib/stencil.cu:stencil1d_f32_p": "the body of stencil1d_f32 (stencil_body) with its coefficients in a "
+    "package:ops/stencil/stencil.cu:stencil1d_f32_p": "the body of stencil1d_f32 (stencil_body) with its coefficients in a "
                                               "struct passed by value, which the truth launcher cannot pass yet; "
-                                              "analyze runs it (experiments/launches.py)",
+                                              "analyze runs it (lab/launches.py)",
 }
 
 
@@ -179,7 +181,7 @@ def _csr(rng, rows: int = 64, cols: int = 512) -> tuple[np.ndarray, np.ndarray, 
 
 def data_files() -> dict[str, np.ndarray]:
     """Every .npy input, by name (deterministic: regenerated identically)."""
-    from smemlab.experiments.histogram import make_keys  # the experiment's own keys
+    from smemlab.lab.histogram import make_keys  # the experiment's own keys
 
     rng = np.random.default_rng(20261130)
     n = 8192
@@ -219,30 +221,30 @@ def write_data() -> None:
 # =====================================================================================================
 P = "package:"
 
-# ---- book/config.cu (experiments/config.py: THREADS 256, TILE 1024) ------------------------------------------
+# ---- lab/config/config.cu (lab/config: THREADS 256, TILE 1024) ------------------------------------------
 CFG = {"THREADS": 256, "TILE": 1024}
-case("config.bigSmem", P + "book/config.cu", "bigSmem", (256,), ["out=float32[16384]", "in=float32[16384]", "nwords=16384"],
+case("config.bigSmem", P + "lab/config/config.cu", "bigSmem", (256,), ["out=float32[16384]", "in=float32[16384]", "nwords=16384"],
      dict(CFG, OPTIN=1), dyn=65536)
-case("config.smemHeavy", P + "book/config.cu", "smemHeavy", (256,), ["out=float32[1024]", "in=float32[1024]", "n=1024"],
+case("config.smemHeavy", P + "lab/config/config.cu", "smemHeavy", (256,), ["out=float32[1024]", "in=float32[1024]", "n=1024"],
      dict(CFG, CARVEOUT=-1), dyn=4096)
-case("config.sum", P + "book/config.cu", "sum", (256,), ["array=float32[4096]", "N=4096", "result=float32[1]"], CFG)
+case("config.sum", P + "lab/config/config.cu", "sum", (256,), ["array=float32[4096]", "N=4096", "result=float32[1]"], CFG)
 
-# ---- lib/copy.cu: no shared memory ------------------------------------------------------------------------
-case("copy.copyKernel", P + "lib/copy.cu", "copyKernel", (256,), ["out=float32[4096]", "in=float32[4096]", "n4=1024"])
+# ---- lab/copy.cu: no shared memory ------------------------------------------------------------------------
+case("copy.copyKernel", P + "lab/copy.cu", "copyKernel", (256,), ["out=float32[4096]", "in=float32[4096]", "n4=1024"])
 
-# ---- book/histogram.cu (experiments/histogram.py: 512 threads, 256 bins) -------------------------------------
+# ---- lab/histogram/histogram.cu (lab/histogram: 512 threads, 256 bins) -------------------------------------
 for dist in ("uniform", "skewed"):
     keys = npy(f"pkg_keys_{dist}_256")
     if dist == "uniform":
-        case("histogram.histGlobal", P + "book/histogram.cu", "histGlobal", (512,),
+        case("histogram.histGlobal", P + "lab/histogram/histogram.cu", "histGlobal", (512,),
              ["bins=int32[256]", "nbins=256", f"input={keys}", "array_size=8192"])
-    case(f"histogram.histSmem.{dist}", P + "book/histogram.cu", "histSmem", (512,),
+    case(f"histogram.histSmem.{dist}", P + "lab/histogram/histogram.cu", "histSmem", (512,),
          ["bins=int32[256]", "nbins=256", f"input={keys}", "array_size=8192"], dyn=1024)
-    case(f"histogram.clusterHist_kernel.{dist}", P + "book/histogram.cu", "clusterHist_kernel", (512,),
+    case(f"histogram.clusterHist_kernel.{dist}", P + "lab/histogram/histogram.cu", "clusterHist_kernel", (512,),
          ["bins=int32[256]", "nbins=256", "bins_per_block=256", f"input={keys}", "array_size=8192"], dyn=1024,
          cluster=(1, 1, 1))
 
-# ---- book/layout.cu (experiments/layout.py: the square 32x32 and the 32x16 rectangle) ------------------------
+# ---- lab/layout/layout.cu (lab/layout: the square 32x32 and the 32x16 rectangle) ------------------------
 SQUARE = {"BDIMX": 32, "BDIMY": 32, "IPAD": 1}
 RECT = {"BDIMX": 32, "BDIMY": 16, "IPAD": 2}
 RECT_PAD1 = {"BDIMX": 32, "BDIMY": 16, "IPAD": 1}
@@ -253,201 +255,201 @@ for tag, d in (("square", SQUARE), ("rect", RECT)):
         names[1:1] = ["setRowReadRow2"]
         names.insert(3, "setColReadCol2")
     for name in names:
-        case(f"layout.{name}.{tag}", P + "book/layout.cu", name, (bx, by), [f"out=int32[{bx * by}]"], d,
+        case(f"layout.{name}.{tag}", P + "lab/layout/layout.cu", name, (bx, by), [f"out=int32[{bx * by}]"], d,
              dyn=bx * by * 4 if name.endswith("Dyn") else 0)
     for dp in ((d,) if tag == "square" else (RECT, RECT_PAD1)):
         sub = tag if dp is not RECT_PAD1 else "rect_pad1"
-        case(f"layout.setRowReadColPad.{sub}", P + "book/layout.cu", "setRowReadColPad", (bx, by), [f"out=int32[{bx * by}]"], dp)
-        case(f"layout.setRowReadColDynPad.{sub}", P + "book/layout.cu", "setRowReadColDynPad", (bx, by), [f"out=int32[{bx * by}]"],
+        case(f"layout.setRowReadColPad.{sub}", P + "lab/layout/layout.cu", "setRowReadColPad", (bx, by), [f"out=int32[{bx * by}]"], dp)
+        case(f"layout.setRowReadColDynPad.{sub}", P + "lab/layout/layout.cu", "setRowReadColDynPad", (bx, by), [f"out=int32[{bx * by}]"],
              dp, dyn=(bx + dp["IPAD"]) * by * 4)
 
-# ---- book/matmul.cu (experiments/matmul.py: BLOCK_SIZE 16 and 32; one block = one output tile) --------------
+# ---- lab/matmul/matmul.cu (lab/matmul: BLOCK_SIZE 16 and 32; one block = one output tile) --------------
 def mm_args(m, n, k):
     return [f"a=float32[{m * k}]", f"b=float32[{k * n}]", f"c=float32[{m * n}]", f"M={m}", f"N={n}", f"K={k}"]
 
 
-case("matmul.MatMulKernelNaive.bs16", P + "book/matmul.cu", "MatMulKernelNaive", (16, 16), mm_args(16, 16, 64), {"BLOCK_SIZE": 16})
+case("matmul.MatMulKernelNaive.bs16", P + "lab/matmul/matmul.cu", "MatMulKernelNaive", (16, 16), mm_args(16, 16, 64), {"BLOCK_SIZE": 16})
 for bs in (16, 32):
-    case(f"matmul.MatMulKernel.bs{bs}", P + "book/matmul.cu", "MatMulKernel", (bs, bs), mm_args(bs, bs, 64), {"BLOCK_SIZE": bs})
+    case(f"matmul.MatMulKernel.bs{bs}", P + "lab/matmul/matmul.cu", "MatMulKernel", (bs, bs), mm_args(bs, bs, 64), {"BLOCK_SIZE": bs})
 
-# ---- lib/matmul.cu (ops/matmul.py VARIANTS: one block tile each, K = 64, 16-byte rows) -----------------
+# ---- ops/matmul/matmul.cu (ops/matmul VARIANTS: one block tile each, K = 64, 16-byte rows) -----------------
 for variant, (tile, threads) in {"tiled": (32, 1024), "blocktile1d": (64, 512), "blocktile2d": (128, 256),
                                  "vectorized": (128, 256), "warptile": (128, 256), "warptile_db": (128, 256),
                                  "warptile_db16": (128, 256)}.items():
     m = n = tile
     k = 64
-    case(f"ops_matmul.mm_{variant}", P + "lib/matmul.cu", f"mm_{variant}", (threads,),
+    case(f"ops_matmul.mm_{variant}", P + "ops/matmul/matmul.cu", f"mm_{variant}", (threads,),
          [f"A=float32[{m * k}]", f"B=float32[{k * n}]", f"C=float32[{m * n}]", f"M={m}", f"N={n}", f"K={k}",
           "vecA=1", "vecB=1", "vecC=1"])
 # the guarded element-by-element paths: a ragged shape with the 16-byte flags off
-case("ops_matmul.mm_vectorized.ragged", P + "lib/matmul.cu", "mm_vectorized", (256,),
+case("ops_matmul.mm_vectorized.ragged", P + "ops/matmul/matmul.cu", "mm_vectorized", (256,),
      ["A=float32[6000]", "B=float32[6000]", "C=float32[10000]", "M=100", "N=100", "K=60", "vecA=0", "vecB=0", "vecC=0"])
 
-# ---- lib/histogram.cu (ops/histogram.py plans for 256 bins; the cluster kernels as clusters of 1) ------
+# ---- ops/histogram/histogram.cu (ops/histogram plans for 256 bins; the cluster kernels as clusters of 1) ------
 KEYS_ARGS = [f"keys={npy('pkg_keys_uniform_256')}", "n=8192", "out=uint32[256]"]
-case("ops_histogram.hist_global", P + "lib/histogram.cu", "hist_global", (512,), KEYS_ARGS + ["bins=256"],
+case("ops_histogram.hist_global", P + "ops/histogram/histogram.cu", "hist_global", (512,), KEYS_ARGS + ["bins=256"],
      {"AGG": 1, "COPIES": 1, "CS": 2})
 for dist in ("uniform", "skewed"):
-    case(f"ops_histogram.hist_smem.copies32.{dist}", P + "lib/histogram.cu", "hist_smem", (512,),
+    case(f"ops_histogram.hist_smem.copies32.{dist}", P + "ops/histogram/histogram.cu", "hist_smem", (512,),
          [f"keys={npy(f'pkg_keys_{dist}_256')}", "n=8192", "out=uint32[256]", "lo=0", "nlocal=256"],
          {"AGG": 0, "COPIES": 32, "CS": 2}, dyn=256 * 32 * 4)
-case("ops_histogram.hist_smem.copies1_agg.skewed", P + "lib/histogram.cu", "hist_smem", (512,),
+case("ops_histogram.hist_smem.copies1_agg.skewed", P + "ops/histogram/histogram.cu", "hist_smem", (512,),
      [f"keys={npy('pkg_keys_skewed_256')}", "n=8192", "out=uint32[256]", "lo=0", "nlocal=256"],
      {"AGG": 1, "COPIES": 1, "CS": 2}, dyn=256 * 4)
 # ranges: every range at once (here one range, as one block of 16-bit counters counts 256 bins)
-case("ops_histogram.hist_ranges.b16", P + "lib/histogram.cu", "hist_ranges", (512,), KEYS_ARGS + ["bins=256", "per=256"],
+case("ops_histogram.hist_ranges.b16", P + "ops/histogram/histogram.cu", "hist_ranges", (512,), KEYS_ARGS + ["bins=256", "per=256"],
      {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 16}, dyn=512 + 128)
-case("ops_histogram.hist_ranges.b8", P + "lib/histogram.cu", "hist_ranges", (512,), KEYS_ARGS + ["bins=256", "per=256"],
+case("ops_histogram.hist_ranges.b8", P + "ops/histogram/histogram.cu", "hist_ranges", (512,), KEYS_ARGS + ["bins=256", "per=256"],
      {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 8}, dyn=256 + 128)
-# partition (ops/histogram.py's plan for 2^20 bins, its places from ballots and from shared atomics, the
+# partition (ops/histogram's plan for 2^20 bins, its places from ballots and from shared atomics, the
 # plan's there): the keys of one tile sorted into 16 ranges, then
 # every range counted by one block (its virtual blocks in turn), from a scratch laid out as the first leaves it
 PART = {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 16, "PRBITS": 4, "PTHREADS": 512, "UNROLL": 4, "PU": 1, "PRANK": 0}
-case("ops_histogram.hist_partition", P + "lib/histogram.cu", "hist_partition", (512,),
+case("ops_histogram.hist_partition", P + "ops/histogram/histogram.cu", "hist_partition", (512,),
      [f"keys={npy('pkg_keys_uniform_2p20')}", "n=8192", "out=uint32[1048576]", "bins=1048576", f"scratch=uint8[{64 + 80 + 2 * 8192}]"], PART)
-case("ops_histogram.hist_partition.atomics", P + "lib/histogram.cu", "hist_partition", (512,),
+case("ops_histogram.hist_partition.atomics", P + "ops/histogram/histogram.cu", "hist_partition", (512,),
      [f"keys={npy('pkg_keys_uniform_2p20')}", "n=8192", "out=uint32[1048576]", "bins=1048576", f"scratch=uint8[{64 + 80 + 2 * 8192}]"],
      dict(PART, PRANK=1))
-case("ops_histogram.hist_part_count", P + "lib/histogram.cu", "hist_part_count", (1024,),
+case("ops_histogram.hist_part_count", P + "ops/histogram/histogram.cu", "hist_part_count", (1024,),
      [f"keys={npy('pkg_keys_uniform_2p20')}", "n=8192", "out=uint32[1048576]", "bins=1048576",
       f"scratch={npy('pkg_partition_scratch_2p20')}", "g1=1"], PART, dyn=131072 + 128)
-case("ops_histogram.hist_cluster.cs1", P + "lib/histogram.cu", "hist_cluster", (512,), KEYS_ARGS + ["bins=256"],
+case("ops_histogram.hist_cluster.cs1", P + "ops/histogram/histogram.cu", "hist_cluster", (512,), KEYS_ARGS + ["bins=256"],
      {"AGG": 1, "COPIES": 1, "CS": 1}, dyn=1024, cluster=(1, 1, 1))
-case("ops_histogram.hist_cluster_rep.cs1", P + "lib/histogram.cu", "hist_cluster_rep", (512,), KEYS_ARGS + ["bins=256"],
+case("ops_histogram.hist_cluster_rep.cs1", P + "ops/histogram/histogram.cu", "hist_cluster_rep", (512,), KEYS_ARGS + ["bins=256"],
      {"AGG": 0, "COPIES": 1, "CS": 1}, dyn=1024, cluster=(1, 1, 1))
-case("ops_histogram.hist_cluster_share.cs1", P + "lib/histogram.cu", "hist_cluster_share", (512,), KEYS_ARGS + ["bins=256"],
+case("ops_histogram.hist_cluster_share.cs1", P + "ops/histogram/histogram.cu", "hist_cluster_share", (512,), KEYS_ARGS + ["bins=256"],
      {"AGG": 0, "COPIES": 1, "CS": 1}, dyn=1024 + 2 * 512 * 2 * 16, cluster=(1, 1, 1))
 
-# ---- lib/reduce.cu (ops/reduce.py: 256 threads; two whole tiles of 256 x 8 vectors and a tail; a grid of
+# ---- ops/reduce/reduce.cu (ops/reduce: 256 threads; two whole tiles of 256 x 8 vectors and a tail; a grid of
 # one block takes the kernel's one-block path, as the op does for small inputs) --------------------------
 for name, x, n, part, out in (("reduce_i32_i64", "int32", 16391, "int64", "int64"),
                               ("reduce_f32_f32", "float32", 16391, "float64", "float32"),
                               ("reduce_f32_f64", "float32", 16391, "float64", "float64"),
                               ("reduce_f64_f64", "float64", 8199, "float64", "float64")):
-    case(f"ops_reduce.{name}", P + "lib/reduce.cu", name, (256,),
+    case(f"ops_reduce.{name}", P + "ops/reduce/reduce.cu", name, (256,),
          [f"x={x}[{n}]", f"n={n}", f"partials={part}[1]", "counter=uint32[1]:0..0", f"out={out}[1]"])
 
-# ---- lib/stencil.cu (ops/stencil.py: RADIUS from the coefficients; two tiles, the second ragged) -----
+# ---- ops/stencil/stencil.cu (ops/stencil: RADIUS from the coefficients; two tiles, the second ragged) -----
 for r in (4, 3):
-    case(f"ops_stencil.stencil1d_f32.r{r}", P + "lib/stencil.cu", "stencil1d_f32", (256,),
+    case(f"ops_stencil.stencil1d_f32.r{r}", P + "ops/stencil/stencil.cu", "stencil1d_f32", (256,),
          ["out=float32[4196]", "x=float32[4196]", "n=4196", "aligned=1"], {"RADIUS": r},
          constants={"c_coef": np.linspace(-1.0, 1.0, 2 * r + 1)})
 
-# ---- lib/transpose.cu (ops/transpose.py) ---------------------------------------------------------------
-case("ops_transpose.transpose_v4", P + "lib/transpose.cu", "transpose_v4", (256,),
+# ---- ops/transpose/transpose.cu (ops/transpose) ---------------------------------------------------------------
+case("ops_transpose.transpose_v4", P + "ops/transpose/transpose.cu", "transpose_v4", (256,),
      ["out=float32[4096]", "in=float32[4096]", "rows=64", "cols=64", "tiles_x=1", "ntiles=1"])
-case("ops_transpose.transpose_v4.two_tiles", P + "lib/transpose.cu", "transpose_v4", (256,),
+case("ops_transpose.transpose_v4.two_tiles", P + "ops/transpose/transpose.cu", "transpose_v4", (256,),
      ["out=float32[8192]", "in=float32[8192]", "rows=128", "cols=64", "tiles_x=1", "ntiles=2"])
 
-# ---- book/reduce.cu (experiments/reduce.py: DIM 128, REAL int; float32; larger blocks for the unrolled tree) ---
+# ---- lab/reduce/reduce.cu (lab/reduce: DIM 128, REAL int; float32; larger blocks for the unrolled tree) ---
 INT = {"DIM": 128, "REAL": "int"}
-case("reduce.reduce_global", P + "book/reduce.cu", "reduce_global", (128,),
+case("reduce.reduce_global", P + "lab/reduce/reduce.cu", "reduce_global", (128,),
      ["d_x=int32[128]", "d_work=int32[64]", "d_y=int32[1]", "n=128"], INT)
-case("reduce.reduceGmem", P + "book/reduce.cu", "reduceGmem", (128,),
+case("reduce.reduceGmem", P + "lab/reduce/reduce.cu", "reduceGmem", (128,),
      ["g_idata=int32[128]", "g_work=int32[64]", "g_odata=int32[1]", "n=128"], INT)
 for real, dt in (("int", "int32"), ("float", "float32")):
     d = {"DIM": 128, "REAL": real}
     sfx = "" if real == "int" else ".f32"
-    case(f"reduce.reduce_shared{sfx}", P + "book/reduce.cu", "reduce_shared", (128,), [f"d_x={dt}[128]", f"d_y={dt}[1]", "n=128"], d)
-    case(f"reduce.reduceSmem{sfx}", P + "book/reduce.cu", "reduceSmem", (128,), [f"g_idata={dt}[128]", f"g_odata={dt}[1]", "n=128"], d)
+    case(f"reduce.reduce_shared{sfx}", P + "lab/reduce/reduce.cu", "reduce_shared", (128,), [f"d_x={dt}[128]", f"d_y={dt}[1]", "n=128"], d)
+    case(f"reduce.reduceSmem{sfx}", P + "lab/reduce/reduce.cu", "reduceSmem", (128,), [f"g_idata={dt}[128]", f"g_odata={dt}[1]", "n=128"], d)
     if real == "int":
-        case("reduce.reduceSmemVolatile", P + "book/reduce.cu", "reduceSmemVolatile", (128,),
+        case("reduce.reduceSmemVolatile", P + "lab/reduce/reduce.cu", "reduceSmemVolatile", (128,),
              ["g_idata=int32[128]", "g_odata=int32[1]", "n=128"], d)
-    case(f"reduce.reduceSmemUnroll{sfx}", P + "book/reduce.cu", "reduceSmemUnroll", (128,),
+    case(f"reduce.reduceSmemUnroll{sfx}", P + "lab/reduce/reduce.cu", "reduceSmemUnroll", (128,),
          [f"g_idata={dt}[512]", f"g_odata={dt}[1]", "n=512"], d)
-    case(f"reduce.reduceSmemUnrollDyn{sfx}", P + "book/reduce.cu", "reduceSmemUnrollDyn", (128,),
+    case(f"reduce.reduceSmemUnrollDyn{sfx}", P + "lab/reduce/reduce.cu", "reduceSmemUnrollDyn", (128,),
          [f"g_idata={dt}[512]", f"g_odata={dt}[1]", "n=512"], d, dyn=128 * 4)
-    case(f"reduce.reduceShfl{sfx}", P + "book/reduce.cu", "reduceShfl", (128,), [f"g_idata={dt}[512]", f"g_odata={dt}[1]", "n=512"], d)
+    case(f"reduce.reduceShfl{sfx}", P + "lab/reduce/reduce.cu", "reduceShfl", (128,), [f"g_idata={dt}[512]", f"g_odata={dt}[1]", "n=512"], d)
 for dim in (256, 512, 1024):
-    case(f"reduce.reduceSmemUnroll.b{dim}", P + "book/reduce.cu", "reduceSmemUnroll", (dim,),
+    case(f"reduce.reduceSmemUnroll.b{dim}", P + "lab/reduce/reduce.cu", "reduceSmemUnroll", (dim,),
          [f"g_idata=int32[{4 * dim}]", "g_odata=int32[1]", f"n={4 * dim}"], {"DIM": dim, "REAL": "int"})
 
-# ---- book/shuffle.cu (experiments/shuffle.py: BDIMX 16 (32 for the whole-warp broadcast), SEGM 4, DIM 128) ---
+# ---- lab/shuffle/shuffle.cu (lab/shuffle: BDIMX 16 (32 for the whole-warp broadcast), SEGM 4, DIM 128) ---
 SH = {"BDIMX": 16, "SEGM": 4, "DIM": 128}
-case("shuffle.test_shfl_broadcast.warp", P + "book/shuffle.cu", "test_shfl_broadcast", (32,),
+case("shuffle.test_shfl_broadcast.warp", P + "lab/shuffle/shuffle.cu", "test_shfl_broadcast", (32,),
      ["d_out=int32[32]", "d_in=int32[32]", "srcLane=2"], dict(SH, BDIMX=32))
 for name, extra in (("test_shfl_broadcast", ["srcLane=2"]), ("test_shfl_wrap", ["offset=2"]), ("test_shfl_up", ["delta=2"]),
                     ("test_shfl_down", ["delta=2"]), ("test_shfl_xor", ["mask=1"])):
-    case(f"shuffle.{name}", P + "book/shuffle.cu", name, (32,), ["d_out=int32[32]", "d_in=int32[32]"] + extra, SH)
+    case(f"shuffle.{name}", P + "lab/shuffle/shuffle.cu", name, (32,), ["d_out=int32[32]", "d_in=int32[32]"] + extra, SH)
 for name, extra in (("test_shfl_xor_array", ["mask=1"]), ("test_shfl_xor_int4", ["mask=1"]),
                     ("test_shfl_xor_element", ["mask=1", "srcIdx=0", "dstIdx=3"]),
                     ("test_shfl_xor_array_swap", ["mask=1", "srcIdx=0", "dstIdx=3"]),
                     ("test_shfl_swap", ["mask=1", "firstIdx=0", "secondIdx=3"])):
-    case(f"shuffle.{name}", P + "book/shuffle.cu", name, (4,), ["d_out=int32[16]", "d_in=int32[16]"] + extra, SH)
+    case(f"shuffle.{name}", P + "lab/shuffle/shuffle.cu", name, (4,), ["d_out=int32[16]", "d_in=int32[16]"] + extra, SH)
 for name, outs in (("reduceSmem", 1), ("reduceShfl", 1), ("warpReduceSmem", 4), ("warpReduceShfl", 4)):
-    case(f"shuffle.{name}", P + "book/shuffle.cu", name, (128,), ["g_idata=int32[128]", f"g_odata=int32[{outs}]", "n=128"], SH)
+    case(f"shuffle.{name}", P + "lab/shuffle/shuffle.cu", name, (128,), ["g_idata=int32[128]", f"g_odata=int32[{outs}]", "n=128"], SH)
 
-# ---- book/stencil.cu (experiments/stencil.py: RADIUS 4, BDIM 256, the book's coefficients; 2 tiles) ---------
+# ---- lab/stencil/stencil.cu (lab/stencil: RADIUS 4, BDIM 256, the book's coefficients; 2 tiles) ---------
 ST = {"RADIUS": 4, "BDIM": 256}
 BOOK_COEF = [0.0, 0.8, -0.2, 0.03809524, -0.00357143]
 for name in ("stancli1DGPU", "stancli1DGPU_nosync"):
-    case(f"stencil.{name}", P + "book/stencil.cu", name, (256,), ["in=float32[520]", "out=float32[512]", "size=512"], ST,
+    case(f"stencil.{name}", P + "lab/stencil/stencil.cu", name, (256,), ["in=float32[520]", "out=float32[512]", "size=512"], ST,
          constants={"coef": BOOK_COEF})
 for name in ("stancliReadOnly", "stancliLdg", "stancliGlobal"):
-    case(f"stencil.{name}", P + "book/stencil.cu", name, (256,),
+    case(f"stencil.{name}", P + "lab/stencil/stencil.cu", name, (256,),
          ["in=float32[520]", "out=float32[512]", "size=512", "dcoef=float32[5]"], ST)
 
-# ---- book/transpose.cu (experiments/transpose.py: the defaults BDIMX 32, BDIMY 16, IPAD 2, TILE 32) ---------
+# ---- lab/transpose/transpose.cu (lab/transpose: the defaults BDIMX 32, BDIMY 16, IPAD 2, TILE 32) ---------
 for name in ("copyGmem", "naiveGmem", "transposeSmem", "transposeSmemPad"):
-    case(f"transpose.{name}", P + "book/transpose.cu", name, (32, 16), ["out=float32[512]", "in=float32[512]", "rows=16", "cols=32"])
-case("transpose.transposeSmemUnrollPad", P + "book/transpose.cu", "transposeSmemUnrollPad", (32, 16),
+    case(f"transpose.{name}", P + "lab/transpose/transpose.cu", name, (32, 16), ["out=float32[512]", "in=float32[512]", "rows=16", "cols=32"])
+case("transpose.transposeSmemUnrollPad", P + "lab/transpose/transpose.cu", "transposeSmemUnrollPad", (32, 16),
      ["out=float32[1024]", "in=float32[1024]", "rows=16", "cols=64"])
-case("transpose.transposeSmemUnrollPadDyn", P + "book/transpose.cu", "transposeSmemUnrollPadDyn", (32, 16),
+case("transpose.transposeSmemUnrollPadDyn", P + "lab/transpose/transpose.cu", "transposeSmemUnrollPadDyn", (32, 16),
      ["out=float32[1024]", "in=float32[1024]", "rows=16", "cols=64"], dyn=16 * 66 * 4)
 for name in ("transpose1", "transpose1Pad"):
-    case(f"transpose.{name}", P + "book/transpose.cu", name, (32, 32), ["A=float32[1024]", "B=float32[1024]", "rows=32", "cols=32"])
+    case(f"transpose.{name}", P + "lab/transpose/transpose.cu", name, (32, 32), ["A=float32[1024]", "B=float32[1024]", "rows=32", "cols=32"])
 
-# ---- book/overlap.cu (experiments/overlap, pipeline, staging: block 256; one block walks all the tiles:
+# ---- lab/overlap/overlap.cu (lab/overlap, pipeline, staging: block 256; one block walks all the tiles:
 # three whole tiles of 1024 and a partial one of 5, so 2-4 stages wrap; the TMA tail is 1 float) --------
-case("overlap.gatherPieces", P + "book/overlap.cu", "gatherPieces", (256,),
+case("overlap.gatherPieces", P + "lab/overlap/overlap.cu", "gatherPieces", (256,),
      ["host=float32[4096]", "offsets=int64[4]:0..768", "dst=float32[4096]", "piece_vec4=256", "count=4"])
-case("overlap.pipelineCompute", P + "book/overlap.cu", "pipelineCompute", (256,),
+case("overlap.pipelineCompute", P + "lab/overlap/overlap.cu", "pipelineCompute", (256,),
      ["in=float32[512]", "out=float32[512]", "n=512", "iters=8", "a=0.984375"])
 for _name in ("stagedPlain", "stagedPlainV4", *(f"staged{m}{s}" for m in ("CpAsync", "Tma") for s in (1, 2, 3, 4))):
-    case(f"overlap.{_name}", P + "book/overlap.cu", _name, (256,), ["in=float32[3085]", "out=float32[3077]", "n=3077"],
+    case(f"overlap.{_name}", P + "lab/overlap/overlap.cu", _name, (256,), ["in=float32[3085]", "out=float32[3077]", "n=3077"],
          constants={"scoef": BOOK_COEF})
 
-# the staged tiled matmul (experiments/staging_mm: 64x64 squares of C, K tiles of 16, 256 threads): one block
+# the staged tiled matmul (lab/overlap/staging_mm.py: 64x64 squares of C, K tiles of 16, 256 threads): one block
 # walks the four squares of a 128x128 product, 32 items, so that every number of stages wraps
 for _name in ("mmStagedPlain", *(f"mmStaged{m}{s}" for m in ("CpAsync", "Tma") for s in (1, 2, 3, 4))):
-    case(f"overlap.{_name}", P + "book/overlap.cu", _name, (256,),
+    case(f"overlap.{_name}", P + "lab/overlap/overlap.cu", _name, (256,),
          ["a=float32[16384]", "b=float32[16384]", "c=float32[16384]", "n=128"])
 
-# ---- lib/matmul.cu, the fast kernels (ops/matmul.py: one 128x128 tile, K = 64, DYNAMIC_SMEM, K not split) ----
+# ---- ops/matmul/matmul.cu, the fast kernels (ops/matmul: one 128x128 tile, K = 64, DYNAMIC_SMEM, K not split) ----
 for _name, _dyn in (("pack", 2 * 16 * 260 * 4), ("async", 3 * 16 * 260 * 4)):
-    case(f"ops_matmul.mm_{_name}", P + "lib/matmul.cu", f"mm_{_name}", (256,),
+    case(f"ops_matmul.mm_{_name}", P + "ops/matmul/matmul.cu", f"mm_{_name}", (256,),
          ["A=float32[8192]", "B=float32[8192]", "C=float32[16384]", "M=128", "N=128", "K=64", "vecA=1", "vecB=1",
           "vecC=1", "ws=float32[1]", "counters=uint32[1]:0..0"], dyn=_dyn)
 
-# ---- lib/histogram.cu hist_cluster_exchange (ops/histogram.py; a cluster of one block, as analyze runs it:
+# ---- ops/histogram/histogram.cu hist_cluster_exchange (ops/histogram; a cluster of one block, as analyze runs it:
 # every key is owned by this block, the DSMEM reads land in its own shared memory) ----------------------
 for _bits in (32, 16):
     _words = 256 if _bits == 32 else 128
-    case(f"ops_histogram.hist_cluster_exchange.cs1.b{_bits}", P + "lib/histogram.cu", "hist_cluster_exchange", (512,),
+    case(f"ops_histogram.hist_cluster_exchange.cs1.b{_bits}", P + "ops/histogram/histogram.cu", "hist_cluster_exchange", (512,),
          KEYS_ARGS + ["bins=256"], {"AGG": 0, "COPIES": 1, "CS": 1, "THREADS": 512, "MINB": 1, "CBITS": _bits},
          dyn=-(-_words // 4) * 16 + 2 * 512 * 4 * 2 * 2, cluster=(1, 1, 1))
-# with 16-bit counters the owners group a warp's repeated entries by bin (AGG=1, ops/histogram.py's default)
-case("ops_histogram.hist_cluster_exchange.cs1.b16.agg", P + "lib/histogram.cu", "hist_cluster_exchange", (512,),
+# with 16-bit counters the owners group a warp's repeated entries by bin (AGG=1, ops/histogram's default)
+case("ops_histogram.hist_cluster_exchange.cs1.b16.agg", P + "ops/histogram/histogram.cu", "hist_cluster_exchange", (512,),
      KEYS_ARGS + ["bins=256"], {"AGG": 1, "COPIES": 1, "CS": 1, "THREADS": 512, "MINB": 1, "CBITS": 16},
      dyn=-(-128 // 4) * 16 + 2 * 512 * 4 * 2 * 2, cluster=(1, 1, 1))
 
-# ---- lib/reduce.cu, issue 13's dtypes and row sums (ops/reduce.py, as experiments/launches.py runs them) ---
+# ---- ops/reduce/reduce.cu, issue 13's dtypes and row sums (ops/reduce, as lab/launches.py runs them) ---
 _AT = {"i32": "int32", "i64": "int64", "f16": "float16", "bf16": "uint16", "f32": "float32", "f64": "float64"}
 for _sfx, _n in (("i64_i64", 8199), ("f16_f16", 32775), ("f16_f32", 32775), ("bf16_bf16", 32775), ("bf16_f32", 32775)):
     _x, _o = (_AT[t] for t in _sfx.split("_"))
     _part = "int64" if _x.startswith("int") else "float64"
-    case(f"ops_reduce.reduce_{_sfx}", P + "lib/reduce.cu", f"reduce_{_sfx}", (256,),
+    case(f"ops_reduce.reduce_{_sfx}", P + "ops/reduce/reduce.cu", f"reduce_{_sfx}", (256,),
          [f"x={_x}[{_n}]", f"n={_n}", f"partials={_part}[1]", "counter=uint32[1]:0..0", f"out={_o}[1]"])
 for _sfx in ("i32_i64", "i64_i64", "f16_f16", "f16_f32", "bf16_bf16", "bf16_f32", "f32_f32", "f32_f64", "f64_f64"):
     _x, _o = (_AT[t] for t in _sfx.split("_"))
     _part = "int64" if _x.startswith("int") else "float64"
-    case(f"ops_reduce.rows_warp_{_sfx}", P + "lib/reduce.cu", f"rows_warp_{_sfx}", (256,),
+    case(f"ops_reduce.rows_warp_{_sfx}", P + "ops/reduce/reduce.cu", f"rows_warp_{_sfx}", (256,),
          [f"x={_x}[335]", "rows=5", "cols=67", "lanes=4", f"out={_o}[5]"])
-    case(f"ops_reduce.rows_block_{_sfx}", P + "lib/reduce.cu", f"rows_block_{_sfx}", (256,),
+    case(f"ops_reduce.rows_block_{_sfx}", P + "ops/reduce/reduce.cu", f"rows_block_{_sfx}", (256,),
          [f"x={_x}[6002]", "rows=2", "cols=3001", "segs=2", f"partials={_part}[4]", "counters=uint32[2]:0..0",
           f"out={_o}[2]"])
 
-# ---- lib/transpose.cu, issue 13's element sizes (ops/transpose.py): both tile sizes, whole tiles (a batch of
+# ---- ops/transpose/transpose.cu, issue 13's element sizes (ops/transpose): both tile sizes, whole tiles (a batch of
 # two) and any shape (sides one past and three short of a tile, both arrays off a 16-byte boundary) --------
 for _e, _dt in ((2, "uint16"), (4, "float32"), (8, "float64")):
     for _chunks, _small in ((16, ""), (8, "_small")):
@@ -455,19 +457,19 @@ for _e, _dt in ((2, "uint16"), (4, "float32"), (8, "float64")):
         for (_b, _r, _c), (_oo, _io), _form in (((2, _side, _side), (0, 0), ""), ((1, _side + 1, _side - 3), (3, 1), "_any")):
             _ty, _tx = -(-_r // _side), -(-_c // _side)
             _cnt = _b * _r * _c
-            case(f"ops_transpose.transpose_e{_e}{_small}{_form}", P + "lib/transpose.cu", f"transpose_e{_e}{_small}{_form}",
+            case(f"ops_transpose.transpose_e{_e}{_small}{_form}", P + "ops/transpose/transpose.cu", f"transpose_e{_e}{_small}{_form}",
                  (_chunks * _chunks,), [f"out={_dt}[{_cnt + _oo}]", f"out_off={_oo}", f"in={_dt}[{_cnt + _io}]",
                                         f"in_off={_io}", f"rows={_r}", f"cols={_c}", f"tiles_y={_ty}", f"tiles_x={_tx}",
                                         f"ntiles={_b * _ty * _tx}"])
 
-# the element-tile kernels of ragged shapes (ops/transpose.py's element_kernels): one block walks a tile and
+# the element-tile kernels of ragged shapes (ops/transpose's element_kernels): one block walks a tile and
 # a ragged one (a row one past the tile, columns three short), both arrays off a 16-byte boundary
 from smemlab.ops.transpose import element_kernels  # noqa: E402
 
 for _name, _e, (_tr, _tc) in element_kernels():
     _dt = {2: "uint16", 4: "float32", 8: "float64"}[_e]
     _r, _c = _tr + 1, _tc - 3
-    case(f"ops_transpose.{_name}", P + "lib/transpose.cu", _name, (256,),
+    case(f"ops_transpose.{_name}", P + "ops/transpose/transpose.cu", _name, (256,),
          [f"out={_dt}[{_r * _c + 3}]", "out_off=3", f"in={_dt}[{_r * _c + 1}]", "in_off=1", f"rows={_r}", f"cols={_c}",
           "tiles_y=2", "tiles_x=1", "ntiles=2"])
 
@@ -521,14 +523,14 @@ case("corpus.short_access", f, "short_access", (256,), ["out=int16[256]", "in=in
 case("corpus.double_access", f, "double_access", (256,), ["out=float64[256]", "in=float64[512]"])
 case("corpus.struct16_access", f, "struct16_access", (256,), ["out=float32[256]", "in=float32[1024]"])
 case("corpus.float3_access", f, "float3_access", (256,), ["out=float32[256]", "in=float32[768]"])
-# weighted counts (ops/histogram.py's weighted_plan for 256 bins: 32 copies, 512 threads, for 4- and 8-byte
+# weighted counts (ops/histogram's weighted_plan for 256 bins: 32 copies, 512 threads, for 4- and 8-byte
 # weights), and the atomics on the output (nlocal = 0)
 for _t, _copies in (("float32", 32), ("float64", 32)):
     _w = "f32" if _t == "float32" else "f64"
-    case(f"ops_histogram.hist_weighted_{_w}.copies{_copies}", P + "lib/histogram.cu", f"hist_weighted_{_w}", (512,),
+    case(f"ops_histogram.hist_weighted_{_w}.copies{_copies}", P + "ops/histogram/histogram.cu", f"hist_weighted_{_w}", (512,),
          [f"keys={npy('pkg_keys_skewed_256')}", f"w={_t}[8192]:-1..1", "n=8192", f"out={_t}[256]", "bins=256", "lo=0",
           "nlocal=256", f"copies={_copies}"], dyn=256 * _copies * (4 if _t == "float32" else 8))
-case("ops_histogram.hist_weighted_f32.global", P + "lib/histogram.cu", "hist_weighted_f32", (512,),
+case("ops_histogram.hist_weighted_f32.global", P + "ops/histogram/histogram.cu", "hist_weighted_f32", (512,),
      [f"keys={npy('pkg_keys_uniform_256')}", "w=float32[8192]:-1..1", "n=8192", "out=float32[256]", "bins=256", "lo=0",
       "nlocal=0", "copies=1"])
 
@@ -669,19 +671,19 @@ for cs in (2, 4):
         case(f"corpus.dsmem_vec.cs{cs}.s{stride}", f, "dsmem_vec", (256,), ["out=float32[1024]", "in=float32[2048]",
                                                                              f"stride={stride}"], **cl)
     # the package's cluster histograms as clusters of several blocks (256 bins over CS blocks)
-    case(f"histogram.clusterHist_kernel.cs{cs}", P + "book/histogram.cu", "clusterHist_kernel", (512,),
+    case(f"histogram.clusterHist_kernel.cs{cs}", P + "lab/histogram/histogram.cu", "clusterHist_kernel", (512,),
          ["bins=int32[256]", "nbins=256", f"bins_per_block={256 // cs}", f"input={npy('pkg_keys_uniform_256')}",
           "array_size=8192"], dyn=1024 // cs, **cl)
-    case(f"ops_histogram.hist_cluster.cs{cs}", P + "lib/histogram.cu", "hist_cluster", (512,), KEYS_ARGS + ["bins=256"],
+    case(f"ops_histogram.hist_cluster.cs{cs}", P + "ops/histogram/histogram.cu", "hist_cluster", (512,), KEYS_ARGS + ["bins=256"],
          {"AGG": 1, "COPIES": 1, "CS": cs}, dyn=1024 // cs, **cl)
-    case(f"ops_histogram.hist_cluster_rep.cs{cs}", P + "lib/histogram.cu", "hist_cluster_rep", (512,),
+    case(f"ops_histogram.hist_cluster_rep.cs{cs}", P + "ops/histogram/histogram.cu", "hist_cluster_rep", (512,),
          KEYS_ARGS + ["bins=256"], {"AGG": 0, "COPIES": 1, "CS": cs}, dyn=1024 // cs, **cl)
-    case(f"ops_histogram.hist_cluster_share.cs{cs}", P + "lib/histogram.cu", "hist_cluster_share", (512,),
+    case(f"ops_histogram.hist_cluster_share.cs{cs}", P + "ops/histogram/histogram.cu", "hist_cluster_share", (512,),
          KEYS_ARGS + ["bins=256"], {"AGG": 0, "COPIES": 1, "CS": cs}, dyn=1024 // cs + 2 * 512 * 2 * 16, **cl)
     # the exchange (the op's kernel past one block): keys ranked by owner, read by the owners through DSMEM
     for bits, agg in ((32, 0), (16, 1)):
         words = -(-256 // cs) if bits == 32 else -(-256 // cs // 2)
-        case(f"ops_histogram.hist_cluster_exchange.cs{cs}.b{bits}" + (".agg" if agg else ""), P + "lib/histogram.cu",
+        case(f"ops_histogram.hist_cluster_exchange.cs{cs}.b{bits}" + (".agg" if agg else ""), P + "ops/histogram/histogram.cu",
              "hist_cluster_exchange", (512,), KEYS_ARGS + ["bins=256"],
              {"AGG": agg, "COPIES": 1, "CS": cs, "THREADS": 512, "MINB": 1, "CBITS": bits},
              dyn=-(-words // 4) * 16 + 2 * 512 * 4 * 2 * 2, **cl)
@@ -891,16 +893,19 @@ assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
 
 
 def package_kernels_without_case() -> list[str]:
-    """'FILE.cu:kernel' for every extern "C" kernel of src/smemlab/kernels that has no case and no skip."""
+    """'FILE.cu:kernel' for every extern "C" kernel of the package (src/smemlab/{lab,ops}) that has no case and no
+    skip."""
     import re
 
     have = {(c["file"][len(P):], c["kernel"]) for c in CASES if c["file"].startswith(P)}
     missing = []
-    for path in sorted((REPO / "src/smemlab/kernels").glob("*.cu")):
+    package = REPO / "src/smemlab"
+    for path in sorted(p for folder in ("lab", "ops") for p in (package / folder).rglob("*.cu")):
+        name_in_package = path.relative_to(package).as_posix()
         for name in re.findall(r'extern\s+"C"\s+__global__\s+void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\(',
                                path.read_text()):
-            if (path.name, name) not in have and f"{P}{path.name}:{name}" not in SKIPS:
-                missing.append(f"{path.name}:{name}")
+            if (name_in_package, name) not in have and f"{P}{name_in_package}:{name}" not in SKIPS:
+                missing.append(f"{name_in_package}:{name}")
     return missing
 
 

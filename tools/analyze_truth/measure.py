@@ -6,7 +6,7 @@ tools/analyze_truth/kernels, one thread block each. Three steps, so the GPU is n
 
   here (NVRTC, no GPU):   python3 tools/analyze_truth/measure.py build BUILD
       compiles every case with NVRTC as `smemlab analyze` does (sm_90, -lineinfo, -std=c++17,
-      include path = the .cu's folder and src/smemlab/kernels, the case's macros, the kernel as an
+      include path = the .cu's folder and src/smemlab/include, the case's macros, the kernel as an
       NVRTC name expression) into BUILD/cubin/*.cubin, and writes BUILD/manifest.json (case, cubin,
       lowered kernel name, parameter types parsed from the source). The GPU runs these very cubins.
   on the GPU machine:     bash tools/analyze_truth/run.sh BUILD OUT   (measure.py device BUILD OUT/truth)
@@ -42,7 +42,8 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
-PKG_DIR = REPO / "src" / "smemlab" / "kernels"
+PKG_DIR = REPO / "src" / "smemlab"  # a package kernel is named by its path in the package
+INCLUDE_DIR = PKG_DIR / "include"  # the package kernels' shared headers (cluster.cuh), on their include path
 sys.path.insert(0, str(HERE))
 
 OPS = ("ld", "st", "atom")
@@ -77,14 +78,18 @@ METRICS += [f"l1tex__t_{what}_pipe_lsu_mem_global_op_{o}.sum" for o in GLOBAL_OP
 
 
 def source_path(file: str) -> Path:
-    return PKG_DIR / file[len("package:"):] if file.startswith("package:") else REPO / file
+    if file.startswith("package:"):  # the old names (package:book/NAME.cu, package:lib/NAME.cu) are aliases
+        from smemlab.compiler import canonical
+
+        return PKG_DIR / canonical(file[len("package:"):])
+    return REPO / file
 
 
 def repo_file(path: str) -> str:
     """A file name from line info (absolute, or relative to the repo root) as the fixture writes it:
-    package:PATH for src/smemlab/kernels/PATH, else relative to the repo root."""
+    package:PATH for src/smemlab/PATH, else relative to the repo root."""
     p = path.replace("\\", "/")
-    for root in (str(PKG_DIR) + "/", "src/smemlab/kernels/"):
+    for root in (str(PKG_DIR) + "/", "src/smemlab/"):
         if root in p:
             return "package:" + p.split(root, 1)[1]
     i = p.find("tools/analyze_truth/")
@@ -354,7 +359,7 @@ def compile_case(case: dict) -> tuple[bytes, str]:
     path = source_path(case["file"])
     name = os.path.relpath(path, REPO)  # the program name becomes the file name of the line info
     opts = ProgramOptions(name=name, arch="sm_90", std="c++17", lineinfo=True,
-                          include_path=[os.path.relpath(path.parent, REPO), os.path.relpath(PKG_DIR, REPO)],
+                          include_path=[os.path.relpath(path.parent, REPO), os.path.relpath(INCLUDE_DIR, REPO)],
                           define_macro=sorted(case["defines"].items()) or None)
     cwd = os.getcwd()
     os.chdir(REPO)  # relative include paths: the line info names repo-relative files

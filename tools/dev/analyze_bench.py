@@ -20,10 +20,10 @@ def cases(k: int):
     m = n = 128
     mm = [f"A=float32[{m * k}]", f"B=float32[{k * n}]", f"C=float32[{m * n}]", f"M={m}", f"N={n}", f"K={k}",
           "vecA=1", "vecB=1", "vecC=1"]
-    yield "ops_matmul mm_blocktile2d (256 threads, 8x8 per thread)", "package:lib/matmul.cu", "mm_blocktile2d", mm, {}
-    yield "ops_matmul mm_warptile_db16 (256 threads)", "package:lib/matmul.cu", "mm_warptile_db16", mm, {}
+    yield "ops_matmul mm_blocktile2d (256 threads, 8x8 per thread)", "package:ops/matmul/matmul.cu", "mm_blocktile2d", mm, {}
+    yield "ops_matmul mm_warptile_db16 (256 threads)", "package:ops/matmul/matmul.cu", "mm_warptile_db16", mm, {}
     n = 256 * 4 * 4 * 64
-    yield ("book/stencil.cu stancli1DGPU, 256 threads looping over 64 tiles", "package:book/stencil.cu", "stancli1DGPU",
+    yield ("lab/stencil/stencil.cu stancli1DGPU, 256 threads looping over 64 tiles", "package:lab/stencil/stencil.cu", "stancli1DGPU",
            [f"in=float32[{n + 8}]", f"out=float32[{n}]", f"size={n}", "coef=float32[5]"], {"RADIUS": "4", "BDIM": "256"})
 
 

@@ -94,7 +94,7 @@ def main():
     from smemlab.compiler import compile_cubin
 
     Device(0).set_current()
-    cubin = compile_cubin("lib/copy.cu", "sm_90")
+    cubin = compile_cubin("lab/copy.cu", "sm_90")
     ker = ObjectCode.from_cubin(cubin).get_kernel("copyKernel")
     n4 = n // 4
     grid, block = 64, 256

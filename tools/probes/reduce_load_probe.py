@@ -6,7 +6,7 @@ CuPy arrays, its own plan), timed back to back (tools/dev/timing.gpu_us):
 
     python3 tools/probes/reduce_load_probe.py
 
-Writes a scratch copy of kernels/lib/reduce.cu next to it (lib/_probe_reduce.cu, removed at the end)
+Writes a scratch copy of ops/reduce/reduce.cu next to it (ops/reduce/_probe_reduce.cu, removed at the end)
 with a LOAD macro per variant; the op is pointed at it for the run."""
 
 from __future__ import annotations
@@ -24,16 +24,16 @@ HINTS = {"nc (as shipped)": None, "nc L2::256B": ".L2::256B", "nc L1::no_allocat
 
 
 def probe_source(hint: str | None) -> str:
-    """kernels/lib/reduce.cu with LOAD made an inline-PTX load carrying `hint` (None: unchanged)."""
+    """ops/reduce/reduce.cu with LOAD made an inline-PTX load carrying `hint` (None: unchanged)."""
     from smemlab.compiler import KERNEL_DIR
 
-    text = (KERNEL_DIR / "lib" / "reduce.cu").read_text()
+    text = (KERNEL_DIR / "ops" / "reduce" / "reduce.cu").read_text()
     if hint is None:
         return text
     helper = ("__device__ __forceinline__ int4 probe_load(const int4 *p)\n{\n    int4 v;\n    "
               + FORM.format(hint=hint) + "\n    return v;\n}\n#define LOAD(p) probe_load(p)\n")
     old = "#if LDNC\n#define LOAD(p) __ldg(p)\n#else\n#define LOAD(p) (*(p))\n#endif\n"
-    assert old in text, "the LOAD macro of lib/reduce.cu changed: update the probe"
+    assert old in text, "the LOAD macro of ops/reduce/reduce.cu changed: update the probe"
     return text.replace(old, helper)
 
 
@@ -45,7 +45,7 @@ def main() -> None:
     from smemlab.compiler import KERNEL_DIR
     from smemlab.ops import reduce as R
 
-    scratch = KERNEL_DIR / "lib" / "_probe_reduce.cu"
+    scratch = KERNEL_DIR / "ops" / "reduce" / "_probe_reduce.cu"
     shipped = R.SOURCE
     try:
         with Bench(reps=20) as b:
@@ -58,7 +58,7 @@ def main() -> None:
             for label, hint in HINTS.items():
                 for unroll in (8, 16):
                     scratch.write_text(probe_source(hint))
-                    R.SOURCE = "lib/_probe_reduce.cu"
+                    R.SOURCE = "ops/reduce/_probe_reduce.cu"
                     device._KERNELS.clear()  # the process's compiled kernels and modules (by file name)
                     device._MODULES.clear()
                     if unroll != 8:  # the op's tile size follows R.UNROLL; the kernels take it as a macro

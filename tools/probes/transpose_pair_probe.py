@@ -1,4 +1,4 @@
-"""The pair kernels (transpose_eE_prRxC in kernels/lib/transpose.cu: a 32- or 64-bit word of two elements a
+"""The pair kernels (transpose_eE_prRxC in ops/transpose/transpose.cu: a 32- or 64-bit word of two elements a
 lane and access) against the element kernels (ELEMENT_TILES, SMALL_TILE_E4), for ragged shapes, the plan's
 choice marked *: each kernel checked bit for
 bit against CuPy at tools/sweeps/transpose_any_sweep.py's small shapes, on whole arrays and on unaligned views
@@ -9,7 +9,7 @@ cudaMemcpyAsync on the same bytes, ROUNDS rounds apart in time, as tools/probes/
     python3 tools/probes/transpose_pair_probe.py --check    # only the checks, each array its own cudaMalloc
                                                      # (what compute-sanitizer runs: no pool hides a stray access)
 
-What chose ops/transpose.py's PAIR_TILES and the pair kernels' blocks an SM. The pair kernels at other
+What chose ops/transpose's PAIR_TILES and the pair kernels' blocks an SM. The pair kernels at other
 occupancies than the source's (EXTRA) are compiled from a scratch copy of the source, as
 tools/probes/transpose_tile_probe.py does (removed before the script exits)."""
 
@@ -117,7 +117,7 @@ def main() -> None:
                 x = ref = out = None
                 cupy.get_default_memory_pool().free_all_blocks()
     finally:
-        (KERNEL_DIR / "lib/transpose_probe_pairs.cu").unlink(missing_ok=True)
+        (KERNEL_DIR / "ops/transpose/transpose_probe_pairs.cu").unlink(missing_ok=True)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """Element-tile transposes with tile shapes the package does not ship, against the shipped ones: the
-package's kernels/lib/transpose.cu with extra `transpose_elements<T, R, C>` instances appended, compiled
+package's ops/transpose/transpose.cu with extra `transpose_elements<T, R, C>` instances appended, compiled
 as a scratch source next to it (removed afterwards), each output checked bit for bit against CuPy,
 then timed against cudaMemcpyAsync on the same bytes, as tools/sweeps/transpose_any_sweep.py times them:
 
@@ -84,7 +84,7 @@ def main() -> None:
                 print("  ".join(line), flush=True)
                 cupy.get_default_memory_pool().free_all_blocks()
     finally:
-        (KERNEL_DIR / "lib/transpose_probe.cu").unlink(missing_ok=True)
+        (KERNEL_DIR / "ops/transpose/transpose_probe.cu").unlink(missing_ok=True)
 
 
 if __name__ == "__main__":

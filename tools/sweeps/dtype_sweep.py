@@ -5,9 +5,9 @@ same bytes and against the baselines, in one run:
 
 Kernel time: back-to-back launches between CUDA events, or the replay of a CUDA graph of 20 launches where
 one launch is shorter than the host path (under 2^24 elements), cudaMemcpy timed the same way. What chose
-the tile size per shape (ops/transpose.py) and the occupancy targets (MINB_*) in kernels/lib/transpose.cu,
-BLOCKS_PER_SM and UNROLL for the new sums in kernels/lib/reduce.cu, and the row kernels' plan (lanes and
-blocks per row, ROWS_BLOCKS_PER_SM; ops/reduce.py)."""
+the tile size per shape (ops/transpose) and the occupancy targets (MINB_*) in ops/transpose/transpose.cu,
+BLOCKS_PER_SM and UNROLL for the new sums in ops/reduce/reduce.cu, and the row kernels' plan (lanes and
+blocks per row, ROWS_BLOCKS_PER_SM; ops/reduce)."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def transpose_part(b) -> None:
             side = chunks * 16 // e
             ty, tx = -(-rows // side), -(-cols // side)
             nt = batch * ty * tx
-            k = device.kernel("lib/transpose.cu", kname, defines, b.device)
+            k = device.kernel("ops/transpose/transpose.cu", kname, defines, b.device)
             if kname == "transpose_v4":
                 args = (out.data.ptr, x.data.ptr, rows, cols, tx, nt)
             else:
@@ -155,7 +155,7 @@ def reduce_part(b) -> None:
             t = b.as_torch(x)
         line = [f"reduce 2^28 {dtype}:"]
         for defines in ({}, {"BLOCKS_PER_SM": 3}, {"BLOCKS_PER_SM": 4}, {"UNROLL": 16, "BLOCKS_PER_SM": 1}):
-            k = device.kernel("lib/reduce.cu", "reduce_" + SUFFIX[dtype], defines, b.device)
+            k = device.kernel("ops/reduce/reduce.cu", "reduce_" + SUFFIX[dtype], defines, b.device)
             occ = k.blocks_per_sm(256)
             grid = sms * max(1, min(occ, 8))
             part = cupy.empty(grid, dtype=cupy.float64)
@@ -201,7 +201,7 @@ def rows_part(b) -> None:
         x = b.random((rows, cols), "float32")
         ref = cupy.sum(x.astype(cupy.float64), axis=-1)
         out = cupy.empty(rows, dtype=cupy.float32)
-        resident = sms * device.kernel("lib/reduce.cu", "rows_block_f32_f32", {}, b.device).blocks_per_sm(256)
+        resident = sms * device.kernel("ops/reduce/reduce.cu", "rows_block_f32_f32", {}, b.device).blocks_per_sm(256)
         kind, grid, per = row_plan(rows, cols, 4, resident, _slots(b.device))
         line = [f"rows {rows}x{cols} f32: plan {kind} {per}"]
         variants = [(kind, per, {}), (kind, per, {"ROWS_BLOCKS_PER_SM": 3}), (kind, per, {"ROWS_BLOCKS_PER_SM": 4})]
@@ -214,7 +214,7 @@ def rows_part(b) -> None:
                 continue
             if kind_v == "warp" and cols * 4 > 4 * 32 * 1024:
                 continue
-            k = device.kernel("lib/reduce.cu", f"rows_{kind_v}_f32_f32", defines, b.device)
+            k = device.kernel("ops/reduce/reduce.cu", f"rows_{kind_v}_f32_f32", defines, b.device)
             if kind_v == "warp":
                 g = -(-(-(-rows // (32 // per_v))) // 8)
                 args = (x.data.ptr, rows, cols, per_v, out.data.ptr)

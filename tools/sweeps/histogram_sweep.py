@@ -8,7 +8,7 @@ a variant's fixed cost (zeroing and merging its counters) is timed on 2^16 keys.
 
     python3 tools/sweeps/histogram_sweep.py [--bins 262144 1048576] [--logs 26 28] [--json FILE] [--budget S]
 
-What chose `method="auto"` and the cluster_exchange defaults in ops/histogram.py (their figures are
+What chose `method="auto"` and the cluster_exchange defaults in ops/histogram (their figures are
 quoted there).
 """
 

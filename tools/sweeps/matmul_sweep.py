@@ -1,11 +1,11 @@
 """Kernel time of smemlab.ops.matmul's kernels, and of more configurations of its fast template,
 against cuBLAS (TF32 off) through CuPy and torch: what chose `choose`, its table and the constants of
-its model in smemlab/ops/matmul.py (tools/sweeps/data/matmul_sweep_h200.jsonl: the run on an H200 that did,
+its model in smemlab/ops/matmul (tools/sweeps/data/matmul_sweep_h200.jsonl: the run on an H200 that did,
 through tools/dev/gpu_matmul.sh).
 
     python3 tools/sweeps/matmul_sweep.py [--json FILE] [--shapes 1024,4096,3001x4999x2003] [--quick] [--no-calls]
 
-Every configuration is mm_fast_body<WM, WN, TN, BK, STAGES, ASYNC> of kernels/lib/matmul.cu (WM x WN
+Every configuration is mm_fast_body<WM, WN, TN, BK, STAGES, ASYNC> of ops/matmul/matmul.cu (WM x WN
 warps of 64 x 4TN outputs, BK-deep slabs, STAGES cp.async stages or two register-staged ones), built
 into one generated source that includes the library's (the package's own pack and async are in CONFIGS
 under their names; only the configurations asked for, --configs, are compiled: each costs seconds of
@@ -30,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "dev"))  # tools/dev/timing.py
 from timing import alone_us, gpu_us
 
-from smemlab.compiler import KERNEL_DIR
+from smemlab.compiler import source_path
 
 # name: (WM, WN, TN, BK, STAGES, ASYNC, min blocks an SM); the library's own are mm_<name>
 CONFIGS = {
@@ -71,7 +71,7 @@ def source_text(names=None) -> str:
     `names` only, where given)."""
     params = ("const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, "
               "int vecA, int vecB, int vecC, float* __restrict__ ws, unsigned* __restrict__ counters")
-    out = ['#include "lib/matmul.cu"']
+    out = [f'#include "{source_path("ops/matmul/matmul.cu")}"']  # by its absolute path: include/ alone is on the path
     for name, (wm, wn, tn, bk, st, asy, minb) in CONFIGS.items():
         if name in LIBRARY or (names is not None and name not in names):
             continue
@@ -91,7 +91,7 @@ def generated_source(names=None) -> Path:
 
 def generated_defines() -> dict[str, str]:
     """The cache keys on the generated text only: the library's text goes in as a macro."""
-    return {"SMEMLAB_LIB_MATMUL": hashlib.sha256((KERNEL_DIR / "lib/matmul.cu").read_bytes()).hexdigest()[:16]}
+    return {"SMEMLAB_LIB_MATMUL": hashlib.sha256(source_path("ops/matmul/matmul.cu").read_bytes()).hexdigest()[:16]}
 
 
 def best_of(rows: list[dict]) -> dict[str, dict]:

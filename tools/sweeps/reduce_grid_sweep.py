@@ -1,6 +1,6 @@
 """reduce_sum's kernel at several grid sizes against cudaMemcpy and CUB (cupy.sum), float32 and int32
 from 2^18 to 2^28 elements, outputs checked first: python3 tools/sweeps/reduce_grid_sweep.py. What chose the
-grid rule in smemlab/ops/reduce.py."""
+grid rule in smemlab/ops/reduce."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The element-tile transpose kernels (transpose_eE_elRxC in kernels/lib/transpose.cu, any shape) against
+"""The element-tile transpose kernels (transpose_eE_elRxC in ops/transpose/transpose.cu, any shape) against
 the kernel that ops.transpose's plan picks, for ragged shapes and a few aligned ones: each output checked bit
 for bit against CuPy, then timed against cudaMemcpyAsync on the same bytes (GB/s read + written, and the
 fraction of cudaMemcpy's):
@@ -6,7 +6,7 @@ fraction of cudaMemcpy's):
     python3 tools/sweeps/transpose_any_sweep.py            # every element kernel checked at small sizes, then timed
     python3 tools/sweeps/transpose_any_sweep.py --check    # only the checks (what compute-sanitizer runs)
 
-What chose ops/transpose.py's ELEMENT_TILES."""
+What chose ops/transpose's ELEMENT_TILES."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ SMALL = [(1, 1), (1, 63), (65, 1), (31, 33), (63, 65), (64, 64), (65, 64), (127,
          (2, 129, 31), (257, 131), (3, 130, 67), (300, 389), (2, 389, 263), (521, 256)]
 
 
-def run_kernel(b, device, name: str, tile: tuple[int, int], x, out, source: str = "lib/transpose.cu", dyn: int = 0) -> tuple:
+def run_kernel(b, device, name: str, tile: tuple[int, int], x, out, source: str = "ops/transpose/transpose.cu", dyn: int = 0) -> tuple:
     """Launch element or pair kernel `name` of `source` (tiles of `tile`) on x into out once, the pointers
     rounded down to 16 bytes with their element offsets as ops.transpose passes them (x and out may be
     views), with `dyn` bytes of dynamic shared memory (unused: they cap the blocks an SM holds);
@@ -45,20 +45,20 @@ ELEMENT_TYPE = {2: "u16", 4: "unsigned", 8: "u64"}
 
 
 def probe_source(file: str, instances: list[tuple[str, int, str, int]]) -> str:
-    """Write kernels/lib/`file`: the package's lib/transpose.cu with a kernel (name, element bytes, template
+    """Write ops/transpose/`file`: the package's ops/transpose/transpose.cu with a kernel (name, element bytes, template
     instance such as "transpose_pairs<u16, 128, 64>", resident blocks asked for) appended for each of
     `instances`; its source name, for device.kernel. The caller removes it (a scratch source: the
     package's own file and its hash are not touched)."""
     from smemlab.compiler import KERNEL_DIR
 
-    text = (KERNEL_DIR / "lib/transpose.cu").read_text()
+    text = (KERNEL_DIR / "ops/transpose/transpose.cu").read_text()
     for name, e, template, minb in instances:
         t = ELEMENT_TYPE[e]
         text += (f'\nextern "C" __global__ void __launch_bounds__(256, {minb}) {name}({t} *__restrict__ out, i64 out_off, '
                  f"const {t} *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)\n"
                  f"{{ {template}(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }}\n")
-    (KERNEL_DIR / "lib" / file).write_text(text)
-    return f"lib/{file}"
+    (KERNEL_DIR / "ops/transpose" / file).write_text(text)
+    return f"ops/transpose/{file}"
 
 
 def same(cupy, out, ref) -> bool:
@@ -103,7 +103,7 @@ def time_shape(b, cupy, device, kernels, dtype: str, shape: tuple[int, ...]) -> 
                     f"{2 * x.nbytes / ms / 1e6:,.0f} ({copy / ms:.3f})")
 
     if "_el" not in chosen:  # the 16-byte kernel the plan takes for this aligned shape
-        k = device.kernel("lib/transpose.cu", chosen, None, b.device)
+        k = device.kernel("ops/transpose/transpose.cu", chosen, None, b.device)
         args = (out.data.ptr, 0, x.data.ptr, 0, rows, cols, ty, tx, nt)
         out.view(cupy.uint8).fill(0xFF)
         device.launch(k, nt, threads, args, b.stream.ptr)

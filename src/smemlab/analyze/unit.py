@@ -41,15 +41,16 @@ class Unit:
 
 
 def resolve_source(path: str) -> tuple[Path, str]:
-    """(file on disk, name to show); `package:book/NAME.cu` is the package's kernels/book/NAME.cu."""
+    """(file on disk, name to show); `package:ops/NAME/NAME.cu` is the package's file of that path (the old
+    names, `package:book/NAME.cu` and `package:lib/NAME.cu`, are aliases: compiler.ALIASES)."""
     if path.startswith(PACKAGE_PREFIX):
-        from smemlab.compiler import KERNEL_DIR, kernel_sources, source_name
+        from smemlab.compiler import kernel_sources, source_name, source_path
 
         name = path[len(PACKAGE_PREFIX):]
-        p = KERNEL_DIR / name
+        p = source_path(name)
         if not p.is_file() or p.suffix != ".cu":
             known = ", ".join(source_name(x) for x in kernel_sources() if x.suffix == ".cu")
-            raise UserError(f"{path}: the package has no kernels/{name} (it has {known})")
+            raise UserError(f"{path}: the package has no kernel source {name} (it has {known})")
         return p, name
     p = Path(path)
     if p.is_dir():
@@ -133,10 +134,10 @@ def _field_layouts(unit: Unit, file: Path, defines, include_dirs, options, names
 
 def _nvrtc_compile(path, file, text, defines, include_dirs, options, exprs):
     includes = [str(file.parent.resolve())] + [str(Path(d)) for d in include_dirs or []]
-    if path.startswith(PACKAGE_PREFIX):  # the package's kernels include its shared headers (kernels/*.cuh)
-        from smemlab.compiler import KERNEL_DIR
+    if path.startswith(PACKAGE_PREFIX):  # the package's kernels include its shared headers (include/*.cuh)
+        from smemlab.compiler import include_dir
 
-        includes.append(str(KERNEL_DIR))
+        includes.append(str(include_dir()))
     return compile_ptx(text, str(file.resolve()), defines, includes, exprs, options=options)
 
 
@@ -223,11 +224,12 @@ def _own_texts(read: list[str], file: Path, include_dirs) -> str:
 
 
 def _name_roots(include_dirs) -> list[Path]:
-    """The folders a header is named relative to: the package's kernels, the toolkit's and CCCL's include
-    folders (cub/block/..., cuda_fp16.hpp, as a user includes them), the user's -I folders, the working one."""
-    from smemlab.compiler import KERNEL_DIR
+    """The folders a header is named relative to: the package's shared headers and kernels, the toolkit's and
+    CCCL's include folders (cub/block/..., cuda_fp16.hpp, as a user includes them), the user's -I folders,
+    the working one."""
+    from smemlab.compiler import KERNEL_DIR, include_dir
 
-    roots = [KERNEL_DIR.resolve()]
+    roots = [include_dir().resolve(), KERNEL_DIR.resolve()]
     found = nvcc.find()
     if found is not None:
         inc = (found.resolve().parent.parent / "include").resolve()  # a toolkit's include is a link to targets/

@@ -27,7 +27,7 @@ def register(sub) -> None:
                "  smemlab analyze hist.cu --kernel histo --block 256 --dynamic-shared 1024 \\\n"
                "      --arg keys=int32[8192]:0..255 --arg bins=int32[256] --arg n=8192 --line 17 --png line17.png\n"
                "  smemlab analyze gemm.cu --kernel 'sgemm<128>' --block 256 --define BK=8 --json\n"
-               "  smemlab analyze package:book/histogram.cu --kernel clusterHist_kernel --block 256 --grid 4 \\\n"
+               "  smemlab analyze package:lab/histogram/histogram.cu --kernel clusterHist_kernel --block 256 --grid 4 \\\n"
                "      --cluster 4 --dynamic-shared 256 --arg bins=int32[256] --arg nbins=256 \\\n"
                "      --arg bins_per_block=64 --arg input=int32[8192]:0..255 --arg array_size=8192\n\n"
                "--arg VALUE: an integer or a float for a scalar parameter; DTYPE[COUNT] for a pointer to COUNT\n"
@@ -38,8 +38,9 @@ def register(sub) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file", metavar="FILE.cu", help="a CUDA source file as it sits (host code, launches and headers "
-                                                   "included), or package:book/NAME.cu, package:lib/NAME.cu: the "
-                                                   "package's own; or FILE.py with a Numba @cuda.jit kernel "
+                                                   "included), or package:lab/NAME/NAME.cu, package:ops/NAME/NAME.cu: "
+                                                   "the package's own (package:book/NAME.cu, package:lib/NAME.cu: "
+                                                   "their old names, kept for one release); or FILE.py with a Numba @cuda.jit kernel "
                                                    "(--triton: a @triton.jit one)")
     p.add_argument("--list", action="store_true", help="list the file's kernels with their parameters, and stop")
     p.add_argument("--kernel", metavar="NAME", help="the kernel as written in the source: a name, a template instance "

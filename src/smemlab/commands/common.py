@@ -104,11 +104,11 @@ def check_run_arguments(exps, size, variants) -> None:
 
 
 def experiments_named(names: list[str]):
-    from smemlab import experiments
+    from smemlab import lab
 
     if not names:
-        return experiments.all_experiments()
-    return [experiments.get(n) for n in names]
+        return lab.all_experiments()
+    return [lab.get(n) for n in names]
 
 
 def require_single(names: list[str], option: str) -> None:

@@ -27,7 +27,7 @@ def run(args) -> int:
 
     rt = runtime(args.device)
     f = rt.facts
-    cluster = rt.max_cluster_size(rt.kernel("lib/copy.cu", "copyKernel")) if f.cluster_launch else 1
+    cluster = rt.max_cluster_size(rt.kernel("lab/copy.cu", "copyKernel")) if f.cluster_launch else 1
     if args.json:
         print(json.dumps(dict(f.to_dict(), max_cluster_size=cluster)))
         return 0

@@ -25,14 +25,14 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from smemlab import experiments
+    from smemlab import lab
     from smemlab.counters import bank_mismatch
     from smemlab.derive import derive
     from smemlab.profile import attach
     from smemlab.render import report
     from smemlab.runner import run_suite
 
-    exp = experiments.get(args.experiment)
+    exp = lab.get(args.experiment)
     check_run_arguments([exp], args.size, args.variant)  # mistakes first: status 2 even with no GPU
     rt = runtime(args.device)
     sizes = {exp.name: args.size} if args.size else None

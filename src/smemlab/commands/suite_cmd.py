@@ -51,7 +51,7 @@ def print_no_gpu_run(reason: str, out=None) -> None:
     from rich.markup import escape
 
     from smemlab.commands.bank_survey import conflict_summary, declared_accesses
-    from smemlab.experiments import all_experiments
+    from smemlab.lab import all_experiments
     from smemlab.render.report import console
 
     con = out or console(highlight=False)
@@ -80,8 +80,8 @@ def print_analyze_tables() -> tuple[int, int]:
 
     from smemlab.analyze.ledger import is_modelled
     from smemlab.errors import UserError
-    from smemlab.experiments import all_experiments
-    from smemlab.experiments.launches import for_experiment
+    from smemlab.lab import all_experiments
+    from smemlab.lab.launches import for_experiment
     from smemlab.render.report import console
 
     conflicted = rows = 0

@@ -1,10 +1,10 @@
 """The 9-point 1-D stencil with its coefficients in constant memory, the read-only cache or global
-memory (seed 001 "使用常量内存实现一维模板", "与只读缓存比较").
+memory (the book's program 001 "使用常量内存实现一维模板", "与只读缓存比较").
 
 out[i] = sum_{k=1..4} c_k (in[i+4+k] - in[i+4-k]) over an input padded with 4 halo points on each
 side, the points staged in shared memory with their halo, in a grid-stride loop. The constant-memory
 coefficients are written from Python (`Runtime.set_constant`, the cudaMemcpyToSymbol equivalent):
-new coefficients between launches, no recompiling. The seeds' loop without the barrier between
+new coefficients between launches, no recompiling. The book's loop without the barrier between
 iterations is kept as a named hazard variant for the sanitizer table. Last, the library's stencil
 (smemlab.ops.stencil1d: constant-memory coefficients, 16-byte loads, four outputs a thread) with the
 same nine weights over the same padded input, launched as the op launches it (zero padding outside
@@ -20,10 +20,10 @@ import numpy as np
 
 from smemlab.counters import GLOBAL_LD_REQUESTS
 from smemlab.errors import UserError
-from smemlab.experiments.base import Case, Check, Experiment, GlobalAccess, SmemAccess, Variant
+from smemlab.lab.base import Case, Check, Experiment, GlobalAccess, SmemAccess, Variant
 from smemlab.ops.stencil import SOURCE as LIBRARY_SOURCE
 
-SOURCE = "book/stencil.cu"
+SOURCE = "lab/stencil/stencil.cu"
 LIBRARY = "smemlab.ops.stencil1d"
 RADIUS = 4
 BDIM = 256

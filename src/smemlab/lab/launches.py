@@ -14,14 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from smemlab.experiments.base import SmemAccess
+from smemlab.lab.base import SmemAccess
 
 
 @dataclass(frozen=True)
 class KernelLaunch:
     experiment: str  # experiment name, or "ops" for the library's kernels
     variant: str  # the variant (or op plan) it stands for
-    source: str  # kernels/<source>
+    source: str  # the package's kernel source (compiler.source_name: "ops/transpose/transpose.cu")
     kernel: str
     block: tuple[int, int, int]
     grid: tuple[int, int, int] = (1, 1, 1)
@@ -52,9 +52,9 @@ class KernelLaunch:
 @lru_cache(maxsize=None)
 def param_names(source: str, kernel: str, count: int) -> tuple[str, ...]:
     from smemlab.analyze.args import signature
-    from smemlab.compiler import KERNEL_DIR
+    from smemlab.compiler import source_path
 
-    for params in signature((KERNEL_DIR / source).read_text(), kernel):
+    for params in signature(source_path(source).read_text(), kernel):
         if len(params) == count and all(p.name for p in params):
             return tuple(p.name for p in params)
     raise ValueError(f"{source}: no signature of {kernel} with {count} named parameters")
@@ -68,18 +68,18 @@ def _ceil(a: int, b: int) -> int:
 
 
 def layout() -> list[KernelLaunch]:
-    from smemlab.experiments import layout as L
+    from smemlab.lab import layout as L
 
     out = []
     for v in L.LayoutExperiment().variants():
         spec = L.LayoutExperiment().spec(v.name)
-        out.append(KernelLaunch("layout", v.name, "book/layout.cu", spec.kernel, spec.block, (1, 1, 1), spec.defines,
+        out.append(KernelLaunch("layout", v.name, "lab/layout/layout.cu", spec.kernel, spec.block, (1, 1, 1), spec.defines,
                                 spec.smem_bytes if spec.dynamic else 0, (f"int32[{spec.threads}]",), smem=v.smem))
     return out
 
 
 def transpose() -> list[KernelLaunch]:
-    from smemlab.experiments import transpose as T
+    from smemlab.lab import transpose as T
 
     rows, cols = T.TransposeExperiment.bank_check_size
     out = []
@@ -89,13 +89,13 @@ def transpose() -> list[KernelLaunch]:
             continue
         s = exp.spec(v.name)
         buf = f"float32[{rows * cols}]"
-        out.append(KernelLaunch("transpose", v.name, "book/transpose.cu", s.kernel, s.block, T.grid_of(s, rows, cols),
+        out.append(KernelLaunch("transpose", v.name, "lab/transpose/transpose.cu", s.kernel, s.block, T.grid_of(s, rows, cols),
                                 s.defines, s.dynamic_bytes, (buf, buf, str(rows), str(cols)), smem=v.smem or None))
     return out
 
 
 def reduce() -> list[KernelLaunch]:
-    from smemlab.experiments import reduce as R
+    from smemlab.lab import reduce as R
 
     (n,) = R.ReduceExperiment.bank_check_size
     out = []
@@ -108,32 +108,32 @@ def reduce() -> list[KernelLaunch]:
         dt = "int32" if s.real == "int" else "float32"
         grid = _ceil(n, s.span)
         vals = [f"{dt}[{n}]"] + ([f"{dt}[{grid * (s.dim // 2)}]"] if s.scratch else []) + [f"{dt}[{grid}]", str(n)]
-        out.append(KernelLaunch("reduce", v.name, "book/reduce.cu", s.kernel, (s.dim, 1, 1), (grid, 1, 1), s.defines,
+        out.append(KernelLaunch("reduce", v.name, "lab/reduce/reduce.cu", s.kernel, (s.dim, 1, 1), (grid, 1, 1), s.defines,
                                 s.dim * 4 if s.dynamic else 0, tuple(vals), smem=v.smem or None))
     return out
 
 
 def shuffle() -> list[KernelLaunch]:
-    from smemlab.experiments import shuffle as S
+    from smemlab.lab import shuffle as S
 
     out = []
     for name, (kernel, width, threads, segm, scalars, _, _) in S.DEMOS.items():
         count = threads * max(segm, 1)
         d = {"BDIMX": width, "SEGM": S.SEGM, "DIM": S.DIM}
         vals = (f"int32[{count}]", f"int32[{count}]") + tuple(str(int(a)) for a in scalars)
-        out.append(KernelLaunch("shuffle", name, "book/shuffle.cu", kernel, (threads, 1, 1), (1, 1, 1), d, 0, vals))
+        out.append(KernelLaunch("shuffle", name, "lab/shuffle/shuffle.cu", kernel, (threads, 1, 1), (1, 1, 1), d, 0, vals))
     (n,) = S.ShuffleExperiment.bank_check_size
     by_name = {v.name: v for v in S.ShuffleExperiment().variants()}
     for name, (kernel, group, _) in S.REDUCTIONS.items():
         d = {"BDIMX": S.BDIMX, "SEGM": S.SEGM, "DIM": S.DIM}
         vals = (f"int32[{n}]", f"int32[{_ceil(n, group)}]", str(n))
-        out.append(KernelLaunch("shuffle", name, "book/shuffle.cu", kernel, (S.DIM, 1, 1), (_ceil(n, S.DIM), 1, 1), d, 0,
+        out.append(KernelLaunch("shuffle", name, "lab/shuffle/shuffle.cu", kernel, (S.DIM, 1, 1), (_ceil(n, S.DIM), 1, 1), d, 0,
                                 vals, smem=by_name[name].smem or None))
     return out
 
 
 def stencil() -> list[KernelLaunch]:
-    from smemlab.experiments import stencil as S
+    from smemlab.lab import stencil as S
 
     n, grid = 4 * S.BDIM, 2  # four tiles over two blocks: each block loops twice, as at full size
     iterations = _ceil(_ceil(n, S.BDIM), grid)
@@ -145,49 +145,49 @@ def stencil() -> list[KernelLaunch]:
             continue
         const = v.kernel in ("stancli1DGPU", "stancli1DGPU_nosync")
         vals = (f"float32[{n + 2 * S.RADIUS}]", f"float32[{n}]", str(n)) + (() if const else (f"float32[{S.RADIUS + 1}]",))
-        out.append(KernelLaunch("stencil", v.name, "book/stencil.cu", v.kernel, (S.BDIM, 1, 1), (grid, 1, 1), S.DEFINES, 0,
+        out.append(KernelLaunch("stencil", v.name, "lab/stencil/stencil.cu", v.kernel, (S.BDIM, 1, 1), (grid, 1, 1), S.DEFINES, 0,
                                 vals, (coef,) if const else (), smem=smem))
     return out
 
 
 def histogram() -> list[KernelLaunch]:
-    from smemlab.experiments import histogram as H
+    from smemlab.lab import histogram as H
 
     keys, bins = 8192, 256
     b = (H.THREADS, 1, 1)
     k = f"int32[{keys}]:0..{bins - 1}"
     return [
-        KernelLaunch("histogram", "histGlobal", "book/histogram.cu", "histGlobal", b, (1, 1, 1), {}, 0,
+        KernelLaunch("histogram", "histGlobal", "lab/histogram/histogram.cu", "histGlobal", b, (1, 1, 1), {}, 0,
                      (f"int32[{bins}]", str(bins), k, str(keys))),
-        KernelLaunch("histogram", "histSmem", "book/histogram.cu", "histSmem", b, (1, 1, 1), {}, 4 * bins,
+        KernelLaunch("histogram", "histSmem", "lab/histogram/histogram.cu", "histSmem", b, (1, 1, 1), {}, 4 * bins,
                      (f"int32[{bins}]", str(bins), k, str(keys))),
         # the cluster size the experiment chooses for 256 bins (one block), then twice it: two blocks of 128
         # bins, about half the atomics into the other block's shared memory
-        KernelLaunch("histogram", "clusterHist_kernel", "book/histogram.cu", "clusterHist_kernel", b, (1, 1, 1), {},
+        KernelLaunch("histogram", "clusterHist_kernel", "lab/histogram/histogram.cu", "clusterHist_kernel", b, (1, 1, 1), {},
                      4 * bins, (f"int32[{bins}]", str(bins), str(bins), k, str(keys))),
-        KernelLaunch("histogram", "clusterHist_kernel_2x", "book/histogram.cu", "clusterHist_kernel", b, (2, 1, 1), {},
+        KernelLaunch("histogram", "clusterHist_kernel_2x", "lab/histogram/histogram.cu", "clusterHist_kernel", b, (2, 1, 1), {},
                      4 * bins // 2, (f"int32[{bins}]", str(bins), str(bins // 2), k, str(keys)), cluster=(2, 1, 1)),
     ]
 
 
 def config() -> list[KernelLaunch]:
-    from smemlab.experiments import config as C
+    from smemlab.lab import config as C
 
     nwords = 16384  # 64 KB: above the 48 KB that needs the opt-in
     (n,) = C.ConfigExperiment.bank_check_size if hasattr(C, "ConfigExperiment") else (4096,)
     return [
-        KernelLaunch("config", "bigSmem", "book/config.cu", "bigSmem", (C.THREADS, 1, 1), (1, 1, 1),
+        KernelLaunch("config", "bigSmem", "lab/config/config.cu", "bigSmem", (C.THREADS, 1, 1), (1, 1, 1),
                      dict(C.DEFINES, OPTIN=1), 4 * nwords, (f"float32[{nwords}]", f"float32[{nwords}]", str(nwords))),
-        KernelLaunch("config", "smemHeavy", "book/config.cu", "smemHeavy", (C.THREADS, 1, 1), (_ceil(n, C.TILE), 1, 1),
+        KernelLaunch("config", "smemHeavy", "lab/config/config.cu", "smemHeavy", (C.THREADS, 1, 1), (_ceil(n, C.TILE), 1, 1),
                      dict(C.DEFINES, CARVEOUT=-1), 4 * C.TILE, (f"float32[{n}]", f"float32[{n}]", str(n))),
         # one block: it is the last one to finish, so it also adds the partial sums
-        KernelLaunch("config", "sum", "book/config.cu", "sum", (C.THREADS, 1, 1), (1, 1, 1), C.DEFINES, 0,
+        KernelLaunch("config", "sum", "lab/config/config.cu", "sum", (C.THREADS, 1, 1), (1, 1, 1), C.DEFINES, 0,
                      (f"float32[{n}]", str(n), "float32[1]")),
     ]
 
 
 def matmul() -> list[KernelLaunch]:
-    from smemlab.experiments import matmul as M
+    from smemlab.lab import matmul as M
     from smemlab.ops.matmul import DYNAMIC_SMEM, launch_shape as mm_launch_shape  # by name: smemlab.ops.matmul is the op
 
     m, n, k = M.MatmulExperiment.bank_check_size
@@ -200,32 +200,32 @@ def matmul() -> list[KernelLaunch]:
             step = v.kernel[3:]
             (gx, gy), threads = mm_launch_shape(step, m, n)
             split = ("float32[1]", "uint32[1]") if step in DYNAMIC_SMEM else ()  # the workspace, unread: K not split
-            out.append(KernelLaunch("matmul", v.name, "lib/matmul.cu", v.kernel, (threads, 1, 1), (gx, gy, 1), {},
+            out.append(KernelLaunch("matmul", v.name, "ops/matmul/matmul.cu", v.kernel, (threads, 1, 1), (gx, gy, 1), {},
                                     DYNAMIC_SMEM.get(step, 0), vals + ("1", "1", "1") + split))
             continue
         bs = v.block[0]
         smem = M.tiled_smem(bs, k) if v.smem else None
-        out.append(KernelLaunch("matmul", v.name, "book/matmul.cu", v.kernel, v.block, (_ceil(n, bs), _ceil(m, bs), 1),
+        out.append(KernelLaunch("matmul", v.name, "lab/matmul/matmul.cu", v.kernel, v.block, (_ceil(n, bs), _ceil(m, bs), 1),
                                 {"BLOCK_SIZE": bs}, 0, vals, smem=smem))
     return out
 
 
 def overlap() -> list[KernelLaunch]:
-    from smemlab.experiments import pipeline as P
-    from smemlab.experiments import staging as S
-    from smemlab.experiments import staging_mm as MM
+    from smemlab.lab.overlap import pipeline as P
+    from smemlab.lab.overlap import staging as S
+    from smemlab.lab.overlap import staging_mm as MM
 
     pieces, piece = 4, 256  # 4 pieces of 4 KiB (256 float4s) at offsets anywhere in a 16 KiB host buffer
-    out = [KernelLaunch("overlap", "mappedGatherH2D", "book/overlap.cu", "gatherPieces", (256, 1, 1), (pieces, 1, 1), {}, 0,
+    out = [KernelLaunch("overlap", "mappedGatherH2D", "lab/overlap/overlap.cu", "gatherPieces", (256, 1, 1), (pieces, 1, 1), {}, 0,
                         (f"float4[{pieces * piece}]", f"int64[{pieces}]:0..{(pieces - 1) * piece}",
                          f"float4[{pieces * piece}]", str(piece), str(pieces))),
-           KernelLaunch("overlap", "pipelineCompute", "book/overlap.cu", "pipelineCompute", (P.THREADS, 1, 1), (1, 1, 1), {},
+           KernelLaunch("overlap", "pipelineCompute", "lab/overlap/overlap.cu", "pipelineCompute", (P.THREADS, 1, 1), (1, 1, 1), {},
                         0, ("float32[512]", "float32[512]", "512", "8", repr(P.A)))]
     # three tiles and a partial one over two blocks: block 0 loops over tiles 0 and 2, its stages wrap
     n = 3 * S.TILE + 5
     coef = f"scoef=float32[{S.RADIUS + 1}]"
     for name in S.METHODS:
-        out.append(KernelLaunch("overlap", name, "book/overlap.cu", name, (S.BDIM, 1, 1), (2, 1, 1), {}, 0,
+        out.append(KernelLaunch("overlap", name, "lab/overlap/overlap.cu", name, (S.BDIM, 1, 1), (2, 1, 1), {}, 0,
                                 (f"float32[{n + 2 * S.RADIUS}]", f"float32[{n}]", str(n)), (coef,),
                                 smem=S.staged_smem(name, tiles=2)))
     # the matmul's four squares of 128x128 over two blocks: block 0 works through squares 0 and 2, 16
@@ -233,7 +233,7 @@ def overlap() -> list[KernelLaunch]:
     side, grid = 2 * MM.TILE, 2
     mat = f"float32[{side * side}]"
     for name in MM.METHODS:
-        out.append(KernelLaunch("overlap", name, "book/overlap.cu", name, (MM.THREADS, 1, 1), (grid, 1, 1), {}, 0,
+        out.append(KernelLaunch("overlap", name, "lab/overlap/overlap.cu", name, (MM.THREADS, 1, 1), (grid, 1, 1), {}, 0,
                                 (mat, mat, mat, str(side)), smem=MM.mm_smem(name, MM.items(side, grid))))
     return out
 
@@ -254,7 +254,7 @@ def library() -> list[KernelLaunch]:
 
     out = []
     # transpose: the 64x64 swizzled-tile kernel (float32, sides multiple of 4)
-    out.append(KernelLaunch("ops", "transpose 128x128", "lib/transpose.cu", "transpose_v4", (256, 1, 1), (4, 1, 1), {}, 0,
+    out.append(KernelLaunch("ops", "transpose 128x128", "ops/transpose/transpose.cu", "transpose_v4", (256, 1, 1), (4, 1, 1), {}, 0,
                             ("float32[16384]", "float32[16384]", "128", "128", "2", "4")))
     # every element size and both tile sizes (16 and 8 chunks a side), one block walking all the tiles:
     # whole vectors (a batch of two whole tiles), and any shape (sides one past and three short of a tile,
@@ -267,7 +267,7 @@ def library() -> list[KernelLaunch]:
                 name = f"transpose_e{e}{small}{form}"
                 tiles_y, tiles_x = _ceil(shape[1], side), _ceil(shape[2], side)
                 n = shape[0] * shape[1] * shape[2]
-                out.append(KernelLaunch("ops", f"{name} {'x'.join(map(str, shape))}", "lib/transpose.cu", name,
+                out.append(KernelLaunch("ops", f"{name} {'x'.join(map(str, shape))}", "ops/transpose/transpose.cu", name,
                                         (chunks * chunks, 1, 1), (1, 1, 1), {}, 0,
                                         (f"{dt}[{n + offsets[0]}]", str(offsets[0]), f"{dt}[{n + offsets[1]}]",
                                          str(offsets[1]), str(shape[1]), str(shape[2]), str(tiles_y), str(tiles_x),
@@ -279,7 +279,7 @@ def library() -> list[KernelLaunch]:
     for name, e, (tr, tc) in element_kernels():
         dt = {2: "uint16", 4: "float32", 8: "float64"}[e]
         rows, cols, n = tr + 1, tc + 3, (tr + 1) * (tc + 3)
-        out.append(KernelLaunch("ops", f"{name} {rows}x{cols}", "lib/transpose.cu", name, (256, 1, 1), (1, 1, 1), {}, 0,
+        out.append(KernelLaunch("ops", f"{name} {rows}x{cols}", "ops/transpose/transpose.cu", name, (256, 1, 1), (1, 1, 1), {}, 0,
                                 (f"{dt}[{n + 3}]", "3", f"{dt}[{n + 1}]", "1", str(rows), str(cols), "2", "2", "4")))
     # reduce_sum: every (input, output) pair. The full sum as two blocks' worth in one block (the counter
     # starts at zero: the workspace is zeroed once); row sums by groups of 4 lanes (5 rows of 67, the rows
@@ -288,19 +288,19 @@ def library() -> list[KernelLaunch]:
     for suffix in sorted(set(REDUCE_SUFFIX.values())):
         x, o = (ANALYZE_DTYPE[t] for t in suffix.split("_"))
         part = "int64" if x.startswith("int") else "float64"
-        out.append(KernelLaunch("ops", f"reduce_sum reduce_{suffix}", "lib/reduce.cu", f"reduce_{suffix}", (NT, 1, 1),
+        out.append(KernelLaunch("ops", f"reduce_sum reduce_{suffix}", "ops/reduce/reduce.cu", f"reduce_{suffix}", (NT, 1, 1),
                                 (1, 1, 1), {}, 0, (f"{x}[{n}]", str(n), f"{part}[1]", "uint32[1]:0..0", f"{o}[1]")))
-        out.append(KernelLaunch("ops", f"reduce_sum rows_warp_{suffix}", "lib/reduce.cu", f"rows_warp_{suffix}", (NT, 1, 1),
+        out.append(KernelLaunch("ops", f"reduce_sum rows_warp_{suffix}", "ops/reduce/reduce.cu", f"rows_warp_{suffix}", (NT, 1, 1),
                                 (1, 1, 1), {}, 0, (f"{x}[{5 * 67}]", "5", "67", "4", f"{o}[5]")))
-        out.append(KernelLaunch("ops", f"reduce_sum rows_block_{suffix}", "lib/reduce.cu", f"rows_block_{suffix}", (NT, 1, 1),
+        out.append(KernelLaunch("ops", f"reduce_sum rows_block_{suffix}", "ops/reduce/reduce.cu", f"rows_block_{suffix}", (NT, 1, 1),
                                 (1, 1, 1), {}, 0, (f"{x}[{2 * 3001}]", "2", "3001", "2", f"{part}[4]", "uint32[2]:0..0",
                                                    f"{o}[2]")))
     # stencil1d: radius 4, two tiles
     n = 2 * TILE
-    out.append(KernelLaunch("ops", "stencil1d r=4", "lib/stencil.cu", "stencil1d_f32", (256, 1, 1), (2, 1, 1),
+    out.append(KernelLaunch("ops", "stencil1d r=4", "ops/stencil/stencil.cu", "stencil1d_f32", (256, 1, 1), (2, 1, 1),
                             {"RADIUS": 4}, 0, (f"float32[{n}]", f"float32[{n}]", str(n), "1"), ("c_coef=float32[9]",)))
     # what the op launches: the coefficients as a struct parameter (9 floats), not c_coef
-    out.append(KernelLaunch("ops", "stencil1d r=4 (coefficients by value)", "lib/stencil.cu", "stencil1d_f32_p",
+    out.append(KernelLaunch("ops", "stencil1d r=4 (coefficients by value)", "ops/stencil/stencil.cu", "stencil1d_f32_p",
                             (256, 1, 1), (2, 1, 1), {"RADIUS": 4}, 0,
                             (f"float32[{n}]", f"float32[{n}]", str(n), "1", "float32[9]")))
     # histogram: global atomics, block-private copies (32 copies for 256 bins), a cluster of one
@@ -318,11 +318,11 @@ def library() -> list[KernelLaunch]:
             *(("hist_cluster_exchange", {"AGG": agg, "COPIES": 1, "CS": 1, "THREADS": 512, "MINB": 1, "CBITS": bits},
                exchange_smem(256, 1, bits, 512)[0], (k, str(keys), "int32[256]", "256")) for bits, agg in ((32, 0), (16, 0), (16, 1)))):
         label = f"histogram {kernel} " + " ".join(f"{a}={b}" for a, b in defines.items())
-        out.append(KernelLaunch("ops", label, "lib/histogram.cu", kernel, (512, 1, 1), (1, 1, 1), defines, smem, vals))
+        out.append(KernelLaunch("ops", label, "ops/histogram/histogram.cu", kernel, (512, 1, 1), (1, 1, 1), defines, smem, vals))
     # weighted counts (float32 and float64 weights): 32 block-private copies of 256 bins, as weighted_plan makes them
     for t, size in (("float32", 4), ("float64", 8)):
         w = "f32" if t == "float32" else "f64"
-        out.append(KernelLaunch("ops", f"histogram hist_weighted_{w} copies=32", "lib/histogram.cu", f"hist_weighted_{w}",
+        out.append(KernelLaunch("ops", f"histogram hist_weighted_{w} copies=32", "ops/histogram/histogram.cu", f"hist_weighted_{w}",
                                 (512, 1, 1), (1, 1, 1), {}, 256 * 32 * size,
                                 (k, f"{t}[{keys}]:-1..1", str(keys), f"{t}[256]", "256", "0", "256", "32")))
     # partition, one range (256 bins): the keys sorted into its scratch (2 tiles of 4096: the block-counts,
@@ -330,12 +330,12 @@ def library() -> list[KernelLaunch]:
     # and nothing to count: the sorted scratch is the first launch's output, which analyze does not chain)
     part = {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 16, "PRBITS": 0, "PTHREADS": 512}
     scratch = f"uint8[{16 + 16 + 2 * 4096 * 2}]:0..0"
-    out.append(KernelLaunch("ops", "histogram hist_partition", "lib/histogram.cu", "hist_partition", (512, 1, 1), (1, 1, 1), part, 0,
+    out.append(KernelLaunch("ops", "histogram hist_partition", "ops/histogram/histogram.cu", "hist_partition", (512, 1, 1), (1, 1, 1), part, 0,
                             (k, str(keys), "int32[256]", "256", scratch)))
-    out.append(KernelLaunch("ops", "histogram hist_part_count", "lib/histogram.cu", "hist_part_count", (1024, 1, 1), (1, 1, 1), part,
+    out.append(KernelLaunch("ops", "histogram hist_part_count", "ops/histogram/histogram.cu", "hist_part_count", (1024, 1, 1), (1, 1, 1), part,
                             2 * 65536 + SPARE, (k, str(keys), "int32[256]", "256", scratch, "1")))
     # the copy kernel (no shared memory)
-    out.append(KernelLaunch("ops", "copyKernel", "lib/copy.cu", "copyKernel", (256, 1, 1), (1, 1, 1), {}, 0,
+    out.append(KernelLaunch("ops", "copyKernel", "lab/copy.cu", "copyKernel", (256, 1, 1), (1, 1, 1), {}, 0,
                             ("float32[4096]", "float32[4096]", "1024")))
     return out
 

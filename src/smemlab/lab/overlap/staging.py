@@ -1,5 +1,5 @@
 """Inside the SM, third part of the `overlap` experiment: the 1-D stencil's halo tile staged into
-shared memory three ways (kernels/book/overlap.cu):
+shared memory three ways (lab/overlap/overlap.cu):
 
 - `stagedPlain`: through registers, as the book's stencil does (ld.global, then st.shared), and
   `stagedPlainV4`, the same 16 bytes a thread (as wide as the cp.async copies);
@@ -21,10 +21,10 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from smemlab.counters import STALL_BARRIER, STALL_LONG_SCOREBOARD, STALL_SHORT_SCOREBOARD
-from smemlab.experiments.base import Case, Check, SmemAccess, Variant
-from smemlab.experiments.stencil import BOOK_COEF
+from smemlab.lab.base import Case, Check, SmemAccess, Variant
+from smemlab.lab.stencil import BOOK_COEF
 
-SOURCE = "book/overlap.cu"
+SOURCE = "lab/overlap/overlap.cu"
 RADIUS = 4
 BDIM = 256
 TILE = 1024

@@ -1,4 +1,4 @@
-"""Configuring shared memory (seeds 000/001 "配置共享内存", "访问模式配置", "同步").
+"""Configuring shared memory (the book's programs 000/001 "配置共享内存", "访问模式配置", "同步").
 
 - the limits: shared memory per block (default and opt-in), per SM, reserved per block;
 - a kernel with more than 48 KB of dynamic shared memory: it runs with the opt-in
@@ -6,7 +6,7 @@
 - the L1/shared carveout preference (CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT) and the
   occupancy of a shared-memory-heavy kernel (cuOccupancyMaxActiveBlocksPerMultiprocessor) as its
   shared memory per block grows: smemlab.render.charts draws it from the record (occupancy_chart);
-- the bank size: the seeds' cudaDeviceGetSharedMemConfig / 8-byte Kepler mode. Every GPU since
+- the bank size: the book's cudaDeviceGetSharedMemConfig / 8-byte Kepler mode. Every GPU since
   Maxwell has 32 banks of 4 bytes and ignores the setting; the 8-byte mode lives on in the bank
   model (smemlab.banks.analyze(..., bank_width=8));
 - __threadfence() in the Programming Guide's sum, where the last block (atomicInc on a counter)
@@ -22,9 +22,9 @@ import numpy as np
 
 from smemlab.device import current_device
 from smemlab.errors import UserError
-from smemlab.experiments.base import Case, Check, Experiment, SmemAccess, Variant
+from smemlab.lab.base import Case, Check, Experiment, SmemAccess, Variant
 
-SOURCE = "book/config.cu"
+SOURCE = "lab/config/config.cu"
 THREADS = 256
 TILE = 1024
 DEFINES = {"THREADS": THREADS, "TILE": TILE}
@@ -67,7 +67,7 @@ def smem_heavy_reference(x: np.ndarray, tile: int = TILE) -> np.ndarray:
 
 
 def bank_size_query() -> str:
-    """The seeds' cudaDeviceGetSharedMemConfig (driver: cuCtxGetSharedMemConfig), where it still exists."""
+    """The book's cudaDeviceGetSharedMemConfig (driver: cuCtxGetSharedMemConfig), where it still exists."""
     try:
         from cuda.bindings import driver
 
@@ -80,7 +80,7 @@ def bank_size_query() -> str:
 
 
 def kepler_bank_model() -> dict[str, Any]:
-    """The seeds' Kepler example through the bank model at 4- and 8-byte bank width: a column of a
+    """The book's Kepler example through the bank model at 4- and 8-byte bank width: a column of a
     float tile[32][32] (32-way at 4 bytes, 16-way at 8) and a row of double (2 wavefronts at 4 bytes,
     1 at 8)."""
     out: dict[str, Any] = {}

@@ -1,4 +1,5 @@
-"""The host link, first part of the `overlap` experiment (seed 004: "组团传输减少小块数据的频繁传输").
+"""The host link, first part of the `overlap` experiment (the book's program 004:
+"组团传输减少小块数据的频繁传输").
 
 - pageable against pinned (page-locked) host memory, host to device and back, one cudaMemcpyAsync
   per size from 4 KiB up to the largest buffer: the link's bandwidth, and the size from which it is
@@ -22,7 +23,7 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from smemlab.experiments.base import Case, Check, Variant
+from smemlab.lab.base import Case, Check, Variant
 
 FIRST_BYTES = 4096
 PIECE_BYTES = 4096
@@ -235,7 +236,7 @@ def _grouping_case(rt, v: Variant, data: HostData) -> Case:
         def launch():
             memcpy(dst_ptr, src_ptr, nbytes, kind, stream)
     else:  # mappedGatherH2D
-        kernel = rt.kernel("book/overlap.cu", "gatherPieces")
+        kernel = rt.kernel("lab/overlap/overlap.cu", "gatherPieces")
         offsets = cupy.arange(pieces, dtype=cupy.int64) * (PIECE_BYTES // 16)  # in float4s
         host_on_device = device_pointer(src)
         grid = min(pieces, 8 * rt.facts.sms)

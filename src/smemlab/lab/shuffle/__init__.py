@@ -1,4 +1,5 @@
-"""Warp shuffle instructions (seed 001 "线程束洗牌指令"; the book's simpleShfl and reduceIntegerShfl).
+"""Warp shuffle instructions (the book's program 001 "线程束洗牌指令"; its simpleShfl and
+reduceIntegerShfl).
 
 Demos: `__shfl_sync` broadcast (full warp, and in segments of BDIMX = 16), the wrap-around shift,
 `__shfl_up_sync`, `__shfl_down_sync`, the `__shfl_xor_sync` butterfly, and shuffles over an array of
@@ -15,10 +16,10 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from smemlab.errors import UserError
-from smemlab.experiments.base import Case, Check, Experiment, SmemAccess, Variant
+from smemlab.lab.base import Case, Check, Experiment, SmemAccess, Variant
 from smemlab.warp import shfl_c, shfl_source
 
-SOURCE = "book/shuffle.cu"
+SOURCE = "lab/shuffle/shuffle.cu"
 WARP = 32
 BDIMX = 16
 SEGM = 4
@@ -214,7 +215,7 @@ class ShuffleExperiment(Experiment):
             if v.name in DEMOS:
                 kernel_name, width, threads, segm, args, model, _ = DEMOS[v.name]
                 count = threads * (segm or 1)
-                # the lane numbers as values, as the seeds' figures show them (distinct, so any
+                # the lane numbers as values, as the book's figures show them (distinct, so any
                 # wrong source lane shows; the poison catches an unwritten one)
                 before = np.arange(count, dtype=np.int32)
                 d_in = cupy.asarray(before)

@@ -1,4 +1,4 @@
-"""Matrix transpose (seed 001, book section 5.4 "coalesced global memory access", and seed 003's
+"""Matrix transpose (the book's program 001, book section 5.4 "coalesced global memory access", and program 003's
 transpose1): a copy as the upper bound, the naive transpose, and the shared-memory tile with padding,
 unrolling and dynamic allocation; float32, any ROWS x COLS. Last, the library's transpose
 (smemlab.ops.transpose: 64x64 swizzled tiles, 16-byte accesses), launched as the op launches it.
@@ -16,11 +16,11 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from smemlab.errors import UserError
-from smemlab.experiments.base import Case, Check, Experiment, GlobalAccess, SmemAccess, Variant
+from smemlab.lab.base import Case, Check, Experiment, GlobalAccess, SmemAccess, Variant
 from smemlab.limits import time_against_wavefronts
 from smemlab.ops.transpose import SOURCE as LIBRARY_SOURCE
 
-BDIMX, BDIMY, IPAD, TILE = 32, 16, 2, 32  # the defaults of book/transpose.cu
+BDIMX, BDIMY, IPAD, TILE = 32, 16, 2, 32  # the defaults of lab/transpose/transpose.cu
 LIBRARY = "smemlab.ops.transpose"
 MAX_ROWS = 65535 * BDIMY  # gridDim.y is at most 65535, one block row per BDIMY rows
 MAX_COLS = 1 << 30
@@ -36,7 +36,7 @@ class _Spec:
     smem: tuple[SmemAccess, ...] = ()
     dynamic_bytes: int = 0
     transposes: bool = True  # False: copyGmem, out has the shape of in
-    in_first: bool = False  # seed 003's argument order (A, B) instead of seed 001's (out, in)
+    in_first: bool = False  # program 003's argument order (A, B) instead of program 001's (out, in)
     defines: dict = field(default_factory=dict)
 
 
@@ -107,7 +107,7 @@ def gmem_accesses(kernel: str) -> tuple[GlobalAccess, ...]:
     def st(label, expr):
         return GlobalAccess(label, expr, shape, "float", "store", block_index=one)
 
-    row, col = f"by*{BDIMY}+ty", f"bx*{BDIMX}+tx"  # seed 001's thread -> element of in
+    row, col = f"by*{BDIMY}+ty", f"bx*{BDIMX}+tx"  # program 001's thread -> element of in
     if kernel in ("copyGmem", "naiveGmem"):
         out = f"out[{row}][{col}]" if kernel == "copyGmem" else f"out[{col}][{row}]"
         return ld("in[row][col]", f"in[{row}][{col}]"), st("out[row][col]" if kernel == "copyGmem" else "out[col][row]", out)
@@ -140,7 +140,7 @@ class TransposeExperiment(Experiment):
     name = "transpose"
     title = "matrix transpose: coalescing through a shared-memory tile, padding, unrolling"
     seed = "the book's section 5.4, coalescing global memory accesses; and another version of its transpose (transpose1)"
-    source = "book/transpose.cu"
+    source = "lab/transpose/transpose.cu"
     size_help = "ROWS,COLS (or N for N x N; float32)"
     default_size = (4096, 4096)
     small_sizes = ((33, 47), (1, 1), (17, 3), (16, 32), (129, 257), (1000, 1), (1, 1000), (97, 193))

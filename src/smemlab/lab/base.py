@@ -1,13 +1,13 @@
-"""What an experiment is: variants (the seeds' kernels), and cases (a variant ready to run).
+"""What an experiment is: variants (the book's programs' kernels), and cases (a variant ready to run).
 
 An experiment module builds its cases on a `Runtime` (smemlab.gpu): it allocates seeded random
-inputs with CuPy, compiles its kernels/book/NAME.cu, and hands the runner one `Case` per variant. The
+inputs with CuPy, compiles its lab/NAME/NAME.cu (beside it), and hands the runner one `Case` per variant. The
 runner (smemlab.runner) does the rest the same way for every experiment: poison the outputs,
 launch once, check, then time launches back to back (smemlab.measure); it never needs to know
 what the kernel computes.
 
 Where the library has the fast version of a topic (smemlab.ops), the experiment ends with it: a
-variant named after the op (`smemlab.ops.transpose`) that launches the op's kernel (kernels/lib/)
+variant named after the op (`smemlab.ops.transpose`) that launches the op's kernel (ops/<op>/<op>.cu)
 exactly as the op does, through the op's own launch function, into the experiment's buffers, so it
 is verified, timed and profiled like the book's kernels and the table climbs from the book's kernel
 to the library's.
@@ -60,11 +60,11 @@ class GlobalAccess(Declared):
 
 @dataclass(frozen=True)
 class Variant:
-    """One kernel (or baseline) of an experiment, named as the seeds name it."""
+    """One kernel (or baseline) of an experiment, named as the book's programs name it."""
 
     name: str
     summary: str
-    kernel: str | None = None  # the symbol in kernels/<experiment>.cu; None for CPU/library baselines
+    kernel: str | None = None  # the symbol in its lab/<topic>/<topic>.cu; None for CPU/library baselines
     block: tuple[int, int, int] = (1, 1, 1)
     smem: tuple[SmemAccess, ...] = ()
     # every global load and store of the kernel (a kernel-level prediction needs them all), or none
@@ -76,7 +76,7 @@ class Variant:
     # False: timed one call a sample, for work whose figure is a call alone (a transfer's own cost),
     # not calls back to back; the variant's definition says why
     batched: bool = True
-    library: str | None = None  # the library op it runs ("smemlab.ops.transpose"); its kernel is in kernels/lib/
+    library: str | None = None  # the library op it runs ("smemlab.ops.transpose"); its kernel is in ops/<op>/
     # False: `smemlab profile` leaves it out; for work of many launches and copies on several streams,
     # whose per-kernel counters explain nothing and would take Nsight Compute minutes to collect
     profiled: bool = True
@@ -113,9 +113,9 @@ class Experiment:
 
     name: str = ""
     title: str = ""
-    seed: str = ""  # which seed section it reproduces
-    source: str = ""  # kernels/<source> holding its kernels ("book/layout.cu")
-    library_source: str = ""  # kernels/<source> of the library op its last variant runs ("lib/transpose.cu")
+    seed: str = ""  # which section of the book it reproduces
+    source: str = ""  # the kernel source holding its kernels ("lab/layout/layout.cu")
+    library_source: str = ""  # the kernel source of the op its last variant runs ("ops/transpose/transpose.cu")
     size_help: str = ""  # how --size is read, e.g. "N (elements)" or "ROWS,COLS"
     default_size: tuple[int, ...] = ()
     small_sizes: tuple[tuple[int, ...], ...] = ()  # odd sizes the GPU tests verify

@@ -1,9 +1,10 @@
-"""Matrix multiplication with and without shared memory (Programming Guide "Shared Memory"; seed 001 "共享内存").
+"""Matrix multiplication with and without shared memory (Programming Guide "Shared Memory"; the book's
+program 001 "共享内存").
 
-The seed's two MatMulKernels in float32 for any M, N, K: one thread per element of C reading A and
+The book's two MatMulKernels in float32 for any M, N, K: one thread per element of C reading A and
 B from global memory, and the tiled version (GetElement / SetElement / GetSubMatrix, BLOCK_SIZE 16
 and 32) that stages tiles in shared memory, so A is read ceil(N / BLOCK_SIZE) times instead of N
-times. Then the library's climb from those tiles towards cuBLAS (kernels/lib/matmul.cu: register
+times. Then the library's climb from those tiles towards cuBLAS (ops/matmul/matmul.cu: register
 blocking, 16-byte loads, warp tiles, double buffering), one variant a step. cuBLAS (CuPy `matmul`,
 TF32 off) is measured in the same run. Every result is compared with
 a float64 NumPy product by relative error (Frobenius norm).
@@ -18,12 +19,12 @@ import numpy as np
 
 from smemlab.counters import GLOBAL_LD_SECTORS
 from smemlab.errors import UserError
-from smemlab.experiments.base import Case, Check, Experiment, GlobalAccess, SmemAccess, Variant
+from smemlab.lab.base import Case, Check, Experiment, GlobalAccess, SmemAccess, Variant
 from smemlab.frameworks import cupy_tf32_off
 from smemlab.ops.matmul import SOURCE as LIBRARY_SOURCE
 
-SOURCE = "book/matmul.cu"
-# the library's kernels (kernels/lib/matmul.cu), one step of the climb each, after siboehm/SGEMM_CUDA
+SOURCE = "lab/matmul/matmul.cu"
+# the library's kernels (ops/matmul/matmul.cu), one step of the climb each, after siboehm/SGEMM_CUDA
 CLIMB = {
     "tiled": "32x32 shared-memory tiles, one output per thread",
     "blocktile1d": "64x64 block tile, 8 outputs per thread (a column): more FMAs per shared load",

@@ -1,15 +1,15 @@
-"""Parallel sum (seeds 000/001, book section 5.3 "reducing global memory access", and seed 003's array
+"""Parallel sum (the book's programs 000/001, book section 5.3 "reducing global memory access", and program 003's array
 reduction): the tree in global memory, in shared memory, unrolled, dynamic, with warp shuffles; int32 as
 in the book and float32 for rounding error.
 
 How the sum is finished: every GPU kernel writes one partial sum per block, and the host adds the
-partials in check() (as the seeds do), outside the timed launch. So the time, GB/s and the speedup over
+partials in check() (as the book's programs do), outside the timed launch. So the time, GB/s and the speedup over
 the CPU are those of the kernel, and bytes_moved counts what it must move: n input elements read and one
 partial per block written. The global-memory trees also write and re-read a scratch array; that extra
 traffic is the point of the comparison and shows in the profiler's sectors, not in the effective GB/s.
 
 Float32: each variant's result (partials added in float32 on the host, pairwise) against a float64
-reference, and seed 003's observation that a sequential float32 sum of 1.23s stops growing at 2^25.
+reference, and program 003's observation that a sequential float32 sum of 1.23s stops growing at 2^25.
 
 Last, the library's sum (smemlab.ops.reduce_sum), int32 and float32, launched as the op launches it:
 the whole sum in one launch (16-byte loads, a grid of resident blocks, the last block adding the
@@ -25,12 +25,12 @@ from typing import Any, Iterable, Iterator, Sequence
 import numpy as np
 
 from smemlab.errors import UserError
-from smemlab.experiments.base import Case, Check, Experiment, GlobalAccess, SmemAccess, Variant
+from smemlab.lab.base import Case, Check, Experiment, GlobalAccess, SmemAccess, Variant
 from smemlab.ops.reduce import NT as LIBRARY_THREADS
 from smemlab.ops.reduce import SOURCE as LIBRARY_SOURCE
 
 MAX_N = 1 << 34
-STALL_N = 100_000_000  # seed 003 (the book's N): a sequential float32 sum of N x 1.23 ends at 33554432
+STALL_N = 100_000_000  # the book's program 003 (the book's N): a sequential float32 sum of N x 1.23 ends at 33554432
 STALL_VALUE = np.float32(1.23)
 STALL_MIN_N = 1 << 20  # the 400 MB stall demonstration runs only at sizes where timing matters too (and never
 # under the profiler or the sanitizer: see cases())
@@ -246,7 +246,7 @@ class ReduceExperiment(Experiment):
     name = "reduce"
     title = "parallel sum: global vs shared memory, unrolling, warp shuffles"
     seed = "the book's section 5.3, reducing global memory access; and its array reduction on the CPU, in global and in shared memory"
-    source = "book/reduce.cu"
+    source = "lab/reduce/reduce.cu"
     size_help = "N (elements; int32 and float32)"
     default_size = (1 << 24,)
     small_sizes = ((4099,), (1,), (127,), (129,), (1000,), (65537,), (1000003,))

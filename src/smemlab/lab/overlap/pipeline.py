@@ -1,10 +1,10 @@
-"""A chunked pipeline over N streams, second part of the `overlap` experiment (seed 004:
+"""A chunked pipeline over N streams, second part of the `overlap` experiment (the book's program 004:
 "重叠内存传输和计算").
 
 The input (pinned host memory) is cut into chunks; chunk c goes to stream c % N: copy in, compute,
 copy out, each chunk's three steps in order on its stream, so that one chunk's copy in, another's
 kernel and a third's copy out can run at once (the GPU has a copy engine for each direction). The
-kernel (`pipelineCompute` in kernels/book/overlap.cu) does K fused multiply-adds per element, K chosen in
+kernel (`pipelineCompute` in lab/overlap/overlap.cu) does K fused multiply-adds per element, K chosen in
 the run so that computing alone takes about as long as copying in and out alone: the case where
 overlap pays the most.
 
@@ -22,10 +22,10 @@ from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
-from smemlab.experiments.base import Case, Check, Variant
-from smemlab.experiments.hostlink import d2h, h2d, pinned_array, size_text
+from smemlab.lab.base import Case, Check, Variant
+from smemlab.lab.overlap.hostlink import d2h, h2d, pinned_array, size_text
 
-SOURCE = "book/overlap.cu"
+SOURCE = "lab/overlap/overlap.cu"
 MAX_FLOATS = 1 << 26  # 256 MiB each way: long enough to overlap, short enough for 16 settings
 STREAMS = (1, 2, 4, 8)
 CHUNKS = (4, 16, 64, 256)

@@ -28,7 +28,7 @@ from smemlab import device
 from smemlab.ops._args import Dtypes, kind_of, read
 from smemlab.ops._route import torch_ops
 
-SOURCE = "lib/stencil.cu"
+SOURCE = "ops/stencil/stencil.cu"
 MAX_RADIUS = 32
 TILE = 256 * 4 * 4
 DTYPES = Dtypes("float32")

@@ -12,7 +12,7 @@ float64 per thread). bfloat16 comes from torch tensors only (NumPy and CuPy have
 axis: None (every element, a 0-d result) or the last axis (-1, or ndim - 1): one sum per row of the
 array seen as (size / shape[-1], shape[-1]), a result of shape x.shape[:-1]. Rows shorter than 32 KB
 are summed by groups of 1 to 32 threads each, longer rows by one or more blocks each
-(kernels/lib/reduce.cu).
+(reduce.cu, in this folder).
 
 Accuracy: integer sums are exact (int64 wraps on overflow, as NumPy and torch do). A floating-point
 sum keeps up to 32 independent accumulators per thread (chains of roughly n / (16 x threads in the
@@ -32,7 +32,7 @@ from smemlab import device
 from smemlab.ops._args import Dtypes, _runtime, as_dtype, check_dtype_arg, cupy_scratch, read, workspace
 from smemlab.ops._route import torch_ops
 
-SOURCE = "lib/reduce.cu"
+SOURCE = "ops/reduce/reduce.cu"
 NT = 256
 UNROLL = 8  # 16-byte vectors in flight per thread: the kernels' default
 DTYPES = Dtypes("bool", "uint8", "int32", "int64", "float16", "bfloat16", "float32", "float64")
@@ -74,7 +74,7 @@ ONE_BLOCK = 2 * TILE_BYTES
 # row (256 blocks: one wave) against 4,445-4,483 with 2 to 16. Long rows against CuPy's CUB (tools/probes/reduce_rows_probe.py,
 # H200): 16384 x 16384 4,471 GB/s with a block a row against 4,537; a persistent grid looping over rows 4,419-4,428,
 # a warp a row 4,451, and 4 blocks an SM 4,503, but that takes 256 x 2^20 from 4,468 to 4,340, so the plan stays.
-# rows_block keeps 16 vectors in flight a thread (ROWS_UNROLL; kernels/lib/reduce.cu): 16384 x 16384 4,609
+# rows_block keeps 16 vectors in flight a thread (ROWS_UNROLL; reduce.cu): 16384 x 16384 4,609
 # against 4,533 with 8, CuPy 4,628; in another run 4,541 against 4,470 with 8, CuPy 4,538.
 SEG_BYTES = 8 * 1024
 WAVES = 4
@@ -105,7 +105,7 @@ _ROW_PLANS: dict[tuple, tuple[device.Kernel, int, int, bool]] = {}
 
 
 def _plan(dev: int, name: str) -> tuple[device.Kernel, int]:
-    """(kernel, grid: the resident blocks, one wave; see kernels/lib/reduce.cu) for kernel `name` on `dev`."""
+    """(kernel, grid: the resident blocks, one wave; see reduce.cu) for kernel `name` on `dev`."""
     plan = _PLANS.get((dev, name))
     if plan is None:
         k = device.kernel(SOURCE, name, device=dev)

@@ -1,13 +1,13 @@
-"""Shared-memory data layout (seeds 000 and 002, book section 5.2): row- and column-major access to an
+"""Shared-memory data layout (the book's programs 000 and 002, book section 5.2): row- and column-major access to an
 int tile, static and dynamic, with and without padding, on a square 32x32 block and a 32x16 rectangle.
 
 Every kernel writes each thread's global index into the tile in one order and reads it back in another,
 so `out` is a known permutation; the reference simulates the kernel's index maths in NumPy from the very
 expressions declared for the bank model, so a declaration that does not match the kernel fails the check.
 
---size BLOCKS[,PASSES]: the seeds launch one block and make one pass over its tile, a few microseconds
+--size BLOCKS[,PASSES]: the book's programs launch one block and make one pass over its tile, a few microseconds
 that are mostly the launch. Here each block writes its own slice of `out`, thousands of blocks fill the
-GPU, and each makes PASSES passes over its tile (the NPASS macro of book/layout.cu: pass p stores
+GPU, and each makes PASSES passes over its tile (the NPASS macro of lab/layout/layout.cu: pass p stores
 idx + p, and each thread sums what it reads), so the shared-memory wavefronts, which differ 32x
 between the layouts, set the time rather than the launch. The sum is checked exactly (modulo 2^32).
 """
@@ -23,7 +23,7 @@ import numpy as np
 
 from smemlab.counters import measured_per_request, predicted_per_request
 from smemlab.errors import UserError
-from smemlab.experiments.base import Case, Check, Experiment, GlobalAccess, SmemAccess, Variant
+from smemlab.lab.base import Case, Check, Experiment, GlobalAccess, SmemAccess, Variant
 from smemlab.limits import time_against_wavefronts
 
 SQUARE = {"BDIMX": 32, "BDIMY": 32, "IPAD": 1}
@@ -61,7 +61,7 @@ class _Spec:
 
 
 def _specs() -> dict[str, tuple[str, _Spec]]:
-    """name -> (summary, spec), in the seeds' order: the square kernels, then the rectangle's."""
+    """name -> (summary, spec), in the book's order: the square kernels, then the rectangle's."""
     out: dict[str, tuple[str, _Spec]] = {}
 
     def add(name, summary, kernel, d, shape, store, load, dynamic=False):
@@ -156,7 +156,7 @@ class LayoutExperiment(Experiment):
     name = "layout"
     title = "shared-memory layout: row/column access, dynamic allocation, padding"
     seed = "the book's section 5.2, the data layout of shared memory: square and rectangular tiles"
-    source = "book/layout.cu"
+    source = "lab/layout/layout.cu"
     size_help = (f"BLOCKS[,PASSES] (each block a 32x32 or 32x16 tile, PASSES passes over it, default "
                  f"{DEFAULT_PASSES}; the book launches 1,1)")
     default_size = (4096, DEFAULT_PASSES)

@@ -1,14 +1,14 @@
-"""Overlapping memory transfers with computation, and grouping small transfers (seed 004's closing
+"""Overlapping memory transfers with computation, and grouping small transfers (program 004's closing
 advice: "重叠内存传输和计算, 组团传输减少小块数据的频繁传输"), from the host link to shared memory.
 
 Three parts, each in its own module:
-- smemlab.experiments.hostlink: pageable against pinned memory over a size sweep, and many small
+- smemlab.lab.overlap.hostlink: pageable against pinned memory over a size sweep, and many small
   transfers against one grouped transfer;
-- smemlab.experiments.pipeline: copy in, compute, copy out in chunks over N streams, against the
+- smemlab.lab.overlap.pipeline: copy in, compute, copy out in chunks over N streams, against the
   ideal max(copies, compute) measured alone in the same run, with a timeline of one run;
-- smemlab.experiments.staging: the 1-D stencil's tile staged into shared memory through registers,
+- smemlab.lab.overlap.staging: the 1-D stencil's tile staged into shared memory through registers,
   with cp.async and with Hopper's bulk copies (TMA), 1 to 4 stages;
-- smemlab.experiments.staging_mm: the book's tiled matmul (compute-heavy where the stencil is
+- smemlab.lab.overlap.staging_mm: the book's tiled matmul (compute-heavy where the stencil is
   memory-bound) staged the same three ways, 1 to 4 stages.
 """
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import Any, Iterator, Sequence
 
 from smemlab.errors import UserError
-from smemlab.experiments import hostlink, pipeline, staging, staging_mm
-from smemlab.experiments.base import Case, Experiment, Variant
+from smemlab.lab.overlap import hostlink, pipeline, staging, staging_mm
+from smemlab.lab.base import Case, Experiment, Variant
 
 MIN_N = 1024  # one 4 KiB piece
 MAX_N = 1 << 30  # 4 GiB a buffer (the host holds four of them)
@@ -29,7 +29,7 @@ class OverlapExperiment(Experiment):
     title = "Overlapping transfers with computation: the host link, a stream pipeline, async copies into shared memory"
     seed = ("the book's closing advice on memory: overlap memory transfers with computation, and group small "
             "transfers into large ones; then the same idea inside the SM (cp.async, Hopper's TMA)")
-    source = "book/overlap.cu"
+    source = "lab/overlap/overlap.cu"
     size_help = ("N (floats: host transfers up to 4N bytes, the stencil tiles over N points; the pipeline moves "
                  f"min(N, {pipeline.MAX_FLOATS}) floats each way; the matmul is square, sqrt(N) down to a multiple "
                  f"of 4, at most {staging_mm.MAX_SIDE})")

@@ -1,6 +1,6 @@
 """Inside the SM, fourth part of the `overlap` experiment: the book's tiled matrix multiply staged into
-shared memory the same three ways as the stencil (smemlab.experiments.staging), kernels in
-kernels/book/overlap.cu:
+shared memory the same three ways as the stencil (smemlab.lab.overlap.staging), kernels in
+lab/overlap/overlap.cu:
 
 - `mmStagedPlain`: A's and B's tiles (the book's As and Bs) through registers, 16 bytes a thread;
 - `mmStagedCpAsyncS`: the same 16 bytes a thread by cp.async, S = 1..4 K tiles in flight;
@@ -28,9 +28,9 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from smemlab.errors import UserError
-from smemlab.experiments import staging
-from smemlab.experiments.base import Case, Check, SmemAccess, Variant
-from smemlab.experiments.matmul import TOLERANCE
+from smemlab.lab.overlap import staging
+from smemlab.lab.base import Case, Check, SmemAccess, Variant
+from smemlab.lab.matmul import TOLERANCE
 
 SOURCE = staging.SOURCE
 TILE = 64  # a block's square of C

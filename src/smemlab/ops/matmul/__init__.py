@@ -12,7 +12,7 @@
 - Every product is plain IEEE float32 arithmetic (fused multiply-adds, K-order accumulation per
   thread): compare with cuBLAS SGEMM with TF32 off, not with torch's default TF32 matmul.
 
-`variant` picks a step of the climb (kernels/lib/matmul.cu): "tiled", "blocktile1d",
+`variant` picks a step of the climb (matmul.cu, in this folder): "tiled", "blocktile1d",
 "blocktile2d", "vectorized", "warptile", "warptile_db", "warptile_db16", "pack", "async"; by
 default (`choose`) the one measured fastest for the shape: 32x32 tiles for the smallest products,
 warptile_db16 for grids of 128x128 tiles that fill the GPU, async with K split over several blocks
@@ -35,7 +35,7 @@ from smemlab import device
 from smemlab.ops._args import Dtypes, cupy_scratch, read, same_framework, workspace
 from smemlab.ops._route import torch_ops
 
-SOURCE = "lib/matmul.cu"
+SOURCE = "ops/matmul/matmul.cu"
 # variant -> (block tile M, block tile N, threads)
 VARIANTS = {
     "tiled": (32, 32, 1024),

@@ -1,4 +1,4 @@
-"""The experiments, in the order of the seeds. Each lives in its own module; see base.py.
+"""The experiments, in the order of the book's programs. Each lives in its own module; see base.py.
 
 Plain imports: `smemlab list` shows every experiment, so it imports them all anyway, and no
 experiment module imports CUDA or CuPy at import time (the plain install's tests check that).
@@ -7,25 +7,25 @@ experiment module imports CUDA or CuPy at import time (the plain install's tests
 from __future__ import annotations
 
 from smemlab.errors import UserError
-from smemlab.experiments.base import Experiment
-from smemlab.experiments.config import ConfigExperiment
-from smemlab.experiments.histogram import HistogramExperiment
-from smemlab.experiments.layout import LayoutExperiment
-from smemlab.experiments.matmul import MatmulExperiment
-from smemlab.experiments.overlap import OverlapExperiment
-from smemlab.experiments.reduce import ReduceExperiment
-from smemlab.experiments.shuffle import ShuffleExperiment
-from smemlab.experiments.stencil import StencilExperiment
-from smemlab.experiments.transpose import TransposeExperiment
+from smemlab.lab.base import Experiment
+from smemlab.lab.config import ConfigExperiment
+from smemlab.lab.histogram import HistogramExperiment
+from smemlab.lab.layout import LayoutExperiment
+from smemlab.lab.matmul import MatmulExperiment
+from smemlab.lab.overlap import OverlapExperiment
+from smemlab.lab.reduce import ReduceExperiment
+from smemlab.lab.shuffle import ShuffleExperiment
+from smemlab.lab.stencil import StencilExperiment
+from smemlab.lab.transpose import TransposeExperiment
 
-# name -> class, in the seeds' order
+# name -> class, in the book's order
 REGISTRY: dict[str, type[Experiment]] = {cls.name: cls for cls in (
     LayoutExperiment, ReduceExperiment, TransposeExperiment, MatmulExperiment, StencilExperiment, ShuffleExperiment,
     HistogramExperiment, ConfigExperiment, OverlapExperiment)}
 
 
 def available() -> list[str]:
-    """The experiments' names, in the seeds' order."""
+    """The experiments' names, in the book's order."""
     return list(REGISTRY)
 
 

@@ -1,7 +1,7 @@
 """Histograms in global memory, in one block's shared memory, and in a cluster's distributed
-shared memory (Programming Guide "Distributed Shared Memory"; seed 001 "分布式共享内存").
+shared memory (Programming Guide "Distributed Shared Memory"; the book's program 001 "分布式共享内存").
 
-clusterHist_kernel is the seed's kernel: the cluster size is chosen at run time from the number of
+clusterHist_kernel is the book's kernel: the cluster size is chosen at run time from the number of
 bins (the smallest power of two whose blocks' shared memory holds them; 1 means block-local shared
 memory only) and the kernel is launched with clusters. It is compared with global atomics, with a
 per-block shared-memory histogram (only where all the bins fit one block), and with the libraries
@@ -20,10 +20,10 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from smemlab.errors import UserError
-from smemlab.experiments.base import Case, Check, Experiment, Variant
+from smemlab.lab.base import Case, Check, Experiment, Variant
 from smemlab.ops.histogram import SOURCE as LIBRARY_SOURCE
 
-SOURCE = "book/histogram.cu"
+SOURCE = "lab/histogram/histogram.cu"
 LIBRARY = "smemlab.ops.histogram"
 THREADS = 512
 DEFAULT_BINS = (256, 4096, 65536, 1 << 18)
@@ -35,7 +35,7 @@ MAX_BINS = 1 << 24
 
 def choose_cluster_size(nbins: int, smem_per_block: int, max_cluster: int = MAX_CLUSTER) -> tuple[int, int] | None:
     """(cluster size, bins per block): the smallest power-of-two cluster whose blocks hold `nbins`
-    int counters in `smem_per_block` bytes each (the seed: 'the cluster size depends on the
+    int counters in `smem_per_block` bytes each (the book: 'the cluster size depends on the
     histogram size'); 1 means one block's shared memory is enough. None where even `max_cluster`
     blocks cannot hold them (then only global atomics can count them)."""
     if nbins < 1:
@@ -61,7 +61,7 @@ def make_keys(n: int, nbins: int, distribution: str, seed: int = 11) -> np.ndarr
 
 
 def reference(keys: np.ndarray, nbins: int) -> np.ndarray:
-    """numpy.bincount with the seed's clamping (keys below 0 in bin 0, at or above nbins in the last)."""
+    """numpy.bincount with the book's clamping (keys below 0 in bin 0, at or above nbins in the last)."""
     return np.bincount(np.clip(keys, 0, nbins - 1), minlength=nbins)
 
 

@@ -5,7 +5,7 @@ transposed, as `x.transpose(-1, -2).contiguous()` (torch) or `cupy.ascontiguousa
 -2))` (not x.T's reversal of every axis). Elements of 2, 4 or 8 bytes: float16, bfloat16 (torch),
 int16, float32, int32, float64, int64 (the kernels move bits: one kernel per element size).
 
-The kernels (kernels/lib/transpose.cu): where both sides are multiples of the 16-byte vector and both
+The kernels (transpose.cu, in this folder): where both sides are multiples of the 16-byte vector and both
 pointers are 16-byte aligned, square tiles of 16 x 16 16-byte chunks (128x128 elements of 2 bytes, 64x64
 of 4, 32x32 of 8; 8 x 8 chunks for matrices too small or too narrow to fill such tiles) move through a
 swizzled shared-memory tile with 16-byte loads and stores. Any other shape or alignment takes the element
@@ -24,11 +24,11 @@ import re
 from typing import Any
 
 from smemlab import device
-from smemlab.compiler import KERNEL_DIR
+from smemlab.compiler import source_path
 from smemlab.ops._args import Dtypes, read
 from smemlab.ops._route import torch_ops
 
-SOURCE = "lib/transpose.cu"
+SOURCE = "ops/transpose/transpose.cu"
 DTYPES = Dtypes("float16", "bfloat16", "int16", "float32", "int32", "float64", "int64")
 RANKS = (2, 3, 4)
 # Tiles of 16 chunks of 16 bytes a side (256 threads) for aligned shapes large enough to give the GPU
@@ -75,7 +75,7 @@ def element_kernels() -> list[tuple[str, int, tuple[int, int]]]:
     """(name, element size, tile) of every element kernel in the source, one element a thread and access
     (`_el`) or two (`_pr`): the ones the plan takes and the alternatives tools/sweeps/transpose_any_sweep.py
     measures them against."""
-    found = re.findall(r"\b(transpose_e(\d)_(?:el|pr)(\d+)x(\d+))\(", (KERNEL_DIR / SOURCE).read_text())
+    found = re.findall(r"\b(transpose_e(\d)_(?:el|pr)(\d+)x(\d+))\(", source_path(SOURCE).read_text())
     return [(name, int(e), (int(r), int(c))) for name, e, r, c in dict.fromkeys(found)]
 
 

@@ -1,0 +1,328 @@
+"""The histogram op's plan: which method and shape (block, copies, cluster, passes, counter width, shared
+bytes) counts `bins` bins on a device with the given facts. Pure Python: no GPU needed (the tests check
+every choice without one). The op (this package's __init__) launches what the plan says.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from smemlab.device import PORTABLE_CLUSTER
+
+METHODS = ("auto", "smem", "ranges", "partition", "cluster_exchange", "cluster_rep", "cluster_share", "cluster", "multipass",
+           "global")
+# int4 loads in flight per thread (the kernels' default). ranges at 262144 bins, 2^28 uniform keys (H200):
+# 1276 GB/s with 1, 1758 with 2, 1669 with 4 (its old words of a batch kept in registers: 57 a thread at 2)
+UNROLL = 2
+MAX_CLUSTER = 16  # with the non-portable cluster size attribute (Hopper)
+
+
+@dataclass(frozen=True)
+class Plan:
+    method: str  # smem | multipass | ranges | partition | cluster | cluster_rep | cluster_share | cluster_exchange | global
+    block: int
+    copies: int = 1  # smem: copies of the histogram per block
+    cluster: int = 0  # cluster*: blocks per cluster
+    smem: int = 0  # dynamic shared memory per block, bytes
+    passes: int = 1  # multipass: passes over the keys (ranges, partition: ranges of bins counted at once)
+    bins_per_pass: int = 0
+    agg: int = 0  # warp-aggregated atomics
+    counter_bits: int = 32  # 16 or 8: two or four counters a 32-bit word (counts past a counter's top move to the output)
+    min_blocks: int = 1  # cluster_exchange: blocks per SM its registers are sized for (__launch_bounds__)
+    unroll: int = UNROLL  # int4 loads in flight a thread (cluster_exchange: a tile is block * 4 * unroll keys)
+    segments: int = 0  # partition: the segments a warp of the count kernel reads at once (PU)
+    atomic_ranks: bool = False  # partition: a key's place in its tile from a shared atomic (PRANK=1), not ballots
+
+
+def choose_copies(bins: int, budget: int) -> int:
+    """Copies of the histogram per block: as many as fit `budget` bytes, at most 32 (one per lane)."""
+    copies = 32
+    while copies > 1 and bins * copies * 4 > budget:
+        copies //= 2
+    return copies
+
+
+SPARE = 128  # hist_smem/hist_ranges with 16- or 8-bit counters: 32 words where the lanes without a key of the block add
+
+
+def narrow_bins_per_block(optin: int, bits: int) -> int:
+    """The most 16- or 8-bit counters one block holds (hist_smem, hist_ranges), its SPARE words beside them."""
+    return (optin - SPARE) // 16 * (128 // bits)
+
+
+def counter_bytes(bins: int, bits: int) -> int:
+    """Shared memory for `bins` counters of `bits` bits (16, 8: two, four a 32-bit word), rounded to 16 bytes."""
+    words = -(-bins // (32 // bits))
+    return -(-words // 4) * 16
+
+
+def choose_cluster_size(bins: int, smem_optin: int, nonportable: bool = True, target: int = 128 * 1024,
+                        bits: int = 32) -> int:
+    """Blocks per cluster for `bins` counters of `bits` bits spread over the cluster's shared
+    memories: the smallest power of two whose share per block is at most `target` bytes (and fits the
+    block's opt-in limit); 0 where no cluster holds them (more than 8 blocks need the non-portable
+    size, at most 16)."""
+    limit = MAX_CLUSTER if nonportable else PORTABLE_CLUSTER
+    for cap in (min(target, smem_optin), smem_optin):  # the target, then (too tight) the hardware limit
+        cs = 2
+        while cs <= limit:
+            if counter_bytes(-(-bins // cs), bits) <= cap:
+                return cs
+            cs *= 2
+    return 0
+
+
+# hist_cluster_exchange: local bin numbers travel as 16-bit entries, so a block owns at most 2^16 bins
+EXCHANGE_MAX_PER_BLOCK = 1 << 16
+# hist_cluster_exchange's owners group a warp's entries by bin before adding (AGG: only where its first
+# entries repeat a bin), with 16-bit counters, whose adds to one word serialise behind the wrap check.
+# Measured on an H200 (tools/sweeps/histogram_sweep.py, GB/s of keys, without / with): 2^20 bins, cluster of 16,
+# 16-bit: 2^28 uniform 527 / 482, hot90 263 / 335; 2^26 uniform 485 / 448, hot90 258 / 332. 262144 bins,
+# cluster of 8, 32-bit: 2^28 uniform 854 / 676, hot90 865 / 634 (lost everywhere).
+EXCHANGE_AGG = {16: 1, 32: 0}
+
+
+def exchange_smem(bins: int, cluster: int, bits: int, block: int, unroll: int = UNROLL) -> tuple[int, int]:
+    """(dynamic, static) shared memory of hist_cluster_exchange: the counters, two stages of
+    block * 4 * unroll 16-bit entries; two [warp][owner] int tables and two [peer] int2 tables."""
+    dynamic = counter_bytes(-(-bins // cluster), bits) + 2 * block * 4 * unroll * 2
+    return dynamic, 2 * (block // 32) * cluster * 4 + 2 * cluster * 8
+
+
+def _exchange_plan(bins: int, facts: dict, cluster: int | None, bits: int | None, block: int | None,
+                   unroll: int | None, agg: int | None = None) -> Plan:
+    optin = facts["smem_optin"]
+    u = unroll or UNROLL  # checked by plan()
+    # 32-bit counters in the smallest cluster that holds them, then 16-bit ones; 1024 threads (measured:
+    # 262144 bins: 8 blocks of 32-bit 860 GB/s against 4 of 16-bit 814, 512 threads with 16 keys
+    # each 844; 65536 bins: 2 blocks 1314 against 4 blocks 1016, 16-bit 1063)
+    for b in ((bits,) if bits else (32, 16)):
+        for cs in ((cluster,) if cluster else (2, 4, 8, 16)):
+            for threads in ((block,) if block else (1024, 512)):
+                if (cs & (cs - 1) or not 2 <= cs <= MAX_CLUSTER or b not in (16, 32) or threads % 32
+                        or not 32 * cs <= threads <= 1024 or -(-bins // cs) > EXCHANGE_MAX_PER_BLOCK):
+                    continue
+                dynamic, static = exchange_smem(bins, cs, b, threads, u)
+                if dynamic + static <= optin:
+                    per_sm = facts.get("smem_per_sm", optin + 1024) // (dynamic + static + 1024)
+                    regs = 64 if u <= 2 else 128  # a thread's registers that hold its keys and ranks without spills
+                    minb = max(1, min(65536 // (regs * threads), per_sm))
+                    return Plan("cluster_exchange", threads, cluster=cs, smem=dynamic, counter_bits=b, min_blocks=minb,
+                                unroll=u, agg=EXCHANGE_AGG[b] if agg is None else agg)
+    raise ValueError(f"method 'cluster_exchange': {bins} bins do not fit a cluster of at most {MAX_CLUSTER} blocks "
+                     f"of at most {EXCHANGE_MAX_PER_BLOCK} bins each (cluster={cluster}, counter_bits={bits}, block={block})")
+
+
+# "partition": hist_partition sorts each tile of PARTITION_THREADS * 4 * unroll keys by range of
+# 2^range_bits bins (at most 2^16: a local bin travels as 16 bits), writing them as local bins to a
+# scratch buffer; hist_part_count counts a range a block (2^range_bits 16-bit counters). At most 32
+# ranges (the ranks take a ballot a bit of the range).
+PARTITION_RANGE_BITS = 16
+PARTITION_RANGE = 1 << PARTITION_RANGE_BITS
+PARTITION_MAX_RANGES = 32
+PARTITION_MAX_BINS = PARTITION_MAX_RANGES * PARTITION_RANGE
+PARTITION_THREADS = 512
+# H200, 2^20 bins, 2^28 / 2^26 uniform keys, GB/s (tools/sweeps/histogram_sweep_h200.md): unroll (hist_partition's
+# int4 loads in flight a thread, a tile 2048 * unroll keys) 1: 477 / 465, 2: 641 / 609, 4: 811 / 757 (hot90
+# 175, 310, 507); segments a warp of hist_part_count reads at once (PU, at unroll 2) 1: 659 / 628, 2: 641 /
+# 609, 4: 631 / 602
+PARTITION_UNROLL = 4
+PARTITION_SEGMENTS = 1
+# A key's place among its warp's keys of its range: from warp ballots (a ballot a bit of the range, the
+# same work whatever the keys), or from one shared atomic a key on its warp's count of the range (lanes
+# of one range serialise). H200, 2^28 / 2^26 keys, GB/s, ballots against atomics: 2^20 bins (16 ranges)
+# uniform 832 / 772 against 1,017 / 931, hot90 506 / 487 against 534 / 518; 262144 bins (4 ranges: more
+# lanes a range) uniform 1,188 / 1,053 against 1,040 / 942, hot90 710 / 644 against 638 / 560. Atomics
+# from 8 ranges (between the two measured). With each key kept as one word past its rank (stage_entry:
+# hist_partition no longer spills at 64 registers), 2^20 bins, 2^26 / 2^28 keys: uniform 999 / 1,099,
+# hot90 542 / 562 (ballots 753 / 813 uniform; registers for 3 blocks an SM, PMINB=3, spilling: 929 / 1,043).
+PARTITION_ATOMIC_RANKS = 8
+# Ranges of 2^15 bins (range_bits=15, 32 ranges for 2^20 bins: the count blocks' 64 KB of counters
+# would let 2 share an SM) lose: hist_partition 410 against 165 us (2^26 uniform keys, its L1 95% busy),
+# 381-518 GB/s uniform, 209-344 hot90. range_bits stays an option for comparisons.
+
+
+@dataclass(frozen=True)
+class Scratch:
+    """A launch argument that enqueue fills with the call's scratch pointer (partition_scratch_bytes)."""
+    ranges: int
+    unroll: int
+
+
+# The partition kernels' macros that shape the tiles, the ranges or the blocks: the plan's alone
+PARTITION_SHAPING = frozenset({"UNROLL", "PTHREADS", "PRANGE", "PRBITS", "PCTHREADS", "CBITS"})
+
+
+def _partition_plan(bins: int, facts: dict, bits: int | None, block: int | None, unroll: int | None,
+                    range_bits: int | None) -> Plan:
+    if bits not in (None, 16):
+        raise ValueError(f"method 'partition': counter_bits={bits}; 16-bit counters only")
+    if block not in (None, 512, 1024):
+        raise ValueError(f"method 'partition': block={block}; 512 or 1024 (the count kernel's threads) is accepted")
+    if range_bits is None:
+        range_bits = PARTITION_RANGE_BITS
+    elif isinstance(range_bits, bool) or not isinstance(range_bits, int) or not 8 <= range_bits <= 16:
+        raise ValueError(f"method 'partition': range_bits={range_bits!r}; an int from 8 to 16 (2^range_bits bins a range) is accepted")
+    ranges = -(-bins // (1 << range_bits))
+    if ranges > PARTITION_MAX_RANGES:
+        raise ValueError(f"method 'partition': {bins} bins are {ranges} ranges of 2^{range_bits}; at most {PARTITION_MAX_RANGES} "
+                         f"ranges (at most {PARTITION_MAX_BINS} bins, with range_bits=16)")
+    smem = counter_bytes(1 << range_bits, 16) + SPARE
+    if smem > facts["smem_optin"]:
+        raise ValueError(f"method 'partition': a range of {1 << range_bits} bins needs {smem} bytes of shared memory, more than {facts['smem_optin']}")
+    return Plan("partition", block or 1024, smem=smem, passes=ranges, bins_per_pass=1 << range_bits, counter_bits=16,
+                unroll=unroll or PARTITION_UNROLL, segments=PARTITION_SEGMENTS, atomic_ranks=ranges >= PARTITION_ATOMIC_RANKS)
+
+
+def partition_tiles(keys_ptr: int, n: int, unroll: int) -> int:
+    """hist_partition's tiles of the n keys at keys_ptr (the keys after the unaligned head, by int4s)."""
+    head = min(n, ((16 - keys_ptr % 16) % 16) // 4)
+    n4 = (n - head) // 4
+    per = PARTITION_THREADS * unroll  # int4s a tile
+    return -(-n4 // per)
+
+
+def partition_scratch_bytes(keys_ptr: int, n: int, ranges: int, grid: int, unroll: int) -> int:
+    """The scratch of hist_partition and hist_part_count (part_layout in the kernel), for `ranges` ranges
+    of bins and hist_partition's `grid` blocks: the blocks' keys a range, the tiles' range starts, 2
+    bytes a key of the tiles."""
+    tiles = partition_tiles(keys_ptr, n, unroll)
+
+    def round4(words: int) -> int:
+        return -(-words // 4) * 4
+
+    return 4 * round4(grid * ranges) + 4 * round4(tiles * (ranges + 1)) + tiles * PARTITION_THREADS * 4 * unroll * 2
+
+
+# method="auto" past one block's 32-bit counters, measured on an H200 (tools/sweeps/histogram_sweep.py, GB/s of
+# keys, 2^28 uniform / hot90 keys, tools/sweeps/histogram_sweep_h200.md; the baselines' best: torch.histc ~400
+# uniform, CUB 115-190 hot90):
+#   65536 bins:  multipass (one pass, 16-bit counters) 4116 / 3324; cluster_rep (2 blocks) 2140 / 2145
+#   262144 bins: ranges (3) 1775 / 1303; 8-bit ranges (2) 2271 / 282; partition 1188 / 710; multipass
+#                (3 passes) 1349 / 1262; cluster_exchange (8 blocks, 32-bit) 861 / 869; global 390 / 124
+#   2^20 bins:   partition 1017 / 534; ranges (10) 570 / 390; 8-bit ranges (5) 957 / 101; cluster_exchange
+#                (16 blocks, 16-bit) 473 / 346; multipass (10 passes) 385 / 397; global 389 / 155
+# Each range of `ranges` reads every key (from L2 but the first), so ranges cost ~5300/ranges GB/s against
+# partition's ~1000 whatever the bins (to 2^21): auto takes ranges up to AUTO_MAX_RANGES ranges (the
+# crossover by that estimate), partition past it, and global (atomics in L2, ~400 GB/s whatever the bins)
+# past 2^21 bins (or, where a block cannot hold partition's 2^16 counters, past RANGES_BEFORE_GLOBAL).
+AUTO_MAX_RANGES = 5
+RANGES_BEFORE_GLOBAL = 10
+
+
+def auto_method(bins: int, optin: int) -> str:
+    """The method `method="auto"` takes for `bins` bins (the table above)."""
+    if bins * 4 <= optin:
+        return "smem"
+    ranges = -(-bins // narrow_bins_per_block(optin, 16))
+    if ranges == 1:
+        return "multipass"
+    if ranges <= AUTO_MAX_RANGES:
+        return "ranges"
+    if bins <= PARTITION_MAX_BINS and counter_bytes(PARTITION_RANGE, 16) + SPARE <= optin:
+        return "partition"
+    return "ranges" if ranges <= RANGES_BEFORE_GLOBAL else "global"
+
+
+def _check_bits(bits: int | None, method: str) -> None:
+    if bits == 8 and method not in ("multipass", "ranges"):
+        raise ValueError(f"counter_bits=8: methods 'multipass' and 'ranges' only (method {method!r})")
+    if bits not in (None, 8, 16, 32):
+        raise ValueError(f"counter_bits={bits}: 8, 16 or 32 is accepted")
+
+
+# The options each method takes (plan's keyword arguments); any other given (not None) is an error, never
+# silently ignored.
+OPTIONS = {
+    "smem": ("copies", "agg", "block"),
+    "multipass": ("copies", "agg", "block", "counter_bits", "unroll"),
+    "ranges": ("copies", "agg", "block", "counter_bits", "unroll"),
+    "partition": ("block", "counter_bits", "unroll", "range_bits"),
+    "cluster_exchange": ("cluster", "agg", "block", "counter_bits", "unroll"),
+    "cluster_rep": ("cluster", "block", "counter_bits"),
+    "cluster_share": ("cluster", "block", "counter_bits"),
+    "cluster": ("cluster", "agg", "block", "counter_bits"),
+    "global": ("agg", "block"),
+}
+
+
+def _check_options(method: str, chosen_by_auto: bool, given: dict) -> None:
+    foreign = {k: v for k, v in given.items() if v is not None and k not in OPTIONS[method]}
+    if foreign:
+        how = f"method {method!r}" + (" (what method='auto' takes for these bins)" if chosen_by_auto else "")
+        raise ValueError(f"{how} does not take {', '.join(f'{k}={v!r}' for k, v in foreign.items())}; "
+                         f"it takes {', '.join(OPTIONS[method])}")
+
+
+def plan(bins: int, facts: dict, method: str = "auto", *, copies: int | None = None, cluster: int | None = None,
+         agg: int | None = None, block: int | None = None, counter_bits: int | None = None,
+         unroll: int | None = None, range_bits: int | None = None) -> Plan:
+    """How `histogram` counts `bins` bins on a device with `facts` (sms, smem_optin, cc)."""
+    if method not in METHODS:
+        raise ValueError(f"method {method!r}: one of {', '.join(METHODS)} is accepted")
+    if (unroll or UNROLL) not in (1, 2, 4):
+        raise ValueError(f"unroll={unroll}: 1, 2 or 4 is accepted")
+    optin = facts["smem_optin"]
+    has_cluster = tuple(facts["cc"]) >= (9, 0)
+    chosen_by_auto = method == "auto"
+    if chosen_by_auto:
+        method = auto_method(bins, optin)
+    _check_bits(counter_bits, method)
+    _check_options(method, chosen_by_auto, dict(copies=copies, cluster=cluster, agg=agg, block=block, counter_bits=counter_bits,
+                                                unroll=unroll, range_bits=range_bits))
+    if method in ("cluster", "cluster_rep", "cluster_share", "cluster_exchange") and not has_cluster:
+        raise ValueError(f"method {method!r}: thread-block clusters need compute capability 9.0 or newer, this GPU is {facts['cc'][0]}.{facts['cc'][1]}")
+    if method == "smem":
+        if bins * 4 > optin:
+            raise ValueError(f"method 'smem': {bins} bins need {bins * 4} bytes, more than one block's {optin} bytes of shared memory")
+        c = copies or choose_copies(bins, 64 * 1024 if bins > 256 else 32 * 1024)
+        if c & (c - 1) or not 1 <= c <= 32:
+            raise ValueError(f"copies={c}: a power of two from 1 to 32 is accepted")
+        c = min(c, choose_copies(bins, optin))
+        smem = bins * c * 4
+        b = block or (1024 if smem > optin // 2 else 512)
+        return Plan("smem", b, copies=c, smem=smem, agg=0 if agg is None else agg)
+    if method in ("multipass", "ranges"):
+        c = copies or 1
+        # 16-bit counters where they save a pass (one copy): on an H200 (tools/sweeps/histogram_sweep.py, 2^28 keys)
+        # 262144 bins in 3 passes instead of 5: 1349 against 752 GB/s uniform, 1262 against 761 hot90; 2^20
+        # bins in 10 instead of 19: 385 against 198
+        bits = counter_bits or (16 if c == 1 and bins > optin // 4 else 32)
+        if bits != 32 and c != 1:
+            raise ValueError(f"method {method!r}: {bits}-bit counters take one copy (copies={c})")
+        per = min(bins, optin // (4 * c) if bits == 32 else narrow_bins_per_block(optin, bits))
+        passes = -(-bins // per)
+        per = -(-bins // passes)  # balance the passes
+        if bits == 16:
+            per += per & 1  # even: every range starts at an even bin, where the merge adds two counters at once
+        smem = per * c * 4 if bits == 32 else counter_bytes(per, bits) + SPARE
+        return Plan(method, block or 1024, copies=c, smem=smem, passes=passes, bins_per_pass=per,
+                    agg=0 if agg is None else agg, counter_bits=bits, unroll=unroll or UNROLL)
+    if method == "partition":
+        return _partition_plan(bins, facts, counter_bits, block, unroll, range_bits)
+    if method == "cluster_exchange":
+        return _exchange_plan(bins, facts, cluster, counter_bits, block, unroll, agg)
+    if method in ("cluster_rep", "cluster_share"):
+        bits = counter_bits or 32
+        for b in ((block,) if block else (1024, 512)):
+            staging = 2 * b * UNROLL * 16 if method == "cluster_share" else 0
+            cs = cluster or choose_cluster_size(bins, optin - staging, target=min(128 * 1024, optin - staging), bits=bits)
+            if cs and not cs & (cs - 1) and 2 <= cs <= MAX_CLUSTER:
+                smem = counter_bytes(-(-bins // cs), bits) + staging  # the counters, then the stages
+                if smem <= optin:
+                    if not block and method == "cluster_rep" and smem <= optin // 2:
+                        b = 512
+                    return Plan(method, b, cluster=cs, smem=smem, agg=0, counter_bits=bits)
+        raise ValueError(f"method {method!r}: {bins} bins do not fit a cluster of at most {MAX_CLUSTER} blocks (cluster={cluster}, block={block})")
+    if method == "cluster":
+        if counter_bits == 16:
+            raise ValueError("method 'cluster': 32-bit counters only (its adds are remote)")
+        cs = cluster or choose_cluster_size(bins, optin)
+        if not cs or cs & (cs - 1) or not 2 <= cs <= MAX_CLUSTER:
+            raise ValueError(f"method 'cluster': {bins} bins do not fit a cluster of at most {MAX_CLUSTER} blocks (cluster={cluster})")
+        smem = -(-bins // cs) * 4
+        if smem > optin:
+            raise ValueError(f"method 'cluster': {bins} bins over {cs} blocks need {smem} bytes per block, more than {optin}")
+        b = block or (1024 if smem > optin // 2 else 512)
+        return Plan("cluster", b, cluster=cs, smem=smem, agg=1 if agg is None else agg)
+    return Plan("global", block or 512, agg=1 if agg is None else agg)
