@@ -20,13 +20,19 @@ from smemlab.analyze.halves import is_half
 from smemlab.analyze.machine import DTYPES, SIGNED, UNSIGNED, Machine
 from smemlab.analyze.ptx import Imm, Instr, Pair, PTXError, Reg, Sym, Addr, Vec
 
-BUILDERS: dict = {}
+BUILDERS: dict = {}  # PTX opcode prefix -> the function that builds the instruction's step
+CONTEXT: set = set()  # the builders that take the run's context: ledger=, pc=, ex= (memory accesses, warp state)
 
 
-def builder(*names):
+def builder(*names, context: bool = False):
+    """Register `f(ins, mach)` as the builder of the PTX instructions `names` (an opcode or a prefix of its
+    dotted parts); with `context`, `f(ins, mach, ledger=, pc=, ex=)`: the ledger that counts its memory
+    accesses, its pc and the executor."""
     def deco(f):
         for n in names:
             BUILDERS[n] = f
+        if context:
+            CONTEXT.add(f)
         return f
     return deco
 

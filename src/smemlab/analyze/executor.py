@@ -36,7 +36,6 @@ those at different places meet.
 
 from __future__ import annotations
 
-import inspect
 import time
 
 import numpy as np
@@ -85,17 +84,11 @@ def _builder_for(opcode: str):
     return None
 
 
-_WANTS_CONTEXT: dict = {}
-
-
 def _build(ins: Instr, mach: Machine, ledger, pc: int, ex):
     b = _builder_for(ins.opcode)
     if b is None:
         raise Unsupported(f"PTX instruction `{ins.opcode}` is not supported by the emulator")
-    wants = _WANTS_CONTEXT.get(b)
-    if wants is None:
-        wants = _WANTS_CONTEXT[b] = len(inspect.signature(b).parameters) > 2
-    return b(ins, mach, ledger=ledger, pc=pc, ex=ex) if wants else b(ins, mach)
+    return b(ins, mach, ledger=ledger, pc=pc, ex=ex) if b in alu.CONTEXT else b(ins, mach)
 
 
 class Executor:

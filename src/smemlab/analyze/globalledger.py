@@ -26,8 +26,13 @@ MEMORY_KINDS = GLOBAL_KINDS + EXTRA_KINDS
 
 class MemoryLedger(Ledger):
     keep = False  # keep every request's addresses (site.sources), for the whole launch (launch.py)
-    reductions: frozenset = frozenset()  # pcs of atomics whose result nothing reads: ptxas makes them RED
-    aggregated: frozenset = frozenset()  # pcs of atomics ptxas makes once for the warp (sass.aggregated_atomic_lines)
+
+    def __init__(self, warps: int, plan=None, block_of=(), *, keep: bool = False, reductions: frozenset = frozenset(),
+                 aggregated: frozenset = frozenset()):
+        super().__init__(warps, plan, block_of)
+        self.keep = keep or type(self).keep
+        self.reductions = reductions  # pcs of atomics whose result nothing reads: ptxas makes them RED
+        self.aggregated = aggregated  # pcs of atomics ptxas makes once for the warp (sass.aggregated_atomic_lines)
 
     def flush(self) -> None:
         for site in self._pending:
@@ -142,19 +147,16 @@ def attach(ledger: Ledger, flow, cubin: bytes, symbol: str, files: dict[int, str
     """A memory ledger for the run, with the SASS's widths of its global and local loads and stores
     (sass.plan, as for shared memory), hung on the shared ledger where memops.py finds it; `keep`: with
     every request's addresses kept in its site's `sources`."""
-    mem = MemoryLedger(ledger.W)
-    mem.keep = keep
-    mem.reductions = unread_atomics(flow.instrs)
     text = sass.listing_text(cubin) if cubin else None
     listing = sass.parse_memory_sass(text, symbol) if text is not None else None
+    plan = sass.plan(flow.instrs, flow.block_of, memory_accesses(flow.instrs), listing, files)
+    aggregated = frozenset()
     if text is not None:
         lines = sass.aggregated_atomic_lines(text, symbol)
-        mem.aggregated = frozenset(pc for pc, ins in enumerate(flow.instrs) if ins.parts[0] in ("atom", "red") and ins.loc
-                                   and (Path(files.get(ins.loc.file, "")).name, ins.loc.line) in lines)
-    plan = sass.plan(flow.instrs, flow.block_of, memory_accesses(flow.instrs), listing, files)
-    mem.plan, mem.coalesce, mem.whole, mem.shift, mem.relocate = plan.sizes, plan.coalesce, plan.whole, plan.shift, plan.lines
-    mem.joins = plan.joins
-    mem.block_of = dict(enumerate(flow.block_of)) if plan.coalesce else {}
+        aggregated = frozenset(pc for pc, ins in enumerate(flow.instrs) if ins.parts[0] in ("atom", "red") and ins.loc
+                               and (Path(files.get(ins.loc.file, "")).name, ins.loc.line) in lines)
+    mem = MemoryLedger(ledger.W, plan, flow.block_of, keep=keep, reductions=unread_atomics(flow.instrs),
+                       aggregated=aggregated)
     ledger.memory = mem
     return mem
 

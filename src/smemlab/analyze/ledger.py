@@ -77,19 +77,28 @@ class Site:
 
 
 class Ledger:
-    def __init__(self, warps: int):
+    def __init__(self, warps: int, plan=None, block_of=(), *, atomic_rules: dict | None = None,
+                 wgmma_places: dict | None = None, copy_zfill: dict | None = None):
+        """`plan`: how ptxas made the PTX's accesses (sass.Plan, for the flow whose PTX basic block of each pc is
+        `block_of`); none: every access as the PTX wrote it. The other facts of the SASS, each by pc or line."""
         self.W = warps
         self.sites: dict[int, Site] = {}
         self.plan: dict[int, int] = {}  # pc -> bytes of the SASS access (0: merged into another), see sass.py
-        self.atomic_rules: dict[int, str] = {}  # pc -> "lanes" | "words" | "spin"
         self.coalesce: dict[int, int] = {}  # pc -> width to merge consecutive accesses into (sass.py)
         self.block_of: dict[int, int] = {}  # pc -> its PTX basic block (a vector of ptxas's is in one loop body)
         self.whole: set[int] = set()  # coalesced loads whose line ptxas loads only at the full width (sass.py)
         self.shift: dict[int, int] = {}  # pc -> bytes from its address to where its access starts (sass.py)
         self.relocate: dict[int, int] = {}  # pc -> the source line ptxas's line table gives its access (sass.py)
         self.joins: dict[int, int] = {}  # pc -> the line whose vectors it may complete, where they stand (sass.py)
-        self.wgmma_places: dict[int, tuple[int, int]] = {}  # pc -> (file, line) of its HGMMA (sass.wgmma_places)
-        self.copy_zfill: dict[tuple[int, int], bool] = {}  # (file, line) -> the SASS's cp.async form (sass.copy_forms)
+        if plan is not None:
+            self.plan, self.coalesce, self.whole = plan.sizes, plan.coalesce, plan.whole
+            self.shift, self.relocate, self.joins = plan.shift, plan.lines, plan.joins
+            self.block_of = dict(enumerate(block_of)) if plan.coalesce else {}
+        self.atomic_rules: dict[int, str] = atomic_rules or {}  # pc -> "lanes" | "words" | "spin"
+        # pc -> (file, line) of its HGMMA (sass.wgmma_places)
+        self.wgmma_places: dict[int, tuple[int, int]] = wgmma_places or {}
+        # (file, line) -> the SASS's cp.async form (sass.copy_forms)
+        self.copy_zfill: dict[tuple[int, int], bool] = copy_zfill or {}
         self._runs: dict[tuple, dict] = {}  # (file, line, kind) -> the chunks being filled (_coalesce)
         self._rows = 0
         self._pending: list[Site] = []

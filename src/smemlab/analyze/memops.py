@@ -185,7 +185,7 @@ def _shape(ins: Instr, regs_op, what: str):
     return dt, n, dt.itemsize, size, regs
 
 
-@builder("ld", "ldu")
+@builder("ld", "ldu", context=True)
 def b_ld(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
     dt, n, es, size, dests = _shape(ins, ins.operands[0], "destinations")
     ws = [mach.writer(d, dt) for d in dests]
@@ -231,7 +231,7 @@ def b_ld(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
     return ld
 
 
-@builder("st")
+@builder("st", context=True)
 def b_st(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
     dt, n, es, size, items = _shape(ins, ins.operands[1], "sources")
     ut = UNSIGNED[es]
@@ -338,7 +338,7 @@ def _atomic_apply(sp: M.Space, off, em, dt, op: str, b, c):
     return old
 
 
-@builder("atom", "red")
+@builder("atom", "red", context=True)
 def b_atom(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
     op = next((p for p in ins.parts[1:] if p in _ATOM_OPS), None)
     if op is None:
@@ -425,7 +425,7 @@ def _looped_atomic(acc: Access, ga, op: str, dt, gb, w):
     return fn
 
 
-@builder("cp.async")
+@builder("cp.async", context=True)
 def b_cp_async(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
     if "bulk" in ins.parts or "tensor" in ins.parts:
         raise PTXError(f"{ins.opcode} (bulk copies, TMA) is not supported")
@@ -643,7 +643,7 @@ def b_cvta(ins: Instr, mach: Machine, **_):
     return lambda m, full: w((g() + base).astype(dt), m, full)
 
 
-@builder("mapa")
+@builder("mapa", context=True)
 def b_mapa(ins: Instr, mach: Machine, ex=None, **_):
     dt = dtype_of(ins.parts[-1])
     ga = mach.getter(ins.operands[1], np.int64)
@@ -738,7 +738,7 @@ def b_createpolicy(ins: Instr, mach: Machine, **_):
 # ------------------------------------------------------------------------------ ldmatrix, stmatrix
 
 
-@builder("ldmatrix", "stmatrix")
+@builder("ldmatrix", "stmatrix", context=True)
 def b_matrix(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
     """ldmatrix/stmatrix .m8n8.x{1,2,4}{.trans}.shared.b16: lanes 8i..8i+7 give the 16-byte rows of
     matrix i; lane t holds row t/4, 32-bit column t%4 of each matrix (.trans: the two 16-bit halves

@@ -212,23 +212,15 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
         mach = Machine(module, k, launch, bound.space, bound.params, bound.const)
     except PTXError as exc:
         raise UserError(f"{shown}: {exc}") from None
-    ledger = Ledger(mach.W)
     listing = sass.disassemble(cubin, symbol) if cubin else None
     plan = sass.plan(flow.instrs, flow.block_of, shared_accesses(flow.instrs), listing, module.files)
-    ledger.plan = plan.sizes
-    ledger.coalesce = plan.coalesce
-    ledger.block_of = dict(enumerate(flow.block_of)) if plan.coalesce else {}
-    ledger.whole = plan.whole
-    ledger.shift = plan.shift
-    ledger.relocate = plan.lines
-    ledger.joins = plan.joins
-    ledger.wgmma_places = sass.wgmma_places(flow.instrs, cubin, symbol, module.files)
-    ledger.atomic_rules = sass.atomic_rules(flow.instrs, shared_atomics(flow.instrs), listing, module.files)
-    memory = attach_memory(ledger, flow, cubin, symbol, module.files, keep_addresses)
     forms = sass.copy_forms(cubin, symbol) if cubin else None
-    if forms:
-        ledger.copy_zfill = {(i, line): z for i, path in module.files.items() for (name, line), z in forms.items()
-                             if Path(path).name == name}
+    ledger = Ledger(mach.W, plan, flow.block_of,
+                    atomic_rules=sass.atomic_rules(flow.instrs, shared_atomics(flow.instrs), listing, module.files),
+                    wgmma_places=sass.wgmma_places(flow.instrs, cubin, symbol, module.files),
+                    copy_zfill={(i, line): z for i, path in module.files.items() for (name, line), z in (forms or {}).items()
+                                if Path(path).name == name})
+    memory = attach_memory(ledger, flow, cubin, symbol, module.files, keep_addresses)
 
     def where(pc: int) -> str:
         ins = flow.instrs[pc]

@@ -180,7 +180,7 @@ def _imm(op, what: str, allowed: tuple[int, ...]) -> int:
     return int(op.value)
 
 
-@builder("wgmma.mma_async")
+@builder("wgmma.mma_async", context=True)
 def b_wgmma(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
     parts = ins.parts
     shape = next((p for p in parts if p.startswith("m64n") and p.endswith("k16")), None)

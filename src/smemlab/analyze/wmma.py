@@ -110,7 +110,7 @@ def _memory_io(mach, space: str, addr: np.ndarray, m: np.ndarray, es: int, value
     return out
 
 
-@builder("wmma")
+@builder("wmma", context=True)
 def b_wmma(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None, **_):
     parts = ins.parts
     if "sync" not in parts:
