@@ -50,6 +50,11 @@ SKIPS: dict[str, str] = {  # "package:FILE.cu:kernel" -> why it is not recorded
                                               "struct passed by value, which the truth launcher cannot pass yet; "
                                               "analyze runs it (lab/launches.py)",
 }
+# the TMA cases (issue 30): written and built, not yet recorded: the launcher's tensor-map path (Launcher.tensor_map,
+# launch_raw) failed on the H100 on 2026-11-27 in cuda.bindings' argument conversion ("an integer is required",
+# cuTensorMapEncodeTiled or cuLaunchKernel), so the recording waits for that fix
+for _k in ("tma_add_tiles", "tma_matmul", "tma_edge"):
+    SKIPS[f"{K}/triton_kernels.py:{_k}"] = "TMA cases waiting for their first recording (see above)"
 
 
 def case(id, file, kernel, block, args, defines=None, dyn=0, grid=(1, 1, 1), cluster=None, constants=None):
@@ -888,6 +893,18 @@ triton_case("axpy_tail", "axpy_tail", ["y_ptr=float32[1000]", "x_ptr=float32[100
             {"BLOCK": 1024})
 triton_case("argmax_rows", "argmax_rows", ["out_ptr=int32[16]", "x_ptr=float32[16,128]"], {"ROWS": 16, "C": 128})
 triton_case("sort_block", "sort_block", ["out_ptr=float32[512]", "x_ptr=float32[512]"], {"BLOCK": 512})
+# Hopper's TMA through Triton's host tensor descriptors (NAME=DTYPE[R,C]@BRxBC): boxes of 32, 64 and 128-byte
+# inner extent (the three swizzles), an mbarrier phase a load, Triton's multi-stage ring in a matmul with its fp16
+# result stored by stmatrix and one TMA store, and a box over the tensor's edge
+for dt, bc in (("float32", 32), ("float16", 32), ("float16", 16)):
+    triton_case(f"tma_add_tiles.{dt}.{bc}", "tma_add_tiles", [f"out_desc={dt}[32,64]@16x{bc}", f"in_desc={dt}[32,64]@16x{bc}"],
+                {"R": 32, "C": 64, "BR": 16, "BC": bc})
+for bm, bn, bk, k, warps in ((64, 64, 16, 64, 4), (128, 128, 64, 256, 8)):
+    triton_case(f"tma_matmul.{bm}x{bn}x{bk}", "tma_matmul", [f"c_desc=float16[{bm},{bn}]@{bm}x{bn}",
+                f"a_desc=float16[{bm},{k}]@{bm}x{bk}", f"b_desc=float16[{k},{bn}]@{bk}x{bn}", f"K={k}"],
+                {"BM": bm, "BN": bn, "BK": bk}, num_warps=warps)
+triton_case("tma_edge", "tma_edge", ["out_desc=float32[24,40]@16x32", "in_desc=float32[24,40]@16x32"],
+            {"BR": 16, "BC": 32}, num_stages=1)
 
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
 

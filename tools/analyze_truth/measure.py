@@ -145,9 +145,12 @@ def kernel_params(text: str, kernel: str) -> list[tuple[str, str]]:
     return out
 
 
+TENSOR_MAP = "CUtensorMap"  # a Triton tensor descriptor's map: 128 bytes the launcher encodes on the GPU machine
+
+
 def scalar_dtype(ctype: str) -> str | None:
-    """The NumPy dtype of a scalar parameter type; None for a pointer."""
-    if "*" in ctype:
+    """The NumPy dtype of a scalar parameter type; None for a pointer (or a tensor map)."""
+    if "*" in ctype or ctype == TENSOR_MAP:
         return None
     t = " ".join(w for w in ctype.replace("const", " ").replace("volatile", " ").split()
                  if w not in ("__restrict__", "register"))
@@ -182,6 +185,8 @@ def fill(name: str, value: str) -> np.ndarray:
         spec = args.parse_arg(f"{name}={value}")[1]
     except UserError as exc:
         raise ValueError(f"argument {name}={value}: {exc}") from None
+    if isinstance(spec, args.TensorMapSpec):  # a tensor map's tensor
+        return args._data_for(name, spec.data)
     if not isinstance(spec, args.BufferSpec):
         raise ValueError(f"argument {name}={value}: DTYPE[COUNT], DTYPE[COUNT]:LO..HI or PATH.npy expected")
     return args.fill(name, spec)
@@ -196,7 +201,11 @@ def check_args(case: dict, params: list[tuple[str, str]]) -> list[dict]:
     for arg, (ctype, name) in zip(case["args"], params):
         _, value = parse_arg(arg)
         dt = scalar_dtype(ctype)
-        if dt is None:
+        if ctype == TENSOR_MAP:
+            if "@tensormap(" not in value:
+                raise ValueError(f"{case['id']}: {name} is a tensor map; {value!r} is not DATA@tensormap(...)")
+            out.append({"name": name, "ctype": ctype, "pointer": True, "value": value})
+        elif dt is None:
             if not (value.endswith(".npy") or BUF.match(value)):
                 raise ValueError(f"{case['id']}: {name} is a pointer ({ctype}); {value!r} is not a buffer")
             out.append({"name": name, "ctype": ctype, "pointer": True, "value": value})
@@ -283,7 +292,10 @@ def compile_python(case: dict) -> tuple[bytes, str, list[tuple[str, str]], list[
     for (ctype, name), p, text in zip(decls, ptx, texts):
         if parse_arg(text)[0] != name:
             raise ValueError(f"{case['id']}: argument {text!r} for parameter {name}")
-        if "*" in ctype:
+        if ctype == TENSOR_MAP:
+            if p.size != 128:
+                raise ValueError(f"{case['id']}: {name} is a tensor map, its PTX parameter has {p.size} bytes")
+        elif "*" in ctype:
             if p.size != 8:
                 raise ValueError(f"{case['id']}: {name} is a pointer, its PTX parameter {p.type} has {p.size} bytes")
         else:
@@ -332,6 +344,8 @@ def cubin_param_sizes(cubin: bytes, symbol: str) -> list[int]:
 
 def param_size(ctype: str) -> int:
     """Bytes a parameter of this C type takes in the launch (as Launcher.run passes it)."""
+    if ctype == TENSOR_MAP:
+        return 128
     dt = scalar_dtype(ctype)
     return 8 if dt is None else np.dtype(dt).itemsize
 
@@ -490,6 +504,56 @@ class Launcher:
             (err,) = driver.cuFuncSetAttribute(h, attr, nbytes)
         assert err == driver.CUresult.CUDA_SUCCESS, err
 
+    def tensor_map(self, p: dict):
+        """(the tensor's host array, address -> the CUtensorMap's 128 bytes) of a tensor-map parameter, encoded
+        by cuTensorMapEncodeTiled as Triton's launcher encodes it (driver.c fillTMADescriptorTiled: element
+        strides 1, no interleave, L2 promotion 128B, the case's swizzle and OOB fill)."""
+        import ctypes
+
+        from cuda.bindings import driver
+
+        sys.path.insert(0, str(REPO / "src"))
+        from smemlab.analyze import args as A
+
+        spec = A.parse_arg(f"{p['name']}={p['value']}")[1]
+        data = np.ascontiguousarray(A._data_for(p["name"], spec.data))
+        rank = len(spec.dims)
+
+        def encode(address: int) -> bytes:
+            fill = driver.CUtensorMapFloatOOBfill(1 if spec.fill_nan else 0)
+            u32, u64 = driver.cuuint32_t, driver.cuuint64_t
+            err, tmap = driver.cuTensorMapEncodeTiled(
+                driver.CUtensorMapDataType(spec.elem_type), u32(rank), address, [u64(d) for d in spec.dims],
+                [u64(d) for d in spec.strides], [u32(b) for b in spec.box], [u32(1)] * rank,
+                driver.CUtensorMapInterleave(0), driver.CUtensorMapSwizzle(spec.swizzle),
+                driver.CUtensorMapL2promotion(2), fill)
+            assert err == driver.CUresult.CUDA_SUCCESS, (p["name"], err)
+            return ctypes.string_at(tmap.getPtr(), 128)
+        return data, encode
+
+    def launch_raw(self, kern, kw: dict, params: list[dict], kargs: list) -> None:
+        """cuLaunchKernel with a void* per parameter (a tensor map is 128 bytes passed by value, which
+        cuda.core's launch does not take in every release)."""
+        import ctypes
+
+        from cuda.bindings import driver
+
+        keep = []
+        for p, a in zip(params, kargs):
+            if p["ctype"] == TENSOR_MAP:
+                keep.append((ctypes.c_uint8 * 128).from_buffer_copy(a))
+            else:
+                raw = np.asarray(a).tobytes()
+                keep.append((ctypes.c_uint8 * len(raw)).from_buffer_copy(raw))
+        ptrs = (ctypes.c_void_p * len(keep))(*[ctypes.addressof(k) for k in keep])
+        h = kern.handle
+        fn = driver.CUfunction(int(h)) if isinstance(h, driver.CUkernel) else h
+        grid = (tuple(kw["grid"]) + (1, 1))[:3]
+        block = (tuple(kw["block"]) + (1, 1))[:3]
+        (err,) = driver.cuLaunchKernel(fn, *grid, *block, kw["shmem_size"], driver.CUstream(self.cstream.ptr),
+                                       ctypes.addressof(ptrs), None)
+        assert err == driver.CUresult.CUDA_SUCCESS, err
+
     def run(self, c: dict) -> dict:
         """Launch one case; what came back: which buffers changed, NaNs, an error."""
         from cuda.core import LaunchConfig, launch
@@ -500,7 +564,12 @@ class Launcher:
             self.set_constants(obj, c["constants"])
         host, dev, kargs = {}, {}, []
         for p in c["params"]:
-            if p["pointer"]:
+            if p["ctype"] == TENSOR_MAP:
+                data, tmap = self.tensor_map(p)
+                host[p["name"]] = data
+                dev[p["name"]] = cp.asarray(data)
+                kargs.append(tmap(int(dev[p["name"]].data.ptr)))
+            elif p["pointer"]:
                 a = np.ascontiguousarray(fill(p["name"], p["value"]))
                 host[p["name"]] = a
                 dev[p["name"]] = cp.asarray(a)  # a copy, no kernel
@@ -523,7 +592,10 @@ class Launcher:
             kw["cluster"] = tuple(c["cluster"])
             kw["grid"] = tuple(g // k for g, k in zip(c["grid"], c["cluster"]))
         cp.cuda.runtime.deviceSynchronize()
-        launch(self.stream, LaunchConfig(**kw), kern, *kargs)
+        if any(p["ctype"] == TENSOR_MAP for p in c["params"]):
+            self.launch_raw(kern, kw, c["params"], kargs)
+        else:
+            launch(self.stream, LaunchConfig(**kw), kern, *kargs)
         self.cstream.synchronize()
         changed, nan = [], []
         for name, a in host.items():

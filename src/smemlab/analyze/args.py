@@ -77,6 +77,41 @@ class FileSpec:
     text: str
 
 
+@dataclass
+class TensorMapSpec:
+    """A CUtensorMap parameter (tma.py): the tensor's data (a buffer's spec) and the map's fields. Text:
+    DATA@tensormap(dims=D0xD1,strides=S1,box=B0xB1,elem=BYTES,type=T,swizzle=MODE,fill=zero|nan), sizes innermost
+    first, strides in bytes of the outer dimensions, type the CUtensorMapDataType (for the GPU's encoding)."""
+    data: object  # BufferSpec | FileSpec
+    dims: tuple[int, ...]
+    strides: tuple[int, ...]
+    box: tuple[int, ...]
+    elem: int
+    elem_type: int
+    swizzle: int
+    fill_nan: bool
+    text: str
+
+
+_TMAP = re.compile(r"^(.+?)@tensormap\((.*)\)$")
+
+
+def _tensor_map_spec(name: str, value: str, text: str) -> TensorMapSpec:
+    data, fields = _TMAP.match(value).groups()
+    got = dict(f.split("=", 1) for f in fields.split(",") if "=" in f)
+    sizes = lambda k: tuple(int(x) for x in got.get(k, "").split("x") if x)  # noqa: E731
+    try:
+        spec = TensorMapSpec(parse_arg(f"{name}={data}")[1], sizes("dims"), sizes("strides"), sizes("box"),
+                             int(got["elem"]), int(got.get("type", 0)), int(got.get("swizzle", 0)),
+                             got.get("fill", "zero") == "nan", text)
+    except (KeyError, ValueError) as exc:
+        raise UserError(f"--arg {text!r}: a tensor map is DATA@tensormap(dims=..,strides=..,box=..,elem=..,"
+                        f"swizzle=..) ({exc})") from None
+    if isinstance(spec.data, (Scalar, TensorMapSpec)):
+        raise UserError(f"--arg {text!r}: a tensor map's data is a buffer (DTYPE[COUNT] or FILE.npy)")
+    return spec
+
+
 def resolve_dtype(name: str) -> tuple[np.dtype, int]:
     """(NumPy dtype, components per element) of a C or NumPy type name."""
     return resolve_type(name)[:2]
@@ -128,6 +163,8 @@ def parse_arg(text: str):
         raise UserError(f"--arg {text!r}: write NAME=VALUE (e.g. n=1024, x=float32[1024], keys=int32[8192]:0..255)")
     if not re.match(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$", name):
         raise UserError(f"--arg {text!r}: {name!r} is not a parameter name")
+    if _TMAP.match(value):
+        return name, _tensor_map_spec(name, value, text)
     if value.endswith(".npy"):
         return name, FileSpec(value, text)
     m = re.match(r"^([A-Za-z_][\w ]*?)\s*\[\s*(\d+)\s*\]\s*(?::\s*(.+?)\s*\.\.\s*(.+))?$", value)
@@ -438,6 +475,7 @@ def bind(module: Module, kernel: Kernel, source: str, kernel_name: str, arg_text
     param_bytes = bytearray(total)
     buffers: list[Buffer] = []
     pointer_slots = []
+    map_slots = []
     by_name: dict[str, Buffer] = {}
     for i, (p, c, name) in enumerate(zip(kernel.params, cparams, names)):
         spec = specs.get(name)
@@ -470,6 +508,15 @@ def bind(module: Module, kernel: Kernel, source: str, kernel_name: str, arg_text
                 continue
             raw = _pack_scalar(name, p, c, spec)
             param_bytes[offsets[i]:offsets[i] + len(raw)] = raw
+            continue
+        if isinstance(spec, TensorMapSpec):  # the tensor's buffer; the map's bytes once it has an address
+            if p.size != 128:
+                raise UserError(f"--arg {spec.text}: parameter {name} has {p.size} bytes, not a CUtensorMap's 128")
+            data = _data_for(name, spec.data)
+            buf = Buffer(name, 0, data.nbytes, data, data.dtype.name)
+            buffers.append(buf)
+            by_name[name] = buf
+            map_slots.append((offsets[i], buf, spec))
             continue
         if _by_value(p):  # the struct's bytes, from a buffer's fill or a file
             raw = _data_for(name, spec).tobytes()
@@ -511,6 +558,14 @@ def bind(module: Module, kernel: Kernel, source: str, kernel_name: str, arg_text
     space = GlobalSpace(buffers + list(extra))
     for off, buf in pointer_slots:
         param_bytes[off:off + 8] = buf.base.to_bytes(8, "little")
+    if map_slots:
+        from smemlab.analyze import tma
+    for off, buf, spec in map_slots:
+        try:
+            tm = tma.TensorMap(buf.base, spec.elem, spec.dims, spec.strides, spec.box, spec.swizzle, spec.fill_nan)
+        except ValueError as exc:
+            raise UserError(f"--arg {spec.text}: {exc}") from None
+        param_bytes[off:off + tma.SIZE] = tma.encode(tm)
     bound = Bound(bytes(param_bytes), buffers, const, names, by_name)
     bound.space = space
     return bound

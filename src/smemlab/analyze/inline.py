@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 
 from smemlab.analyze.externs import RUNTIME
-from smemlab.analyze.ptx import Addr, Instr, Kernel, Label, Module, Pair, PTXError, Reg, Sym, Targets, Variable, Vec
+from smemlab.analyze.ptx import Addr, Instr, Kernel, Label, Module, Pair, PTXError, Reg, Sym, Targets, TensorAddr, Variable, Vec
 
 MAX_DEPTH = 16
 
@@ -30,6 +30,8 @@ def _map_operand(op, regs: dict, syms: dict):
         return Addr(syms.get(op.base, op.base), op.offset, False)
     if isinstance(op, Sym):
         return Sym(syms.get(op.name, op.name))
+    if isinstance(op, TensorAddr):
+        return TensorAddr(_map_operand(op.base, regs, syms), _map_operand(op.coords, regs, syms))
     if isinstance(op, Vec):
         return Vec(tuple(_map_operand(x, regs, syms) for x in op.items))
     if isinstance(op, Pair):

@@ -45,6 +45,13 @@ class Addr:
 
 
 @dataclass(frozen=True)
+class TensorAddr:
+    """`[tmap, {c0, c1, ...}]`: a tensor map's address and the box's coordinates (cp.async.bulk.tensor)."""
+    base: Addr
+    coords: "Vec"
+
+
+@dataclass(frozen=True)
 class Vec:
     items: tuple  # of Reg | Imm | Sink
 
@@ -243,6 +250,12 @@ def parse_operand(text: str, rename=lambda n: n, is_reg=lambda n: False):
         if not t.endswith("]"):
             raise PTXError(f"bad address operand {t!r}")
         inner = t[1:-1].replace(" ", "")
+        if "{" in inner:  # [tmap, {coords}]
+            head = split_top(t[1:-1])
+            if len(head) != 2 or not head[1].strip().startswith("{"):
+                raise PTXError(f"bad address operand {t!r}")
+            base, coords = parse_operand(f"[{head[0]}]", rename, is_reg), parse_operand(head[1], rename, is_reg)
+            return TensorAddr(base, coords)
         # [base], [base+off], [base+-off], [base-off], [imm]
         m = re.match(r"^([A-Za-z_$%][\w$.%]*)?(?:([+-])(-?(?:0[xX][0-9a-fA-F]+|\d+)))?$", inner)
         if not m:

@@ -29,6 +29,8 @@ class PyArg:
     shape: tuple[int, ...]
     value: int | float | None  # a scalar's
     text: str  # what args.bind is given for the data: NAME=DTYPE[COUNT](:LO..HI), NAME=FILE.npy or NAME=NUMBER
+    block: tuple[int, ...] | None = None  # a tensor descriptor's (Triton's TensorDescriptor) block shape
+    padding: str = "zero"  # the descriptor's out-of-bounds fill: zero or nan
 
     @property
     def is_array(self) -> bool:
@@ -44,10 +46,23 @@ class PyArg:
         return tuple(reversed(out))
 
 
+_BLOCK = re.compile(r"^(.*?)\s*@\s*(\d+(?:\s*x\s*\d+)*)\s*(?:,\s*(zero|nan))?$")
+
+
 def parse(text: str) -> PyArg:
-    """'NAME=VALUE' with VALUE a number, DTYPE[D0,D1,...](:LO..HI) or FILE.npy."""
+    """'NAME=VALUE' with VALUE a number, DTYPE[D0,D1,...](:LO..HI) or FILE.npy; an array followed by
+    @B0xB1... (and ,nan) is a tensor descriptor over it with that block shape (Triton's TensorDescriptor)."""
     name, sep, value = text.partition("=")
     name, value = name.strip(), value.strip()
+    b = _BLOCK.match(value) if sep and "@tensormap" not in value else None
+    if b:
+        a = parse(f"{name}={b.group(1)}")
+        if not a.is_array:
+            raise UserError(f"--arg {text!r}: a tensor descriptor is over an array (DTYPE[D0,D1]@B0xB1)")
+        block = tuple(int(x) for x in b.group(2).split("x"))
+        if len(block) != len(a.shape):
+            raise UserError(f"--arg {text!r}: a block of {len(block)} sizes for an array of {len(a.shape)} dimensions")
+        return PyArg(a.name, a.dtype, a.shape, None, a.text, block, b.group(3) or "zero")
     m = _SHAPED.match(value) if sep else None
     if m:
         shape = tuple(int(d) for d in m.group(2).split(","))
@@ -78,6 +93,15 @@ def from_values(values: dict, folder: Path) -> list[PyArg]:
             path = folder / f"{name}.npy"
             np.save(path, np.ascontiguousarray(v))
             out.append(parse(f"{name}={path}"))
+        elif _is_descriptor(v):
+            base = np.ascontiguousarray(v.base)
+            if tuple(v.shape) != base.shape or [int(x) for x in v.strides] != [x // base.itemsize for x in base.strides]:
+                raise UserError(f"argument {name}: a TensorDescriptor over a whole C-order array (TensorDescriptor."
+                                f"from_tensor) is what analyze takes")
+            path = folder / f"{name}.npy"
+            np.save(path, base)
+            shape = "x".join(str(int(x)) for x in v.block_shape)
+            out.append(parse(f"{name}={path}@{shape},{v.padding}"))
         elif isinstance(v, (bool, np.bool_)):
             out.append(PyArg(name, None, (), int(v), f"{name}={int(v)}"))
         elif isinstance(v, (int, float, np.integer, np.floating)):
@@ -85,6 +109,11 @@ def from_values(values: dict, folder: Path) -> list[PyArg]:
         else:
             raise UserError(f"argument {name}: {type(v).__name__} is not an array, a number or an --arg text")
     return out
+
+
+def _is_descriptor(v) -> bool:
+    return all(hasattr(v, k) for k in ("base", "shape", "strides", "block_shape", "padding")) and \
+        isinstance(getattr(v, "base"), np.ndarray)
 
 
 def merge(texts: list[str] | None, values: dict | None, folder: Path) -> dict[str, PyArg]:

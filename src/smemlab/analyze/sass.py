@@ -652,12 +652,14 @@ def _form_from_ptx(ins: Instr, read: set[str]) -> str:
 
 def registers_read_by(ins: Instr) -> set[str]:
     """The registers `ins` reads, its guard apart (a destination's register only where it is also read)."""
-    from smemlab.analyze.ptx import Pair, Reg, Vec
+    from smemlab.analyze.ptx import Pair, Reg, TensorAddr, Vec
 
     names = set()
     first = ins.operands[:1]
     ops = ins.operands if ins.parts[0] in ("st", "red", "bra") else ins.operands[1:]
     ops = ops + [o for o in first if isinstance(o, Addr) and o not in ops]  # [address] first: stmatrix, cp.async ...
+    ops = [y for o in ops for y in ((o.base, o.coords) if isinstance(o, TensorAddr) else (o,))]
+    ops = ops + [y for o in first if isinstance(o, TensorAddr) for y in (o.base, o.coords) if y not in ops]
     for o in ops:
         for x in (o.items if isinstance(o, Vec) else (o.first, o.second) if isinstance(o, Pair) else (o,)):
             if isinstance(x, Reg):

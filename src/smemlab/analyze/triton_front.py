@@ -23,7 +23,7 @@ from smemlab.errors import UserError
 
 EXTRA = 'pip install "smemlab[triton]"'
 ALIGN = 256  # GlobalSpace's buffer alignment: data_ptr() % 16 == 0, as the launcher checks
-LACKS = ("cp.async.bulk", "mbarrier", "stmatrix", "tcgen05", "setmaxnreg")
+LACKS = ("tcgen05", "setmaxnreg", "tensormap.replace", "cp.reduce.async.bulk")
 
 
 def require():
@@ -96,7 +96,8 @@ def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], constexprs: di
     missing = [c for c in const_names if c not in constexprs and c not in defaults]
     if missing:
         raise UserError(f"{name} needs --constexpr for {', '.join(missing)} (e.g. --constexpr {missing[0]}=64)")
-    values = {n: _Pointer(a.dtype) if a.is_array else a.value for n, a in given.items()}
+    values = {n: _descriptor(a) if a.block else _Pointer(a.dtype) if a.is_array else a.value
+              for n, a in given.items()}
     target = GPUTarget("cuda", arch, 32)
     backend = make_backend(target)
     binder = create_function_from_signature(fn.signature, fn.params, backend)
@@ -120,11 +121,19 @@ def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], constexprs: di
     params = module.kernels[symbol].params
     kept = [n for n in kparams if signature.get(n) not in ("constexpr", None)]
     decls, texts = [], []
+    md = compiled.metadata
+    metas = iter(getattr(md, "tensordesc_meta", None) or [])
     for n in kept:
         a = given[n]
+        if str(signature[n]).startswith("tensordesc"):
+            d, t = _descriptor_params(a, next(metas, None), where)
+            decls += d
+            texts += t
+            continue
+        if a.block:
+            raise UserError(f"--arg {a.text}: {n} is a pointer in {name}, not a tensor descriptor; drop the @block")
         decls.append(f"{a.dtype.name}* {n}" if a.is_array else f"{'double' if isinstance(a.value, float) else 'long long'} {n}")
         texts.append(a.text)
-    md = compiled.metadata
     scratch = [("__global_scratch", getattr(md, "global_scratch_size", 0)),
                ("__profile_scratch", getattr(md, "profile_scratch_size", 0))]
     for n, size in scratch[: len(params) - len(kept)]:
@@ -138,6 +147,53 @@ def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], constexprs: di
     unit = Unit(module, ptx, compiled.asm.get("cubin", b""), symbol, name, source, where, files, sources, {},
                 "triton")
     return unit, texts, int(md.shared)
+
+
+def _descriptor(a: pyargs.PyArg):
+    """Triton's host TensorDescriptor over a C-order array: what the binder types and specialises."""
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
+    strides = [s // a.dtype.itemsize for s in a.strides]
+    try:
+        return TensorDescriptor(_Pointer(a.dtype), list(a.shape), strides, list(a.block), a.padding)
+    except AssertionError as exc:
+        raise UserError(f"--arg {a.text}@{'x'.join(map(str, a.block))}: not a tensor descriptor Triton takes "
+                        f"({exc})") from None
+
+
+def _descriptor_params(a: pyargs.PyArg, meta: dict | None, where: str) -> tuple[list[str], list[str]]:
+    """The kernel parameters a host tensor descriptor becomes, as Triton's launcher passes them
+    (backends/nvidia/driver.py make_tensordesc_arg): the CUtensorMap fillTMADescriptorTiled encodes from
+    the compiler's tensordesc_meta (swizzle, element size and type, block), then the shape (i32 each) and
+    the strides (i64 each, elements)."""
+    if meta is None:
+        raise UserError(f"{where}: Triton lowered the tensor descriptor {a.name} to pointer arithmetic (no TMA); "
+                        f"analyze emulates the TMA form only")
+    if meta.get("is_im2col") or meta.get("fp4_padded"):
+        raise UserError(f"{where}: {a.name}: im2col and padded fp4 tensor descriptors are not supported")
+    if a.padding == "nan" and a.dtype.kind != "f":
+        raise UserError(f"--arg {a.name}: a nan padding needs a floating-point array")
+    es = int(meta["elem_size"])
+    block = list(meta["block_size"])
+    strides = [s // a.dtype.itemsize for s in a.strides]
+    rank = len(a.shape)
+    # the driver's order: innermost first; the outer strides in bytes
+    dims = "x".join(str(d) for d in reversed(a.shape))
+    gstrides = "x".join(str(s * es) for s in reversed(strides[:-1]))
+    box = "x".join(str(b) for b in reversed(block))
+    etype = TMA_DTYPE_DEVICE_TO_HOST.get(int(meta["elem_type"]), int(meta["elem_type"]))
+    fill = "nan" if a.padding == "nan" else "zero"
+    tmap = (f"{a.text}@tensormap(dims={dims},strides={gstrides},box={box},elem={es},type={etype},"
+            f"swizzle={int(meta['swizzle'])},fill={fill})")
+    decls = [f"CUtensorMap {a.name}"] + [f"int {a.name}__shape{i}" for i in range(rank)] + \
+        [f"long long {a.name}__stride{i}" for i in range(rank)]
+    texts = [tmap] + [f"{a.name}__shape{i}={d}" for i, d in enumerate(a.shape)] + \
+        [f"{a.name}__stride{i}={s}" for i, s in enumerate(strides)]
+    return decls, texts
+
+
+# Triton's device-side element types -> CUtensorMapDataType (backends/nvidia/driver.py TMA_DTYPE_DEVICE_TO_HOST)
+TMA_DTYPE_DEVICE_TO_HOST = {8: 10, 9: 8, 10: 9}
 
 
 def _own_file(files: dict[int, str], fn) -> dict[int, str]:

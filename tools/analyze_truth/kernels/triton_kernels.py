@@ -145,3 +145,33 @@ def sort_block(out_ptr, x_ptr, BLOCK: tl.constexpr):
 
 if __name__ == "__main__":  # smemlab analyze imports the file: nothing here runs then
     raise SystemExit("launch these through tools/analyze_truth/measure.py on a GPU")
+
+
+# ---- Hopper's TMA (issue 30): tensor descriptors (Triton's host TensorDescriptor, `--arg NAME=DTYPE[R,C]@BRxBC`)
+# load and store whole boxes through the copy engine; Triton waits on an mbarrier for each load and stages a
+# store's box in shared memory (stmatrix from a wgmma accumulator)
+
+
+@triton.jit
+def tma_add_tiles(out_desc, in_desc, R: tl.constexpr, C: tl.constexpr, BR: tl.constexpr, BC: tl.constexpr):
+    # every BR x BC box of an R x C tensor in turn: a TMA load (an mbarrier phase each), one added, a TMA store
+    for r in range(0, R, BR):
+        for c in range(0, C, BC):
+            out_desc.store([r, c], in_desc.load([r, c]) + 1)
+
+
+@triton.jit
+def tma_matmul(c_desc, a_desc, b_desc, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # C[BM, BN] = A[BM, K] @ B[K, BN] in fp16 with an fp32 accumulator: A's and B's boxes arrive by TMA through
+    # Triton's multi-stage mbarrier ring, the fp16 result leaves through shared memory and one TMA store
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        acc = tl.dot(a_desc.load([0, k]), b_desc.load([k, 0]), acc)
+    c_desc.store([0, 0], acc.to(tl.float16))
+
+
+@triton.jit
+def tma_edge(out_desc, in_desc, BR: tl.constexpr, BC: tl.constexpr):
+    # one box hanging over the tensor's bottom-right corner: the load fills the outside with zeros, the
+    # store writes only the inside
+    out_desc.store([BR // 2, BC // 2], in_desc.load([BR // 2, BC // 2]) * 2)
