@@ -36,6 +36,7 @@ import re
 import subprocess
 import sys
 import time
+import traceback
 from pathlib import Path
 
 import numpy as np
@@ -523,9 +524,9 @@ class Launcher:
             fill = driver.CUtensorMapFloatOOBfill(1 if spec.fill_nan else 0)
             u32, u64 = driver.cuuint32_t, driver.cuuint64_t
             err, tmap = driver.cuTensorMapEncodeTiled(
-                driver.CUtensorMapDataType(spec.elem_type), u32(rank), address, [u64(d) for d in spec.dims],
-                [u64(d) for d in spec.strides], [u32(b) for b in spec.box], [u32(1)] * rank,
-                driver.CUtensorMapInterleave(0), driver.CUtensorMapSwizzle(spec.swizzle),
+                driver.CUtensorMapDataType(int(spec.elem_type)), u32(rank), int(address),
+                [u64(int(d)) for d in spec.dims], [u64(int(d)) for d in spec.strides], [u32(int(b)) for b in spec.box],
+                [u32(1)] * rank, driver.CUtensorMapInterleave(0), driver.CUtensorMapSwizzle(int(spec.swizzle)),
                 driver.CUtensorMapL2promotion(2), fill)
             assert err == driver.CUresult.CUDA_SUCCESS, (p["name"], err)
             return ctypes.string_at(tmap.getPtr(), 128)
@@ -550,8 +551,8 @@ class Launcher:
         fn = driver.CUfunction(int(h)) if isinstance(h, driver.CUkernel) else h
         grid = (tuple(kw["grid"]) + (1, 1))[:3]
         block = (tuple(kw["block"]) + (1, 1))[:3]
-        (err,) = driver.cuLaunchKernel(fn, *grid, *block, kw["shmem_size"], driver.CUstream(self.cstream.ptr),
-                                       ctypes.addressof(ptrs), None)
+        (err,) = driver.cuLaunchKernel(fn, *map(int, grid), *map(int, block), int(kw["shmem_size"]),
+                                       driver.CUstream(int(self.cstream.ptr)), ctypes.addressof(ptrs), 0)
         assert err == driver.CUresult.CUDA_SUCCESS, err
 
     def run(self, c: dict) -> dict:
@@ -621,6 +622,7 @@ def launch_all(build_dir: Path, out_json: Path, only: list[str] | None = None) -
         except Exception as exc:  # name the case; the rest still run
             r = {"id": c["id"], "ok": False, "error": f"{type(exc).__name__}: {exc}"}
             print(f"FAILED {c['id']}: {r['error']}", flush=True)
+            traceback.print_exc()
             if "CUDA_ERROR" in str(exc) and "LAUNCH" in str(exc):
                 break  # the context is gone
         results.append(r)
