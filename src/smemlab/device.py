@@ -12,12 +12,11 @@ Runtime (smemlab.gpu), the benchmark and the sanitizer's self-check.
   parameter's own width from the kernel's image, here the low bytes of that integer (little-endian
   x86-64 and Arm), which hold its value for any value of the parameter's type. Floating-point
   parameters take NumPy scalars of their type (np.float32(x)): a Python float is a double.
-  How it launches, measured from Python on an H200 (tools/probes/host_path_probe.py): integer arguments
-  are packed into the kernel's parameter buffer and launched through CuPy's typed cuLaunchKernel
-  (2.7 us; `_Packed`); anything else, and cluster launches, through cuda.core's `launch` with its
-  LaunchConfig cached per launch shape and its Stream cached per handle (3.9 us; 4.3 with a NumPy
-  scalar among the arguments; for comparison 4.0 for cuda.bindings' cuLaunchKernel with a prebuilt
-  parameter array, 6.1 for ctypes on libcuda, 7.5 for CuPy's RawKernel).
+  How it launches: integer arguments are packed into the kernel's parameter buffer and launched
+  through CuPy's typed cuLaunchKernel (`_Packed`, the cheapest path measured); anything else, and
+  cluster launches, through cuda.core's `launch` with its LaunchConfig cached per launch shape and
+  its Stream cached per handle (what each path costs, against cuda.bindings, ctypes on libcuda and
+  CuPy's RawKernel: docs/notes/2026-11-host-path.md).
 - `recording_launches()`: a block inside which every launch's kernel name is recorded, in order (the
   profiler's and the sanitizer's child runs; nothing is recorded outside one).
 - `set_constant(source, symbol, values, defines, device, stream)`: a `__constant__` symbol written in
@@ -277,11 +276,12 @@ class Kernel:
 class _Packed:
     """A kernel's parameters laid out as the device reads them (offsets and sizes from the driver),
     packed per launch into one buffer passed with CU_LAUNCH_PARAM_BUFFER_POINTER, and launched through
-    CuPy's typed binding of cuLaunchKernel: 2.7 us a launch against 3.9 for cuda.core's (which builds
-    an array of pointers to each argument, in Python, every call). Integers only.
+    CuPy's typed binding of cuLaunchKernel: cheaper than cuda.core's launch, which builds an array of
+    pointers to each argument, in Python, every call (measured: docs/notes/2026-11-host-path.md).
+    Integers only.
 
     Two buffers: the thread that made the launcher (the one that calls the ops, nearly always)
-    packs into its own with no lock (a lock costs 0.25-0.4 us a launch); every other thread shares
+    packs into its own with no lock (a lock is a measurable share of a launch); every other thread shares
     the second one under the lock. The driver has copied the parameters when cuLaunchKernel returns."""
 
     __slots__ = ("func", "struct", "owner", "buf", "extra", "lock", "shared_buf", "shared_extra", "_keep")

@@ -106,8 +106,8 @@ def time_calls(fn: Callable[[], Any], stream, *, reps: int, warmup: int, batch: 
 
     def elapsed(calls: int, lead_in: bool = True) -> float:
         # The lead-in call keeps the GPU busy while the host enqueues the sample's first call: without
-        # it, that call's host path (the GPU idle after the start event) was timed as GPU work, up to
-        # 5% of a sample of 5 calls of 20 us
+        # it, that call's host path (the GPU idle after the start event) was timed as GPU work, a share
+        # that grows as the calls shorten (measured: docs/notes/2026-11-timing.md)
         return events_ms(fn, stream, calls, lead_in=lead_in, events=events)
 
     stream.synchronize()
@@ -186,8 +186,8 @@ def latency(fns: Sequence[Callable[[], Any]], per_call_ms: Sequence[float], sync
     """(median, min, max) microseconds of one call followed by `sync`, each timed alone, for each of
     `fns`. Each implementation makes LATENCY_RUN calls in a row, the first not counted, as a user's
     loop of single calls does: a call right after another implementation's pays for what that one
-    left behind (an H200, tools/probes/latency_order_probe.py: smemlab's histogram of 2^12 keys on torch
-    tensors 19.9 us in a loop of its own, 34.9 us called right after CUB's histogram). The
+    left behind (a small histogram called right after CUB's took far longer than in a loop of its own:
+    docs/notes/2026-11-timing.md). The
     implementations take turns run by run, the first of a round rotating, so that a drift of the
     clocks (the GPU's rising from idle, the CPU's) reaches all of them alike. `per_call_ms` (their
     back-to-back times) sizes the rounds."""

@@ -134,7 +134,7 @@ class BenchRow(Measured):
 class ExperimentRecord:
     name: str
     title: str
-    seed: str
+    seed: str  # what the experiment reproduces: a section of the book, or of the CUDA Programming Guide
     size: list[int]
     columns: list[str]
     variants: list[VariantRecord]

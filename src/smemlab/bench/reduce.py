@@ -58,8 +58,8 @@ def accumulation_bound(x64, eps: float) -> float:
 
 def float_bound(x64, out_dtype: str) -> tuple[float, float]:
     """(the float64 sum, the bound on a float32-accumulated sum's error: 2 eps32 sqrt(n) ||x||, plus 2 to 4
-    units in the last place of the result where it is rounded to 16 bits: CuPy's float16 sum of 2^16
-    elements came back 2 units off, -94.625 for -94.508, on an H200)."""
+    units in the last place of the result where it is rounded to 16 bits: a tighter bound failed CuPy's
+    float16 sum, docs/notes/2026-11-reduce-bounds.md)."""
     import cupy
 
     ref = float(cupy.sum(x64))
@@ -104,7 +104,7 @@ def _full_sum(b: Bench, reduce_sum, dtype: str, out_dtype: str, span, lg: int) -
         check = within(ref, bound, out_dtype)
         if dtype == "float16":
             # CuPy's float16 sum (CUB's DeviceReduce) accumulates in float16: its error is that of a
-            # float16 sum (2^12 elements on an H200: 0.050 off, where float32 accumulation allows 0.0056)
+            # float16 sum, past what float32 accumulation allows (docs/notes/2026-11-reduce-bounds.md)
             checks = {"cupy": within(ref, accumulation_bound(x64, EPS16), out_dtype)}
         x64 = None
     if dtype == "bfloat16":

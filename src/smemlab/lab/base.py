@@ -113,7 +113,7 @@ class Experiment:
 
     name: str = ""
     title: str = ""
-    seed: str = ""  # which section of the book it reproduces
+    seed: str = ""  # what it reproduces: a section of the book, or of the CUDA Programming Guide
     source: str = ""  # the kernel source holding its kernels ("lab/layout/layout.cu")
     library_source: str = ""  # the kernel source of the op its last variant runs ("ops/transpose/transpose.cu")
     size_help: str = ""  # how --size is read, e.g. "N (elements)" or "ROWS,COLS"

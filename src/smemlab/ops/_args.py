@@ -266,8 +266,8 @@ class GpuArray:
     def empty(self, shape: tuple[int, ...], dtype: np.dtype) -> tuple[Any, int]:
         """(a new array of the caller's type on the current device and stream, its pointer)."""
         if self.kind == "torch":
-            # Tensor.new_empty: the input's device without building a torch.device (2.3 us against
-            # 5.1 for torch.empty(..., device=x.device) on an H200: tools/probes/host_path_probe.py)
+            # Tensor.new_empty: the input's device without building a torch.device, cheaper than
+            # torch.empty(..., device=x.device) (measured: docs/notes/2026-11-host-path.md)
             out = self.obj.new_empty(shape, dtype=_NP_TO_TORCH[dtype])
             return out, out.data_ptr()
         out = _cupy().empty(shape, dtype=dtype)
@@ -282,8 +282,8 @@ class GpuArray:
     def scalar(self, dtype: np.dtype, stream: int) -> tuple[Any, int]:
         """`empty((), dtype)` for an output written on `stream`, faster for torch: the next of
         SCALAR_POOL 0-d tensors carved at once from one allocation made on this device and stream
-        (Tensor.unbind: about 0.4 us a result, against 1.7 for torch.empty_like and 2.7 for new_empty
-        on an H200, tools/probes/call_steps.py). Each result is its own element of that allocation, which
+        (Tensor.unbind: cheaper a result than torch.empty_like or new_empty; measured:
+        docs/notes/2026-11-host-path.md). Each result is its own element of that allocation, which
         lives while any of them does; made on the stream that writes them, as torch's allocator
         expects."""
         if self.kind == "torch" and self.pooled:
@@ -300,7 +300,8 @@ class GpuArray:
         return self.empty((), dtype)
 
     def zeros(self, shape: tuple[int, ...], dtype: np.dtype, stream: int) -> tuple[Any, int]:
-        """As `empty`, zeroed in the order of `stream` (a memset: torch.zeros costs 8 us a call)."""
+        """As `empty`, zeroed in the order of `stream` (a memset, cheaper than torch.zeros:
+        docs/notes/2026-11-host-path.md)."""
         out, ptr = self.empty(shape, dtype)
         nbytes = dtype.itemsize
         for s in shape:
@@ -361,7 +362,8 @@ def _torch_stream(device: int) -> int:
     if not _RAW_STREAM:
         torch = _torch()
         raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-        # the private fast path (0.1 us) where this torch has it, else the public one (2.8 us)
+        # the private fast path where this torch has it, else the public one, many times slower
+        # (docs/notes/2026-11-host-path.md)
         _RAW_STREAM.append(raw or (lambda d: int(torch.cuda.current_stream(d).cuda_stream)))
     return _RAW_STREAM[0](device)
 

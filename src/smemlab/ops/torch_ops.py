@@ -6,8 +6,8 @@
 Each op is defined with the low-level `torch.library.Library` API (define + impl), not with
 `torch.library.custom_op`, whose Python layers around every call (a wrapper of the CUDA kernel that
 checks aliasing, an autograd kernel that builds a dataclass and enters a context manager even when
-no gradient is needed) cost ~30 us a call on an H100 host against ~5 us for the dispatcher itself
-(tools/probes/torch_compile_probe.py); a compiled graph calls the op through the dispatcher every time:
+no gradient is needed) cost several times what the dispatcher itself costs a call (measured:
+docs/notes/2026-11-host-path.md); a compiled graph calls the op through the dispatcher every time:
 - the CUDA kernel: the op's `run` function, which never sees a FakeTensor (smemlab.ops._args refuses one);
 - a fake implementation (`torch.library.register_fake`: the result's shape, dtype and device, for
   FakeTensors and, as the op's Meta kernel, meta tensors), so torch.compile traces through it with no

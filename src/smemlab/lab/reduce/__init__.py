@@ -440,7 +440,7 @@ class ReduceExperiment(Experiment):
                     launch_shape="host (NumPy)", extra=extra)
 
     def _stall(self, rt, specs: dict[str, _Spec], gpu_f32: list[str]) -> dict[str, float]:
-        """Seed 003's float32 stall: the CPU's sequential sum of STALL_N x 1.23, and each float32 GPU
+        """The book's program 003's float32 stall: the CPU's sequential sum of STALL_N x 1.23, and each float32 GPU
         variant's sum of the same input (partials added in float32 on the host)."""
         import cupy
 

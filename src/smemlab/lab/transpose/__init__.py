@@ -66,7 +66,8 @@ def _specs() -> dict[str, tuple[str, _Spec]]:
         SmemAccess(f"load tile[col_idx+{BDIMX}]", f"tile[{icol}*{stride}+{irow}+{BDIMX}]", dyn_shape, "float", "load"),
     )
 
-    def seed3(pad: int) -> tuple[SmemAccess, ...]:
+    def transpose1_tile(pad: int) -> tuple[SmemAccess, ...]:
+        """transpose1's accesses to its S tile, each row padded by `pad`."""
         shape = (TILE, TILE + pad)
         return (SmemAccess("store S[ty][tx]", "S[ty][tx]", shape, "float", "store"),
                 SmemAccess("load S[tx][ty]", "S[tx][ty]", shape, "float", "load"))
@@ -86,9 +87,9 @@ def _specs() -> dict[str, tuple[str, _Spec]]:
                                       _Spec("transposeSmemUnrollPadDyn", b, (BDIMY, 2 * BDIMX), unroll_dyn,
                                             dynamic_bytes=BDIMY * stride * 4)),
         "transpose1": (f"another version of the book's transpose: {TILE}x{TILE} tile, 32-way conflicts on the column read",
-                       _Spec("transpose1", t, (TILE, TILE), seed3(0), in_first=True)),
+                       _Spec("transpose1", t, (TILE, TILE), transpose1_tile(0), in_first=True)),
         "transpose1Pad": (f"its fix: S[{TILE}][{TILE}+1]",
-                          _Spec("transpose1Pad", t, (TILE, TILE), seed3(1), in_first=True)),
+                          _Spec("transpose1Pad", t, (TILE, TILE), transpose1_tile(1), in_first=True)),
     }
 
 

@@ -49,9 +49,9 @@ How (`method="auto"` picks by the number of bins and the device's shared memory:
   atomics run at a fraction of a key per clock per SM.
 - "global" (atomics on the output in L2) past 2^21 bins.
 Options (for comparisons; auto chooses them): copies, agg, block, cluster, counter_bits (16 or 32;
-8 for multipass and ranges: four bins a word, so 262144 bins take 2 ranges and 2^20 take 5; on an H200
-2.27 against 1.76 TB/s for 262144 bins and 0.96 against 0.54 for 2^20 on uniform keys, but 4-5x slower
-on skewed ones, whose hot bins wrap their 8-bit digits every 256 adds: auto stays at 16), unroll (int4
+8 for multipass and ranges: four bins a word, so 262144 bins take 2 ranges and 2^20 take 5; faster than
+16 on uniform keys, but several times slower on skewed ones, whose hot bins wrap their 8-bit digits every
+256 adds: auto stays at 16; measured: docs/notes/2026-11-histogram-planning.md), unroll (int4
 loads in flight a thread; cluster_exchange's and partition's a tile), range_bits (partition: 2^range_bits
 bins a range, 8 to 16, at most 32 ranges; 16 by default). Each method takes the options in `OPTIONS`;
 any other given is an error, never silently ignored (with auto, the error names the method it took).

@@ -11,8 +11,8 @@ from smemlab.device import PORTABLE_CLUSTER
 
 METHODS = ("auto", "smem", "ranges", "partition", "cluster_exchange", "cluster_rep", "cluster_share", "cluster", "multipass",
            "global")
-# int4 loads in flight per thread (the kernels' default). ranges at 262144 bins, 2^28 uniform keys (H200):
-# 1276 GB/s with 1, 1758 with 2, 1669 with 4 (its old words of a batch kept in registers: 57 a thread at 2)
+# int4 loads in flight per thread (the kernels' default): 2 ahead of 1 and 4 for ranges, whose old words of
+# a batch stay in registers (measured: docs/notes/2026-11-histogram-planning.md)
 UNROLL = 2
 MAX_CLUSTER = 16  # with the non-portable cluster size attribute (Hopper)
 
@@ -75,10 +75,9 @@ def choose_cluster_size(bins: int, smem_optin: int, nonportable: bool = True, ta
 # hist_cluster_exchange: local bin numbers travel as 16-bit entries, so a block owns at most 2^16 bins
 EXCHANGE_MAX_PER_BLOCK = 1 << 16
 # hist_cluster_exchange's owners group a warp's entries by bin before adding (AGG: only where its first
-# entries repeat a bin), with 16-bit counters, whose adds to one word serialise behind the wrap check.
-# Measured on an H200 (tools/sweeps/histogram_sweep.py, GB/s of keys, without / with): 2^20 bins, cluster of 16,
-# 16-bit: 2^28 uniform 527 / 482, hot90 263 / 335; 2^26 uniform 485 / 448, hot90 258 / 332. 262144 bins,
-# cluster of 8, 32-bit: 2^28 uniform 854 / 676, hot90 865 / 634 (lost everywhere).
+# entries repeat a bin), with 16-bit counters, whose adds to one word serialise behind the wrap check:
+# it gains on skewed keys and costs uniform ones a little; with 32-bit counters it lost everywhere
+# (measured: docs/notes/2026-11-histogram-planning.md).
 EXCHANGE_AGG = {16: 1, 32: 0}
 
 
@@ -93,9 +92,8 @@ def _exchange_plan(bins: int, facts: dict, cluster: int | None, bits: int | None
                    unroll: int | None, agg: int | None = None) -> Plan:
     optin = facts["smem_optin"]
     u = unroll or UNROLL  # checked by plan()
-    # 32-bit counters in the smallest cluster that holds them, then 16-bit ones; 1024 threads (measured:
-    # 262144 bins: 8 blocks of 32-bit 860 GB/s against 4 of 16-bit 814, 512 threads with 16 keys
-    # each 844; 65536 bins: 2 blocks 1314 against 4 blocks 1016, 16-bit 1063)
+    # 32-bit counters in the smallest cluster that holds them, then 16-bit ones; 1024 threads (each ahead
+    # of the alternatives measured: docs/notes/2026-11-histogram-planning.md)
     for b in ((bits,) if bits else (32, 16)):
         for cs in ((cluster,) if cluster else (2, 4, 8, 16)):
             for threads in ((block,) if block else (1024, 512)):
@@ -122,24 +120,19 @@ PARTITION_RANGE = 1 << PARTITION_RANGE_BITS
 PARTITION_MAX_RANGES = 32
 PARTITION_MAX_BINS = PARTITION_MAX_RANGES * PARTITION_RANGE
 PARTITION_THREADS = 512
-# H200, 2^20 bins, 2^28 / 2^26 uniform keys, GB/s (tools/sweeps/histogram_sweep_h200.md): unroll (hist_partition's
-# int4 loads in flight a thread, a tile 2048 * unroll keys) 1: 477 / 465, 2: 641 / 609, 4: 811 / 757 (hot90
-# 175, 310, 507); segments a warp of hist_part_count reads at once (PU, at unroll 2) 1: 659 / 628, 2: 641 /
-# 609, 4: 631 / 602
+# unroll (hist_partition's int4 loads in flight a thread, a tile 2048 * unroll keys): 4, the fastest of 1, 2
+# and 4; segments a warp of hist_part_count reads at once (PU): 1, no slower than 2 or 4 (measured: docs/notes/2026-11-histogram-planning.md)
 PARTITION_UNROLL = 4
 PARTITION_SEGMENTS = 1
 # A key's place among its warp's keys of its range: from warp ballots (a ballot a bit of the range, the
 # same work whatever the keys), or from one shared atomic a key on its warp's count of the range (lanes
-# of one range serialise). H200, 2^28 / 2^26 keys, GB/s, ballots against atomics: 2^20 bins (16 ranges)
-# uniform 832 / 772 against 1,017 / 931, hot90 506 / 487 against 534 / 518; 262144 bins (4 ranges: more
-# lanes a range) uniform 1,188 / 1,053 against 1,040 / 942, hot90 710 / 644 against 638 / 560. Atomics
-# from 8 ranges (between the two measured). With each key kept as one word past its rank (stage_entry:
-# hist_partition no longer spills at 64 registers), 2^20 bins, 2^26 / 2^28 keys: uniform 999 / 1,099,
-# hot90 542 / 562 (ballots 753 / 813 uniform; registers for 3 blocks an SM, PMINB=3, spilling: 929 / 1,043).
+# of one range serialise). Atomics won at 16 ranges (2^20 bins), ballots at 4 (262144 bins: more lanes a
+# range, so more of them serialise on an atomic); atomics from 8 ranges, between the two measured. Each key
+# is kept as one word past its rank (stage_entry), so that hist_partition does not spill at 64 registers
+# (measured: docs/notes/2026-11-histogram-planning.md).
 PARTITION_ATOMIC_RANKS = 8
 # Ranges of 2^15 bins (range_bits=15, 32 ranges for 2^20 bins: the count blocks' 64 KB of counters
-# would let 2 share an SM) lose: hist_partition 410 against 165 us (2^26 uniform keys, its L1 95% busy),
-# 381-518 GB/s uniform, 209-344 hot90. range_bits stays an option for comparisons.
+# would let 2 share an SM) lose: hist_partition takes longer, bound by its L1 (measured: docs/notes/2026-11-histogram-planning.md). range_bits stays an option for comparisons.
 
 
 @dataclass(frozen=True)
@@ -194,18 +187,12 @@ def partition_scratch_bytes(keys_ptr: int, n: int, ranges: int, grid: int, unrol
     return 4 * round4(grid * ranges) + 4 * round4(tiles * (ranges + 1)) + tiles * PARTITION_THREADS * 4 * unroll * 2
 
 
-# method="auto" past one block's 32-bit counters, measured on an H200 (tools/sweeps/histogram_sweep.py, GB/s of
-# keys, 2^28 uniform / hot90 keys, tools/sweeps/histogram_sweep_h200.md; the baselines' best: torch.histc ~400
-# uniform, CUB 115-190 hot90):
-#   65536 bins:  multipass (one pass, 16-bit counters) 4116 / 3324; cluster_rep (2 blocks) 2140 / 2145
-#   262144 bins: ranges (3) 1775 / 1303; 8-bit ranges (2) 2271 / 282; partition 1188 / 710; multipass
-#                (3 passes) 1349 / 1262; cluster_exchange (8 blocks, 32-bit) 861 / 869; global 390 / 124
-#   2^20 bins:   partition 1017 / 534; ranges (10) 570 / 390; 8-bit ranges (5) 957 / 101; cluster_exchange
-#                (16 blocks, 16-bit) 473 / 346; multipass (10 passes) 385 / 397; global 389 / 155
-# Each range of `ranges` reads every key (from L2 but the first), so ranges cost ~5300/ranges GB/s against
-# partition's ~1000 whatever the bins (to 2^21): auto takes ranges up to AUTO_MAX_RANGES ranges (the
-# crossover by that estimate), partition past it, and global (atomics in L2, ~400 GB/s whatever the bins)
-# past 2^21 bins (or, where a block cannot hold partition's 2^16 counters, past RANGES_BEFORE_GLOBAL).
+# method="auto" past one block's 32-bit counters follows a measured table of every method at 65536, 262144
+# and 2^20 bins (docs/notes/2026-11-histogram-planning.md): multipass in one pass of 16-bit counters where a block holds them. Each range of
+# `ranges` reads every key (from L2 but the first), so its rate falls as 1/ranges, where partition's stays
+# flat whatever the bins (to 2^21): auto takes ranges up to AUTO_MAX_RANGES ranges (where the two rates
+# cross), partition past it, and global (atomics in L2, a flat rate whatever the bins) past 2^21 bins (or,
+# where a block cannot hold partition's 2^16 counters, past RANGES_BEFORE_GLOBAL).
 AUTO_MAX_RANGES = 5
 RANGES_BEFORE_GLOBAL = 10
 
@@ -284,9 +271,8 @@ def plan(bins: int, facts: dict, method: str = "auto", *, copies: int | None = N
         return Plan("smem", b, copies=c, smem=smem, agg=0 if agg is None else agg)
     if method in ("multipass", "ranges"):
         c = copies or 1
-        # 16-bit counters where they save a pass (one copy): on an H200 (tools/sweeps/histogram_sweep.py, 2^28 keys)
-        # 262144 bins in 3 passes instead of 5: 1349 against 752 GB/s uniform, 1262 against 761 hot90; 2^20
-        # bins in 10 instead of 19: 385 against 198
+        # 16-bit counters where they save a pass (one copy): fewer passes over the keys beat wider counters
+        # (measured: docs/notes/2026-11-histogram-planning.md)
         bits = counter_bits or (16 if c == 1 and bins > optin // 4 else 32)
         if bits != 32 and c != 1:
             raise ValueError(f"method {method!r}: {bits}-bit counters take one copy (copies={c})")

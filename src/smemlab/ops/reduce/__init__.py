@@ -40,7 +40,8 @@ DTYPES = Dtypes("bool", "uint8", "int32", "int64", "float16", "bfloat16", "float
 # (an integer result, as torch.sum gives: int64)
 WIDEN = {np.dtype(np.bool_): np.dtype(np.int32), np.dtype(np.uint8): np.dtype(np.int32)}
 RANKS = (1, 2, 3, 4)
-# (input, output) -> the kernels' suffix (keyed by dtype objects: dtype.name costs 1.9 us a call); the
+# (input, output) -> the kernels' suffix (keyed by dtype objects: dtype.name costs host time a call,
+# docs/notes/2026-11-host-path.md); the
 # kernels of int32 input write int64, and dtype=int32 converts that
 SUFFIX = {
     (as_dtype(i), as_dtype(o)): k for (i, o), k in {
@@ -69,13 +70,11 @@ TILE_BYTES = NT * UNROLL * 16
 ONE_BLOCK = 2 * TILE_BYTES
 # Row sums: rows shorter than a tile go to groups of lanes (rows_warp), two batches of UNROLL vectors per
 # lane; longer ones to blocks (rows_block), SEG_BYTES or more of a row per block, as many per row as fill
-# whole waves of resident blocks best (up to WAVES of them). On an H200 (tools/sweeps/dtype_sweep.py, float32):
-# 2^20 x 256 read 4,412 GB/s with 4 lanes a row against 4,265 with 8; 256 x 2^20 4,541 with one block a
-# row (256 blocks: one wave) against 4,445-4,483 with 2 to 16. Long rows against CuPy's CUB (tools/probes/reduce_rows_probe.py,
-# H200): 16384 x 16384 4,471 GB/s with a block a row against 4,537; a persistent grid looping over rows 4,419-4,428,
-# a warp a row 4,451, and 4 blocks an SM 4,503, but that takes 256 x 2^20 from 4,468 to 4,340, so the plan stays.
-# rows_block keeps 16 vectors in flight a thread (ROWS_UNROLL; reduce.cu): 16384 x 16384 4,609
-# against 4,533 with 8, CuPy 4,628; in another run 4,541 against 4,470 with 8, CuPy 4,538.
+# whole waves of resident blocks best (up to WAVES of them): two batches a lane (4 lanes for a row of 256
+# floats) beat one (8 lanes), and one block a long row beats splitting it where the rows fill a wave. A
+# persistent grid, a warp a row or 4 blocks an SM did not close the gap to CuPy's CUB on long rows without
+# losing on another shape, so the plan stays. rows_block keeps 16 vectors in flight a thread (ROWS_UNROLL;
+# reduce.cu), ahead of 8 (measured: docs/notes/2026-11-reduce-tuning.md).
 SEG_BYTES = 8 * 1024
 WAVES = 4
 SLOTS_PER_SM = 16  # a split row sum's partials: rows x blocks per row of them at most
@@ -167,7 +166,7 @@ _CALLS: dict[tuple[np.dtype, Any], tuple[str, np.dtype, np.dtype, bool]] = {}
 def _call_plan(x_dtype: np.dtype, dtype: Any) -> tuple[str, np.dtype, np.dtype, bool]:
     """(full-sum kernel, the kernel's output dtype, the result's dtype, whether the result is cast from
     the kernel's) for an input dtype and a `dtype=` argument; kept per pair where the argument can be a
-    key, so that a call compares no NumPy dtypes (0.3 us each)."""
+    key, so that a call compares no NumPy dtypes (each comparison costs host time: docs/notes/2026-11-host-path.md)."""
     x_dtype = WIDEN.get(x_dtype, x_dtype)  # summed as the int32 they are converted to
     key = (x_dtype, dtype)
     try:

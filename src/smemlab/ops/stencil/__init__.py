@@ -39,7 +39,8 @@ _LAST: list = [((), None, None)]  # [(the last list or tuple of coefficients, as
 
 def coefficients(coef: Any) -> np.ndarray:
     """The coefficients as checked float32. A list or tuple equal to the last one is not checked
-    again (a user's loop passes the same coefficients every call: 3 us saved of a 20 us call)."""
+    again (a user's loop passes the same coefficients every call, and checking them is a good share of a
+    small call's host time: docs/notes/2026-11-host-path.md)."""
     return _checked(coef)[0]
 
 

@@ -32,35 +32,22 @@ SOURCE = "ops/transpose/transpose.cu"
 DTYPES = Dtypes("float16", "bfloat16", "int16", "float32", "int32", "float64", "int64")
 RANKS = (2, 3, 4)
 # Tiles of 16 chunks of 16 bytes a side (256 threads) for aligned shapes large enough to give the GPU
-# FEW_TILES of them, mostly full; else tiles of 8 chunks (64 threads), a quarter of the area. On an H200
-# (tools/sweeps/dtype_sweep.py, of cudaMemcpy): 1024^2 float32 0.82 with small tiles against 0.77, 2048^2 0.91
-# against 0.87, (512, 2048, 64) float16 0.95 against 0.90; 4096^2 and up 0.93-0.98 with either, large
-# tiles ahead by 1-5%.
+# FEW_TILES of them, mostly full; else tiles of 8 chunks (64 threads), a quarter of the area: below that
+# the small tiles keep more of the GPU busy, above it the large ones are a little ahead
+# (measured: docs/notes/2026-11-transpose-tiles.md).
 FEW_TILES = 1536
 LOW_FILL = 0.75
 # Ragged shapes and unaligned pointers: element size -> the element kernel's tile (input rows, input
 # columns); 4-byte elements take SMALL_TILE_E4 where the tall tile would give fewer than FEW_TILES tiles.
-# On an H200 (tools/sweeps/transpose_any_sweep.py, kernel time, of cudaMemcpy; the 16-byte kernels' _any form,
-# which these replace, in brackets): 4 bytes, 128x32: 7001x5003 0.89-0.90 (0.60), 8191x8193 0.88-0.89
-# (0.59), 100x999x1001 0.92-0.93 (0.59), where 64x64 gave 0.76-0.78, 64x32 0.81-0.87 and 32x32 0.78-0.81;
-# 1023x1025 64x32 0.88 (0.64), 128x32 0.84. 2 bytes, 64x64: 7001x5003 0.79 (0.49), 8191x8193 0.76 (0.48),
-# 32x1000x999 0.84 (0.73), 1023x1025 0.61-0.62 (0.36); 128x64, 64x128 and 128x32 no better. 8 bytes, 64x32:
-# 7001x5003 0.91-0.92 (0.76), 4099x4096 0.93-0.94 (0.78), 50x999x1001 0.95 (0.77); 64x64 and 128x32 within 1%.
-# 4-byte 128x32 runs 5 blocks an SM, not 6 (0.91 against 0.90 at 7001x5003). Why tall tiles, why 5 blocks,
-# and what else was tried: the comments above the element kernels.
+# Each tile is the fastest measured for its element size, well ahead of the 16-byte kernels' _any form that
+# these replace; 4-byte 128x32 runs 5 blocks an SM, not 6 (measured: docs/notes/2026-11-transpose-tiles.md).
+# Why tall tiles, why 5 blocks, and what else was tried: the comments above the element kernels.
 ELEMENT_TILES = {2: (64, 64), 4: (128, 32), 8: (64, 32)}
 SMALL_TILE_E4 = (64, 32)
 # Ahead of those, where it gives at least FEW_TILES tiles: the pair kernel (`_pr`, a 32- or 64-bit word of
-# two elements a lane and access) of this tile. On an H200 (tools/probes/transpose_pair_probe.py, two runs of two
-# rounds, of cudaMemcpy; the element kernel the plan took before in brackets): 2 bytes, 128x64 at 4 blocks
-# an SM: 7001x5003 0.82-0.83 (0.79-0.80), 8191x8193 0.80 (0.76), 32x1000x999 0.90-0.91 (0.85), 4096x4093
-# 0.82 (0.77); 64x64 at 5, 6 or 8 blocks 0.60-0.77 at the first two, 0.84 at 4096x4093 (8 blocks).
-# 1023x1025, 136 tiles of 128x64: 0.52-0.53 against 0.60-0.62, so the element kernel there; 3001x2999
-# (1128 tiles, the element kernel) 0.95 against 0.93, so FEW_TILES is on the safe side for 2 bytes (but
-# 18 MB arrays: partly L2 hits; at 3001x2999 float32 every kernel timed 1.22-1.27 of the copy). 4 bytes,
-# 128x64 at 3 blocks: 7001x5003 0.917-0.919 (0.905-0.907), 8191x8193 0.908-0.909 (0.891-0.892),
-# 100x999x1001 0.933-0.939 (0.926-0.933), 4096x4093 0.893-0.895 (0.890; there 64x32 elements 0.905 and
-# 64x64 pairs 0.908-0.912); 1023x1025 0.76 against 64x32's 0.88-0.89.
+# two elements a lane and access) of this tile: ahead of the element kernels on large arrays, behind them
+# where a few large tiles leave SMs idle, hence FEW_TILES (on the safe side for 2 bytes;
+# measured: docs/notes/2026-11-transpose-tiles.md).
 PAIR_TILES = {2: (128, 64), 4: (128, 64)}
 _PLANS: dict[tuple, tuple[device.Kernel, int, int, int, int]] = {}
 
