@@ -50,11 +50,6 @@ SKIPS: dict[str, str] = {  # "package:FILE.cu:kernel" -> why it is not recorded
                                               "struct passed by value, which the truth launcher cannot pass yet; "
                                               "analyze runs it (lab/launches.py)",
 }
-# the TMA cases (issue 30): written and built, not yet recorded: the launcher's tensor-map path (Launcher.tensor_map,
-# launch_raw) failed on the H100 on 2026-11-27 in cuda.bindings' argument conversion ("an integer is required",
-# cuTensorMapEncodeTiled or cuLaunchKernel), so the recording waits for that fix
-for _k in ("tma_add_tiles", "tma_matmul", "tma_edge"):
-    SKIPS[f"{K}/triton_kernels.py:{_k}"] = "TMA cases waiting for their first recording (see above)"
 
 
 def case(id, file, kernel, block, args, defines=None, dyn=0, grid=(1, 1, 1), cluster=None, constants=None):

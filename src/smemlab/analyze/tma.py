@@ -23,8 +23,10 @@ only the elements inside the tensor.
 
 Costs: the copy engine
 moves the data, so none are recorded on UTMALDG/UTMASTG lines: neither shared-memory wavefronts of the LSU pipe nor
-global sectors of l1tex__t_sectors_pipe_lsu_* (as for cp.async.bulk). NOT YET MEASURED: the triton.tma_* truth
-cases are built but unrecorded (cases.py SKIPS says why).
+global sectors of l1tex__t_sectors_pipe_lsu_* (as for cp.async.bulk). Measured on an H100 (2026-11-27, the six
+triton.tma_* launches of the truth fixture: tiles in each swizzle mode, a pipelined matmul with wgmma, stmatrix and
+a TMA store, a box over the tensor's edge): the source view lists UTMALDG/UTMASTG with no wavefronts and no LSU
+sectors, and analyze matches every launch in total and per line.
 """
 
 from __future__ import annotations
