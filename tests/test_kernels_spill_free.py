@@ -17,6 +17,8 @@ stencil = importlib.import_module("smemlab.ops.stencil")
 KNOWN_SPILLS = {
     ("ops/matmul/matmul.cu", "mm_pack"): "a step of the climb the op never chooses: A and B staged in registers beside "
                                   "the 8x8 accumulators at 128 registers (2 blocks an SM)",
+    ("ops/matmul/matmul.cu", "mm_warptile_db16_tt"): "both operands stored transposed: where the op would pick "
+                                  "warptile_db16 it takes async_tt (ops/matmul FILLED)",
 }
 
 HOPPER = {"sms": 132, "smem_optin": 232448, "smem_per_sm": 233472, "cc": (9, 0), "name": "H200"}
