@@ -119,15 +119,13 @@ def test_layout_kernels_and_plans():
     for lay in MM.LAYOUTS:  # the layout changes the kernel and its stages, never the tiles or the splits
         for shape in ((256, 256, 256), (1024, 1024, 1024), (4096, 4096, 4096), (1000, 999, 1)):
             p, q = MM.plan(*shape, 132), MM.plan(*shape, 132, layout=lay)
-            variant = MM.FILLED[lay] if p.variant == MM.DEFAULT and lay in MM.FILLED else p.variant
-            assert (q.variant, q.grid, q.threads, q.splits) == (variant, p.grid, p.threads, p.splits)
-            assert q.kernel == MM.kernel_name(variant, lay)
-    assert MM.plan(4096, 4096, 4096, 132, layout="tt").kernel == "mm_async_tt"  # warptile_db16_tt spills
-    assert MM.plan(4096, 4096, 4096, 132, "warptile_db16", layout="tt").kernel == "mm_warptile_db16_tt"
+            assert (q.variant, q.grid, q.threads, q.splits) == (p.variant, p.grid, p.threads, p.splits)
+            assert q.kernel == MM.kernel_name(p.variant, lay)
+    assert MM.plan(4096, 4096, 4096, 132, layout="tt").kernel == "mm_warptile_db16_tt"
     # async's 3 stages of BK = 16: rows of 128 floats where an operand is stored K-major, 132 where stored transposed
     assert [MM.dynamic_smem("async", lay) for lay in MM.LAYOUTS] == [3 * 16 * f * 4 for f in (132 + 128, 256, 264, 260)]
     assert MM.plan(1024, 1024, 1024, 132, layout="nt").smem == 3 * 16 * 264 * 4
-    assert MM.plan(4096, 4096, 4096, 132, layout="nt").smem == 0  # warptile_db16: static
+    assert MM.plan(4096, 4096, 4096, 132, layout="tt").smem == 0  # warptile_db16: static
     with pytest.raises(ValueError, match="only"):
         MM.plan(64, 64, 64, 132, "vectorized", layout="nt")
 

@@ -64,9 +64,6 @@ LAYOUTS = ("nn", "tn", "nt", "tt")
 IN_PLACE = ("tiled", "warptile_db16", "async")  # the variants with a kernel for every layout: those `choose` picks
 DEFAULT = "warptile_db16"  # the fastest where the grid fills the GPU (H200: 0.865-0.877 of cuBLAS)
 SPLIT = "async"  # the fastest where it does not, with K split (1024^3: 0.844 of cuBLAS)
-# where `choose` picks DEFAULT, the kernel a layout takes instead: mm_warptile_db16_tt spills (17 local loads
-# and stores, 5 a slab, at 128 registers), async reads both operands transposed without
-FILLED = {"tt": SPLIT}
 
 # The model `choose` and `split_model` use, calibrated on the sweep below (an H200, 132 SMs):
 ALONE = 1.05  # an SM with one block does ~95% of the work it does with two (1024^3, async: 2 splits,
@@ -185,8 +182,6 @@ def plan(m: int, n: int, k: int, sms: int, variant: str | None = None, splits: i
     run on SPLIT."""
     if variant is None and splits is None:
         variant, splits = choose(m, n, k, sms)
-        if variant == DEFAULT and layout in FILLED:
-            variant, splits = FILLED[layout], None  # its splits by choose_splits: 1 where the grid fills
     variant = variant or SPLIT  # splits given alone: the kernel that splits best
     (gx, gy), threads = launch_shape(variant, m, n)
     if splits is None:

@@ -634,24 +634,20 @@ extern "C" __global__ void __launch_bounds__(256, 2) mm_async(const float* __res
 //   K-major in memory (A transposed, B as is): a slab row is a piece of a row in memory: copied as
 //     it is, 16 bytes at a time (vec: the stored rows 16-byte aligned), rows of X floats;
 //   X-major in memory (A as is, B transposed): a slab row is a column in memory: 16 bytes along k
-//     stored as 4 rows of the slab (warptile_db16's A), or 4-byte cp.async of 8 k x 4 x a warp
-//     (async's A), into rows of X + 4 floats: the stores of a warp spread over the banks.
+//     stored as 4 rows of the slab (warptile_db16's A: 2-way, see SlabRegs), or 4-byte cp.async of
+//     8 k x 4 x a warp (async's A: 32 banks), into rows of X + 4 floats.
 // A transposed A is thus the easy case (B's load), a transposed B the hard one (A's load).
 
 // One operand's BX x BK slab through registers (warptile_t): N4 16-byte pieces a thread.
 // KMAJOR: piece f is k row f / (BX/4), x quad f % (BX/4) (as warptile_body's B); else x row f / (BK/4),
-// k quad f % (BK/4) (as its A: 8 rows x 4 quads a warp at BK = 16).
+// k quad f % (BK/4) (as its A: 8 rows x 4 quads a warp at BK = 16), whose transposed stores are 2-way
+// (quads 0 and 2 on the same banks). mm_pack's pairing (16 rows x 2 quads a warp, no conflict) was
+// slower here, as it was for warptile_db16's A (docs/library.md has both measurements).
 template <int BX, int BK, int NT, bool KMAJOR>
 struct SlabRegs {
     static constexpr int N4 = BX * BK / 4 / NT;
     static constexpr int LD = KMAJOR ? BX : BX + 4;  // + 4: see the transposed stores below
     static_assert(N4 >= 1 && N4 * NT * 4 == BX * BK, "slab too small for the threads");
-    // X-major: mm_pack's registers of A, 16 x rows x 2 k quads a warp (BK = 16), so that the transposed
-    // stores cover the 32 banks once: x row xrow() + i * XSTEP, k quad kquad()
-    static constexpr int Q = BK / 4, QB = Q == 4 ? 2 : 1, XSTEP = (NT >> (4 + QB)) * 16;
-    static_assert(KMAJOR || ((Q == 2 || Q == 4) && N4 * NT == BX * Q && NT % (1 << (4 + QB)) == 0), "x rows do not divide");
-    __device__ __forceinline__ static int xrow() { return ((threadIdx.x >> 1) & 15) | ((threadIdx.x >> (4 + QB)) << 4); }
-    __device__ __forceinline__ static int kquad() { return ((threadIdx.x & 1) | (((threadIdx.x >> 5) & (Q / 2 - 1)) << 1)) * 4; }
 
     // X: the operand as stored, D its extent along x (M or N), K along k; the slab at (x0, k0)
     __device__ __forceinline__ static void load(float4 (&r)[N4], const float* __restrict__ X, int D, int K, int x0, int k0,
@@ -660,7 +656,7 @@ struct SlabRegs {
         for (int i = 0; i < N4; ++i) {
             const int f = threadIdx.x + i * NT;
             if (KMAJOR) r[i] = load4_guard(X, k0 + f / (BX / 4), x0 + (f % (BX / 4)) * 4, K, D, D, vec);
-            else r[i] = load4_guard(X, x0 + xrow() + i * XSTEP, k0 + kquad(), D, K, K, vec);
+            else r[i] = load4_guard(X, x0 + f / (BK / 4), k0 + (f % (BK / 4)) * 4, D, K, K, vec);
         }
     }
 
@@ -671,7 +667,7 @@ struct SlabRegs {
             if (KMAJOR) {
                 *reinterpret_cast<float4*>(&Xs[(f / (BX / 4)) * LD + (f % (BX / 4)) * 4]) = r[i];
             } else {
-                float* d = &Xs[kquad() * LD + xrow() + i * XSTEP];
+                float* d = &Xs[((f % (BK / 4)) * 4) * LD + f / (BK / 4)];
                 d[0] = r[i].x;
                 d[LD] = r[i].y;
                 d[2 * LD] = r[i].z;
