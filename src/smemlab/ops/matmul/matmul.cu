@@ -648,6 +648,12 @@ struct SlabRegs {
     static constexpr int N4 = BX * BK / 4 / NT;
     static constexpr int LD = KMAJOR ? BX : BX + 4;  // + 4: see the transposed stores below
     static_assert(N4 >= 1 && N4 * NT * 4 == BX * BK, "slab too small for the threads");
+    // X-major: thread x row xrow() + i * XSTEP, k quad kquad() (f / Q and f % Q, as warptile_body's A;
+    // written this way, NVRTC allocates the tt kernel's registers better: docs/library.md)
+    static constexpr int Q = BK / 4, XSTEP = NT / Q;
+    static_assert(KMAJOR || NT % Q == 0, "x rows do not divide");
+    __device__ __forceinline__ static int xrow() { return threadIdx.x / Q; }
+    __device__ __forceinline__ static int kquad() { return (threadIdx.x % Q) * 4; }
 
     // X: the operand as stored, D its extent along x (M or N), K along k; the slab at (x0, k0)
     __device__ __forceinline__ static void load(float4 (&r)[N4], const float* __restrict__ X, int D, int K, int x0, int k0,
@@ -656,7 +662,7 @@ struct SlabRegs {
         for (int i = 0; i < N4; ++i) {
             const int f = threadIdx.x + i * NT;
             if (KMAJOR) r[i] = load4_guard(X, k0 + f / (BX / 4), x0 + (f % (BX / 4)) * 4, K, D, D, vec);
-            else r[i] = load4_guard(X, x0 + f / (BK / 4), k0 + (f % (BK / 4)) * 4, D, K, K, vec);
+            else r[i] = load4_guard(X, x0 + xrow() + i * XSTEP, k0 + kquad(), D, K, K, vec);
         }
     }
 
@@ -667,7 +673,7 @@ struct SlabRegs {
             if (KMAJOR) {
                 *reinterpret_cast<float4*>(&Xs[(f / (BX / 4)) * LD + (f % (BX / 4)) * 4]) = r[i];
             } else {
-                float* d = &Xs[((f % (BK / 4)) * 4) * LD + f / (BK / 4)];
+                float* d = &Xs[kquad() * LD + xrow() + i * XSTEP];
                 d[0] = r[i].x;
                 d[LD] = r[i].y;
                 d[2 * LD] = r[i].z;
