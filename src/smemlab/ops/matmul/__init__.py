@@ -7,7 +7,7 @@
   TypeError that names torch.matmul / cupy.matmul and the conversion: DTYPE_HINT); any M, N, K >= 0 (each < 2^31).
   A transposed operand (a column-major array: torch `w.t()` of a contiguous w, so `x @ w.t()` and
   `a.t() @ b`; a CuPy F-ordered array) is read in place, with no copy, by kernels for its layout
-  (`layout`); any other strided view is copied to a contiguous one first by its framework, on the
+  (`read_layout`, LAYOUTS); any other strided view is copied to a contiguous one first by its framework, on the
   call's stream, as is a transposed one for a variant outside IN_PLACE. K = 0 gives zeros, as torch does.
 - Returns c (M, N) float32 of the caller's array type, computed on the caller's current stream.
   Differentiable for torch tensors: dA = dC @ B^T and dB = A^T @ dC, on these kernels, the
