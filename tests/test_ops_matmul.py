@@ -91,6 +91,89 @@ def test_kernel_args_carry_the_workspace_for_the_split_kernels():
     assert MM.kernel_args(20, 32, 48, 4, 5, 4, "async")[6:9] == (0, 0, 0)  # A 4 bytes off 16; N % 4 != 0
 
 
+# ---- transposed operands (layouts), no GPU ----------------------------------------------------------------
+class _CAI:
+    """A device array as __cuda_array_interface__ shows it (strides in bytes): metadata only."""
+
+    def __init__(self, shape, strides=None):
+        self.__cuda_array_interface__ = {"shape": tuple(shape), "typestr": "<f4", "strides": strides,
+                                         "data": (0x7F0000000000, False), "version": 3}
+
+
+def _col(rows, cols):  # the transpose of a contiguous cols x rows array
+    return _CAI((rows, cols), (4, 4 * rows))
+
+
+def _read(x, name="a"):
+    from smemlab.ops._args import read
+
+    return read(x, name, MM.DTYPES, (2,), allow_empty=True)
+
+
+def test_layout_kernels_and_plans():
+    assert [MM.kernel_name("async", lay) for lay in MM.LAYOUTS] == ["mm_async", "mm_async_tn", "mm_async_nt", "mm_async_tt"]
+    with pytest.raises(ValueError, match="only tiled, warptile_db16, async"):
+        MM.kernel_name("pack", "tn")
+    with pytest.raises(ValueError, match="layout"):
+        MM.kernel_name("tiled", "tx")
+    for lay in MM.LAYOUTS:  # the layout changes the kernel and its stages, never the tiles or the splits
+        for shape in ((256, 256, 256), (1024, 1024, 1024), (4096, 4096, 4096), (1000, 999, 1)):
+            p, q = MM.plan(*shape, 132), MM.plan(*shape, 132, layout=lay)
+            assert (q.variant, q.grid, q.threads, q.splits) == (p.variant, p.grid, p.threads, p.splits)
+            assert q.kernel == MM.kernel_name(p.variant, lay)
+    assert MM.plan(4096, 4096, 4096, 132, layout="tt").kernel == "mm_warptile_db16_tt"
+    # async's 3 stages of BK = 16: rows of 128 floats where an operand is stored K-major, 132 where stored transposed
+    assert [MM.dynamic_smem("async", lay) for lay in MM.LAYOUTS] == [3 * 16 * f * 4 for f in (132 + 128, 256, 264, 260)]
+    assert MM.plan(1024, 1024, 1024, 132, layout="nt").smem == 3 * 16 * 264 * 4
+    assert MM.plan(4096, 4096, 4096, 132, layout="tt").smem == 0  # warptile_db16: static
+    with pytest.raises(ValueError, match="only"):
+        MM.plan(64, 64, 64, 132, "vectorized", layout="nt")
+
+
+def test_kernel_args_flags_follow_the_stored_rows():
+    # M = 8, N = 6, K = 12: A's stored rows are K = 12 floats (M = 8 transposed), B's N = 6 (K = 12 transposed)
+    flags = {lay: MM.kernel_args(16, 32, 48, 8, 6, 12, "tiled", layout=lay)[6:9] for lay in MM.LAYOUTS}
+    assert flags == {"nn": (1, 0, 0), "tn": (1, 0, 0), "nt": (1, 1, 0), "tt": (1, 1, 0)}
+    assert MM.kernel_args(16, 32, 48, 6, 8, 12, "tiled", layout="tn")[6:9] == (0, 1, 1)  # A^T rows of M = 6
+    assert MM.kernel_args(20, 32, 48, 8, 8, 12, "async", 64, 80, layout="tt")[6:] == (0, 1, 1, 64, 80)
+
+
+def test_column_major_operands_are_read_in_place():
+    a, b = _read(_col(300, 200)), _read(_col(200, 100), "b")  # A^T and B^T as stored contiguous arrays
+    assert a.strided and b.strided
+    assert MM.read_layout(a, b, None) == "tt" and not a.strided and not b.strided  # no copy to come
+    row = _CAI((200, 100))
+    assert MM.read_layout(_read(_col(300, 200)), _read(row, "b"), None) == "tn"
+    assert MM.read_layout(_read(_CAI((300, 200))), _read(_col(200, 100), "b"), "async") == "nt"
+
+
+def test_other_strided_views_are_still_copied():
+    # every other column (strides 8 bytes along a row): neither layout, so `resolve` copies it
+    sliced = _read(_CAI((300, 200), (1600, 8)))
+    assert MM.read_layout(sliced, _read(_CAI((200, 100)), "b"), None) == "nn" and sliced.strided
+    # a column-major view with a padded leading dimension (a slice of a bigger transposed array)
+    padded = _read(_CAI((300, 200), (4, 4 * 304)))
+    assert MM.read_layout(padded, _read(_CAI((200, 100)), "b"), None) == "nn" and padded.strided
+    # a variant with no kernel for transposed operands: the view is copied, as before
+    a = _read(_col(300, 200))
+    assert MM.read_layout(a, _read(_CAI((200, 100)), "b"), "pack") == "nn" and a.strided
+
+
+def test_torch_transposed_views_by_their_strides():
+    torch = pytest.importorskip("torch")
+    from smemlab.ops._args import GpuArray, column_major
+
+    def view(t):  # what `read` makes of a CUDA tensor, from a CPU one's metadata
+        return GpuArray(t, "torch", 0, tuple(t.shape), np.dtype(np.float32), 0, strided=not t.is_contiguous())
+
+    w = torch.empty(512, 1024)
+    assert column_major(view(w.t())) and not column_major(view(w))  # contiguous: nothing to do
+    col = view(torch.empty(1, 1024).t())  # (1024, 1): row-major too, so never strided: read as it is
+    assert not col.strided and not column_major(col)
+    assert not column_major(view(w[:, ::2].t())) and not column_major(view(w[:, :1000].t()))
+    assert column_major(view(w[:100].t()))  # rows of w: a dense column-major block
+
+
 def test_kernels_compile_for_sm90():
     pytest.importorskip("cuda.core")
     from smemlab.compiler import compile_cubin
@@ -98,6 +181,7 @@ def test_kernels_compile_for_sm90():
 
     kernels = static_shared_bytes(compile_cubin(MM.SOURCE, "sm_90"))
     assert {f"mm_{v}" for v in MM.VARIANTS} <= set(kernels)
+    assert {MM.kernel_name(v, lay) for v in MM.IN_PLACE for lay in MM.LAYOUTS} <= set(kernels)
     # the double-buffered kernel holds two stages of A (padded) and B (+ 1 KB the sm_90 ABI reserves)
     assert kernels["mm_warptile_db"] - 2 * 8 * (132 + 128) * 4 in (0, 1024)
     for v in MM.DYNAMIC_SMEM:  # the stages are dynamic: only the split-K flag is static
@@ -240,3 +324,85 @@ def test_torch_in_torch_out():
 
     with pytest.raises(TypeError, match="one type"):
         MM.matmul(a, cp.ones((222, 4), cp.float32))
+
+
+# ---- transposed operands, read in place (GPU) -------------------------------------------------------------
+def _operands(torch, m, n, k, layout, seed):
+    """a (M, K) and b (K, N) as torch tensors stored as `layout` says (t: the transposed view of a
+    contiguous array, as `w.t()` is), with their float64 values."""
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    a = torch.rand((k, m) if layout[0] == "t" else (m, k), device="cuda", generator=g) * 2 - 1
+    b = torch.rand((n, k) if layout[1] == "t" else (k, n), device="cuda", generator=g) * 2 - 1
+    a, b = (a.t() if layout[0] == "t" else a), (b.t() if layout[1] == "t" else b)
+    return a, b
+
+
+def _no_copy(monkeypatch):
+    from smemlab.ops import _args
+
+    def refuse(self):
+        raise AssertionError("a transposed operand was copied")
+
+    monkeypatch.setattr(_args.GpuArray, "_contiguous", refuse)
+
+
+def _check_torch(a, b, c):
+    ref = a.double() @ b.double()
+    err = float((c.double() - ref).norm() / ref.norm())
+    assert c.shape == ref.shape and err < 1e-5, err
+
+
+@gpu
+@pytest.mark.parametrize("layout", ["nn", "tn", "nt", "tt"])
+@pytest.mark.parametrize("m,n,k", [(1000, 1000, 1000), (1024, 1024, 1024), (4097, 4095, 4093), (1000, 999, 1),
+                                   (1, 7, 3), (33, 65, 17), (130, 260, 68)])
+def test_transposed_operands_read_in_place(layout, m, n, k, monkeypatch):
+    torch = pytest.importorskip("torch")
+    a, b = _operands(torch, m, n, k, layout, m + n + k)
+    _no_copy(monkeypatch)
+    _check_torch(a, b, MM.matmul(a, b))
+
+
+@gpu
+@pytest.mark.parametrize("layout", ["tn", "nt", "tt"])
+@pytest.mark.parametrize("variant,splits", [("tiled", None), ("warptile_db16", None), ("async", 1), ("async", 3)])
+@pytest.mark.parametrize("m,n,k", [(257, 383, 191), (130, 260, 68), (128, 128, 4096), (17, 33, 5)])
+def test_every_layout_kernel(layout, variant, splits, m, n, k, monkeypatch):
+    """Each kernel of a layout at ragged shapes (guarded loads, the 4-byte paths where a stored row is not
+    16-byte aligned) and in split-K."""
+    torch = pytest.importorskip("torch")
+    a, b = _operands(torch, m, n, k, layout, 3 * m + k)
+    _no_copy(monkeypatch)
+    c = MM.matmul(a, b, variant=variant, splits=splits)
+    assert not bool(torch.isnan(c).any())
+    _check_torch(a, b, c)
+
+
+@gpu
+def test_cupy_f_ordered_operands_and_other_views():
+    import cupy as cp
+
+    rs = cp.random.RandomState(5)
+    a = cp.asfortranarray(rs.uniform(-1, 1, (300, 200), dtype=cp.float32))
+    b = rs.uniform(-1, 1, (100, 200), dtype=cp.float32).T  # F-ordered too
+    _check(cp.asnumpy(a), cp.asnumpy(b), cp.asnumpy(MM.matmul(a, b)))
+    wide = rs.uniform(-1, 1, (200, 300), dtype=cp.float32)
+    for view in (wide[:, ::3], wide[:, :100], wide.T[:100, :]):  # none dense column-major: copied, as before
+        _check(cp.asnumpy(view.T), cp.asnumpy(view), cp.asnumpy(MM.matmul(view.T, view)))
+    _check(cp.asnumpy(a), cp.asnumpy(a.T), cp.asnumpy(MM.matmul(a, a.T, variant="pack")))  # pack copies
+
+
+@gpu
+def test_backward_passes_transposed_views_in_place(monkeypatch):
+    torch = pytest.importorskip("torch")
+    from smemlab import ops
+
+    x = (torch.rand(513, 1024, device="cuda") - 0.5).requires_grad_()
+    w = (torch.rand(768, 1024, device="cuda") - 0.5).requires_grad_()  # nn.Linear's (out, in)
+    g = torch.rand(513, 768, device="cuda") - 0.5
+    _no_copy(monkeypatch)
+    y = ops.matmul(x, w.t())
+    gx, gw = torch.autograd.grad(y, (x, w), g)
+    _check_torch(x, w.t(), y.detach())
+    _check_torch(g, w, gx)          # dX = G @ (W^T)^T
+    _check_torch(g.t(), x, gw)      # dW = (X^T @ G)^T = G^T @ X

@@ -23,7 +23,7 @@ work. A case is a dict:
 
 SKIPS names the package kernels that are not recorded, with the reason. A skipped kernel may have its
 case here already, waiting for the GPU (the fixture test leaves such cases out of its comparison): none
-now. Kernels written after a recording get recorded on their
+now (ops/matmul's kernels for transposed operands have no case yet). Kernels written after a recording get recorded on their
 own and merged into the fixture (measure.py build/device with --only, fixture --merge), as the overlap
 experiment's and issue 13's were. The cluster kernels run as a cluster of one block, and the
 distributed-shared-memory cases (`kernels/dsmem.cu`, `*.cs2`, `*.cs4`) as one cluster of 2 or 4 blocks
@@ -49,6 +49,9 @@ SKIPS: dict[str, str] = {  # "package:FILE.cu:kernel" -> why it is not recorded
     "package:ops/stencil/stencil.cu:stencil1d_f32_p": "the body of stencil1d_f32 (stencil_body) with its coefficients in a "
                                               "struct passed by value, which the truth launcher cannot pass yet; "
                                               "analyze runs it (lab/launches.py)",
+    **{f"package:ops/matmul/matmul.cu:mm_{_v}_{_l}": "not yet recorded: written after the last recording (ops/matmul's "
+                                                         "kernels for transposed operands, issue 29); analyze runs them"
+       for _v in ("tiled", "warptile_db16", "async") for _l in ("tn", "nt", "tt")},
 }
 
 

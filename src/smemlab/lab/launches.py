@@ -11,6 +11,7 @@ No GPU and no CuPy: only the experiments' and ops' spec tables are read.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -190,6 +191,8 @@ def matmul() -> list[KernelLaunch]:
     from smemlab.lab import matmul as M
     from smemlab.ops.matmul import DYNAMIC_SMEM, launch_shape as mm_launch_shape  # by name: smemlab.ops.matmul is the op
 
+    MM_OP = sys.modules["smemlab.ops.matmul"]  # the module (the package attribute `matmul` is the function)
+
     m, n, k = M.MatmulExperiment.bank_check_size
     out = []
     for v in M.MatmulExperiment().variants():
@@ -207,6 +210,15 @@ def matmul() -> list[KernelLaunch]:
         smem = M.tiled_smem(bs, k) if v.smem else None
         out.append(KernelLaunch("matmul", v.name, "lab/matmul/matmul.cu", v.kernel, v.block, (_ceil(n, bs), _ceil(m, bs), 1),
                                 {"BLOCK_SIZE": bs}, 0, vals, smem=smem))
+    # the op's kernels for transposed operands (ops/matmul LAYOUTS): the same launch, A and B stored as the layout says
+    vals = (f"float32[{m * k}]", f"float32[{k * n}]", f"float32[{m * n}]", str(m), str(n), str(k))
+    for step in MM_OP.IN_PLACE:
+        (gx, gy), threads = mm_launch_shape(step, m, n)
+        split = ("float32[1]", "uint32[1]") if step in DYNAMIC_SMEM else ()
+        for layout in MM_OP.LAYOUTS[1:]:
+            out.append(KernelLaunch("matmul", f"{step}_{layout}", "ops/matmul/matmul.cu", MM_OP.kernel_name(step, layout),
+                                    (threads, 1, 1), (gx, gy, 1), {}, MM_OP.dynamic_smem(step, layout),
+                                    vals + ("1", "1", "1") + split))
     return out
 
 

@@ -18,7 +18,8 @@ serve them).
 
 Strided views are accepted: the kernels read dense rows, so a view that is not C-contiguous is
 copied to a contiguous array by its own framework (`Tensor.contiguous()`, `cupy.ascontiguousarray`)
-on the call's stream, once, before the launch.
+on the call's stream, once, before the launch; except where an op has kernels for the view's layout
+(matmul reads a column-major operand, `column_major`, in place).
 
 The stream: an op runs on the caller's current stream, the one its framework would use: torch's
 current stream of the tensor's device (`torch.cuda.current_stream`), or CuPy's current stream.
@@ -356,6 +357,23 @@ def _pointer_device(ptr: int, current: int) -> int:
         return current
     return _runtime().pointerGetAttributes(ptr).device
 _RAW_STREAM: list = []
+
+
+def column_major(x: GpuArray) -> bool:
+    """Whether a strided 2-D view is dense column-major (the transpose of a contiguous array: a torch
+    `w.t()`, a CuPy F-ordered array, a __cuda_array_interface__ with those strides); metadata only.
+    An op with kernels that read such an operand in place clears `strided` on it, so no copy is made."""
+    if not x.strided or len(x.shape) != 2:
+        return False
+    rows, cols = x.shape
+    if x.kind == "torch":
+        s0, s1 = x.obj.stride()
+        return (s0 == 1 or rows == 1) and (s1 == rows or cols == 1)
+    if x.kind == "cupy":
+        return bool(x.obj.flags.f_contiguous)
+    cai = x.obj.__cuda_array_interface__
+    strides = cai.get("strides")
+    return strides is not None and cai_contiguous((cols, rows), tuple(reversed(strides)), x.dtype.itemsize)
 
 
 def _torch_stream(device: int) -> int:

@@ -9,8 +9,8 @@
 - stencil1d: out = correlate(x, c) with zeros outside [0, n), so dL/dx[j] = sum_i g[i] c[j - i + r]
   = correlate(g, reversed(c))[j], again with zeros outside [0, n): the same kernel, coefficients
   reversed, and the boundary comes out right by itself. The coefficients are constants.
-- matmul: dA = dC @ B^T, dB = A^T @ dC (the transposed operands are copied to row-major first: see
-  smemlab.ops.matmul).
+- matmul: dA = dC @ B^T, dB = A^T @ dC, the transposed views `b.t()` and `a.t()` passed as they are:
+  the kernels read a column-major operand in place (smemlab.ops.matmul: layouts), so no copy is made.
 - histogram: the counts have no gradient; weighted counts out[b] = sum of w[i] over the keys i in bin b
   have dL/dw[i] = g[bin of key i] (0 for a key outside the bins): a gather, by torch (torch.bincount's
   weights have no gradient at all).

@@ -4,11 +4,14 @@
 
 - `a` (M, K) and `b` (K, N): 2-D float32 CuPy arrays or CUDA torch tensors (or other GPU arrays, see
   smemlab.ops._args), of one type and on one device (float16, bfloat16 and float64 are refused with a
-  TypeError that names torch.matmul / cupy.matmul and the conversion: DTYPE_HINT); any M, N, K >= 0 (each < 2^31). The kernels read
-  row-major operands: a transposed or strided view (`x @ w.t()`, `a.t() @ b`) is copied to a
-  contiguous one first by its framework, on the call's stream. K = 0 gives zeros, as torch does.
+  TypeError that names torch.matmul / cupy.matmul and the conversion: DTYPE_HINT); any M, N, K >= 0 (each < 2^31).
+  A transposed operand (a column-major array: torch `w.t()` of a contiguous w, so `x @ w.t()` and
+  `a.t() @ b`; a CuPy F-ordered array) is read in place, with no copy, by kernels for its layout
+  (`read_layout`, LAYOUTS); any other strided view is copied to a contiguous one first by its framework, on the
+  call's stream, as is a transposed one for a variant outside IN_PLACE. K = 0 gives zeros, as torch does.
 - Returns c (M, N) float32 of the caller's array type, computed on the caller's current stream.
-  Differentiable for torch tensors: dA = dC @ B^T and dB = A^T @ dC, on these kernels.
+  Differentiable for torch tensors: dA = dC @ B^T and dB = A^T @ dC, on these kernels, the
+  transposed operands read in place.
 - Every product is plain IEEE float32 arithmetic (fused multiply-adds, K-order accumulation per
   thread): compare with cuBLAS SGEMM with TF32 off, not with torch's default TF32 matmul.
 
@@ -19,6 +22,10 @@ warptile_db16 for grids of 128x128 tiles that fill the GPU, async with K split o
 per tile for the grids that do not (1024 x 1024 is 64 tiles for 132 SMs). Each is correct for any
 shape: guarded loads (zero outside the matrices), predicated stores, and 16-byte accesses only
 where a row's start is 16-byte aligned.
+
+The kernels of a layout: mm_<variant> reads A and B row-major ("nn"), mm_<variant>_<layout> for the
+others, the layout's first letter A's, the second B's (t: stored transposed). Only the variants
+`choose` picks have them (IN_PLACE).
 
 `splits` (pack and async only): K shared by that many blocks per output tile; the last block of a
 tile adds the partials in a fixed order, so the result does not depend on which block finishes
@@ -32,7 +39,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from smemlab import device
-from smemlab.ops._args import Dtypes, cupy_scratch, read, same_framework, workspace
+from smemlab.ops._args import Dtypes, GpuArray, column_major, cupy_scratch, read, same_framework, workspace
 from smemlab.ops._route import torch_ops
 
 SOURCE = "ops/matmul/matmul.cu"
@@ -51,6 +58,10 @@ VARIANTS = {
 # the kernels that keep their stages in dynamic shared memory (bytes: stages x BK x (BM + 4 + BN)
 # floats) and take the split-K workspace (two more arguments)
 DYNAMIC_SMEM = {"pack": 2 * 16 * 260 * 4, "async": 3 * 16 * 260 * 4}
+# how A and B lie in memory, A's letter first: n row-major (A: M x K rows; B: K x N rows), t transposed
+# (A: K x M rows, i.e. column-major; B: N x K rows)
+LAYOUTS = ("nn", "tn", "nt", "tt")
+IN_PLACE = ("tiled", "warptile_db16", "async")  # the variants with a kernel for every layout: those `choose` picks
 DEFAULT = "warptile_db16"  # the fastest where the grid fills the GPU (H200: 0.865-0.877 of cuBLAS)
 SPLIT = "async"  # the fastest where it does not, with K split (1024^3: 0.844 of cuBLAS)
 
@@ -83,25 +94,54 @@ def launch_shape(variant: str, m: int, n: int) -> tuple[tuple[int, int], int]:
     return (-(-n // bn), gy), threads
 
 
+def kernel_name(variant: str, layout: str = "nn") -> str:
+    """The kernel of `variant` for operands stored as `layout` (LAYOUTS)."""
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout {layout!r}: one of {', '.join(LAYOUTS)} is accepted")
+    if layout != "nn" and variant not in IN_PLACE:
+        raise ValueError(f"variant {variant}: only {', '.join(IN_PLACE)} read transposed operands (layout {layout!r})")
+    return f"mm_{variant}" if layout == "nn" else f"mm_{variant}_{layout}"
+
+
+def dynamic_smem(variant: str, layout: str = "nn") -> int:
+    """Bytes of dynamic shared memory of mm_`variant` for `layout` (0: static only): its stages of A's
+    and B's slabs, each K-major, in rows of BM (BN) floats where stored K-major (A transposed, B as
+    is) and BM + 4 (BN + 4) where stored transposed into them (matmul.cu, SlabCopy)."""
+    if variant not in DYNAMIC_SMEM or layout == "nn":
+        return DYNAMIC_SMEM.get(variant, 0)
+    bm, bn, _ = VARIANTS[variant]
+    stages = DYNAMIC_SMEM[variant] // (16 * (bm + 4 + bn) * 4)
+    return stages * 16 * (bm + 4 * (layout[0] == "n") + bn + 4 * (layout[1] == "t")) * 4
+
+
 def kernel_args(a_ptr: int, b_ptr: int, c_ptr: int, m: int, n: int, k: int, variant: str = DEFAULT, ws_ptr: int = 0,
-                counters_ptr: int = 0) -> tuple:
-    """The arguments of the mm_`variant` kernel: the three pointers, M, N, K and the flags that allow
-    16-byte accesses (a row's start 16-byte aligned), as Python ints (see smemlab.device.launch);
-    for the kernels of DYNAMIC_SMEM also the split-K workspace and tile counters (unread, may be 0,
-    when not split)."""
-    args = (a_ptr, b_ptr, c_ptr, m, n, k, int(k % 4 == 0 and a_ptr % 16 == 0),
-            int(n % 4 == 0 and b_ptr % 16 == 0), int(n % 4 == 0 and c_ptr % 16 == 0))
+                counters_ptr: int = 0, layout: str = "nn") -> tuple:
+    """The arguments of the mm_`variant` kernel (of `layout`): the three pointers, M, N, K and the flags
+    that allow 16-byte accesses (a stored row's start 16-byte aligned: A's rows are K floats long,
+    M where A is transposed; B's N, K where B is), as Python ints (see smemlab.device.launch); for the
+    kernels of DYNAMIC_SMEM also the split-K workspace and tile counters (unread, may be 0, when not
+    split)."""
+    a_row = m if layout[0] == "t" else k
+    b_row = k if layout[1] == "t" else n
+    args = (a_ptr, b_ptr, c_ptr, m, n, k, int(a_row % 4 == 0 and a_ptr % 16 == 0),
+            int(b_row % 4 == 0 and b_ptr % 16 == 0), int(n % 4 == 0 and c_ptr % 16 == 0))
     return args + (ws_ptr, counters_ptr) if variant in DYNAMIC_SMEM else args
 
 
 class Plan(NamedTuple):
-    """One launch of matmul: the kernel mm_`variant`, its grid (x over N, y over M, z over the
-    splits of K), threads, dynamic shared memory (bytes) and the splits of K."""
+    """One launch of matmul: the variant, its grid (x over N, y over M, z over the splits of K),
+    threads, dynamic shared memory (bytes), the splits of K and the operands' layout (LAYOUTS): the
+    kernel is `kernel_name(variant, layout)`."""
     variant: str
     grid: tuple[int, int, int]
     threads: int
     smem: int
     splits: int
+    layout: str = "nn"
+
+    @property
+    def kernel(self) -> str:
+        return kernel_name(self.variant, self.layout)
 
 
 def choose_splits(variant: str, m: int, n: int, k: int, sms: int) -> int:
@@ -134,9 +174,11 @@ def split_model(tiles: int, k: int, sms: int) -> int:
     return best
 
 
-def plan(m: int, n: int, k: int, sms: int, variant: str | None = None, splits: int | None = None) -> Plan:
-    """The launch `matmul` makes for (M, K) @ (K, N) on a GPU of `sms` SMs: with neither given, the
-    variant and splits `choose` picks; a variant alone splits as `choose_splits` says; splits alone
+def plan(m: int, n: int, k: int, sms: int, variant: str | None = None, splits: int | None = None,
+         layout: str = "nn") -> Plan:
+    """The launch `matmul` makes for (M, K) @ (K, N) on a GPU of `sms` SMs, the operands stored as
+    `layout`: with neither given, the variant and splits `choose` picks (the same for every layout:
+    the loads differ, not the tiles); a variant alone splits as `choose_splits` says; splits alone
     run on SPLIT."""
     if variant is None and splits is None:
         variant, splits = choose(m, n, k, sms)
@@ -148,7 +190,8 @@ def plan(m: int, n: int, k: int, sms: int, variant: str | None = None, splits: i
         raise ValueError(f"splits={splits}: variant {variant} does not split K (only {', '.join(DYNAMIC_SMEM)} do)")
     elif not 1 <= splits <= MAX_SPLITS:
         raise ValueError(f"splits={splits}: 1 to {MAX_SPLITS} are accepted")
-    return Plan(variant, (gx, gy, splits), threads, DYNAMIC_SMEM.get(variant, 0), splits)
+    kernel_name(variant, layout)  # a layout the variant has no kernel for: refused here
+    return Plan(variant, (gx, gy, splits), threads, dynamic_smem(variant, layout), splits, layout)
 
 
 _PLANS: dict[tuple, Plan] = {}  # a call's plan by its shape and arguments: choose_splits costs microseconds
@@ -239,6 +282,18 @@ def matmul(a: Any, b: Any, *, variant: str | None = None, splits: int | None = N
     return run(a, b, variant=variant, splits=splits)
 
 
+def read_layout(va: GpuArray, vb: GpuArray, variant: str | None) -> str:
+    """The layout (LAYOUTS) the launch reads `va` and `vb` in: a column-major operand is read in place
+    (its `strided` cleared: no copy) where the variant has kernels for it (IN_PLACE; None picks
+    among them); any other strided view stays strided, and `resolve` copies it to row-major."""
+    in_place = variant is None or variant in IN_PLACE
+    ta, tb = (in_place and column_major(v) for v in (va, vb))
+    for v, t in ((va, ta), (vb, tb)):
+        if t:
+            v.strided = False
+    return ("t" if ta else "n") + ("t" if tb else "n")
+
+
 def run(a: Any, b: Any, *, variant: str | None = None, splits: int | None = None) -> Any:
     """`matmul` without the torch dispatcher: what torch.ops.smemlab.matmul runs."""
     if variant is not None and variant not in VARIANTS:
@@ -253,6 +308,7 @@ def run(a: Any, b: Any, *, variant: str | None = None, splits: int | None = None
             raise TypeError(f"{exc}. {DTYPE_HINT}") from None
         raise
     same_framework(va, vb, ("a", "b"))
+    layout = read_layout(va, vb, variant)
     (m, k), (k2, n) = va.shape, vb.shape
     if k != k2:
         raise ValueError(f"shapes {tuple(va.shape)} and {tuple(vb.shape)} were given; a (M, K) and b (K, N) with "
@@ -267,16 +323,16 @@ def run(a: Any, b: Any, *, variant: str | None = None, splits: int | None = None
         vb.wait_for_producer(stream)
         if 0 in (m, n, k):  # nothing to multiply: an empty product, or K = 0's zeros
             return va.zeros((m, n), _F32, stream)[0]
-        key = (m, n, k, variant, splits, va.device)
+        key = (m, n, k, variant, splits, va.device, layout)
         p = _PLANS.get(key)
         if p is None:
             if len(_PLANS) > 4096:
                 _PLANS.clear()
-            p = _PLANS[key] = plan(m, n, k, device.facts(va.device).sms, variant, splits)
+            p = _PLANS[key] = plan(m, n, k, device.facts(va.device).sms, variant, splits, layout)
         c, c_ptr = va.empty((m, n), _F32)
-        kern = device.kernel(SOURCE, f"mm_{p.variant}", device=va.device)
+        kern = device.kernel(SOURCE, p.kernel, device=va.device)
         held, ws_ptr, counters_ptr = split_workspace(p, stream, va.scratch, va.kind == "torch")
-        device.launch(kern, p.grid, p.threads, kernel_args(va.ptr, vb.ptr, c_ptr, m, n, k, p.variant, ws_ptr, counters_ptr),
-                      stream, p.smem)
+        device.launch(kern, p.grid, p.threads,
+                      kernel_args(va.ptr, vb.ptr, c_ptr, m, n, k, p.variant, ws_ptr, counters_ptr, layout), stream, p.smem)
         del held
         return c

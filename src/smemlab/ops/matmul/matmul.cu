@@ -621,3 +621,300 @@ extern "C" __global__ void __launch_bounds__(256, 2) mm_pack(const float* __rest
 extern "C" __global__ void __launch_bounds__(256, 2) mm_async(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, int vecA, int vecB, int vecC, float* __restrict__ ws, unsigned* __restrict__ counters) {
     mm_fast_body<2, 4, 8, 16, 3, true>(A, B, C, M, N, K, vecA, vecB, vecC, ws, counters);
 }
+
+// ---- 10. transposed operands read in place (`x @ w.t()`, `a.t() @ b`) ----------------------------
+// The kernels above read A and B row-major. These read either or both as stored transposed, so that a
+// transposed view (a torch `w.t()`, a CuPy F-ordered array) needs no copy. A kernel's suffix says how
+// A and B lie in memory, first A then B: n as the product reads it (A: M x K rows, B: K x N rows), t
+// transposed (A: K x M rows, i.e. A column-major; B: N x K rows). nn is the kernel without a suffix.
+// Only the steps `choose` picks have them (tiled, warptile_db16, async); ops/matmul copies for the others.
+//
+// Every kernel keeps each operand's slab in shared memory K-major (Xs[k][x], x a row of A or a column
+// of B), which is what the compute loops read (mm_stage_fma). What changes is the slab's load:
+//   K-major in memory (A transposed, B as is): a slab row is a piece of a row in memory: copied as
+//     it is, 16 bytes at a time (vec: the stored rows 16-byte aligned), rows of X floats;
+//   X-major in memory (A as is, B transposed): a slab row is a column in memory: 16 bytes along k
+//     stored as 4 rows of the slab (warptile_db16's A: 2-way, see SlabRegs), or 4-byte cp.async of
+//     8 k x 4 x a warp (async's A: 32 banks), into rows of X + 4 floats.
+// A transposed A is thus the easy case (B's load), a transposed B the hard one (A's load).
+
+// One operand's BX x BK slab through registers (warptile_t): N4 16-byte pieces a thread.
+// KMAJOR: piece f is k row f / (BX/4), x quad f % (BX/4) (as warptile_body's B); else x row f / (BK/4),
+// k quad f % (BK/4) (as its A: 8 rows x 4 quads a warp at BK = 16), whose transposed stores are 2-way
+// (quads 0 and 2 on the same banks). mm_pack's pairing (16 rows x 2 quads a warp, no conflict) was
+// slower here, as it was for warptile_db16's A (docs/library.md has both measurements).
+template <int BX, int BK, int NT, bool KMAJOR>
+struct SlabRegs {
+    static constexpr int N4 = BX * BK / 4 / NT;
+    static constexpr int LD = KMAJOR ? BX : BX + 4;  // + 4: see the transposed stores below
+    static_assert(N4 >= 1 && N4 * NT * 4 == BX * BK, "slab too small for the threads");
+    // X-major: thread x row xrow() + i * XSTEP, k quad kquad() (f / Q and f % Q, as warptile_body's A;
+    // written this way, NVRTC allocates the tt kernel's registers better: docs/library.md)
+    static constexpr int Q = BK / 4, XSTEP = NT / Q;
+    static_assert(KMAJOR || NT % Q == 0, "x rows do not divide");
+    __device__ __forceinline__ static int xrow() { return threadIdx.x / Q; }
+    __device__ __forceinline__ static int kquad() { return (threadIdx.x % Q) * 4; }
+
+    // X: the operand as stored, D its extent along x (M or N), K along k; the slab at (x0, k0)
+    __device__ __forceinline__ static void load(float4 (&r)[N4], const float* __restrict__ X, int D, int K, int x0, int k0,
+                                                int vec) {
+#pragma unroll
+        for (int i = 0; i < N4; ++i) {
+            const int f = threadIdx.x + i * NT;
+            if (KMAJOR) r[i] = load4_guard(X, k0 + f / (BX / 4), x0 + (f % (BX / 4)) * 4, K, D, D, vec);
+            else r[i] = load4_guard(X, x0 + xrow() + i * XSTEP, k0 + kquad(), D, K, K, vec);
+        }
+    }
+
+    __device__ __forceinline__ static void store(float* __restrict__ Xs, const float4 (&r)[N4]) {
+#pragma unroll
+        for (int i = 0; i < N4; ++i) {
+            const int f = threadIdx.x + i * NT;
+            if (KMAJOR) {
+                *reinterpret_cast<float4*>(&Xs[(f / (BX / 4)) * LD + (f % (BX / 4)) * 4]) = r[i];
+            } else {
+                float* d = &Xs[kquad() * LD + xrow() + i * XSTEP];
+                d[0] = r[i].x;
+                d[LD] = r[i].y;
+                d[2 * LD] = r[i].z;
+                d[3 * LD] = r[i].w;
+            }
+        }
+    }
+};
+
+// warptile_db16 with A stored transposed (TA) and/or B (TB): the same warps, double buffering and
+// fragments (mm_stage_fma reads what warptile_body's loop reads), the slabs loaded by SlabRegs.
+template <int BK, bool TA, bool TB>
+__device__ __forceinline__ void warptile_t_body(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
+                                                int M, int N, int K, int vecA, int vecB, int vecC) {
+    constexpr int BM = 128, BN = 128, NT = 256;
+    using SA = SlabRegs<BM, BK, NT, TA>;
+    using SB = SlabRegs<BN, BK, NT, !TB>;
+    constexpr int LDA = SA::LD, LDB = SB::LD;
+    __shared__ __align__(16) float As[2][BK * LDA];
+    __shared__ __align__(16) float Bs[2][BK * LDB];
+
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int am = (warp >> 2) * 64 + (lane >> 2) * 4, bnn = (warp & 3) * 32 + (lane & 3) * 4;
+    const int bm = blockIdx.y * BM, bn = blockIdx.x * BN;
+
+    float acc[8][8];
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j) acc[i][j] = 0.f;
+
+    float4 ra[SA::N4], rb[SB::N4];
+    SA::load(ra, A, M, K, bm, 0, vecA);
+    SB::load(rb, B, N, K, bn, 0, vecB);
+    SA::store(As[0], ra);
+    SB::store(Bs[0], rb);
+    __syncthreads();
+    int buf = 0;
+    for (int k0 = 0; k0 < K; k0 += BK) {
+        const bool more = k0 + BK < K;
+        if (more) {  // in flight while this slab is multiplied
+            SA::load(ra, A, M, K, bm, k0 + BK, vecA);
+            SB::load(rb, B, N, K, bn, k0 + BK, vecB);
+        }
+        mm_stage_fma<BK, LDA, LDB, 8>(As[buf], Bs[buf], am, bnn, acc);
+        if (more) {
+            SA::store(As[buf ^ 1], ra);
+            SB::store(Bs[buf ^ 1], rb);
+        }
+        __syncthreads();
+        buf ^= 1;
+    }
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {  // as warptile_body's (mm_epilogue would carry split-K's code, never run here)
+        const int r = bm + am + (i >> 2) * 32 + (i & 3);
+#pragma unroll
+        for (int j = 0; j < 2; ++j)
+            store4_guard(C, r, bn + bnn + j * 16, M, N, N, vecC,
+                         make_float4(acc[i][j * 4], acc[i][j * 4 + 1], acc[i][j * 4 + 2], acc[i][j * 4 + 3]));
+    }
+}
+
+// One operand's slab copied by cp.async (async_t). KMAJOR: 16-byte copies, thread k rows kr + i*STEP
+// (as MmTile's B); else 4-byte copies, 8 k x 4 x a warp, thread x rows xr + i*STEP (as MmTile's A):
+// destination 4k + x over 32 banks with rows of X + 4 floats.
+template <int BX, int BK, int NT, bool KMAJOR>
+struct SlabCopy {
+    static constexpr int LD = KMAJOR ? BX : BX + 4;
+    static constexpr int NW = NT / 32, KG = BK / 8;
+    static constexpr int COPIES = KMAJOR ? BK * BX / 4 / NT : BX / 4 * KG / NW;
+    static constexpr int STEP = KMAJOR ? NT / (BX / 4) : NW / KG * 4;
+    static_assert(KMAJOR ? COPIES * NT * 4 == BK * BX : (BK % 8 == 0 && NW % KG == 0 && COPIES * NW == BX / 4 * KG),
+                  "the copies do not divide");
+    int xr, kk;  // KMAJOR: k row and x column of the first piece; else x row and k
+
+    __device__ __forceinline__ SlabCopy() {
+        const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+        if (KMAJOR) {
+            kk = tid / (BX / 4);
+            xr = (tid % (BX / 4)) * 4;
+        } else {
+            xr = (warp / KG) * 4 + (lane >> 3);
+            kk = (warp % KG) * 8 + (lane & 7);
+        }
+    }
+
+    // the slab at (x0, k0) of X (extent D along x, K along k, k read below kend); full: x0 + BX <= D
+    __device__ __forceinline__ void copy(float* __restrict__ Xs, const float* __restrict__ X, int D, int K, int kend, int x0,
+                                         int k0, int vec, bool full) const {
+        const bool kfull = k0 + BK <= kend;
+        if (KMAJOR) {
+            const int gx = x0 + xr;
+#pragma unroll
+            for (int i = 0; i < COPIES; ++i) {
+                const int gk = k0 + kk + i * STEP;
+                float* dst = &Xs[(kk + i * STEP) * LD + xr];
+                const float* src = X + static_cast<u64>(gk) * D + gx;
+                if (kfull && full) {
+                    if (vec) {
+                        cp_async16(dst, src, 16);
+                    } else {  // rows not 16-byte aligned: four 4-byte copies
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) cp_async4(dst + e, src + e, 4);
+                    }
+                } else if (vec) {  // D % 4 == 0: the four are inside together or not at all
+                    const bool in = gk < kend && gx < D;
+                    cp_async16(dst, in ? src : X, in ? 16 : 0);
+                } else {
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {
+                        const bool in = gk < kend && gx + e < D;
+                        cp_async4(dst + e, in ? src + e : X, in ? 4 : 0);
+                    }
+                }
+            }
+        } else {
+            const int gk = k0 + kk;
+#pragma unroll
+            for (int i = 0; i < COPIES; ++i) {
+                const int gx = x0 + xr + i * STEP;
+                const bool in = (kfull && full) || (gx < D && gk < kend);
+                cp_async4(&Xs[kk * LD + xr + i * STEP], in ? X + static_cast<u64>(gx) * K + gk : X, in ? 4 : 0);
+            }
+        }
+    }
+};
+
+// mm_async's pipeline (mm_fast_body with ASYNC) with the slabs copied by SlabCopy; split-K as there.
+template <int WM, int WN, int TN, int BK, int STAGES, bool TA, bool TB>
+__device__ __forceinline__ void async_t_body(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M,
+                                             int N, int K, int vecA, int vecB, int vecC, float* __restrict__ ws,
+                                             unsigned* __restrict__ counters) {
+    constexpr int BM = 64 * WM, BN = 4 * TN * WN, NT = 32 * WM * WN;
+    using CA = SlabCopy<BM, BK, NT, TA>;
+    using CB = SlabCopy<BN, BK, NT, !TB>;
+    constexpr int LDA = CA::LD, LDB = CB::LD, STAGE = BK * (LDA + LDB);  // ops/matmul's dynamic_smem
+    extern __shared__ __align__(16) float mm_smem[];
+
+    const CA ca;
+    const CB cb;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int ly = (lane & 1) | ((lane >> 3) << 1), lx = (lane >> 1) & 3;  // as mm_fast_body
+    const int am = (warp / WN) * 64 + ly * 4, bnn = (warp % WN) * 4 * TN + lx * 4;
+    const int bm = blockIdx.y * BM, bn = blockIdx.x * BN;
+    const bool fullM = bm + BM <= M, fullN = bn + BN <= N;
+
+    const int slabs = (K + BK - 1) / BK, per = (slabs + gridDim.z - 1) / gridDim.z;
+    const int kbeg = blockIdx.z * per * BK, kend = min(K, kbeg + per * BK);
+    const int nt = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;
+
+    float acc[8][TN];
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; ++j) acc[i][j] = 0.f;
+
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; ++s) {
+        if (s < nt) {
+            float* st = mm_smem + s * STAGE;
+            ca.copy(st, A, M, K, kend, bm, kbeg + s * BK, vecA, fullM);
+            cb.copy(st + BK * LDA, B, N, K, kend, bn, kbeg + s * BK, vecB, fullN);
+        }
+        cp_async_commit();  // empty groups too: group t is always slab t
+    }
+    int read = 0, write = STAGES - 1;
+    for (int t = 0; t < nt; ++t) {
+        cp_async_wait<STAGES - 2>();
+        __syncthreads();
+        if (t + STAGES - 1 < nt) {
+            float* st = mm_smem + write * STAGE;
+            ca.copy(st, A, M, K, kend, bm, kbeg + (t + STAGES - 1) * BK, vecA, fullM);
+            cb.copy(st + BK * LDA, B, N, K, kend, bn, kbeg + (t + STAGES - 1) * BK, vecB, fullN);
+        }
+        cp_async_commit();
+        const float* st = mm_smem + read * STAGE;
+        mm_stage_fma<BK, LDA, LDB, TN>(st, st + BK * LDA, am, bnn, acc);
+        read = read + 1 == STAGES ? 0 : read + 1;
+        write = write + 1 == STAGES ? 0 : write + 1;
+    }
+    mm_epilogue<BM, BN, NT, TN>(acc, C, M, N, vecC, bm + am, bn + bnn, ws, counters);
+}
+
+// The 32x32 tiles, both slabs K-major (As[k][m], Bs[k][n]; mm_tiled keeps A's M-major): every global
+// read walks along the stored rows (lane tx), an operand stored X-major is stored transposed into
+// rows of 33 floats (lane tx down a column: 32 banks), and the loop reads As[k][ty] (one word a warp)
+// and Bs[k][tx] (32 banks).
+template <bool TA, bool TB>
+__device__ __forceinline__ void tiled_t_body(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M,
+                                             int N, int K) {
+    __shared__ float As[32][33];
+    __shared__ float Bs[32][33];
+    const int tx = threadIdx.x & 31, ty = threadIdx.x >> 5;
+    const int bm = blockIdx.y * 32, bn = blockIdx.x * 32;
+    float acc = 0.f;
+    for (int k0 = 0; k0 < K; k0 += 32) {
+        if (TA) As[ty][tx] = (k0 + ty < K && bm + tx < M) ? A[static_cast<u64>(k0 + ty) * M + bm + tx] : 0.f;
+        else As[tx][ty] = (bm + ty < M && k0 + tx < K) ? A[static_cast<u64>(bm + ty) * K + k0 + tx] : 0.f;
+        if (TB) Bs[tx][ty] = (bn + ty < N && k0 + tx < K) ? B[static_cast<u64>(bn + ty) * K + k0 + tx] : 0.f;
+        else Bs[ty][tx] = (k0 + ty < K && bn + tx < N) ? B[static_cast<u64>(k0 + ty) * N + bn + tx] : 0.f;
+        __syncthreads();
+#pragma unroll
+        for (int k = 0; k < 32; ++k) acc = fmaf(As[k][ty], Bs[k][tx], acc);
+        __syncthreads();
+    }
+    if (bm + ty < M && bn + tx < N) C[static_cast<u64>(bm + ty) * N + bn + tx] = acc;
+}
+
+// vecA / vecB: the operand's stored rows (K or M floats for A, N or K for B) 16-byte aligned
+extern "C" __global__ void __launch_bounds__(1024) mm_tiled_tn(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, int vecA, int vecB, int vecC) {
+    tiled_t_body<true, false>(A, B, C, M, N, K);
+}
+
+extern "C" __global__ void __launch_bounds__(256, 2) mm_warptile_db16_tn(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, int vecA, int vecB, int vecC) {
+    warptile_t_body<16, true, false>(A, B, C, M, N, K, vecA, vecB, vecC);
+}
+
+extern "C" __global__ void __launch_bounds__(256, 2) mm_async_tn(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, int vecA, int vecB, int vecC, float* __restrict__ ws, unsigned* __restrict__ counters) {
+    async_t_body<2, 4, 8, 16, 3, true, false>(A, B, C, M, N, K, vecA, vecB, vecC, ws, counters);
+}
+
+extern "C" __global__ void __launch_bounds__(1024) mm_tiled_nt(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, int vecA, int vecB, int vecC) {
+    tiled_t_body<false, true>(A, B, C, M, N, K);
+}
+
+extern "C" __global__ void __launch_bounds__(256, 2) mm_warptile_db16_nt(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, int vecA, int vecB, int vecC) {
+    warptile_t_body<16, false, true>(A, B, C, M, N, K, vecA, vecB, vecC);
+}
+
+extern "C" __global__ void __launch_bounds__(256, 2) mm_async_nt(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, int vecA, int vecB, int vecC, float* __restrict__ ws, unsigned* __restrict__ counters) {
+    async_t_body<2, 4, 8, 16, 3, false, true>(A, B, C, M, N, K, vecA, vecB, vecC, ws, counters);
+}
+
+extern "C" __global__ void __launch_bounds__(1024) mm_tiled_tt(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, int vecA, int vecB, int vecC) {
+    tiled_t_body<true, true>(A, B, C, M, N, K);
+}
+
+extern "C" __global__ void __launch_bounds__(256, 2) mm_warptile_db16_tt(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, int vecA, int vecB, int vecC) {
+    warptile_t_body<16, true, true>(A, B, C, M, N, K, vecA, vecB, vecC);
+}
+
+extern "C" __global__ void __launch_bounds__(256, 2) mm_async_tt(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, int vecA, int vecB, int vecC, float* __restrict__ ws, unsigned* __restrict__ counters) {
+    async_t_body<2, 4, 8, 16, 3, true, true>(A, B, C, M, N, K, vecA, vecB, vecC, ws, counters);
+}
