@@ -61,7 +61,9 @@ def _local_memory_ops(source: str, defines: dict, kernels) -> dict[str, list[str
 def test_library_kernels_do_not_spill(source, defines, kernels):
     pytest.importorskip("cuda.core")
     found = _local_memory_ops(source, defines, kernels)
-    assert set(found) == {k for src, k in KNOWN_SPILLS if src == source}, found
+    # a known spill may vanish with another NVRTC (the GPU machine's 13.0 allocates mm_warptile_db16_tt without one);
+    # a kernel that spills and is not known fails
+    assert set(found) <= {k for src, k in KNOWN_SPILLS if src == source}, found
 
 
 @pytest.mark.parametrize("bins,method,options", HISTOGRAM_PLANS,
