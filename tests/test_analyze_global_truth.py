@@ -41,6 +41,9 @@ KNOWN = {
     "overlap.mmStagedTma1": PTXAS_LOCAL.format(what="the accumulator tile of the one-stage TMA matmul, 8 STL and 256 "
                                                     "LDL executions, 32 and 1,024 sectors"),
     "ops_matmul.mm_pack": PTXAS_LOCAL.format(what="8 STL executions, 32 sectors, at the k-loop's head"),
+    "ops_matmul.mm_warptile_db16_tt": PTXAS_LOCAL.format(what="the slab loads of both transposed operands at 128 "
+                                                              "registers (tests/test_kernels_spill_free.py), 240 LDL "
+                                                              "requests, 960 sectors"),
     "dd.spmv.scalar": "a row loop whose trip count is the data's: ptxas unrolled it into predicated LDGs, issued by "
                       "warps whose lanes are done (464 requests counted, 416 emulated; sectors 5,164 against 5,150)",
     "triton.matmul.128x128x64": "the k-loop's cp.async of tiles past K (source size 0: LDGSTS with its ignore-source "

@@ -389,9 +389,14 @@ def plan(instrs: list[Instr], block_of: list[int], sites: dict[int, tuple[str, i
         ptx_groups[(file, line, op)][base].append((a.offset + lo, size, pc))
     sass_groups: dict[tuple, dict[str, list[tuple[int, int]]]] = defaultdict(lambda: defaultdict(list))
     loops = {(s.file, s.line, s.base, s.offset, s.width) for s in sass if s.spin}
+    seen: dict[tuple, int] = defaultdict(int)
     for s in sass:  # the LDS of a compare-and-swap loop belongs to its atomic, not to the line's loads
         if s.op != "atomic" and not (s.op == "load" and (s.file, s.line, s.base, s.offset, s.width) in loops):
-            sass_groups[(s.file, s.line, s.op)][s.base].append((s.offset, s.width))
+            # the same access again on one base register is another copy of the code (a loop's prologue and its
+            # body, ptxas reusing R6 in both): a group of its own, as the PTX's copies have their own registers
+            k = (s.file, s.line, s.op, s.base, s.offset, s.width)
+            seen[k] += 1
+            sass_groups[(s.file, s.line, s.op)][f"{s.base}#{seen[k]}"].append((s.offset, s.width))
     failed: dict[tuple, dict] = {}
     for key, groups in ptx_groups.items():
         sgroups = [g for g in sass_groups.get(key, {}).values()]
