@@ -23,7 +23,7 @@ work. A case is a dict:
 
 SKIPS names the package kernels that are not recorded, with the reason. A skipped kernel may have its
 case here already, waiting for the GPU (the fixture test leaves such cases out of its comparison): none
-now but mm_async_tn. Kernels written after a recording get recorded on their
+now. Kernels written after a recording get recorded on their
 own and merged into the fixture (measure.py build/device with --only, fixture --merge), as the overlap
 experiment's and issue 13's were. The cluster kernels run as a cluster of one block, and the
 distributed-shared-memory cases (`kernels/dsmem.cu`, `*.cs2`, `*.cs4`) as one cluster of 2 or 4 blocks
@@ -49,9 +49,6 @@ SKIPS: dict[str, str] = {  # "package:FILE.cu:kernel" -> why it is not recorded
     "package:ops/stencil/stencil.cu:stencil1d_f32_p": "the body of stencil1d_f32 (stencil_body) with its coefficients in a "
                                               "struct passed by value, which the truth launcher cannot pass yet; "
                                               "analyze runs it (lab/launches.py)",
-    "package:ops/matmul/matmul.cu:mm_async_tn": "not recorded yet: its launch failed in the truth launcher (48 KiB of "
-                                                "dynamic shared memory beside static, without the opt-in, which "
-                                                "Launcher.allow_smem now sets); the other 8 layout kernels are recorded",
 }
 
 
