@@ -10,8 +10,6 @@ global read), "local load", "local store".
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from smemlab.analyze import sass
@@ -76,12 +74,12 @@ class MemoryLedger(Ledger):
         cache = acc.__dict__.setdefault("_memory_sites", {})
         if kind not in cache:
             size = self.plan.get(acc.pc, acc.size) if acc.kind in ("load", "store") else acc.size
-            cache[kind] = self.site(acc.pc, kind, size, acc.ins.loc, acc.ins.text,
-                                    generic=acc.space == "generic") if size else None
+            s = self.site(acc.pc, kind, size, acc.ins.loc, acc.ins.text, generic=acc.space == "generic") if size else None
+            if s is not None:
+                s.per_lane_atomic = kind == "global atomic" and acc.pc not in self.aggregated
+                s.no_ideal = not has_ideal(kind, acc.ins.text) or acc.pc in self.reductions
+            cache[kind] = s
         s = cache[kind]
-        if s is not None and not hasattr(s, "per_lane_atomic"):
-            s.per_lane_atomic = kind == "global atomic" and acc.pc not in self.aggregated
-            s.no_ideal = not has_ideal(kind, acc.ins.text) or acc.pc in self.reductions
         if s is not None:
             if chunks is not None:
                 s.partners.append(np.where(lanes, chunks, -1))
@@ -94,13 +92,13 @@ def site_costs(site, a: np.ndarray, chunks: np.ndarray | None) -> tuple[np.ndarr
     if chunks is not None:
         sectors, ideal = copy_sector_costs(a, chunks, site.size)
         counted = copy_counted_sectors(a, chunks)
-    elif getattr(site, "per_lane_atomic", False):
+    elif site.per_lane_atomic:
         sectors, ideal = atomic_sector_costs(a, site.size)
         counted = sectors
     else:
         sectors, ideal = sector_costs(a, site.size, local=site.kind.startswith("local"))
         counted = sectors
-    if getattr(site, "no_ideal", False):  # none reported (coalescing.py)
+    if site.no_ideal:  # none reported (coalescing.py)
         ideal = np.zeros_like(ideal)
     return sectors, counted, ideal
 
@@ -126,21 +124,12 @@ def memory_accesses(instrs) -> dict[int, tuple[str, int]]:
 
 
 def unread_atomics(instrs) -> frozenset:
-    """The pcs of global `atom`s whose destination register no other instruction names: ptxas issues those
-    as RED, which Nsight Compute reports with no ideal."""
-    import re
-
-    out = set()
-    for pc, ins in enumerate(instrs):
-        if ins.parts[0] != "atom" or "global" not in ins.parts or not ins.operands:
-            continue
-        dest = getattr(ins.operands[0], "name", None)
-        if dest is None:
-            continue
-        word = re.compile(rf"{re.escape(dest)}(?![\w$])")
-        if not any(word.search(other.text) for i, other in enumerate(instrs) if i != pc and hasattr(other, "text")):
-            out.add(pc)
-    return frozenset(out)
+    """The pcs of global `atom`s whose destination register no instruction reads: ptxas issues those as RED,
+    which Nsight Compute reports with no ideal."""
+    read = sass.registers_read(instrs) | {None}  # None: a destination that is not a register
+    return frozenset(pc for pc, ins in enumerate(instrs)
+                     if ins.parts[0] == "atom" and "global" in ins.parts and ins.operands
+                     and getattr(ins.operands[0], "name", None) not in read)
 
 
 def attach(ledger: Ledger, flow, cubin: bytes, symbol: str, files: dict[int, str], keep: bool = False) -> MemoryLedger:
@@ -153,8 +142,8 @@ def attach(ledger: Ledger, flow, cubin: bytes, symbol: str, files: dict[int, str
     aggregated = frozenset()
     if text is not None:
         lines = sass.aggregated_atomic_lines(text, symbol)
-        aggregated = frozenset(pc for pc, ins in enumerate(flow.instrs) if ins.parts[0] in ("atom", "red") and ins.loc
-                               and (Path(files.get(ins.loc.file, "")).name, ins.loc.line) in lines)
+        aggregated = frozenset(pc for pc, ins in enumerate(flow.instrs)
+                               if ins.parts[0] in ("atom", "red") and sass.source_line(ins.loc, files) in lines)
     mem = MemoryLedger(ledger.W, plan, flow.block_of, keep=keep, reductions=unread_atomics(flow.instrs),
                        aggregated=aggregated)
     ledger.memory = mem

@@ -62,6 +62,8 @@ class Site:
     # global memory: the sectors Nsight Compute's kernel counters count, where `wavefronts` holds the source view's
     # per-instruction ones; they differ for 16-byte cp.async only (coalescing.copy_counted_sectors)
     counted: int = 0
+    per_lane_atomic: bool = False  # a global atomic each lane makes (not one ptxas makes for the warp)
+    no_ideal: bool = False  # Nsight Compute reports no ideal for it (RED, local memory: coalescing.has_ideal)
     worst_wavefronts: int = -1
     worst_addresses: np.ndarray | None = None  # the costliest warp's 32 byte offsets (-1: inactive)
     worst_warp: int = 0  # its warp index in the block

@@ -364,7 +364,7 @@ def plan(instrs: list[Instr], block_of: list[int], sites: dict[int, tuple[str, i
     """Match the PTX shared accesses `sites` (pc -> (op, size)) with the SASS, line by line
     (`block_of`: pc -> its PTX basic block, cfg.Flow's; `files`: the PTX's file index -> path)."""
     p = Plan()
-    read = _registers_read(instrs)
+    read = registers_read(instrs)
     narrow = {}
     for pc, (op, size) in sites.items():
         part = _live_part(instrs[pc], size, read) if op.endswith("load") else None
@@ -379,8 +379,7 @@ def plan(instrs: list[Instr], block_of: list[int], sites: dict[int, tuple[str, i
     ptx_groups: dict[tuple, dict[str, list[tuple[int, int, int]]]] = defaultdict(lambda: defaultdict(list))
     for pc, (op, size) in sites.items():
         ins = instrs[pc]
-        line = ins.loc.line if ins.loc else 0
-        file = Path(files.get(ins.loc.file, "")).name if ins.loc else ""
+        file, line = source_line(ins.loc, files)
         a = next((o for o in ins.operands if isinstance(o, Addr)), None)
         if a is None:
             continue
@@ -634,8 +633,8 @@ def atomic_rules(instrs: list[Instr], atomics: list[int], sass: list[SassAccess]
     ptx_by_line: dict[tuple, list[int]] = defaultdict(list)
     for pc in atomics:
         loc = instrs[pc].loc
-        ptx_by_line[(Path(files.get(loc.file, "")).name if loc else "", loc.line if loc else 0)].append(pc)
-    read = _registers_read(instrs)
+        ptx_by_line[source_line(loc, files)].append(pc)
+    read = registers_read(instrs)
     out = {}
     for key, pcs in ptx_by_line.items():
         kinds = by_line.get(key)
@@ -653,6 +652,11 @@ def _form_from_ptx(ins: Instr, read: set[str]) -> str:
     if looped(op, ins.parts[-1]):
         return "spin"
     return "words" if _looks_like_popc_inc(ins, read) else "lanes"
+
+
+def source_line(loc, files: dict[int, str]) -> tuple[str, int]:
+    """(base name of the source file, line) of a PTX location, as the SASS listing names lines ("", 0: none)."""
+    return (Path(files.get(loc.file, "")).name, loc.line) if loc else ("", 0)
 
 
 def registers_read_by(ins: Instr) -> set[str]:
@@ -674,7 +678,7 @@ def registers_read_by(ins: Instr) -> set[str]:
     return names
 
 
-def _registers_read(instrs: list[Instr]) -> set[str]:
+def registers_read(instrs: list[Instr]) -> set[str]:
     """Every register some instruction reads (a destination's register only where it is also read)."""
     names = set()
     for ins in instrs:

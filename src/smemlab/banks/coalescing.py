@@ -89,6 +89,13 @@ def sector_costs(a: np.ndarray, size: int, local: bool = False) -> tuple[np.ndar
     return sectors, ideal
 
 
+def _distinct_pairs(a: np.ndarray, chunks: np.ndarray, block: int) -> np.ndarray:
+    """The distinct (global `block`-byte block, shared chunk) pairs of each row's active lanes (a copy's lanes:
+    `a` global byte addresses, `chunks` shared 32-byte chunks, -1 inactive)."""
+    on = (a >= 0) & (chunks >= 0)
+    return _distinct(np.where(on, (a // block) * (1 << 24) + chunks, -1))
+
+
 def copy_sector_costs(a: np.ndarray, chunks: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     """(sectors, ideal) per row of a 16-byte cp.async.cg's global reads (LDGSTS.E.BYPASS.128): `a` the lanes'
     global byte addresses, `chunks` their shared destinations' 32-byte chunks (-1: inactive). Two lanes share
@@ -97,9 +104,8 @@ def copy_sector_costs(a: np.ndarray, chunks: np.ndarray, size: int) -> tuple[np.
     cp_async.b16* (a destination 16 bytes off its row reads 32 sectors for 16 contiguous ones; a source 16
     bytes off, 32). The ideal is the plain rule's. 4- and 8-byte copies (.ca, through L1) follow the address
     rule above (all 15 of cp_async.b4*/b8*)."""
+    sectors = _distinct_pairs(a, chunks, SECTOR)
     on = (a >= 0) & (chunks >= 0)
-    key = np.where(on, (a // SECTOR) * (1 << 24) + chunks, -1)
-    sectors = _distinct(key)
     return sectors, np.minimum(sectors, -(-on.sum(axis=1) * size // SECTOR))
 
 
@@ -141,8 +147,7 @@ def copy_counted_sectors(a: np.ndarray, chunks: np.ndarray) -> np.ndarray:
     16 for dst_stride32, counted 32. A destination 16 bytes off its 32-byte chunk: 5 chunks a line of 8 lanes,
     20 a warp (counted 20; the pair rule 32); reads 32 bytes apart into contiguous destinations: 2 chunks a
     line of 4 lanes, 16 a warp (global.cp_async16.stride2: 32 for two warps; the address rule 64)."""
-    on = (a >= 0) & (chunks >= 0)
-    return _distinct(np.where(on, (a // LINE) * (1 << 24) + chunks, -1))
+    return _distinct_pairs(a, chunks, LINE)
 
 
 LOAD_TOTALS = ("global load", "global ldgsts")  # the kinds Nsight Compute's global-load counters include
