@@ -700,14 +700,17 @@ def b_isspacep(ins: Instr, mach: Machine, **_):
     return fn
 
 
-def _noop(ins, mach, **_):
+def noop(ins, mach, **_):
+    """An instruction that changes nothing the emulator models.
+
+    Ordering, hints, and groups of copies that are complete when issued: fences, prefetches, commit/wait groups."""
     return lambda m, full: None
 
 
 for _name in ("prefetch", "prefetchu", "membar", "fence", "discard", "applypriority", "nanosleep", "pmevent",
               "setmaxnreg", "griddepcontrol", "brkpt", "bar.warp", "cp.async.commit_group", "cp.async.wait_group",
               "cp.async.wait_all"):
-    builder(_name)(_noop)
+    builder(_name)(noop)
 
 
 @builder("cp.async.mbarrier")

@@ -60,6 +60,14 @@ class Buffer:
     dtype: str = "uint8"
 
 
+def swizzled(addr, chunks: int):
+    """Hopper's shared-memory swizzle of byte addresses `addr`, `chunks` 16-byte chunks a swizzle row (2, 4, 8 for
+    the 32-, 64- and 128-byte modes; 1 or 0: none): a chunk's index (address bits 4..) XOR its 128-byte row's
+    index modulo `chunks` (bits 7..). TMA's tensor maps (tma.py) and wgmma's descriptors (wgmma.py) lay tiles
+    out so (CUDA driver API, CUtensorMapSwizzle; PTX ISA, the wgmma shared-memory matrix layouts)."""
+    return addr if chunks <= 1 else addr ^ (((addr >> 7) & (chunks - 1)) << 4)
+
+
 def _round_up(n: int, a: int) -> int:
     return -(-n // a) * a
 

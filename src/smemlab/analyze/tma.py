@@ -39,7 +39,7 @@ import numpy as np
 from smemlab.analyze import memory as M
 from smemlab.analyze.alu import builder
 from smemlab.analyze.machine import Machine
-from smemlab.analyze.memops import Fault, _mbarrier_at, address_getter, resolve
+from smemlab.analyze.memops import Fault, _mbarrier_at, address_getter, noop, resolve
 from smemlab.analyze.ptx import Instr, PTXError, TensorAddr
 
 MAGIC = b"SMLTMAP1"
@@ -102,11 +102,7 @@ def decode(raw: bytes) -> TensorMap | None:
 
 def swizzle(offsets: np.ndarray, mode: int) -> np.ndarray:
     """Byte addresses of shared memory after a tensor map's swizzle (CUtensorMapSwizzle `mode`)."""
-    span = SWIZZLE_BYTES[mode]
-    if not span:
-        return offsets
-    mask = span // 16 - 1
-    return offsets ^ (((offsets >> 7) & mask) << 4)
+    return M.swizzled(offsets, SWIZZLE_BYTES[mode] // 16)
 
 
 def box_elements(tm: TensorMap, coords) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -198,11 +194,7 @@ def b_tensor_copy(ins: Instr, mach: Machine, **_):
     return fn
 
 
-def _noop(ins, mach, **_):
-    return lambda m, full: None
-
-
 # bulk groups: the copies are done when issued, so committing and waiting on them (.read too) does nothing;
 # a prefetch of a box into L2 moves nothing the counters here see
 for _name in ("cp.async.bulk.commit_group", "cp.async.bulk.wait_group", "cp.async.bulk.prefetch"):
-    builder(_name)(_noop)
+    builder(_name)(noop)

@@ -45,7 +45,7 @@ import numpy as np
 from smemlab.analyze import memory as M
 from smemlab.analyze.alu import builder
 from smemlab.analyze.machine import WARP, Machine
-from smemlab.analyze.memops import Fault
+from smemlab.analyze.memops import Fault, noop
 from smemlab.analyze.mma import pack, unpack, whole_warps
 from smemlab.analyze.ptx import Imm, Instr, Loc, PTXError, Reg, Vec
 
@@ -105,9 +105,7 @@ def operand_offsets(d: Descriptor, rows: int, esize: int, mn_major: bool) -> np.
         else:
             off = 16 * (c % W) + d.lbo * (c // W) + 16 * W * (k % 8) + d.sbo * (k // 8)
     addr = d.start + off + esize * e
-    if W > 1:
-        addr = addr ^ (((addr >> 7) & (W - 1)) << 4)
-    return addr
+    return M.swizzled(addr, W)
 
 
 def d_places(n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -289,12 +287,8 @@ def b_wgmma(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
     return fn
 
 
-def _noop(ins, mach, **_):
-    return lambda m, full: None
-
-
 for _name in ("wgmma.fence", "wgmma.commit_group", "wgmma.wait_group"):
-    builder(_name)(_noop)
+    builder(_name)(noop)
 
 
 __all__ = ["Descriptor", "decode", "operand_offsets", "operand_wavefronts", "d_places", "a_places"]
