@@ -178,6 +178,33 @@ KNOWN = {
            ("64x16x32", 64, "the prologue's stage-0 copies 1 a quarter, stage-1 2, the loop's 1; ldgsts_costs 2", 288,
             192),
            ("64x256x16", 32, "prologue copies 1 or 4 a quarter, the loop's 1; ldgsts_costs 4", 512, 368))},
+    # wgmma's other input families (issue 30): every HGMMA/QGMMA/IGMMA line matches; the A tile's 16-byte copies are
+    # the staged pattern above (a quarter-warp's copy of 2 or 4 global lines into one 128-byte shared row)
+    **{f"triton.matmul_typed.{case}": ({("triton_kernels.py", 193, "ldgsts")},
+                                       f"the A tile's {row}-byte rows, copied with 2 stages in flight: the prologue's "
+                                       f"second copy and the loop's cost less than ldgsts_costs's rule gives (line 193's "
+                                       f"cp.async {got} emulated, {want} measured), as in triton.matmul.64x64x16. "
+                                       + STAGED_A_COPY)
+       for case, row, got, want in (("bfloat16.float32.64x64x32", 64, 384, 352),
+                                    ("float8_e4m3fn.float32.64x64x64", 64, 384, 288),
+                                    ("float8_e5m2.float32.64x128x64", 64, 256, 160),
+                                    ("int8.int32.64x64x64", 64, 384, 288),
+                                    ("float8_e4m3fn.float16.64x64x64", 64, 256, 160))},
+    # tf32: B (and the attention's V) must be K-major for wgmma, so Triton copies float32 elements one by one
+    # (LDGSTS.E, 4 bytes) into a transposed, swizzled tile: 16 wavefronts a request by ldgsts_costs's rule for 4-byte
+    # copies, 9-10 measured; the 128x128 tile of 8 warps is exact
+    "triton.matmul_typed.float32.float32.64x64x32": (
+        {("triton_kernels.py", 194, "ldgsts")},
+        "B's 4-byte cp.async into a transposed 128-byte-swizzled tile: 6,144 wavefronts emulated (16 a request), "
+        "3,584 measured (10 a request in the prologue, 9 in the loop); the rule for 4-byte copies (ldgsts_costs: by "
+        "global line, each group as a store) does not hold for these shared destinations, and the one that does is "
+        "not found (the same copies at 128x128 with 8 warps are exact)"),
+    **{f"triton.attention_typed.float32.d{d}": (
+        {("triton_kernels.py", 212, "ldgsts")},
+        f"V's 4-byte cp.async into a transposed swizzled tile (tf32 needs K-major B): {got} wavefronts emulated, {want} "
+        "measured, as B's copies in triton.matmul_typed.float32.float32.64x64x32; the QK^T and PV products "
+        "(tf32 wgmma, A of PV from registers) match")
+       for d, got, want in ((32, 4096, 1408), (64, 8192, 4608))},
     "corpus.divergent_branches": ({("divergent.cu", 25, "load")},
                                   "ptxas unrolled a loop with a data-dependent trip count into predicated loads: one "
                                   "SASS load serves lanes at different iterations, where the PTX's loop keeps them "
@@ -185,9 +212,14 @@ KNOWN = {
 }
 
 
-# case id -> why analyze refuses the kernel (a UserError), while its truth is recorded for when it does not (none
-# now: Triton's wgmma tiles, triton.matmul.128x128x64 and triton.attention_fwd.64, were the last)
-REFUSED: dict[str, str] = {}
+# case id -> why analyze refuses the kernel (a UserError), while its truth is recorded for when it does not
+REFUSED: dict[str, str] = {
+    **{case: "tensor descriptors made in the kernel (tl.make_tensor_descriptor): ptxas lowers each tensormap.replace "
+             "into word-level LDS/STS of the hardware's tensor-map layout (undocumented; 7 LDS, 7 STS and 2 STS.64 a "
+             "2-d map, one thread) and copies the map to global memory with UTMACCTL; not emulated"
+       for case in ("triton.tma_add_tiles_device.float32.32", "triton.tma_add_tiles_device.float16.64",
+                    "triton.tma_matmul_device.64x64x32")},
+}
 
 
 @lru_cache(maxsize=1)

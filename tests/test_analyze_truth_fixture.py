@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from smemlab.analyze.sass import WARPGROUP_MMA
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE = REPO / "tests" / "data" / "analyze_truth.json"
@@ -282,7 +283,7 @@ def test_wavefronts_are_at_least_ideal():
 def _warpgroup_mma(c) -> bool:
     """A warpgroup MMA (HGMMA) reads its operands from shared memory: the source view lists those wavefronts
     (and their ideal) as loads of its line, the SASS-attributed load counter leaves them out."""
-    return any(s["opcode"].startswith("HGMMA") for s in c["sass"])
+    return any(s["opcode"].startswith(WARPGROUP_MMA) for s in c["sass"])
 
 
 def test_per_line_wavefronts_sum_to_the_sass_attributed_totals():

@@ -102,13 +102,24 @@ def test_the_accumulator_fragment_is_four_warps_of_mma_tiles(n):
             np.testing.assert_array_equal(cols[mine, 4 * j:4 * j + 4], c_cols + 8 * j)
 
 
-def test_the_register_a_fragment_is_four_warps_of_mma_a_fragments():
-    rows, cols = wgmma.a_places()
-    assert len({(int(r), int(c)) for r, c in zip(rows.ravel(), cols.ravel())}) == 64 * 16
-    a_rows, a_cols = mma._places(mma.LAYOUTS[("m16n8k16", "16")][3], 8)
+@pytest.mark.parametrize("esize, layout", [(2, ("m16n8k16", "16")), (4, ("m16n8k8", "tf32")), (1, ("m16n8k32", "8"))],
+                         ids=["16-bit", "tf32", "8-bit"])
+def test_the_register_a_fragment_is_four_warps_of_mma_a_fragments(esize, layout):
+    rows, cols = wgmma.a_places(esize)
+    k = 32 // esize
+    assert len({(int(r), int(c)) for r, c in zip(rows.ravel(), cols.ravel())}) == 64 * k
+    a_rows, a_cols = mma._places(mma.LAYOUTS[layout][3], 16 // esize)
     for q in range(4):
         np.testing.assert_array_equal(rows[32 * q:32 * q + 32], a_rows + 16 * q)
         np.testing.assert_array_equal(cols[32 * q:32 * q + 32], a_cols)
+
+
+def test_the_input_families_are_the_ptx_isas():
+    assert [wgmma.family(*t.split(".")) for t in ("f32.f16.f16", "f16.f16.f16", "f32.bf16.bf16", "f32.tf32.tf32",
+                                                  "f16.e4m3.e5m2", "s32.u8.s8")] == \
+        ["16-bit", "16-bit", "16-bit", "tf32", "fp8", "int8"]
+    assert {wgmma.family(*t.split(".")) for t in ("f16.bf16.bf16", "f16.tf32.tf32", "f32.f16.bf16", "s32.e4m3.e4m3",
+                                                   "f32.s8.s8", "s32.b1.b1")} == {None}
 
 
 # one m64n8k16 of a tile of zeros, no swizzle (A: 8 row groups 256 bytes apart, B after it); %r3 != 0 makes
@@ -183,3 +194,43 @@ def test_triton_attention_with_a_in_registers_computes_softmax_qk_v():
     p = np.exp(s - s.max(axis=1, keepdims=True))
     want = (p / p.sum(axis=1, keepdims=True)) @ v.astype(np.float64)
     np.testing.assert_allclose(r.buffers["o_ptr"].reshape(64, 16), want, atol=2e-3)  # P is rounded to f16
+
+
+def _triton_kernels():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "truth_triton_kernels", Path(__file__).resolve().parents[1] / "tools/analyze_truth/kernels/triton_kernels.py")
+    kernels = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(kernels)
+    return kernels
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("c, ab, family", [("float32", "float32", "tf32"), ("float32", "bfloat16", "bf16"),
+                                           ("float32", "float8_e4m3fn", "e4m3"), ("float16", "float8_e5m2", "e5m2"),
+                                           ("int32", "int8", "s8")])
+def test_triton_matmuls_of_every_input_family_compute_a_times_b(c, ab, family):
+    """tl.dot of float32 tiles runs as tf32 wgmma (the inputs' low 13 mantissa bits dropped), of float8 as
+    e4m3/e5m2, of int8 as s8 into int32; bfloat16 and float8 pointers are given by name (NumPy has no such
+    types: their bits, filled with values of the format)."""
+    pytest.importorskip("triton")
+    import smemlab.analyze as sa
+    from smemlab.analyze import args as A
+
+    r = sa.triton(_triton_kernels().matmul_typed, 1, f"{c}[64,64]", f"{ab}[64,128]", f"{ab}[128,64]", 128,
+                  BM=64, BN=64, BK=64 if family in ("e4m3", "e5m2", "s8") else 32, num_warps=4)
+    assert re.search(rf"wgmma\.mma_async\.sync\.aligned\.m64n64k\d+\.\w+\.{family}\.{family}", r.ptx)
+    fmt = A.BITS_TYPES.get(ab)
+    a, b = (A.from_bits(r.buffers[n], fmt) if fmt else r.buffers[n] for n in ("a_ptr", "b_ptr"))
+    a, b = (x.astype(np.float64).reshape(s) for x, s in ((a, (64, 128)), (b, (128, 64))))
+    if family == "tf32":
+        a, b = ((x.astype(np.float32).view(np.uint32) & 0xFFFFE000).view(np.float32).astype(np.float64) for x in (a, b))
+    want = a @ b
+    assert np.abs(want).max() > 1  # not a product of zeros
+    got = r.buffers["c_ptr"].reshape(64, 64).astype(np.float64)
+    if c == "int32":
+        np.testing.assert_array_equal(got, want)
+    else:
+        np.testing.assert_allclose(got, want, atol=2e-2 if c == "float16" else 1e-4)
+    assert r.totals("wgmma")["wavefronts"] == r.totals("wgmma")["requests"] * (64 * 32 + 64 * 32) // 128 // 4

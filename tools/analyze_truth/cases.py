@@ -910,6 +910,28 @@ for bm, bn, bk, k, warps in ((64, 64, 16, 64, 4), (128, 128, 64, 256, 8)):
                 {"BM": bm, "BN": bn, "BK": bk}, num_warps=warps)
 triton_case("tma_edge", "tma_edge", ["out_desc=float32[24,40]@16x32", "in_desc=float32[24,40]@16x32"],
             {"BR": 16, "BC": 32}, num_stages=1)
+# wgmma's other input families (tf32 from float32 tiles, e4m3/e5m2, s8 into int32; bf16 beside them), both
+# operands in shared memory or (the attention's P V) A in registers: wgmma.operand_wavefronts's rule is by bytes
+# of K, whatever the element size
+for c, ab, bm, bn, bk, k, warps in (("float32", "float32", 64, 64, 32, 128, 4), ("float32", "float32", 128, 128, 32, 128, 8),
+                                    ("float32", "bfloat16", 64, 64, 32, 128, 4),
+                                    ("float32", "float8_e4m3fn", 64, 64, 64, 256, 4),
+                                    ("float32", "float8_e5m2", 64, 128, 64, 128, 4), ("int32", "int8", 64, 64, 64, 256, 4),
+                                    ("float16", "float8_e4m3fn", 64, 64, 64, 128, 4)):
+    triton_case(f"matmul_typed.{ab}.{c}.{bm}x{bn}x{bk}", "matmul_typed",
+                [f"c_ptr={c}[{bm},{bn}]", f"a_ptr={ab}[{bm},{k}]", f"b_ptr={ab}[{k},{bn}]", f"K={k}"],
+                {"BM": bm, "BN": bn, "BK": bk}, num_warps=warps)
+for dt, d in (("float32", 32), ("float32", 64), ("float8_e4m3fn", 64), ("bfloat16", 64)):
+    triton_case(f"attention_typed.{dt}.d{d}", "attention_typed", [f"o_ptr=float32[64,{d}]", f"q_ptr={dt}[64,{d}]",
+                f"k_ptr={dt}[128,{d}]", f"v_ptr={dt}[128,{d}]", "seq=128", f"scale={d ** -0.5!r}"],
+                {"BM": 64, "BN": 64, "D": d})
+# in-kernel tensor descriptors (tl.make_tensor_descriptor): the tensor map written by tensormap.replace in shared
+# memory and copied to the global scratch the launcher passes
+for dt, bc in (("float32", 32), ("float16", 64)):
+    triton_case(f"tma_add_tiles_device.{dt}.{bc}", "tma_add_tiles_device", [f"out_ptr={dt}[32,128]", f"in_ptr={dt}[32,128]"],
+                {"R": 32, "C": 128, "BR": 16, "BC": bc})
+triton_case("tma_matmul_device.64x64x32", "tma_matmul_device", ["c_ptr=float16[64,64]", "a_ptr=float16[64,128]",
+            "b_ptr=float16[128,64]", "M=64", "N=64", "K=128"], {"BM": 64, "BN": 64, "BK": 32})
 
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
 

@@ -892,6 +892,10 @@ def memory_record(r: dict, rows: list[dict]) -> dict:
 
 
 def fixture(outdir: Path, build_dir: Path, out: Path, merge: bool = False) -> int:
+    if str(REPO / "src") not in sys.path:
+        sys.path.insert(0, str(REPO / "src"))
+    from smemlab.analyze.sass import WARPGROUP_MMA
+
     meta = json.loads((build_dir / "manifest.json").read_text())
     by_id = {c["id"]: c for c in meta["cases"]}
     # a launch that failed before its kernel ran (its arguments, say) has no row in the report: left out
@@ -969,7 +973,7 @@ def fixture(outdir: Path, build_dir: Path, out: Path, merge: bool = False) -> in
             if totals[op]["sass_wavefronts"] != totals[op]["wavefronts"]:
                 attributed = False
             # HGMMA's shared operand reads are listed with the loads but not in the SASS-attributed counter
-            counted = sum(s["wavefronts"] for s in mine if not s["opcode"].startswith("HGMMA"))
+            counted = sum(s["wavefronts"] for s in mine if not s["opcode"].startswith(WARPGROUP_MMA))
             if counted != totals[op]["sass_wavefronts"]:
                 problems.append(f"{c['id']}: {op} lines sum to {counted}, "
                                 f"the SASS-attributed total is {totals[op]['sass_wavefronts']}")

@@ -44,6 +44,7 @@ C_DTYPES = {
 # range and rounds them to the format, so the kernel reads real numbers of its own type
 BITS_TYPES = {"bfloat16": "bfloat16", "__nv_bfloat16": "bfloat16", "nv_bfloat16": "bfloat16", "bf16": "bfloat16",
               "e4m3": "e4m3", "__nv_fp8_e4m3": "e4m3", "fp8_e4m3": "e4m3", "float8_e4m3": "e4m3",
+              "float8_e4m3fn": "e4m3",  # torch's, ml_dtypes' and Triton's name
               "e5m2": "e5m2", "__nv_fp8_e5m2": "e5m2", "fp8_e5m2": "e5m2", "float8_e5m2": "e5m2"}
 _PAIRS = {"half2": ("float16", 2), "__half2": ("float16", 2), "bfloat162": ("bfloat16", 2),
           "__nv_bfloat162": ("bfloat16", 2), "nv_bfloat162": ("bfloat16", 2)}

@@ -31,6 +31,12 @@ class PyArg:
     text: str  # what args.bind is given for the data: NAME=DTYPE[COUNT](:LO..HI), NAME=FILE.npy or NAME=NUMBER
     block: tuple[int, ...] | None = None  # a tensor descriptor's (Triton's TensorDescriptor) block shape
     padding: str = "zero"  # the descriptor's out-of-bounds fill: zero or nan
+    fmt: str | None = None  # bfloat16, e4m3 or e5m2: elements NumPy has no type for, held as their bits
+
+    @property
+    def type_name(self) -> str:
+        """The element type as args.py reads it in a declaration."""
+        return self.fmt or self.dtype.name
 
     @property
     def is_array(self) -> bool:
@@ -62,7 +68,7 @@ def parse(text: str) -> PyArg:
         block = tuple(int(x) for x in b.group(2).split("x"))
         if len(block) != len(a.shape):
             raise UserError(f"--arg {text!r}: a block of {len(block)} sizes for an array of {len(a.shape)} dimensions")
-        return PyArg(a.name, a.dtype, a.shape, None, a.text, block, b.group(3) or "zero")
+        return PyArg(a.name, a.dtype, a.shape, None, a.text, block, b.group(3) or "zero", a.fmt)
     m = _SHAPED.match(value) if sep else None
     if m:
         shape = tuple(int(d) for d in m.group(2).split(","))
@@ -70,10 +76,11 @@ def parse(text: str) -> PyArg:
             raise UserError(f"--arg {text!r}: every size of the shape must be positive")
         flat = f"{name}={m.group(1)}[{int(np.prod(shape))}]{m.group(3) or ''}"
         _, spec = A.parse_arg(flat)
-        if spec.bits or spec.count != int(np.prod(shape)):
+        if spec.count != int(np.prod(shape)):
             raise UserError(f"--arg {text!r}: {m.group(1)} is not an element type a Python kernel takes "
-                            f"(use a NumPy name: float32, float64, int32, uint8, ...)")
-        return PyArg(name, spec.dtype, shape, None, flat)
+                            f"(use a NumPy name: float32, float64, int32, uint8, ..., or bfloat16, "
+                            f"float8_e4m3fn, float8_e5m2)")
+        return PyArg(name, spec.dtype, shape, None, flat, fmt=spec.bits)
     name, spec = A.parse_arg(text)
     if isinstance(spec, A.FileSpec):
         a = A._load_npy(name, spec)

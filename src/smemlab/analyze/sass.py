@@ -181,7 +181,10 @@ def opcodes_at(text: str, symbol: str) -> dict[int, str]:
     return out
 
 
-_HGMMA = re.compile(r"/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?HGMMA\.(\d+x\d+x\d+)")
+# what ptxas makes of wgmma.mma_async by input family: HGMMA (f16, bf16, tf32), QGMMA (e4m3, e5m2), IGMMA (s8, u8),
+# BGMMA (b1)
+WARPGROUP_MMA = ("HGMMA", "QGMMA", "IGMMA", "BGMMA")
+_HGMMA = re.compile(r"/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?[HQIB]GMMA\.(\d+x\d+x\d+)")
 
 
 def wgmma_places(instrs: list[Instr], cubin: bytes, symbol: str, files: dict[int, str]) -> dict[int, tuple[int, int]]:

@@ -23,7 +23,13 @@ from smemlab.errors import UserError
 
 EXTRA = 'pip install "smemlab[triton]"'
 ALIGN = 256  # GlobalSpace's buffer alignment: data_ptr() % 16 == 0, as the launcher checks
-LACKS = ("tcgen05", "setmaxnreg", "tensormap.replace", "cp.reduce.async.bulk")
+# PTX instructions the emulator does not run -> what they come from and what to do instead
+LACKS = {"tcgen05": "Blackwell's tensor cores: compile for sm_90 (--arch sm_90)",
+         "setmaxnreg": "warp specialisation's register reallocation: drop the warp_specialize / num_consumer_groups "
+                       "options",
+         "tensormap.replace": "a tensor descriptor made in the kernel (tl.make_tensor_descriptor): pass it from the host "
+                              "as a TensorDescriptor instead (--arg NAME=DTYPE[R,C]@BRxBC)",
+         "cp.reduce.async.bulk": "a TMA reduction (a descriptor's atomic_add / reduce): store the tile instead"}
 
 
 def require():
@@ -45,11 +51,24 @@ def is_kernel(obj) -> bool:
     return isinstance(obj, JITFunction)
 
 
+class _Element:
+    """An element type NumPy lacks, named as torch names it: all Triton's binder reads of a dtype is its str."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __str__(self) -> str:
+        return self.name
+
+
+TRITON_ELEMENTS = {"bfloat16": "bfloat16", "e4m3": "float8_e4m3fn", "e5m2": "float8_e5m2"}
+
+
 class _Pointer:
     """What the binder asks of a tensor: its dtype and an address (its alignment is what specialises)."""
 
-    def __init__(self, dtype: np.dtype):
-        self.dtype = dtype
+    def __init__(self, dtype: np.dtype, fmt: str | None = None):
+        self.dtype = _Element(TRITON_ELEMENTS[fmt]) if fmt else dtype
 
     @staticmethod
     def data_ptr() -> int:
@@ -96,7 +115,7 @@ def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], constexprs: di
     missing = [c for c in const_names if c not in constexprs and c not in defaults]
     if missing:
         raise UserError(f"{name} needs --constexpr for {', '.join(missing)} (e.g. --constexpr {missing[0]}=64)")
-    values = {n: _descriptor(a) if a.block else _Pointer(a.dtype) if a.is_array else a.value
+    values = {n: _descriptor(a) if a.block else _Pointer(a.dtype, a.fmt) if a.is_array else a.value
               for n, a in given.items()}
     target = GPUTarget("cuda", arch, 32)
     backend = make_backend(target)
@@ -132,7 +151,7 @@ def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], constexprs: di
             continue
         if a.block:
             raise UserError(f"--arg {a.text}: {n} is a pointer in {name}, not a tensor descriptor; drop the @block")
-        decls.append(f"{a.dtype.name}* {n}" if a.is_array else f"{'double' if isinstance(a.value, float) else 'long long'} {n}")
+        decls.append(f"{a.type_name}* {n}" if a.is_array else f"{'double' if isinstance(a.value, float) else 'long long'} {n}")
         texts.append(a.text)
     scratch = [("__global_scratch", getattr(md, "global_scratch_size", 0)),
                ("__profile_scratch", getattr(md, "profile_scratch_size", 0))]
@@ -155,7 +174,7 @@ def _descriptor(a: pyargs.PyArg):
 
     strides = [s // a.dtype.itemsize for s in a.strides]
     try:
-        return TensorDescriptor(_Pointer(a.dtype), list(a.shape), strides, list(a.block), a.padding)
+        return TensorDescriptor(_Pointer(a.dtype, a.fmt), list(a.shape), strides, list(a.block), a.padding)
     except AssertionError as exc:
         raise UserError(f"--arg {a.text}@{'x'.join(map(str, a.block))}: not a tensor descriptor Triton takes "
                         f"({exc})") from None
@@ -171,7 +190,7 @@ def _descriptor_params(a: pyargs.PyArg, meta: dict | None, where: str) -> tuple[
                         f"analyze emulates the TMA form only")
     if meta.get("is_im2col") or meta.get("fp4_padded"):
         raise UserError(f"{where}: {a.name}: im2col and padded fp4 tensor descriptors are not supported")
-    if a.padding == "nan" and a.dtype.kind != "f":
+    if a.padding == "nan" and a.dtype.kind != "f" and a.fmt is None:
         raise UserError(f"--arg {a.name}: a nan padding needs a floating-point array")
     es = int(meta["elem_size"])
     block = list(meta["block_size"])
@@ -213,8 +232,8 @@ def _refuse(ptx: str, where: str) -> None:
     """Instructions of Hopper's asynchronous pipeline the emulator does not run: one clear refusal up front."""
     found = sorted({op for op in LACKS if f"\t{op}" in ptx or f" {op}" in ptx})
     if found:
-        raise UserError(f"{where}: Triton's PTX uses {', '.join(found)} (TMA and mbarrier pipelines, "
-                        f"Blackwell's tensor cores), which analyze does not emulate yet; try smaller tiles or --num-stages 1")
+        raise UserError(f"{where}: Triton's PTX uses {', '.join(found)}, which analyze does not emulate yet: "
+                        + "; ".join(f"{op}: {LACKS[op]}" for op in found))
 
 
 def find(path: str, name: str | None):

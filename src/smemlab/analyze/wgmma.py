@@ -31,9 +31,15 @@ of the warpgroup, g = l / 4, t = l % 4, holds D's element i at row 16 q + g + 8 
 8 (i / 4) + 2 t + i % 2 (N / 2 elements: f32 one a register, f16 two); A's (from registers, 16-bit types,
 eight a thread, two a register) at row 16 q + g + 8 ((i / 2) % 2), column 2 t + i % 2 + 8 (i / 4).
 
-Shapes and types: m64nNk16 (N = 8 to 256 in steps of 8) with f16 or bf16 inputs and an f32 accumulator, or f16
-inputs and an f16 accumulator; A from shared memory or registers. Arithmetic as mma.py's: float64, rounded
-once to D's type. The others (tf32, fp8, integer, sparse) are refused where reached.
+Shapes and types (N = 8 to 256 in steps of 8; A from shared memory or registers), one instruction always 32
+bytes of K: m64nNk16 with f16 or bf16 inputs and an f32 accumulator, or f16 inputs and an f16 one; m64nNk8
+with tf32 inputs (what Triton's `tl.dot` of float32 tiles emits), f32 accumulator; m64nNk32 with e4m3/e5m2
+inputs (either of each), f32 or f16 accumulator; m64nNk32 with s8/u8 inputs, s32 accumulator (`.satfinite`
+clamps instead of wrapping). Only the 16-bit forms take the transpose immediates (the others are K-major in
+shared memory), and the integer form takes no scale immediates. A register of A holds 4 / size elements, in
+the 16-bit layout's 4-byte words: register j at row 16 q + g + 8 (j % 2), word column t + 4 (j / 2). tf32
+inputs lose their low 13 mantissa bits, as the tensor cores read them. Arithmetic as mma.py's: float64,
+rounded once to D's type. Sparse and single-bit forms are refused where reached.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from smemlab.analyze import fp8
 from smemlab.analyze import memory as M
 from smemlab.analyze.alu import builder
 from smemlab.analyze.machine import WARP, Machine
@@ -55,6 +62,24 @@ K_BYTES = 32  # one instruction's extent along K, whatever the type
 SWIZZLE_CHUNKS = {0: 1, 1: 8, 2: 4, 3: 2}  # the descriptor's mode -> 16-byte chunks a swizzle row (W)
 SWIZZLE_NAME = {1: "none", 2: "32-byte", 4: "64-byte", 8: "128-byte"}
 WAVEFRONT_BYTES = 128  # what one shared-memory wavefront delivers (32 banks of 4 bytes)
+TYPE_BYTES = {"f16": 2, "bf16": 2, "tf32": 4, "e4m3": 1, "e5m2": 1, "s8": 1, "u8": 1}
+FP8 = ("e4m3", "e5m2")
+INT8 = ("s8", "u8")
+TF32_MASK = np.uint32(0xFFFFE000)  # the bits of a float32 the tensor cores read as tf32
+
+
+def family(td: str, ta: str, tb: str) -> str | None:
+    """Which of wgmma's dense input families (.td.ta.tb) is: "16-bit", "tf32", "fp8" or "int8"; None where the
+    combination is not one the PTX ISA defines."""
+    if ta == tb in ("f16", "bf16") and (td == "f32" or td == ta == "f16"):
+        return "16-bit"
+    if ta == tb == "tf32" and td == "f32":
+        return "tf32"
+    if ta in FP8 and tb in FP8 and td in ("f32", "f16"):
+        return "fp8"
+    if ta in INT8 and tb in INT8 and td == "s32":
+        return "int8"
+    return None
 
 
 @dataclass(frozen=True)
@@ -116,16 +141,20 @@ def d_places(n: int) -> tuple[np.ndarray, np.ndarray]:
     return 16 * q + g + 8 * ((i // 2) % 2), 8 * (i // 4) + 2 * t + i % 2
 
 
-def a_places() -> tuple[np.ndarray, np.ndarray]:
-    """(rows, cols), each (128, 8): where thread l of the warpgroup holds A's element i (16-bit types)."""
+def a_places(esize: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, cols), each (128, 16 / esize): where thread l of the warpgroup holds A's element i, for
+    `esize`-byte elements, 4 / esize a register: register j = i / (4 / esize) is the 4-byte word at row
+    16 q + g + 8 (j % 2), word column t + 4 (j / 2)."""
+    per = 4 // esize
     lane = np.arange(WARPGROUP * WARP)[:, None]
-    i = np.arange(8)[None, :]
+    i = np.arange(4 * per)[None, :]
+    j, e = i // per, i % per
     q, g, t = lane // WARP, (lane % WARP) // 4, lane % 4
-    return 16 * q + g + 8 * ((i // 2) % 2), 2 * t + i % 2 + 8 * (i // 4)
+    return 16 * q + g + 8 * (j % 2), per * t + e + 4 * per * (j // 2)
 
 
 def operand_wavefronts(n: int, a_in_shared: bool) -> int:
-    """Shared-memory wavefronts of one warpgroup's HGMMA (m64nNk16): one for every 128 bytes of its operands in
+    """Shared-memory wavefronts of one warpgroup's HGMMA (m64nNkK): one for every 128 bytes of its operands in
     shared memory, the A tile's 64 x 32 bytes where it is read from there, and B's N x 32 bytes, whatever the
     swizzle mode and major-ness (a canonical tile puts every 8 x 16-byte core matrix on all 32 banks). Nsight
     Compute's source view lists them per HGMMA with the shared loads (0 bytes an access), a quarter at each warp
@@ -142,6 +171,10 @@ def operand_wavefronts(n: int, a_in_shared: bool) -> int:
       m64n64k16,  A, B 128-byte (K-major B = K^T)            32   triton.attention_fwd.64 (Q K^T)
       m64n64k16,  A in registers, B 128-byte (MN)            16   triton.attention_fwd.64 (P V)
       m64n16k16 / m64n32k16, 32- / 64-byte, A shared / regs  20, 4 / 24, 8   triton.attention_fwd.d16 / .d32
+    The rule is by bytes of K, whatever the element size: the other families (ptxas's HGMMA for tf32, QGMMA for
+    e4m3/e5m2, IGMMA for s8) read 32 bytes of K an instruction too, and every one of their lines matches
+    (2026-11-27, H100: triton.matmul_typed.* m64n64k8/m64n128k8 tf32, m64n64k16 bf16, m64n64k32 and m64n128k32
+    e4m3/e5m2 into f32 or f16, m64n64k32 s8; triton.attention_typed.* tf32 with A from registers, e4m3, bf16).
     Tiles with no swizzle (Triton makes none for wgmma) are counted by the same rule, unmeasured."""
     return ((M_ROWS * K_BYTES if a_in_shared else 0) + n * K_BYTES) // WAVEFRONT_BYTES
 
@@ -166,10 +199,22 @@ def _warpgroups(m: np.ndarray, mach: Machine, what: str) -> list[int]:
 
 
 def _bits_of(mat: np.ndarray, typ: str) -> np.ndarray:
-    """float64 values of 16-bit `typ` elements given as their uint16 bits."""
+    """float64 values of `typ` elements given as their unsigned bits (TYPE_BYTES[typ] bytes each)."""
     if typ == "f16":
         return mat.view(np.float16).astype(np.float64)
-    return (mat.astype(np.uint32) << np.uint32(16)).view(np.float32).astype(np.float64)
+    if typ == "bf16":
+        return (mat.astype(np.uint32) << np.uint32(16)).view(np.float32).astype(np.float64)
+    if typ == "tf32":
+        return (mat.astype(np.uint32) & TF32_MASK).view(np.float32).astype(np.float64)
+    if typ in FP8:
+        return fp8.decode(mat.astype(np.uint8), typ).astype(np.float64)
+    return mat.astype(np.uint8).view(np.int8 if typ == "s8" else np.uint8).astype(np.float64)
+
+
+def _registers_of(words: list[np.ndarray], typ: str) -> np.ndarray:
+    """(threads, elements) float64 values of A's registers, element 0 in the lowest bits."""
+    w = np.ascontiguousarray(np.stack(words, axis=1).astype(np.uint32))
+    return _bits_of(w.view({1: np.uint8, 2: np.uint16, 4: np.uint32}[TYPE_BYTES[typ]]), typ)
 
 
 def _imm(op, what: str, allowed: tuple[int, ...]) -> int:
@@ -181,37 +226,45 @@ def _imm(op, what: str, allowed: tuple[int, ...]) -> int:
 @builder("wgmma.mma_async", context=True)
 def b_wgmma(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
     parts = ins.parts
-    shape = next((p for p in parts if p.startswith("m64n") and p.endswith("k16")), None)
+    shape = next((p for p in parts if p.startswith("m64n") and "k" in p[4:]), None)
     types = [p for p in parts[2:] if p in ("f32", "f16", "bf16", "tf32", "e4m3", "e5m2", "s8", "u8", "s32", "b1")]
+    supported = ("dense wgmma.mma_async.sync.aligned.m64nNkK: .f32/.f16 with f16 or bf16 (k16), .f32 with tf32 (k8), "
+                 ".f32/.f16 with e4m3/e5m2 (k32), .s32 with s8/u8 (k32)")
     if "sp" in parts or shape is None or len(types) != 3:
-        raise PTXError(f"{ins.opcode}: only dense wgmma.mma_async.sync.aligned.m64nNk16 with f16 or bf16 inputs is "
-                       f"supported")
+        raise PTXError(f"{ins.opcode}: only {supported} is supported")
     td, ta, tb = types
-    if ta != tb or ta not in ("f16", "bf16") or td not in ("f32", "f16") or (td == "f16" and ta != "f16"):
-        raise PTXError(f"{ins.opcode}: .{td}.{ta}.{tb} is not supported (f32 accumulators with f16 or bf16 inputs, "
-                       f"f16 accumulators with f16 inputs)")
-    n = int(shape[4:-3])
-    if n % 8 or not 8 <= n <= 256:
-        raise PTXError(f"{ins.opcode}: N = {n} is not a wgmma shape (8 to 256 in steps of 8)")
+    kind = family(td, ta, tb)
+    if kind is None:
+        raise PTXError(f"{ins.opcode}: .{td}.{ta}.{tb} is not supported ({supported})")
+    esize = TYPE_BYTES[ta]
+    n_text, _, k_text = shape[4:].partition("k")
+    n = int(n_text)
+    if n % 8 or not 8 <= n <= 256 or k_text != str(K_BYTES // esize):
+        raise PTXError(f"{ins.opcode}: {shape} is not a wgmma shape for .{ta} (m64nNk{K_BYTES // esize}, N = 8 to 256 "
+                       f"in steps of 8)")
     ops = ins.operands
-    if not ops or not isinstance(ops[0], Vec):
-        raise PTXError(f"{ins.text}: expected {{d}}, then A, B's descriptor and the scale and transpose immediates")
+    if not ops or len(ops) < 2 or not isinstance(ops[0], Vec):
+        raise PTXError(f"{ins.text}: expected {{d}}, then A, B's descriptor, scale-d and the immediates")
     a_regs = isinstance(ops[1], Vec)
-    want = 7 if a_regs else 8
-    if len(ops) != want:
-        raise PTXError(f"{ins.text}: {len(ops)} operands where {want} were expected (d, {'{a}' if a_regs else 'a-desc'}, "
-                       f"b-desc, scale-d, imm-scale-a, imm-scale-b, {'' if a_regs else 'imm-trans-a, '}imm-trans-b)")
-    per_reg = 1 if td == "f32" else 2
+    # only the 16-bit forms have transpose immediates, only the float forms scale immediates
+    names = ["d", "{a}" if a_regs else "a-desc", "b-desc", "scale-d"]
+    names += [] if kind == "int8" else ["imm-scale-a", "imm-scale-b"]
+    names += (["imm-trans-b"] if a_regs else ["imm-trans-a", "imm-trans-b"]) if kind == "16-bit" else []
+    if len(ops) != len(names):
+        raise PTXError(f"{ins.text}: {len(ops)} operands where {len(names)} were expected ({', '.join(names)})")
+    per_reg = 2 if td == "f16" else 1
     nd = n // 2 // per_reg
     d_regs = list(ops[0].items)
     if len(d_regs) != nd:
         raise PTXError(f"{ins.text}: {len(d_regs)} accumulator registers, {nd} expected for {shape}.{td}")
     if a_regs and len(ops[1].items) != 4:
         raise PTXError(f"{ins.text}: {len(ops[1].items)} registers for A, 4 expected")
-    scale_a = _imm(ops[4], "imm-scale-a", (1, -1))
-    scale_b = _imm(ops[5], "imm-scale-b", (1, -1))
-    trans_a = False if a_regs else bool(_imm(ops[6], "imm-trans-a", (0, 1)))
-    trans_b = bool(_imm(ops[-1], "imm-trans-b", (0, 1)))
+    scale_a = 1 if kind == "int8" else _imm(ops[4], "imm-scale-a", (1, -1))
+    scale_b = 1 if kind == "int8" else _imm(ops[5], "imm-scale-b", (1, -1))
+    trans_a = not a_regs and kind == "16-bit" and bool(_imm(ops[6], "imm-trans-a", (0, 1)))
+    trans_b = kind == "16-bit" and bool(_imm(ops[-1], "imm-trans-b", (0, 1)))
+    saturate = "satfinite" in parts
+    k_elems = K_BYTES // esize
     scale_d = ops[3]
     if isinstance(scale_d, Imm):
         const = bool(scale_d.value)
@@ -227,7 +280,7 @@ def b_wgmma(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
     gdesc_a = None if a_regs else mach.getter(ops[1], np.uint64)
     gdesc_b = mach.getter(ops[2], np.uint64)
     dr, dc = d_places(n)
-    ar, ac = a_places()
+    ar, ac = a_places(esize)
     site = None
     if ledger is not None:
         place = ledger.wgmma_places.get(pc)
@@ -238,19 +291,19 @@ def b_wgmma(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
     threads = WARPGROUP * WARP
 
     def tile(desc: np.ndarray, t0: int, rows: int, mn_major: bool, what: str) -> np.ndarray:
-        """The (rows, 16) operand of the warpgroup starting at thread t0, as float64."""
+        """The (rows, K) operand of the warpgroup starting at thread t0, as float64."""
         vals = desc[t0:t0 + threads]
         if (vals != vals[0]).any():
             raise PTXError(f"wgmma: the {what} descriptor differs across the warpgroup (threads {t0} and "
                            f"{t0 + int(np.flatnonzero(vals != vals[0])[0])}): undefined behaviour")
-        off = operand_offsets(decode(vals[0]), rows, 2, mn_major)
+        off = operand_offsets(decode(vals[0]), rows, esize, mn_major)
         mine = sp.block(int(sp.rank[t0]))
         flat = off.ravel()
         try:
-            mine.check(flat, np.ones(flat.size, dtype=bool), 2, f"wgmma {what} operand read")
+            mine.check(flat, np.ones(flat.size, dtype=bool), esize, f"wgmma {what} operand read")
         except M.MemoryFault as exc:
             raise Fault(str(exc), t0) from None
-        return _bits_of(mine.views[2][off >> 1], ta)
+        return _bits_of(mine.views[esize][off // esize], ta if what == "A" else tb)
 
     def fn(m, full):
         groups = _warpgroups(m, mach, ins.opcode)
@@ -259,17 +312,17 @@ def b_wgmma(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
         d_all = unpack([g() for g in gd], td)  # (threads, n / 2)
         da = gdesc_a() if gdesc_a is not None else None
         db = gdesc_b()
-        a_all = unpack([g() for g in ga], ta) if ga is not None else None
+        a_all = _registers_of([g() for g in ga], ta) if ga is not None else None
         scale = get_scale()
         out = d_all.copy()
         for w0 in groups:
             t0 = w0 * WARP
             if a_all is not None:
-                A = np.zeros((M_ROWS, 16))
+                A = np.zeros((M_ROWS, k_elems))
                 A[ar, ac] = a_all[t0:t0 + threads]
             else:
                 A = tile(da, t0, M_ROWS, trans_a, "A")
-            B = tile(db, t0, n, trans_b, "B").T  # (16, n): the tile's rows are B's columns
+            B = tile(db, t0, n, trans_b, "B").T  # (K, n): the tile's rows are B's columns
             D = (scale_a * A) @ (scale_b * B)
             on = scale[t0:t0 + threads] if isinstance(scale, np.ndarray) else np.full(threads, scale)
             if on.any() and not on.all():
@@ -278,6 +331,9 @@ def b_wgmma(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
                 C = np.zeros((M_ROWS, n))
                 C[dr, dc] = d_all[t0:t0 + threads]
                 D = D + C
+            if kind == "int8":  # exact in float64 (|D| < 2^53); the register wraps or, .satfinite, clamps
+                D = np.rint(D).astype(np.int64)
+                D = np.clip(D, -2 ** 31, 2 ** 31 - 1) if saturate else D
             out[t0:t0 + threads] = D[dr, dc]
             if site is not None:
                 ledger.record_operands(site, WARPGROUP, wavefronts)

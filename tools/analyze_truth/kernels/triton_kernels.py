@@ -175,3 +175,74 @@ def tma_edge(out_desc, in_desc, BR: tl.constexpr, BC: tl.constexpr):
     # one box hanging over the tensor's bottom-right corner: the load fills the outside with zeros, the
     # store writes only the inside
     out_desc.store([BR // 2, BC // 2], in_desc.load([BR // 2, BC // 2]) * 2)
+
+
+# ---- wgmma of every input family Triton emits on sm_90 (issue 30): tl.dot of float32 tiles runs as tf32
+# (m64nNk8), of float8 as e4m3/e5m2 (k32) and of int8 as s8 (k32, an int32 accumulator); the accumulator takes
+# the result's element type (float16 makes an f16 accumulator for fp8)
+
+
+@triton.jit
+def matmul_typed(c_ptr, a_ptr, b_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # C[BM, BN] = A[BM, K] @ B[K, BN], row-major, accumulated in C's element type
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=c_ptr.dtype.element_ty)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * BN + rn[None, :])
+        acc = tl.dot(a, b, acc, out_dtype=c_ptr.dtype.element_ty)
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+
+
+@triton.jit
+def attention_typed(o_ptr, q_ptr, k_ptr, v_ptr, seq, scale, BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr):
+    # attention_fwd with P converted to V's element type: float32 inputs keep P in float32 registers, the
+    # P V product's A operand from registers as tf32
+    qm = tl.arange(0, BM)
+    kn = tl.arange(0, BN)
+    d = tl.arange(0, D)
+    q = tl.load(q_ptr + qm[:, None] * D + d[None, :])
+    m = tl.full((BM,), -float("inf"), tl.float32)
+    l = tl.zeros((BM,), tl.float32)
+    acc = tl.zeros((BM, D), tl.float32)
+    for n0 in range(0, seq, BN):
+        k = tl.load(k_ptr + (n0 + kn)[:, None] * D + d[None, :])
+        v = tl.load(v_ptr + (n0 + kn)[:, None] * D + d[None, :])
+        s = tl.dot(q, tl.trans(k)) * scale
+        m_new = tl.maximum(m, tl.max(s, axis=1))
+        p = tl.exp(s - m_new[:, None])
+        alpha = tl.exp(m - m_new)
+        l = l * alpha + tl.sum(p, axis=1)
+        acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+        m = m_new
+    tl.store(o_ptr + qm[:, None] * D + d[None, :], acc / l[:, None])
+
+
+# ---- tensor descriptors made in the kernel (tl.make_tensor_descriptor): Triton builds each 128-byte tensor map
+# in shared memory (tensormap.replace of its fields), copies it to the launch's global scratch
+# (tensormap.cp_fenceproxy) and hands that address to the TMA copies
+
+
+@triton.jit
+def tma_add_tiles_device(out_ptr, in_ptr, R: tl.constexpr, C: tl.constexpr, BR: tl.constexpr, BC: tl.constexpr):
+    # tma_add_tiles with the descriptors made here from plain pointers
+    src = tl.make_tensor_descriptor(in_ptr, shape=[R, C], strides=[C, 1], block_shape=[BR, BC])
+    dst = tl.make_tensor_descriptor(out_ptr, shape=[R, C], strides=[C, 1], block_shape=[BR, BC])
+    for r in range(0, R, BR):
+        for c in range(0, C, BC):
+            dst.store([r, c], src.load([r, c]) + 1)
+
+
+@triton.jit
+def tma_matmul_device(c_ptr, a_ptr, b_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # tma_matmul with in-kernel descriptors over runtime shapes (M, N, K): A's and B's boxes by TMA, the fp16
+    # result by one TMA store
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[K, N], strides=[N, 1], block_shape=[BK, BN])
+    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        acc = tl.dot(a_desc.load([0, k]), b_desc.load([k, 0]), acc)
+    c_desc.store([0, 0], acc.to(tl.float16))
