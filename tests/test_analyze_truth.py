@@ -205,6 +205,16 @@ KNOWN = {
         "measured, as B's copies in triton.matmul_typed.float32.float32.64x64x32; the QK^T and PV products "
         "(tf32 wgmma, A of PV from registers) match")
        for d, got, want in ((32, 4096, 1408), (64, 8192, 4608))},
+    # `--arch sm_80` (Ampere's code, measured on the H100 from its PTX assembled for sm_90)
+    "triton.matmul_typed.float32.float32.64x64x32.sm80": (
+        {("triton_kernels.py", 193, "load")},
+        "A's ldmatrix: the H100 ran 2 more LDSM.16.M88.4 (4 executions each, 32 wavefronts: 544 measured, 512 "
+        "emulated) that ptxas for sm_90 keeps and ptxas for sm_80, whose SASS analyze reads for --arch sm_80, drops "
+        "(deadloads.py: the loads of a peeled last trip no one reads); the same PTX, two assemblers"),
+    "triton.matmul_typed.int8.int32.64x64x64.sm80": (
+        {("triton_kernels.py", 193, "ldgsts")},
+        "the A tile's 64-byte rows copied with 2 stages in flight: line 193's cp.async 384 emulated, 320 measured, "
+        "as in triton.matmul_typed.int8.int32.64x64x64 on sm_90. " + STAGED_A_COPY),
     "corpus.divergent_branches": ({("divergent.cu", 25, "load")},
                                   "ptxas unrolled a loop with a data-dependent trip count into predicated loads: one "
                                   "SASS load serves lanes at different iterations, where the PTX's loop keeps them "
@@ -262,6 +272,8 @@ def _other_sass(case, r) -> str | None:
     the truth lists that is not at its place here), or None."""
     from smemlab.analyze.sass import listing_text, opcodes_at
 
+    if case.get("arch", 90) != 90:  # the measured cubin is its PTX assembled for sm_90, never analyze's
+        return None
     text = listing_text(r.cubin) if r.cubin else None
     if text is None:
         return None

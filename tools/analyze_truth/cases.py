@@ -837,9 +837,14 @@ def numba_case(id, kernel, block, args, dyn=0):
     return c
 
 
-def triton_case(id, kernel, args, constexprs, num_warps=4, num_stages=3):
-    c = case("triton." + id, f"{K}/triton_kernels.py", kernel, (32 * num_warps,), args)
+def triton_case(id, kernel, args, constexprs, num_warps=4, num_stages=3, arch=90):
+    """A Triton launch; `arch` 80: compiled as `--arch sm_80` compiles it (Ampere's code: mma.sync, ldmatrix,
+    cp.async, no wgmma or TMA), its PTX assembled for sm_90 so that the H100 runs it (measure.py)."""
+    c = case("triton." + id + (f".sm{arch}" if arch != 90 else ""), f"{K}/triton_kernels.py", kernel,
+             (32 * num_warps,), args)
     c.update(compiler="triton", constexprs=dict(constexprs), num_warps=num_warps, num_stages=num_stages)
+    if arch != 90:
+        c["arch"] = arch
     return c
 
 
@@ -925,6 +930,23 @@ for dt, d in (("float32", 32), ("float32", 64), ("float8_e4m3fn", 64), ("bfloat1
     triton_case(f"attention_typed.{dt}.d{d}", "attention_typed", [f"o_ptr=float32[64,{d}]", f"q_ptr={dt}[64,{d}]",
                 f"k_ptr={dt}[128,{d}]", f"v_ptr={dt}[128,{d}]", "seq=128", f"scale={d ** -0.5!r}"],
                 {"BM": 64, "BN": 64, "D": d})
+# `--arch sm_80`: Ampere's code for the same kernels (mma.sync m16n8k16 / tf32 m16n8k8 / s8 m16n8k32 from ldmatrix,
+# cp.async with no TMA or wgmma), run on the H100 from its PTX assembled for sm_90
+triton_case("matmul.32x32x32", "matmul", ["c_ptr=float32[32,32]", "a_ptr=float16[32,128]", "b_ptr=float16[128,32]",
+                                          "K=128"], {"BM": 32, "BN": 32, "BK": 32}, arch=80)
+triton_case("matmul.64x64x32", "matmul", ["c_ptr=float32[64,64]", "a_ptr=float16[64,128]", "b_ptr=float16[128,64]",
+                                          "K=128"], {"BM": 64, "BN": 64, "BK": 32}, arch=80)
+for c, ab, bk, k in (("float32", "float32", 32, 128), ("int32", "int8", 64, 256)):
+    triton_case(f"matmul_typed.{ab}.{c}.64x64x{bk}", "matmul_typed",
+                [f"c_ptr={c}[64,64]", f"a_ptr={ab}[64,{k}]", f"b_ptr={ab}[{k},64]", f"K={k}"],
+                {"BM": 64, "BN": 64, "BK": bk}, arch=80)
+triton_case("attention_fwd.64", "attention_fwd", ["o_ptr=float32[64,64]", "q_ptr=float16[64,64]", "k_ptr=float16[128,64]",
+                                                  "v_ptr=float16[128,64]", "seq=128", "scale=0.125"],
+            {"BM": 64, "BN": 64, "D": 64}, arch=80)
+triton_case("softmax_rows", "softmax_rows", ["out_ptr=float32[8,100]", "x_ptr=float32[8,100]", "n_cols=100"],
+            {"ROWS": 8, "BLOCK": 128}, arch=80)
+triton_case("transpose_tile", "transpose_tile", ["out_ptr=float32[64,32]", "in_ptr=float32[32,64]"], {"R": 32, "C": 64},
+            arch=80)
 # in-kernel tensor descriptors (tl.make_tensor_descriptor): the tensor map written by tensormap.replace in shared
 # memory and copied to the global scratch the launcher passes
 for dt, bc in (("float32", 32), ("float16", 64)):

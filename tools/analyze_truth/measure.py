@@ -267,8 +267,29 @@ def _python_unit(case: dict, folder: str):
         unit, texts = numba_front.compile_kernel(fn, name, given, path, path)
         return unit, texts, int(case["dynamic_shared"])  # the launch's own dynamic shared memory
     name, fn = triton_front.find(path, case["kernel"])
-    return triton_front.compile_kernel(fn, name, given, dict(case.get("constexprs", {})), int(case["num_warps"]),
-                                       int(case["num_stages"]), 90, path, path, refuse=False)
+    arch = int(case.get("arch", 90))
+    unit, texts, shared = triton_front.compile_kernel(fn, name, given, dict(case.get("constexprs", {})),
+                                                      int(case["num_warps"]), int(case["num_stages"]), arch, path,
+                                                      path, refuse=False)
+    if arch != 90:  # the GPU here is an sm_90: the same PTX, assembled for it as Triton's own ptxas call would
+        unit.cubin = _ptxas_sm90(unit.ptx)
+    return unit, texts, shared
+
+
+def _ptxas_sm90(ptx: str) -> bytes:
+    """An sm_90 cubin of Triton's PTX for another target, by Triton's ptxas with the options Triton's
+    make_cubin passes (line info, fused multiply-add, register allocation level 2)."""
+    import subprocess
+    import tempfile
+
+    from triton.backends.nvidia.compiler import get_ptxas
+
+    with tempfile.TemporaryDirectory() as tmp:
+        src, out = Path(tmp) / "k.ptx", Path(tmp) / "k.cubin"
+        src.write_text(ptx)
+        subprocess.run([get_ptxas(90).path, "-lineinfo", "--regAllocOptLevel=2", "--gpu-name=sm_90", str(src), "-o",
+                        str(out)], check=True, capture_output=True)
+        return out.read_bytes()
 
 
 def _repo_npy(arg: str) -> str:
@@ -364,7 +385,8 @@ def analyze_python(case: dict, **run):
                                    int(case["dynamic_shared"]), args=args, name=case["kernel"], **run)
     return triton_front.analyze(path, tuple(case["grid"]), name=case["kernel"], args=args,
                                 constexprs=dict(case.get("constexprs", {})), num_warps=int(case["num_warps"]),
-                                num_stages=int(case["num_stages"]), program=tuple(case["block_index"]), **run)
+                                num_stages=int(case["num_stages"]), program=tuple(case["block_index"]),
+                                arch=int(case.get("arch", 90)), **run)
 
 
 def compile_case(case: dict) -> tuple[bytes, str]:
@@ -984,7 +1006,7 @@ def fixture(outdir: Path, build_dir: Path, out: Path, merge: bool = False) -> in
         if c.get("cluster") and list(c["cluster"]) != [1, 1, 1]:
             rec["cluster"] = list(c["cluster"])
         # whole files and Python kernels: how `smemlab analyze` compiles them (launch_shared: Triton's shared bytes)
-        for key in ("compiler", "include_dirs", "options", "constexprs", "num_warps", "num_stages", "launch_shared"):
+        for key in ("compiler", "include_dirs", "options", "constexprs", "num_warps", "num_stages", "arch", "launch_shared"):
             if c.get(key):
                 rec[key] = c[key]
         rec["totals"] = totals
