@@ -169,6 +169,19 @@ def test_shaped_args():
     assert pyargs.parse("n=4096").value == 4096 and not pyargs.parse("n=4096").is_array
     with pytest.raises(UserError):
         pyargs.parse("inp=float32[0,4]")
+    # elements NumPy has no type for, as their bits with the format named
+    b = pyargs.parse("w=bfloat16[4,8]")
+    assert (b.shape, b.dtype, b.fmt, b.type_name, b.strides) == ((4, 8), np.dtype(np.uint16), "bfloat16", "bfloat16",
+                                                                 (16, 2))
+    assert pyargs.parse("q=float8_e4m3fn[16]").fmt == "e4m3" and pyargs.parse("q=float8_e5m2[16]").fmt == "e5m2"
+
+
+@needs_numba
+def test_numba_refuses_a_bfloat16_array_in_one_line(nk):
+    done = _cli(str(KERNELS / "numba_kernels.py"), "--kernel", "transpose", "--block", "32,8",
+                "--arg", "out=float32[32,32]", "--arg", "inp=bfloat16[32,32]")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "--arg inp: Numba has no bfloat16 arrays" in done.stderr
 
 
 # ---------------------------------------------------------------- Triton

@@ -52,7 +52,7 @@ def _numba_type(a: pyargs.PyArg):
     from numba.np import numpy_support
 
     if a.is_array and a.fmt:
-        raise UserError(f"--arg {a.text}: Numba has no {a.fmt} arrays; give the element type the kernel's array "
+        raise UserError(f"--arg {a.name}: Numba has no {a.fmt} arrays; give the element type the kernel's array "
                         f"has (float16, float32, uint16 for raw bits, ...)")
     if a.is_array:
         return types.Array(numpy_support.from_dtype(a.dtype), len(a.shape), "C")
