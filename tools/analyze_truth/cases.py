@@ -911,6 +911,18 @@ for bm, bn, bk, k, warps in ((64, 64, 16, 64, 4), (128, 128, 64, 256, 8)):
 triton_case("tma_edge", "tma_edge", ["out_desc=float32[24,40]@16x32", "in_desc=float32[24,40]@16x32"],
             {"BR": 16, "BC": 32}, num_stages=1)
 
+# ---- register spills (analyze/spills.py): local memory ptxas makes, and one local array of the source's own
+SP = f"{K}/spills.cu"
+case("spills.straight", SP, "spill_straight", (64,), ["out=float32[2560]", "in=float32[4096]:-1..1"])
+case("spills.loop", SP, "spill_loop", (64,), ["out=float32[2560]", "in=float32[4096]:-1..1", "n=6"])
+case("spills.partial_warp", SP, "spill_loop", (48,), ["out=float32[2560]", "in=float32[4096]:-1..1", "n=4"])
+case("spills.half_warp", SP, "spill_half_warp", (64,), ["out=float32[2560]", "in=float32[4096]:-1..1", "n=5"])
+case("spills.double", SP, "spill_double", (64,), ["out=float64[1280]", "in=float64[2048]:-1..1", "n=4"])
+case("spills.vec4", SP, "spill_vec4", (64,), ["out=float4[640]", "in=float4[1024]:-1..1", "n=3"])
+case("spills.bounds_shared", SP, "spill_bounds_shared", (256,), ["out=float32[10240]", "in=float32[4096]:-1..1", "n=4"])
+case("spills.local_dynamic_quads", SP, "local_dynamic_quads", (64,),
+     ["out=float4[128]", "in=float4[2048]:-1..1", "idx=int32[256]:0..1000"])
+
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
 
 

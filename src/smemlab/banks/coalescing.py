@@ -153,6 +153,13 @@ def copy_counted_sectors(a: np.ndarray, chunks: np.ndarray) -> np.ndarray:
 LOAD_TOTALS = ("global load", "global ldgsts")  # the kinds Nsight Compute's global-load counters include
 
 
+def local_requests(size: int) -> int:
+    """Requests Nsight Compute counts for one warp-instruction of `size` bytes a lane on local memory: one per
+    4-byte word (module doc), so an LDL.64 or STL.64 is 2 (mm_warptile_db16_tt's spills: 240 LDL requests for 176
+    executions, 64 of them LDL.64; docs/analyze.md)."""
+    return max(1, size // 4)
+
+
 def has_ideal(kind: str, ptx: str) -> bool:
     """False where Nsight Compute reports no ideal: reductions (`red.`) and local memory (module doc)."""
     return not (kind.startswith("local") or ptx.lstrip().startswith("red."))
