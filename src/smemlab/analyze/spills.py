@@ -10,13 +10,17 @@ offset: one 128-byte row of 4 sectors a 4-byte word for a full warp).
 
 The rule, per spill instruction S in SASS basic block B:
 
-1. Anchors. A SASS instruction is an anchor of PTX basic block b where its (file, line, kind) (kinds:
-   barrier, shared/global load/store/atomic, ldmatrix, shuffle, cp.async) occurs in no other SASS
-   block and all the PTX instructions of that (file, line, kind) lie in b, as many of them as the
-   SASS has, or more for a memory access ptxas may merge (never fewer: then ptxas copied the code,
-   unrolling a loop), none of them merged at run time (sass.Plan.coalesce), and the anchor is not
-   predicated (`@P0 LDG`: ptxas may have if-converted a branch of the PTX). B then runs whenever b
-   does, with the same lanes: once per emulated visit of b, per warp with a lane in it.
+1. Anchors. The instructions of one (file, line, kind) (kinds: barrier, shared/global load/store/atomic,
+   ldmatrix, shuffle, cp.async, conditional branch) lie in some SASS blocks and some PTX blocks; where
+   there are as many of one as of the other, they are the same code in the same order (a prologue's
+   copy, then the loop's), paired in order. A pair anchors the SASS block to the PTX block where it has
+   as many PTX instructions as SASS ones, or more for a memory access ptxas may merge (never fewer:
+   ptxas copied the code, unrolling a loop), none merged at run time (sass.Plan.coalesce), and one of
+   the SASS ones is not predicated (`@P0 LDG`: ptxas may have if-converted a branch of the PTX). A
+   branch pair anchors its sides instead: the side that is not the branch's reconvergence point, in
+   each, entered only from the branch (where neither side reconverges, the fall-through with the
+   fall-through). The SASS block then runs whenever the PTX block does, with the same lanes: once per
+   emulated visit of it, per warp with a lane in it.
 2. Control equivalence. Blocks A and B of the SASS that are in the same loops, where A dominates B and
    B post-dominates A (or the other way round), run equally often with the same lanes: B takes the
    visits of the first anchored block equivalent to it (the block of a loop's back branch, with its
@@ -27,17 +31,18 @@ The rule, per spill instruction S in SASS basic block B:
    the loop: the PTX loop (a natural loop of the PTX's flow graph) that holds the PTX block of an
    anchor of the SASS loop's own body, entered by the warp from outside it (the emulator's trace of
    blocks, in order), with the lanes it enters with. Rules 2 and 3 repeat until nothing changes.
-4. What none of these places is not counted (`SpillCounts.uncounted`, shown as a note).
+4. What none of these places is not counted (`Report.uncounted_spills`, named in the notes).
 
-A spill is predicated rarely; its predicate is ignored (the block's lanes). Measured on an H100 with
-Nsight Compute (docs/analyze.md, tools/analyze_truth/kernels/spills.cu).
+A spill is predicated rarely; its predicate is ignored (the block's lanes). Checked against Nsight Compute
+on an H100 (docs/notes/2026-11-spills.md: tools/analyze_truth/kernels/spills.cu and the package kernels
+that spill, every spill's runs exact).
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -76,14 +81,6 @@ class Spill:
     file: str
     line: int
     text: str
-
-
-@dataclass
-class SpillCounts:
-    """Per spill, the emulated visits (indices into the trace) it runs at, and the spills left uncounted."""
-
-    visits: dict[Spill, list[int]] = field(default_factory=dict)
-    uncounted: list[Spill] = field(default_factory=list)
 
 
 def parse(text: str, symbol: str) -> tuple[list[SassInsn], dict[str, int]]:
