@@ -414,7 +414,7 @@ def count(text: str, symbol: str, flow, files: dict[int, str], merged: frozenset
 class Trace:
     """The emulator's visits of PTX basic blocks, in order: (first pc, the block's threads, packed bits)."""
 
-    LIMIT = 4_000_000
+    LIMIT = 1 << 28  # bytes of packed masks kept; past it the spills are left uncounted
 
     def __init__(self, leaders_block: dict[int, int], threads: int):
         self.block_at = leaders_block  # leader pc -> PTX block
@@ -424,7 +424,7 @@ class Trace:
         self.full = False
 
     def visit(self, pc: int, mask: np.ndarray) -> None:
-        if len(self.blocks) >= self.LIMIT:
+        if len(self.blocks) * (self.N + 7) // 8 >= self.LIMIT:
             self.full = True
             return
         self.blocks.append(self.block_at[pc])
