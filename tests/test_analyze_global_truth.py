@@ -23,8 +23,6 @@ RED_SECTORS = ("reductions (RED) on global memory at data-dependent addresses (a
                "5,691 against 5,791 (5,212 against 5,307 where a warp's lanes never share an address); one-warp "
                "replays of these warps (tests/data/global_atomic_truth.json) show the rest is each warp's own, a "
                "sector or two more on about a third of random warps, by a rule not found")
-PTXAS_LOCAL = ("local memory that ptxas made (STL/LDL in the SASS, nothing local in the PTX: {what}); analyze sees "
-               "the PTX's local accesses only")
 KNOWN = {
     **{case: STAGED_SOURCE_VIEW for case in STAGED_PROBES},
     "histogram.histGlobal": RED_SECTORS, "ops_histogram.hist_global": RED_SECTORS,
@@ -38,12 +36,6 @@ KNOWN = {
                                       "gives it. The cp_async_stages probe shows the source view itself miscounting "
                                       "copies in flight: " + STAGED_SOURCE_VIEW
        for k in (2, 3, 4)},
-    "overlap.mmStagedTma1": PTXAS_LOCAL.format(what="the accumulator tile of the one-stage TMA matmul, 8 STL and 256 "
-                                                    "LDL executions, 32 and 1,024 sectors"),
-    "ops_matmul.mm_pack": PTXAS_LOCAL.format(what="8 STL executions, 32 sectors, at the k-loop's head"),
-    "ops_matmul.mm_warptile_db16_tt": PTXAS_LOCAL.format(what="the slab loads of both transposed operands at 128 "
-                                                              "registers (tests/test_kernels_spill_free.py), 240 LDL "
-                                                              "requests, 960 sectors"),
     "triton.matmul_typed.float32.float32.128x128x32": "the A tile's 16-byte cp.async with 2 stages in flight: the "
                                                       "source view counts 16 sectors (one warp-copy) more on line 193 "
                                                       "(2,064 against 2,048, ideal 4,112 against 4,096) than the lanes "

@@ -955,6 +955,18 @@ for dt, bc in (("float32", 32), ("float16", 64)):
 triton_case("tma_matmul_device.64x64x32", "tma_matmul_device", ["c_ptr=float16[64,64]", "a_ptr=float16[64,128]",
             "b_ptr=float16[128,64]", "M=64", "N=64", "K=128"], {"BM": 64, "BN": 64, "BK": 32})
 
+# ---- register spills (analyze/spills.py): local memory ptxas makes, and one local array of the source's own
+SP = f"{K}/spills.cu"
+case("spills.straight", SP, "spill_straight", (64,), ["out=float32[2560]", "in=float32[4096]:-1..1"])
+case("spills.loop", SP, "spill_loop", (64,), ["out=float32[2560]", "in=float32[4096]:-1..1", "n=6"])
+case("spills.partial_warp", SP, "spill_loop", (48,), ["out=float32[2560]", "in=float32[4096]:-1..1", "n=4"])
+case("spills.half_warp", SP, "spill_half_warp", (64,), ["out=float32[2560]", "in=float32[4096]:-1..1", "n=5"])
+case("spills.double", SP, "spill_double", (64,), ["out=float64[1280]", "in=float64[2048]:-1..1", "n=4"])
+case("spills.vec4", SP, "spill_vec4", (64,), ["out=float4[640]", "in=float4[1024]:-1..1", "n=3"])
+case("spills.bounds_shared", SP, "spill_bounds_shared", (256,), ["out=float32[10240]", "in=float32[4096]:-1..1", "n=4"])
+case("spills.local_dynamic_quads", SP, "local_dynamic_quads", (64,),
+     ["out=float4[128]", "in=float4[2048]:-1..1", "idx=int32[256]:0..1000"])
+
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
 
 

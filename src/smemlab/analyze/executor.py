@@ -106,6 +106,7 @@ class Executor:
         self.describe_thread = describe_thread  # linear thread id -> "thread 37 (threadIdx 5,1,0)"
         self.steps = 0
         self.issued_warps = 0
+        self.trace = None  # spills.Trace: every visit of a basic block, where the SASS spills (spills.py)
         self.barriers = 0
         self.arrived: dict[int, np.ndarray] = {}  # barrier -> threads arrived in its current phase
         # warp-synchronous key (pc, or warpsync.BAR_WARP) -> (threads arrived, the membermask each gave)
@@ -217,6 +218,7 @@ class Executor:
         self.stack = stack
         kinds, ops, run_end, instrs, leaders = self.kinds, self.ops, self.run_end, self.flow.instrs, self.flow.leaders
         max_steps = self.max_steps
+        trace = self.trace
         deadline = time.monotonic() + self.time_limit if self.time_limit else None
         with np.errstate(all="ignore"):
             while stack:
@@ -228,6 +230,8 @@ class Executor:
                     continue
                 if leaders[pc] and len(stack) > 1 and e.waiting is None and self._join(e):
                     continue
+                if trace is not None and leaders[pc] and e.waiting is None:
+                    trace.visit(pc, e.mask)
                 kind = kinds[pc]
                 if kind == PLAIN:
                     end = run_end[pc]

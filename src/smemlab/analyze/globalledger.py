@@ -14,7 +14,7 @@ import numpy as np
 
 from smemlab.analyze import sass
 from smemlab.banks.coalescing import (WARP, atomic_sector_costs, copy_counted_sectors, copy_sector_costs, has_ideal,
-                                     sector_costs)
+                                     local_requests, sector_costs)
 from smemlab.analyze.ledger import Ledger
 
 GLOBAL_KINDS = ("global load", "global store", "global atomic")
@@ -47,7 +47,7 @@ class MemoryLedger(Ledger):
                 site.sources.append(a)
                 if chunks is not None:
                     site.kept_chunks.append(chunks)
-            site.requests += int(a.shape[0])
+            site.requests += int(a.shape[0]) * (local_requests(site.size) if site.kind.startswith("local") else 1)
             if not a.shape[0]:
                 continue
             sectors, counted, ideal = site_costs(site, a, chunks)

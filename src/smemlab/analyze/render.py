@@ -99,6 +99,10 @@ def notes(r: Report) -> list[str]:
                    "a quarter at each warp of the warpgroup, on the line ptxas gives the HGMMA (measured on an H100)")
     if any(s.issued for s in r.memory_sites):
         out.append(memory.SECTOR_NOTE)
+    if r.uncounted_spills:
+        out.append(f"{len(r.uncounted_spills)} register spills of ptxas's (STL/LDL) are not counted: no rule places "
+                   f"their SASS block on what the emulator ran (analyze/spills.py): "
+                   + "; ".join(r.uncounted_spills[:5]) + (" ..." if len(r.uncounted_spills) > 5 else ""))
     if any(s.generic and not s.remote and s.issued for s in r.sites):
         out.append("some shared-memory traffic goes through generic pointers (LD/ST, not LDS/STS); it is counted "
                    "with the shared loads and stores")

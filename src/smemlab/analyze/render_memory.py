@@ -211,7 +211,7 @@ def print_sector_map(r, con, ls: LineStats) -> None:
     active = int((addr >= 0).sum())
     con.print(f"[bold]{escape(r.file_name(ls.file))}:{ls.line}[/] {ls.kind} ({site.size} bytes): "
               f"[dim]{escape(r.source_text(ls.file, ls.line))}[/]")
-    con.print(f"[dim]PTX: {escape(site.text)}[/]")
+    con.print(f"[dim]{'SASS' if site.pc < 0 else 'PTX'}: {escape(site.text)}[/]")  # a spill: no PTX (spills.py)
     con.print(f"sector map of warp {site.worst_warp}: {active} active lanes, {len(rows)} sectors"
               + (" (local memory: each lane's words interleaved with the warp's)" if local else ""))
     base = rows[0][0] if rows else 0

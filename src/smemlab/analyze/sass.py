@@ -246,10 +246,11 @@ _MEMORY_OPS = {"LDG": "global load", "LD": "global load", "STG": "global store",
 def parse_memory_sass(text: str, symbol: str) -> list[SassAccess]:
     """The global and local loads and stores of kernel `symbol` (LDG/STG, generic LD/ST, LDL/STL), as
     `parse_sass` gives the shared ones, for the same matching with the PTX (their widths: LDG.E.128).
-    The address is the last bracket: `desc[UR4][R2.64+0x80]` names the memory descriptor first."""
+    The address is the last bracket: `desc[UR4][R2.64+0x80]` names the memory descriptor first. ptxas's
+    spills (STL/LDL marked SpillRefill) are left out: the PTX has nothing to match them with (spills.py)."""
     accesses = []
     matches = ((file, line, raw, _MEMORY_INSN.search(raw)) for file, line, raw in _kernel_lines(text, symbol))
-    for file, line, raw, m in (x for x in matches if x[3]):
+    for file, line, raw, m in (x for x in matches if x[3] and "SpillRefill" not in x[2]):  # spills: spills.py
         widths = [_WIDTH[mod] for mod in (m.group(3) or "").split(".") if mod in _WIDTH]
         addr = re.findall(r"\[([^\]]*)\]", m.group(4))
         if addr:

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from smemlab.analyze import args as A
-from smemlab.analyze import sass
+from smemlab.analyze import sass, spills
 from smemlab.analyze.cfg import build_flow
 from smemlab.analyze.deadloads import DeadLoads, sunk_loads
 from smemlab.analyze.executor import AnalyzeError, Executor
@@ -52,6 +52,7 @@ class Report:
     refused: list[str] = field(default_factory=list)  # instructions the emulator cannot run, none of them reached
     memory_sites: list[Site] = field(default_factory=list)  # global and local traffic (globalledger.py)
     memory_lines: list[LineStats] = field(default_factory=list)
+    uncounted_spills: list[str] = field(default_factory=list)  # ptxas's spills no rule of spills.py places
     launch: object = None  # launch.LaunchTotals of --blocks: the whole grid's global and local traffic
 
     def totals(self, kind: str) -> dict:
@@ -251,10 +252,16 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
     dead.watched |= {mach.reg_index(r) for regs in sunk.values() for r in regs}
     mach.dead = dead if dead.watched else None
     ex = Executor(flow, mach, ledger, int(max_steps), where, describe_thread, time_limit)
+    text = sass.listing_text(cubin) if cubin else None
+    spilled = spills.count(text, symbol, flow, module.files, frozenset(ledger.coalesce) | frozenset(memory.coalesce)) \
+        if text is not None else None
+    if spilled is not None:
+        ex.trace = spills.Trace({s: b for b, s in enumerate(flow.starts)}, mach.valid.size)
     try:
         ex.run()
     finally:
         ex.runtime.finish()
+    uncounted = spills.record(memory, spilled[0], spilled[1], ex.trace, module.files, mach.W) if spilled else []
     dead.finish()
     ledger.finish()
     memory.finish()
@@ -266,7 +273,8 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
                   ptx=ptx, buffers={n: _contents(mach, b) for n, b in bound.by_name.items()}, sass=plan,
                   cluster=launch.cluster, cubin=cubin,
                   refused=[f"{where(pc)}: {msg}" for pc, msg in sorted(ex.refused.items())],
-                  memory_sites=memory_sites, memory_lines=per_line(memory_sites))
+                  memory_sites=memory_sites, memory_lines=per_line(memory_sites),
+                  uncounted_spills=[f"{s.file}:{s.line} {s.text}" for s in uncounted])
 
 
 def shared_atomics(instrs) -> list[int]:

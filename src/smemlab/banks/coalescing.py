@@ -29,11 +29,13 @@ global read, LDL/STL), as Nsight Compute counts them:
   copy's sectors depend on its shared destinations as well, and the two views part there: the source view
   counts (global sector, shared chunk) pairs a line (copy_sector_costs), the kernel's counters (global
   line, shared chunk) pairs (copy_counted_sectors).
-- Local memory (LDL/STL: local arrays; ptxas's spills are not in the PTX, so not here) is interleaved
-  by 4-byte words: word w of lane l of a warp's frame is at (w * 32 + l) * 4 (the CUDA Programming
-  Guide: "consecutive 32-bit words are accessed by consecutive thread IDs"), so lanes reading the same
-  local offset are coalesced; an 8- or 16-byte access is 2 or 4 such words, 128 bytes apart. Its
-  requests and sectors are Nsight Compute's `..._mem_local_op_{ld,st}`.
+- Local memory (LDL/STL: the PTX's local arrays, and ptxas's register spills, which analyze/spills.py
+  places) is interleaved by 4-byte words: word w of lane l of a warp's frame is at (w * 32 + l) * 4 (the
+  CUDA Programming Guide: "consecutive 32-bit words are accessed by consecutive thread IDs"), so lanes
+  reading the same local offset are coalesced; an 8- or 16-byte access is 2 or 4 such words, 128 bytes
+  apart, and as many requests (`local_requests`). Its requests and sectors are Nsight Compute's
+  `..._mem_local_op_{ld,st}` (spills and 16-byte local accesses measured on an H100:
+  docs/notes/2026-11-spills.md).
 
 The rules were checked against Nsight Compute on an H200 (2026-11-27: 175 one-block launches of
 tools/analyze_truth/kernels/global_patterns.cu, the `global.*` cases of the truth fixture).
@@ -151,6 +153,12 @@ def copy_counted_sectors(a: np.ndarray, chunks: np.ndarray) -> np.ndarray:
 
 
 LOAD_TOTALS = ("global load", "global ldgsts")  # the kinds Nsight Compute's global-load counters include
+
+
+def local_requests(size: int) -> int:
+    """Requests Nsight Compute counts for one warp-instruction of `size` bytes a lane on local memory: one per
+    4-byte word (module doc): an LDL.64 or STL.64 is 2, a 16-byte one 4 (docs/notes/2026-11-spills.md)."""
+    return max(1, size // 4)
 
 
 def has_ideal(kind: str, ptx: str) -> bool:
