@@ -31,13 +31,14 @@ import threading
 import torch
 
 from smemlab.ops._args import numpy_dtype_of, torch_dtype_of
-from smemlab.ops.torch_autograd import add_autograd
+from smemlab.ops.torch_autograd import add_autograd, eager_functions
 
 # the modules, not the functions smemlab.ops binds to the same names
 _histogram, _matmul, _reduce, _stencil, _transpose = (
     importlib.import_module(f"smemlab.ops.{name}") for name in ("histogram", "matmul", "reduce", "stencil", "transpose"))
 _LOCK = threading.Lock()
 _LIB: list = []  # [the Library]: its registrations last as long as it does
+EAGER_GRAD: list = []  # [a namespace of eager_functions by op name], made with the registration
 
 SCHEMAS = {
     "transpose": "transpose(Tensor x) -> Tensor",
@@ -56,6 +57,7 @@ def register():
             lib = torch.library.Library("smemlab", "DEF")
             _define(lib)
             _LIB.append(lib)
+            EAGER_GRAD.append(type("smemlab_eager_grad", (), {n: staticmethod(f) for n, f in eager_functions(CUDA).items()}))
     return torch.ops.smemlab
 
 
