@@ -57,7 +57,8 @@ def register():
             lib = torch.library.Library("smemlab", "DEF")
             _define(lib)
             _LIB.append(lib)
-            EAGER_GRAD.append(type("smemlab_eager_grad", (), {n: staticmethod(f) for n, f in eager_functions(CUDA).items()}))
+            functions = eager_functions(CUDA)
+            EAGER_GRAD.append(type("smemlab_eager_grad", (), {n: staticmethod(f) for n, f in functions.items()}))
     return torch.ops.smemlab
 
 

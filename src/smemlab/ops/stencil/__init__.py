@@ -34,8 +34,9 @@ TILE = 256 * 4 * 4
 DTYPES = Dtypes("float32")
 
 
-# the last few lists or tuples of coefficients -> (as checked, their launch argument); more than one, since
-# a forward and backward pass alternate two (the coefficients and their reverse: docs/notes/2026-11-compiled-host-path.md)
+# the last few lists or tuples of coefficients -> (as checked, their launch argument); more than one, since a
+# forward and backward pass alternate two, the coefficients and their reverse
+# (docs/notes/2026-11-compiled-host-path.md)
 _CHECKED: dict[tuple, tuple[np.ndarray, Any]] = {}
 _CHECKED_MAX = 8
 
