@@ -107,6 +107,8 @@ def main() -> None:
     def row(name, fn):
         rows["rows"][name] = measure(fn)
         print(name, rows["rows"][name], flush=True)
+        with open(args.report, "w") as f:  # as it goes: a run cut short keeps what it measured
+            json.dump(rows, f, indent=1)
 
     for n in (4096, 256):
         x = torch.randn(n, n, device="cuda")
@@ -155,8 +157,6 @@ def main() -> None:
         row("stencil1d 2^24 torch compiled", lambda: ct(x1))
         row("stencil1d 2^24 torch fwd+bwd", lambda: torch.autograd.grad(conv(xg), (xg,), g))
 
-    with open(args.report, "w") as f:
-        json.dump(rows, f, indent=1)
     if args.diag:
         diagnose(args.diag)
 
@@ -173,7 +173,9 @@ def diagnose(prefix: str) -> None:
     with open(f"{prefix}.inductor.txt", "w") as f:
         f.write("\n\n".join(code))
     xg, g = x.clone().requires_grad_(), torch.randn(4096, 4096, device="cuda")
-    for name, fn in (("compiled", lambda: c(x)),
+    x1 = torch.randn(1 << 24, device="cuda")
+    cr = torch.compile(ops.reduce_sum, fullgraph=True, dynamic=False)
+    for name, fn in (("compiled", lambda: c(x)), ("compiled_reduce", lambda: cr(x1)),
                      ("fwdbwd", lambda: torch.autograd.grad(ops.transpose(xg), (xg,), g))):
         for _ in range(20):
             fn()
@@ -191,12 +193,17 @@ def diagnose(prefix: str) -> None:
             f.write(s.getvalue())
     from torch.profiler import ProfilerActivity, profile
 
-    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
-        for _ in range(20):
-            torch.autograd.grad(ops.transpose(xg), (xg,), g)
+    for name, fn in (("fwdbwd", lambda: torch.autograd.grad(ops.transpose(xg), (xg,), g)), ("compiled", lambda: c(x)),
+                     ("compiled_reduce", lambda: cr(x1))):
+        for _ in range(5):
+            fn()
         torch.cuda.synchronize()
-    with open(f"{prefix}.profiler.fwdbwd.txt", "w") as f:
-        f.write(prof.key_averages().table(sort_by="cpu_time_total", row_limit=40))
+        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+            for _ in range(20):
+                fn()
+            torch.cuda.synchronize()
+        with open(f"{prefix}.profiler.{name}.txt", "w") as f:
+            f.write(prof.key_averages().table(sort_by="cpu_time_total", row_limit=40))
 
 
 if __name__ == "__main__":
