@@ -1,6 +1,7 @@
 """Where the host time of smemlab's torch ops goes inside torch.compile and autograd (issue 29):
 
     python3 tools/probes/compiled_host_probe.py REPORT.json [--refs] [--diag PREFIX]
+    python3 tools/probes/compiled_host_probe.py --ab REPORT.json      (this branch's code only: see `ab`)
 
 Run once per code version (PYTHONPATH naming the version's src) in the same process layout, so two
 reports compare the versions. For transpose 4096^2 and 256^2 f32, reduce_sum 2^24 f32 and stencil1d
@@ -206,5 +207,49 @@ def diagnose(prefix: str) -> None:
             f.write(prof.key_averages().table(sort_by="cpu_time_total", row_limit=40))
 
 
+def ab(report: str, rounds: int = 9) -> None:
+    """The eager gradient path with and without this branch's two changes, interleaved in one process
+    (a process's host speed drifts more than the changes move): "op" routes every call that records a
+    gradient through the registered op and keeps one checked coefficient list (the code before), "eager"
+    takes the eager Functions and keeps a few; rounds alternate which goes first."""
+    from smemlab import ops
+    from smemlab.ops import _route
+    from smemlab.ops import stencil as S
+
+    plain_cuda, checked_max = _route._plain_cuda, S._CHECKED_MAX
+    variants = {"op": (lambda xs: False, 1), "eager": (plain_cuda, checked_max)}
+    cases = {}
+    for n in (4096, 256):
+        xg, g = torch.randn(n, n, device="cuda", requires_grad=True), torch.randn(n, n, device="cuda")
+        cases[f"transpose {n}^2 fwd+bwd"] = lambda xg=xg, g=g: torch.autograd.grad(ops.transpose(xg), (xg,), g)
+    for e in (16, 24):
+        xg, g = torch.randn(1 << e, device="cuda", requires_grad=True), torch.randn(1 << e, device="cuda")
+        cases[f"stencil1d 2^{e} fwd+bwd"] = lambda xg=xg, g=g: torch.autograd.grad(ops.stencil1d(xg, COEF), (xg,), g)
+        x = xg.detach()
+        cases[f"stencil1d 2^{e} eager, no grad (control)"] = lambda x=x: ops.stencil1d(x, COEF)
+    samples = {(c, v): {"host": [], "b2b": []} for c in cases for v in variants}
+    for r in range(rounds):
+        order = list(variants) if r % 2 == 0 else list(variants)[::-1]
+        for case, fn in cases.items():
+            for v in order:
+                _route._plain_cuda, S._CHECKED_MAX = variants[v]
+                S._CHECKED.clear()
+                got = samples[(case, v)]
+                got["host"].append(host_us(fn)[1])
+                got["b2b"].append(b2b_us(fn)[1])
+    _route._plain_cuda, S._CHECKED_MAX = plain_cuda, checked_max
+    out = {"torch": torch.__version__, "gpu": torch.cuda.get_device_name(), "rounds": rounds, "rows": {}}
+    for (case, v), got in samples.items():
+        out["rows"][f"{case} [{v}]"] = {k: (min(vals), statistics.median(vals)) for k, vals in got.items()}
+        print(f"{case} [{v}]", out["rows"][f"{case} [{v}]"], flush=True)
+    with open(report, "w") as f:
+        json.dump(out, f, indent=1)
+
+
 if __name__ == "__main__":
-    main()
+    import sys
+
+    if sys.argv[1:2] == ["--ab"]:
+        ab(sys.argv[2])
+    else:
+        main()

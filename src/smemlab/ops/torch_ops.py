@@ -19,8 +19,10 @@ No kernel for the CPU: a CPU tensor through torch.ops.smemlab.<op> gets the disp
 run ... with arguments from the 'CPU' backend", as custom_op(device_types="cuda") gave; the public
 functions refuse one themselves. The schemas are those custom_op inferred before (int as SymInt), with
 its pt2_compliant tag. The public functions of smemlab.ops come here themselves when a tracer or
-autograd needs it (smemlab.ops._route); `register` runs on first use, never at import, since torch is
-never imported by smemlab.ops itself.
+autograd needs it (smemlab.ops._route), except an eager call on plain CUDA tensors that records a
+gradient, which takes the op's eager Function (EAGER_GRAD, the same backward with no dispatcher:
+docs/notes/2026-11-compiled-host-path.md); `register` runs on first use, never at import, since torch
+is never imported by smemlab.ops itself.
 """
 
 from __future__ import annotations
