@@ -330,3 +330,25 @@ def test_matmul_bfloat16_fake_names_the_alternatives():
     a, b = (torch.empty(*shape, device="meta", dtype=torch.bfloat16) for shape in ((4, 8), (8, 2)))
     with pytest.raises(TypeError, match=r"bfloat16.*torch\.matmul"):
         registered().matmul(a, b)
+
+
+def test_stencil_coefficients_alternating_are_checked_once_each(monkeypatch):
+    """A forward and backward pass alternate the coefficients and their reverse: both stay checked; the
+    cache holds a bounded number, and a changed list is checked again."""
+    import smemlab.ops.stencil as S
+
+    checked = []
+    real = S._check_coefficients
+    monkeypatch.setattr(S, "_check_coefficients", lambda coef: checked.append(tuple(coef)) or real(coef))
+    monkeypatch.setattr(S, "_CHECKED", {})
+    fwd, bwd = [0.1, 0.2, 0.7], [0.7, 0.2, 0.1]
+    for _ in range(5):
+        assert S.coefficients(fwd).tolist() == pytest.approx(fwd) and S.coefficients(bwd).tolist() == pytest.approx(bwd)
+    assert checked == [tuple(fwd), tuple(bwd)]
+    for i in range(2 * S._CHECKED_MAX):
+        S.coefficients([float(i)])
+    assert len(S._CHECKED) == S._CHECKED_MAX and len(checked) == 2 + 2 * S._CHECKED_MAX
+    with pytest.raises(ValueError, match="odd length"):
+        S.coefficients([1.0, 2.0])
+    with pytest.raises(ValueError, match="odd length"):
+        S.coefficients([1.0, 2.0])  # a refused list is not kept

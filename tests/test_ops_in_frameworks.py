@@ -238,6 +238,43 @@ def test_compiled_training_step(dev):
     assert rel(got, w.grad) < 1e-5
 
 
+def test_eager_gradients_skip_the_dispatcher_and_match_the_ops(dev):
+    """An eager call on CUDA tensors that records a gradient takes the op's eager Function (no dispatcher);
+    under a dispatch mode it takes the registered op, which the mode sees; the gradients are the same."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class Seen(TorchDispatchMode):
+        def __init__(self):
+            super().__init__()
+            self.ops = []
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            self.ops.append(str(func))
+            return func(*args, **(kwargs or {}))
+
+    x = torch.randn(1000, device=dev, requires_grad=True)
+    g = torch.randn(1000, device=dev)
+    a, b = torch.randn(40, 30, device=dev, requires_grad=True), torch.randn(30, 20, device=dev, requires_grad=True)
+    keys, w = torch.randint(-2, 12, (500,), device=dev), torch.rand(500, device=dev, requires_grad=True)
+    calls = {"stencil1d": (lambda: ops.stencil1d(x, STENCIL), (x,), g),
+             "transpose": (lambda: ops.transpose(a), (a,), torch.randn(30, 40, device=dev)),
+             "reduce_sum": (lambda: ops.reduce_sum(a, axis=-1), (a,), torch.randn(40, device=dev)),
+             "matmul": (lambda: ops.matmul(a, b), (a, b), torch.randn(40, 20, device=dev)),
+             "histogram": (lambda: ops.histogram(keys, 10, weights=w), (w,), torch.randn(10, device=dev))}
+    for name, (call, inputs, grad_out) in calls.items():
+        y = call()
+        assert y.grad_fn.name() == f"smemlab_{name}_eagerBackward", name
+        direct = torch.autograd.grad(y, inputs, grad_out)
+        mode = Seen()
+        with mode:
+            y = call()
+            assert f"smemlab.{name}.default" in mode.ops, name
+            assert y.grad_fn.name() == f"smemlab_{name}Backward", name
+            dispatched = torch.autograd.grad(y, inputs, grad_out)
+        for d, r in zip(direct, dispatched):  # one kernel both ways; float atomics may reorder a sum
+            assert rel(d, r) < 1e-6, name
+
+
 def test_histogram_has_no_gradient(dev):
     keys = torch.randint(0, 10, (100,), device=dev)
     assert not ops.histogram(keys, 10).requires_grad

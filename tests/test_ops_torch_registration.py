@@ -334,3 +334,54 @@ def test_gradients_and_compiled_backward_through_the_dispatcher(cpu_reference_ke
         assert torch.allclose(wt.grad, want[0], atol=1e-5) and torch.equal(hw.grad, want[1]), backend
     assert torch.equal(want[1], torch.tensor([0.0, 3, 3, 0, 7, 2, 0, 1]))
     torch._dynamo.reset()
+
+
+def test_eager_functions_give_the_autograd_kernels_gradients(cpu_reference_kernels):
+    """The Functions that eager calls recording a gradient take (smemlab.ops.torch_autograd.eager_functions)
+    differentiate as the ops do: gradcheck on the CPU reference kernels, every formula, and the defaults
+    filled in where a call leaves trailing arguments out."""
+    from smemlab.ops.torch_autograd import eager_functions
+
+    f = eager_functions({name: getattr(SM, name).default for name in ops.__all__})
+    gc = torch.autograd.gradcheck
+    x = torch.randn(5, 7, dtype=torch.float64, requires_grad=True)
+    b = torch.randn(7, 4, dtype=torch.float64, requires_grad=True)
+    assert gc(f["transpose"], (x,)) and gc(f["reduce_sum"], (x,)) and gc(lambda t: f["reduce_sum"](t, None, -1), (x,))
+    assert gc(lambda t: f["stencil1d"](t.reshape(-1), [0.1, -0.2, 0.5, 0.3, -0.05]), (x,))
+    assert gc(f["matmul"], (x, b))
+    keys, w = torch.tensor([0, 3, 3, -1, 7, 2, 9, 1]), torch.rand(8, dtype=torch.float64, requires_grad=True)
+    assert gc(lambda v: f["histogram"](keys, 8, "auto", None, v), (w,))
+    y = f["transpose"](x)
+    assert y.grad_fn.name() == "smemlab_transpose_eagerBackward" and torch.equal(y, x.t())
+    assert not f["reduce_sum"](torch.arange(5, dtype=torch.int32)).requires_grad
+
+
+def test_only_plain_cuda_calls_that_record_a_gradient_skip_the_dispatcher():
+    """_route sends a call that records a gradient to the eager Functions only for CUDA tensors with no
+    mode or transform active; anything else keeps the op (its Autograd kernel redispatches to them)."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    from smemlab.ops import _route
+
+    registered()
+    cpu = torch.empty(3, requires_grad=True)
+    assert not _route._plain_cuda((cpu,)) and _route.torch_ops(cpu) is SM
+    assert _route.torch_ops(cpu, meta(3)) is SM and _route.torch_ops(torch.nn.Parameter(meta(3))) is SM
+
+    class Seen(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            return func(*args, **(kwargs or {}))
+
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    with FakeTensorMode():
+        cuda = torch.empty(3, device="cuda")  # a tensor that says CUDA: _plain_cuda reads metadata only
+    assert _route._plain_cuda((cuda,)) and _route._plain_cuda((cuda, cuda))
+    assert not _route._plain_cuda((cuda, cpu)) and not _route._plain_cuda((cuda, np.zeros(3)))
+    with Seen():
+        assert not _route._plain_cuda((cuda,))
+    with torch.overrides.TorchFunctionMode():
+        assert not _route._plain_cuda((cuda,))
+    seen = []
+    torch.func.grad(lambda t: seen.append(_route._plain_cuda((cuda,))) or t.sum())(torch.ones(2))
+    assert seen == [False]  # a functorch transform

@@ -23,24 +23,64 @@ the op below autograd and records the backward; else, for plain CUDA tensors (no
 key left: no FakeTensor, no mode, no functionalization) it calls the CUDA kernel itself, and for
 anything else it redispatches below autograd (to the fake implementation, a mode, ...). The plain
 case is every call of a compiled graph that records no gradient: one Python call, no second trip
-through the dispatcher.
+through the dispatcher. An eager call on plain CUDA tensors that records a gradient takes none of
+this: smemlab.ops._route hands it to the op's `eager_functions` Function, whose forward calls the
+CUDA kernel itself.
 """
 
 from __future__ import annotations
 
 import torch
 
-def add_autograd(lib, cuda) -> None:
-    """An Autograd kernel for each op of `lib`, the smemlab library; cuda: each op's CUDA kernel by name.
-    Each formula is (backward, setup_context) as torch.library.register_autograd takes them:
+
+def _formulas() -> dict:
+    """Each op's formula, (backward, setup_context) as torch.library.register_autograd takes them:
     setup_context(ctx, inputs, output) with every argument in inputs (defaults filled in), and
     backward(ctx, *grads) returning a gradient or None for each."""
-    formulas = {"transpose": (_transpose_backward, None), "reduce_sum": (_reduce_backward, _reduce_setup),
-                "stencil1d": (_stencil_backward, _stencil_setup), "matmul": (_matmul_backward, _matmul_setup),
-                "histogram": (_histogram_backward, _histogram_setup)}
-    for name, (backward, setup) in formulas.items():
+    return {"transpose": (_transpose_backward, None), "reduce_sum": (_reduce_backward, _reduce_setup),
+            "stencil1d": (_stencil_backward, _stencil_setup), "matmul": (_matmul_backward, _matmul_setup),
+            "histogram": (_histogram_backward, _histogram_setup)}
+
+
+def add_autograd(lib, cuda) -> None:
+    """An Autograd kernel for each op of `lib`, the smemlab library; cuda: each op's CUDA kernel by name."""
+    for name, (backward, setup) in _formulas().items():
         op = getattr(torch.ops.smemlab, name).default
         lib.impl(name, autograd_kernel(op, cuda[name], backward, setup), "Autograd", with_keyset=True)
+
+
+def eager_functions(cuda) -> dict:
+    """Each op as a torch.autograd.Function whose forward calls the CUDA kernel `cuda[name]` itself, by
+    name: the same gradient as the op's Autograd kernel records, for the eager call on plain CUDA
+    tensors that records one (smemlab.ops._route sends no other there), without the dispatcher's two
+    trips (into the Autograd kernel, then below it to the CUDA kernel), which cost about as much again
+    as the Function itself (docs/notes/2026-11-compiled-host-path.md)."""
+    functions = {}
+    for name, (backward, setup) in _formulas().items():
+        op = getattr(torch.ops.smemlab, name).default
+        functions[name] = _eager_function(op, cuda[name], backward, setup)
+    return functions
+
+
+def _eager_function(op, kernel, backward, setup_context):
+    defaults = tuple(a.default_value for a in op._schema.arguments)
+    nargs = len(defaults)
+
+    def forward(ctx, *args):
+        out = kernel(*args)
+        if setup_context is not None:
+            setup_context(ctx, args, out)
+        return out
+
+    function = type(f"smemlab_{op._opname}_eager", (torch.autograd.Function,),
+                    {"forward": staticmethod(forward), "backward": staticmethod(backward)})
+    apply = function.apply
+
+    def call(*args):
+        return apply(*args, *defaults[len(args):]) if len(args) < nargs else apply(*args)
+
+    call.__name__ = f"smemlab_{op._opname}"
+    return call
 
 
 def autograd_kernel(op, kernel, backward, setup_context, backend: str = "CUDA"):

@@ -19,8 +19,10 @@ No kernel for the CPU: a CPU tensor through torch.ops.smemlab.<op> gets the disp
 run ... with arguments from the 'CPU' backend", as custom_op(device_types="cuda") gave; the public
 functions refuse one themselves. The schemas are those custom_op inferred before (int as SymInt), with
 its pt2_compliant tag. The public functions of smemlab.ops come here themselves when a tracer or
-autograd needs it (smemlab.ops._route); `register` runs on first use, never at import, since torch is
-never imported by smemlab.ops itself.
+autograd needs it (smemlab.ops._route), except an eager call on plain CUDA tensors that records a
+gradient, which takes the op's eager Function (EAGER_GRAD, the same backward with no dispatcher:
+docs/notes/2026-11-compiled-host-path.md); `register` runs on first use, never at import, since torch
+is never imported by smemlab.ops itself.
 """
 
 from __future__ import annotations
@@ -31,13 +33,14 @@ import threading
 import torch
 
 from smemlab.ops._args import numpy_dtype_of, torch_dtype_of
-from smemlab.ops.torch_autograd import add_autograd
+from smemlab.ops.torch_autograd import add_autograd, eager_functions
 
 # the modules, not the functions smemlab.ops binds to the same names
 _histogram, _matmul, _reduce, _stencil, _transpose = (
     importlib.import_module(f"smemlab.ops.{name}") for name in ("histogram", "matmul", "reduce", "stencil", "transpose"))
 _LOCK = threading.Lock()
 _LIB: list = []  # [the Library]: its registrations last as long as it does
+EAGER_GRAD: list = []  # [a namespace of eager_functions by op name], made with the registration
 
 SCHEMAS = {
     "transpose": "transpose(Tensor x) -> Tensor",
@@ -56,6 +59,8 @@ def register():
             lib = torch.library.Library("smemlab", "DEF")
             _define(lib)
             _LIB.append(lib)
+            functions = eager_functions(CUDA)
+            EAGER_GRAD.append(type("smemlab_eager_grad", (), {n: staticmethod(f) for n, f in functions.items()}))
     return torch.ops.smemlab
 
 

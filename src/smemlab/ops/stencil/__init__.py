@@ -34,26 +34,35 @@ TILE = 256 * 4 * 4
 DTYPES = Dtypes("float32")
 
 
-_LAST: list = [((), None, None)]  # [(the last list or tuple of coefficients, as checked, their launch argument)]
+# the last few lists or tuples of coefficients -> (as checked, their launch argument); more than one, since a
+# forward and backward pass alternate two, the coefficients and their reverse
+# (docs/notes/2026-11-compiled-host-path.md)
+_CHECKED: dict[tuple, tuple[np.ndarray, Any]] = {}
+_CHECKED_MAX = 8
 
 
 def coefficients(coef: Any) -> np.ndarray:
-    """The coefficients as checked float32. A list or tuple equal to the last one is not checked
+    """The coefficients as checked float32. A list or tuple equal to one of the last few is not checked
     again (a user's loop passes the same coefficients every call, and checking them is a good share of a
     small call's host time: docs/notes/2026-11-host-path.md)."""
     return _checked(coef)[0]
 
 
 def _checked(coef: Any) -> tuple[np.ndarray, Any]:
-    """(the checked coefficients, their launch argument), both kept for the last list or tuple given."""
+    """(the checked coefficients, their launch argument), both kept for the last few lists or tuples given."""
     if type(coef) in (list, tuple):
         key = tuple(coef)
-        last_key, last, arg = _LAST[0]
-        if key == last_key and last is not None:
-            return last, arg
+        try:
+            return _CHECKED[key]
+        except KeyError:
+            pass
+        except TypeError:  # an unhashable element: refused by the check below
+            return _check_coefficients(coef), None
         c = _check_coefficients(coef)
-        _LAST[0] = (key, c, coef_argument(c))
-        return c, _LAST[0][2]
+        if len(_CHECKED) >= _CHECKED_MAX:
+            _CHECKED.pop(next(iter(_CHECKED)))
+        hit = _CHECKED[key] = (c, coef_argument(c))
+        return hit
     c = _check_coefficients(coef)
     return c, coef_argument(c)
 
