@@ -992,3 +992,162 @@ if __name__ == "__main__":
     write_data()
     print(f"{len(CASES)} cases ({sum(c['file'].startswith(P) for c in CASES)} of package kernels); "
           f"package kernels without a case: {package_kernels_without_case() or 'none'}")
+
+
+# ---- Python kernels as people write them (issue 30): the robustness corpus's Triton and Numba kernels
+# (kernels/robust_triton.py, kernels/robust_numba.py, copies of tests/data/python_kernels' pinned here: their
+# lines are the truth's), one program or block each
+def robust_case(id, compiler, kernel, args, constexprs=None, num_warps=4, num_stages=3, block=None, dyn=0):
+    if compiler == "triton":
+        c = case(f"robust.triton.{id}", f"{K}/robust_triton.py", kernel, (32 * num_warps,), args)
+        c.update(compiler="triton", constexprs=dict(constexprs or {}), num_warps=num_warps, num_stages=num_stages)
+    else:
+        c = case(f"robust.numba.{id}", f"{K}/robust_numba.py", kernel, block, args, dyn=dyn)
+        c["compiler"] = "numba"
+    return c
+
+
+robust_case('add', 'triton', 'add', ['x_ptr=float32[1000]', 'y_ptr=float32[1000]', 'out_ptr=float32[1000]', 'n=1000'],
+            constexprs={'BLOCK': 256})
+robust_case('softmax_rows', 'triton', 'softmax_rows', ['out_ptr=float32[8,100]', 'in_ptr=float32[8,100]',
+             'in_stride=100', 'out_stride=100', 'n_rows=8', 'n_cols=100'], constexprs={'BLOCK': 128, 'STAGES': 2})
+robust_case('layernorm_fwd', 'triton', 'layernorm_fwd', ['x_ptr=float16[4,300]', 'y_ptr=float16[4,300]',
+             'w_ptr=float16[300]', 'b_ptr=float16[300]', 'mean_ptr=float32[4]', 'rstd_ptr=float32[4]', 'stride=300',
+             'N=300', 'eps=1e-5'], constexprs={'BLOCK': 256})
+robust_case('layernorm_bwd_dx', 'triton', 'layernorm_bwd_dx', ['dx_ptr=float16[8,200]', 'dy_ptr=float16[8,200]',
+             'dw_part=float16[4,200]', 'db_part=float16[4,200]', 'x_ptr=float16[8,200]', 'w_ptr=float16[200]',
+             'mean_ptr=float32[8]', 'rstd_ptr=float32[8]', 'lock_ptr=int32[8]:0..0', 'stride=200', 'N=200'],
+            constexprs={'GROUP': 4, 'BLOCK': 256})
+robust_case('layernorm_bwd_dw', 'triton', 'layernorm_bwd_dw', ['dw_part=float32[4,200]', 'db_part=float32[4,200]',
+             'dw_ptr=float32[200]', 'db_ptr=float32[200]', 'M=4', 'N=200'], constexprs={'BM': 32, 'BN': 64})
+robust_case('matmul_grouped', 'triton', 'matmul_grouped', ['a_ptr=float16[100,70]', 'b_ptr=float16[70,90]',
+             'c_ptr=float16[100,90]', 'M=100', 'N=90', 'K=70', 'sam=70', 'sak=1', 'sbk=90', 'sbn=1', 'scm=90',
+             'scn=1'], constexprs={'BM': 32, 'BN': 32, 'BK': 32, 'GROUP_M': 2, 'ACT': 'leaky'})
+robust_case('matmul_grouped_big', 'triton', 'matmul_grouped', ['a_ptr=float16[256,128]', 'b_ptr=float16[128,128]',
+             'c_ptr=float16[256,128]', 'M=256', 'N=128', 'K=128', 'sam=128', 'sak=1', 'sbk=128', 'sbn=1', 'scm=128',
+             'scn=1'], constexprs={'BM': 128, 'BN': 64, 'BK': 64, 'GROUP_M': 8, 'ACT': ''})
+robust_case('matmul_bf16', 'triton', 'matmul_grouped', ['a_ptr=bfloat16[128,64]', 'b_ptr=bfloat16[64,128]',
+             'c_ptr=float16[128,128]', 'M=128', 'N=128', 'K=64', 'sam=64', 'sak=1', 'sbk=128', 'sbn=1', 'scm=128',
+             'scn=1'], constexprs={'BM': 64, 'BN': 64, 'BK': 32, 'GROUP_M': 8, 'ACT': 'none'}, num_stages=2)
+robust_case('dot_ieee', 'triton', 'dot_precision', ['a_ptr=float32[32,32]', 'b_ptr=float32[32,32]',
+             'c_ptr=float32[32,32]'], constexprs={'B': 32, 'PREC': 'ieee'})
+robust_case('dot_tf32x3', 'triton', 'dot_precision', ['a_ptr=float32[32,32]', 'b_ptr=float32[32,32]',
+             'c_ptr=float32[32,32]'], constexprs={'B': 32, 'PREC': 'tf32x3'})
+robust_case('dot_tf32_64', 'triton', 'dot_precision', ['a_ptr=float32[64,64]', 'b_ptr=float32[64,64]',
+             'c_ptr=float32[64,64]'], constexprs={'B': 64, 'PREC': 'tf32'})
+robust_case('dot_f64', 'triton', 'dot_precision', ['a_ptr=float64[16,16]', 'b_ptr=float64[16,16]',
+             'c_ptr=float64[16,16]'], constexprs={'B': 16, 'PREC': 'ieee'})
+robust_case('dropout', 'triton', 'dropout', ['x_ptr=float32[1000]', 'out_ptr=float32[1000]', 'n=1000', 'p=0.5',
+             'seed=123'], constexprs={'BLOCK': 512})
+robust_case('scan_sort_reduce', 'triton', 'scan_sort_reduce', ['x_ptr=int32[128]', 'cs_ptr=int32[128]',
+             'sorted_ptr=int32[128]', 'red_ptr=int32[1]', 'n=100'], constexprs={'BLOCK': 128})
+robust_case('scan_sort_reduce_f', 'triton', 'scan_sort_reduce', ['x_ptr=float32[256]', 'cs_ptr=float32[256]',
+             'sorted_ptr=float32[256]', 'red_ptr=float32[1]', 'n=256'], constexprs={'BLOCK': 256}, num_warps=2)
+robust_case('histogram', 'triton', 'histogram', ['x_ptr=int32[1024]:0..63', 'hist_ptr=int32[64]', 'n=1024'],
+            constexprs={'BINS': 64, 'BLOCK': 512})
+robust_case('copy2d', 'triton', 'copy2d', ['src=float32[64,192]', 'dst=float32[64,192]', 'M=64', 'N=192',
+             'stride_m=192'], constexprs={'BM': 32, 'BN': 64})
+robust_case('scaled', 'triton', 'scaled', ['x_ptr=float32[64]', 'out_ptr=float32[64]', 'n=64'],
+            constexprs={'SCALE': 0.5, 'NEG': True, 'BLOCK': 64}, num_warps=2)
+robust_case('unrolled_sum', 'triton', 'unrolled_sum', ['x_ptr=bfloat16[512]', 'out_ptr=float32[128]'],
+            constexprs={'CHUNKS': 4, 'BLOCK': 128}, num_warps=1)
+robust_case('gelu_half', 'triton', 'gelu_half', ['x_ptr=float16[1000]', 'out_ptr=float16[1000]', 'n=1000'],
+            constexprs={'BLOCK': 1024})
+robust_case('gelu_bf16', 'triton', 'gelu_half', ['x_ptr=bfloat16[1000]', 'out_ptr=bfloat16[1000]', 'n=1000'],
+            constexprs={'BLOCK': 1024})
+robust_case('axpy64', 'triton', 'axpy64', ['x_ptr=float64[200]', 'y_ptr=float64[200]', 'a=2.5', 'n=200'],
+            constexprs={'BLOCK': 256})
+robust_case('transpose_tile', 'triton', 'transpose_tile', ['in_ptr=float32[100,120]', 'out_ptr=float32[120,100]',
+             'M=100', 'N=120'], constexprs={'BM': 64, 'BN': 64})
+robust_case('attention_fwd', 'triton', 'attention_fwd', ['q_ptr=float16[100,64]', 'k_ptr=float16[100,64]',
+             'v_ptr=float16[100,64]', 'o_ptr=float16[100,64]', 'L=100', 'sm_scale=0.125'],
+            constexprs={'D': 64, 'BM': 64, 'BN': 32}, num_stages=2)
+robust_case('argmax_rows', 'triton', 'argmax_rows', ['x_ptr=float32[3,100]', 'idx_ptr=int32[3]', 'N=100'],
+            constexprs={'BLOCK': 128}, num_warps=2)
+robust_case('int_ops', 'triton', 'int_ops', ['a_ptr=int32[250]', 'out_ptr=int64[250]', 'n=250'],
+            constexprs={'BLOCK': 256})
+robust_case('atomics_global', 'triton', 'atomics_global', ['x_ptr=float32[250]', 'sum_ptr=float32[1]',
+             'max_ptr=float32[8]', 'n=250'], constexprs={'BLOCK': 256})
+robust_case('reshape_join', 'triton', 'reshape_join', ['x_ptr=float32[256]', 'out_ptr=float32[384]'],
+            constexprs={'BLOCK': 128})
+robust_case('fp8_cast', 'triton', 'fp8_cast', ['x_ptr=float32[256]', 'out_ptr=float32[256]', 'n=256'],
+            constexprs={'BLOCK': 256})
+robust_case('math_fns', 'triton', 'math_fns', ['x_ptr=float32[256]', 'out_ptr=float32[256]', 'n=256'],
+            constexprs={'BLOCK': 256})
+robust_case('add_tuned_c', 'triton', 'add_tuned', ['x_ptr=float32[1000]', 'out_ptr=float32[1000]', 'n=1000'],
+            constexprs={'BLOCK': 256}, num_warps=8)
+robust_case('add_heur_c', 'triton', 'add_heur', ['x_ptr=float32[1024]', 'out_ptr=float32[1024]', 'n=1000'],
+            constexprs={'BLOCK': 256, 'EVEN': False})
+robust_case('add_nospec', 'triton', 'add_nospec', ['x_ptr=float32[1024]', 'out_ptr=float32[1024]', 'n=1024'],
+            constexprs={'BLOCK': 256})
+robust_case('libdevice_fns', 'triton', 'libdevice_fns', ['x_ptr=float32[256]', 'out_ptr=float32[256]', 'n=256'],
+            constexprs={'BLOCK': 256})
+robust_case('optional_bias_none', 'triton', 'optional_bias', ['x_ptr=float32[100]', 'b_ptr=None',
+             'out_ptr=float32[100]', 'n=100'], constexprs={'HAS_BIAS': False, 'BLOCK': 128})
+robust_case('optional_bias', 'triton', 'optional_bias', ['x_ptr=float32[100]', 'b_ptr=float32[100]',
+             'out_ptr=float32[100]', 'n=100'], constexprs={'HAS_BIAS': True, 'BLOCK': 128})
+robust_case('assoc_scan', 'triton', 'assoc_scan', ['x_ptr=float32[256]', 'out_ptr=float32[256]'],
+            constexprs={'BLOCK': 256})
+robust_case('int8_dot', 'triton', 'int8_dot', ['a_ptr=int8[32,32]', 'b_ptr=int8[32,32]', 'c_ptr=int32[32,32]'],
+            constexprs={'B': 32})
+robust_case('int8_dot64', 'triton', 'int8_dot', ['a_ptr=int8[64,64]', 'b_ptr=int8[64,64]', 'c_ptr=int32[64,64]'],
+            constexprs={'B': 64})
+robust_case('fp16_out_dot', 'triton', 'fp16_out_dot', ['a_ptr=float16[32,32]', 'b_ptr=float16[32,32]',
+             'c_ptr=float16[32,32]'], constexprs={'B': 32})
+robust_case('permute_gather', 'triton', 'permute_gather', ['x_ptr=float32[32,32]', 'idx_ptr=int32[32]:0..31',
+             'out_ptr=float32[32,32]'], constexprs={'B': 32})
+robust_case('randint_kernel', 'triton', 'randint_kernel', ['out_ptr=float32[256]', 'seed=7', 'n=256'],
+            constexprs={'BLOCK': 256})
+robust_case('swizzled', 'triton', 'swizzled', ['x_ptr=float32[64,64]', 'out_ptr=float32[64,64]', 'M=64', 'N=64'],
+            constexprs={'BM': 32, 'BN': 32})
+robust_case('static_checks', 'triton', 'static_checks', ['x_ptr=float32[64]', 'out_ptr=int32[64]'],
+            constexprs={'BLOCK': 64})
+robust_case('matmul_grouped_q', 'triton', 'matmul_grouped', ['a_ptr=float16[100,70]', 'b_ptr=float16[70,90]',
+             'c_ptr=float16[100,90]', 'M=100', 'N=90', 'K=70', 'sam=70', 'sak=1', 'sbk=90', 'sbn=1', 'scm=90',
+             'scn=1'], constexprs={'BM': 32, 'BN': 32, 'BK': 32, 'GROUP_M': 2, 'ACT': 'leaky'})
+robust_case('add1d', 'numba', 'add1d', ['a=float32[1000]', 'b=float32[1000]', 'out=float32[1000]'], block=(128,))
+robust_case('saxpy_strided', 'numba', 'saxpy_strided', ['a=2.0', 'x=float32[1000]', 'y=float32[1000]'], block=(64,))
+robust_case('scale2d', 'numba', 'scale2d', ['m=float32[20,30]', 'out=float32[20,30]', 'factor=3.0'], block=(16, 16))
+robust_case('column_read', 'numba', 'column_read', ['m=float32[64,16]', 'out=float32[64]'], block=(64,))
+robust_case('grid3d', 'numba', 'grid3d', ['vol=float32[4,8,16]', 'out=float32[4,8,16]'], block=(8, 4, 2))
+robust_case('matmul_shared', 'numba', 'matmul_shared', ['A=float32[32,32]', 'B=float32[32,32]', 'C=float32[32,32]'],
+            block=(16, 16))
+robust_case('tile64', 'numba', 'tile64', ['inp=float64[32,32]', 'out=float64[32,32]'], block=(32, 8))
+robust_case('tile_int64', 'numba', 'tile_int64', ['inp=int64[32,32]', 'out=int64[32,32]'], block=(32, 32))
+robust_case('complex_tile', 'numba', 'complex_tile', ['inp=complex64[64]', 'out=complex64[64]'], block=(64,))
+robust_case('local_sort', 'numba', 'local_sort', ['inp=int32[256]', 'out=int32[256]'], block=(32,))
+robust_case('shared_atomics', 'numba', 'shared_atomics', ['data=float32[256]:0..1', 'hist=int32[32]',
+             'mx=float32[1]', 'nbins=32'], block=(128,))
+robust_case('warp_reduce', 'numba', 'warp_reduce', ['inp=float32[64]', 'out=float32[4]'], block=(64,))
+robust_case('warp_shuffles', 'numba', 'warp_shuffles', ['inp=float32[64]', 'out=float32[64]'], block=(64,))
+robust_case('math_kernel', 'numba', 'math_kernel', ['x=float64[64]', 'out=float64[64]'], block=(64,))
+robust_case('math_kernel32', 'numba', 'math_kernel32', ['x=float32[64]', 'out=float32[64]'], block=(64,))
+robust_case('early_exit', 'numba', 'early_exit', ['x=float32[100]:0..40', 'out=int32[100]', 'n=100'], block=(64,))
+robust_case('idx_types', 'numba', 'idx_types', ['a=float32[64]', 'out=float32[64]', 'n=64'], block=(64,))
+robust_case('reduce_interleaved', 'numba', 'reduce_interleaved', ['inp=float32[256]', 'out=float32[1]'], block=(256,))
+robust_case('dyn_shared', 'numba', 'dyn_shared', ['inp=float32[128]', 'out=float32[128]'], block=(128,), dyn=512)
+robust_case('uint_bits', 'numba', 'uint_bits', ['x=uint32[32]', 'out=int32[32]'], block=(32,))
+robust_case('float16_math', 'numba', 'float16_math', ['x=float16[32]', 'out=float16[32]'], block=(32,))
+robust_case('bool_and_tuples', 'numba', 'bool_and_tuples', ['flags=bool[32]', 'x=float32[32,2]', 'out=float32[32]'],
+            block=(32,))
+robust_case('three_d_block', 'numba', 'three_d_block', ['a=float32[4,8,8]'], block=(8, 8, 4))
+robust_case('noncontig_view', 'numba', 'noncontig_view', ['a=float32[32,5]', 'out=float32[32]'], block=(32,))
+robust_case('const_stencil', 'numba', 'const_stencil', ['x=float32[64]', 'out=float32[64]'], block=(64,))
+robust_case('global_array_stencil', 'numba', 'global_array_stencil', ['x=float32[64]', 'out=float32[64]'],
+            block=(64,))
+robust_case('fast_rsqrt', 'numba', 'fast_rsqrt', ['x=float32[64]', 'out=float32[64]'], block=(64,))
+robust_case('sync_counts', 'numba', 'sync_counts', ['x=float32[128]', 'out=int32[3]'], block=(128,))
+robust_case('more_atomics', 'numba', 'more_atomics', ['x=float32[64]', 'cnt=uint32[8]', 'lo=float32[1]',
+             'hi=float32[1]'], block=(64,))
+robust_case('warp_misc', 'numba', 'warp_misc', ['x=float32[64]', 'out=float32[64]'], block=(64,))
+robust_case('local2d', 'numba', 'local2d', ['x=float32[32]', 'out=float32[32]'], block=(32,))
+robust_case('flag_arg', 'numba', 'flag_arg', ['x=float32[32]', 'out=float32[32]', 'negate=True'], block=(32,))
+robust_case('optional_arr', 'numba', 'optional_arr', ['x=float32[32]', 'out=float32[32]', 'bias=None'], block=(32,))
+robust_case('block_stride_loop', 'numba', 'block_stride_loop', ['x=float32[1000]', 'out=float32[1]'], block=(128,))
+robust_case('image_u8', 'numba', 'image_u8', ['img=uint8[20,30,3]', 'out=uint8[20,30]'], block=(16, 16))
+robust_case('tuple_return', 'numba', 'tuple_return', ['x=float32[32]', 'out=int32[32,2]'], block=(32,))
+robust_case('padded_transpose', 'numba', 'padded_transpose', ['inp=float32[32,32]', 'out=float32[32,32]'],
+            block=(16, 16))
+robust_case('unpadded_transpose', 'numba', 'unpadded_transpose', ['inp=float32[32,32]', 'out=float32[32,32]'],
+            block=(16, 16))
+robust_case('global_cas_lock0', 'numba', 'global_cas_lock', ['lock=int32[1]:0..0', 'counter=int32[1]'], block=(32,))
