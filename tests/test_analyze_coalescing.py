@@ -166,3 +166,40 @@ def test_the_kernel_counter_counts_a_16_byte_copy_by_global_line_and_shared_chun
     qw_rows = (lane // 4) * 256 + (lane % 4) * 16
     on = lane < 7
     assert both(np.where(on, qw_rows, -1), np.where(on, 16 + 16 * lane, -1)) == (5, 7)
+
+
+PTX_ATOMS = """
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<3>;
+    .file 1 "k.cu"
+    ld.param.u64 %rd1, [p];
+    .loc 1 5 0
+    atom.global.add.u32 %r1, [%rd1], 1;
+    .loc 1 6 0
+    atom.global.acq_rel.gpu.max.s32 %r2, [%rd1+4], 1;
+    .loc 1 7 0
+    atom.global.add.u32 %r3, [%rd1+8], 1;
+    st.global.u32 [%rd1+12], %r3;
+    ret;
+}
+"""
+
+
+def test_an_unread_atomic_is_a_reduction_unless_ptxas_kept_the_returning_form():
+    """ptxas issues an atom whose result no one reads as RED (no ideal in Nsight Compute), but keeps ATOMG for
+    an acquire (Triton's acq_rel atomics): the SASS's form on the line decides where there is one."""
+    from smemlab.analyze.globalledger import unread_atomics
+    from smemlab.analyze.ptx import Instr, parse_module
+
+    module = parse_module(PTX_ATOMS)
+    instrs = [x for x in module.kernels["k"].body if isinstance(x, Instr)]
+    pcs = {ins.loc.line: pc for pc, ins in enumerate(instrs) if ins.parts[0] == "atom"}
+    files = {1: "k.cu"}
+    assert unread_atomics(instrs) == {pcs[5], pcs[6]}  # line 7's result is stored
+    forms = {("k.cu", 5): {"RED"}, ("k.cu", 6): {"ATOMG"}, ("k.cu", 7): {"ATOMG"}}
+    assert unread_atomics(instrs, forms, files) == {pcs[5]}

@@ -14,6 +14,7 @@ from smemlab.banks.coalescing import atomic_sector_costs
 
 DOC = json.loads((Path(__file__).resolve().parent / "data" / "global_atomic_truth.json").read_text())
 FORMS = ("red_inc", "red_add", "red_addf", "red_add64", "atom_add")
+OPS = ("red_max", "atom_min", "red_or", "atom_exch", "atom_cas")  # tools/truth/global_atomic_truth/measure_ops.sh
 
 
 def _rule(words: list[int], form: str) -> int:
@@ -32,7 +33,7 @@ def test_the_recording_holds_every_kind():
     assert all(c[f]["requests"] == 1 for c in DOC["cases"] for f in FORMS if f in c)
 
 
-@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("form", FORMS + OPS)
 def test_designed_patterns_are_exact(form):
     got = [(c["words"], _rule(c["words"], form), c[form]["sectors"]) for c in DOC["cases"]
            if c["kind"] == "designed"]
@@ -64,3 +65,15 @@ def test_the_histograms_warps_add_up_to_the_launch():
     launch = next(c for c in fixture["cases"] if c["id"] == "histogram.histGlobal")
     total = sum(c["red_inc"]["sectors"] for c in DOC["cases"] if c["kind"] == "histGlobal")
     assert total == launch["memory"]["totals"]["global atomic"]["sectors"]
+
+
+def test_every_operation_counts_as_add():
+    """max, min, or, exchange and compare-and-swap (RED and ATOMG) count the sectors add counts (H100,
+    2026-11-27): on every designed and random pattern, but for compare-and-swap 4 of the random ones, where
+    add's own count is not the rule's either: a warp's lanes on one address are not merged for any operation."""
+    rows = [c for c in DOC["cases"] if c["kind"] in ("designed", "random")]
+    assert len(rows) == 134 and all(f in c for c in rows for f in OPS)
+    for f in OPS:
+        differ = [c["words"] for c in rows if c[f]["sectors"] != c["red_add"]["sectors"]]
+        assert len(differ) <= (4 if f == "atom_cas" else 0), (f, differ[:3])
+        assert all(c[f]["requests"] == 1 for c in rows)

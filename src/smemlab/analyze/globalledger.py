@@ -123,13 +123,22 @@ def memory_accesses(instrs) -> dict[int, tuple[str, int]]:
     return out
 
 
-def unread_atomics(instrs) -> frozenset:
+def unread_atomics(instrs, forms: dict | None = None, files: dict | None = None) -> frozenset:
     """The pcs of global `atom`s whose destination register no instruction reads: ptxas issues those as RED,
-    which Nsight Compute reports with no ideal."""
+    which Nsight Compute reports with no ideal. Not where the SASS (`forms`: sass.global_atomic_forms) has only
+    ATOMG on the atom's line: ptxas keeps the returning form for an acquire (`atom.acq_rel`, Triton's default
+    for tl.atomic_*), and Nsight Compute gives those an ideal (measured on an H100: the robustness corpus's
+    Triton histogram, atomics and lock kernels, 2026-11-27)."""
     read = sass.registers_read(instrs) | {None}  # None: a destination that is not a register
-    return frozenset(pc for pc, ins in enumerate(instrs)
-                     if ins.parts[0] == "atom" and "global" in ins.parts and ins.operands
-                     and getattr(ins.operands[0], "name", None) not in read)
+    out = set()
+    for pc, ins in enumerate(instrs):
+        if ins.parts[0] != "atom" or "global" not in ins.parts or not ins.operands \
+                or getattr(ins.operands[0], "name", None) in read:
+            continue
+        if forms is not None and forms.get(sass.source_line(ins.loc, files or {})) == {"ATOMG"}:
+            continue
+        out.add(pc)
+    return frozenset(out)
 
 
 def attach(ledger: Ledger, flow, cubin: bytes, symbol: str, files: dict[int, str], keep: bool = False) -> MemoryLedger:
@@ -139,12 +148,13 @@ def attach(ledger: Ledger, flow, cubin: bytes, symbol: str, files: dict[int, str
     text = sass.listing_text(cubin) if cubin else None
     listing = sass.parse_memory_sass(text, symbol) if text is not None else None
     plan = sass.plan(flow.instrs, flow.block_of, memory_accesses(flow.instrs), listing, files)
-    aggregated = frozenset()
+    aggregated, forms = frozenset(), None
     if text is not None:
+        forms = sass.global_atomic_forms(text, symbol)
         lines = sass.aggregated_atomic_lines(text, symbol)
         aggregated = frozenset(pc for pc, ins in enumerate(flow.instrs)
                                if ins.parts[0] in ("atom", "red") and sass.source_line(ins.loc, files) in lines)
-    mem = MemoryLedger(ledger.W, plan, flow.block_of, keep=keep, reductions=unread_atomics(flow.instrs),
+    mem = MemoryLedger(ledger.W, plan, flow.block_of, keep=keep, reductions=unread_atomics(flow.instrs, forms, files),
                        aggregated=aggregated)
     ledger.memory = mem
     return mem

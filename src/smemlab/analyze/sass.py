@@ -264,6 +264,17 @@ _VOTE = re.compile(r"\bVOTEU?\.ANY\b")
 _GLOBAL_ATOMIC = re.compile(r"\b(ATOMG|REDG|RED)\.")
 
 
+def global_atomic_forms(text: str, symbol: str) -> dict[tuple[str, int], set[str]]:
+    """(file, line) -> the forms of the global atomics ptxas made there: "ATOMG" (the value returned) and/or
+    "RED" (REDG, RED: none returned)."""
+    out: dict[tuple[str, int], set[str]] = {}
+    for file, line, raw in _kernel_lines(text, symbol):
+        m = _GLOBAL_ATOMIC.search(raw)
+        if m:
+            out.setdefault((file, line), set()).add("ATOMG" if m.group(1) == "ATOMG" else "RED")
+    return out
+
+
 def aggregated_atomic_lines(text: str, symbol: str) -> set[tuple[str, int]]:
     """(file, line) of the global atomics ptxas aggregated over the warp: where it proved the address the same
     for every lane, it elects a leader (VOTE.ANY/VOTEU.ANY, UFLO) that makes one atomic for the warp's lanes,

@@ -7,6 +7,11 @@
 //   red_addf  atomicAdd(&f[w], 1.0f)            RED.E.ADD.F32.FTZ.RN
 //   red_add64 atomicAdd(&d[w], 1ull)            RED.E.ADD.64
 //   atom_add  out[lane] = atomicAdd(&g[w], lane + 1)   ATOMG.E.ADD (returns)
+//   red_max   atomicMax(&g[w], lane + 1)         RED.E.MAX
+//   atom_min  out[lane] = atomicMin(&g[w], lane + 1)   ATOMG.E.MIN
+//   red_or    atomicOr(&g[w], 1u << lane)        RED.E.OR
+//   atom_exch out[lane] = atomicExch(&g[w], lane)      ATOMG.E.EXCH
+//   atom_cas  out[lane] = atomicCAS(&g[w], 0u, lane)   ATOMG.E.CAS
 // Build and run: measure.sh (nvcc -arch=sm_90 -lineinfo, then ncu over every launch).
 #ifndef __CUDACC_RTC__
 #include <cstdio>
@@ -37,10 +42,38 @@ __global__ void atom_add(const int *pat, unsigned *g, unsigned *out) {
     out[threadIdx.x] = r;
 }
 
+__global__ void red_max(const int *pat, unsigned *g) {
+    const int w = pat[threadIdx.x];
+    if (w >= 0) atomicMax(&g[w], threadIdx.x + 1u);
+}
+__global__ void atom_min(const int *pat, unsigned *g, unsigned *out) {
+    const int w = pat[threadIdx.x];
+    unsigned r = 0;
+    if (w >= 0) r = atomicMin(&g[w], threadIdx.x + 1u);
+    out[threadIdx.x] = r;
+}
+__global__ void red_or(const int *pat, unsigned *g) {
+    const int w = pat[threadIdx.x];
+    if (w >= 0) atomicOr(&g[w], 1u << threadIdx.x);
+}
+__global__ void atom_exch(const int *pat, unsigned *g, unsigned *out) {
+    const int w = pat[threadIdx.x];
+    unsigned r = 0;
+    if (w >= 0) r = atomicExch(&g[w], threadIdx.x);
+    out[threadIdx.x] = r;
+}
+__global__ void atom_cas(const int *pat, unsigned *g, unsigned *out) {
+    const int w = pat[threadIdx.x];
+    unsigned r = 0;
+    if (w >= 0) r = atomicCAS(&g[w], 0u, threadIdx.x);
+    out[threadIdx.x] = r;
+}
+
 #ifndef __CUDACC_RTC__
 int main(int argc, char **argv) {
     const char *path = argc > 1 ? argv[1] : "patterns.txt";
-    const char *forms = argc > 2 ? argv[2] : "iafdr";  // red_inc, red_add, red_addf, red_add64, atom_add
+    // red_inc, red_add, red_addf, red_add64, atom_add; red_max, atom_min, red_or, atom_exch, atom_cas
+    const char *forms = argc > 2 ? argv[2] : "iafdr";
     FILE *f = fopen(path, "r");
     if (!f) { fprintf(stderr, "no %s\n", path); return 1; }
     std::vector<std::vector<int>> pats;
@@ -74,6 +107,11 @@ int main(int argc, char **argv) {
             if (*c == 'f') red_addf<<<1, 32>>>(dp, (float *)dg);
             if (*c == 'd') red_add64<<<1, 32>>>(dp, dd);
             if (*c == 'r') atom_add<<<1, 32>>>(dp, dg, dout);
+            if (*c == 'M') red_max<<<1, 32>>>(dp, dg);
+            if (*c == 'N') atom_min<<<1, 32>>>(dp, dg, dout);
+            if (*c == 'O') red_or<<<1, 32>>>(dp, dg);
+            if (*c == 'X') atom_exch<<<1, 32>>>(dp, dg, dout);
+            if (*c == 'C') atom_cas<<<1, 32>>>(dp, dg, dout);
         }
     }
     cudaDeviceSynchronize();

@@ -1,6 +1,8 @@
 """global_atomics.csv + global_atomics_hist.csv (+ global_atomics2.csv) (measure.sh's, on a GPU machine) -> tests/data/global_atomic_truth.json.
 
     python tools/truth/global_atomic_truth/to_json.py OUTDIR GPU DATE   # the folder measure.sh wrote to
+    python tools/truth/global_atomic_truth/to_json.py --ops OUTDIR GPU DATE   # measure_ops.sh's: added to the
+                                                                              # designed and random patterns
 """
 
 import csv
@@ -10,10 +12,13 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-FORMS = {"i": "red_inc", "a": "red_add", "f": "red_addf", "d": "red_add64", "r": "atom_add"}
+FORMS = {"i": "red_inc", "a": "red_add", "f": "red_addf", "d": "red_add64", "r": "atom_add",
+         "M": "red_max", "N": "atom_min", "O": "red_or", "X": "atom_exch", "C": "atom_cas"}
 SASS = {"red_inc": "REDG.E.ADD.STRONG.GPU", "red_add": "REDG.E.ADD.STRONG.GPU",
         "red_addf": "REDG.E.ADD.F32.FTZ.RN.STRONG.GPU", "red_add64": "REDG.E.ADD.64.STRONG.GPU",
-        "atom_add": "ATOMG.E.ADD.STRONG.GPU"}
+        "atom_add": "ATOMG.E.ADD.STRONG.GPU", "red_max": "REDG.E.MAX.STRONG.GPU", "atom_min": "ATOMG.E.MIN.STRONG.GPU",
+        "red_or": "REDG.E.OR.STRONG.GPU", "atom_exch": "ATOMG.E.EXCH.STRONG.GPU", "atom_cas": "ATOMG.E.CAS.STRONG.GPU"}
+OPS_FORMS = "MNOXC"  # measure_ops.sh's
 
 
 def launches(path: Path) -> list[dict]:
@@ -28,7 +33,7 @@ def launches(path: Path) -> list[dict]:
     out = []
     for i in sorted(by):
         d = by[i]
-        op = "atom" if d["kernel"] == "atom_add" else "red"
+        op = "atom" if d["kernel"].startswith("atom") else "red"
         out.append({"kernel": d["kernel"],
                     "requests": d[f"l1tex__t_requests_pipe_lsu_mem_global_op_{op}.sum"],
                     "sectors": d[f"l1tex__t_sectors_pipe_lsu_mem_global_op_{op}.sum"]})
@@ -48,7 +53,25 @@ def cases(pats: list[list[int]], rows: list[dict], forms: str, kind) -> list[dic
     return out
 
 
+def merge_ops(out: Path, gpu: str, date: str) -> None:
+    """measure_ops.sh's forms added to the designed and random patterns of the recorded JSON (their order)."""
+    dest = HERE.parents[2] / "tests" / "data" / "global_atomic_truth.json"
+    doc = json.loads(dest.read_text())
+    designed = [list(map(int, line.split())) for line in (HERE / "patterns.txt").read_text().splitlines()]
+    head = doc["cases"][:len(designed)]
+    assert [c["words"] for c in head] == designed, "the recorded JSON's first patterns are not patterns.txt's"
+    for c, new in zip(head, cases(designed, launches(out / "global_atomics_ops.csv"), OPS_FORMS, lambda n: "")):
+        c.update({FORMS[f]: new[FORMS[f]] for f in OPS_FORMS})
+    doc["provenance"]["sass"] = SASS
+    doc["provenance"]["ops_recorded"] = {"gpu": gpu, "date": date, "forms": [FORMS[f] for f in OPS_FORMS]}
+    dest.write_text(json.dumps(doc, separators=(",", ":")) + "\n")
+    print(f"{len(head)} patterns gained {', '.join(FORMS[f] for f in OPS_FORMS)} -> {dest}")
+
+
 def main() -> None:
+    if sys.argv[1] == "--ops":
+        merge_ops(Path(sys.argv[2]), sys.argv[3], sys.argv[4])
+        return
     out, gpu, date = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
     read = lambda name: [list(map(int, line.split())) for line in (HERE / name).read_text().splitlines()]
     designed, hist = read("patterns.txt"), read("patterns_hist.txt")
