@@ -7,8 +7,8 @@ counts) or all overwritten, or the kernel ends, unread (it does not): per warp, 
 read none of them issued nothing. Only ldmatrix is followed (ptxas removes what is dead after its
 own loop transformations; plain loads are matched to the SASS line by line instead, sass.py), and:
 
-Sunk loads (`sunk_loads`). A plain `ld.shared` whose value only guarded instructions of its own basic
-block read, with no barrier, fence, shared write or call between, is executed by ptxas under the guard:
+Sunk loads (`sunk_loads`). A plain `ld.shared` whose value only instructions of its own basic block under
+one guard read, with no barrier, fence, shared write or call between, is executed by ptxas under the guard:
 Triton ends a reduction with `ld.shared %r17, [%r142]; setp.eq %p1, ...; @%p1 st.global [..], %r17`,
 which becomes `@P0 EXIT; LDS R3, [R10]; STG [R8], R3` (triton.argmax_rows: the PTX's 4 warps load, the
 SASS's one warp of 16 lanes, 1 wavefront; triton.histogram_block: 2 warps, 2 wavefronts, not 4). Such a
@@ -53,12 +53,34 @@ def sunk_loads(instrs: list[Instr], block_of: list[int]) -> dict[int, list[str]]
         readers = sorted({j for r in regs for j in readers_of.get(r, ()) if j != pc})
         if not readers or any(j < pc or block_of[j] != block_of[pc] or instrs[j].guard is None for j in readers):
             continue
+        # readers under different guards (a vector's halves stored under two masks) would need their union:
+        # ptxas leaves such a load unguarded (robust.triton.layernorm_fwd's store through shared memory: all 8
+        # warp-executions measured, 2 of them with no lane stored)
+        if len({str(instrs[j].guard) for j in readers}) > 1:
+            continue
         between = instrs[pc + 1:max(readers)]
         if any(x.parts[0] in _FENCES or (x.parts[0] == "st" and "global" not in x.parts and "local" not in x.parts)
                for x in between):
             continue
+        if not _ends_the_kernel(instrs, max(readers)):
+            continue
         out[pc] = regs
     return out
+
+
+def _ends_the_kernel(instrs: list[Instr], last: int) -> bool:
+    """Whether the kernel ends after instruction `last` with nothing but arithmetic (a `ret` or `exit` before
+    any branch): ptxas then turns the guard into an early exit of the threads it leaves off (`@P0 EXIT`), and
+    the load after it runs on the others only. Where work follows (a barrier, another reduction, a loop's next
+    trip), the threads stay, and so does the load, unguarded (robust.triton.layernorm_bwd_dw's first of two
+    stores: all 4 warps load, the second's 2)."""
+    for ins in instrs[last + 1:]:
+        op = ins.parts[0]
+        if op in ("ret", "exit"):
+            return True
+        if op in _FENCES or op in ("ld", "st", "bra", "ldmatrix", "shfl"):
+            return False
+    return False
 
 
 class DeadLoads:
