@@ -76,10 +76,12 @@ def numba(kernel, block, *args, grid=(1, 1, 1), block_index=(0, 0, 0), dynamic_s
     return numba_front.analyze(kernel, block, grid, block_index, dynamic_shared, values={**values, **named}, **run)
 
 
-def triton(kernel, grid, *args, num_warps: int = 4, num_stages: int = 3, program=(0, 0, 0), **constexprs):
+def triton(kernel, grid, *args, num_warps: int | None = None, num_stages: int | None = None, program=(0, 0, 0),
+           **constexprs):
     """A `@triton.jit` kernel, one program of `grid` emulated. `args`: the non-constexpr parameters in order
     (NumPy arrays for the pointers); `constexprs`: the tl.constexpr parameters. Run options among them:
-    max_steps, time_limit, arch (90 or 80)."""
+    max_steps, time_limit, arch (90 or 80). num_warps, num_stages: 4 and 3 unless given (an autotuned
+    kernel: its first config's)."""
     from smemlab.analyze import triton_front
 
     run = {k: constexprs.pop(k) for k in ("max_steps", "time_limit", "arch") if k in constexprs}

@@ -43,6 +43,11 @@ class PyArg:
         return self.dtype is not None
 
     @property
+    def is_none(self) -> bool:
+        """`--arg NAME=None`: a launch's None (Triton's optional pointer, a constant of the compile)."""
+        return self.dtype is None and self.value is None
+
+    @property
     def strides(self) -> tuple[int, ...]:
         """C order, in bytes, as Numba passes them."""
         out, step = [], self.dtype.itemsize
@@ -60,6 +65,8 @@ def parse(text: str) -> PyArg:
     @B0xB1... (and ,nan) is a tensor descriptor over it with that block shape (Triton's TensorDescriptor)."""
     name, sep, value = text.partition("=")
     name, value = name.strip(), value.strip()
+    if sep and value == "None":
+        return PyArg(name, None, (), None, f"{name}=None")
     b = _BLOCK.match(value) if sep and "@tensormap" not in value else None
     if b:
         a = parse(f"{name}={b.group(1)}")
@@ -92,7 +99,9 @@ def from_values(values: dict, folder: Path) -> list[PyArg]:
     """NAME -> a NumPy array, a number, or an --arg VALUE text; arrays are saved under `folder`."""
     out = []
     for name, v in values.items():
-        if isinstance(v, str):
+        if v is None:
+            out.append(PyArg(name, None, (), None, f"{name}=None"))
+        elif isinstance(v, str):
             out.append(parse(f"{name}={v}"))
         elif isinstance(v, np.ndarray):
             if v.dtype.kind not in "biuf":

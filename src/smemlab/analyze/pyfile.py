@@ -58,7 +58,12 @@ def pick(module: ModuleType, path: str, name: str | None, is_kernel, what: str):
 
 
 def defined_here(obj, module: ModuleType) -> bool:
-    fn = getattr(obj, "py_func", None) or getattr(obj, "fn", None)
+    fn = obj
+    for _ in range(8):  # through decorators that wrap a kernel (Triton's autotune around heuristics around jit)
+        inner = getattr(fn, "py_func", None) or getattr(fn, "fn", None)
+        if inner is None:
+            break
+        fn = inner
     return getattr(fn, "__module__", module.__name__) == module.__name__
 
 

@@ -53,6 +53,7 @@ class Report:
     memory_sites: list[Site] = field(default_factory=list)  # global and local traffic (globalledger.py)
     memory_lines: list[LineStats] = field(default_factory=list)
     launch: object = None  # launch.LaunchTotals of --blocks: the whole grid's global and local traffic
+    chosen: list[str] = field(default_factory=list)  # what the front end picked for the user (an autotune config)
 
     def totals(self, kind: str) -> dict:
         ss = [s for s in self.sites if s.kind == kind]
