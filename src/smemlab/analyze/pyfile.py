@@ -33,27 +33,65 @@ def load(path: str) -> ModuleType:
         spec.loader.exec_module(module)
     except UserError:
         raise
-    except SystemExit:
-        raise UserError(f"{path}: importing it called exit()") from None
+    except KeyboardInterrupt:
+        raise
     except BaseException as exc:  # the user's module may raise anything while it imports
-        raise UserError(f"{path}: importing it failed: {type(exc).__name__}: {exc}") from None
+        # a script launches its kernels at the top level (cuda.to_device, kernel[grid](...)), which fails with
+        # no GPU: the kernels defined above that line are all there, so the import stops there, noted
+        what = "called exit()" if isinstance(exc, SystemExit) else \
+            f"failed: {type(exc).__name__}: {' '.join(str(exc).split())}"
+        setattr(module, _STOPPED, (what, _line_in(exc, p.resolve())))
     finally:
         sys.path.remove(folder)
     return module
 
 
+_STOPPED = "__smemlab_import_stopped__"
+
+
+def _line_in(exc: BaseException, path: Path) -> int | None:
+    """The line of the user's file where the exception left it (its last frame there)."""
+    line, tb = None, exc.__traceback__
+    while tb is not None:
+        try:
+            if Path(tb.tb_frame.f_code.co_filename).resolve() == path:
+                line = tb.tb_lineno
+        except OSError:
+            pass
+        tb = tb.tb_next
+    return line
+
+
+def _stopped(module: ModuleType, path: str) -> str | None:
+    got = getattr(module, _STOPPED, None)
+    if got is None:
+        return None
+    what, line = got
+    return f"{path}: importing it {what}" + (f" (line {line})" if line else "")
+
+
 def pick(module: ModuleType, path: str, name: str | None, is_kernel, what: str):
     """The kernel `name` in the module (or its only one), where `is_kernel(obj)` says what counts."""
     found = {k: v for k, v in vars(module).items() if is_kernel(v) and defined_here(v, module)}
+    stopped = _stopped(module, path)
+    obj = None
+    if name is None and len(found) == 1 and not stopped:
+        return next(iter(found.items()))
+    if name is not None:
+        obj = getattr(module, name, None)
+        obj = obj if obj is not None and is_kernel(obj) else None
+    elif stopped and len(found) == 1:
+        name, obj = next(iter(found.items()))
+    if obj is None and stopped:  # the kernel may be defined below the line that failed
+        raise UserError(stopped if name is None else f"{stopped}, before {what} kernel {name} was defined")
     if name is None:
-        if len(found) == 1:
-            return next(iter(found.items()))
         raise UserError(f"{path} has {len(found)} {what} kernels ({', '.join(sorted(found)) or 'none'}): "
                         f"name one with --kernel")
-    obj = getattr(module, name, None)
-    if obj is None or not is_kernel(obj):
+    if obj is None:
         raise UserError(f"--kernel {name}: {path} has no {what} kernel of that name (its {what} kernels: "
                         f"{', '.join(sorted(found)) or 'none'})")
+    if stopped:
+        sys.stderr.write(f"note: {stopped}; {name} is defined above that line and is analysed as defined there\n")
     return name, obj
 
 
