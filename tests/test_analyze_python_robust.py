@@ -195,6 +195,59 @@ def test_triton_tf32x3_dot_is_accurate(rt, block):
     np.testing.assert_allclose(r.buffers["c_ptr"], a.astype(np.float64) @ b, atol=1e-4)
 
 
+@needs_triton
+def test_triton_atomic_add_over_contiguous_offsets(rt):
+    # Triton makes this atom.global.add.v2.f32: two elements a lane, each its own atomic
+    rng = np.random.default_rng(3)
+    x, acc = rng.standard_normal(256).astype(np.float32), rng.standard_normal(256).astype(np.float32)
+    r = sa.triton(rt.accumulate, 1, x, acc.copy(), np.zeros(256, np.float32), BLOCK=256)
+    assert ".v2.f32" in r.ptx
+    np.testing.assert_array_equal(r.buffers["acc_ptr"], acc + x)
+    np.testing.assert_array_equal(r.buffers["old_ptr"], acc)
+    # 4 warps, each 32 lanes x 8 contiguous bytes: 256 bytes, 8 sectors
+    got = r.to_json()["global_atomic"]
+    assert (got["requests"], got["sectors"]) == (4, 32)
+
+
+@needs_triton
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_triton_half_precision_atomics(rt, dtype):
+    done = _cli(KERNELS / "robust_triton.py", "--kernel", "atomic_half", "--triton", "--grid", "1", "--constexpr",
+                "BLOCK=128", "--arg", f"x_ptr={dtype}[128]", "--arg", f"acc_ptr={dtype}[8]:0..0", "--arg", "n=100",
+                "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert _json(done)["global_atomic"]["requests"] > 0
+    if dtype == "float16":
+        x = np.linspace(-1, 1, 128).astype(np.float16)
+        r = sa.triton(rt.atomic_half, 1, x, np.zeros(8, np.float16), 100, BLOCK=128)
+        want = [x[:100][i::8].astype(np.float64).sum() for i in range(8)]
+        np.testing.assert_allclose(r.buffers["acc_ptr"].astype(np.float64), want, atol=1e-2)
+
+
+@needs_nvcc
+def test_half_precision_atomics_in_cuda():
+    src = r"""
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+extern "C" __global__ void k(__half *h, __half2 *h2, __nv_bfloat16 *b, const float *x, __half *olds) {
+    int t = threadIdx.x;
+    olds[t] = atomicAdd(&h[t % 4], __float2half(x[t]));
+    atomicAdd(&h2[t % 2], __floats2half2_rn(x[t], -x[t]));
+    atomicAdd(&b[t % 3], __float2bfloat16(x[t]));
+}
+"""
+    x = (np.arange(64) / 16).astype(np.float32)  # sixteenths: every partial sum is exact in float16
+    r = sa.source(src, "k", block=(64,), args={"h": np.zeros(4, np.float16), "h2": np.zeros(4, np.float16),
+                                                 "b": "bfloat16[3]:0..0", "x": x, "olds": np.zeros(64, np.float16)})
+    np.testing.assert_array_equal(r.buffers["h"], [x[i::4].sum() for i in range(4)])
+    np.testing.assert_array_equal(r.buffers["h2"], [x[0::2].sum(), -x[0::2].sum(), x[1::2].sum(), -x[1::2].sum()])
+    bf = (r.buffers["b"].view(np.uint16).astype(np.uint32) << np.uint32(16)).view(np.float32)
+    np.testing.assert_allclose(bf, [x[i::3].sum() for i in range(3)], rtol=2 ** -7)
+    # thread t read the partial sum of the threads before it on its address, in thread order
+    olds = np.array([x[t % 4:t:4].sum() for t in range(64)], np.float16)
+    np.testing.assert_array_equal(r.buffers["olds"], olds)
+
+
 @needs_nvcc
 def test_cvt_to_tf32_rounds_the_mantissa():
     src = r"""

@@ -464,3 +464,140 @@ def unpadded_transpose(inp, out):
     bx = cuda.blockIdx.x * TPB
     by = cuda.blockIdx.y * TPB
     out[bx + ty, by + tx] = tile[tx, ty]
+
+
+@cuda.jit
+def np_dtype_shared(x, out):
+    s = cuda.shared.array(128, dtype=np.float32)
+    s2 = cuda.shared.array((8, 16), np.int32)
+    t = cuda.threadIdx.x
+    s[t] = x[t]
+    s2[t // 16, t % 16] = t
+    cuda.syncthreads()
+    out[t] = s[127 - t] + s2[t % 8, t // 8]
+
+
+@cuda.jit
+def atomic_2d(idx, hist):
+    i = cuda.grid(1)
+    if i < idx.shape[0]:
+        cuda.atomic.add(hist, (idx[i, 0], idx[i, 1]), 1)
+
+
+@cuda.jit
+def atomic_f64(x, total):
+    i = cuda.grid(1)
+    if i < x.size:
+        cuda.atomic.add(total, 0, x[i])
+
+
+@cuda.jit
+def printing(x):
+    i = cuda.grid(1)
+    if i < 2:
+        print("thread", i, "value", x[i])
+
+
+def make_scaler(factor):
+    @cuda.jit
+    def scale(x, out):
+        i = cuda.grid(1)
+        if i < x.size:
+            out[i] = x[i] * factor
+    return scale
+
+
+scale3 = make_scaler(3.0)
+
+
+@cuda.jit(device=True)
+def warp_sum(v):
+    for off in (16, 8, 4, 2, 1):
+        v += cuda.shfl_xor_sync(0xFFFFFFFF, v, off)
+    return v
+
+
+@cuda.jit
+def block_reduce_warps(x, out):
+    partial = cuda.shared.array(32, float32)
+    t = cuda.threadIdx.x
+    v = warp_sum(x[cuda.grid(1)])
+    if t % 32 == 0:
+        partial[t // 32] = v
+    cuda.syncthreads()
+    if t < 32:
+        w = partial[t] if t < cuda.blockDim.x // 32 else float32(0)
+        w = warp_sum(w)
+        if t == 0:
+            out[cuda.blockIdx.x] = w
+
+
+@cuda.jit
+def transposed_view(a, out):
+    i, j = cuda.grid(2)
+    at = a.T
+    if i < at.shape[0] and j < at.shape[1]:
+        out[i, j] = at[i, j]
+
+
+@cuda.jit
+def conversions(x, out):
+    i = cuda.grid(1)
+    v = x[i]
+    out[i] = math.ceil(v) + round(v) + int(v) + math.trunc(v) + abs(int32(v))
+
+
+@cuda.jit
+def matvec_rows(A, x, y):
+    # one warp per row, lanes stride the row: coalesced
+    row = cuda.blockIdx.x * (cuda.blockDim.x // 32) + cuda.threadIdx.x // 32
+    lane = cuda.threadIdx.x % 32
+    if row < A.shape[0]:
+        acc = float32(0)
+        for c in range(lane, A.shape[1], 32):
+            acc += A[row, c] * x[c]
+        for off in (16, 8, 4, 2, 1):
+            acc += cuda.shfl_down_sync(0xFFFFFFFF, acc, off)
+        if lane == 0:
+            y[row] = acc
+
+
+@cuda.jit
+def conv2d_shared(img, k, out):
+    TILE = 16
+    R = 1
+    s = cuda.shared.array((18, 18), float32)
+    tx, ty = cuda.threadIdx.x, cuda.threadIdx.y
+    x = cuda.blockIdx.x * TILE + tx
+    y = cuda.blockIdx.y * TILE + ty
+    H, W = img.shape
+    for dy in range(0, TILE + 2 * R, TILE):
+        for dx in range(0, TILE + 2 * R, TILE):
+            sy, sx = ty + dy, tx + dx
+            if sy < TILE + 2 * R and sx < TILE + 2 * R:
+                gy = cuda.blockIdx.y * TILE + sy - R
+                gx = cuda.blockIdx.x * TILE + sx - R
+                s[sy, sx] = img[gy, gx] if 0 <= gy < H and 0 <= gx < W else 0
+    cuda.syncthreads()
+    if y < H and x < W:
+        acc = float32(0)
+        for a in range(3):
+            for b in range(3):
+                acc += k[a, b] * s[ty + a, tx + b]
+        out[y, x] = acc
+
+
+@cuda.jit
+def prefix_scan(x, out):
+    s = cuda.shared.array(256, int32)
+    t = cuda.threadIdx.x
+    s[t] = x[t]
+    cuda.syncthreads()
+    d = 1
+    while d < 256:
+        v = s[t - d] if t >= d else 0
+        cuda.syncthreads()
+        s[t] += v
+        cuda.syncthreads()
+        d *= 2
+    out[t] = s[t]

@@ -455,3 +455,127 @@ def ptxas_rejects(x_ptr, out_ptr, BLOCK: tl.constexpr):
     # Triton 3.9 emits ld.global.cg.L1::evict_first for this, which ptxas refuses
     offs = tl.arange(0, BLOCK)
     tl.store(out_ptr + offs, tl.load(x_ptr + offs, eviction_policy="evict_first", cache_modifier=".cg"))
+
+
+@triton.jit
+def grid3(x_ptr, out_ptr, B: tl.constexpr):
+    i = tl.program_id(0)
+    j = tl.program_id(1)
+    k = tl.program_id(2)
+    offs = tl.arange(0, B)
+    base = ((k * tl.num_programs(1) + j) * tl.num_programs(0) + i) * B
+    tl.store(out_ptr + base + offs, tl.load(x_ptr + base + offs) + k)
+
+
+@triton.jit
+def atomic_half(x_ptr, acc_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.)
+    tl.atomic_add(acc_ptr + offs % 8, x, mask=offs < n)
+
+
+@triton.jit
+def bf16_out(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(out_ptr + offs, (x * 3).to(tl.bfloat16))
+
+
+@triton.jit
+def shape_ops(x_ptr, out_ptr, B: tl.constexpr):
+    r = tl.arange(0, B)
+    x = tl.load(x_ptr + r)
+    y = tl.flip(x, 0)
+    z = tl.interleave(x, y)
+    w = tl.broadcast_to(tl.expand_dims(x, 0), (B, B))
+    tl.store(out_ptr + tl.arange(0, 2 * B), z)
+    tl.store(out_ptr + 2 * B + r[:, None] * B + r[None, :], w)
+
+
+@triton.jit
+def max_with_index(x_ptr, v_ptr, i_ptr, N: tl.constexpr):
+    row = tl.program_id(0)
+    c = tl.arange(0, N)
+    x = tl.load(x_ptr + row * N + c)
+    v, i = tl.max(x, axis=0, return_indices=True)
+    tl.store(v_ptr + row, v)
+    tl.store(i_ptr + row, i)
+
+
+@triton.jit
+def big_n(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0).to(tl.int64)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs % 1024, tl.load(x_ptr + offs % 1024, mask=m), mask=m)
+
+
+@triton.jit
+def inline_asm(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    y = tl.inline_asm_elementwise("shf.l.wrap.b32 $0, $1, $1, 3;", "=r,r", [x], dtype=tl.int32, is_pure=True,
+                                  pack=1)
+    tl.store(out_ptr + offs, y)
+
+
+@triton.jit
+def volatile_load(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, volatile=True))
+
+
+@triton.jit
+def device_print(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.device_print("x", x)
+
+
+@triton.jit
+def int8_to_float(x_ptr, s_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    q = tl.load(x_ptr + offs)
+    s = tl.load(s_ptr)
+    tl.store(out_ptr + offs, q.to(tl.float32) * s)
+
+
+@triton.jit
+def fp8_dot(a_ptr, b_ptr, c_ptr, B: tl.constexpr):
+    r = tl.arange(0, B)
+    a = tl.load(a_ptr + r[:, None] * B + r[None, :])
+    b = tl.load(b_ptr + r[:, None] * B + r[None, :])
+    tl.store(c_ptr + r[:, None] * B + r[None, :], tl.dot(a, b))
+
+
+@triton.jit
+def batched_dot(a_ptr, b_ptr, c_ptr, NB: tl.constexpr, B: tl.constexpr):
+    i = tl.arange(0, NB)[:, None, None]
+    r = tl.arange(0, B)[None, :, None]
+    c = tl.arange(0, B)[None, None, :]
+    a = tl.load(a_ptr + i * B * B + r * B + c)
+    b = tl.load(b_ptr + i * B * B + r * B + c)
+    tl.store(c_ptr + i * B * B + r * B + c, tl.dot(a, b))
+
+
+@triton.jit
+def persistent(x_ptr, out_ptr, n_tiles, BLOCK: tl.constexpr, NUM_SMS: tl.constexpr):
+    start = tl.program_id(0)
+    for t in tl.range(start, n_tiles, NUM_SMS, flatten=True):
+        offs = t * BLOCK + tl.arange(0, BLOCK)
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs) * 2)
+
+
+@triton.jit
+def cat_kernel(x_ptr, out_ptr, B: tl.constexpr):
+    r = tl.arange(0, B)
+    a = tl.load(x_ptr + r)
+    b = tl.load(x_ptr + B + r)
+    tl.store(out_ptr + tl.arange(0, 2 * B), tl.cat(a, b, can_reorder=True))
+
+
+@triton.jit
+def accumulate(x_ptr, acc_ptr, old_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    old = tl.atomic_add(acc_ptr + offs, tl.load(x_ptr + offs))
+    tl.store(old_ptr + offs, old)
