@@ -346,3 +346,23 @@ def test_numba_script_with_a_top_level_launch():
         assert "(line 16)" in done.stderr and "double is defined above" in done.stderr
         late = _cli(path, "--kernel", "after_the_launch", "--block", "32", "--arg", "a=float32[64]")
         assert late.returncode == 2 and "before @cuda.jit kernel after_the_launch" in late.stderr
+
+
+@needs_numba
+def test_numba_eager_signature_is_the_one_compiled():
+    path = KERNELS / "numba_eager.py"
+    done = _cli(path, "--kernel", "axpy_sig", "--block", "32", "--arg", "x=float32[32]", "--arg", "y=float32[32]",
+                "--arg", "a=2.5", "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    r = sa.numba(str(path), (32,), name="axpy_sig", x="float32[32]", y="float32[32]", a=2.5)
+    assert ".param .f32" in r.ptx and ".param .f64" not in r.ptx  # a is the signature's float32, not a double
+    for dtype in ("float32", "float64"):  # of two signatures, the one the array fits
+        done = _cli(path, "--kernel", "fill_multi", "--block", "8,8", "--arg", f"m={dtype}[8,8]", "--arg", "v=3",
+                    "--json")
+        assert done.returncode == 0 and _json(done)["global_store"]["requests"] == 2, done.stdout + done.stderr
+    done = _cli(path, "--kernel", "fill_multi", "--block", "8,8", "--arg", "m=int32[8,8]", "--arg", "v=3")
+    assert done.returncode == 2 and "array(float32, 2d, A), int32) or (array(float64" in done.stderr
+    assert "Traceback" not in done.stderr
+    for kernel, args in (("typed_obj", ["m=float32[8,8]", "v=3"]), ("tuple_sig", ["x=float32[32]", "n=32"])):
+        done = _cli(path, "--kernel", kernel, "--block", "32", *[x for a in args for x in ("--arg", a)], "--json")
+        assert done.returncode == 0, done.stdout + done.stderr

@@ -90,7 +90,7 @@ def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], path: str | No
     cuda = require()
     params = parameters(fn)
     pyargs.check_names(name, params, given, "float32[32,32]")
-    sig = tuple(_numba_type(given[p]) for p in params)
+    sig = _declared(fn, name, params, given) or tuple(_numba_type(given[p]) for p in params)
     try:
         with _no_device():
             ptx, _ = cuda.compile_ptx(fn.py_func, sig, cc=CC, lineinfo=True)
@@ -239,6 +239,58 @@ def _no_device():
         dispatcher.get_current_device = asked
 
 
+SIGNATURES = "_smemlab_signatures"  # an eager kernel's signatures, as its @cuda.jit(...) gave them
+
+
+def _declared(fn, name: str, params: list[str], given: dict[str, pyargs.PyArg]):
+    """The argument types of the eager signature (`@cuda.jit("void(float32[:], int32)")`) the arguments fit,
+    the one a launch with them would run; None for a lazy kernel."""
+    from numba.core import sigutils
+
+    declared = getattr(fn, SIGNATURES, None)
+    if declared is None:
+        return None
+    candidates = declared if isinstance(declared, (list, tuple)) and not _is_one_tuple(declared) else [declared]
+    tried = []
+    for sig in candidates:
+        try:
+            types_ = sigutils.normalize_signature(sig)[0]
+        except Exception:  # noqa: BLE001 - Numba's own parse of the user's text: its message is shown below
+            continue
+        tried.append("(" + ", ".join(str(t) for t in types_) + ")")
+        if len(types_) == len(params) and all(_fits(t, given[p]) for t, p in zip(types_, params)):
+            return tuple(types_)
+    shown = " or ".join(tried) or repr(declared)
+    raise UserError(f"{name} is compiled for {shown} (its @cuda.jit signature), which these --args do not fit: "
+                    f"give arrays of those element types and dimensions (e.g. --arg NAME=float32[32,32]) and "
+                    f"numbers for the scalars")
+
+
+def _is_one_tuple(declared) -> bool:
+    """`@cuda.jit((float32[:], int32))`: one signature written as a tuple of argument types."""
+    return isinstance(declared, tuple) and not any(isinstance(d, str) or type(d).__name__ == "Signature"
+                                                   for d in declared)
+
+
+def _fits(t, a: pyargs.PyArg) -> bool:
+    from numba import types
+    from numba.np import numpy_support
+
+    if isinstance(t, types.Array):
+        if not a.is_array or a.fmt:
+            return False
+        return t.ndim == len(a.shape) and t.dtype == numpy_support.from_dtype(a.dtype)
+    if a.is_array:
+        return False
+    if a.is_none:
+        return isinstance(t, (types.NoneType, types.Optional))
+    if isinstance(t, types.Boolean):
+        return isinstance(a.value, bool)
+    if isinstance(t, types.Integer):
+        return not isinstance(a.value, float)
+    return isinstance(t, types.Float)
+
+
 def _sig_text(params, sig) -> str:
     return "(" + ", ".join(f"{p}: {t}" for p, t in zip(params, sig)) + ")"
 
@@ -255,9 +307,18 @@ def load(path: str):
 
     def lazy(func_or_sig=None, *rest, **options):
         # `@cuda.jit("void(float32[:])")` compiles at import for the GPU present, and there is none: the
-        # signature is dropped, so the kernel compiles later for the types the --args give
+        # kernel is made lazy, its signatures kept, and it compiles later for the signature the --args fit
         if isinstance(func_or_sig, (str, list, tuple)) or type(func_or_sig).__name__ == "Signature":
-            return jit(*rest, **options)
+            decorate = jit(*rest, **options)
+
+            def keep(pyfunc):
+                made = decorate(pyfunc)
+                try:
+                    setattr(made, SIGNATURES, func_or_sig)
+                except AttributeError:
+                    pass
+                return made
+            return keep
         return jit(func_or_sig, *rest, **options)
 
     cuda.jit = lazy
