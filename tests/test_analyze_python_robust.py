@@ -366,3 +366,15 @@ def test_numba_eager_signature_is_the_one_compiled():
     for kernel, args in (("typed_obj", ["m=float32[8,8]", "v=3"]), ("tuple_sig", ["x=float32[32]", "n=32"])):
         done = _cli(path, "--kernel", kernel, "--block", "32", *[x for a in args for x in ("--arg", a)], "--json")
         assert done.returncode == 0, done.stdout + done.stderr
+
+
+@needs_triton
+def test_triton_constexpr_given_as_an_arg():
+    common = ["--kernel", "add", "--triton", "--grid", "4", "--arg", "x_ptr=float32[1000]", "--arg",
+              "y_ptr=float32[1000]", "--arg", "out_ptr=float32[1000]", "--arg", "n=1000", "--json"]
+    as_arg = _cli(KERNELS / "robust_triton.py", *common, "--arg", "BLOCK=256")
+    as_constexpr = _cli(KERNELS / "robust_triton.py", *common, "--constexpr", "BLOCK=256")
+    assert as_arg.returncode == 0, as_arg.stdout + as_arg.stderr
+    assert _json(as_arg)["global_load"] == _json(as_constexpr)["global_load"]
+    both = _cli(KERNELS / "robust_triton.py", *common, "--arg", "BLOCK=256", "--constexpr", "BLOCK=128")
+    assert both.returncode == 2 and "given twice" in _json(both)["error"]

@@ -414,8 +414,16 @@ def analyze(kernel, grid=(1, 1, 1), *positional, name: str | None = None, args: 
             raise UserError(f"--{n.replace('_', '-')} must be at least 1")
     with pyargs.scratch() as tmp:
         given = pyargs.merge(args, values, Path(tmp))
-        constexprs, num_warps, num_stages, chosen = _tune(kernel, name, tuning, given, dict(constexprs or {}),
-                                                          num_warps, num_stages)
+        constexprs = dict(constexprs or {})
+        # `--arg BLOCK=256` for a tl.constexpr parameter: a launch passes constexprs as arguments too
+        for p in kernel.params:
+            a = given.get(p.name)
+            if p.is_constexpr and a is not None and not a.is_array:
+                if p.name in constexprs:
+                    raise UserError(f"{p.name} is given twice, as --arg and as --constexpr")
+                constexprs[p.name] = given.pop(p.name).value
+        constexprs, num_warps, num_stages, chosen = _tune(kernel, name, tuning, given, constexprs, num_warps,
+                                                          num_stages)
         unit, texts, shared = compile_kernel(kernel, name, given, constexprs, int(num_warps),
                                              int(num_stages), arch, path, shown)
         report = analyze_unit(unit, (32 * int(num_warps), 1, 1), grid, program, shared, texts, **run)
