@@ -2,7 +2,8 @@
 
 The file is imported under a name of its own (never `__main__`), so what it runs under
 `if __name__ == "__main__":` (a launch, a benchmark) does not run; its folder is on sys.path while it
-imports, so that it finds its neighbours as `python FILE.py` would.
+imports, so that it finds its neighbours as `python FILE.py` would. A statement that fails at the top
+level (GPU work, with no GPU here) is skipped, and the import goes on (load).
 """
 
 from __future__ import annotations
@@ -36,11 +37,15 @@ def load(path: str) -> ModuleType:
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # the user's module may raise anything while it imports
-        # a script launches its kernels at the top level (cuda.to_device, kernel[grid](...)), which fails with
-        # no GPU: the kernels defined above that line are all there, so the import stops there, noted
+        # A script does GPU work at the top level (torch's device="cuda", Triton's active driver,
+        # cuda.to_device, a launch), which fails with no GPU. The import goes on past the statement that
+        # failed, one top-level statement at a time, skipping each that fails, so that every kernel the file
+        # defines is there; what failed is noted.
         what = "called exit()" if isinstance(exc, SystemExit) else \
             f"failed: {type(exc).__name__}: {' '.join(str(exc).split())}"
-        setattr(module, _STOPPED, (what, _line_in(exc, p.resolve())))
+        line = _line_in(exc, p.resolve())
+        skipped = _go_on(module, p.resolve(), line)
+        setattr(module, _STOPPED, (what, line, skipped))
     finally:
         sys.path.remove(folder)
     return module
@@ -50,11 +55,12 @@ _STOPPED = "__smemlab_import_stopped__"
 
 
 def _line_in(exc: BaseException, path: Path) -> int | None:
-    """The line of the user's file where the exception left it (its last frame there)."""
+    """The line of the module's top-level statement that raised `exc` (its frame of the file's own code)."""
     line, tb = None, exc.__traceback__
     while tb is not None:
+        code = tb.tb_frame.f_code
         try:
-            if Path(tb.tb_frame.f_code.co_filename).resolve() == path:
+            if code.co_name == "<module>" and Path(code.co_filename).resolve() == path:
                 line = tb.tb_lineno
         except OSError:
             pass
@@ -62,12 +68,46 @@ def _line_in(exc: BaseException, path: Path) -> int | None:
     return line
 
 
+def _go_on(module: ModuleType, path: Path, failed: int | None) -> list[int]:
+    """Run the top-level statements after the one holding line `failed`, each on its own; returns the
+    lines of those that raised (skipped)."""
+    import __future__
+    import ast
+
+    if failed is None:
+        return []
+    try:
+        tree = ast.parse(path.read_text(), str(path))
+    except (OSError, SyntaxError, ValueError):
+        return []
+    flags = __future__.annotations.compiler_flag if \
+        module.__dict__.get("annotations") is __future__.annotations else 0
+    skipped = []
+    for stmt in tree.body:
+        if stmt.lineno <= failed:
+            continue
+        try:
+            code = compile(ast.Module(body=[stmt], type_ignores=[]), str(path), "exec", flags=flags,
+                           dont_inherit=True)
+            exec(code, module.__dict__)  # noqa: S102 - the user's own file, which they asked to import
+        except KeyboardInterrupt:
+            raise
+        except BaseException:  # noqa: BLE001 - a statement of the user's that fails with no GPU: skipped
+            skipped.append(stmt.lineno)
+    return skipped
+
+
 def _stopped(module: ModuleType, path: str) -> str | None:
     got = getattr(module, _STOPPED, None)
     if got is None:
         return None
-    what, line = got
-    return f"{path}: importing it {what}" + (f" (line {line})" if line else "")
+    what, line, skipped = got
+    text = f"{path}: importing it {what}" + (f" (line {line})" if line else "")
+    if skipped:
+        shown = ", ".join(map(str, skipped[:6])) + (", ..." if len(skipped) > 6 else "")
+        text += f"; the statements after it ran, but for those that failed too (line{'s' * (len(skipped) > 1)} " \
+                f"{shown})"
+    return text
 
 
 def pick(module: ModuleType, path: str, name: str | None, is_kernel, what: str):
@@ -82,8 +122,8 @@ def pick(module: ModuleType, path: str, name: str | None, is_kernel, what: str):
         obj = obj if obj is not None and is_kernel(obj) else None
     elif stopped and len(found) == 1:
         name, obj = next(iter(found.items()))
-    if obj is None and stopped:  # the kernel may be defined below the line that failed
-        raise UserError(stopped if name is None else f"{stopped}, before {what} kernel {name} was defined")
+    if obj is None and stopped:  # the kernel's own definition may be what failed
+        raise UserError(stopped if name is None else f"{stopped}, and {what} kernel {name} is not among what ran")
     if name is None:
         raise UserError(f"{path} has {len(found)} {what} kernels ({', '.join(sorted(found)) or 'none'}): "
                         f"name one with --kernel")
@@ -91,7 +131,7 @@ def pick(module: ModuleType, path: str, name: str | None, is_kernel, what: str):
         raise UserError(f"--kernel {name}: {path} has no {what} kernel of that name (its {what} kernels: "
                         f"{', '.join(sorted(found)) or 'none'})")
     if stopped:
-        sys.stderr.write(f"note: {stopped}; {name} is defined above that line and is analysed as defined there\n")
+        sys.stderr.write(f"note: {stopped}; {name} is analysed as the file defines it\n")
     return name, obj
 
 

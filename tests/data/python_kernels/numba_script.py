@@ -1,5 +1,5 @@
-"""A script as people write one (written for smemlab): its kernel, then a launch at the top level, which
-with no GPU fails while the file imports."""
+"""A script as people write one (written for smemlab): a kernel, a launch at the top level (which fails
+while the file imports where there is no GPU), and a kernel after it."""
 
 import numpy as np
 from numba import cuda
