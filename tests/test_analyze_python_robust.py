@@ -397,3 +397,22 @@ def test_triton_constexpr_given_as_an_arg():
     assert _json(as_arg)["global_load"] == _json(as_constexpr)["global_load"]
     both = _cli(KERNELS / "robust_triton.py", *common, "--arg", "BLOCK=256", "--constexpr", "BLOCK=128")
     assert both.returncode == 2 and "given twice" in _json(both)["error"]
+
+
+@needs_triton
+def test_triton_autotune_configs_picked_by_the_target_at_import():
+    path = KERNELS / "triton_autotune_by_target.py"
+    done = _cli(path, "--triton", "--kernel", "mm", "--grid", "2,2", "--arg", "a_ptr=float16[100,64]", "--arg",
+                "b_ptr=float16[64,96]", "--arg", "c_ptr=float16[100,96]", "--arg", "M=100", "--arg", "N=96",
+                "--arg", "K=64", "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    doc = _json(done)
+    # the driver answered with the target analysed (sm_90): the NVIDIA configs, the first of them
+    assert doc["block"] == [128, 1, 1] and any("BM=64" in n and "num_stages=3" in n for n in doc["notes"])
+    rng = np.random.default_rng(4)
+    a, b = rng.standard_normal((100, 64)).astype(np.float16), rng.standard_normal((64, 96)).astype(np.float16)
+    r = sa.triton(str(path), (2, 2), name="mm", values={"a_ptr": a, "b_ptr": b, "c_ptr": np.zeros((100, 96), np.float16),
+                                                         "M": 100, "N": 96, "K": 64}, program=(1, 0, 0))
+    ref = a.astype(np.float32) @ b.astype(np.float32)
+    np.testing.assert_allclose(r.buffers["c_ptr"][64:100, :64].astype(np.float32), ref[64:100, :64], atol=0.05,
+                               rtol=0.01)

@@ -80,11 +80,11 @@ def triton(kernel, grid, *args, num_warps: int | None = None, num_stages: int | 
            **constexprs):
     """A `@triton.jit` kernel, one program of `grid` emulated. `args`: the non-constexpr parameters in order
     (NumPy arrays for the pointers); `constexprs`: the tl.constexpr parameters. Run options among them:
-    max_steps, time_limit, arch (90 or 80). num_warps, num_stages: 4 and 3 unless given (an autotuned
-    kernel: its first config's)."""
+    max_steps, time_limit, arch (90 or 80); `name` picks the kernel of a .py file's path, `values` gives
+    arguments by name. num_warps, num_stages: 4 and 3 unless given (an autotuned kernel: its first config's)."""
     from smemlab.analyze import triton_front
 
-    run = {k: constexprs.pop(k) for k in ("max_steps", "time_limit", "arch") if k in constexprs}
+    run = {k: constexprs.pop(k) for k in ("max_steps", "time_limit", "arch", "name", "values") if k in constexprs}
     grid = (grid,) if isinstance(grid, int) else tuple(grid)
     return triton_front.analyze(kernel, grid, *args, constexprs=constexprs, num_warps=num_warps,
                                 num_stages=num_stages, program=program, **run)

@@ -326,6 +326,62 @@ def _refuse(ptx: str, where: str) -> None:
                         + "; ".join(f"{op}: {LACKS[op]}" for op in found))
 
 
+class _StandInDriver:
+    """What a Triton file asks of the active driver while it imports, answered for the target analysed when
+    no GPU is here: the tutorials pick their autotune configs by `driver.active.get_current_target()` in the
+    decorator of the kernel itself, and look the device up at the top level. Anything else a file asks of it
+    (device properties, a benchmark) fails as it would with no GPU, and that statement is skipped."""
+
+    def __init__(self, arch: int):
+        self.arch = arch
+
+    def get_current_target(self):
+        from triton.backends.compiler import GPUTarget
+
+        return GPUTarget("cuda", self.arch, 32)
+
+    @staticmethod
+    def get_current_device() -> int:
+        return 0
+
+    @staticmethod
+    def get_active_torch_device():
+        import torch
+
+        return torch.device("cuda", 0)
+
+    @staticmethod
+    def get_device_interface():
+        import torch
+
+        return torch.cuda
+
+
+@contextlib.contextmanager
+def _driver(arch: int = 90):
+    """Triton's active driver while a file imports: the real one where a GPU is, else a stand-in."""
+    from triton.runtime import driver
+
+    try:
+        driver.active  # noqa: B018 - looking it up is what fails with no GPU
+    except RuntimeError:
+        held = driver._active
+        driver.set_active(_StandInDriver(arch))
+        try:
+            yield
+        finally:
+            driver._active = held
+        return
+    yield
+
+
+def load(path: str):
+    """The Python file as a module, with Triton's driver answering as analyze's target (_driver)."""
+    require()
+    with _driver():
+        return pyfile.load(path)
+
+
 def find(path: str, name: str | None):
     """(name, JITFunction) of the @triton.jit kernel `name` in the Python file (its only one if None)."""
     name, fn, _ = find_tuned(path, name)
@@ -334,8 +390,7 @@ def find(path: str, name: str | None):
 
 def find_tuned(path: str, name: str | None):
     """(name, JITFunction, Tuning): the kernel with what its autotune / heuristics decorators would pick."""
-    require()
-    name, obj = pyfile.pick(pyfile.load(path), path, name, is_kernel, "@triton.jit")
+    name, obj = pyfile.pick(load(path), path, name, is_kernel, "@triton.jit")
     fn, tuning = unwrap(obj)
     return name, fn, tuning
 

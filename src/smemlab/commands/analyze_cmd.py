@@ -169,7 +169,7 @@ def _list_python(args) -> int:
 
     front = triton_front if args.triton else numba_front
     front.require()
-    module = pyfile.load(args.file) if args.triton else numba_front.load(args.file)
+    module = triton_front.load(args.file) if args.triton else numba_front.load(args.file)
     found = {n: v for n, v in vars(module).items() if front.is_kernel(v) and pyfile.defined_here(v, module)}
     params = {n: [p.name for p in triton_front.unwrap(v)[0].params] if args.triton else numba_front.parameters(v)
               for n, v in found.items()}
