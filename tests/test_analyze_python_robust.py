@@ -416,3 +416,11 @@ def test_triton_autotune_configs_picked_by_the_target_at_import():
     ref = a.astype(np.float32) @ b.astype(np.float32)
     np.testing.assert_allclose(r.buffers["c_ptr"][64:100, :64].astype(np.float32), ref[64:100, :64], atol=0.05,
                                rtol=0.01)
+
+
+@pytest.mark.skipif(not (NUMBA and TRITON), reason="needs numba-cuda and triton")
+def test_the_other_front_end_is_named():
+    done = _cli(KERNELS / "robust_triton.py", "--kernel", "add", "--block", "32", "--arg", "x_ptr=float32[8]")
+    assert done.returncode == 2 and "analysed with --triton" in done.stderr and "Traceback" not in done.stderr
+    done = _cli(KERNELS / "robust_numba.py", "--triton", "--kernel", "add1d", "--grid", "1", "--arg", "a=float32[8]")
+    assert done.returncode == 2 and "without --triton" in done.stderr and "add1d" in done.stderr

@@ -124,6 +124,10 @@ def pick(module: ModuleType, path: str, name: str | None, is_kernel, what: str):
         name, obj = next(iter(found.items()))
     if obj is None and stopped:  # the kernel's own definition may be what failed
         raise UserError(stopped if name is None else f"{stopped}, and {what} kernel {name} is not among what ran")
+    if not found:
+        other = _other_front(module, what)
+        if other:
+            raise UserError(f"{path} has no {what} kernel; its {other}")
     if name is None:
         raise UserError(f"{path} has {len(found)} {what} kernels ({', '.join(sorted(found)) or 'none'}): "
                         f"name one with --kernel")
@@ -133,6 +137,21 @@ def pick(module: ModuleType, path: str, name: str | None, is_kernel, what: str):
     if stopped:
         sys.stderr.write(f"note: {stopped}; {name} is analysed as the file defines it\n")
     return name, obj
+
+
+def _other_front(module: ModuleType, what: str) -> str | None:
+    """Where a file has kernels of the other front end (a Triton file analysed without --triton, or a Numba
+    one with it): which, and the option that takes them."""
+    triton = "@triton.jit" not in what
+    names = sorted(k for k, v in vars(module).items()
+                   if (type(v).__module__.startswith("triton.") and type(v).__name__ in ("JITFunction", "Autotuner",
+                                                                                        "Heuristics")
+                       if triton else type(v).__name__ == "CUDADispatcher") and defined_here(v, module))
+    if not names:
+        return None
+    shown = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
+    return (f"@triton.jit kernels ({shown}) are analysed with --triton" if triton else
+            f"@cuda.jit kernels ({shown}) are Numba's: analyse them without --triton")
 
 
 def defined_here(obj, module: ModuleType) -> bool:
