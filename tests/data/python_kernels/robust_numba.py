@@ -442,28 +442,24 @@ def grid_sync_kernel(x):
     x[i] *= 2
 
 
-@cuda.jit
-def padded_transpose(inp, out):
-    tile = cuda.shared.array((TPB, TPB1), float32)
-    x, y = cuda.grid(2)
-    tx, ty = cuda.threadIdx.x, cuda.threadIdx.y
-    tile[ty, tx] = inp[y, x]
-    cuda.syncthreads()
-    bx = cuda.blockIdx.x * TPB
-    by = cuda.blockIdx.y * TPB
-    out[bx + ty, by + tx] = tile[tx, ty]
+def make_transpose(cols):
+    """A 16x16 tile transpose through a shared tile of `cols` columns (a kernel made in a function, its
+    tile's width a constant of the closure)."""
+    @cuda.jit
+    def transpose(inp, out):
+        tile = cuda.shared.array((TPB, cols), float32)
+        x, y = cuda.grid(2)
+        tx, ty = cuda.threadIdx.x, cuda.threadIdx.y
+        tile[ty, tx] = inp[y, x]
+        cuda.syncthreads()
+        bx = cuda.blockIdx.x * TPB
+        by = cuda.blockIdx.y * TPB
+        out[bx + ty, by + tx] = tile[tx, ty]
+    return transpose
 
 
-@cuda.jit
-def unpadded_transpose(inp, out):
-    tile = cuda.shared.array((TPB, TPB), float32)
-    x, y = cuda.grid(2)
-    tx, ty = cuda.threadIdx.x, cuda.threadIdx.y
-    tile[ty, tx] = inp[y, x]
-    cuda.syncthreads()
-    bx = cuda.blockIdx.x * TPB
-    by = cuda.blockIdx.y * TPB
-    out[bx + ty, by + tx] = tile[tx, ty]
+padded_transpose = make_transpose(TPB1)
+unpadded_transpose = make_transpose(TPB)
 
 
 @cuda.jit
