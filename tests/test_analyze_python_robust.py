@@ -434,3 +434,12 @@ def test_numba_strided_and_coalesced_global_reads(rn):
     r = sa.numba(rn.add1d, (128,), x, x, np.zeros_like(x), grid=(8,), block_index=(7, 0, 0))
     t = r.memory_totals("global load")
     assert (t["requests"], t["sectors"], t["ideal_sectors"]) == (8, 26, 26)
+
+
+@needs_numba
+def test_numba_kernel_calling_a_linked_cuda_function():
+    # cuda.declare_device + @cuda.jit(link=[FILE.cu]): the .cu compiled by NVRTC and merged into the module
+    x = np.arange(32, dtype=np.float32)
+    r = sa.numba(str(KERNELS / "numba_linked.py"), (32,), name="use_foreign", x=x, out=np.zeros_like(x))
+    np.testing.assert_array_equal(r.buffers["out"], x * x + 1)
+    assert "mul_add" in r.ptx and ".extern .func" not in r.ptx.split("mul_add")[0].splitlines()[-1]
