@@ -961,6 +961,36 @@ def _cvt_fp8(ins, mach, fmt: str):
     return unpack
 
 
+def _cvt_tf32(ins, mach, src_t: str):
+    """cvt.{rna,rn,rz}{.relu,.satfinite}.tf32.f32: the float32 rounded to tf32's 10 mantissa bits, held as a
+    float32 whose low 13 bits are zero (Triton's tf32x3 dot splits a float into two such parts with it)."""
+    if src_t != "f32":
+        raise PTXError(f"{ins.opcode}: only a .f32 source is supported")
+    g = mach.getter(ins.operands[1], np.uint32)
+    w = mach.writer(ins.operands[0], np.uint32)
+    mode = next((p for p in ins.parts if p in ("rna", "rn", "rz")), "rna")
+    relu, sat = "relu" in ins.parts, "satfinite" in ins.parts
+    low = np.uint32(0x1FFF)
+
+    def f(m, full):
+        bits = g()
+        special = (bits & np.uint32(0x7F800000)) == np.uint32(0x7F800000)  # Inf and NaN pass through
+        if mode == "rna":  # to nearest, ties away from zero: half an ulp added to the magnitude
+            up = bits + np.uint32(0x1000)
+        elif mode == "rn":  # to nearest, ties to even
+            up = bits + np.uint32(0xFFF) + ((bits >> np.uint32(13)) & np.uint32(1))
+        else:
+            up = bits
+        out = np.where(special, bits, up & ~low).astype(np.uint32)
+        if sat:  # a finite value rounded past the largest tf32 stays the largest
+            big = ((out & np.uint32(0x7F800000)) == np.uint32(0x7F800000)) & ~special
+            out = np.where(big, (bits & np.uint32(0x80000000)) | np.uint32(0x7F7FE000), out)
+        if relu:
+            out = np.where((out >> np.uint32(31)).astype(bool) & ~special, np.uint32(0), out)
+        w(out.astype(np.uint32), m, full)
+    return f
+
+
 @builder("cvt")
 def b_cvt(ins, mach):
     fmt = next((p[:-2] for p in ins.parts if p in ("e4m3x2", "e5m2x2")), None)
@@ -970,6 +1000,8 @@ def b_cvt(ins, mach):
     if len(types) < 2:
         raise PTXError(f"{ins.opcode}: not understood")
     dst_t, src_t = types[-2], types[-1]
+    if dst_t == "tf32":
+        return _cvt_tf32(ins, mach, src_t)
     if dst_t.endswith("x2") or src_t.endswith("x2"):
         if dst_t.endswith("x2") and len(ins.operands) == 3:  # cvt.rn.f16x2.f32 d, a, b: a -> upper half
             ga, gb = mach.getter(ins.operands[1], np.float32), mach.getter(ins.operands[2], np.float32)

@@ -76,13 +76,15 @@ def numba(kernel, block, *args, grid=(1, 1, 1), block_index=(0, 0, 0), dynamic_s
     return numba_front.analyze(kernel, block, grid, block_index, dynamic_shared, values={**values, **named}, **run)
 
 
-def triton(kernel, grid, *args, num_warps: int = 4, num_stages: int = 3, program=(0, 0, 0), **constexprs):
+def triton(kernel, grid, *args, num_warps: int | None = None, num_stages: int | None = None, program=(0, 0, 0),
+           **constexprs):
     """A `@triton.jit` kernel, one program of `grid` emulated. `args`: the non-constexpr parameters in order
     (NumPy arrays for the pointers); `constexprs`: the tl.constexpr parameters. Run options among them:
-    max_steps, time_limit, arch (90 or 80)."""
+    max_steps, time_limit, arch (90 or 80); `name` picks the kernel of a .py file's path, `values` gives
+    arguments by name. num_warps, num_stages: 4 and 3 unless given (an autotuned kernel: its first config's)."""
     from smemlab.analyze import triton_front
 
-    run = {k: constexprs.pop(k) for k in ("max_steps", "time_limit", "arch") if k in constexprs}
+    run = {k: constexprs.pop(k) for k in ("max_steps", "time_limit", "arch", "name", "values") if k in constexprs}
     grid = (grid,) if isinstance(grid, int) else tuple(grid)
     return triton_front.analyze(kernel, grid, *args, constexprs=constexprs, num_warps=num_warps,
                                 num_stages=num_stages, program=program, **run)

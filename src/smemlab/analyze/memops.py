@@ -25,6 +25,7 @@ import numpy as np
 from smemlab.analyze import casloop
 from smemlab.analyze import memory as M
 from smemlab.analyze.alu import builder, dtype_of
+from smemlab.analyze.halves import codec as halves_codec
 from smemlab.analyze.machine import DTYPES, UNSIGNED, Machine
 from smemlab.analyze.ptx import Addr, Imm, Instr, PTXError, Reg, Sym, Vec
 
@@ -275,8 +276,9 @@ def b_st(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
 _ATOM_OPS = ("add", "min", "max", "and", "or", "xor", "exch", "cas", "inc", "dec")
 
 
-def _atomic_apply(sp: M.Space, off, em, dt, op: str, b, c):
-    """Apply the atomic to `sp` lane by lane in thread order; returns the old values (dt)."""
+def _atomic_apply(sp: M.Space, off, em, dt, op: str, b, c, codec=None):
+    """Apply the atomic to `sp` lane by lane in thread order; returns the old values (dt). `codec`: (decode,
+    encode) of f16/bf16 elements held as their bits (dt uint16), the arithmetic done on their values."""
     idx_all = sp.absolute(off) >> int(np.log2(dt.itemsize))
     lanes = np.flatnonzero(em)
     idx = idx_all[lanes]
@@ -295,7 +297,7 @@ def _atomic_apply(sp: M.Space, off, em, dt, op: str, b, c):
     sb = bv[order]
     sc = cv[order] if cv is not None else None
     olds = np.empty(sidx.size, dtype=dt)
-    if op == "add" and dt.kind in "iu":
+    if op == "add" and dt.kind in "iu" and codec is None:
         cs = np.cumsum(sb, dtype=dt)
         excl = cs - sb
         excl = excl - excl[first]
@@ -308,6 +310,20 @@ def _atomic_apply(sp: M.Space, off, em, dt, op: str, b, c):
             i = sidx[sel]
             o = view[i]
             bb = sb[sel]
+            if codec is not None:  # half precision: on the values, rounded once to the format (as the GPU does)
+                dec, enc = codec
+                ov, bv_ = dec(o).astype(np.float64), dec(bb).astype(np.float64)
+                if op in ("add", "min", "max"):
+                    new = enc(ov + bv_ if op == "add" else np.fmin(ov, bv_) if op == "min" else np.fmax(ov, bv_))
+                elif op == "exch":
+                    new = bb
+                elif op == "cas":
+                    new = np.where(o == bb, sc[sel], o)
+                else:
+                    raise PTXError(f"atomic .{op} on half-precision values is not supported")
+                view[i] = np.asarray(new).astype(dt)
+                olds[sel] = o
+                continue
             if op == "add":
                 new = o + bb
             elif op == "min":
@@ -344,8 +360,12 @@ def b_atom(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
     if op is None:
         raise PTXError(f"{ins.opcode} is not supported")
     t = ins.parts[-1]
-    if t in ("f16", "bf16", "f16x2", "bf16x2") or any(p in ("v2", "v4", "v8") for p in ins.parts):
-        raise PTXError(f"{ins.opcode}: packed, vector and half-precision atomics are not supported")
+    vec = next((int(p[1:]) for p in ins.parts if p in ("v2", "v4", "v8")), 1)
+    if vec > 1 or t in ("f16", "bf16", "f16x2", "bf16x2"):
+        if space_of(ins) == "shared" and ledger is not None and ledger.atomic_rules.get(pc) == "spin":
+            raise PTXError(f"{ins.opcode}: a half-precision or vector atomic on shared memory, which ptxas makes a "
+                           f"compare-and-swap loop, is not supported (its cost is not measured)")
+        return _split_atomic(ins, mach, op, t, vec, Access(ins, mach, ledger, pc, "atomic", 0, ex))
     dt = dtype_of(t)
     if t.startswith("b"):
         dt = np.dtype(UNSIGNED[dt.itemsize])
@@ -380,6 +400,71 @@ def b_atom(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
         acc.record(groups)
         if w is not None:
             w(old, m, full)
+    return fn
+
+
+def _split_atomic(ins: Instr, mach: Machine, op: str, t: str, vec: int, acc: Access):
+    """A vector atomic (atom/red .v2/.v4/.v8: what Triton emits for tl.atomic_add over contiguous offsets)
+    or a half-precision one (.f16, .bf16 and the packed .f16x2, .bf16x2): one atomic per element, at
+    consecutive addresses, each element's old value to its own register (a packed register's low half is
+    the lower address). Its traffic is one access of the whole vector."""
+    half = t.replace("x2", "") if t in ("f16", "bf16", "f16x2", "bf16x2") else None
+    if half is not None and op not in ("add", "min", "max", "exch", "cas"):
+        raise PTXError(f"{ins.opcode}: .{op} on half-precision values is not supported")
+    if op == "cas" and vec > 1:
+        raise PTXError(f"{ins.opcode}: a vector compare-and-swap is not supported")
+    reg_dt = np.dtype(np.uint32) if t.endswith("x2") else np.dtype(np.uint16) if half else dtype_of(t)
+    if half is None and t.startswith("b"):
+        reg_dt = np.dtype(UNSIGNED[reg_dt.itemsize])
+    elem_dt = np.dtype(np.uint16) if half else reg_dt
+    codec = halves_codec(half) if half else None
+    per_reg = 2 if t.endswith("x2") else 1
+    is_red = ins.parts[0] == "red"
+    ops = ins.operands
+    dst, addr_op, srcs = (None, ops[0], ops[1:]) if is_red else (ops[0], ops[1], ops[2:])
+
+    def regs(o):
+        items = list(o.items) if isinstance(o, Vec) else [o]
+        if len(items) != vec:
+            raise PTXError(f"{ins.text}: {len(items)} registers for a .v{vec} atomic")
+        return items
+    gbs = [mach.getter(r, reg_dt) for r in regs(srcs[0])]
+    gcs = [mach.getter(r, reg_dt) for r in regs(srcs[1])] if op == "cas" else None
+    ws = [mach.writer(r, reg_dt) for r in regs(dst)] if dst is not None else None
+    size = vec * reg_dt.itemsize
+    acc.size = size
+    ga = address_getter(mach, addr_op, acc.space)
+    es = elem_dt.itemsize
+    low = (1 << (8 * es)) - 1
+
+    def part(v, j):  # element j of a packed register, as the element type's bits
+        return ((v.astype(np.uint64) >> np.uint64(8 * es * j)) & np.uint64(low)).astype(elem_dt)
+
+    def fn(m, full):
+        a = ga()
+        groups = resolve(mach, acc.space, a, m)
+        olds = [np.zeros(mach.N, dtype=reg_dt) for _ in range(vec)]
+        for name, sp, off, sub in groups:
+            if name not in ("shared", "global", "dsmem"):
+                raise Fault(f"atomic on {name} memory", int(np.flatnonzero(sub)[0]))
+            _check(sp, off, sub, size, "atomic")
+            for k in range(vec):
+                b = gbs[k]()
+                c = gcs[k]() if gcs is not None else None
+                if per_reg == 1:
+                    o = _atomic_apply(sp, off + k * es, sub, elem_dt, op, b, c, codec)
+                    olds[k] = np.where(sub, o.astype(reg_dt, copy=False), olds[k])
+                    continue
+                word = np.zeros(mach.N, dtype=np.uint64)  # a packed register: its halves' bits side by side
+                for j in range(per_reg):
+                    o = _atomic_apply(sp, off + k * reg_dt.itemsize + j * es, sub, elem_dt, op, part(b, j),
+                                      part(c, j) if c is not None else None, codec)
+                    word |= o.astype(np.uint64) << np.uint64(8 * es * j)
+                olds[k] = np.where(sub, word.astype(reg_dt), olds[k])
+        acc.record(groups)
+        if ws is not None:
+            for wr, o in zip(ws, olds):
+                wr(o, m, full)
     return fn
 
 

@@ -8,7 +8,8 @@ which no address depends on; integers exactly, wrapping in 32 bits), and D is sc
 
 Shapes and types (row.col): m16n8k8 and m16n8k16 with f16 or bf16 inputs and f32 or f16 (f16 inputs
 only) accumulators; m16n8k4 and m16n8k8 with tf32 inputs; m16n8k16 and m16n8k32 with s8/u8 inputs and
-s32 accumulators. In a fragment, lane l's element i is at (row, col) with g = l / 4 and t = l % 4.
+s32 accumulators; m8n8k4 in f64 (Triton's tl.dot of float64 tiles). In a fragment, lane l's element i is
+at (row, col) with g = l / 4 and t = l % 4.
 """
 
 from __future__ import annotations
@@ -24,6 +25,10 @@ def _c(i, g, t):  # C and D: c0, c1 on row g, c2, c3 on row g + 8
     return g + 8 * (i // 2), 2 * t + i % 2
 
 
+def _c8(i, g, t):  # m8n8k4's C and D: c0, c1 on row g
+    return g, 2 * t + i
+
+
 # (shape, input kind) -> (M, N, K, A's (row, col), B's (row, col), elements of A a lane, of B)
 LAYOUTS = {
     ("m16n8k16", "16"): (16, 8, 16, lambda i, g, t: (g + 8 * ((i // 2) % 2), 2 * t + i % 2 + 8 * (i // 4)),
@@ -37,9 +42,10 @@ LAYOUTS = {
                         lambda i, g, t: (4 * t + i, g), 8, 4),
     ("m16n8k32", "8"): (16, 8, 32, lambda i, g, t: (g + 8 * ((i // 4) % 2), 4 * t + i % 4 + 16 * (i // 8)),
                         lambda i, g, t: (4 * t + i % 4 + 16 * (i // 4), g), 16, 8),
+    ("m8n8k4", "f64"): (8, 8, 4, lambda i, g, t: (g, t), lambda i, g, t: (t, g), 1, 1),
 }
-_KIND = {"f16": "16", "bf16": "16", "tf32": "tf32", "s8": "8", "u8": "8"}
-ELEMENTS_PER_REG = {"f16": 2, "bf16": 2, "tf32": 1, "s8": 4, "u8": 4, "f32": 1, "s32": 1}
+_KIND = {"f16": "16", "bf16": "16", "tf32": "tf32", "s8": "8", "u8": "8", "f64": "f64"}
+ELEMENTS_PER_REG = {"f16": 2, "bf16": 2, "tf32": 1, "s8": 4, "u8": 4, "f32": 1, "s32": 1, "f64": 1}
 
 
 def _places(fn, count: int) -> tuple[np.ndarray, np.ndarray]:
@@ -62,6 +68,8 @@ def whole_warps(m: np.ndarray, W: int, what: str) -> np.ndarray:
 
 def unpack(words: list[np.ndarray], typ: str) -> np.ndarray:
     """(threads, elements) values of the registers' packed elements, element 0 in the lowest bits."""
+    if typ == "f64":  # one element a 64-bit register, read as float64 already
+        return np.stack(words, axis=1).astype(np.float64)
     w = np.stack(words, axis=1).astype(np.uint32)
     if typ in ("f32", "tf32"):
         return w.view(np.float32).astype(np.float64)
@@ -78,6 +86,8 @@ def unpack(words: list[np.ndarray], typ: str) -> np.ndarray:
 
 def pack(values: np.ndarray, typ: str) -> list[np.ndarray]:
     """The registers (uint32 bits) holding `values` (threads, elements) as `typ`."""
+    if typ == "f64":
+        return [values[:, j].astype(np.float64) for j in range(values.shape[1])]
     if typ == "f32":
         bits = values.astype(np.float32).view(np.uint32)
     elif typ == "s32":
@@ -93,15 +103,15 @@ def pack(values: np.ndarray, typ: str) -> list[np.ndarray]:
 def b_mma(ins: Instr, mach: Machine, **_):
     parts = ins.parts
     shape = next((p for p in parts if p.startswith("m") and "n" in p and "k" in p), None)
-    types = [p for p in parts if p in ("f32", "f16", "bf16", "tf32", "s8", "u8", "s32")]
+    types = [p for p in parts if p in ("f32", "f16", "bf16", "tf32", "s8", "u8", "s32", "f64")]
     if "sync" not in parts or shape is None or len(types) != 4 or "row" not in parts or "col" not in parts:
         raise PTXError(f"{ins.opcode}: only mma.sync.aligned.SHAPE.row.col with four types is supported")
     td, ta, tb, tc = types
     kind = _KIND.get(ta)
     layout = LAYOUTS.get((shape, kind))
-    if layout is None or _KIND.get(tb) != kind or (kind == "8") != (td == "s32"):
+    if layout is None or _KIND.get(tb) != kind or (kind == "8") != (td == "s32") or (kind == "f64") != (td == "f64"):
         raise PTXError(f"{ins.opcode}: this shape and type are not supported (m16n8k8/k16 f16 and bf16, m16n8k4/k8 "
-                       f"tf32, m16n8k16/k32 s8 and u8)")
+                       f"tf32, m16n8k16/k32 s8 and u8, m8n8k4 f64)")
     M, N, K, a_at, b_at, na, nb = layout
     ops = ins.operands
     if len(ops) != 4 or not all(isinstance(o, Vec) for o in ops[:3]):
@@ -113,11 +123,12 @@ def b_mma(ins: Instr, mach: Machine, **_):
     if [len(r) for r in regs] != want:
         raise PTXError(f"{ins.text}: {'/'.join(str(len(r)) for r in regs)} registers for d/a/b/c, "
                        f"{'/'.join(map(str, want))} expected")
-    writers = [mach.writer(r, np.uint32) for r in regs[0]]
-    ga, gb, gc = ([mach.getter(r, np.uint32) for r in rs] for rs in regs[1:])
+    word = np.float64 if kind == "f64" else np.uint32  # f64 fragments sit one element a 64-bit register
+    writers = [mach.writer(r, word) for r in regs[0]]
+    ga, gb, gc = ([mach.getter(r, word) for r in rs] for rs in regs[1:])
     ar, ac = _places(a_at, na)
     br, bc = _places(b_at, nb)
-    cr, cc = _places(_c, nc)
+    cr, cc = _places(_c8 if M == 8 else _c, nc)
     W = mach.W
 
     def fn(m, full):

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import re
 import types
+from pathlib import Path
 
 import numpy as np
 
-from smemlab.analyze import nvcc, pyargs, pyfile
+from smemlab.analyze import externs, nvcc, pyargs, pyfile
 from smemlab.analyze.ptx import PTXError, parse_module
 from smemlab.analyze.unit import Unit
 from smemlab.errors import UserError
@@ -56,19 +58,27 @@ def _numba_type(a: pyargs.PyArg):
                         f"has (float16, float32, uint16 for raw bits, ...)")
     if a.is_array:
         return types.Array(numpy_support.from_dtype(a.dtype), len(a.shape), "C")
+    if a.is_none:
+        return types.none
+    if isinstance(a.value, bool):
+        return types.boolean
     return types.float64 if isinstance(a.value, float) else types.int64
 
 
 def _fields(a: pyargs.PyArg) -> list[tuple[str, str, str]]:
     """(parameter name, C declaration type, --arg text) of each PTX parameter the argument becomes."""
     n = a.name
+    if a.is_none:  # Numba's none is one opaque pointer-sized parameter, never read
+        return [(n, "long long", f"{n}=0")]
+    if isinstance(a.value, bool):
+        return [(n, "bool", a.text)]
     if not a.is_array:
         return [(n, "double" if isinstance(a.value, float) else "long long", a.text)]
     count = int(np.prod(a.shape))
     out = [(f"{n}__meminfo", "long long", f"{n}__meminfo=0"), (f"{n}__parent", "long long", f"{n}__parent=0"),
            (f"{n}__nitems", "long long", f"{n}__nitems={count}"),
            (f"{n}__itemsize", "long long", f"{n}__itemsize={a.dtype.itemsize}"),
-           (n, f"{a.dtype.name}*", a.text)]
+           (n, f"{pyargs.part_type(a.dtype).name}*", a.text)]
     out += [(f"{n}__shape{i}", "long long", f"{n}__shape{i}={d}") for i, d in enumerate(a.shape)]
     out += [(f"{n}__stride{i}", "long long", f"{n}__stride{i}={s}") for i, s in enumerate(a.strides)]
     return out
@@ -80,15 +90,20 @@ def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], path: str | No
     cuda = require()
     params = parameters(fn)
     pyargs.check_names(name, params, given, "float32[32,32]")
-    sig = tuple(_numba_type(given[p]) for p in params)
+    sig = _declared(fn, name, params, given) or tuple(_numba_type(given[p]) for p in params)
     try:
         with _no_device():
             ptx, _ = cuda.compile_ptx(fn.py_func, sig, cc=CC, lineinfo=True)
+            if _unresolved(ptx):
+                ptx = _linked(fn, sig, ptx)
+    except UserError:
+        raise
     except Exception as exc:  # Numba's typing and lowering errors are many classes; the message is what helps
         text = str(exc).strip().splitlines()
         raise UserError(f"Numba cannot compile {name}{_sig_text(params, sig)}: "
                         f"{type(exc).__name__}: {' '.join(text[:6])}") from None
     where = shown or name
+    _refuse(ptx, where)
     try:
         module = parse_module(ptx)
     except PTXError as exc:
@@ -107,6 +122,109 @@ def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], path: str | No
     return unit, [text for _, _, text in fields]
 
 
+_EXTERN = re.compile(r"^\s*\.extern\s+\.func\s+(?:\([^)]*\)\s*)?(\w+)", re.M)
+_DEFINED = re.compile(r"^\s*(?:\.visible\s+|\.weak\s+)?\.func\s+(?:\([^)]*\)\s*)?(\w+)", re.M)
+# what Numba's cooperative groups call (cuda.cg.this_grid().sync()): the device runtime's, not linkable here
+_GRID_SYNC = ("cudaCGGetIntrinsicHandle", "cudaCGSynchronize", "cudaCGSynchronizeGrid")
+
+
+def _unresolved(ptx: str) -> set[str]:
+    """Functions the PTX declares and calls but does not define, other than the device runtime's that
+    externs.py runs (printf, assert, malloc)."""
+    return {f for f in _EXTERN.findall(ptx) if f not in externs.RUNTIME}
+
+
+def _refuse(ptx: str, where: str) -> None:
+    grid = [f for f in _GRID_SYNC if f in _unresolved(ptx)]
+    if grid:
+        raise UserError(f"{where}: the kernel synchronises the whole grid (cuda.cg.this_grid().sync()), and analyze "
+                        f"emulates one block: analyze the code before and after the grid sync as kernels of their own")
+
+
+def _linked(fn, sig, ptx: str) -> str:
+    """The kernel's PTX with the device functions Numba links to it defined in it: the CUDA C++ shims of
+    its float16/bfloat16 operators (cuda_fp16.h), and the `link=` files of a kernel that calls foreign
+    functions (`cuda.declare_device`), each .cu compiled by NVRTC for sm_90 (Numba compiles them with
+    NVRTC too, at launch) and each .ptx taken as it is. Their functions are appended to the module, so
+    ptxas and the emulator see one program."""
+    from numba.cuda import compiler as ncompiler
+    from numba.cuda.cudadrv import nvrtc as numba_nvrtc
+
+    from smemlab.compiler import CompileError, compile_nvrtc
+
+    includes = _numba_includes()
+
+    def nvrtc_compile(src, name, cc, ltoir=False, lineinfo=False, debug=False):
+        text = src.decode() if isinstance(src, bytes) else src
+        folder = [str(Path(name).parent)] if name and Path(name).parent != Path(".") else []
+        dirs = folder + includes
+        opts = [f"-arch=sm_{cc[0]}{cc[1]}", "-std=c++17", "-rdc=true"] + [f"-I{d}" for d in dirs]
+        try:
+            return compile_nvrtc(text, Path(name or "linked.cu").name, opts, dirs).ptx, ""
+        except CompileError as exc:
+            raise UserError(f"a CUDA C++ file Numba links to the kernel does not compile: {exc}") from None
+
+    asked = numba_nvrtc.compile
+    numba_nvrtc.compile = nvrtc_compile
+    try:
+        codes, _ = ncompiler.compile_all(fn.py_func, sig, lineinfo=True, device=False, abi="numba", output="ptx",
+                                         cc=CC)
+    finally:
+        numba_nvrtc.compile = asked
+    extra = [c for c in codes[1:] if isinstance(c, str)]
+    for f in fn.targetoptions.get("link", None) or []:
+        path = str(f)
+        if path.endswith(".ptx"):
+            extra.append(Path(path).read_text())
+        elif path.endswith(".cu"):
+            extra.append(nvrtc_compile(Path(path).read_text(), path, CC)[0])
+    return merge_ptx(codes[0], extra)
+
+
+def _numba_includes() -> list[str]:
+    """The include path Numba gives NVRTC for what it links: its own copies of cuda_fp16.h and cuda_bf16.h
+    (for the NVRTC major version), then the CUDA headers it finds."""
+    import numba.cuda
+    from numba.cuda.cuda_paths import get_cuda_paths
+
+    from smemlab.compiler import nvrtc_version
+
+    own = Path(numba.cuda.__file__).parent / "include" / nvrtc_version().split(".")[0]
+    out = [str(own)] if own.is_dir() else []
+    try:
+        cuda_include = get_cuda_paths()["include_dir"].info
+    except Exception:  # noqa: BLE001 - Numba's search raises what it meets; the headers may still be found
+        cuda_include = None
+    return out + ([str(cuda_include)] if cuda_include else [])
+
+
+def merge_ptx(ptx: str, others: list[str]) -> str:
+    """`ptx` with the functions the other modules define appended, and its .extern declarations of them
+    dropped. The others' line information is dropped: their lines are in files the report does not show
+    (cuda_fp16.h), and their .file numbers would collide with the kernel's."""
+    bodies, defined = [], set()
+    for other in others:
+        text = "\n".join(x for x in other.splitlines()
+                         if not x.lstrip().startswith((".loc", ".file", ".version", ".target", ".address_size")))
+        bodies.append(text)
+        defined |= set(_DEFINED.findall(text))
+    # a declaration spans lines up to its semicolon: drop the parameter lines that followed a dropped head
+    out, skipping = [], False
+    for line in ptx.splitlines():
+        m = _EXTERN.match(line)
+        if m and m.group(1) in defined:
+            skipping = not line.rstrip().endswith(";")
+            continue
+        if skipping:
+            skipping = not line.rstrip().endswith(";")
+            continue
+        out.append(line)
+    # defined ahead of the kernel, which calls them: PTX wants a function declared before a call to it
+    entry = next((i for i, x in enumerate(out) if re.match(r"^\s*(?:\.visible\s+|\.weak\s+)?\.entry\b", x)),
+                 len(out))
+    return "\n".join(out[:entry] + bodies + out[entry:]) + "\n"
+
+
 @contextlib.contextmanager
 def _no_device():
     """Numba compiles a kernel's @cuda.jit(device=True) callees through a path that asks the current GPU for
@@ -119,6 +237,58 @@ def _no_device():
         yield
     finally:
         dispatcher.get_current_device = asked
+
+
+SIGNATURES = "_smemlab_signatures"  # an eager kernel's signatures, as its @cuda.jit(...) gave them
+
+
+def _declared(fn, name: str, params: list[str], given: dict[str, pyargs.PyArg]):
+    """The argument types of the eager signature (`@cuda.jit("void(float32[:], int32)")`) the arguments fit,
+    the one a launch with them would run; None for a lazy kernel."""
+    from numba.core import sigutils
+
+    declared = getattr(fn, SIGNATURES, None)
+    if declared is None:
+        return None
+    candidates = declared if isinstance(declared, (list, tuple)) and not _is_one_tuple(declared) else [declared]
+    tried = []
+    for sig in candidates:
+        try:
+            types_ = sigutils.normalize_signature(sig)[0]
+        except Exception:  # noqa: BLE001 - Numba's own parse of the user's text: its message is shown below
+            continue
+        tried.append("(" + ", ".join(str(t) for t in types_) + ")")
+        if len(types_) == len(params) and all(_fits(t, given[p]) for t, p in zip(types_, params)):
+            return tuple(types_)
+    shown = " or ".join(tried) or repr(declared)
+    raise UserError(f"{name} is compiled for {shown} (its @cuda.jit signature), which these --args do not fit: "
+                    f"give arrays of those element types and dimensions (e.g. --arg NAME=float32[32,32]) and "
+                    f"numbers for the scalars")
+
+
+def _is_one_tuple(declared) -> bool:
+    """`@cuda.jit((float32[:], int32))`: one signature written as a tuple of argument types."""
+    return isinstance(declared, tuple) and not any(isinstance(d, str) or type(d).__name__ == "Signature"
+                                                   for d in declared)
+
+
+def _fits(t, a: pyargs.PyArg) -> bool:
+    from numba import types
+    from numba.np import numpy_support
+
+    if isinstance(t, types.Array):
+        if not a.is_array or a.fmt:
+            return False
+        return t.ndim == len(a.shape) and t.dtype == numpy_support.from_dtype(a.dtype)
+    if a.is_array:
+        return False
+    if a.is_none:
+        return isinstance(t, (types.NoneType, types.Optional))
+    if isinstance(t, types.Boolean):
+        return isinstance(a.value, bool)
+    if isinstance(t, types.Integer):
+        return not isinstance(a.value, float)
+    return isinstance(t, types.Float)
 
 
 def _sig_text(params, sig) -> str:
@@ -137,9 +307,18 @@ def load(path: str):
 
     def lazy(func_or_sig=None, *rest, **options):
         # `@cuda.jit("void(float32[:])")` compiles at import for the GPU present, and there is none: the
-        # signature is dropped, so the kernel compiles later for the types the --args give
+        # kernel is made lazy, its signatures kept, and it compiles later for the signature the --args fit
         if isinstance(func_or_sig, (str, list, tuple)) or type(func_or_sig).__name__ == "Signature":
-            return jit(*rest, **options)
+            decorate = jit(*rest, **options)
+
+            def keep(pyfunc):
+                made = decorate(pyfunc)
+                try:
+                    setattr(made, SIGNATURES, func_or_sig)
+                except AttributeError:
+                    pass
+                return made
+            return keep
         return jit(func_or_sig, *rest, **options)
 
     cuda.jit = lazy

@@ -43,6 +43,11 @@ class PyArg:
         return self.dtype is not None
 
     @property
+    def is_none(self) -> bool:
+        """`--arg NAME=None`: a launch's None (Triton's optional pointer, a constant of the compile)."""
+        return self.dtype is None and self.value is None
+
+    @property
     def strides(self) -> tuple[int, ...]:
         """C order, in bytes, as Numba passes them."""
         out, step = [], self.dtype.itemsize
@@ -50,6 +55,15 @@ class PyArg:
             out.append(step)
             step *= n
         return tuple(reversed(out))
+
+
+COMPLEX = {"complex64": np.dtype(np.complex64), "complex128": np.dtype(np.complex128)}
+_PART = {8: "float32", 16: "float64"}  # a complex element's itemsize -> the type of each of its two parts
+
+
+def part_type(dtype: np.dtype) -> np.dtype:
+    """The element type a buffer of `dtype` is held in: a complex type's real part, else itself."""
+    return np.dtype(_PART[dtype.itemsize]) if dtype.kind == "c" else dtype
 
 
 _BLOCK = re.compile(r"^(.*?)\s*@\s*(\d+(?:\s*x\s*\d+)*)\s*(?:,\s*(zero|nan))?$")
@@ -60,6 +74,10 @@ def parse(text: str) -> PyArg:
     @B0xB1... (and ,nan) is a tensor descriptor over it with that block shape (Triton's TensorDescriptor)."""
     name, sep, value = text.partition("=")
     name, value = name.strip(), value.strip()
+    if sep and value == "None":
+        return PyArg(name, None, (), None, f"{name}=None")
+    if sep and value in ("True", "False"):  # a Python bool: Numba types it boolean, Triton i1
+        return PyArg(name, None, (), value == "True", f"{name}={int(value == 'True')}")
     b = _BLOCK.match(value) if sep and "@tensormap" not in value else None
     if b:
         a = parse(f"{name}={b.group(1)}")
@@ -74,6 +92,13 @@ def parse(text: str) -> PyArg:
         shape = tuple(int(d) for d in m.group(2).split(","))
         if any(d <= 0 for d in shape):
             raise UserError(f"--arg {text!r}: every size of the shape must be positive")
+        complex_type = COMPLEX.get(m.group(1).strip())
+        if complex_type is not None:
+            # a complex array is its real and imaginary parts interleaved: the buffer holds 2N floats
+            flat = f"{name}={_PART[complex_type.itemsize]}" \
+                   f"[{2 * int(np.prod(shape))}]{m.group(3) or ''}"
+            A.parse_arg(flat)
+            return PyArg(name, complex_type, shape, None, flat)
         flat = f"{name}={m.group(1)}[{int(np.prod(shape))}]{m.group(3) or ''}"
         _, spec = A.parse_arg(flat)
         if spec.count != int(np.prod(shape)):
@@ -92,8 +117,14 @@ def from_values(values: dict, folder: Path) -> list[PyArg]:
     """NAME -> a NumPy array, a number, or an --arg VALUE text; arrays are saved under `folder`."""
     out = []
     for name, v in values.items():
-        if isinstance(v, str):
+        if v is None:
+            out.append(PyArg(name, None, (), None, f"{name}=None"))
+        elif isinstance(v, str):
             out.append(parse(f"{name}={v}"))
+        elif isinstance(v, np.ndarray) and v.dtype.kind == "c":
+            path = folder / f"{name}.npy"
+            np.save(path, np.ascontiguousarray(v).view(part_type(v.dtype)))
+            out.append(PyArg(name, v.dtype, v.shape or (1,), None, f"{name}={path}"))
         elif isinstance(v, np.ndarray):
             if v.dtype.kind not in "biuf":
                 raise UserError(f"argument {name}: a {v.dtype} array; give numbers")
@@ -153,6 +184,8 @@ def reshape_buffers(buffers: dict, given: dict[str, PyArg]) -> dict:
     """The pointer arguments' contents after the run, in their arguments' shapes."""
     out = dict(buffers)
     for name, a in given.items():
+        if a.is_array and name in out and a.dtype.kind == "c" and out[name].dtype == part_type(a.dtype):
+            out[name] = out[name].view(a.dtype)
         if a.is_array and name in out and out[name].size == int(np.prod(a.shape)):
             out[name] = out[name].reshape(a.shape)
     return out

@@ -2,7 +2,8 @@
 
 The file is imported under a name of its own (never `__main__`), so what it runs under
 `if __name__ == "__main__":` (a launch, a benchmark) does not run; its folder is on sys.path while it
-imports, so that it finds its neighbours as `python FILE.py` would.
+imports, so that it finds its neighbours as `python FILE.py` would. A statement that fails at the top
+level (GPU work, with no GPU here) is skipped, and the import goes on (load).
 """
 
 from __future__ import annotations
@@ -33,32 +34,133 @@ def load(path: str) -> ModuleType:
         spec.loader.exec_module(module)
     except UserError:
         raise
-    except SystemExit:
-        raise UserError(f"{path}: importing it called exit()") from None
+    except KeyboardInterrupt:
+        raise
     except BaseException as exc:  # the user's module may raise anything while it imports
-        raise UserError(f"{path}: importing it failed: {type(exc).__name__}: {exc}") from None
+        # A script does GPU work at the top level (torch's device="cuda", Triton's active driver,
+        # cuda.to_device, a launch), which fails with no GPU. The import goes on past the statement that
+        # failed, one top-level statement at a time, skipping each that fails, so that every kernel the file
+        # defines is there; what failed is noted.
+        what = "called exit()" if isinstance(exc, SystemExit) else \
+            f"failed: {type(exc).__name__}: {' '.join(str(exc).split())}"
+        line = _line_in(exc, p.resolve())
+        skipped = _go_on(module, p.resolve(), line)
+        setattr(module, _STOPPED, (what, line, skipped))
     finally:
         sys.path.remove(folder)
     return module
 
 
+_STOPPED = "__smemlab_import_stopped__"
+
+
+def _line_in(exc: BaseException, path: Path) -> int | None:
+    """The line of the module's top-level statement that raised `exc` (its frame of the file's own code)."""
+    line, tb = None, exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        try:
+            if code.co_name == "<module>" and Path(code.co_filename).resolve() == path:
+                line = tb.tb_lineno
+        except OSError:
+            pass
+        tb = tb.tb_next
+    return line
+
+
+def _go_on(module: ModuleType, path: Path, failed: int | None) -> list[int]:
+    """Run the top-level statements after the one holding line `failed`, each on its own; returns the
+    lines of those that raised (skipped)."""
+    import __future__
+    import ast
+
+    if failed is None:
+        return []
+    try:
+        tree = ast.parse(path.read_text(), str(path))
+    except (OSError, SyntaxError, ValueError):
+        return []
+    flags = __future__.annotations.compiler_flag if \
+        module.__dict__.get("annotations") is __future__.annotations else 0
+    skipped = []
+    for stmt in tree.body:
+        if stmt.lineno <= failed:
+            continue
+        try:
+            code = compile(ast.Module(body=[stmt], type_ignores=[]), str(path), "exec", flags=flags,
+                           dont_inherit=True)
+            exec(code, module.__dict__)  # noqa: S102 - the user's own file, which they asked to import
+        except KeyboardInterrupt:
+            raise
+        except BaseException:  # noqa: BLE001 - a statement of the user's that fails with no GPU: skipped
+            skipped.append(stmt.lineno)
+    return skipped
+
+
+def _stopped(module: ModuleType, path: str) -> str | None:
+    got = getattr(module, _STOPPED, None)
+    if got is None:
+        return None
+    what, line, skipped = got
+    text = f"{path}: importing it {what}" + (f" (line {line})" if line else "")
+    if skipped:
+        shown = ", ".join(map(str, skipped[:6])) + (", ..." if len(skipped) > 6 else "")
+        text += f"; the statements after it ran, but for those that failed too (line{'s' * (len(skipped) > 1)} " \
+                f"{shown})"
+    return text
+
+
 def pick(module: ModuleType, path: str, name: str | None, is_kernel, what: str):
     """The kernel `name` in the module (or its only one), where `is_kernel(obj)` says what counts."""
     found = {k: v for k, v in vars(module).items() if is_kernel(v) and defined_here(v, module)}
+    stopped = _stopped(module, path)
+    obj = None
+    if name is None and len(found) == 1 and not stopped:
+        return next(iter(found.items()))
+    if name is not None:
+        obj = getattr(module, name, None)
+        obj = obj if obj is not None and is_kernel(obj) else None
+    elif stopped and len(found) == 1:
+        name, obj = next(iter(found.items()))
+    if obj is None and stopped:  # the kernel's own definition may be what failed
+        raise UserError(stopped if name is None else f"{stopped}, and {what} kernel {name} is not among what ran")
+    if not found:
+        other = _other_front(module, what)
+        if other:
+            raise UserError(f"{path} has no {what} kernel; its {other}")
     if name is None:
-        if len(found) == 1:
-            return next(iter(found.items()))
         raise UserError(f"{path} has {len(found)} {what} kernels ({', '.join(sorted(found)) or 'none'}): "
                         f"name one with --kernel")
-    obj = getattr(module, name, None)
-    if obj is None or not is_kernel(obj):
+    if obj is None:
         raise UserError(f"--kernel {name}: {path} has no {what} kernel of that name (its {what} kernels: "
                         f"{', '.join(sorted(found)) or 'none'})")
+    if stopped:
+        sys.stderr.write(f"note: {stopped}; {name} is analysed as the file defines it\n")
     return name, obj
 
 
+def _other_front(module: ModuleType, what: str) -> str | None:
+    """Where a file has kernels of the other front end (a Triton file analysed without --triton, or a Numba
+    one with it): which, and the option that takes them."""
+    triton = "@triton.jit" not in what
+    names = sorted(k for k, v in vars(module).items()
+                   if (type(v).__module__.startswith("triton.") and type(v).__name__ in ("JITFunction", "Autotuner",
+                                                                                        "Heuristics")
+                       if triton else type(v).__name__ == "CUDADispatcher") and defined_here(v, module))
+    if not names:
+        return None
+    shown = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
+    return (f"@triton.jit kernels ({shown}) are analysed with --triton" if triton else
+            f"@cuda.jit kernels ({shown}) are Numba's: analyse them without --triton")
+
+
 def defined_here(obj, module: ModuleType) -> bool:
-    fn = getattr(obj, "py_func", None) or getattr(obj, "fn", None)
+    fn = obj
+    for _ in range(8):  # through decorators that wrap a kernel (Triton's autotune around heuristics around jit)
+        inner = getattr(fn, "py_func", None) or getattr(fn, "fn", None)
+        if inner is None:
+            break
+        fn = inner
     return getattr(fn, "__module__", module.__name__) == module.__name__
 
 

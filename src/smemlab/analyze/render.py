@@ -77,7 +77,7 @@ def to_json(r: Report) -> dict:
 
 
 def notes(r: Report) -> list[str]:
-    out = [REQUESTS_NOTE]
+    out = [REQUESTS_NOTE] + list(getattr(r, "chosen", []))
     if any(s.kind == "atomic" and s.atomic_rule != "spin" and s.issued for s in r.sites):
         out.append(ATOMIC_NOTE)
     if any(s.kind == "atomic" and s.atomic_rule == "spin" and s.issued for s in r.sites):

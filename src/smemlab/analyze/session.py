@@ -54,6 +54,7 @@ class Report:
     memory_lines: list[LineStats] = field(default_factory=list)
     uncounted_spills: list[str] = field(default_factory=list)  # ptxas's spills no rule of spills.py places
     launch: object = None  # launch.LaunchTotals of --blocks: the whole grid's global and local traffic
+    chosen: list[str] = field(default_factory=list)  # what the front end picked for the user (an autotune config)
 
     def totals(self, kind: str) -> dict:
         ss = [s for s in self.sites if s.kind == kind]

@@ -11,7 +11,11 @@ Parameters Triton appends (the global and profile scratch pointers) are bound to
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -44,11 +48,43 @@ def require():
 
 
 def is_kernel(obj) -> bool:
+    """A @triton.jit function, bare or under @triton.autotune / @triton.heuristics."""
+    return unwrap(obj)[0] is not None
+
+
+def _is_jit(obj) -> bool:
     try:
         from triton.runtime.jit import JITFunction
     except ImportError:
         return False
     return isinstance(obj, JITFunction)
+
+
+@dataclass
+class Tuning:
+    """What @triton.autotune and @triton.heuristics around a kernel would choose at a launch."""
+    configs: list = field(default_factory=list)  # the autotuner's triton.Config list (empty: not autotuned)
+    heuristics: dict = field(default_factory=dict)  # NAME -> fn(args dict), outermost decorator's last
+
+
+def unwrap(obj):
+    """(the JITFunction, its Tuning) of a kernel under any @triton.autotune / @triton.heuristics decorators;
+    (None, None) for anything else. The decorators only pick constexprs and launch options at run time:
+    what is compiled is the JITFunction."""
+    tuning = Tuning()
+    for _ in range(8):  # decorators nest a few deep at most; a cycle of .fn must not hang the lookup
+        if _is_jit(obj):
+            return obj, tuning
+        name = type(obj).__name__
+        if name == "Autotuner" and not tuning.configs:
+            tuning.configs = list(getattr(obj, "configs", None) or [])
+        elif name == "Heuristics":
+            # the outer decorator runs first, so an inner one's value for the same name wins
+            tuning.heuristics = {**tuning.heuristics, **dict(getattr(obj, "values", {}))}
+        elif name not in ("Autotuner",):
+            return None, None
+        obj = getattr(obj, "fn", None)
+    return None, None
 
 
 class _Element:
@@ -65,31 +101,68 @@ TRITON_ELEMENTS = {"bfloat16": "bfloat16", "e4m3": "float8_e4m3fn", "e5m2": "flo
 
 
 class _Pointer:
-    """What the binder asks of a tensor: its dtype and an address (its alignment is what specialises)."""
+    """What the binder asks of a tensor: its dtype and an address (its alignment is what specialises); and
+    what a @triton.heuristics function may ask of it, as of a torch tensor (shape, numel, stride, ...)."""
 
-    def __init__(self, dtype: np.dtype, fmt: str | None = None):
+    def __init__(self, dtype: np.dtype, fmt: str | None = None, shape: tuple[int, ...] = (1,)):
         self.dtype = _Element(TRITON_ELEMENTS[fmt]) if fmt else dtype
+        self.shape = tuple(shape)
+        self._itemsize = 2 if fmt == "bfloat16" else 1 if fmt else np.dtype(dtype).itemsize
 
     @staticmethod
     def data_ptr() -> int:
         return ALIGN
 
+    def numel(self) -> int:
+        return int(np.prod(self.shape))
+
+    def dim(self) -> int:
+        return len(self.shape)
+
+    ndim = property(dim)
+
+    def size(self, i: int | None = None):
+        return self.shape if i is None else self.shape[i]
+
+    def stride(self, i: int | None = None):
+        out = tuple(int(np.prod(self.shape[k + 1:])) for k in range(len(self.shape)))
+        return out if i is None else out[i]
+
+    def element_size(self) -> int:
+        return self._itemsize
+
 
 def _constexpr(text: str):
+    """NAME=VALUE: an integer, float, True/False, None, a Triton dtype (tl.float16) or else a string
+    (ACTIVATION=leaky_relu, PREC=ieee; quotes around it are dropped, so ACTIVATION='' is the empty string)."""
     name, sep, value = text.partition("=")
     if not sep or not name.strip().isidentifier():
         raise UserError(f"--constexpr {text!r}: write NAME=VALUE (e.g. BLOCK=64)")
     v = value.strip()
     if v in ("True", "False", "true", "false"):
         return name.strip(), v.lower() == "true"
-    try:
-        return name.strip(), int(v, 0)
-    except ValueError:
-        pass
-    try:
-        return name.strip(), float(v)
-    except ValueError:
-        raise UserError(f"--constexpr {text!r}: {v!r} is not an integer, float or boolean") from None
+    if v == "None":
+        return name.strip(), None
+    for number in (lambda t: int(t, 0), float):
+        try:
+            return name.strip(), number(v)
+        except ValueError:
+            pass
+    if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"":
+        return name.strip(), v[1:-1]
+    dtype = _tl_dtype(v)
+    return name.strip(), v if dtype is None else dtype
+
+
+def _tl_dtype(text: str):
+    """tl.float16 / triton.language.float16 as the dtype object a kernel's `x.to(DTYPE)` takes, else None."""
+    for prefix in ("tl.", "triton.language."):
+        if text.startswith(prefix):
+            import triton.language as tl
+
+            got = getattr(tl, text[len(prefix):], None)
+            return got if isinstance(got, tl.dtype) else None
+    return None
 
 
 def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], constexprs: dict, num_warps: int,
@@ -115,19 +188,19 @@ def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], constexprs: di
     missing = [c for c in const_names if c not in constexprs and c not in defaults]
     if missing:
         raise UserError(f"{name} needs --constexpr for {', '.join(missing)} (e.g. --constexpr {missing[0]}=64)")
-    values = {n: _descriptor(a) if a.block else _Pointer(a.dtype, a.fmt) if a.is_array else a.value
-              for n, a in given.items()}
+    values = _launch_values(given)
     target = GPUTarget("cuda", arch, 32)
     backend = make_backend(target)
     binder = create_function_from_signature(fn.signature, fn.params, backend)
     options = {"num_warps": num_warps, "num_stages": num_stages}
     try:
-        bound, spec, opts = binder(**values, **constexprs, **options)
-        opts, signature, consts, attrs = fn._pack_args(backend, options, bound, spec, opts)
-        compiled = triton.compile(ASTSource(fn, signature, consts, attrs), target=target, options=opts.__dict__)
+        # Triton prints a failed ptxas run's whole PTX to stdout, which must hold only the --json object
+        with contextlib.redirect_stdout(io.StringIO()):
+            bound, spec, opts = binder(**values, **constexprs, **options)
+            opts, signature, consts, attrs = fn._pack_args(backend, options, bound, spec, opts)
+            compiled = triton.compile(ASTSource(fn, signature, consts, attrs), target=target, options=opts.__dict__)
     except Exception as exc:  # Triton's front end raises CompilationError, ValueError, KeyError...: say it in one line
-        text = " ".join(str(exc).strip().splitlines()[-6:])
-        raise UserError(f"Triton cannot compile {name}: {type(exc).__name__}: {text}") from None
+        raise UserError(f"Triton cannot compile {name}: {type(exc).__name__}: {_failure(exc)}") from None
     ptx = compiled.asm["ptx"]
     where = shown or name
     if refuse:
@@ -215,6 +288,23 @@ def _descriptor_params(a: pyargs.PyArg, meta: dict | None, where: str) -> tuple[
 TMA_DTYPE_DEVICE_TO_HOST = {8: 10, 9: 8, 10: 9}
 
 
+def _launch_values(given: dict[str, pyargs.PyArg]) -> dict:
+    """What a launch would pass for each argument: a stand-in tensor for an array, None, or the number."""
+    return {n: _descriptor(a) if a.block else _Pointer(a.dtype, a.fmt, a.shape) if a.is_array else a.value
+            for n, a in given.items()}
+
+
+def _failure(exc: Exception) -> str:
+    """The gist of a compile failure: ptxas's error lines (without its temporary file's name), else the
+    exception's last lines (a CompilationError ends with the kernel's line and a caret under the fault)."""
+    lines = str(exc).strip().splitlines()
+    if type(exc).__name__ == "PTXASError":
+        errors = [re.sub(r"^\S*ptxas\S*\s+\S+\.ptx,\s*", "ptxas: ", x).strip() for x in lines if "error" in x]
+        if errors:
+            return " ".join(errors[:3])
+    return " ".join(lines[-6:])
+
+
 def _own_file(files: dict[int, str], fn) -> dict[int, str]:
     """The PTX's files, the kernel's own file where Triton's cache gave PTX compiled from a copy of it.
     Triton keys its cache on a function's source and first line, not on its file: a kernel file copied
@@ -236,27 +326,135 @@ def _refuse(ptx: str, where: str) -> None:
                         + "; ".join(f"{op}: {LACKS[op]}" for op in found))
 
 
-def find(path: str, name: str | None):
+class _StandInDriver:
+    """What a Triton file asks of the active driver while it imports, answered for the target analysed when
+    no GPU is here: the tutorials pick their autotune configs by `driver.active.get_current_target()` in the
+    decorator of the kernel itself, and look the device up at the top level. Anything else a file asks of it
+    (device properties, a benchmark) fails as it would with no GPU, and that statement is skipped."""
+
+    def __init__(self, arch: int):
+        self.arch = arch
+
+    def get_current_target(self):
+        from triton.backends.compiler import GPUTarget
+
+        return GPUTarget("cuda", self.arch, 32)
+
+    @staticmethod
+    def get_current_device() -> int:
+        return 0
+
+    @staticmethod
+    def get_active_torch_device():
+        import torch
+
+        return torch.device("cuda", 0)
+
+    @staticmethod
+    def get_device_interface():
+        import torch
+
+        return torch.cuda
+
+
+@contextlib.contextmanager
+def _driver(arch: int = 90):
+    """Triton's active driver while a file imports: the real one where a GPU is, else a stand-in."""
+    from triton.runtime import driver
+
+    try:
+        driver.active  # noqa: B018 - looking it up is what fails with no GPU
+    except RuntimeError:
+        held = driver._active
+        driver.set_active(_StandInDriver(arch))
+        try:
+            yield
+        finally:
+            driver._active = held
+        return
+    yield
+
+
+def load(path: str):
+    """The Python file as a module, with Triton's driver answering as analyze's target (_driver)."""
     require()
-    return pyfile.pick(pyfile.load(path), path, name, is_kernel, "@triton.jit")
+    with _driver():
+        return pyfile.load(path)
+
+
+def find(path: str, name: str | None):
+    """(name, JITFunction) of the @triton.jit kernel `name` in the Python file (its only one if None)."""
+    name, fn, _ = find_tuned(path, name)
+    return name, fn
+
+
+def find_tuned(path: str, name: str | None):
+    """(name, JITFunction, Tuning): the kernel with what its autotune / heuristics decorators would pick."""
+    name, obj = pyfile.pick(load(path), path, name, is_kernel, "@triton.jit")
+    fn, tuning = unwrap(obj)
+    return name, fn, tuning
+
+
+def _tune(fn, name: str, tuning: Tuning | None, given: dict[str, pyargs.PyArg], constexprs: dict,
+          num_warps: int | None, num_stages: int | None):
+    """The constexprs and launch options a launch would use: the user's, then (for what they left out) the
+    autotuner's first config, then the heuristics' values. Returns them with a note of each choice made."""
+    constexprs, chosen = dict(constexprs), []
+    params = {p.name for p in fn.params if p.is_constexpr}
+    if tuning is not None and tuning.configs:
+        cfg = tuning.configs[0]
+        taken = {k: v for k, v in cfg.kwargs.items() if k in params and k not in constexprs}
+        if taken or (not cfg.kwargs and num_warps is None and num_stages is None):
+            constexprs.update(taken)
+            num_warps = cfg.num_warps if num_warps is None else num_warps
+            num_stages = cfg.num_stages if num_stages is None else num_stages
+            picked = ", ".join([f"{k}={v!r}" for k, v in taken.items()] +
+                               [f"num_warps={num_warps}", f"num_stages={num_stages}"])
+            chosen.append(f"{name} is autotuned over {len(tuning.configs)} configs; the first one's values were "
+                          f"taken for what was not given ({picked}): give --constexpr, --num-warps and "
+                          f"--num-stages to analyze another")
+    if tuning is not None and tuning.heuristics:
+        user = set(constexprs)
+        known = {**_launch_values(given), **constexprs, "num_warps": num_warps or 4, "num_stages": num_stages or 3}
+        for k, h in tuning.heuristics.items():
+            if k in user or (k not in params and k not in ("num_warps", "num_stages")):
+                continue
+            try:
+                v = h(dict(known))
+            except Exception as exc:  # the user's lambda: any error it raises is theirs to see, in one line
+                raise UserError(f"{name}: its @triton.heuristics value for {k} failed on these arguments "
+                                f"({type(exc).__name__}: {exc}); give --constexpr {k}=VALUE") from None
+            if k == "num_warps":
+                num_warps = int(v)
+            elif k == "num_stages":
+                num_stages = int(v)
+            else:
+                constexprs[k] = v
+            known[k] = v
+            chosen.append(f"{name}'s @triton.heuristics set {k}={v!r}")
+    return constexprs, (4 if num_warps is None else num_warps), (3 if num_stages is None else num_stages), chosen
 
 
 def analyze(kernel, grid=(1, 1, 1), *positional, name: str | None = None, args: list[str] | None = None,
-            values: dict | None = None, constexprs=None, num_warps: int = 4, num_stages: int = 3,
-            program=(0, 0, 0), arch: int = 90, **run):
-    """`kernel`: a `@triton.jit` function or the path of a Python file holding it. Arguments: `args` (--arg
-    texts), `values` (NAME -> NumPy array or number) or `positional` (the non-constexpr parameters in order);
-    `constexprs`: NAME -> value, or NAME=VALUE texts. `program`: the program id emulated."""
+            values: dict | None = None, constexprs=None, num_warps: int | None = None,
+            num_stages: int | None = None, program=(0, 0, 0), arch: int = 90, **run):
+    """`kernel`: a `@triton.jit` function (under @triton.autotune / @triton.heuristics too) or the path of a
+    Python file holding it. Arguments: `args` (--arg texts), `values` (NAME -> NumPy array or number) or
+    `positional` (the non-constexpr parameters in order); `constexprs`: NAME -> value, or NAME=VALUE texts.
+    num_warps, num_stages: None takes an autotuned kernel's first config's, else 4 and 3.
+    `program`: the program id emulated."""
     from smemlab.analyze.session import analyze_unit
 
     path = shown = None
     if isinstance(kernel, str):
         path = shown = kernel
-        name, kernel = find(kernel, name)
+        name, kernel, tuning = find_tuned(kernel, name)
     else:
         require()
-        if not is_kernel(kernel):
+        jit, tuning = unwrap(kernel)
+        if jit is None:
             raise UserError(f"{kernel!r} is not a @triton.jit function")
+        kernel = jit
         name = name or kernel.fn.__name__
     if isinstance(constexprs, (list, tuple)):
         constexprs = dict(_constexpr(t) for t in constexprs)
@@ -266,15 +464,26 @@ def analyze(kernel, grid=(1, 1, 1), *positional, name: str | None = None, args: 
         if len(positional) > len(runtime):
             raise UserError(f"{name} takes {len(runtime)} arguments besides its constexprs; {len(positional)} given")
         values.update(zip(runtime, positional))
-    for n in ("num_warps", "num_stages"):
-        if int(locals()[n]) < 1:
+    for n, v in (("num_warps", num_warps), ("num_stages", num_stages)):
+        if v is not None and int(v) < 1:
             raise UserError(f"--{n.replace('_', '-')} must be at least 1")
     with pyargs.scratch() as tmp:
         given = pyargs.merge(args, values, Path(tmp))
-        unit, texts, shared = compile_kernel(kernel, name, given, dict(constexprs or {}), int(num_warps),
+        constexprs = dict(constexprs or {})
+        # `--arg BLOCK=256` for a tl.constexpr parameter: a launch passes constexprs as arguments too
+        for p in kernel.params:
+            a = given.get(p.name)
+            if p.is_constexpr and a is not None and not a.is_array:
+                if p.name in constexprs:
+                    raise UserError(f"{p.name} is given twice, as --arg and as --constexpr")
+                constexprs[p.name] = given.pop(p.name).value
+        constexprs, num_warps, num_stages, chosen = _tune(kernel, name, tuning, given, constexprs, num_warps,
+                                                          num_stages)
+        unit, texts, shared = compile_kernel(kernel, name, given, constexprs, int(num_warps),
                                              int(num_stages), arch, path, shown)
         report = analyze_unit(unit, (32 * int(num_warps), 1, 1), grid, program, shared, texts, **run)
     report.buffers = pyargs.reshape_buffers(report.buffers, given)
+    report.chosen = chosen
     return report
 
 

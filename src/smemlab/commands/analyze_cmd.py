@@ -66,8 +66,10 @@ def register(sub) -> None:
     py = p.add_argument_group("Python kernels (FILE.py)", "a @cuda.jit (Numba) kernel by default; with --triton "
                               "a @triton.jit one, one program of --grid emulated")
     py.add_argument("--triton", action="store_true", help="FILE.py's kernel is a @triton.jit function")
-    py.add_argument("--num-warps", default="4", metavar="W", help="Triton: warps per program (default 4)")
-    py.add_argument("--num-stages", default="3", metavar="S", help="Triton: software-pipeline stages (default 3)")
+    py.add_argument("--num-warps", metavar="W", help="Triton: warps per program (default 4; an autotuned kernel: "
+                                                      "its first config's)")
+    py.add_argument("--num-stages", metavar="S", help="Triton: software-pipeline stages (default 3; an autotuned "
+                                                       "kernel: its first config's)")
     py.add_argument("--constexpr", action="append", default=[], metavar="NAME=VALUE",
                     help="Triton: a tl.constexpr parameter's value (repeat)")
     p.add_argument("--line", metavar="N", help="also draw the bank map of line N's costliest warp")
@@ -167,9 +169,10 @@ def _list_python(args) -> int:
 
     front = triton_front if args.triton else numba_front
     front.require()
-    module = pyfile.load(args.file) if args.triton else numba_front.load(args.file)
+    module = triton_front.load(args.file) if args.triton else numba_front.load(args.file)
     found = {n: v for n, v in vars(module).items() if front.is_kernel(v) and pyfile.defined_here(v, module)}
-    params = {n: [p.name for p in v.params] if args.triton else numba_front.parameters(v) for n, v in found.items()}
+    params = {n: [p.name for p in triton_front.unwrap(v)[0].params] if args.triton else numba_front.parameters(v)
+              for n, v in found.items()}
     if args.json:
         print(json.dumps({"kernels": [{"name": n, "params": [{"name": p} for p in ps]} for n, ps in params.items()]}))
         return 0
@@ -231,7 +234,8 @@ def _python(args):
                             "--num-warps warps and Triton sizes its shared memory")
         return triton_front.analyze(
             args.file, _dims(args.grid, "grid"), name=args.kernel, args=args.arg, constexprs=args.constexpr,
-            num_warps=_count(args.num_warps, "num-warps", 1), num_stages=_count(args.num_stages, "num-stages", 1),
+            num_warps=None if args.num_warps is None else _count(args.num_warps, "num-warps", 1),
+            num_stages=None if args.num_stages is None else _count(args.num_stages, "num-stages", 1),
             program=_dims(args.block_index, "block-index", zero_ok=True), **run)
     from smemlab.analyze import numba_front
 
