@@ -40,6 +40,24 @@ KNOWN = {
                                                       "source view counts 16 sectors (one warp-copy) more on line 193 "
                                                       "(2,064 against 2,048, ideal 4,112 against 4,096) than the lanes "
                                                       "read; " + STAGED_SOURCE_VIEW,
+    # the robustness corpus (recorded on an H100, 2026-11-27): 79 of 84 exact in global and local memory
+    "robust.triton.atomics_global": "Triton's float tl.atomic_max/min over 4 words (signed max of the positive "
+                                    "lanes, unsigned min of the negative ones): the source view puts both lines' 4 "
+                                    "ATOMGs on line 311 at 1 sector a request (16), where the per-lane rule "
+                                    "(coalescing.atomic_sector_costs, exact on these operations in the one-warp "
+                                    "probe: tests/test_global_atomic_truth.py) gives 83 a line: not explained",
+    "robust.numba.more_atomics": "Numba's float atomic min/max and unsigned inc on global memory are compare-and-swap "
+                                 "loops whose trips depend on timing across lanes and warps (71 atomic requests "
+                                 "measured, 26 emulated)",
+    "robust.numba.shared_atomics": "line 145's cuda.atomic.add of the shared bins to global memory: 4 sectors "
+                                   "emulated, none on that line in the source view (its float max's shared "
+                                   "compare-and-swap loop differs too: test_analyze_truth.KNOWN)",
+    "robust.numba.math_kernel": "Numba's sincos writes its results through local memory in the PTX (8 local loads "
+                                "emulated), which ptxas keeps in registers: none measured",
+    "robust.numba.float16_math": "Numba's float16 functions called through its ABI (results by pointer into local "
+                                 "memory): ptxas kept 6 of the 16 local stores and made 6 local loads of the PTX's 4 "
+                                 "(per line: cuda_fp16.py's 4 and 4 against 28 and 8 emulated): the PTX's local "
+                                 "traffic is not what ptxas keeps",
     "dd.spmv.scalar": "a row loop whose trip count is the data's: ptxas unrolled it into predicated LDGs, issued by "
                       "warps whose lanes are done (464 requests counted, 416 emulated; sectors 5,164 against 5,150)",
     "triton.matmul.128x128x64": "the k-loop's cp.async of tiles past K (source size 0: LDGSTS with its ignore-source "

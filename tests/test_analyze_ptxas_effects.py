@@ -555,3 +555,34 @@ def test_a_load_read_unguarded_or_across_a_barrier_is_not_sunk():
     assert sunk(GUARDED_LOAD_PTX.replace("@%p1 st.global", "st.global")) == []  # every lane uses it
     assert sunk(GUARDED_LOAD_PTX.replace("    and.b32 %r9", "    bar.sync 0;\n    and.b32 %r9")) == []  # not moved past it
     assert sunk(GUARDED_LOAD_PTX.replace("    and.b32 %r9", "    add.s32 %r10, %r8, 1;\n    and.b32 %r9")) == []
+
+
+def test_a_load_is_sunk_only_under_one_guard_and_where_the_kernel_ends():
+    """ptxas exits the threads a guard leaves off only where the kernel ends after the guarded readers, and
+    only under one guard (robust.triton.layernorm_fwd's vector store under two masks, layernorm_bwd_dw's first
+    of two guarded stores: every warp loads); a global load read only by the guarded store at the end is
+    sunk too (robust.triton.static_checks: 2 of 4 warps load)."""
+    from smemlab.analyze import analyze_ptx
+    from smemlab.analyze.cfg import build_flow
+    from smemlab.analyze.deadloads import sunk_loads
+    from smemlab.analyze.ptx import parse_module
+
+    def sunk(ptx):
+        flow = build_flow(parse_module(ptx).kernels["sunk"].body)
+        return [flow.instrs[pc].text.split()[0] for pc in sunk_loads(flow.instrs, flow.block_of)]
+
+    two_guards = GUARDED_LOAD_PTX.replace("    @%p1 st.global.b32 [%rd2], %r8;",
+                                          "    setp.lt.u32 %p2, %r1, 8;\n    @%p1 st.global.b32 [%rd2], %r8;\n"
+                                          "    @%p2 st.global.b32 [%rd2+512], %r8;")
+    assert sunk(two_guards) == []
+    more_work = GUARDED_LOAD_PTX.replace("    ret;", "    bar.sync 0;\n    st.shared.b32 [%r4], %r9;\n    ret;")
+    assert sunk(more_work) == []
+    global_load = GUARDED_LOAD_PTX.replace("    ld.shared.b32 %r8, [%r7];", "    ld.global.b32 %r8, [%rd2];").replace(
+        "    ld.param.u64 %rd1, [sunk_param_0];\n    cvta.to.global.u64 %rd2, %rd1;\n    mul.wide.u32 %rd3, %r1, 4;\n"
+        "    add.s64 %rd2, %rd2, %rd3;\n", "").replace(
+        "    .loc 1 12 5\n", "    ld.param.u64 %rd1, [sunk_param_0];\n    cvta.to.global.u64 %rd2, %rd1;\n"
+        "    mul.wide.u32 %rd3, %r1, 4;\n    add.s64 %rd2, %rd2, %rd3;\n    .loc 1 12 5\n")
+    assert sunk(global_load) == ["ld.global.b32"]
+    r = analyze_ptx(global_load, "sunk", (128,), args=["out=int32[128]"], source="__global__ void sunk(int* out)")
+    doc = __import__("smemlab.analyze.render", fromlist=["to_json"]).to_json(r)
+    assert doc["global_load"]["requests"] == 1  # warp 0, whose 16 lanes store; the PTX's 4 warps load

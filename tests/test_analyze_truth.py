@@ -215,6 +215,22 @@ KNOWN = {
         {("triton_kernels.py", 193, "ldgsts")},
         "the A tile's 64-byte rows copied with 2 stages in flight: line 193's cp.async 384 emulated, 320 measured, "
         "as in triton.matmul_typed.int8.int32.64x64x64 on sm_90. " + STAGED_A_COPY),
+    # the robustness corpus (kernels as people write them, recorded on an H100, 2026-11-27): 81 of 84 exact
+    "robust.triton.softmax_rows": (
+        {("robust_triton.py", 27, "ldgsts")},
+        "a row of 100 floats copied by 4-byte cp.async (LDGSTS.E), each warp's 128 bytes across two global lines "
+        "into 32 consecutive banks: 36 wavefronts measured (1 a request), 64 by ldgsts_costs (a wavefront a global "
+        "line), as global.cp_async4.stride1.offset1 in test_analyze_global_truth's corpus: the 4-byte rule is not "
+        "found yet"),
+    "robust.triton.matmul_bf16": (
+        {("robust_triton.py", 146, "ldgsts")},
+        "the A tile's 64-byte rows copied with stages in flight: line 146's cp.async 192 emulated, 128 measured. "
+        + STAGED_A_COPY),
+    "robust.numba.shared_atomics": (
+        {("robust_numba.py", 142, "atomic")},
+        "Numba's cuda.atomic.max of a float on shared memory is a compare-and-swap loop (ATOMS.CAS) whose trips "
+        "depend on the order lanes and warps reach the word: 11 executions and 272 wavefronts measured, analyze's "
+        "in-order lanes give 644; as corpus.histogram_float"),
     "corpus.divergent_branches": ({("divergent.cu", 25, "load")},
                                   "ptxas unrolled a loop with a data-dependent trip count into predicated loads: one "
                                   "SASS load serves lanes at different iterations, where the PTX's loop keeps them "

@@ -1,4 +1,4 @@
-"""Shared loads that ptxas removes or moves under a guard, so that Nsight Compute sees fewer of their lanes.
+"""Loads that ptxas removes or moves under a guard, so that Nsight Compute sees fewer of their lanes.
 
 A tensor-core pipeline loads the next step's fragments while it multiplies this step's; its last trip
 loads fragments no one reads, and ptxas, having peeled that trip off the loop, drops those LDSM. Each
@@ -7,13 +7,15 @@ counts) or all overwritten, or the kernel ends, unread (it does not): per warp, 
 read none of them issued nothing. Only ldmatrix is followed (ptxas removes what is dead after its
 own loop transformations; plain loads are matched to the SASS line by line instead, sass.py), and:
 
-Sunk loads (`sunk_loads`). A plain `ld.shared` whose value only instructions of its own basic block under
+Sunk loads (`sunk_loads`). A plain `ld.shared` or `ld.global` whose value only instructions of its own basic block under
 one guard read, with no barrier, fence, shared write or call between, is executed by ptxas under the guard:
 Triton ends a reduction with `ld.shared %r17, [%r142]; setp.eq %p1, ...; @%p1 st.global [..], %r17`,
 which becomes `@P0 EXIT; LDS R3, [R10]; STG [R8], R3` (triton.argmax_rows: the PTX's 4 warps load, the
-SASS's one warp of 16 lanes, 1 wavefront; triton.histogram_block: 2 warps, 2 wavefronts, not 4). Such a
-load is held back like an ldmatrix and counts on the lanes whose guard was on when they read it (a
-warp none of whose lanes read it issued nothing).
+SASS's one warp of 16 lanes, 1 wavefront; triton.histogram_block: 2 warps, 2 wavefronts, not 4); a global
+load read only by the guarded store that ends the kernel likewise (robust.triton.static_checks: a 64-element
+tile in 4 warps, loaded by the 2 that store it). Only where one guard covers the readers and the kernel ends
+after them (`_ends_the_kernel`). Such a load is held back like an ldmatrix and counts on the lanes whose
+guard was on when they read it (a warp none of whose lanes read it issued nothing).
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ def sunk_loads(instrs: list[Instr], block_of: list[int]) -> dict[int, list[str]]
     readers_of: dict[str, list[int]] | None = None
     for pc, ins in enumerate(instrs):
         p = ins.parts
-        if p[0] != "ld" or "shared" not in p or "volatile" in p or ins.guard is not None or not ins.operands:
+        if p[0] != "ld" or not ("shared" in p or "global" in p) or "volatile" in p or ins.guard is not None \
+                or not ins.operands:
             continue
         dst = ins.operands[0]
         regs = [x.name for x in (dst.items if isinstance(dst, Vec) else (dst,)) if isinstance(x, Reg)]
@@ -91,11 +94,13 @@ class DeadLoads:
         self._by_reg: dict[int, list[dict]] = defaultdict(list)
 
     def load(self, site, offsets: np.ndarray, em: np.ndarray, lanes: np.ndarray, regs: list[int],
-             sunk: bool = False) -> None:
+             sunk: bool = False, emit=None) -> None:
         """An ldmatrix executed by `lanes` (`em`: those that gave row addresses, what it costs), its
-        fragments now in registers `regs`; or (`sunk`) a sunk load, which costs on the lanes that read it."""
-        rec = {"site": site, "off": offsets.copy(), "em": em.copy(), "read": np.zeros_like(lanes),
-               "alive": {r: lanes.copy() for r in regs}, "regs": regs, "sunk": sunk}  # per register: lanes holding it
+        fragments now in registers `regs`; or (`sunk`) a sunk load, which costs on the lanes that read it.
+        `emit(lanes)`: how a sunk global load records its lanes (the memory ledger's path, not the shared one)."""
+        rec = {"site": site, "off": None if offsets is None else offsets.copy(), "em": em.copy(),
+               "read": np.zeros_like(lanes), "alive": {r: lanes.copy() for r in regs}, "regs": regs, "sunk": sunk,
+               "emit": emit}  # alive: per register, the lanes holding it
         for r in regs:
             self._by_reg[r].append(rec)
 
@@ -116,7 +121,9 @@ class DeadLoads:
             self._by_reg[r] = [x for x in self._by_reg.get(r, ()) if x is not rec]
         live = rec["read"] & rec["em"] if rec["sunk"] else (
             np.repeat(rec["read"].reshape(self.W, WARP).any(axis=1), WARP) & rec["em"])
-        if live.any():
+        if live.any() and rec["emit"] is not None:
+            rec["emit"](live)
+        elif live.any():
             self.ledger.record(rec["site"], rec["off"], live, int(live.reshape(self.W, WARP).any(axis=1).sum()))
 
     def finish(self) -> None:

@@ -207,7 +207,8 @@ class Ledger:
         w = self.sites.get(key)
         if w is None:
             w = self.sites[key] = Site(site.pc, site.kind, width, site.file, line, site.text + f"  (merged: {width} bytes)",
-                                       site.generic)
+                                       site.generic, call=site.call, per_lane_atomic=site.per_lane_atomic,
+                                       no_ideal=site.no_ideal, atomic_rule=site.atomic_rule, zfill=site.zfill)
         return w
 
     def _end_group(self, groups: dict, gkey) -> None:

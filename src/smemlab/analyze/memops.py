@@ -213,6 +213,9 @@ def b_ld(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
                 ledger.record(site, a, m, ex.issued_warps)
         return ld_shared
 
+    dead = mach.dead if mach.dead is not None and pc in mach.dead.sunk and acc.space == "global" else None
+    regs = [mach.reg_index(d.name) for d in dests if isinstance(d, Reg)] if dead is not None else []
+
     def ld(m, full):
         a = ga()
         groups = resolve(mach, acc.space, a, m)
@@ -228,7 +231,10 @@ def b_ld(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
             raise Fault(str(exc), exc.thread) from None
         for w, v in zip(ws, vals):
             w(v.view(dt), m, full)
-        acc.record(groups)
+        if dead is not None:  # ptxas runs it under its readers' guard: counted on the lanes that read it
+            dead.load(None, None, m, m, regs, sunk=True, emit=lambda live, a=a: acc.record(resolve(mach, acc.space, a, live)))
+        else:
+            acc.record(groups)
     return ld
 
 
