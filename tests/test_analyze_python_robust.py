@@ -1,4 +1,4 @@
-"""Kernels written in Python as people write them (tests/data/python_kernels/robust_*.py) that broke
+"""Kernels written in Python as people write them (tools/analyze_truth/kernels/robust_*.py) that broke
 `smemlab analyze`: each test is one of them, run as a user runs it.
 
 Counts derived by hand (4-byte banks, 32 of them; a request is one warp's instruction):
@@ -16,9 +16,11 @@ Counts derived by hand (4-byte banks, 32 of them; a request is one warp's instru
   array, as few as can hold the bytes.
 """
 
+import importlib.util
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,7 +29,19 @@ import smemlab.analyze as sa
 from smemlab.analyze import pyargs
 from smemlab.analyze.render import notes
 
-from test_analyze_python import KERNELS, NUMBA, TRITON, _cli, _kernels, needs_numba, needs_nvcc, needs_triton
+from test_analyze_python import KERNELS, NUMBA, TRITON, _cli, needs_numba, needs_nvcc, needs_triton
+
+# the corpus's kernels, recorded on an H100 into the truth fixture (robust.* cases), so their lines are pinned there
+ROBUST = Path(__file__).resolve().parents[1] / "tools" / "analyze_truth" / "kernels"
+
+
+def _kernels(module: str, present: bool, why: str):
+    if not present:
+        pytest.skip(why)
+    spec = importlib.util.spec_from_file_location(f"robust_corpus_{module}", ROBUST / f"{module}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +107,7 @@ def test_triton_string_constexpr_picks_the_activation(rtk):
 
 @needs_triton
 def test_triton_string_constexpr_from_the_cli(rtk):
-    path = KERNELS / "robust_triton.py"
+    path = ROBUST / "robust_triton.py"
     common = ["--kernel", "dot_precision", "--triton", "--grid", "1", "--constexpr", "B=32",
               "--arg", "a_ptr=float32[32,32]", "--arg", "b_ptr=float32[32,32]", "--arg", "c_ptr=float32[32,32]",
               "--json"]
@@ -117,12 +131,12 @@ def test_triton_autotuned_kernel_takes_its_first_config(rtk):
 
 @needs_triton
 def test_triton_autotuned_kernel_from_the_cli():
-    done = _cli(KERNELS / "robust_triton.py", "--kernel", "add_tuned", "--triton", "--grid", "4",
+    done = _cli(ROBUST / "robust_triton.py", "--kernel", "add_tuned", "--triton", "--grid", "4",
                 "--arg", "x_ptr=float32[1000]", "--arg", "out_ptr=float32[1000]", "--arg", "n=1000", "--json")
     assert done.returncode == 0, done.stdout + done.stderr
     doc = _json(done)
     assert doc["block"] == [128, 1, 1] and any("autotuned" in n for n in doc["notes"])
-    listed = subprocess.run([sys.executable, "-m", "smemlab", "analyze", str(KERNELS / "robust_triton.py"), "--triton",
+    listed = subprocess.run([sys.executable, "-m", "smemlab", "analyze", str(ROBUST / "robust_triton.py"), "--triton",
                              "--list"], capture_output=True, text=True)
     assert "add_tuned(x_ptr, out_ptr, n, BLOCK)" in listed.stdout and "add_heur(" in listed.stdout
 
@@ -143,7 +157,7 @@ def test_triton_none_pointer_argument(rtk):
     x = np.arange(100, dtype=np.float32)
     r = sa.triton(rtk.optional_bias, 1, x, None, np.zeros_like(x), 100, HAS_BIAS=False, BLOCK=128)
     np.testing.assert_array_equal(r.buffers["out_ptr"], x)
-    done = _cli(KERNELS / "robust_triton.py", "--kernel", "optional_bias", "--triton", "--grid", "1",
+    done = _cli(ROBUST / "robust_triton.py", "--kernel", "optional_bias", "--triton", "--grid", "1",
                 "--constexpr", "HAS_BIAS=False", "--constexpr", "BLOCK=128", "--arg", "x_ptr=float32[100]",
                 "--arg", "b_ptr=None", "--arg", "out_ptr=float32[100]", "--arg", "n=100", "--json")
     assert done.returncode == 0 and _json(done)["global_load"]["requests"] > 0, done.stdout + done.stderr
@@ -151,7 +165,7 @@ def test_triton_none_pointer_argument(rtk):
 
 @needs_triton
 def test_triton_ptxas_failure_is_one_json_object():
-    done = _cli(KERNELS / "robust_triton.py", "--kernel", "ptxas_rejects", "--triton", "--grid", "1",
+    done = _cli(ROBUST / "robust_triton.py", "--kernel", "ptxas_rejects", "--triton", "--grid", "1",
                 "--constexpr", "BLOCK=128", "--arg", "x_ptr=float32[128]", "--arg", "out_ptr=float32[128]", "--json")
     doc = _json(done)  # Triton prints the failed PTX to stdout: none of it may come out there
     assert "Traceback" not in done.stderr
@@ -198,7 +212,7 @@ def test_triton_atomic_add_over_contiguous_offsets(rtk):
 @needs_triton
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 def test_triton_half_precision_atomics(rtk, dtype):
-    done = _cli(KERNELS / "robust_triton.py", "--kernel", "atomic_half", "--triton", "--grid", "1", "--constexpr",
+    done = _cli(ROBUST / "robust_triton.py", "--kernel", "atomic_half", "--triton", "--grid", "1", "--constexpr",
                 "BLOCK=128", "--arg", f"x_ptr={dtype}[128]", "--arg", f"acc_ptr={dtype}[8]:0..0", "--arg", "n=100",
                 "--json")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -294,7 +308,7 @@ def test_numba_complex_shared_tile(rn):
 
 @needs_numba
 def test_numba_complex_from_the_cli():
-    done = _cli(KERNELS / "robust_numba.py", "--kernel", "complex_tile", "--block", "64",
+    done = _cli(ROBUST / "robust_numba.py", "--kernel", "complex_tile", "--block", "64",
                 "--arg", "inp=complex64[64]", "--arg", "out=complex64[64]", "--json")
     assert done.returncode == 0, done.stdout + done.stderr
     assert _json(done)["store"]["wavefronts"] == 4
@@ -307,14 +321,14 @@ def test_numba_bool_and_none_arguments(rn):
     np.testing.assert_array_equal(r.buffers["out"], -x)
     r = sa.numba(rn.optional_arr, (32,), x, np.zeros_like(x), None)
     np.testing.assert_array_equal(r.buffers["out"], x)
-    done = _cli(KERNELS / "robust_numba.py", "--kernel", "flag_arg", "--block", "32", "--arg", "x=float32[32]",
+    done = _cli(ROBUST / "robust_numba.py", "--kernel", "flag_arg", "--block", "32", "--arg", "x=float32[32]",
                 "--arg", "out=float32[32]", "--arg", "negate=False", "--json")
     assert done.returncode == 0, done.stdout + done.stderr
 
 
 @needs_numba
 def test_numba_grid_sync_is_refused_in_one_line():
-    done = _cli(KERNELS / "robust_numba.py", "--kernel", "grid_sync_kernel", "--block", "32", "--grid", "2",
+    done = _cli(ROBUST / "robust_numba.py", "--kernel", "grid_sync_kernel", "--block", "32", "--grid", "2",
                 "--arg", "x=float32[64]")
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "this_grid().sync()" in done.stderr and len(done.stderr.strip().splitlines()) == 1
@@ -378,11 +392,11 @@ def test_numba_eager_signature_is_the_one_compiled():
 def test_triton_constexpr_given_as_an_arg():
     common = ["--kernel", "add", "--triton", "--grid", "4", "--arg", "x_ptr=float32[1000]", "--arg",
               "y_ptr=float32[1000]", "--arg", "out_ptr=float32[1000]", "--arg", "n=1000", "--json"]
-    as_arg = _cli(KERNELS / "robust_triton.py", *common, "--arg", "BLOCK=256")
-    as_constexpr = _cli(KERNELS / "robust_triton.py", *common, "--constexpr", "BLOCK=256")
+    as_arg = _cli(ROBUST / "robust_triton.py", *common, "--arg", "BLOCK=256")
+    as_constexpr = _cli(ROBUST / "robust_triton.py", *common, "--constexpr", "BLOCK=256")
     assert as_arg.returncode == 0, as_arg.stdout + as_arg.stderr
     assert _json(as_arg)["global_load"] == _json(as_constexpr)["global_load"]
-    both = _cli(KERNELS / "robust_triton.py", *common, "--arg", "BLOCK=256", "--constexpr", "BLOCK=128")
+    both = _cli(ROBUST / "robust_triton.py", *common, "--arg", "BLOCK=256", "--constexpr", "BLOCK=128")
     assert both.returncode == 2 and "given twice" in _json(both)["error"]
 
 
@@ -407,9 +421,9 @@ def test_triton_autotune_configs_picked_by_the_target_at_import():
 
 @pytest.mark.skipif(not (NUMBA and TRITON), reason="needs numba-cuda and triton")
 def test_the_other_front_end_is_named():
-    done = _cli(KERNELS / "robust_triton.py", "--kernel", "add", "--block", "32", "--arg", "x_ptr=float32[8]")
+    done = _cli(ROBUST / "robust_triton.py", "--kernel", "add", "--block", "32", "--arg", "x_ptr=float32[8]")
     assert done.returncode == 2 and "analysed with --triton" in done.stderr and "Traceback" not in done.stderr
-    done = _cli(KERNELS / "robust_numba.py", "--triton", "--kernel", "add1d", "--grid", "1", "--arg", "a=float32[8]")
+    done = _cli(ROBUST / "robust_numba.py", "--triton", "--kernel", "add1d", "--grid", "1", "--arg", "a=float32[8]")
     assert done.returncode == 2 and "without --triton" in done.stderr and "add1d" in done.stderr
 
 

@@ -995,7 +995,7 @@ if __name__ == "__main__":
 
 
 # ---- Python kernels as people write them (issue 30): the robustness corpus's Triton and Numba kernels
-# (kernels/robust_triton.py, kernels/robust_numba.py, copies of tests/data/python_kernels' pinned here: their
+# (kernels/robust_triton.py, kernels/robust_numba.py, which tests/test_analyze_python_robust.py also runs: their
 # lines are the truth's), one program or block each
 def robust_case(id, compiler, kernel, args, constexprs=None, num_warps=4, num_stages=3, block=None, dyn=0):
     if compiler == "triton":
