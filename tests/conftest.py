@@ -17,7 +17,7 @@ def _no_gpu_reason():
 # emulates at length. `make test-fast` leaves both out (the inner loop); `make test` runs everything.
 TRUTH_MODULES = {"test_analyze_truth", "test_analyze_truth_fixture", "test_analyze_global_truth",
                  "test_analyze_ptx_variants"}
-SLOW_MODULES = {"test_ops_histogram", "test_analyze_python_robust", "test_analyze_spills", "test_analyze_cccl", "test_kernels_spill_free", "test_analyze_python",
+SLOW_MODULES = {"test_ops_histogram", "test_analyze_python_robust", "test_analyze_cccl", "test_kernels_spill_free", "test_analyze_python",
                 "test_analyze_files", "test_plain_install", "test_records_report", "test_histogram_carry_model",
                 "test_analyze_device_runtime", "test_exp_layout", "test_analyze_package", "test_bench_core"}
 
