@@ -73,6 +73,7 @@ def test_info_without_gpu_explains_and_exits_1():
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow  # the whole no-GPU suite, 14 s on 2 cores: make test runs it, the inner loop does not
 @pytest.mark.skipif(not NO_GPU, reason="this machine has a GPU; the no-GPU path is for CI")
 def test_suite_without_gpu_prints_the_conflicts_and_a_notice():
     proc = smemlab("suite", check=0)
