@@ -351,7 +351,10 @@ def test_numba_script_with_a_top_level_launch():
 
 @needs_triton
 def test_triton_tutorial_style_file_with_gpu_work_at_the_top_level():
-    import torch
+    try:  # the script imports torch; without it (CI's environment) that line fails too and the import goes on
+        import torch
+    except ImportError:
+        torch = None
 
     path = KERNELS / "triton_script.py"
     done = _cli(path, "--triton", "--kernel", "add_kernel", "--grid", "97", "--block-index", "96,0,0",
@@ -363,7 +366,9 @@ def test_triton_tutorial_style_file_with_gpu_work_at_the_top_level():
     # load of each pointer has lanes on, 32 of them over 512 bytes, 16 sectors
     got = _json(done)["global_load"]
     assert (got["requests"], got["sectors"]) == (2, 32)
-    if not torch.cuda.is_available():
+    if torch is None:
+        assert "(line 4)" in done.stderr and "add_kernel is analysed" in done.stderr
+    elif not torch.cuda.is_available():
         # the device lookup (line 8) is answered by the stand-in driver; torch.rand on it (line 26) fails
         assert "(line 26)" in done.stderr and "add_kernel is analysed" in done.stderr
 
