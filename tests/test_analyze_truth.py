@@ -134,11 +134,6 @@ KNOWN = {
                                            "downsweep) with no store between: ptxas keeps the first reads in registers "
                                            "and drops 3 of the 7 LDS the PTX has (4 executed, 4 wavefronts); analyze "
                                            "counts the PTX's 7 (issue 'exact on data-dependent code')"),
-    **{case: ({("global_patterns.cu", 82, "ldgsts")},
-              "4-byte cp.async whose global sources lie on many lines (stride 33, or one element off a line's "
-              "start): ldgsts_costs charges a wavefront a global line (fitted on one-warp copies), the H200 "
-              "counted 1 a request here; the rule that tells these apart is not found yet")
-       for case in ("global.cp_async4.stride33.offset0.active32", "global.cp_async4.stride1.offset1.active32")},
     "dd.wagg.rank_slots.skewed": ({("data_dependent.cu", 359, "store")},
                                   "the slot a lane stores to is its bucket's base, which the leader's atomicAdd "
                                   "returns: the addresses depend on the order in which the 8 warps' ATOMS reach "
@@ -191,20 +186,19 @@ KNOWN = {
                                     ("int8.int32.64x64x64", 64, 384, 288),
                                     ("float8_e4m3fn.float16.64x64x64", 64, 256, 160))},
     # tf32: B (and the attention's V) must be K-major for wgmma, so Triton copies float32 elements one by one
-    # (LDGSTS.E, 4 bytes) into a transposed, swizzled tile: 16 wavefronts a request by ldgsts_costs's rule for 4-byte
-    # copies, 9-10 measured; the 128x128 tile of 8 warps is exact
+    # (LDGSTS.E, 4 bytes) into a transposed, swizzled tile: ldgsts_costs's word rule gives 10 wavefronts a
+    # request, the H100 measured 10 in the prologue and 9 in the loop; the 128x128 tile of 8 warps is exact
     "triton.matmul_typed.float32.float32.64x64x32": (
         {("triton_kernels.py", 194, "ldgsts")},
-        "B's 4-byte cp.async into a transposed 128-byte-swizzled tile: 6,144 wavefronts emulated (16 a request), "
-        "3,584 measured (10 a request in the prologue, 9 in the loop); the rule for 4-byte copies (ldgsts_costs: by "
-        "global line, each group as a store) does not hold for these shared destinations, and the one that does is "
-        "not found (the same copies at 128x128 with 8 warps are exact)"),
+        "B's 4-byte cp.async into a transposed 128-byte-swizzled tile: 3,840 wavefronts emulated (10 a request), "
+        "3,584 measured (10 a request in the prologue's copies, 9 in the loop's): the loop's copies cost one "
+        "wavefront less than the lanes' pattern gives, with copies in flight (as STAGED_A_COPY's)"),
     **{f"triton.attention_typed.float32.d{d}": (
         {("triton_kernels.py", 212, "ldgsts")},
         f"V's 4-byte cp.async into a transposed swizzled tile (tf32 needs K-major B): {got} wavefronts emulated, {want} "
         "measured, as B's copies in triton.matmul_typed.float32.float32.64x64x32; the QK^T and PV products "
         "(tf32 wgmma, A of PV from registers) match")
-       for d, got, want in ((32, 4096, 1408), (64, 8192, 4608))},
+       for d, got, want in ((32, "1,792", "1,408"), (64, "5,120", "4,608"))},
     # `--arch sm_80` (Ampere's code, measured on the H100 from its PTX assembled for sm_90)
     "triton.matmul_typed.float32.float32.64x64x32.sm80": (
         {("triton_kernels.py", 193, "load")},
@@ -215,13 +209,7 @@ KNOWN = {
         {("triton_kernels.py", 193, "ldgsts")},
         "the A tile's 64-byte rows copied with 2 stages in flight: line 193's cp.async 384 emulated, 320 measured, "
         "as in triton.matmul_typed.int8.int32.64x64x64 on sm_90. " + STAGED_A_COPY),
-    # the robustness corpus (kernels as people write them, recorded on an H100, 2026-11-27): 81 of 84 exact
-    "robust.triton.softmax_rows": (
-        {("robust_triton.py", 27, "ldgsts")},
-        "a row of 100 floats copied by 4-byte cp.async (LDGSTS.E), each warp's 128 bytes across two global lines "
-        "into 32 consecutive banks: 36 wavefronts measured (1 a request), 64 by ldgsts_costs (a wavefront a global "
-        "line), as global.cp_async4.stride1.offset1 in test_analyze_global_truth's corpus: the 4-byte rule is not "
-        "found yet"),
+    # the robustness corpus (kernels as people write them, recorded on an H100, 2026-11-27): 82 of 84 exact
     "robust.triton.matmul_bf16": (
         {("robust_triton.py", 146, "ldgsts")},
         "the A tile's 64-byte rows copied with stages in flight: line 146's cp.async 192 emulated, 128 measured. "

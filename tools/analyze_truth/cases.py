@@ -144,7 +144,15 @@ def _cp_async_patterns() -> dict[int, list[tuple[str, np.ndarray, np.ndarray]]]:
           ("half_warp", np.where(l < 16, 8 * l, -1), 8 * l)]
     p4 = [("contig", 4 * l, 4 * l), ("mm_async_a_tile", (l % 8) * 528 + (l // 8) * 4 + 16, 4 * l),
           ("dst_row_a_lane", 128 * l, 4 * l), ("dst_plus4", 4 + 4 * l, 4 * l), ("dst_stride8", 8 * l, 4 * l),
-          ("src_line_a_lane", 4 * l, 128 * l), ("half_warp", np.where(l < 16, 4 * l, -1), 4 * l)]
+          ("src_line_a_lane", 4 * l, 128 * l), ("half_warp", np.where(l < 16, 4 * l, -1), 4 * l),
+          # the source side: k lanes on the same word position of k different lines, into contiguous shared
+          # words; then with m-way destination bank conflicts, on the same lanes or on others
+          *((f"srcpos_k{k}", 4 * l, 128 * (l % k) + 4 * (l // k)) for k in (2, 4, 8, 16)),
+          ("src_lines_distinct_pos", 4 * l, 132 * l), ("src_one_word", 4 * l, 0 * l),
+          *((f"srcpos_k{k}_dst_same_m{m}", 128 * (l % m) + 4 * (l // m), 128 * (l % k) + 4 * (l // k))
+            for k, m in ((2, 2), (4, 4), (4, 2), (2, 4))),
+          *((f"srcpos_k{k}_dst_other_m{m}", 128 * (l // (32 // m)) + 4 * (l % (32 // m)), 128 * (l % k) + 4 * (l // k))
+            for k, m in ((2, 2), (4, 4), (4, 8), (8, 4)))]
     return {16: p16, 8: p8, 4: p4}
 
 

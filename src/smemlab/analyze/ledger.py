@@ -307,7 +307,15 @@ def ldgsts_costs(a: np.ndarray, zfill: bool, size: int = 16, chunks: np.ndarray 
     inactive. Measured on an H200 (tests/data/analyze_truth.json: the cp_async pattern corpus, one warp
     each, and the package's copies):
 
-    - 4 and 8 bytes: the lanes that copy from one global 128-byte line write together, as a shared
+    - 4 bytes (`chunks`: the lanes' source 4-byte words): lanes in lane order, each in the first
+      wavefront at or after its rank among the lanes reading the same word position of a 128-byte line
+      (the k-th lane at position p: wavefront k or later) whose destination bank and source position are
+      still free there. So k lanes on one position of k lines into contiguous words cost k; a line read at
+      distinct positions into 32 banks 1, whatever its alignment (a row one word off a line's start, a
+      stride of 33 words); k-way source and m-way destination conflicts on the same lanes max(k, m), on
+      crossing lanes k + m - 1. Exact on all 21 one-warp patterns (H100, 2026-11-27: cp_async.b4.*, 14 of
+      them designed for it); ideal: the warp's as a store.
+    - 8 bytes: the lanes that copy from one global 128-byte line write together, as a shared
       store of that width would, the groups one after the other (one line into 32 distinct banks:
       1 wavefront; a line a lane: 32; one line into one bank: 32); ideal: the warp's as a store.
     - 16 bytes, by quarter-warp: the lanes copying from one global line into one 128-byte shared row
@@ -322,9 +330,41 @@ def ldgsts_costs(a: np.ndarray, zfill: bool, size: int = 16, chunks: np.ndarray 
     """
     if chunks is None:
         raise ValueError("a cp.async's cost needs each lane's global chunk")
+    if size == 4:
+        return _word_copy_costs(a, chunks)
     if size != 16:
         return _grouped_copy_costs(a, size, np.where(chunks >= 0, chunks // 8, -1))
     return _ldgsts16_costs(a, zfill, chunks)
+
+
+def _word_copy_costs(a: np.ndarray, words: np.ndarray):
+    """ldgsts_costs for 4 bytes: the distinct (destination bank, source position) patterns of the warps, each
+    scheduled once."""
+    act = a >= 0
+    key = np.concatenate([np.where(act, (a % 128) // 4, -1), np.where(act, words % 32, -1)], axis=1)
+    uniq, inv = np.unique(key, axis=0, return_inverse=True)
+    wf = np.empty(len(uniq), dtype=np.int64)
+    for k, row in enumerate(uniq):
+        waves: list[tuple[set, set]] = []
+        rank: dict[int, int] = {}
+        for b, p in zip(row[:WARP].tolist(), row[WARP:].tolist()):
+            if b < 0:
+                continue
+            w = rank.get(p, 0)
+            rank[p] = w + 1
+            while True:
+                while w >= len(waves):
+                    waves.append((set(), set()))
+                banks, places = waves[w]
+                if b not in banks and p not in places:
+                    banks.add(b)
+                    places.add(p)
+                    break
+                w += 1
+        wf[k] = sum(1 for banks, _ in waves if banks)
+    wavefronts = wf[inv.reshape(-1)]
+    _, ideal, _ = costs_of(a, 4, "store")
+    return wavefronts, ideal, wavefronts
 
 
 def _grouped_copy_costs(a: np.ndarray, size: int, lines: np.ndarray):

@@ -551,7 +551,9 @@ def b_cp_async(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
             v = np.where(keep, v, 0).astype(UNSIGNED[es])
             sp.store(d + k, m, es, v)
         if site is not None:
-            ledger.record_copy(site, d, m, ex.issued_warps, s // 16)
+            # the source's 4-byte words for a 4-byte copy (its cost depends on their place in the line), else
+            # its 16-byte chunks (ledger.ldgsts_costs)
+            ledger.record_copy(site, d, m, ex.issued_warps, s // 4 if size == 4 else s // 16)
         # its global read (global ldgsts); no shared lanes in this group. A lane whose source size is 0
         # (Triton's masked-off tile: `src_size = p ? 16 : 0`, the SASS's ignore-source predicate) reads no
         # global memory: Nsight Compute counts it no sector, and a warp with no other lane no request

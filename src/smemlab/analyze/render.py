@@ -91,7 +91,8 @@ def notes(r: Report) -> list[str]:
         out.append("cp.async copies are counted apart (op ldgsts, in neither the load nor the store totals, as "
                    "Nsight Compute counts them), by the rule measured on an H200: a 16-byte copy's quarter-warp costs "
                    "one wavefront per (global line, shared row, bits 4-5 of dst XOR src), more in the zero-filling "
-                   "form; 4- and 8-byte copies go by global line, each group as a store")
+                   "form; 8-byte copies go by global line, each group as a store; a 4-byte copy's lanes serialise "
+                   "on their source word position within the line and on their shared bank (measured on an H100)")
     if any(s.kind == "wgmma" and s.issued for s in r.sites):
         out.append("Hopper's warpgroup MMA (wgmma, HGMMA) reads its shared-memory operands apart from the loads (op "
                    "wgmma: in neither the load nor the store totals, as Nsight Compute's load counters leave them out; "
