@@ -193,11 +193,13 @@ def b_ld(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
     acc = Access(ins, mach, ledger, pc, "load", size, ex)
     ga = address_getter(mach, ins.operands[1], acc.space)
     ut = UNSIGNED[es]
+    # a load ptxas runs under its readers' guard (deadloads.sunk_loads: ld.shared or ld.global) counts on the
+    # lanes that read it, once they do
+    dead = mach.dead if mach.dead is not None and pc in mach.dead.sunk else None
+    regs = [mach.reg_index(d.name) for d in dests if isinstance(d, Reg)] if dead is not None else []
     if acc.space == "shared":
         sp = mach.shared
         site = acc.site()
-        dead = mach.dead if mach.dead is not None and pc in mach.dead.sunk else None
-        regs = [mach.reg_index(d.name) for d in dests if isinstance(d, Reg)] if dead is not None else []
 
         def ld_shared(m, full):
             a = ga()
@@ -212,9 +214,6 @@ def b_ld(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
             elif site is not None:
                 ledger.record(site, a, m, ex.issued_warps)
         return ld_shared
-
-    dead = mach.dead if mach.dead is not None and pc in mach.dead.sunk and acc.space == "global" else None
-    regs = [mach.reg_index(d.name) for d in dests if isinstance(d, Reg)] if dead is not None else []
 
     def ld(m, full):
         a = ga()

@@ -251,13 +251,23 @@ def parse_memory_sass(text: str, symbol: str) -> list[SassAccess]:
     accesses = []
     matches = ((file, line, raw, _MEMORY_INSN.search(raw)) for file, line, raw in _kernel_lines(text, symbol))
     for file, line, raw, m in (x for x in matches if x[3] and "SpillRefill" not in x[2]):  # spills: spills.py
-        widths = [_WIDTH[mod] for mod in (m.group(3) or "").split(".") if mod in _WIDTH]
-        addr = re.findall(r"\[([^\]]*)\]", m.group(4))
-        if addr:
-            base, offset = _split_address(addr[-1])
-            accesses.append(SassAccess(file, line, _MEMORY_OPS[m.group(2)], (widths or [4])[-1], base, offset,
-                                       raw.strip()))
+        operand = memory_operand((m.group(3) or "").split("."), m.group(4))
+        if operand:
+            width, base, offset = operand
+            accesses.append(SassAccess(file, line, _MEMORY_OPS[m.group(2)], width, base, offset, raw.strip()))
     return accesses
+
+
+def memory_operand(modifiers: list[str], operands: str) -> tuple[int, str, int] | None:
+    """(bytes a lane, base, constant offset) of a load or store's address operand: the width its modifiers
+    name (.64, .128, .U8, ...; 4 with none), the address the last bracket (`desc[UR4][R2.64+0x80]` names the
+    memory descriptor first); None with no address."""
+    widths = [_WIDTH[mod] for mod in modifiers if mod in _WIDTH]
+    addr = re.findall(r"\[([^\]]*)\]", operands)
+    if not addr:
+        return None
+    base, offset = _split_address(addr[-1])
+    return (widths or [4])[-1], base, offset
 
 
 _VOTE = re.compile(r"\bVOTEU?\.ANY\b")

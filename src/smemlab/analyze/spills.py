@@ -51,7 +51,6 @@ _INSN = re.compile(r"^\s*/\*([0-9a-f]+)\*/\s+(@!?U?P[T\d]+\s+)?([A-Z][A-Za-z0-9_
 _LABEL = re.compile(r"^\s*(\.L_x_\d+):")
 _TARGET = re.compile(r"`\((\.L_x_\d+)\)")
 _PREDICATE_OPERAND = re.compile(r"^!?U?P[T\d]+\s*,")
-_WIDTH = {"64": 8, "128": 16}
 
 # SASS opcode (without modifiers) -> the kind it shares with the PTX (_ptx_kind)
 _SASS_KIND = {"BAR": "barrier", "LDS": "shared load", "STS": "shared store", "ATOMS": "shared atomic",
@@ -112,13 +111,11 @@ def is_spill(ins: SassInsn, ptx_has_local: bool) -> bool:
 
 
 def spill_of(ins: SassInsn) -> Spill:
-    from smemlab.analyze.sass import _split_address
+    from smemlab.analyze.sass import memory_operand
 
-    widths = [_WIDTH[m] for m in ins.opcode.split(".")[1:] if m in _WIDTH]
-    addr = re.findall(r"\[([^\]]*)\]", ins.operands)
-    offset = _split_address(addr[-1])[1] if addr else 0
+    width, _, offset = memory_operand(ins.opcode.split(".")[1:], ins.operands) or (4, "", 0)
     op = "local store" if ins.opcode.startswith("STL") else "local load"
-    return Spill(ins.pc, op, (widths or [4])[-1], offset, ins.file, ins.line, ins.text.split("(*")[0].strip())
+    return Spill(ins.pc, op, width, offset, ins.file, ins.line, ins.text.split("(*")[0].strip())
 
 
 # ---------------------------------------------------------------------------------------- graphs

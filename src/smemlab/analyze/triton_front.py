@@ -107,7 +107,7 @@ class _Pointer:
     def __init__(self, dtype: np.dtype, fmt: str | None = None, shape: tuple[int, ...] = (1,)):
         self.dtype = _Element(TRITON_ELEMENTS[fmt]) if fmt else dtype
         self.shape = tuple(shape)
-        self._itemsize = 2 if fmt == "bfloat16" else 1 if fmt else np.dtype(dtype).itemsize
+        self._itemsize = np.dtype(dtype).itemsize  # a bit format's dtype is its bits' (bfloat16: uint16)
 
     @staticmethod
     def data_ptr() -> int:
