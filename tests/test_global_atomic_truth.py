@@ -14,7 +14,7 @@ from smemlab.banks.coalescing import atomic_sector_costs
 
 DOC = json.loads((Path(__file__).resolve().parent / "data" / "global_atomic_truth.json").read_text())
 FORMS = ("red_inc", "red_add", "red_addf", "red_add64", "atom_add")
-OPS = ("red_max", "atom_min", "red_or", "atom_exch", "atom_cas")  # tools/truth/global_atomic_truth/measure_ops.sh
+OPS = ("red_max", "atom_min", "red_or", "atom_exch", "atom_cas")  # tools/truth/global_atomic_truth/measure.sh --ops
 
 
 def _rule(words: list[int], form: str) -> int:

@@ -1,7 +1,7 @@
 """global_atomics.csv + global_atomics_hist.csv (+ global_atomics2.csv) (measure.sh's, on a GPU machine) -> tests/data/global_atomic_truth.json.
 
     python tools/truth/global_atomic_truth/to_json.py OUTDIR GPU DATE   # the folder measure.sh wrote to
-    python tools/truth/global_atomic_truth/to_json.py --ops OUTDIR GPU DATE   # measure_ops.sh's: added to the
+    python tools/truth/global_atomic_truth/to_json.py --ops OUTDIR GPU DATE   # measure.sh --ops's: added to the
                                                                               # designed and random patterns
 """
 
@@ -18,7 +18,7 @@ SASS = {"red_inc": "REDG.E.ADD.STRONG.GPU", "red_add": "REDG.E.ADD.STRONG.GPU",
         "red_addf": "REDG.E.ADD.F32.FTZ.RN.STRONG.GPU", "red_add64": "REDG.E.ADD.64.STRONG.GPU",
         "atom_add": "ATOMG.E.ADD.STRONG.GPU", "red_max": "REDG.E.MAX.STRONG.GPU", "atom_min": "ATOMG.E.MIN.STRONG.GPU",
         "red_or": "REDG.E.OR.STRONG.GPU", "atom_exch": "ATOMG.E.EXCH.STRONG.GPU", "atom_cas": "ATOMG.E.CAS.STRONG.GPU"}
-OPS_FORMS = "MNOXC"  # measure_ops.sh's
+OPS_FORMS = "MNOXC"  # measure.sh --ops's
 
 
 def launches(path: Path) -> list[dict]:
@@ -54,7 +54,7 @@ def cases(pats: list[list[int]], rows: list[dict], forms: str, kind) -> list[dic
 
 
 def merge_ops(out: Path, gpu: str, date: str) -> None:
-    """measure_ops.sh's forms added to the designed and random patterns of the recorded JSON (their order)."""
+    """measure.sh --ops's forms added to the designed and random patterns of the recorded JSON (their order)."""
     dest = HERE.parents[2] / "tests" / "data" / "global_atomic_truth.json"
     doc = json.loads(dest.read_text())
     designed = [list(map(int, line.split())) for line in (HERE / "patterns.txt").read_text().splitlines()]
