@@ -19,6 +19,8 @@ def main() -> None:
 
 
 def _sweep(b, cupy, device, reference) -> None:
+    from smemlab.ops.reduce import KERNELS as REDUCE_KERNELS
+
     sms = device.facts(b.device).sms
     stream = b.stream.ptr
     n = 1 << 28
@@ -33,7 +35,7 @@ def _sweep(b, cupy, device, reference) -> None:
         for d in ({}, {"EVEN_SHARE": 1}, {"LDNC": 0}, {"EVEN_SHARE": 1, "LDNC": 0}, {"UNROLL": 16},
                   {"UNROLL": 4}, {"BLOCKS_PER_SM": 1}, {"BLOCKS_PER_SM": 4}, {"UNROLL": 16, "BLOCKS_PER_SM": 1},
                   {"EVEN_SHARE": 1, "UNROLL": 16, "BLOCKS_PER_SM": 1}):
-            k = device.kernel("ops/reduce/reduce.cu", kname, d)
+            k = device.kernel("ops/reduce/reduce.cu", REDUCE_KERNELS[kname], d)
             occ = k.blocks_per_sm(256)
             for per_sm in sorted({occ, 2 * occ}):
                 grid = sms * per_sm

@@ -14,8 +14,8 @@
 // 256 contiguous bytes per output row and half warp. Edge tiles are bounds-checked per chunk
 // (whole chunks are in or out because rows and cols are multiples of 4). 64-bit indexing.
 //
-// ops.transpose launches the generalisation below (transpose_e2/_e4/_e8 and their _small and _any
-// forms); transpose_v4 stays as the form the analyze truth fixture recorded (and tools/ time it).
+// ops.transpose launches the generalisation below (transpose_tiles, transpose_elements, transpose_pairs);
+// transpose_v4 stays as the form the analyze truth fixture recorded (and tools/ time it).
 typedef long long i64;
 
 #define T4 64
@@ -198,8 +198,8 @@ __device__ __forceinline__ void store_chunk(T *__restrict__ base, i64 idx, const
         if (k >= first && k < last) base[idx + k] = c.e[k];
 }
 
-template <typename T, int C, bool ANY>
-__device__ __forceinline__ void transpose_tiles(T *__restrict__ out, i64 out_off, const T *__restrict__ in, i64 in_off,
+template <typename T, int C, bool ANY, int BLOCKS>
+__global__ void __launch_bounds__(C * C, BLOCKS) transpose_tiles(T *__restrict__ out, i64 out_off, const T *__restrict__ in, i64 in_off,
                                                 i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
 {
     constexpr int E = sizeof(T), V = 16 / E, TS = C * V;
@@ -286,56 +286,23 @@ __device__ __forceinline__ void transpose_tiles(T *__restrict__ out, i64 out_off
     }
 }
 
-// The kernels: element size 2, 4 or 8 bytes; C = 16 chunks a tile side (256 threads), or 8 (64 threads:
-// `_small`, for matrices that 16-chunk tiles would leave too few blocks or half-empty tiles); whole
-// vectors, or `_any` shape and alignment. Each is compiled for a number of resident blocks per SM (in
-// 256-thread blocks; 4x as many of 64 threads), the most its registers allow without spilling: more
-// blocks keep more tiles' loads in flight (tools/dtype_sweep.py: 0.48 -> 0.55 of cudaMemcpy for the
-// 4-byte _any form at 3 -> 4 blocks). The 2-byte _any form holds two vectors per row of its 8x8 block.
+// The kernels are instances of transpose_tiles (ops/transpose KERNELS names them: transpose_eE and
+// transpose_eE_small): element size 2, 4 or 8 bytes; C = 16 chunks a tile side (256 threads), or 8 (64
+// threads: `_small`, for matrices that 16-chunk tiles would leave too few blocks or half-empty tiles);
+// whole vectors (ANY false; ANY true, any shape and alignment, is what the sweeps and the truth fixture
+// instantiate as `_any`). Each is compiled for a number of resident blocks per SM (BLOCKS, in 256-thread
+// blocks; 4x as many of 64 threads), the most its registers allow without spilling: more blocks keep more
+// tiles' loads in flight (tools/dtype_sweep.py). MINB_E2/E4/E8 are those numbers, macros so that a sweep
+// can vary them.
 #ifndef MINB_E2
 #define MINB_E2 3
-#endif
-#ifndef MINB_E2_ANY
-#define MINB_E2_ANY 2
 #endif
 #ifndef MINB_E4
 #define MINB_E4 4
 #endif
-#ifndef MINB_E4_ANY
-#define MINB_E4_ANY 4
-#endif
 #ifndef MINB_E8
 #define MINB_E8 6
 #endif
-#ifndef MINB_E8_ANY
-#define MINB_E8_ANY 6
-#endif
-// clang-format off
-extern "C" __global__ void __launch_bounds__(256, MINB_E2) transpose_e2(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<u16, 16, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, MINB_E2_ANY) transpose_e2_any(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<u16, 16, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E2) transpose_e2_small(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<u16, 8, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E2_ANY) transpose_e2_small_any(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<u16, 8, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, MINB_E4) transpose_e4(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<unsigned, 16, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, MINB_E4_ANY) transpose_e4_any(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<unsigned, 16, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E4) transpose_e4_small(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<unsigned, 8, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E4_ANY) transpose_e4_small_any(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<unsigned, 8, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, MINB_E8) transpose_e8(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<u64, 16, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, MINB_E8_ANY) transpose_e8_any(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<u64, 16, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E8) transpose_e8_small(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<u64, 8, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E8_ANY) transpose_e8_small_any(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<u64, 8, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-// clang-format on
 
 // ---- Any shape: tiles of single elements (`_el`) -------------------------------------------------------
 //
@@ -361,8 +328,8 @@ extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E8_ANY) transpose_e8_s
 // (one more pass a row): 4-byte -19% to +3%, 2-byte 0.62-0.65 against 0.76-0.84, 8-byte +1%; 4- and 8-byte
 // vectors on the aligned middle of interior tiles' rows (each row's ends element by element): 4-byte
 // 0.82-0.91 on 64x64 tiles, 2-byte 0.56-0.82, 8-byte 0.88-0.91.
-template <typename T, int TR, int TC>
-__device__ __forceinline__ void transpose_elements(T *__restrict__ out, i64 out_off, const T *__restrict__ in, i64 in_off,
+template <typename T, int TR, int TC, int BLOCKS>
+__global__ void __launch_bounds__(256, BLOCKS) transpose_elements(T *__restrict__ out, i64 out_off, const T *__restrict__ in, i64 in_off,
                                                    i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
 {
     constexpr int PITCH = TC + (sizeof(T) == 2 ? 2 : 1);
@@ -403,25 +370,10 @@ __device__ __forceinline__ void transpose_elements(T *__restrict__ out, i64 out_
 // 128x32: 5 rather than 6 (on an H200, tools/transpose_tile_probe.py, of cudaMemcpy: 7001x5003 0.910
 // against 0.897, 8191x8193 0.891 against 0.877, 100x999x1001 0.928 against 0.924; 3 blocks 0.81-0.84; the
 // same 5 blocks held there by unused dynamic shared memory 0.74-0.79, so not the block count itself: the
-// likely cause is L1, which a larger shared-memory carve-out takes from the loads). The plan (ops/transpose.py ELEMENT_TILES) takes e2 64x64, e4
-// 128x32 (64x32 for small matrices) and e8 64x32; the others are the alternatives
-// tools/transpose_any_sweep.py times them against.
-// clang-format off
-extern "C" __global__ void __launch_bounds__(256, 6) transpose_e2_el64x64(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_elements<u16, 64, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, 4) transpose_e2_el128x64(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_elements<u16, 128, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, 8) transpose_e4_el64x32(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_elements<unsigned, 64, 32>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, 4) transpose_e4_el128x32(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_elements<unsigned, 128, 32>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, 6) transpose_e4_el64x64(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_elements<unsigned, 64, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, 6) transpose_e8_el64x32(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_elements<u64, 64, 32>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, 4) transpose_e8_el64x64(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_elements<u64, 64, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-// clang-format on
+// likely cause is L1, which a larger shared-memory carve-out takes from the loads). The plan (ops/transpose
+// ELEMENT_TILES) takes e2 64x64, e4 128x32 (64x32 for small matrices) and e8 64x32, the instances
+// ops/transpose KERNELS lists with their blocks an SM; tools/transpose_any_sweep.py instantiates the
+// alternatives it times them against.
 
 // ---- Any shape, two elements a word (`_pr`) ----------------------------------------------------------
 //
@@ -466,8 +418,8 @@ __device__ __forceinline__ unsigned highs(unsigned a, unsigned b) { return __byt
 __device__ __forceinline__ u64 lows(u64 a, u64 b) { return (a & 0xffffffffull) | b << 32; }
 __device__ __forceinline__ u64 highs(u64 a, u64 b) { return a >> 32 | (b & ~0xffffffffull); }
 
-template <typename T, int TR, int TC>
-__device__ __forceinline__ void transpose_pairs(T *__restrict__ out, i64 out_off, const T *__restrict__ in, i64 in_off,
+template <typename T, int TR, int TC, int BLOCKS>
+__global__ void __launch_bounds__(256, BLOCKS) transpose_pairs(T *__restrict__ out, i64 out_off, const T *__restrict__ in, i64 in_off,
                                                 i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
 {
     typedef typename PairOf<T>::type W;
@@ -596,8 +548,8 @@ __device__ __forceinline__ void transpose_pairs(T *__restrict__ out, i64 out_off
 // blocks 0.74-0.75 / 0.71 / 0.86 (6: 0.77 / 0.71-0.74 / 0.88-0.89, 8: 0.68-0.69 / 0.60 / 0.90); e4 128x64
 // at 3 blocks 0.92 / 0.91 / 0.93-0.94 (4 blocks 0.90-0.91 / 0.89-0.90 / 0.90-0.91); e4 64x64 at 5 blocks
 // 0.81-0.82 / 0.79-0.81 / 0.78 (4: 0.89 / 0.87-0.89 / 0.91). The plan (ops/transpose.py PAIR_TILES) takes
-// e2 and e4 128x64 where the matrix gives enough tiles; the 64x64 forms
-// stay as the alternatives measured. The 2-byte element kernel of the same 128x64 tile was no better than
+// e2 and e4 128x64 where the matrix gives enough tiles (the instances ops/transpose KERNELS lists); the
+// 64x64 forms are the alternatives measured (tools/ instantiates them). The 2-byte element kernel of the same 128x64 tile was no better than
 // its 64x64 (ELEMENT_TILES' comment); likely what the pairs add is the tall tile's 256-byte output row
 // segments (half the partial sectors of 64x64's) at half the instructions (not checked with ncu).
 // A first form, which loaded and realigned each row in turn (the loads of the next row behind the
@@ -610,13 +562,3 @@ __device__ __forceinline__ void transpose_pairs(T *__restrict__ out, i64 out_off
 // stores 0.76 / 0.74 / 0.83; 64-bit words of four elements (128x128 tiles) 0.57 / 0.61 / 0.59, with 1.3x
 // the instructions, 5x the branches and 1.49x the L2 write sectors; 128x128 pairs 0.72-0.75 / 0.68-0.75 /
 // 0.83-0.85. Longer row pieces need tiles of 64 KB, more than a block's registers can carry.
-// clang-format off
-extern "C" __global__ void __launch_bounds__(256, 5) transpose_e2_pr64x64(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_pairs<u16, 64, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, 4) transpose_e2_pr128x64(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_pairs<u16, 128, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, 5) transpose_e4_pr64x64(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_pairs<unsigned, 64, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, 3) transpose_e4_pr128x64(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_pairs<unsigned, 128, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-// clang-format on
