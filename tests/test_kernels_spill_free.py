@@ -30,7 +30,7 @@ HOPPER = {"sms": 132, "smem_optin": 232448, "smem_per_sm": 233472, "cc": (9, 0),
 # (source, macros, kernels to check: None for every kernel of the module; template instances as NVRTC name
 # expressions, the ones the op lists)
 MODULES = [("ops/reduce/reduce.cu", {}, tuple(reduce.KERNELS.values())), ("ops/transpose/transpose.cu", {}, tuple(transpose.KERNELS.values())), ("ops/matmul/matmul.cu", {}, None),
-           ("lab/copy.cu", {}, None)] + [("ops/stencil/stencil.cu", d, None) for d in (stencil._DEFINES[1], stencil._DEFINES[-1])] + [
+           ("lab/copy.cu", {}, None)] + [("ops/stencil/stencil.cu", {}, tuple(stencil.KERNELS[r] for r in (1, stencil.MAX_RADIUS)))] + [
     ("ops/histogram/histogram.cu", {}, sorted(H.WEIGHTED_KERNELS.values()))]  # the weighted counts: compiled with no macros
 # histogram plans: what auto takes from 256 to 2^22 bins, then each method at its defaults
 HISTOGRAM_PLANS = [(b, "auto", {}) for b in (256, 4096, 65536, 262144, 1 << 20, 1 << 22)] + [

@@ -47,9 +47,9 @@ K = "tools/analyze_truth/kernels"
 
 CASES: list[dict] = []
 SKIPS: dict[str, str] = {  # "package:FILE.cu:kernel" -> why it is not recorded
-    "package:ops/stencil/stencil.cu:stencil1d_f32_p": "the body of stencil1d_f32 (stencil_body) with its coefficients in a "
-                                              "struct passed by value, which the truth launcher cannot pass yet; "
-                                              "analyze runs it (lab/launches.py)",
+    **{f"package:ops/stencil/stencil.cu:stencil1d_f32_p<{r}>": "the body of stencil1d_f32 (stencil_body) with its "
+       "coefficients in a struct passed by value, which the truth launcher cannot pass yet; analyze runs it "
+       "(lab/launches.py)" for r in range(33)},
 }
 
 
@@ -334,8 +334,8 @@ for name, x, n, part, out in (("reduce_i32_i64", "int32", 16391, "int64", "int64
 
 # ---- ops/stencil/stencil.cu (ops/stencil: RADIUS from the coefficients; two tiles, the second ragged) -----
 for r in (4, 3):
-    case(f"ops_stencil.stencil1d_f32.r{r}", P + "ops/stencil/stencil.cu", "stencil1d_f32", (256,),
-         ["out=float32[4196]", "x=float32[4196]", "n=4196", "aligned=1"], {"RADIUS": r},
+    case(f"ops_stencil.stencil1d_f32.r{r}", P + "ops/stencil/stencil.cu", f"stencil1d_f32<{r}>", (256,),
+         ["out=float32[4196]", "x=float32[4196]", "n=4196", "aligned=1"],
          constants={"c_coef": np.linspace(-1.0, 1.0, 2 * r + 1)})
 
 # ---- ops/transpose/transpose.cu (ops/transpose) ---------------------------------------------------------------

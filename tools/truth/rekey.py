@@ -1,7 +1,7 @@
 """Re-key the hardware truth of package kernels whose code did not change but whose lines moved, or whose
-entry became a template instance, or which moved to another file: each case's per-line counts are mapped
-from the file as it was when the case was keyed to the file as it is now, and its kernel and file take the
-names tools/analyze_truth/cases.py gives them now.
+entry became a template instance (a macro a template parameter), or which moved to another file: each case's
+per-line counts are mapped from the file as it was when the case was keyed to the file as it is now, and its
+kernel, file and macros become what tools/analyze_truth/cases.py declares now.
 
 The map is difflib's over the two texts: a line inside a block the two files share maps to its new number;
 a line whose text changed (or went) maps to nothing, and a case with a counted line that maps to nothing is
@@ -49,7 +49,8 @@ def _name(file: str) -> str | None:
 
 
 def rekey_case(case: dict, new_case: dict, old_source: str, maps: dict[str, dict[int, int]]) -> str | None:
-    """Re-key `case` in place to `new_case`'s kernel and file; returns why it cannot be (and leaves it), or None."""
+    """Re-key `case` in place to `new_case`'s kernel, file and macros; returns why it cannot be (and leaves it), or
+    None."""
     new_source = _name(new_case["file"])
     m = maps[(old_source, new_source)]
     entries = [e for key in ("lines", "sass") for e in case.get(key, [])]
@@ -64,7 +65,8 @@ def rekey_case(case: dict, new_case: dict, old_source: str, maps: dict[str, dict
         moved.append((e, line))
     for e, line in moved:
         e["line"], e["file"] = line, new_case["file"]
-    case["kernel"], case["file"] = new_case["kernel"], new_case["file"]
+    # the launch as cases.py declares it now: a macro that became a template parameter leaves the defines
+    case["kernel"], case["file"], case["defines"] = new_case["kernel"], new_case["file"], new_case["defines"]
     return None
 
 

@@ -75,8 +75,8 @@ def _sweep(b, cupy, device, reference) -> None:
     ref = reference(x, coef)
     cg = b.memcpy(x.nbytes).gbps
     for per in (2, 4, 8):
-        d = {"RADIUS": 4, "PER": per}
-        k = device.kernel("ops/stencil/stencil.cu", "stencil1d_f32", d)
+        d = {"PER": per}
+        k = device.kernel("ops/stencil/stencil.cu", "stencil1d_f32<4>", d)
         device.set_constant("ops/stencil/stencil.cu", "c_coef", coef, d, b.device, stream)
         out = cupy.empty_like(x)
         tiles = -(-n // (256 * per * 4))

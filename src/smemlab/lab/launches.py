@@ -329,11 +329,11 @@ def library() -> list[KernelLaunch]:
                                                    f"{o}[2]")))
     # stencil1d: radius 4, two tiles
     n = 2 * TILE
-    out.append(KernelLaunch("ops", "stencil1d r=4", "ops/stencil/stencil.cu", "stencil1d_f32", (256, 1, 1), (2, 1, 1),
-                            {"RADIUS": 4}, 0, (f"float32[{n}]", f"float32[{n}]", str(n), "1"), ("c_coef=float32[9]",)))
+    out.append(KernelLaunch("ops", "stencil1d r=4", "ops/stencil/stencil.cu", "stencil1d_f32<4>", (256, 1, 1), (2, 1, 1),
+                            {}, 0, (f"float32[{n}]", f"float32[{n}]", str(n), "1"), ("c_coef=float32[9]",)))
     # what the op launches: the coefficients as a struct parameter (9 floats), not c_coef
-    out.append(KernelLaunch("ops", "stencil1d r=4 (coefficients by value)", "ops/stencil/stencil.cu", "stencil1d_f32_p",
-                            (256, 1, 1), (2, 1, 1), {"RADIUS": 4}, 0,
+    out.append(KernelLaunch("ops", "stencil1d r=4 (coefficients by value)", "ops/stencil/stencil.cu", "stencil1d_f32_p<4>",
+                            (256, 1, 1), (2, 1, 1), {}, 0,
                             (f"float32[{n}]", f"float32[{n}]", str(n), "1", "float32[9]")))
     # histogram: global atomics, block-private copies (32 copies for 256 bins), a cluster of one
     keys = 8192
