@@ -12,6 +12,7 @@ import pytest
 H = importlib.import_module("smemlab.ops.histogram")
 stencil = importlib.import_module("smemlab.ops.stencil")
 transpose = importlib.import_module("smemlab.ops.transpose")
+MM = importlib.import_module("smemlab.ops.matmul")
 reduce = importlib.import_module("smemlab.ops.reduce")
 
 # Kernels of the library that spill, and why (only mm_warptile_db16_tt is one an op picks by default, for
@@ -20,7 +21,7 @@ reduce = importlib.import_module("smemlab.ops.reduce")
 KNOWN_SPILLS = {
     ("ops/matmul/matmul.cu", "mm_pack"): "a step of the climb the op never chooses: A and B staged in registers beside "
                                   "the 8x8 accumulators at 128 registers (2 blocks an SM)",
-    ("ops/matmul/matmul.cu", "mm_warptile_db16_tt"): "both operands stored transposed, picked for a.t() @ b.t() where "
+    ("ops/matmul/matmul.cu", MM.KERNELS["mm_warptile_db16_tt"]): "both operands stored transposed, picked for a.t() @ b.t() where "
                                   "the grid fills the GPU: a few local loads and stores a slab at 128 registers, "
                                   "and still faster there than async_tt, which does not spill (docs/library.md)",
 }
@@ -43,12 +44,16 @@ def _local_memory_ops(source: str, defines: dict, kernels) -> dict[str, list[str
     from smemlab.compiler import compile_package
     from smemlab.cubin import static_shared_bytes
 
-    instances = [k for k in kernels or () if "<" in k]
+    from smemlab.ops import kernel_instances
+
+    # the instances named, or with no list every kernel: the extern "C" ones and the instances the op launches
+    instances = [k for k in kernels or () if "<" in k] if kernels else list(kernel_instances(source))
     compiled = compile_package(source, "sm_90", defines, instances)
     text = listing_text(compiled.cubin)
     if text is None:
         pytest.skip("nvdisasm is not installed (the nvidia-cuda-nvdisasm wheel or the CUDA toolkit)")
-    names = kernels or sorted(static_shared_bytes(compiled.cubin))
+    named = {symbol: expr for expr, symbol in compiled.lowered.items()}  # an instance by its name expression
+    names = kernels or sorted(named.get(s, s) for s in static_shared_bytes(compiled.cubin))
     assert names, source
     found = {}
     for name in names:

@@ -426,11 +426,13 @@ for _name, _dyn in (("pack", 2 * 16 * 260 * 4), ("async", 3 * 16 * 260 * 4)):
 
 # ---- ops/matmul/matmul.cu, the kernels for transposed operands (ops/matmul LAYOUTS: A and/or B stored transposed;
 # one block tile, K = 64, 16-byte rows; async with its layout's dynamic shared memory) ----------------------------
+from smemlab.ops.matmul import KERNELS as MATMUL_KERNELS  # noqa: E402
+
 for _v, _tile, _threads, _dyn in (("tiled", 32, 1024, None), ("warptile_db16", 128, 256, None),
                                   ("async", 128, 256, {"tn": 49152, "nt": 50688, "tt": 49920})):
     for _l in ("tn", "nt", "tt"):
         _extra = ["ws=float32[1]", "counters=uint32[1]:0..0"] if _dyn else []
-        case(f"ops_matmul.mm_{_v}_{_l}", P + "ops/matmul/matmul.cu", f"mm_{_v}_{_l}", (_threads,),
+        case(f"ops_matmul.mm_{_v}_{_l}", P + "ops/matmul/matmul.cu", MATMUL_KERNELS[f"mm_{_v}_{_l}"], (_threads,),
              [f"A=float32[{_tile * 64}]", f"B=float32[{64 * _tile}]", f"C=float32[{_tile * _tile}]", f"M={_tile}",
               f"N={_tile}", "K=64", "vecA=1", "vecB=1", "vecC=1"] + _extra, dyn=_dyn[_l] if _dyn else 0)
 

@@ -216,7 +216,7 @@ def matmul() -> list[KernelLaunch]:
         (gx, gy), threads = mm_launch_shape(step, m, n)
         split = ("float32[1]", "uint32[1]") if step in DYNAMIC_SMEM else ()
         for layout in MM_OP.LAYOUTS[1:]:
-            out.append(KernelLaunch("matmul", f"{step}_{layout}", "ops/matmul/matmul.cu", MM_OP.kernel_name(step, layout),
+            out.append(KernelLaunch("matmul", f"{step}_{layout}", "ops/matmul/matmul.cu", MM_OP.KERNELS[MM_OP.kernel_name(step, layout)],
                                     (threads, 1, 1), (gx, gy, 1), {}, MM_OP.dynamic_smem(step, layout),
                                     vals + ("1", "1", "1") + split))
     return out
