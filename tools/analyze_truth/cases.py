@@ -467,7 +467,7 @@ for _sfx in ("i32_i64", "i64_i64", "f16_f16", "f16_f32", "bf16_bf16", "bf16_f32"
 # ---- ops/transpose/transpose.cu, issue 13's element sizes (ops/transpose): both tile sizes, whole tiles (a batch of
 # two) and any shape (sides one past and three short of a tile, both arrays off a 16-byte boundary); the op's
 # kernels by its names (ops/transpose KERNELS), the `_any` forms it no longer ships as template instances --------
-from smemlab.lab.launches import TRANSPOSE_ALTERNATIVES, transpose_instance  # noqa: E402
+from smemlab.lab.launches import transpose_alternatives, transpose_instance  # noqa: E402
 from smemlab.ops.transpose import element_kernels  # noqa: E402
 
 for _e, _dt in ((2, "uint16"), (4, "float32"), (8, "float64")):
@@ -485,9 +485,7 @@ for _e, _dt in ((2, "uint16"), (4, "float32"), (8, "float64")):
 # the element-tile kernels of ragged shapes: one block walks a tile and a ragged one (a row one past the
 # tile, columns three short), both arrays off a 16-byte boundary. The op's (ops/transpose KERNELS) and the
 # alternatives tools/ measured them against (lab/launches.py TRANSPOSE_ALTERNATIVES)
-_ELEMENTS = [n for n, _, _ in element_kernels()] + list(TRANSPOSE_ALTERNATIVES)
-for _name in _ELEMENTS:
-    _e, _tr, _tc = (int(v) for v in re.fullmatch(r"transpose_e(\d)_\w\w(\d+)x(\d+)", _name).groups())
+for _name, _e, (_tr, _tc) in element_kernels() + transpose_alternatives():
     _dt = {2: "uint16", 4: "float32", 8: "float64"}[_e]
     _r, _c = _tr + 1, _tc - 3
     case(f"ops_transpose.{_name}", P + "ops/transpose/transpose.cu", transpose_instance(_name), (256,),

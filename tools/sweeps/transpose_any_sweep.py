@@ -107,12 +107,10 @@ def main() -> None:
 
     from smemlab import device
     from smemlab.bench import Bench
-    from smemlab.lab.launches import TRANSPOSE_ALTERNATIVES
+    from smemlab.lab.launches import transpose_alternatives
     from smemlab.ops.transpose import element_kernels
 
-    # the op's element and pair kernels and the alternatives measured against them
-    kernels = sorted(element_kernels() + [(n, int(n[len("transpose_e")]), tuple(map(int, n.rsplit("l", 1)[-1].rsplit("r", 1)[-1].split("x"))))
-                                          for n in TRANSPOSE_ALTERNATIVES])
+    kernels = sorted(element_kernels() + transpose_alternatives())  # the op's and the alternatives measured
     with Bench(reps=15) as b:
         wrong = check_small(b, cupy, device, kernels)
         if "--check" in sys.argv:

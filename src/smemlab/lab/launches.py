@@ -11,6 +11,7 @@ No GPU and no CuPy: only the experiments' and ops' spec tables are read.
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -259,6 +260,13 @@ def overlap() -> list[KernelLaunch]:
 ANY_BLOCKS = {2: 2, 4: 4, 8: 6}
 TRANSPOSE_ALTERNATIVES = {"transpose_e2_el128x64": 4, "transpose_e4_el64x64": 6, "transpose_e8_el64x64": 4,
                           "transpose_e2_pr64x64": 5, "transpose_e4_pr64x64": 5}
+
+
+def transpose_alternatives() -> list[tuple[str, int, tuple[int, int]]]:
+    """(name, element size, tile) of each element and pair kernel of TRANSPOSE_ALTERNATIVES, as
+    ops/transpose element_kernels gives the op's."""
+    found = [(n, re.fullmatch(r"transpose_e(\d)_(?:el|pr)(\d+)x(\d+)", n).groups()) for n in TRANSPOSE_ALTERNATIVES]
+    return [(n, int(e), (int(r), int(c))) for n, (e, r, c) in found]
 
 
 def transpose_instance(name: str) -> str:
