@@ -338,10 +338,10 @@ for r in (4, 3):
          ["out=float32[4196]", "x=float32[4196]", "n=4196", "aligned=1"],
          constants={"c_coef": np.linspace(-1.0, 1.0, 2 * r + 1)})
 
-# ---- ops/transpose/transpose.cu (ops/transpose) ---------------------------------------------------------------
-case("ops_transpose.transpose_v4", P + "ops/transpose/transpose.cu", "transpose_v4", (256,),
+# ---- transpose_v4 (lab/transpose/transpose.cu: the library's first transpose, float32; its ids kept) -------------
+case("ops_transpose.transpose_v4", P + "lab/transpose/transpose.cu", "transpose_v4", (256,),
      ["out=float32[4096]", "in=float32[4096]", "rows=64", "cols=64", "tiles_x=1", "ntiles=1"])
-case("ops_transpose.transpose_v4.two_tiles", P + "ops/transpose/transpose.cu", "transpose_v4", (256,),
+case("ops_transpose.transpose_v4.two_tiles", P + "lab/transpose/transpose.cu", "transpose_v4", (256,),
      ["out=float32[8192]", "in=float32[8192]", "rows=128", "cols=64", "tiles_x=1", "ntiles=2"])
 
 # ---- lab/reduce/reduce.cu (lab/reduce: DIM 128, REAL int; float32; larger blocks for the unrolled tree) ---

@@ -102,8 +102,8 @@ def transpose_part(b) -> None:
             side = chunks * 16 // e
             ty, tx = -(-rows // side), -(-cols // side)
             nt = batch * ty * tx
-            k = device.kernel("ops/transpose/transpose.cu", kname if kname == "transpose_v4" else transpose_instance(kname),
-                              defines, b.device)
+            k = (device.kernel("lab/transpose/transpose.cu", kname, defines, b.device) if kname == "transpose_v4" else
+                 device.kernel("ops/transpose/transpose.cu", transpose_instance(kname), defines, b.device))
             if kname == "transpose_v4":
                 args = (out.data.ptr, x.data.ptr, rows, cols, tx, nt)
             else:

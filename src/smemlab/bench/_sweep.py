@@ -56,7 +56,7 @@ def _sweep(b, cupy, device, reference) -> None:
         ref = cupy.ascontiguousarray(x.T)
         cg = b.memcpy(x.nbytes).gbps
         for d in ({}, {"MINB": 5}, {"MINB": 6}):
-            k = device.kernel("ops/transpose/transpose.cu", "transpose_v4", d)
+            k = device.kernel("lab/transpose/transpose.cu", "transpose_v4", d)
             out = cupy.empty((cols, rows), dtype=cupy.float32)
             tx = -(-cols // 64)
             nt = tx * -(-rows // 64)

@@ -295,7 +295,7 @@ def library() -> list[KernelLaunch]:
 
     out = []
     # transpose: the 64x64 swizzled-tile kernel (float32, sides multiple of 4)
-    out.append(KernelLaunch("ops", "transpose 128x128", "ops/transpose/transpose.cu", "transpose_v4", (256, 1, 1), (4, 1, 1), {}, 0,
+    out.append(KernelLaunch("ops", "transpose 128x128", "lab/transpose/transpose.cu", "transpose_v4", (256, 1, 1), (4, 1, 1), {}, 0,
                             ("float32[16384]", "float32[16384]", "128", "128", "2", "4")))
     # every element size and both tile sizes (16 and 8 chunks a side), one block walking all the tiles:
     # whole vectors (a batch of two whole tiles), and any shape (sides one past and three short of a tile,
