@@ -11,6 +11,9 @@ import pytest
 
 H = importlib.import_module("smemlab.ops.histogram")
 stencil = importlib.import_module("smemlab.ops.stencil")
+transpose = importlib.import_module("smemlab.ops.transpose")
+MM = importlib.import_module("smemlab.ops.matmul")
+reduce = importlib.import_module("smemlab.ops.reduce")
 
 # Kernels of the library that spill, and why (only mm_warptile_db16_tt is one an op picks by default, for
 # the layout a.t() @ b.t(), measured faster than the kernel that does not spill); each must still spill, so
@@ -18,16 +21,17 @@ stencil = importlib.import_module("smemlab.ops.stencil")
 KNOWN_SPILLS = {
     ("ops/matmul/matmul.cu", "mm_pack"): "a step of the climb the op never chooses: A and B staged in registers beside "
                                   "the 8x8 accumulators at 128 registers (2 blocks an SM)",
-    ("ops/matmul/matmul.cu", "mm_warptile_db16_tt"): "both operands stored transposed, picked for a.t() @ b.t() where "
+    ("ops/matmul/matmul.cu", MM.KERNELS["mm_warptile_db16_tt"]): "both operands stored transposed, picked for a.t() @ b.t() where "
                                   "the grid fills the GPU: a few local loads and stores a slab at 128 registers, "
                                   "and still faster there than async_tt, which does not spill (docs/library.md)",
 }
 
 HOPPER = {"sms": 132, "smem_optin": 232448, "smem_per_sm": 233472, "cc": (9, 0), "name": "H200"}
 
-# (source, macros, kernels to check: None for every kernel of the module)
-MODULES = [("ops/reduce/reduce.cu", {}, None), ("ops/transpose/transpose.cu", {}, None), ("ops/matmul/matmul.cu", {}, None),
-           ("lab/copy.cu", {}, None)] + [("ops/stencil/stencil.cu", d, None) for d in (stencil._DEFINES[1], stencil._DEFINES[-1])] + [
+# (source, macros, kernels to check: None for every kernel of the module; template instances as NVRTC name
+# expressions, the ones the op lists)
+MODULES = [("ops/reduce/reduce.cu", {}, tuple(reduce.KERNELS.values())), ("ops/transpose/transpose.cu", {}, tuple(transpose.KERNELS.values())), ("ops/matmul/matmul.cu", {}, None),
+           ("lab/copy.cu", {}, None)] + [("ops/stencil/stencil.cu", {}, tuple(stencil.KERNELS[r] for r in (1, stencil.MAX_RADIUS)))] + [
     ("ops/histogram/histogram.cu", {}, sorted(H.WEIGHTED_KERNELS.values()))]  # the weighted counts: compiled with no macros
 # histogram plans: what auto takes from 256 to 2^22 bins, then each method at its defaults
 HISTOGRAM_PLANS = [(b, "auto", {}) for b in (256, 4096, 65536, 262144, 1 << 20, 1 << 22)] + [
@@ -37,18 +41,23 @@ HISTOGRAM_PLANS = [(b, "auto", {}) for b in (256, 4096, 65536, 262144, 1 << 20, 
 
 def _local_memory_ops(source: str, defines: dict, kernels) -> dict[str, list[str]]:
     from smemlab.analyze.sass import listing_text, opcodes_at
-    from smemlab.compiler import compile_cubin
+    from smemlab.compiler import compile_package
     from smemlab.cubin import static_shared_bytes
 
-    cubin = compile_cubin(source, "sm_90", defines)
-    text = listing_text(cubin)
+    from smemlab.ops import kernel_instances
+
+    # the instances named, or with no list every kernel: the extern "C" ones and the instances the op launches
+    instances = [k for k in kernels or () if "<" in k] if kernels else list(kernel_instances(source))
+    compiled = compile_package(source, "sm_90", defines, instances)
+    text = listing_text(compiled.cubin)
     if text is None:
         pytest.skip("nvdisasm is not installed (the nvidia-cuda-nvdisasm wheel or the CUDA toolkit)")
-    names = kernels or sorted(static_shared_bytes(cubin))
+    named = {symbol: expr for expr, symbol in compiled.lowered.items()}  # an instance by its name expression
+    names = kernels or sorted(named.get(s, s) for s in static_shared_bytes(compiled.cubin))
     assert names, source
     found = {}
     for name in names:
-        ops = opcodes_at(text, name)
+        ops = opcodes_at(text, compiled.lowered.get(name, name))
         assert ops, f"{name}: no SASS in the listing of {source}"
         local = sorted({op for op in ops.values() if op.split(".")[0] in ("STL", "LDL")})
         if local:

@@ -262,11 +262,10 @@ def test_bench_cli_arguments(tmp_path, capsys):
 
 def test_kernels_compile_without_gpu():
     from smemlab.compiler import compile_cubin
+    from smemlab.ops import kernel_instances
 
-    for source, defines in [("ops/transpose/transpose.cu", {}), ("ops/reduce/reduce.cu", {}),
-                            ("ops/stencil/stencil.cu", {"RADIUS": 0}), ("ops/stencil/stencil.cu", {"RADIUS": 4}),
-                            ("ops/stencil/stencil.cu", {"RADIUS": 32})]:
-        assert compile_cubin(source, "sm_90", defines)[:4] == b"\x7fELF"
+    for source in ("ops/transpose/transpose.cu", "ops/reduce/reduce.cu", "ops/stencil/stencil.cu"):
+        assert compile_cubin(source, "sm_90", name_expressions=kernel_instances(source))[:4] == b"\x7fELF"
 
 
 def test_ops_are_functions_even_after_their_modules_are_imported():
@@ -304,13 +303,13 @@ def test_stencil_coefficients_travel_as_the_kernels_struct_parameter(monkeypatch
     from smemlab.ops import stencil as S
 
     launched = []
-    monkeypatch.setattr(device, "kernel", lambda source, name, defines, dev: (name, defines["RADIUS"]))
+    monkeypatch.setattr(device, "kernel", lambda source, name, device: name)
     monkeypatch.setattr(S, "_KERNELS", {})  # the fake kernels stay in this test
     monkeypatch.setattr(device, "launch", lambda k, grid, block, args, stream: launched.append((k, args)))
     c = S.coefficients(coef)
     S.launch(0x1000, 0x2000, 100, c, 0, 7)
-    (name, radius), args = launched[0]
-    assert name == S.KERNEL and radius == (len(coef) - 1) // 2
+    name, args = launched[0]
+    assert name == S.KERNELS[(len(coef) - 1) // 2] == f"stencil1d_f32_p<{(len(coef) - 1) // 2}>"
     packed = device.param_struct([(0, 8), (8, 8), (16, 8), (24, 4), (28, 4 * len(coef))]).pack(*args)
     assert packed[28:] == c.tobytes()
 

@@ -13,6 +13,7 @@ pytestmark = [pytest.mark.gpu, pytest.mark.skipif(no_gpu_reason() is not None, r
 
 cupy = pytest.importorskip("cupy")
 from smemlab import ops  # noqa: E402
+from smemlab.lab.launches import transpose_alternatives, transpose_instance  # noqa: E402
 from smemlab.ops.transpose import element_kernels  # noqa: E402
 
 
@@ -67,7 +68,12 @@ def element_kernel_shapes(tile):
             (257, 131), (389, 263), (3, tr + 1, tc - 1), (2, 131, 3 * tc + 1)]
 
 
-@pytest.mark.parametrize("name, itemsize, tile", element_kernels())
+# the op's element and pair kernels and the alternatives tools/ times them against (template instances it does
+# not ship: lab/launches.py)
+ELEMENT_KERNELS = element_kernels() + transpose_alternatives()
+
+
+@pytest.mark.parametrize("name, itemsize, tile", ELEMENT_KERNELS)
 def test_every_element_kernel(name, itemsize, tile):
     """Every element and pair kernel (the plan's and the alternatives tools/sweeps/transpose_any_sweep.py and
     tools/probes/transpose_pair_probe.py time), launched directly, on odd sizes and at offsets from 16-byte
@@ -75,7 +81,7 @@ def test_every_element_kernel(name, itemsize, tile):
     from smemlab import device
 
     dtype = {2: "int16", 4: "float32", 8: "float64"}[itemsize]
-    k = device.kernel("ops/transpose/transpose.cu", name)
+    k = device.kernel("ops/transpose/transpose.cu", transpose_instance(name))
     for n, shape in enumerate(element_kernel_shapes(tile)):
         rows, cols = shape[-2:]
         size = math.prod(shape)

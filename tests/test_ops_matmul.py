@@ -176,12 +176,16 @@ def test_torch_transposed_views_by_their_strides():
 
 def test_kernels_compile_for_sm90():
     pytest.importorskip("cuda.core")
-    from smemlab.compiler import compile_cubin
+    from smemlab.compiler import compile_package
     from smemlab.cubin import static_shared_bytes
 
-    kernels = static_shared_bytes(compile_cubin(MM.SOURCE, "sm_90"))
+    compiled = compile_package(MM.SOURCE, "sm_90", None, tuple(MM.KERNELS.values()))
+    kernels = static_shared_bytes(compiled.cubin)
     assert {f"mm_{v}" for v in MM.VARIANTS} <= set(kernels)
-    assert {MM.kernel_name(v, lay) for v in MM.IN_PLACE for lay in MM.LAYOUTS} <= set(kernels)
+    # every layout's kernel: the extern "C" kernel (nn) or the template instance KERNELS names
+    symbols = {compiled.lowered.get(MM.KERNELS.get(n, n), n) for n in
+               (MM.kernel_name(v, lay) for v in MM.IN_PLACE for lay in MM.LAYOUTS)}
+    assert len(symbols) == 12 and symbols <= set(kernels)
     # the double-buffered kernel holds two stages of A (padded) and B (+ 1 KB the sm_90 ABI reserves)
     assert kernels["mm_warptile_db"] - 2 * 8 * (132 + 128) * 4 in (0, 1024)
     for v in MM.DYNAMIC_SMEM:  # the stages are dynamic: only the split-K flag is static

@@ -17,8 +17,9 @@ include/ the device helpers they share (`#include "cluster.cuh"`: include/ is on
 source is named by its path inside the package (`source_name`), which is also its `package:` name in
 `smemlab analyze`. The names of the old layout (kernels/book/NAME.cu, kernels/lib/NAME.cu, kernels/*.cuh)
 are kept as aliases for one release (through 0.1.x, gone in 0.2; ALIASES, `canonical`). Every kernel is
-`extern "C"`: its symbol is its name, and compile-time parameters (tile sizes, padding) come in as macros
-through `defines`.
+either `extern "C"` (its symbol is its name: the book's programs) or a template instantiated by an NVRTC
+name expression ("transpose_tiles<u16, 16, false, MINB_E2>": the library's kernels, each op listing the
+instances it launches); macros through `defines` set what the book's programs and the sweeps vary.
 """
 
 from __future__ import annotations
@@ -108,15 +109,27 @@ def package_options(arch: str, defines: Mapping[str, object]) -> list[str]:
             + [f"--include-path={include_dir()}", "--std=c++17"])
 
 
-def compile_cubin(source: str, arch: str = ARCH, defines: Mapping[str, object] | None = None) -> bytes:
+def compile_cubin(source: str, arch: str = ARCH, defines: Mapping[str, object] | None = None,
+                  name_expressions: Sequence[str] = ()) -> bytes:
     """Compile the package's kernel source `source` ("ops/transpose/transpose.cu", or an alias) to a cubin for
-    `arch`; returns the cubin bytes (cached)."""
+    `arch`; returns the cubin bytes (cached). `name_expressions`: the template kernels to instantiate."""
+    return compile_package(source, arch, defines, name_expressions).cubin
+
+
+def compile_package(source: str, arch: str = ARCH, defines: Mapping[str, object] | None = None,
+                    name_expressions: Sequence[str] = ()) -> Compiled:
+    """`compile_cubin` with the PTX and the mangled symbol of each name expression (`Compiled.lowered`)."""
     defines = dict(defines or {})
     text = source_path(source).read_bytes().decode()
     # the program is named "smemlab" (its line information and NVRTC's log name it so); errors name the file
     # and its macros
     return compile_nvrtc(text, "smemlab", package_options(arch, defines), [str(include_dir())],
-                         shown=f"{source} {defines or ''}".rstrip(), arch=arch).cubin
+                         list(name_expressions), shown=f"{source} {defines or ''}".rstrip(), arch=arch)
+
+
+def symbol(compiled: Compiled, name: str) -> str:
+    """The symbol of kernel `name` in `compiled`: a name expression's mangled symbol, else `name` (extern "C")."""
+    return compiled.lowered.get(name, name)
 
 
 # ---------------------------------------------------------------------------- NVRTC

@@ -208,6 +208,8 @@ class Kernel:
 
     def __init__(self, name: str, source: str, handle: Any, static_smem: int, device: int):
         self.name = name
+        # a template instance's function name, as Nsight Compute names it (--kernel-name-base function)
+        self.base = name.split("<")[0].strip()
         self.source = source
         self.handle = handle  # cuda.core Kernel
         self.static_smem = static_smem
@@ -347,7 +349,7 @@ def _packed(k: "Kernel"):
 
 _LOCK = threading.Lock()
 _KERNELS: dict[tuple, Kernel] = {}
-_MODULES: dict[tuple, tuple[Any, bytes]] = {}
+_MODULES: dict[tuple, tuple[Any, bytes, dict[str, str]]] = {}
 _CORE_CURRENT = threading.local()
 
 
@@ -367,23 +369,29 @@ def ensure_context(device: int) -> None:
         seen.add(device)
 
 
-def module(source: str, defines: Mapping[str, object] | None, device: int) -> tuple[Any, bytes]:
-    """(cuda.core ObjectCode, cubin) of the package's <source> compiled with `defines` for `device`."""
-    key = (device, source, _define_key(defines))
+def module(source: str, defines: Mapping[str, object] | None, device: int,
+           names: Sequence[str] = ()) -> tuple[Any, bytes, dict[str, str]]:
+    """(cuda.core ObjectCode, cubin, name expression -> symbol) of the package's <source> compiled with
+    `defines` and the template instances `names` for `device`."""
+    key = (device, source, _define_key(defines), tuple(names))
     mod = _MODULES.get(key)
     if mod is None:
         from cuda.core import ObjectCode
 
-        from smemlab.compiler import compile_cubin
+        from smemlab.compiler import compile_package
 
         ensure_context(device)
-        cubin = compile_cubin(source, facts(device).arch, dict(defines or {}))
-        mod = _MODULES[key] = (ObjectCode.from_cubin(cubin, name=source), cubin)
+        compiled = compile_package(source, facts(device).arch, dict(defines or {}), names)
+        mod = _MODULES[key] = (ObjectCode.from_cubin(compiled.cubin, name=source), compiled.cubin, compiled.lowered)
     return mod
 
 
-def kernel(source: str, name: str, defines: Mapping[str, object] | None = None, device: int = 0) -> Kernel:
-    """The kernel `name` of the package's <source> compiled with `defines`, loaded on `device` (once per process)."""
+def kernel(source: str, name: str, defines: Mapping[str, object] | None = None, device: int = 0,
+           names: Sequence[str] | None = None) -> Kernel:
+    """The kernel `name` of the package's <source> compiled with `defines`, loaded on `device` (once per process).
+    `name`: an `extern "C"` kernel's name or a template instance's NVRTC name expression; `names`: the
+    instances to compile the module with (an op's whole list, so that its kernels share one compile; by
+    default `name` alone where it is a template instance)."""
     key = (device, source, name, _define_key(defines))
     k = _KERNELS.get(key)
     if k is None:
@@ -392,8 +400,14 @@ def kernel(source: str, name: str, defines: Mapping[str, object] | None = None, 
             if k is None:
                 from smemlab.cubin import static_shared_bytes
 
-                mod, cubin = module(source, defines, device)
-                k = _KERNELS[key] = Kernel(name, source, mod.get_kernel(name), static_shared_bytes(cubin).get(name, 0), device)
+                if names is None:
+                    names = (name,) if "<" in name else ()
+                elif "<" in name and name not in names:
+                    names = (*names, name)
+                mod, cubin, lowered = module(source, defines, device, tuple(names))
+                symbol = lowered.get(name, name)
+                k = _KERNELS[key] = Kernel(name, source, mod.get_kernel(symbol),
+                                           static_shared_bytes(cubin).get(symbol, 0), device)
     return k
 
 
@@ -407,7 +421,8 @@ _launch_logs: tuple[list[str], ...] = ()
 
 @contextmanager
 def recording_launches() -> Iterator[list[str]]:
-    """The names of the kernels launched inside the block, in launch order: how the profiler's and the
+    """The function names of the kernels launched inside the block (a template instance's without its arguments,
+    as Nsight Compute names it), in launch order: how the profiler's and the
     sanitizer's child runs tell which kernels each variant or case launched. Blocks nest: a launch is
     recorded in every block it is inside."""
     global _launch_logs
@@ -464,7 +479,7 @@ def launch(k: Kernel, grid, block, args: tuple, stream: int, shmem: int = 0, clu
     # as few steps as possible on the common path: this runs once per op call
     if _launch_logs:
         for log in _launch_logs:
-            log.append(k.name)
+            log.append(k.base)
     p = k._packed
     if p is None:
         p = _packed(k)
@@ -545,7 +560,7 @@ def _constant(source: str, symbol: str, defines: Mapping[str, object] | None, de
     if c is None:
         from cuda.bindings import driver
 
-        mod, _ = module(source, defines, device)
+        mod = module(source, defines, device)[0]
         handle = mod.handle
         if isinstance(handle, driver.CUlibrary):
             err, dptr, size = driver.cuLibraryGetGlobal(handle, symbol.encode())

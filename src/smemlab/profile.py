@@ -168,8 +168,12 @@ def _pair(records, counters: list[tuple[str, dict]], attr: str) -> None:
 
 
 def kernel_symbols(source: str) -> list[str]:
-    """Every kernel defined in the package's <source>: the names ncu is told to profile."""
-    from smemlab.compiler import compile_cubin
+    """Every kernel defined in the package's <source> (with the template instances its op launches): the names
+    ncu is told to profile, a template instance's as ncu's --kernel-name-base function gives it."""
+    from smemlab.analyze.nvrtc import itanium_name
+    from smemlab.compiler import canonical, compile_cubin
     from smemlab.cubin import static_shared_bytes
+    from smemlab.ops import kernel_instances
 
-    return sorted(static_shared_bytes(compile_cubin(source)))
+    cubin = compile_cubin(source, name_expressions=kernel_instances(canonical(source)))
+    return sorted({itanium_name(s) or s for s in static_shared_bytes(cubin)})

@@ -35,6 +35,7 @@ the number of cases.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -46,9 +47,9 @@ K = "tools/analyze_truth/kernels"
 
 CASES: list[dict] = []
 SKIPS: dict[str, str] = {  # "package:FILE.cu:kernel" -> why it is not recorded
-    "package:ops/stencil/stencil.cu:stencil1d_f32_p": "the body of stencil1d_f32 (stencil_body) with its coefficients in a "
-                                              "struct passed by value, which the truth launcher cannot pass yet; "
-                                              "analyze runs it (lab/launches.py)",
+    **{f"package:ops/stencil/stencil.cu:stencil1d_f32_p<{r}>": "the body of stencil1d_f32 (stencil_body) with its "
+       "coefficients in a struct passed by value, which the truth launcher cannot pass yet; analyze runs it "
+       "(lab/launches.py)" for r in range(33)},
 }
 
 
@@ -330,23 +331,25 @@ case("ops_histogram.hist_cluster_share.cs1", P + "ops/histogram/histogram.cu", "
 
 # ---- ops/reduce/reduce.cu (ops/reduce: 256 threads; two whole tiles of 256 x 8 vectors and a tail; a grid of
 # one block takes the kernel's one-block path, as the op does for small inputs) --------------------------
+from smemlab.ops.reduce import KERNELS as REDUCE_KERNELS  # noqa: E402
+
 for name, x, n, part, out in (("reduce_i32_i64", "int32", 16391, "int64", "int64"),
                               ("reduce_f32_f32", "float32", 16391, "float64", "float32"),
                               ("reduce_f32_f64", "float32", 16391, "float64", "float64"),
                               ("reduce_f64_f64", "float64", 8199, "float64", "float64")):
-    case(f"ops_reduce.{name}", P + "ops/reduce/reduce.cu", name, (256,),
+    case(f"ops_reduce.{name}", P + "ops/reduce/reduce.cu", REDUCE_KERNELS[name], (256,),
          [f"x={x}[{n}]", f"n={n}", f"partials={part}[1]", "counter=uint32[1]:0..0", f"out={out}[1]"])
 
 # ---- ops/stencil/stencil.cu (ops/stencil: RADIUS from the coefficients; two tiles, the second ragged) -----
 for r in (4, 3):
-    case(f"ops_stencil.stencil1d_f32.r{r}", P + "ops/stencil/stencil.cu", "stencil1d_f32", (256,),
-         ["out=float32[4196]", "x=float32[4196]", "n=4196", "aligned=1"], {"RADIUS": r},
+    case(f"ops_stencil.stencil1d_f32.r{r}", P + "ops/stencil/stencil.cu", f"stencil1d_f32<{r}>", (256,),
+         ["out=float32[4196]", "x=float32[4196]", "n=4196", "aligned=1"],
          constants={"c_coef": np.linspace(-1.0, 1.0, 2 * r + 1)})
 
-# ---- ops/transpose/transpose.cu (ops/transpose) ---------------------------------------------------------------
-case("ops_transpose.transpose_v4", P + "ops/transpose/transpose.cu", "transpose_v4", (256,),
+# ---- transpose_v4 (lab/transpose/transpose.cu: the library's first transpose, float32; its ids kept) -------------
+case("ops_transpose.transpose_v4", P + "lab/transpose/transpose.cu", "transpose_v4", (256,),
      ["out=float32[4096]", "in=float32[4096]", "rows=64", "cols=64", "tiles_x=1", "ntiles=1"])
-case("ops_transpose.transpose_v4.two_tiles", P + "ops/transpose/transpose.cu", "transpose_v4", (256,),
+case("ops_transpose.transpose_v4.two_tiles", P + "lab/transpose/transpose.cu", "transpose_v4", (256,),
      ["out=float32[8192]", "in=float32[8192]", "rows=128", "cols=64", "tiles_x=1", "ntiles=2"])
 
 # ---- lab/reduce/reduce.cu (lab/reduce: DIM 128, REAL int; float32; larger blocks for the unrolled tree) ---
@@ -431,11 +434,13 @@ for _name, _dyn in (("pack", 2 * 16 * 260 * 4), ("async", 3 * 16 * 260 * 4)):
 
 # ---- ops/matmul/matmul.cu, the kernels for transposed operands (ops/matmul LAYOUTS: A and/or B stored transposed;
 # one block tile, K = 64, 16-byte rows; async with its layout's dynamic shared memory) ----------------------------
+from smemlab.ops.matmul import KERNELS as MATMUL_KERNELS  # noqa: E402
+
 for _v, _tile, _threads, _dyn in (("tiled", 32, 1024, None), ("warptile_db16", 128, 256, None),
                                   ("async", 128, 256, {"tn": 49152, "nt": 50688, "tt": 49920})):
     for _l in ("tn", "nt", "tt"):
         _extra = ["ws=float32[1]", "counters=uint32[1]:0..0"] if _dyn else []
-        case(f"ops_matmul.mm_{_v}_{_l}", P + "ops/matmul/matmul.cu", f"mm_{_v}_{_l}", (_threads,),
+        case(f"ops_matmul.mm_{_v}_{_l}", P + "ops/matmul/matmul.cu", MATMUL_KERNELS[f"mm_{_v}_{_l}"], (_threads,),
              [f"A=float32[{_tile * 64}]", f"B=float32[{64 * _tile}]", f"C=float32[{_tile * _tile}]", f"M={_tile}",
               f"N={_tile}", "K=64", "vecA=1", "vecB=1", "vecC=1"] + _extra, dyn=_dyn[_l] if _dyn else 0)
 
@@ -456,38 +461,42 @@ _AT = {"i32": "int32", "i64": "int64", "f16": "float16", "bf16": "uint16", "f32"
 for _sfx, _n in (("i64_i64", 8199), ("f16_f16", 32775), ("f16_f32", 32775), ("bf16_bf16", 32775), ("bf16_f32", 32775)):
     _x, _o = (_AT[t] for t in _sfx.split("_"))
     _part = "int64" if _x.startswith("int") else "float64"
-    case(f"ops_reduce.reduce_{_sfx}", P + "ops/reduce/reduce.cu", f"reduce_{_sfx}", (256,),
+    case(f"ops_reduce.reduce_{_sfx}", P + "ops/reduce/reduce.cu", REDUCE_KERNELS[f"reduce_{_sfx}"], (256,),
          [f"x={_x}[{_n}]", f"n={_n}", f"partials={_part}[1]", "counter=uint32[1]:0..0", f"out={_o}[1]"])
 for _sfx in ("i32_i64", "i64_i64", "f16_f16", "f16_f32", "bf16_bf16", "bf16_f32", "f32_f32", "f32_f64", "f64_f64"):
     _x, _o = (_AT[t] for t in _sfx.split("_"))
     _part = "int64" if _x.startswith("int") else "float64"
-    case(f"ops_reduce.rows_warp_{_sfx}", P + "ops/reduce/reduce.cu", f"rows_warp_{_sfx}", (256,),
+    case(f"ops_reduce.rows_warp_{_sfx}", P + "ops/reduce/reduce.cu", REDUCE_KERNELS[f"rows_warp_{_sfx}"], (256,),
          [f"x={_x}[335]", "rows=5", "cols=67", "lanes=4", f"out={_o}[5]"])
-    case(f"ops_reduce.rows_block_{_sfx}", P + "ops/reduce/reduce.cu", f"rows_block_{_sfx}", (256,),
+    case(f"ops_reduce.rows_block_{_sfx}", P + "ops/reduce/reduce.cu", REDUCE_KERNELS[f"rows_block_{_sfx}"], (256,),
          [f"x={_x}[6002]", "rows=2", "cols=3001", "segs=2", f"partials={_part}[4]", "counters=uint32[2]:0..0",
           f"out={_o}[2]"])
 
 # ---- ops/transpose/transpose.cu, issue 13's element sizes (ops/transpose): both tile sizes, whole tiles (a batch of
-# two) and any shape (sides one past and three short of a tile, both arrays off a 16-byte boundary) --------
+# two) and any shape (sides one past and three short of a tile, both arrays off a 16-byte boundary); the op's
+# kernels by its names (ops/transpose KERNELS), the `_any` forms it no longer ships as template instances --------
+from smemlab.lab.launches import transpose_alternatives, transpose_instance  # noqa: E402
+from smemlab.ops.transpose import element_kernels  # noqa: E402
+
 for _e, _dt in ((2, "uint16"), (4, "float32"), (8, "float64")):
     for _chunks, _small in ((16, ""), (8, "_small")):
         _side = _chunks * (16 // _e)
         for (_b, _r, _c), (_oo, _io), _form in (((2, _side, _side), (0, 0), ""), ((1, _side + 1, _side - 3), (3, 1), "_any")):
             _ty, _tx = -(-_r // _side), -(-_c // _side)
             _cnt = _b * _r * _c
-            case(f"ops_transpose.transpose_e{_e}{_small}{_form}", P + "ops/transpose/transpose.cu", f"transpose_e{_e}{_small}{_form}",
+            _name = f"transpose_e{_e}{_small}{_form}"
+            case(f"ops_transpose.{_name}", P + "ops/transpose/transpose.cu", transpose_instance(_name),
                  (_chunks * _chunks,), [f"out={_dt}[{_cnt + _oo}]", f"out_off={_oo}", f"in={_dt}[{_cnt + _io}]",
                                         f"in_off={_io}", f"rows={_r}", f"cols={_c}", f"tiles_y={_ty}", f"tiles_x={_tx}",
                                         f"ntiles={_b * _ty * _tx}"])
 
-# the element-tile kernels of ragged shapes (ops/transpose's element_kernels): one block walks a tile and
-# a ragged one (a row one past the tile, columns three short), both arrays off a 16-byte boundary
-from smemlab.ops.transpose import element_kernels  # noqa: E402
-
-for _name, _e, (_tr, _tc) in element_kernels():
+# the element-tile kernels of ragged shapes: one block walks a tile and a ragged one (a row one past the
+# tile, columns three short), both arrays off a 16-byte boundary. The op's (ops/transpose KERNELS) and the
+# alternatives tools/ measured them against (lab/launches.py TRANSPOSE_ALTERNATIVES)
+for _name, _e, (_tr, _tc) in element_kernels() + transpose_alternatives():
     _dt = {2: "uint16", 4: "float32", 8: "float64"}[_e]
     _r, _c = _tr + 1, _tc - 3
-    case(f"ops_transpose.{_name}", P + "ops/transpose/transpose.cu", _name, (256,),
+    case(f"ops_transpose.{_name}", P + "ops/transpose/transpose.cu", transpose_instance(_name), (256,),
          [f"out={_dt}[{_r * _c + 3}]", "out_off=3", f"in={_dt}[{_r * _c + 1}]", "in_off=1", f"rows={_r}", f"cols={_c}",
           "tiles_y=2", "tiles_x=1", "ntiles=2"])
 
@@ -979,9 +988,9 @@ assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
 
 
 def package_kernels_without_case() -> list[str]:
-    """'FILE.cu:kernel' for every extern "C" kernel of the package (src/smemlab/{lab,ops}) that has no case and no
-    skip."""
-    import re
+    """'FILE.cu:kernel' for every extern "C" kernel of the package (src/smemlab/{lab,ops}), and every template
+    instance an op launches (smemlab.ops.kernel_instances), that has no case and no skip."""
+    from smemlab.ops import kernel_instances
 
     have = {(c["file"][len(P):], c["kernel"]) for c in CASES if c["file"].startswith(P)}
     missing = []
@@ -989,7 +998,7 @@ def package_kernels_without_case() -> list[str]:
     for path in sorted(p for folder in ("lab", "ops") for p in (package / folder).rglob("*.cu")):
         name_in_package = path.relative_to(package).as_posix()
         for name in re.findall(r'extern\s+"C"\s+__global__\s+void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\(',
-                               path.read_text()):
+                               path.read_text()) + list(kernel_instances(name_in_package)):
             if (name_in_package, name) not in have and f"{P}{name_in_package}:{name}" not in SKIPS:
                 missing.append(f"{name_in_package}:{name}")
     return missing

@@ -47,7 +47,7 @@ def main() -> None:
         "scalar () torch (pool)": lambda: ga.scalar(np.dtype("float32"), ga.stream()),
         "R._plan": lambda: R._plan(0, "reduce_f32_f32"),
         "R._workspace": lambda: R._workspace(0, 0),
-        "device.kernel (transpose)": lambda: device.kernel("ops/transpose/transpose.cu", "transpose_v4", device=0),
+        "device.kernel (transpose)": lambda: device.kernel("lab/transpose/transpose.cu", "transpose_v4", device=0),
         "np.uint64(n)": lambda: np.uint64(12345),
         "device.launch (reduce, no alloc)": lambda: device.launch(k, 64, 256, args, 0),
         "core_stream(0)": lambda: device.core_stream(0),
@@ -62,7 +62,7 @@ def main() -> None:
         print(f"{name:36s} {host_us(fn, 5000 if 'sum' in name or 'transpose' in name else 20000):7.2f} us host")
         torch.cuda.synchronize()
     print(f"{'reduce kernel alone (GPU, 2^16)':36s} {gpu_us(lambda: device.launch(k, 64, 256, args, 0)):7.2f} us GPU")
-    tk, _ = device.kernel("ops/transpose/transpose.cu", "transpose_v4", device=0), None
+    tk, _ = device.kernel("lab/transpose/transpose.cu", "transpose_v4", device=0), None
     to, to_ptr = ga.empty((256, 256), np.dtype("float32"))
     targs = (to_ptr, a.data_ptr(), np.int64(256), np.int64(256), np.int64(4), np.int64(16))
     print(f"{'transpose kernel alone (GPU, 256^2)':36s} {gpu_us(lambda: device.launch(tk, 16, 256, targs, 0)):7.2f} us GPU")

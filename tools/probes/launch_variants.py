@@ -25,7 +25,7 @@ def main() -> None:
 
     x = cupy.random.rand(64, 64, dtype=cupy.float32)
     out = cupy.empty_like(x)
-    k = device.kernel("ops/transpose/transpose.cu", "transpose_v4", device=0)
+    k = device.kernel("lab/transpose/transpose.cu", "transpose_v4", device=0)
     args = (out.data.ptr, x.data.ptr, 64, 64, 1, 1)
     stream = cupy.cuda.Stream(non_blocking=True)
     s = stream.ptr

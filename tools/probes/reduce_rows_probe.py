@@ -43,10 +43,10 @@ def main() -> None:
     from smemlab.ops import reduce as R
 
     with Bench(reps=20) as b:
-        k0 = device.kernel(R.SOURCE, "rows_block_f32_f32", device=b.device)
-        capped = [(f"a row, u{u} {m}/SM cap", device.kernel(R.SOURCE, "rows_block_f32_f32", {"ROWS_BLOCKS_PER_SM": m, "ROWS_UNROLL": u}, b.device))
+        k0 = device.kernel(R.SOURCE, R.KERNELS["rows_block_f32_f32"], device=b.device)
+        capped = [(f"a row, u{u} {m}/SM cap", device.kernel(R.SOURCE, R.KERNELS["rows_block_f32_f32"], {"ROWS_BLOCKS_PER_SM": m, "ROWS_UNROLL": u}, b.device))
                   for u, m in CAPS]
-        kw = device.kernel(R.SOURCE, "rows_warp_f32_f32", device=b.device)
+        kw = device.kernel(R.SOURCE, R.KERNELS["rows_warp_f32_f32"], device=b.device)
         resident = device.facts(b.device).sms * k0.blocks_per_sm(R.NT)
         for rows, cols in SHAPES:
             x = b.random((rows, cols), "float32", 0.0, 1.0)

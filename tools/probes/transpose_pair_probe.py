@@ -10,8 +10,7 @@ cudaMemcpyAsync on the same bytes, ROUNDS rounds apart in time, as tools/probes/
                                                      # (what compute-sanitizer runs: no pool hides a stray access)
 
 What chose ops/transpose's PAIR_TILES and the pair kernels' blocks an SM. The pair kernels at other
-occupancies than the source's (EXTRA) are compiled from a scratch copy of the source, as
-tools/probes/transpose_tile_probe.py does (removed before the script exits)."""
+occupancies than the op's (EXTRA) are other instances of transpose.cu's `transpose_pairs` template."""
 
 from __future__ import annotations
 
@@ -21,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sweeps"))  # tools/sweeps/dtype_sweep.py and transpose_any_sweep.py
 from dtype_sweep import copy_ms, kernel_ms
-from transpose_any_sweep import ELEMENT_TYPE, SMALL, probe_source, run_kernel, same
+from transpose_any_sweep import ELEMENT_TYPE, SMALL, run_kernel, same
 
 DTYPE = {2: "float16", 4: "float32"}
 # (element bytes, tile rows, tile columns, resident 256-thread blocks asked for)
@@ -35,14 +34,9 @@ OFFSETS = [(1, 0), (0, 1), (1, 3), (3, 2), (5, 7)]
 ROUNDS = 2
 
 
-def scratch_source() -> tuple[str, list]:
-    """The probe source and its kernels (name, element bytes, tile)."""
-    kernels, instances = [], []
-    for e, r, c, minb in EXTRA:
-        name = f"probe_e{e}_pr{r}x{c}_b{minb}"
-        instances.append((name, e, f"transpose_pairs<{ELEMENT_TYPE[e]}, {r}, {c}>", minb))
-        kernels.append((name, e, (r, c)))
-    return probe_source("transpose_probe_pairs.cu", instances), kernels
+def extra_kernels() -> list:
+    """EXTRA's kernels (template instance, element bytes, tile)."""
+    return [(f"transpose_pairs<{ELEMENT_TYPE[e]}, {r}, {c}, {minb}>", e, (r, c)) for e, r, c, minb in EXTRA]
 
 
 def check(b, cupy, device, source: str, kernels) -> list:
@@ -71,10 +65,10 @@ def main() -> None:
 
     from smemlab import device
     from smemlab.bench import Bench
-    from smemlab.compiler import KERNEL_DIR
     from smemlab.ops.transpose import (
         ELEMENT_TILES,
         SMALL_TILE_E4,
+        SOURCE,
         element_kernel,
         element_kernels,
         plan,
@@ -83,41 +77,38 @@ def main() -> None:
     only_check = "--check" in sys.argv
     if only_check:
         cupy.cuda.set_allocator(None)
-    source, extra = scratch_source()
-    try:
-        pairs = [k for k in element_kernels() if "_pr" in k[0]]
-        with Bench(reps=15) as b:
-            checked = pairs + ([] if only_check else extra)
-            bad = check(b, cupy, device, source, checked)
-            print(f"small shapes and views, {len(checked)} pair kernels: {len(bad)} wrong {bad}", flush=True)
-            if only_check:
-                sys.exit(1 if bad else 0)
-            for dtype, shape in SHAPES:
-                x = b.random(shape, dtype)
-                ref = cupy.ascontiguousarray(x.swapaxes(-1, -2))
-                out = cupy.empty_like(ref)
-                copy = copy_ms(b, x.nbytes, x.size)
-                shipped = plan(shape, x.itemsize, False)[0]
-                size = x.itemsize
-                plain = [element_kernel(size, ELEMENT_TILES[size])] + ([element_kernel(4, SMALL_TILE_E4)] if size == 4 else [])
-                timed = [k for k in element_kernels() if k[0] == shipped or k[0] in plain]
-                line = [f"{'x'.join(map(str, shape))} {dtype}: memcpy {2 * x.nbytes / copy / 1e6:,.0f} GB/s"]
-                for name, e, tile in (timed + [k for k in pairs if k[0] != shipped] + extra) * ROUNDS:
-                    if e != x.itemsize:
-                        continue
-                    out.view(cupy.uint8).fill(0xFF)
-                    k, grid, args = run_kernel(b, device, name, tile, x, out, source)
-                    b.sync()
-                    if not same(cupy, out, ref):
-                        line.append(f"{name}: WRONG")
-                        continue
-                    ms = kernel_ms(b, lambda k=k, grid=grid, args=args: device.launch(k, grid, 256, args, b.stream.ptr), x.size)
-                    line.append(f"{'*' if name == shipped else ''}{name} ({k.blocks_per_sm(256)}/SM): {copy / ms:.3f}")
-                print("  ".join(line), flush=True)
-                x = ref = out = None
-                cupy.get_default_memory_pool().free_all_blocks()
-    finally:
-        (KERNEL_DIR / "ops/transpose/transpose_probe_pairs.cu").unlink(missing_ok=True)
+    source, extra = SOURCE, extra_kernels()
+    pairs = [k for k in element_kernels() if "_pr" in k[0]]
+    with Bench(reps=15) as b:
+        checked = pairs + ([] if only_check else extra)
+        bad = check(b, cupy, device, source, checked)
+        print(f"small shapes and views, {len(checked)} pair kernels: {len(bad)} wrong {bad}", flush=True)
+        if only_check:
+            sys.exit(1 if bad else 0)
+        for dtype, shape in SHAPES:
+            x = b.random(shape, dtype)
+            ref = cupy.ascontiguousarray(x.swapaxes(-1, -2))
+            out = cupy.empty_like(ref)
+            copy = copy_ms(b, x.nbytes, x.size)
+            shipped = plan(shape, x.itemsize, False)[0]
+            size = x.itemsize
+            plain = [element_kernel(size, ELEMENT_TILES[size])] + ([element_kernel(4, SMALL_TILE_E4)] if size == 4 else [])
+            timed = [k for k in element_kernels() if k[0] == shipped or k[0] in plain]
+            line = [f"{'x'.join(map(str, shape))} {dtype}: memcpy {2 * x.nbytes / copy / 1e6:,.0f} GB/s"]
+            for name, e, tile in (timed + [k for k in pairs if k[0] != shipped] + extra) * ROUNDS:
+                if e != x.itemsize:
+                    continue
+                out.view(cupy.uint8).fill(0xFF)
+                k, grid, args = run_kernel(b, device, name, tile, x, out, source)
+                b.sync()
+                if not same(cupy, out, ref):
+                    line.append(f"{name}: WRONG")
+                    continue
+                ms = kernel_ms(b, lambda k=k, grid=grid, args=args: device.launch(k, grid, 256, args, b.stream.ptr), x.size)
+                line.append(f"{'*' if name == shipped else ''}{name} ({k.blocks_per_sm(256)}/SM): {copy / ms:.3f}")
+            print("  ".join(line), flush=True)
+            x = ref = out = None
+            cupy.get_default_memory_pool().free_all_blocks()
 
 
 if __name__ == "__main__":

@@ -73,6 +73,7 @@ def transpose_part(b) -> None:
     import cupy
 
     from smemlab import device
+    from smemlab.lab.launches import transpose_instance
     from smemlab.ops.transpose import plan
 
     stream = b.stream.ptr
@@ -90,20 +91,19 @@ def transpose_part(b) -> None:
         name = plan(shape, e, True)[0]
         rows, cols = shape[-2:]
         batch = x.size // (rows * cols)
-        # the plan's kernel, the other tile size, transpose_v4 (float32), one more resident block for _any
+        # the plan's kernel, the other tile size, transpose_v4 (float32)
         other = name.replace("_small", "") if "_small" in name else name.replace(f"_e{e}", f"_e{e}_small")
         variants = [(name, {}), (other, {})]
         if e == 4 and len(shape) == 2 and not name.endswith("_any"):
             variants.append(("transpose_v4", {}))
-        if name.endswith("_any"):
-            variants.append((name, {f"MINB_E{e}_ANY": {2: 3, 4: 4, 8: 8}[e]}))
         line = [f"{'x'.join(map(str, shape))} {dtype}: memcpy {2 * x.nbytes / copy / 1e6:,.0f} GB/s"]
         for kname, defines in variants:
             chunks = 8 if "_small" in kname else 16
             side = chunks * 16 // e
             ty, tx = -(-rows // side), -(-cols // side)
             nt = batch * ty * tx
-            k = device.kernel("ops/transpose/transpose.cu", kname, defines, b.device)
+            k = (device.kernel("lab/transpose/transpose.cu", kname, defines, b.device) if kname == "transpose_v4" else
+                 device.kernel("ops/transpose/transpose.cu", transpose_instance(kname), defines, b.device))
             if kname == "transpose_v4":
                 args = (out.data.ptr, x.data.ptr, rows, cols, tx, nt)
             else:
@@ -137,6 +137,7 @@ def reduce_part(b) -> None:
     import cupy
 
     from smemlab import device
+    from smemlab.ops.reduce import KERNELS as REDUCE_KERNELS
 
     stream = b.stream.ptr
     sms = device.facts(b.device).sms
@@ -155,7 +156,7 @@ def reduce_part(b) -> None:
             t = b.as_torch(x)
         line = [f"reduce 2^28 {dtype}:"]
         for defines in ({}, {"BLOCKS_PER_SM": 3}, {"BLOCKS_PER_SM": 4}, {"UNROLL": 16, "BLOCKS_PER_SM": 1}):
-            k = device.kernel("ops/reduce/reduce.cu", "reduce_" + SUFFIX[dtype], defines, b.device)
+            k = device.kernel("ops/reduce/reduce.cu", REDUCE_KERNELS["reduce_" + SUFFIX[dtype]], defines, b.device)
             occ = k.blocks_per_sm(256)
             grid = sms * max(1, min(occ, 8))
             part = cupy.empty(grid, dtype=cupy.float64)
@@ -192,6 +193,7 @@ def rows_part(b) -> None:
     import cupy
 
     from smemlab import device
+    from smemlab.ops.reduce import KERNELS as REDUCE_KERNELS
     from smemlab.ops.reduce import _slots, row_plan
 
     stream = b.stream.ptr
@@ -201,7 +203,7 @@ def rows_part(b) -> None:
         x = b.random((rows, cols), "float32")
         ref = cupy.sum(x.astype(cupy.float64), axis=-1)
         out = cupy.empty(rows, dtype=cupy.float32)
-        resident = sms * device.kernel("ops/reduce/reduce.cu", "rows_block_f32_f32", {}, b.device).blocks_per_sm(256)
+        resident = sms * device.kernel("ops/reduce/reduce.cu", REDUCE_KERNELS["rows_block_f32_f32"], {}, b.device).blocks_per_sm(256)
         kind, grid, per = row_plan(rows, cols, 4, resident, _slots(b.device))
         line = [f"rows {rows}x{cols} f32: plan {kind} {per}"]
         variants = [(kind, per, {}), (kind, per, {"ROWS_BLOCKS_PER_SM": 3}), (kind, per, {"ROWS_BLOCKS_PER_SM": 4})]
@@ -214,7 +216,7 @@ def rows_part(b) -> None:
                 continue
             if kind_v == "warp" and cols * 4 > 4 * 32 * 1024:
                 continue
-            k = device.kernel("ops/reduce/reduce.cu", f"rows_{kind_v}_f32_f32", defines, b.device)
+            k = device.kernel("ops/reduce/reduce.cu", REDUCE_KERNELS[f"rows_{kind_v}_f32_f32"], defines, b.device)
             if kind_v == "warp":
                 g = -(-(-(-rows // (32 // per_v))) // 8)
                 args = (x.data.ptr, rows, cols, per_v, out.data.ptr)

@@ -14,6 +14,8 @@ import sys
 
 from dtype_sweep import copy_ms, kernel_ms  # tools/sweeps/ is the script's directory
 
+from smemlab.lab.launches import transpose_instance
+
 DTYPE = {2: "float16", 4: "float32", 8: "float64"}
 SHAPES = [("float32", (7001, 5003)), ("float32", (8191, 8193)), ("float32", (100, 999, 1001)), ("float32", (1023, 1025)),
           ("float32", (4096, 4096)), ("float16", (7001, 5003)), ("float16", (8191, 8193)), ("float16", (32, 1000, 999)),
@@ -25,14 +27,15 @@ SMALL = [(1, 1), (1, 63), (65, 1), (31, 33), (63, 65), (64, 64), (65, 64), (127,
 
 
 def run_kernel(b, device, name: str, tile: tuple[int, int], x, out, source: str = "ops/transpose/transpose.cu", dyn: int = 0) -> tuple:
-    """Launch element or pair kernel `name` of `source` (tiles of `tile`) on x into out once, the pointers
+    """Launch element or pair kernel `name` of `source` (tiles of `tile`; an ops/transpose kernel name, or a
+    template instance of transpose.cu such as "transpose_pairs<u16, 128, 64, 4>") on x into out once, the pointers
     rounded down to 16 bytes with their element offsets as ops.transpose passes them (x and out may be
     views), with `dyn` bytes of dynamic shared memory (unused: they cap the blocks an SM holds);
     (kernel, grid, args) to time it."""
     rows, cols = x.shape[-2:]
     ty, tx = -(-rows // tile[0]), -(-cols // tile[1])
     nt = x.size // (rows * cols) * ty * tx
-    k = device.kernel(source, name, None, b.device)
+    k = device.kernel(source, name if "<" in name else transpose_instance(name), None, b.device)
     if dyn > 48 << 10:
         k.allow_dynamic_smem(dyn)
     ip, op = x.data.ptr, out.data.ptr
@@ -42,23 +45,6 @@ def run_kernel(b, device, name: str, tile: tuple[int, int], x, out, source: str 
 
 
 ELEMENT_TYPE = {2: "u16", 4: "unsigned", 8: "u64"}
-
-
-def probe_source(file: str, instances: list[tuple[str, int, str, int]]) -> str:
-    """Write ops/transpose/`file`: the package's ops/transpose/transpose.cu with a kernel (name, element bytes, template
-    instance such as "transpose_pairs<u16, 128, 64>", resident blocks asked for) appended for each of
-    `instances`; its source name, for device.kernel. The caller removes it (a scratch source: the
-    package's own file and its hash are not touched)."""
-    from smemlab.compiler import KERNEL_DIR
-
-    text = (KERNEL_DIR / "ops/transpose/transpose.cu").read_text()
-    for name, e, template, minb in instances:
-        t = ELEMENT_TYPE[e]
-        text += (f'\nextern "C" __global__ void __launch_bounds__(256, {minb}) {name}({t} *__restrict__ out, i64 out_off, '
-                 f"const {t} *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)\n"
-                 f"{{ {template}(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }}\n")
-    (KERNEL_DIR / "ops/transpose" / file).write_text(text)
-    return f"ops/transpose/{file}"
 
 
 def same(cupy, out, ref) -> bool:
@@ -103,7 +89,7 @@ def time_shape(b, cupy, device, kernels, dtype: str, shape: tuple[int, ...]) -> 
                     f"{2 * x.nbytes / ms / 1e6:,.0f} ({copy / ms:.3f})")
 
     if "_el" not in chosen:  # the 16-byte kernel the plan takes for this aligned shape
-        k = device.kernel("ops/transpose/transpose.cu", chosen, None, b.device)
+        k = device.kernel("ops/transpose/transpose.cu", transpose_instance(chosen), None, b.device)
         args = (out.data.ptr, 0, x.data.ptr, 0, rows, cols, ty, tx, nt)
         out.view(cupy.uint8).fill(0xFF)
         device.launch(k, nt, threads, args, b.stream.ptr)
@@ -121,9 +107,10 @@ def main() -> None:
 
     from smemlab import device
     from smemlab.bench import Bench
+    from smemlab.lab.launches import transpose_alternatives
     from smemlab.ops.transpose import element_kernels
 
-    kernels = element_kernels()
+    kernels = sorted(element_kernels() + transpose_alternatives())  # the op's and the alternatives measured
     with Bench(reps=15) as b:
         wrong = check_small(b, cupy, device, kernels)
         if "--check" in sys.argv:

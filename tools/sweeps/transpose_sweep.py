@@ -22,7 +22,7 @@ def main() -> None:
             ntiles = tiles_x * -(-rows // 64)
             line = [f"{rows}x{cols}: memcpy {copy:,.0f} GB/s;"]
             for defines in ({"ORDER": 0}, {"ORDER": 0, "MINB": 4}, {"ORDER": 1}, {"ORDER": 2}, {"ORDER": 3}, {"ORDER": 1, "MINB": 4}):
-                k = device.kernel("ops/transpose/transpose.cu", "transpose_v4", defines, b.device)
+                k = device.kernel("lab/transpose/transpose.cu", "transpose_v4", defines, b.device)
                 args = (out.data.ptr, x.data.ptr, rows, cols, tiles_x, ntiles)
                 out.fill(float("nan"))
                 device.launch(k, ntiles, 256, args, b.stream.ptr)

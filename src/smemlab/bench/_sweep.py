@@ -19,6 +19,8 @@ def main() -> None:
 
 
 def _sweep(b, cupy, device, reference) -> None:
+    from smemlab.ops.reduce import KERNELS as REDUCE_KERNELS
+
     sms = device.facts(b.device).sms
     stream = b.stream.ptr
     n = 1 << 28
@@ -33,7 +35,7 @@ def _sweep(b, cupy, device, reference) -> None:
         for d in ({}, {"EVEN_SHARE": 1}, {"LDNC": 0}, {"EVEN_SHARE": 1, "LDNC": 0}, {"UNROLL": 16},
                   {"UNROLL": 4}, {"BLOCKS_PER_SM": 1}, {"BLOCKS_PER_SM": 4}, {"UNROLL": 16, "BLOCKS_PER_SM": 1},
                   {"EVEN_SHARE": 1, "UNROLL": 16, "BLOCKS_PER_SM": 1}):
-            k = device.kernel("ops/reduce/reduce.cu", kname, d)
+            k = device.kernel("ops/reduce/reduce.cu", REDUCE_KERNELS[kname], d)
             occ = k.blocks_per_sm(256)
             for per_sm in sorted({occ, 2 * occ}):
                 grid = sms * per_sm
@@ -54,7 +56,7 @@ def _sweep(b, cupy, device, reference) -> None:
         ref = cupy.ascontiguousarray(x.T)
         cg = b.memcpy(x.nbytes).gbps
         for d in ({}, {"MINB": 5}, {"MINB": 6}):
-            k = device.kernel("ops/transpose/transpose.cu", "transpose_v4", d)
+            k = device.kernel("lab/transpose/transpose.cu", "transpose_v4", d)
             out = cupy.empty((cols, rows), dtype=cupy.float32)
             tx = -(-cols // 64)
             nt = tx * -(-rows // 64)
@@ -73,8 +75,8 @@ def _sweep(b, cupy, device, reference) -> None:
     ref = reference(x, coef)
     cg = b.memcpy(x.nbytes).gbps
     for per in (2, 4, 8):
-        d = {"RADIUS": 4, "PER": per}
-        k = device.kernel("ops/stencil/stencil.cu", "stencil1d_f32", d)
+        d = {"PER": per}
+        k = device.kernel("ops/stencil/stencil.cu", "stencil1d_f32<4>", d)
         device.set_constant("ops/stencil/stencil.cu", "c_coef", coef, d, b.device, stream)
         out = cupy.empty_like(x)
         tiles = -(-n // (256 * per * 4))

@@ -11,6 +11,7 @@ No GPU and no CuPy: only the experiments' and ops' spec tables are read.
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -216,7 +217,7 @@ def matmul() -> list[KernelLaunch]:
         (gx, gy), threads = mm_launch_shape(step, m, n)
         split = ("float32[1]", "uint32[1]") if step in DYNAMIC_SMEM else ()
         for layout in MM_OP.LAYOUTS[1:]:
-            out.append(KernelLaunch("matmul", f"{step}_{layout}", "ops/matmul/matmul.cu", MM_OP.kernel_name(step, layout),
+            out.append(KernelLaunch("matmul", f"{step}_{layout}", "ops/matmul/matmul.cu", MM_OP.KERNELS[MM_OP.kernel_name(step, layout)],
                                     (threads, 1, 1), (gx, gy, 1), {}, MM_OP.dynamic_smem(step, layout),
                                     vals + ("1", "1", "1") + split))
     return out
@@ -252,6 +253,32 @@ def overlap() -> list[KernelLaunch]:
 
 # ---------------------------------------------------------------------------------------------- the library
 # the kernels' element types as analyze's buffers hold them (bfloat16: its 16-bit words)
+# The transpose kernels the op does not ship, which tools/ time against its own and the truth fixture
+# recorded: the `_any` forms (any shape and alignment through 16-byte vectors, which the element and pair
+# kernels replaced; element size -> resident blocks an SM) and the other element and pair tiles (name ->
+# resident blocks an SM), each at the blocks it was compiled for when recorded
+ANY_BLOCKS = {2: 2, 4: 4, 8: 6}
+TRANSPOSE_ALTERNATIVES = {"transpose_e2_el128x64": 4, "transpose_e4_el64x64": 6, "transpose_e8_el64x64": 4,
+                          "transpose_e2_pr64x64": 5, "transpose_e4_pr64x64": 5}
+
+
+def transpose_alternatives() -> list[tuple[str, int, tuple[int, int]]]:
+    """(name, element size, tile) of each element and pair kernel of TRANSPOSE_ALTERNATIVES, as
+    ops/transpose element_kernels gives the op's."""
+    found = [(n, re.fullmatch(r"transpose_e(\d)_(?:el|pr)(\d+)x(\d+)", n).groups()) for n in TRANSPOSE_ALTERNATIVES]
+    return [(n, int(e), (int(r), int(c))) for n, (e, r, c) in found]
+
+
+def transpose_instance(name: str) -> str:
+    """The template instance of transpose kernel `name`: the op's (ops/transpose KERNELS), else an alternative's."""
+    from smemlab.ops.transpose import KERNELS, kernel_expression
+
+    if name in KERNELS:
+        return KERNELS[name]
+    blocks = ANY_BLOCKS[int(name[len("transpose_e")])] if name.endswith("_any") else TRANSPOSE_ALTERNATIVES[name]
+    return kernel_expression(name, blocks)
+
+
 ANALYZE_DTYPE = {"i32": "int32", "i64": "int64", "f16": "float16", "bf16": "uint16", "f32": "float32", "f64": "float64"}
 
 
@@ -260,13 +287,15 @@ def library() -> list[KernelLaunch]:
     them through the ops at full size)."""
     # by name: the package attributes smemlab.ops.histogram, .reduce_sum, .stencil1d are the ops
     from smemlab.ops.histogram import SPARE, UNROLL, exchange_smem
+    from smemlab.ops.reduce import KERNELS as REDUCE_KERNELS
     from smemlab.ops.reduce import NT
     from smemlab.ops.reduce import SUFFIX as REDUCE_SUFFIX
     from smemlab.ops.stencil import TILE
+    from smemlab.ops.transpose import element_kernels
 
     out = []
     # transpose: the 64x64 swizzled-tile kernel (float32, sides multiple of 4)
-    out.append(KernelLaunch("ops", "transpose 128x128", "ops/transpose/transpose.cu", "transpose_v4", (256, 1, 1), (4, 1, 1), {}, 0,
+    out.append(KernelLaunch("ops", "transpose 128x128", "lab/transpose/transpose.cu", "transpose_v4", (256, 1, 1), (4, 1, 1), {}, 0,
                             ("float32[16384]", "float32[16384]", "128", "128", "2", "4")))
     # every element size and both tile sizes (16 and 8 chunks a side), one block walking all the tiles:
     # whole vectors (a batch of two whole tiles), and any shape (sides one past and three short of a tile,
@@ -277,21 +306,20 @@ def library() -> list[KernelLaunch]:
             side = chunks * v
             for shape, offsets, form in (((2, side, side), (0, 0), ""), ((1, side + 1, side - 3), (3, 1), "_any")):
                 name = f"transpose_e{e}{small}{form}"
+                kernel = transpose_instance(name)
                 tiles_y, tiles_x = _ceil(shape[1], side), _ceil(shape[2], side)
                 n = shape[0] * shape[1] * shape[2]
-                out.append(KernelLaunch("ops", f"{name} {'x'.join(map(str, shape))}", "ops/transpose/transpose.cu", name,
+                out.append(KernelLaunch("ops", f"{name} {'x'.join(map(str, shape))}", "ops/transpose/transpose.cu", kernel,
                                         (chunks * chunks, 1, 1), (1, 1, 1), {}, 0,
                                         (f"{dt}[{n + offsets[0]}]", str(offsets[0]), f"{dt}[{n + offsets[1]}]",
                                          str(offsets[1]), str(shape[1]), str(shape[2]), str(tiles_y), str(tiles_x),
                                          str(shape[0] * tiles_y * tiles_x))))
     # the element kernels (any shape): one block walking 2 x 2 tiles, one of them inside the matrix, both
     # arrays at an offset from a 16-byte boundary
-    from smemlab.ops.transpose import element_kernels
-
     for name, e, (tr, tc) in element_kernels():
         dt = {2: "uint16", 4: "float32", 8: "float64"}[e]
         rows, cols, n = tr + 1, tc + 3, (tr + 1) * (tc + 3)
-        out.append(KernelLaunch("ops", f"{name} {rows}x{cols}", "ops/transpose/transpose.cu", name, (256, 1, 1), (1, 1, 1), {}, 0,
+        out.append(KernelLaunch("ops", f"{name} {rows}x{cols}", "ops/transpose/transpose.cu", transpose_instance(name), (256, 1, 1), (1, 1, 1), {}, 0,
                                 (f"{dt}[{n + 3}]", "3", f"{dt}[{n + 1}]", "1", str(rows), str(cols), "2", "2", "4")))
     # reduce_sum: every (input, output) pair. The full sum as two blocks' worth in one block (the counter
     # starts at zero: the workspace is zeroed once); row sums by groups of 4 lanes (5 rows of 67, the rows
@@ -300,20 +328,20 @@ def library() -> list[KernelLaunch]:
     for suffix in sorted(set(REDUCE_SUFFIX.values())):
         x, o = (ANALYZE_DTYPE[t] for t in suffix.split("_"))
         part = "int64" if x.startswith("int") else "float64"
-        out.append(KernelLaunch("ops", f"reduce_sum reduce_{suffix}", "ops/reduce/reduce.cu", f"reduce_{suffix}", (NT, 1, 1),
+        out.append(KernelLaunch("ops", f"reduce_sum reduce_{suffix}", "ops/reduce/reduce.cu", REDUCE_KERNELS[f"reduce_{suffix}"], (NT, 1, 1),
                                 (1, 1, 1), {}, 0, (f"{x}[{n}]", str(n), f"{part}[1]", "uint32[1]:0..0", f"{o}[1]")))
-        out.append(KernelLaunch("ops", f"reduce_sum rows_warp_{suffix}", "ops/reduce/reduce.cu", f"rows_warp_{suffix}", (NT, 1, 1),
+        out.append(KernelLaunch("ops", f"reduce_sum rows_warp_{suffix}", "ops/reduce/reduce.cu", REDUCE_KERNELS[f"rows_warp_{suffix}"], (NT, 1, 1),
                                 (1, 1, 1), {}, 0, (f"{x}[{5 * 67}]", "5", "67", "4", f"{o}[5]")))
-        out.append(KernelLaunch("ops", f"reduce_sum rows_block_{suffix}", "ops/reduce/reduce.cu", f"rows_block_{suffix}", (NT, 1, 1),
+        out.append(KernelLaunch("ops", f"reduce_sum rows_block_{suffix}", "ops/reduce/reduce.cu", REDUCE_KERNELS[f"rows_block_{suffix}"], (NT, 1, 1),
                                 (1, 1, 1), {}, 0, (f"{x}[{2 * 3001}]", "2", "3001", "2", f"{part}[4]", "uint32[2]:0..0",
                                                    f"{o}[2]")))
     # stencil1d: radius 4, two tiles
     n = 2 * TILE
-    out.append(KernelLaunch("ops", "stencil1d r=4", "ops/stencil/stencil.cu", "stencil1d_f32", (256, 1, 1), (2, 1, 1),
-                            {"RADIUS": 4}, 0, (f"float32[{n}]", f"float32[{n}]", str(n), "1"), ("c_coef=float32[9]",)))
+    out.append(KernelLaunch("ops", "stencil1d r=4", "ops/stencil/stencil.cu", "stencil1d_f32<4>", (256, 1, 1), (2, 1, 1),
+                            {}, 0, (f"float32[{n}]", f"float32[{n}]", str(n), "1"), ("c_coef=float32[9]",)))
     # what the op launches: the coefficients as a struct parameter (9 floats), not c_coef
-    out.append(KernelLaunch("ops", "stencil1d r=4 (coefficients by value)", "ops/stencil/stencil.cu", "stencil1d_f32_p",
-                            (256, 1, 1), (2, 1, 1), {"RADIUS": 4}, 0,
+    out.append(KernelLaunch("ops", "stencil1d r=4 (coefficients by value)", "ops/stencil/stencil.cu", "stencil1d_f32_p<4>",
+                            (256, 1, 1), (2, 1, 1), {}, 0,
                             (f"float32[{n}]", f"float32[{n}]", str(n), "1", "float32[9]")))
     # histogram: global atomics, block-private copies (32 copies for 256 bins), a cluster of one
     keys = 8192

@@ -26,6 +26,19 @@ from smemlab.ops.stencil import stencil1d
 from smemlab.ops.transpose import transpose
 
 __all__ = ["transpose", "reduce_sum", "stencil1d", "histogram", "matmul"]
+OPS = ("histogram", "matmul", "reduce", "stencil", "transpose")
+
+
+def kernel_instances(source: str) -> tuple[str, ...]:
+    """The template instances (NVRTC name expressions) that the op of package source `source` launches, its
+    KERNELS' values; () for a source of no op, or an op whose kernels are all `extern "C"`."""
+    import importlib
+
+    for op in OPS:
+        m = importlib.import_module(f"smemlab.ops.{op}")  # the module: the package attribute is the function
+        if m.SOURCE == source:
+            return tuple(getattr(m, "KERNELS", {}).values())
+    return ()
 
 if "torch" in sys.modules:  # never imported here: a torch user has imported it already
     from smemlab.ops._route import registered

@@ -129,8 +129,8 @@ class StencilExperiment(Experiment):
                            "(no barrier before smem is refilled)"),
             Variant("cupyx_correlate1d", "cupyx.scipy.ndimage.correlate1d with the same 9 weights (the library a user "
                     "would pick), valid region", None),
-            Variant(LIBRARY, "the library's stencil with the same 9 weights: coefficients in __constant__ memory, 16-byte "
-                    "loads, four outputs a thread; valid region", "stencil1d_f32", b, library=LIBRARY),
+            Variant(LIBRARY, "the library's stencil with the same 9 weights: coefficients as a kernel parameter (constant "
+                    "memory), 16-byte loads, four outputs a thread; valid region", "stencil1d_f32_p", b, library=LIBRARY),
         ]
 
     def parse_size(self, values: Sequence[int]) -> tuple[int, ...]:

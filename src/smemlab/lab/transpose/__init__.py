@@ -156,7 +156,7 @@ class TransposeExperiment(Experiment):
         return book + [Variant(LIBRARY, "the library's transpose: 64x64 tiles through a swizzled shared-memory tile, "
                                         "16-byte loads and stores (32x32 tiles for small matrices; where a side is not "
                                         "a multiple of 4, tall tiles of single elements)",
-                               kernel="transpose_e4", block=(256, 1, 1), library=LIBRARY)]
+                               kernel="transpose_tiles", block=(256, 1, 1), library=LIBRARY)]
 
     def spec(self, name: str) -> _Spec:
         return _SPECS[name][1]

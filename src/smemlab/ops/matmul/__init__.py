@@ -94,6 +94,19 @@ def launch_shape(variant: str, m: int, n: int) -> tuple[tuple[int, int], int]:
     return (-(-n // bn), gy), threads
 
 
+# The kernels of the transposed layouts, by name -> template instance (matmul.cu's section 10): one template a
+# step, on how A and B lie (TA, TB); the row-major ("nn") kernels are the climb's steps, extern "C" by name
+_TEMPLATES = {"tiled": "mm_tiled_t<{}>", "warptile_db16": "mm_warptile_t<16, {}>", "async": "mm_async_t<2, 4, 8, 16, 3, {}>"}
+KERNELS = {f"mm_{step}_{layout}": t.format(f"{str(layout[0] == 't').lower()}, {str(layout[1] == 't').lower()}")
+           for step, t in _TEMPLATES.items() for layout in LAYOUTS if layout != "nn"}
+_INSTANCES = tuple(KERNELS.values())  # compiled with the extern "C" kernels: one NVRTC compile for the op
+
+
+def kernel(name: str, dev: int) -> device.Kernel:
+    """The op's kernel `name` (kernel_name's: mm_async, mm_warptile_db16_tt, ...) on device `dev`."""
+    return device.kernel(SOURCE, KERNELS.get(name, name), device=dev, names=_INSTANCES)
+
+
 def kernel_name(variant: str, layout: str = "nn") -> str:
     """The kernel of `variant` for operands stored as `layout` (LAYOUTS)."""
     if layout not in LAYOUTS:
@@ -330,7 +343,7 @@ def run(a: Any, b: Any, *, variant: str | None = None, splits: int | None = None
                 _PLANS.clear()
             p = _PLANS[key] = plan(m, n, k, device.facts(va.device).sms, variant, splits, layout)
         c, c_ptr = va.empty((m, n), _F32)
-        kern = device.kernel(SOURCE, p.kernel, device=va.device)
+        kern = kernel(p.kernel, va.device)
         held, ws_ptr, counters_ptr = split_workspace(p, stream, va.scratch, va.kind == "torch")
         device.launch(kern, p.grid, p.threads,
                       kernel_args(va.ptr, vb.ptr, c_ptr, m, n, k, p.variant, ws_ptr, counters_ptr, layout), stream, p.smem)

@@ -628,6 +628,9 @@ extern "C" __global__ void __launch_bounds__(256, 2) mm_async(const float* __res
 // A and B lie in memory, first A then B: n as the product reads it (A: M x K rows, B: K x N rows), t
 // transposed (A: K x M rows, i.e. A column-major; B: N x K rows). nn is the kernel without a suffix.
 // Only the steps `choose` picks have them (tiled, warptile_db16, async); ops/matmul copies for the others.
+// They are the instances of three templates on TA and TB, which ops/matmul KERNELS names mm_<step>_<layout>:
+// mm_tiled_t<TA, TB>, mm_warptile_t<16, TA, TB> and mm_async_t<2, 4, 8, 16, 3, TA, TB>. vecA / vecB: the
+// operand's stored rows (K or M floats for A, N or K for B) 16-byte aligned (mm_tiled_t reads neither).
 //
 // Every kernel keeps each operand's slab in shared memory K-major (Xs[k][x], x a row of A or a column
 // of B), which is what the compute loops read (mm_stage_fma). What changes is the slab's load:
@@ -686,7 +689,7 @@ struct SlabRegs {
 // warptile_db16 with A stored transposed (TA) and/or B (TB): the same warps, double buffering and
 // fragments (mm_stage_fma reads what warptile_body's loop reads), the slabs loaded by SlabRegs.
 template <int BK, bool TA, bool TB>
-__device__ __forceinline__ void warptile_t_body(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
+__global__ void __launch_bounds__(256, 2) mm_warptile_t(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
                                                 int M, int N, int K, int vecA, int vecB, int vecC) {
     constexpr int BM = 128, BN = 128, NT = 256;
     using SA = SlabRegs<BM, BK, NT, TA>;
@@ -803,7 +806,7 @@ struct SlabCopy {
 
 // mm_async's pipeline (mm_fast_body with ASYNC) with the slabs copied by SlabCopy; split-K as there.
 template <int WM, int WN, int TN, int BK, int STAGES, bool TA, bool TB>
-__device__ __forceinline__ void async_t_body(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M,
+__global__ void __launch_bounds__(32 * WM * WN, 2) mm_async_t(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M,
                                              int N, int K, int vecA, int vecB, int vecC, float* __restrict__ ws,
                                              unsigned* __restrict__ counters) {
     constexpr int BM = 64 * WM, BN = 4 * TN * WN, NT = 32 * WM * WN;
@@ -862,8 +865,8 @@ __device__ __forceinline__ void async_t_body(const float* __restrict__ A, const 
 // rows of 33 floats (lane tx down a column: 32 banks), and the loop reads As[k][ty] (one word a warp)
 // and Bs[k][tx] (32 banks).
 template <bool TA, bool TB>
-__device__ __forceinline__ void tiled_t_body(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M,
-                                             int N, int K) {
+__global__ void __launch_bounds__(1024) mm_tiled_t(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M,
+                                             int N, int K, int vecA, int vecB, int vecC) {
     __shared__ float As[32][33];
     __shared__ float Bs[32][33];
     const int tx = threadIdx.x & 31, ty = threadIdx.x >> 5;
@@ -880,41 +883,4 @@ __device__ __forceinline__ void tiled_t_body(const float* __restrict__ A, const 
         __syncthreads();
     }
     if (bm + ty < M && bn + tx < N) C[static_cast<u64>(bm + ty) * N + bn + tx] = acc;
-}
-
-// vecA / vecB: the operand's stored rows (K or M floats for A, N or K for B) 16-byte aligned
-extern "C" __global__ void __launch_bounds__(1024) mm_tiled_tn(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, int vecA, int vecB, int vecC) {
-    tiled_t_body<true, false>(A, B, C, M, N, K);
-}
-
-extern "C" __global__ void __launch_bounds__(256, 2) mm_warptile_db16_tn(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, int vecA, int vecB, int vecC) {
-    warptile_t_body<16, true, false>(A, B, C, M, N, K, vecA, vecB, vecC);
-}
-
-extern "C" __global__ void __launch_bounds__(256, 2) mm_async_tn(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, int vecA, int vecB, int vecC, float* __restrict__ ws, unsigned* __restrict__ counters) {
-    async_t_body<2, 4, 8, 16, 3, true, false>(A, B, C, M, N, K, vecA, vecB, vecC, ws, counters);
-}
-
-extern "C" __global__ void __launch_bounds__(1024) mm_tiled_nt(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, int vecA, int vecB, int vecC) {
-    tiled_t_body<false, true>(A, B, C, M, N, K);
-}
-
-extern "C" __global__ void __launch_bounds__(256, 2) mm_warptile_db16_nt(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, int vecA, int vecB, int vecC) {
-    warptile_t_body<16, false, true>(A, B, C, M, N, K, vecA, vecB, vecC);
-}
-
-extern "C" __global__ void __launch_bounds__(256, 2) mm_async_nt(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, int vecA, int vecB, int vecC, float* __restrict__ ws, unsigned* __restrict__ counters) {
-    async_t_body<2, 4, 8, 16, 3, false, true>(A, B, C, M, N, K, vecA, vecB, vecC, ws, counters);
-}
-
-extern "C" __global__ void __launch_bounds__(1024) mm_tiled_tt(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, int vecA, int vecB, int vecC) {
-    tiled_t_body<true, true>(A, B, C, M, N, K);
-}
-
-extern "C" __global__ void __launch_bounds__(256, 2) mm_warptile_db16_tt(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, int vecA, int vecB, int vecC) {
-    warptile_t_body<16, true, true>(A, B, C, M, N, K, vecA, vecB, vecC);
-}
-
-extern "C" __global__ void __launch_bounds__(256, 2) mm_async_tt(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K, int vecA, int vecB, int vecC, float* __restrict__ ws, unsigned* __restrict__ counters) {
-    async_t_body<2, 4, 8, 16, 3, true, true>(A, B, C, M, N, K, vecA, vecB, vecC, ws, counters);
 }

@@ -98,6 +98,22 @@ def _workspace(alloc, dev: int, stream: int, own_pool: bool) -> tuple[Any, int, 
     return ws
 
 
+# The kernels: kind (reduce, rows_warp, rows_block) and suffix -> the template instance of reduce.cu (its
+# input, per-thread accumulator, partials and final sum, output types: the table at the end of reduce.cu)
+_TYPES = {"i32_i64": "int, i64, i64, i64", "i64_i64": "i64, i64, i64, i64", "f16_f16": "f16, float, double, f16",
+          "f16_f32": "f16, float, double, float", "bf16_bf16": "bf16, float, double, bf16",
+          "bf16_f32": "bf16, float, double, float", "f32_f32": "float, float, double, float",
+          "f32_f64": "float, double, double, double", "f64_f64": "double, double, double, double"}
+KERNELS = {f"{kind}_{sfx}": f"{template}<{types}>" for kind, template in (
+    ("reduce", "reduce_all"), ("rows_warp", "rows_warp"), ("rows_block", "rows_block")) for sfx, types in _TYPES.items()}
+_INSTANCES = tuple(KERNELS.values())  # compiled together: one NVRTC compile for all of the op's kernels
+
+
+def kernel(name: str, dev: int) -> device.Kernel:
+    """The op's kernel `name` (reduce_f32_f32, rows_warp_f16_f32, ...) on device `dev`."""
+    return device.kernel(SOURCE, KERNELS[name], device=dev, names=_INSTANCES)
+
+
 _WS: dict[tuple[int, int], tuple[Any, int, int]] = {}
 _PLANS: dict[tuple[int, str], tuple[device.Kernel, int]] = {}
 _ROW_PLANS: dict[tuple, tuple[device.Kernel, int, int, bool]] = {}
@@ -107,7 +123,7 @@ def _plan(dev: int, name: str) -> tuple[device.Kernel, int]:
     """(kernel, grid: the resident blocks, one wave; see reduce.cu) for kernel `name` on `dev`."""
     plan = _PLANS.get((dev, name))
     if plan is None:
-        k = device.kernel(SOURCE, name, device=dev)
+        k = kernel(name, dev)
         per_sm = k.blocks_per_sm(NT)
         plan = _PLANS[(dev, name)] = (k, device.facts(dev).sms * max(1, min(per_sm, 8)))
     return plan
@@ -142,11 +158,11 @@ def _row_kernel(dev: int, name: str, rows: int, cols: int, itemsize: int) -> tup
     plan = _ROW_PLANS.get(key)
     if plan is None:
         pair = name.removeprefix("reduce_")
-        block = device.kernel(SOURCE, f"rows_block_{pair}", device=dev)
+        block = kernel(f"rows_block_{pair}", dev)
         kind, grid, per_row = row_plan(rows, cols, itemsize, device.facts(dev).sms * block.blocks_per_sm(NT), _slots(dev))
         if len(_ROW_PLANS) > 4096:
             _ROW_PLANS.clear()
-        k = block if kind == "block" else device.kernel(SOURCE, f"rows_warp_{pair}", device=dev)
+        k = block if kind == "block" else kernel(f"rows_warp_{pair}", dev)
         plan = _ROW_PLANS[key] = (k, grid, per_row, kind == "block")
     return plan
 

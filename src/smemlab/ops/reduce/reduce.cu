@@ -12,8 +12,8 @@
 // whole vector are added element by element by the first threads.
 //
 // The sums along the last axis (rows_warp_*, rows_block_*) reuse these pieces per row: see below.
-// Kernels (extern "C") are named <kind>_<input>_<output>; the table above them, at the end of this
-// file, gives each one's per-thread accumulator. Integers sum exactly in int64; float16, bfloat16
+// The kernels are template instances the op names <kind>_<input>_<output>; the table at the end of this
+// file gives each one's per-thread accumulator. Integers sum exactly in int64; float16, bfloat16
 // and float32 accumulate in float per thread (float32 -> float64 in double), float64 in double;
 // partials and final sums of floating point are added in double and rounded once to the output.
 #ifndef UNROLL
@@ -123,7 +123,7 @@ __device__ __forceinline__ void add_vector(ACC *acc, const int4 &v, int u)
 }
 
 template <typename T, typename ACC, typename FIN, typename OUT>
-__device__ __forceinline__ void reduce_impl(const T *__restrict__ x, u64 n, FIN *__restrict__ partials,
+__global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_all(const T *__restrict__ x, u64 n, FIN *__restrict__ partials,
                                             unsigned int *__restrict__ counter, OUT *__restrict__ out)
 {
     constexpr int EPV = 16 / sizeof(T);  // elements per 16-byte vector
@@ -263,8 +263,13 @@ __device__ __forceinline__ void add_batch(ACC *acc, const int4 *xv, i64 i, i64 s
     for (int u = 0; u < N; ++u) add_vector<T, NACC>(acc, v[u], u);
 }
 
+// The row kernels' register cap: ROWS_BLOCKS_PER_SM resident blocks (tools/dtype_sweep.py)
+#ifndef ROWS_BLOCKS_PER_SM
+#define ROWS_BLOCKS_PER_SM 2
+#endif
+
 template <typename T, typename ACC, typename FIN, typename OUT>
-__device__ __forceinline__ void rows_warp_impl(const T *__restrict__ x, i64 rows, i64 cols, int lanes, OUT *__restrict__ out)
+__global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_warp(const T *__restrict__ x, i64 rows, i64 cols, int lanes, OUT *__restrict__ out)
 {
     constexpr int NACC = accumulators<T>();
     const int lane = threadIdx.x & 31, g = lane & (lanes - 1);
@@ -289,7 +294,7 @@ __device__ __forceinline__ void rows_warp_impl(const T *__restrict__ x, i64 rows
 }
 
 template <typename T, typename ACC, typename FIN, typename OUT>
-__device__ __forceinline__ void rows_block_impl(const T *__restrict__ x, i64 rows, i64 cols, i64 segs,
+__global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_block(const T *__restrict__ x, i64 rows, i64 cols, i64 segs,
                                                 FIN *__restrict__ partials, unsigned int *__restrict__ counters,
                                                 OUT *__restrict__ out)
 {
@@ -336,12 +341,8 @@ __device__ __forceinline__ void rows_block_impl(const T *__restrict__ x, i64 row
     }
 }
 
-// The row kernels' register cap: ROWS_BLOCKS_PER_SM resident blocks (tools/dtype_sweep.py)
-#ifndef ROWS_BLOCKS_PER_SM
-#define ROWS_BLOCKS_PER_SM 2
-#endif
-
-// ---- The kernels. input / per-thread accumulator / partials and final sum / output ----------------------
+// ---- The kernels: instances of reduce_all, rows_warp and rows_block (ops/reduce KERNELS), which the op
+// names <kind>_<input>_<output>. input / per-thread accumulator / partials and final sum / output ---------
 //   reduce_i32_i64    int32    / int64  / int64  / int64   (exact; dtype=int32 wraps the int64 sum like NumPy)
 //   reduce_i64_i64    int64    / int64  / int64  / int64   (exact, wrapping on overflow like NumPy)
 //   reduce_f16_f16    float16  / float  / double / float16 (torch.sum's and cupy.sum's result type)
@@ -352,68 +353,3 @@ __device__ __forceinline__ void rows_block_impl(const T *__restrict__ x, i64 row
 //   reduce_f32_f64    float32  / double / double / float64
 //   reduce_f64_f64    float64  / double / double / float64
 // and rows_warp_* and rows_block_* of the same pairs.
-// clang-format off
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_i32_i64(const int *__restrict__ x, u64 n, i64 *partials, unsigned int *counter, i64 *out)
-{ reduce_impl<int, i64, i64, i64>(x, n, partials, counter, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_i64_i64(const i64 *__restrict__ x, u64 n, i64 *partials, unsigned int *counter, i64 *out)
-{ reduce_impl<i64, i64, i64, i64>(x, n, partials, counter, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_f16_f16(const f16 *__restrict__ x, u64 n, double *partials, unsigned int *counter, f16 *out)
-{ reduce_impl<f16, float, double, f16>(x, n, partials, counter, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_f16_f32(const f16 *__restrict__ x, u64 n, double *partials, unsigned int *counter, float *out)
-{ reduce_impl<f16, float, double, float>(x, n, partials, counter, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_bf16_bf16(const bf16 *__restrict__ x, u64 n, double *partials, unsigned int *counter, bf16 *out)
-{ reduce_impl<bf16, float, double, bf16>(x, n, partials, counter, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_bf16_f32(const bf16 *__restrict__ x, u64 n, double *partials, unsigned int *counter, float *out)
-{ reduce_impl<bf16, float, double, float>(x, n, partials, counter, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_f32_f32(const float *__restrict__ x, u64 n, double *partials, unsigned int *counter, float *out)
-{ reduce_impl<float, float, double, float>(x, n, partials, counter, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_f32_f64(const float *__restrict__ x, u64 n, double *partials, unsigned int *counter, double *out)
-{ reduce_impl<float, double, double, double>(x, n, partials, counter, out); }
-extern "C" __global__ void __launch_bounds__(NT, BLOCKS_PER_SM) reduce_f64_f64(const double *__restrict__ x, u64 n, double *partials, unsigned int *counter, double *out)
-{ reduce_impl<double, double, double, double>(x, n, partials, counter, out); }
-extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_warp_i32_i64(const int *__restrict__ x, i64 rows, i64 cols, int lanes, i64 *out)
-{ rows_warp_impl<int, i64, i64, i64>(x, rows, cols, lanes, out); }
-extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_warp_i64_i64(const i64 *__restrict__ x, i64 rows, i64 cols, int lanes, i64 *out)
-{ rows_warp_impl<i64, i64, i64, i64>(x, rows, cols, lanes, out); }
-extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_warp_f16_f16(const f16 *__restrict__ x, i64 rows, i64 cols, int lanes, f16 *out)
-{ rows_warp_impl<f16, float, double, f16>(x, rows, cols, lanes, out); }
-extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_warp_f16_f32(const f16 *__restrict__ x, i64 rows, i64 cols, int lanes, float *out)
-{ rows_warp_impl<f16, float, double, float>(x, rows, cols, lanes, out); }
-extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_warp_bf16_bf16(const bf16 *__restrict__ x, i64 rows, i64 cols, int lanes, bf16 *out)
-{ rows_warp_impl<bf16, float, double, bf16>(x, rows, cols, lanes, out); }
-extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_warp_bf16_f32(const bf16 *__restrict__ x, i64 rows, i64 cols, int lanes, float *out)
-{ rows_warp_impl<bf16, float, double, float>(x, rows, cols, lanes, out); }
-extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_warp_f32_f32(const float *__restrict__ x, i64 rows, i64 cols, int lanes, float *out)
-{ rows_warp_impl<float, float, double, float>(x, rows, cols, lanes, out); }
-extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_warp_f32_f64(const float *__restrict__ x, i64 rows, i64 cols, int lanes, double *out)
-{ rows_warp_impl<float, double, double, double>(x, rows, cols, lanes, out); }
-extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_warp_f64_f64(const double *__restrict__ x, i64 rows, i64 cols, int lanes, double *out)
-{ rows_warp_impl<double, double, double, double>(x, rows, cols, lanes, out); }
-extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_block_i32_i64(const int *__restrict__ x, i64 rows, i64 cols, i64 segs, i64 *partials,
-                                            unsigned int *counters, i64 *out)
-{ rows_block_impl<int, i64, i64, i64>(x, rows, cols, segs, partials, counters, out); }
-extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_block_i64_i64(const i64 *__restrict__ x, i64 rows, i64 cols, i64 segs, i64 *partials,
-                                            unsigned int *counters, i64 *out)
-{ rows_block_impl<i64, i64, i64, i64>(x, rows, cols, segs, partials, counters, out); }
-extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_block_f16_f16(const f16 *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
-                                            unsigned int *counters, f16 *out)
-{ rows_block_impl<f16, float, double, f16>(x, rows, cols, segs, partials, counters, out); }
-extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_block_f16_f32(const f16 *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
-                                            unsigned int *counters, float *out)
-{ rows_block_impl<f16, float, double, float>(x, rows, cols, segs, partials, counters, out); }
-extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_block_bf16_bf16(const bf16 *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
-                                            unsigned int *counters, bf16 *out)
-{ rows_block_impl<bf16, float, double, bf16>(x, rows, cols, segs, partials, counters, out); }
-extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_block_bf16_f32(const bf16 *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
-                                            unsigned int *counters, float *out)
-{ rows_block_impl<bf16, float, double, float>(x, rows, cols, segs, partials, counters, out); }
-extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_block_f32_f32(const float *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
-                                            unsigned int *counters, float *out)
-{ rows_block_impl<float, float, double, float>(x, rows, cols, segs, partials, counters, out); }
-extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_block_f32_f64(const float *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
-                                            unsigned int *counters, double *out)
-{ rows_block_impl<float, double, double, double>(x, rows, cols, segs, partials, counters, out); }
-extern "C" __global__ void __launch_bounds__(NT, ROWS_BLOCKS_PER_SM) rows_block_f64_f64(const double *__restrict__ x, i64 rows, i64 cols, i64 segs, double *partials,
-                                            unsigned int *counters, double *out)
-{ rows_block_impl<double, double, double, double>(x, rows, cols, segs, partials, counters, out); }
-// clang-format on

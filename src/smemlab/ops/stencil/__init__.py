@@ -88,9 +88,9 @@ def _check_coefficients(coef: Any) -> np.ndarray:
     return c.astype(np.float32)
 
 
-_DEFINES = [{"RADIUS": r} for r in range(MAX_RADIUS + 1)]
-KERNEL = "stencil1d_f32_p"
-_KERNELS: dict[tuple[int, int], Any] = {}  # (radius, device) -> the kernel: no macros sorted into a key a call
+# radius -> the kernel's template instance, one a radius (each compiled on its own, at its first call)
+KERNELS = {r: f"stencil1d_f32_p<{r}>" for r in range(MAX_RADIUS + 1)}
+_KERNELS: dict[tuple[int, int], Any] = {}  # (radius, device) -> the kernel: no name built a call
 
 
 def coef_argument(c: np.ndarray) -> Any:
@@ -108,7 +108,7 @@ def launch(out_ptr: int, x_ptr: int, n: int, c: np.ndarray, dev: int, stream: in
     radius = (c.size - 1) // 2
     k = _KERNELS.get((radius, dev))
     if k is None:
-        k = _KERNELS[(radius, dev)] = device.kernel(SOURCE, KERNEL, _DEFINES[radius], dev)
+        k = _KERNELS[(radius, dev)] = device.kernel(SOURCE, KERNELS[radius], device=dev)
     device.launch(k, min(-(-n // TILE), 2**31 - 1), 256,
                   (out_ptr, x_ptr, n, int(x_ptr % 16 == 0), coef_argument(c) if arg is None else arg), stream)
 

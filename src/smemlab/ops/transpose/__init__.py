@@ -24,7 +24,6 @@ import re
 from typing import Any
 
 from smemlab import device
-from smemlab.compiler import source_path
 from smemlab.ops._args import Dtypes, read
 from smemlab.ops._route import torch_ops
 
@@ -52,6 +51,40 @@ PAIR_TILES = {2: (128, 64), 4: (128, 64)}
 _PLANS: dict[tuple, tuple[device.Kernel, int, int, int, int]] = {}
 
 
+_TYPES = {2: "u16", 4: "unsigned", 8: "u64"}
+_NAME = re.compile(r"transpose_e([248])(?:(_small)?(_any)?|_(el|pr)(\d+)x(\d+))")
+
+
+def kernel_expression(name: str, blocks: int | str) -> str:
+    """The template instance (NVRTC name expression) of kernel `name` ("transpose_e4", "transpose_e2_small_any",
+    "transpose_e4_el128x32", "transpose_e2_pr128x64") compiled for `blocks` resident blocks an SM (of 256
+    threads; a `_small` kernel's 64-thread blocks count 4x): how the op, the sweeps and the truth cases name
+    one instance of transpose.cu's templates."""
+    m = _NAME.fullmatch(name)
+    if m is None:
+        raise ValueError(f"{name}: not a kernel name of ops/transpose")
+    e, small, any_, form, tr, tc = m.groups()
+    t = _TYPES[int(e)]
+    if form:
+        return f"transpose_{'elements' if form == 'el' else 'pairs'}<{t}, {tr}, {tc}, {blocks}>"
+    return f"transpose_tiles<{t}, {8 if small else 16}, {'true' if any_ else 'false'}, {'4 * ' if small else ''}{blocks}>"
+
+
+# The kernels the plan launches, by name -> template instance, each at the resident blocks an SM its
+# registers allow without spilling (the tiles' through the MINB_E* macros, which sweeps vary; the element
+# and pair kernels' measured: the comments above them in transpose.cu). The `_any` forms and the other tiles
+# are not shipped: tools/ and the truth cases instantiate them with kernel_expression.
+KERNELS = {
+    **{f"transpose_e{e}{small}": kernel_expression(f"transpose_e{e}{small}", f"MINB_E{e}")
+       for e in (2, 4, 8) for small in ("", "_small")},
+    **{name: kernel_expression(name, blocks) for name, blocks in (
+        ("transpose_e2_el64x64", 6), ("transpose_e4_el128x32", 4), ("transpose_e4_el64x32", 8),
+        ("transpose_e8_el64x32", 6), ("transpose_e2_pr128x64", 4), ("transpose_e4_pr128x64", 3))},
+}
+
+_INSTANCES = tuple(KERNELS.values())  # compiled together: one NVRTC compile for all of the op's kernels
+
+
 def element_kernel(itemsize: int, tile: tuple[int, int], form: str = "el") -> str:
     """The name of the element kernel (`form` "el") or pair kernel ("pr") for `itemsize`-byte elements and
     `tile` (input rows, input columns)."""
@@ -59,11 +92,10 @@ def element_kernel(itemsize: int, tile: tuple[int, int], form: str = "el") -> st
 
 
 def element_kernels() -> list[tuple[str, int, tuple[int, int]]]:
-    """(name, element size, tile) of every element kernel in the source, one element a thread and access
-    (`_el`) or two (`_pr`): the ones the plan takes and the alternatives tools/sweeps/transpose_any_sweep.py
-    measures them against."""
-    found = re.findall(r"\b(transpose_e(\d)_(?:el|pr)(\d+)x(\d+))\(", source_path(SOURCE).read_text())
-    return [(name, int(e), (int(r), int(c))) for name, e, r, c in dict.fromkeys(found)]
+    """(name, element size, tile) of every element kernel the op ships, one element a thread and access
+    (`_el`) or two (`_pr`)."""
+    found = [(name, _NAME.fullmatch(name).groups()) for name in KERNELS]
+    return [(name, int(g[0]), (int(g[4]), int(g[5]))) for name, g in found if g[3]]
 
 
 def plan(shape: tuple[int, ...], itemsize: int, aligned_ptrs: bool) -> tuple[str, int, int, int, int]:
@@ -102,7 +134,8 @@ def _plan(dev: int, shape: tuple[int, ...], itemsize: int, aligned_ptrs: bool) -
             raise ValueError(f"x: {ntiles} tiles of a transpose of shape {shape}: at most 2^32 - 1")
         if len(_PLANS) > 4096:
             _PLANS.clear()
-        p = _PLANS[key] = (device.kernel(SOURCE, name, device=dev), tiles_y, tiles_x, ntiles, threads)
+        p = _PLANS[key] = (device.kernel(SOURCE, KERNELS[name], device=dev, names=_INSTANCES), tiles_y, tiles_x, ntiles,
+                                threads)
     return p
 
 

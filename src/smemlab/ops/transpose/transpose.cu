@@ -1,105 +1,22 @@
-// smemlab.ops.transpose: out (cols x rows) = in (rows x cols)^T, 4-byte elements (float32/int32).
+// smemlab.ops.transpose: the last two axes swapped (out = in^T, a batch of matrices each on its own), for
+// 2-, 4- and 8-byte elements.
 //
-// transpose_v4 (rows % 4 == 0, cols % 4 == 0, 16-byte aligned pointers): one 64x64 tile per block
-// of 256 threads. Thread t owns column chunk c = t % 16 (4 floats) of input rows 4g..4g+3
-// (g = t / 16): four 16-byte loads in flight (a warp reads 2 rows x 256 contiguous bytes per
-// load). A 4x4 transpose in registers turns them into four 16-byte pieces of output rows
-// 4c..4c+3, stored into the shared tile, which is laid out output-row-major, 16 chunks of 16 B per
-// row, chunk q of row j stored at chunk q ^ ((j >> 2) & 7) (XOR swizzle). Bank model, per quarter
-// warp (8 lanes x 16 B = one wavefront when the 8 chunks hit distinct 16-byte bank groups):
-//   store: lanes c = 0..7 (same g) write row j = 4c + m, chunk g -> group (g ^ c) & 7: distinct;
-//   load : lanes c = 0..7 (same j) read row j, chunk c -> group (c ^ (j >> 2)) & 7: distinct.
-// Without the swizzle the stores would be 8-way conflicted (row pitch 256 B = 2 x 128 B).
-// Then each thread reads four 16-byte chunks of output rows g, g+16, g+32, g+48 and stores them:
-// 256 contiguous bytes per output row and half warp. Edge tiles are bounds-checked per chunk
-// (whole chunks are in or out because rows and cols are multiples of 4). 64-bit indexing.
-//
-// ops.transpose launches the generalisation below (transpose_e2/_e4/_e8 and their _small and _any
-// forms); transpose_v4 stays as the form the analyze truth fixture recorded (and tools/ time it).
+// The 16-byte tiles below generalise the library's first kernel, transpose_v4 (float32, 64x64 tiles, now
+// in lab/transpose/transpose.cu with the book's transposes, where the truth fixture and tools/ time it):
+// 16-byte loads, a transpose in registers, an XOR-swizzled shared tile, 16-byte stores.
 typedef long long i64;
-
-#define T4 64
-#ifndef MINB
-#define MINB 1
-#endif
-// The order in which blocks take the tiles: 0 row-major (consecutive blocks along a band of input
-// rows), 1 column-major (down a band of input columns: the blocks in flight write neighbouring
-// output rows), 2 diagonal, 3 bands of 8 tile rows walked column by column. Column-major is the
-// default: on an H200 (tools/transpose_sweep.py, of cudaMemcpy on the same bytes) it moved
-// 16384^2 0.971 (row-major 0.943), 12000x7000 0.922 (0.891), 7000x12000 0.952 (0.891), 8192^2 0.974
-// (0.951), 4096^2 0.957 (0.955); diagonal and banded orders were no better than row-major, and the
-// occupancy hint (MINB) changed nothing.
-#ifndef ORDER
-#define ORDER 1
-#endif
-__device__ __forceinline__ float comp(const float4 &v, int m)
-{
-    return m == 0 ? v.x : m == 1 ? v.y : m == 2 ? v.z : v.w;
-}
-
-extern "C" __global__ void __launch_bounds__(256, MINB) transpose_v4(float *__restrict__ out, const float *__restrict__ in,
-                                                              i64 rows, i64 cols, i64 tiles_x, i64 ntiles)
-{
-    __shared__ float4 tile[T4 * (T4 / 4)];
-    const int t = threadIdx.x;
-    const int c = t & 15;
-    const int g = t >> 4;
-    for (i64 k = blockIdx.x; k < ntiles; k += gridDim.x) {
-        i64 ty, tx;
-#if ORDER == 1
-        const i64 tiles_y = ntiles / tiles_x;
-        tx = k / tiles_y;
-        ty = k - tx * tiles_y;
-#elif ORDER == 2
-        ty = k / tiles_x;
-        tx = (k - ty * tiles_x + ty) % tiles_x;
-#elif ORDER == 3
-        const i64 tiles_y = ntiles / tiles_x, band = k / (8 * tiles_x), rem = k - band * 8 * tiles_x;
-        const i64 rows_in = tiles_y - band * 8 < 8 ? tiles_y - band * 8 : 8;
-        tx = rem / rows_in;
-        ty = band * 8 + rem - tx * rows_in;
-#else
-        ty = k / tiles_x;
-        tx = k - ty * tiles_x;
-#endif
-        const i64 r0 = ty * T4, c0 = tx * T4;
-        const i64 col = c0 + 4 * c;
-        float4 v[4];
-#pragma unroll
-        for (int u = 0; u < 4; ++u) {
-            const i64 row = r0 + 4 * g + u;
-            v[u] = (col < cols && row < rows) ? __ldg(reinterpret_cast<const float4 *>(in + row * cols + col))
-                                              : make_float4(0.f, 0.f, 0.f, 0.f);
-        }
-#pragma unroll
-        for (int m = 0; m < 4; ++m) {
-            const int j = 4 * c + m;  // output row within the tile (= input column)
-            tile[j * 16 + (g ^ ((j >> 2) & 7))] = make_float4(comp(v[0], m), comp(v[1], m), comp(v[2], m), comp(v[3], m));
-        }
-        __syncthreads();
-        const i64 orow0 = r0 + 4 * c;  // output column (= input row) of this thread's chunk
-#pragma unroll
-        for (int u = 0; u < 4; ++u) {
-            const int j = g + 16 * u;
-            const float4 w = tile[j * 16 + (c ^ ((j >> 2) & 7))];
-            const i64 ocol = c0 + j;  // output row
-            if (ocol < cols && orow0 < rows) *reinterpret_cast<float4 *>(out + ocol * rows + orow0) = w;
-        }
-        __syncthreads();  // the tile is rewritten by the next iteration
-    }
-}
 
 // ---- Any element size, any shape, batches ------------------------------------------------------------
 //
-// The kernel above for E-byte elements (V = 16 / E per 16-byte vector) and for a batch of matrices
+// transpose_v4's design for E-byte elements (V = 16 / E per 16-byte vector) and for a batch of matrices
 // (B x rows x cols -> B x cols x rows; tile k belongs to matrix k / tiles-per-matrix). A tile is C
 // chunks of 16 bytes a side, CV x CV elements, C x C threads: C = 16 gives 128x128 for 2 bytes, 64x64
 // for 4, 32x32 for 8 (32, 16 and 8 KB of shared memory, 256 threads); C = 8 a quarter of that (64
 // threads). Thread (c = t % C, g = t / C) loads input rows Vg .. Vg+V-1 at column chunk c, turns the
 // V x V block around in registers (byte permutes for 2-byte elements) into chunk g of output rows
 // Vc .. Vc+V-1, and stores those into the XOR-swizzled tile (chunk q of row j at q ^ ((j / V) & 7):
-// per quarter warp, the lanes c = 0..7 hit eight different 16-byte bank groups on both sides, as
-// above); then it reads chunk c of output rows g, g + C, ... and writes each with one 16-byte store.
+// per quarter warp, the lanes c = 0..7 hit eight different 16-byte bank groups on both sides, as in
+// transpose_v4); then it reads chunk c of output rows g, g + C, ... and writes each with one 16-byte store.
 //
 // transpose_eE: both pointers 16-byte aligned, rows and cols multiples of V: every chunk is a whole
 // aligned vector, inside the matrix or outside it.
@@ -198,8 +115,8 @@ __device__ __forceinline__ void store_chunk(T *__restrict__ base, i64 idx, const
         if (k >= first && k < last) base[idx + k] = c.e[k];
 }
 
-template <typename T, int C, bool ANY>
-__device__ __forceinline__ void transpose_tiles(T *__restrict__ out, i64 out_off, const T *__restrict__ in, i64 in_off,
+template <typename T, int C, bool ANY, int BLOCKS>
+__global__ void __launch_bounds__(C * C, BLOCKS) transpose_tiles(T *__restrict__ out, i64 out_off, const T *__restrict__ in, i64 in_off,
                                                 i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
 {
     constexpr int E = sizeof(T), V = 16 / E, TS = C * V;
@@ -286,56 +203,23 @@ __device__ __forceinline__ void transpose_tiles(T *__restrict__ out, i64 out_off
     }
 }
 
-// The kernels: element size 2, 4 or 8 bytes; C = 16 chunks a tile side (256 threads), or 8 (64 threads:
-// `_small`, for matrices that 16-chunk tiles would leave too few blocks or half-empty tiles); whole
-// vectors, or `_any` shape and alignment. Each is compiled for a number of resident blocks per SM (in
-// 256-thread blocks; 4x as many of 64 threads), the most its registers allow without spilling: more
-// blocks keep more tiles' loads in flight (tools/dtype_sweep.py: 0.48 -> 0.55 of cudaMemcpy for the
-// 4-byte _any form at 3 -> 4 blocks). The 2-byte _any form holds two vectors per row of its 8x8 block.
+// The kernels are instances of transpose_tiles (ops/transpose KERNELS names them: transpose_eE and
+// transpose_eE_small): element size 2, 4 or 8 bytes; C = 16 chunks a tile side (256 threads), or 8 (64
+// threads: `_small`, for matrices that 16-chunk tiles would leave too few blocks or half-empty tiles);
+// whole vectors (ANY false; ANY true, any shape and alignment, is what the sweeps and the truth fixture
+// instantiate as `_any`). Each is compiled for a number of resident blocks per SM (BLOCKS, in 256-thread
+// blocks; 4x as many of 64 threads), the most its registers allow without spilling: more blocks keep more
+// tiles' loads in flight (tools/dtype_sweep.py). MINB_E2/E4/E8 are those numbers, macros so that a sweep
+// can vary them.
 #ifndef MINB_E2
 #define MINB_E2 3
-#endif
-#ifndef MINB_E2_ANY
-#define MINB_E2_ANY 2
 #endif
 #ifndef MINB_E4
 #define MINB_E4 4
 #endif
-#ifndef MINB_E4_ANY
-#define MINB_E4_ANY 4
-#endif
 #ifndef MINB_E8
 #define MINB_E8 6
 #endif
-#ifndef MINB_E8_ANY
-#define MINB_E8_ANY 6
-#endif
-// clang-format off
-extern "C" __global__ void __launch_bounds__(256, MINB_E2) transpose_e2(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<u16, 16, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, MINB_E2_ANY) transpose_e2_any(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<u16, 16, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E2) transpose_e2_small(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<u16, 8, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E2_ANY) transpose_e2_small_any(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<u16, 8, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, MINB_E4) transpose_e4(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<unsigned, 16, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, MINB_E4_ANY) transpose_e4_any(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<unsigned, 16, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E4) transpose_e4_small(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<unsigned, 8, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E4_ANY) transpose_e4_small_any(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<unsigned, 8, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, MINB_E8) transpose_e8(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<u64, 16, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, MINB_E8_ANY) transpose_e8_any(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<u64, 16, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E8) transpose_e8_small(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<u64, 8, false>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E8_ANY) transpose_e8_small_any(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_tiles<u64, 8, true>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-// clang-format on
 
 // ---- Any shape: tiles of single elements (`_el`) -------------------------------------------------------
 //
@@ -361,8 +245,8 @@ extern "C" __global__ void __launch_bounds__(64, 4 * MINB_E8_ANY) transpose_e8_s
 // (one more pass a row): 4-byte -19% to +3%, 2-byte 0.62-0.65 against 0.76-0.84, 8-byte +1%; 4- and 8-byte
 // vectors on the aligned middle of interior tiles' rows (each row's ends element by element): 4-byte
 // 0.82-0.91 on 64x64 tiles, 2-byte 0.56-0.82, 8-byte 0.88-0.91.
-template <typename T, int TR, int TC>
-__device__ __forceinline__ void transpose_elements(T *__restrict__ out, i64 out_off, const T *__restrict__ in, i64 in_off,
+template <typename T, int TR, int TC, int BLOCKS>
+__global__ void __launch_bounds__(256, BLOCKS) transpose_elements(T *__restrict__ out, i64 out_off, const T *__restrict__ in, i64 in_off,
                                                    i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
 {
     constexpr int PITCH = TC + (sizeof(T) == 2 ? 2 : 1);
@@ -403,25 +287,10 @@ __device__ __forceinline__ void transpose_elements(T *__restrict__ out, i64 out_
 // 128x32: 5 rather than 6 (on an H200, tools/transpose_tile_probe.py, of cudaMemcpy: 7001x5003 0.910
 // against 0.897, 8191x8193 0.891 against 0.877, 100x999x1001 0.928 against 0.924; 3 blocks 0.81-0.84; the
 // same 5 blocks held there by unused dynamic shared memory 0.74-0.79, so not the block count itself: the
-// likely cause is L1, which a larger shared-memory carve-out takes from the loads). The plan (ops/transpose.py ELEMENT_TILES) takes e2 64x64, e4
-// 128x32 (64x32 for small matrices) and e8 64x32; the others are the alternatives
-// tools/transpose_any_sweep.py times them against.
-// clang-format off
-extern "C" __global__ void __launch_bounds__(256, 6) transpose_e2_el64x64(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_elements<u16, 64, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, 4) transpose_e2_el128x64(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_elements<u16, 128, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, 8) transpose_e4_el64x32(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_elements<unsigned, 64, 32>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, 4) transpose_e4_el128x32(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_elements<unsigned, 128, 32>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, 6) transpose_e4_el64x64(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_elements<unsigned, 64, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, 6) transpose_e8_el64x32(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_elements<u64, 64, 32>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, 4) transpose_e8_el64x64(u64 *__restrict__ out, i64 out_off, const u64 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_elements<u64, 64, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-// clang-format on
+// likely cause is L1, which a larger shared-memory carve-out takes from the loads). The plan (ops/transpose
+// ELEMENT_TILES) takes e2 64x64, e4 128x32 (64x32 for small matrices) and e8 64x32, the instances
+// ops/transpose KERNELS lists with their blocks an SM; tools/transpose_any_sweep.py instantiates the
+// alternatives it times them against.
 
 // ---- Any shape, two elements a word (`_pr`) ----------------------------------------------------------
 //
@@ -466,8 +335,8 @@ __device__ __forceinline__ unsigned highs(unsigned a, unsigned b) { return __byt
 __device__ __forceinline__ u64 lows(u64 a, u64 b) { return (a & 0xffffffffull) | b << 32; }
 __device__ __forceinline__ u64 highs(u64 a, u64 b) { return a >> 32 | (b & ~0xffffffffull); }
 
-template <typename T, int TR, int TC>
-__device__ __forceinline__ void transpose_pairs(T *__restrict__ out, i64 out_off, const T *__restrict__ in, i64 in_off,
+template <typename T, int TR, int TC, int BLOCKS>
+__global__ void __launch_bounds__(256, BLOCKS) transpose_pairs(T *__restrict__ out, i64 out_off, const T *__restrict__ in, i64 in_off,
                                                 i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
 {
     typedef typename PairOf<T>::type W;
@@ -596,8 +465,8 @@ __device__ __forceinline__ void transpose_pairs(T *__restrict__ out, i64 out_off
 // blocks 0.74-0.75 / 0.71 / 0.86 (6: 0.77 / 0.71-0.74 / 0.88-0.89, 8: 0.68-0.69 / 0.60 / 0.90); e4 128x64
 // at 3 blocks 0.92 / 0.91 / 0.93-0.94 (4 blocks 0.90-0.91 / 0.89-0.90 / 0.90-0.91); e4 64x64 at 5 blocks
 // 0.81-0.82 / 0.79-0.81 / 0.78 (4: 0.89 / 0.87-0.89 / 0.91). The plan (ops/transpose.py PAIR_TILES) takes
-// e2 and e4 128x64 where the matrix gives enough tiles; the 64x64 forms
-// stay as the alternatives measured. The 2-byte element kernel of the same 128x64 tile was no better than
+// e2 and e4 128x64 where the matrix gives enough tiles (the instances ops/transpose KERNELS lists); the
+// 64x64 forms are the alternatives measured (tools/ instantiates them). The 2-byte element kernel of the same 128x64 tile was no better than
 // its 64x64 (ELEMENT_TILES' comment); likely what the pairs add is the tall tile's 256-byte output row
 // segments (half the partial sectors of 64x64's) at half the instructions (not checked with ncu).
 // A first form, which loaded and realigned each row in turn (the loads of the next row behind the
@@ -610,13 +479,3 @@ __device__ __forceinline__ void transpose_pairs(T *__restrict__ out, i64 out_off
 // stores 0.76 / 0.74 / 0.83; 64-bit words of four elements (128x128 tiles) 0.57 / 0.61 / 0.59, with 1.3x
 // the instructions, 5x the branches and 1.49x the L2 write sectors; 128x128 pairs 0.72-0.75 / 0.68-0.75 /
 // 0.83-0.85. Longer row pieces need tiles of 64 KB, more than a block's registers can carry.
-// clang-format off
-extern "C" __global__ void __launch_bounds__(256, 5) transpose_e2_pr64x64(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_pairs<u16, 64, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, 4) transpose_e2_pr128x64(u16 *__restrict__ out, i64 out_off, const u16 *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_pairs<u16, 128, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, 5) transpose_e4_pr64x64(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_pairs<unsigned, 64, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-extern "C" __global__ void __launch_bounds__(256, 3) transpose_e4_pr128x64(unsigned *__restrict__ out, i64 out_off, const unsigned *__restrict__ in, i64 in_off, i64 rows, i64 cols, i64 tiles_y, i64 tiles_x, i64 ntiles)
-{ transpose_pairs<unsigned, 128, 64>(out, out_off, in, in_off, rows, cols, tiles_y, tiles_x, ntiles); }
-// clang-format on
