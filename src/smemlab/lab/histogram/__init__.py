@@ -94,10 +94,8 @@ class HistogramExperiment(Experiment):
     columns = ("bins", "keys", "dist", "cluster", "smem_per_block")
     column_titles = {"dist": "keys drawn", "cluster": "cluster size", "smem_per_block": "shared memory per block (B)"}
     case_columns = ("dist", "bins")
+    more_sources = (cluster_methods.SOURCE,)
     library_source = LIBRARY_SOURCE
-
-    def sources(self) -> tuple[str, ...]:
-        return (SOURCE, cluster_methods.SOURCE, LIBRARY_SOURCE)
 
     def variants(self) -> list[Variant]:
         b = (THREADS, 1, 1)
