@@ -102,8 +102,8 @@ def test_histograms_count_every_key(reports):
 
 
 def test_library_histogram_and_transpose(reports):
-    r = report(reports, "ops:histogram hist_smem AGG=0 COPIES=32 CS=2")
-    launch = BY_ID["ops:histogram hist_smem AGG=0 COPIES=32 CS=2"]
+    r = report(reports, "ops:histogram hist_smem AGG=0 COPIES=32")
+    launch = BY_ID["ops:histogram hist_smem AGG=0 COPIES=32"]
     ins = inputs(launch)
     got = r.buffers["out"].astype(np.int64) - ins["out"].astype(np.int64)
     assert np.array_equal(got, np.bincount(ins["keys"], minlength=256))
@@ -166,10 +166,11 @@ def test_library_sums_compute_the_sums(kind, reports):
             assert np.allclose(got, want, rtol=rel, atol=rel), (key, got, want)
 
 
-def test_library_exchange_counts_every_key(reports):
-    """hist_cluster_exchange as a cluster of one: ranked, scattered to its stage, read back, counted."""
+def test_lab_exchange_counts_every_key(reports):
+    """The lab's hist_cluster_exchange (the library's once) as a cluster of one: ranked, scattered to its
+    stage, read back, counted."""
     for bits in (32, 16):
-        key = f"ops:histogram hist_cluster_exchange AGG=0 COPIES=1 CS=1 THREADS=512 MINB=1 CBITS={bits}"
+        key = f"histogram:hist_cluster_exchange<1, 512, 1> AGG=0 CBITS={bits}"
         ins = inputs(BY_ID[key])
         got = report(reports, key).buffers["out"].astype(np.int64) - ins["out"].astype(np.int64)
         assert np.array_equal(got, np.bincount(ins["keys"], minlength=256)), bits

@@ -108,7 +108,7 @@ def test_every_package_kernel_has_a_case_or_a_reason():
     assert spec.package_kernels_without_case() == []
     recorded = {(_file(c["file"]), c["kernel"]) for c in cases()}
     from smemlab.compiler import kernel_sources, source_name
-    from smemlab.ops import kernel_instances
+    from smemlab.lab import kernel_instances
 
     for path in [p for p in kernel_sources() if p.suffix == ".cu"]:
         names = re.findall(r'extern\s+"C"\s+__global__\s+void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\(', path.read_text())

@@ -77,3 +77,25 @@ def test_cluster_variants_run_on_hopper(rt):
     exp = get("histogram")
     cases = [c for c in exp.cases(rt, (100003, 1 << 18), exp.variants()) if c.variant.name == "clusterHist_kernel"]
     assert cases and all(c.extra["cluster"] > 1 for c in cases)
+
+
+def test_the_library_s_former_cluster_designs_are_variants():
+    """The cluster designs the library's plan never took are the experiment's variants, one a design, their
+    kernels in lab/histogram/cluster_methods.cu (a source the experiment names, so profile finds them)."""
+    from smemlab.lab.histogram import cluster_methods
+
+    exp = get("histogram")
+    names = [v.name for v in exp.variants()]
+    assert {f"hist_{m}" for m in cluster_methods.METHODS} <= set(names)
+    assert names[-1] == "smemlab.ops.histogram"  # the library still last
+    assert cluster_methods.SOURCE in exp.sources()
+
+
+@pytest.mark.gpu
+def test_cluster_designs_run_on_hopper(rt):
+    if not rt.facts.cluster_launch:
+        pytest.skip("no thread-block clusters on this GPU")
+    exp = get("histogram")
+    designs = [v for v in exp.variants() if v.name.startswith("hist_cluster")]
+    cases = list(exp.cases(rt, (100003, 1 << 18), designs))
+    assert len(cases) == 2 * len(designs) and all(c.extra["cluster"] > 1 for c in cases)

@@ -24,7 +24,7 @@ def test_the_library_variants_run_the_ops(name):
     for v in lib:
         assert callable(getattr(smemlab.ops, v.library.rsplit(".", 1)[1]))
         assert v.kernel and v.on_gpu and not v.smem and not v.hazard
-    assert exp.library_source.startswith("ops/") and exp.sources() == (exp.source, exp.library_source)
+    assert exp.library_source.startswith("ops/") and exp.sources() == (exp.source, *exp.more_sources, exp.library_source)
 
 
 @pytest.mark.parametrize("name", sorted(set(LIBRARY) - {"matmul"}))

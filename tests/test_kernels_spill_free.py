@@ -35,8 +35,10 @@ MODULES = [("ops/reduce/reduce.cu", {}, tuple(reduce.KERNELS.values())), ("ops/t
     ("ops/histogram/histogram.cu", {}, sorted(H.WEIGHTED_KERNELS.values()))]  # the weighted counts: compiled with no macros
 # histogram plans: what auto takes from 256 to 2^22 bins, then each method at its defaults
 HISTOGRAM_PLANS = [(b, "auto", {}) for b in (256, 4096, 65536, 262144, 1 << 20, 1 << 22)] + [
-    (262144, "ranges", {"counter_bits": 8}), (262144, "cluster_exchange", {}), (1 << 20, "cluster_exchange", {}),
-    (262144, "cluster_rep", {}), (262144, "cluster_share", {}), (262144, "cluster", {}), (50000, "smem", {"copies": 1, "agg": 1})]
+    (262144, "ranges", {"counter_bits": 8}), (50000, "smem", {"copies": 1, "agg": 1})]
+# the lab's cluster designs (lab/histogram/cluster_methods), each at the plan it once had in the library
+CLUSTER_PLANS = [(262144, "cluster_exchange"), (1 << 20, "cluster_exchange"), (262144, "cluster_rep"),
+                 (262144, "cluster_share"), (262144, "cluster")]
 
 
 def _local_memory_ops(source: str, defines: dict, kernels) -> dict[str, list[str]]:
@@ -44,7 +46,7 @@ def _local_memory_ops(source: str, defines: dict, kernels) -> dict[str, list[str
     from smemlab.compiler import compile_package
     from smemlab.cubin import static_shared_bytes
 
-    from smemlab.ops import kernel_instances
+    from smemlab.lab import kernel_instances
 
     # the instances named, or with no list every kernel: the extern "C" ones and the instances the op launches
     instances = [k for k in kernels or () if "<" in k] if kernels else list(kernel_instances(source))
@@ -81,6 +83,15 @@ def test_histogram_plans_kernels_do_not_spill(bins, method, options):
     pytest.importorskip("cuda.core")
     p = H.plan(bins, HOPPER, method, **options)
     assert _local_memory_ops(H.SOURCE, H.kernel_defines(p), H.METHOD_KERNELS[p.method]) == {}, p
+
+
+@pytest.mark.parametrize("bins,method", CLUSTER_PLANS, ids=[f"{b}-{m}" for b, m in CLUSTER_PLANS])
+def test_cluster_designs_do_not_spill(bins, method):
+    pytest.importorskip("cuda.core")
+    from smemlab.lab.histogram import cluster_methods as C
+
+    p = C.plan(bins, HOPPER, method)
+    assert _local_memory_ops(C.SOURCE, C.kernel_defines(p), (C.instance(p),)) == {}, p
 
 
 def test_a_spill_is_seen():

@@ -51,51 +51,13 @@ def test_choose_copies():
     assert H.choose_copies(1, 1024) == 32
 
 
-def test_choose_cluster_size():
-    optin = HOPPER["smem_optin"]
-    assert H.choose_cluster_size(65536, optin) == 2  # 128 KB per block
-    assert H.choose_cluster_size(262144, optin) == 8  # 1 MB over 8 blocks of 128 KB
-    assert H.choose_cluster_size(262144, optin, target=64 * 1024) == 16  # non-portable size
-    assert H.choose_cluster_size(524288, optin) == 16  # 2 MB: 16 x 128 KB
-    assert H.choose_cluster_size(524288, optin, nonportable=False) == 0
-    assert H.choose_cluster_size(900000, optin) == 16  # over the target, under the hardware limit
-    assert H.choose_cluster_size(1 << 20, optin) == 0  # 4 MB: no cluster holds it
-    assert H.choose_cluster_size(262144, optin, bits=16) == 4  # 16-bit counters: 128 KB a block
-    assert H.choose_cluster_size(1 << 20, optin, bits=16) == 16  # 2 MB over 16 blocks
-
-
 def test_counter_bytes_round_to_16():
     assert H.counter_bytes(256, 32) == 1024 and H.counter_bytes(256, 16) == 512
     assert H.counter_bytes(5, 32) == 32 and H.counter_bytes(5, 16) == 16
     assert H.counter_bytes(116224, 16) == HOPPER["smem_optin"]  # the most 16-bit counters one block holds
 
 
-def test_plan_exchange():
-    for bins in (65536, 262144, 262147, 1 << 20, 5):
-        p = H.plan(bins, HOPPER, "cluster_exchange")
-        per = -(-bins // p.cluster)
-        assert p.method == "cluster_exchange" and per <= H.EXCHANGE_MAX_PER_BLOCK
-        dynamic, static = H.exchange_smem(bins, p.cluster, p.counter_bits, p.block)
-        assert p.smem == dynamic and dynamic + static <= HOPPER["smem_optin"]
-        assert p.block >= 32 * p.cluster and p.block * p.min_blocks <= 1024  # 64 registers a thread
-    p = H.plan(1 << 20, HOPPER, "cluster_exchange")
-    assert (p.cluster, p.counter_bits) == (16, 16)  # 32-bit counters of 2^20 bins fit no cluster
-    assert p.agg == 1 and H.plan(262144, HOPPER, "cluster_exchange").agg == 0  # grouping: 16-bit counters only
-    assert H.plan(1 << 20, HOPPER, "cluster_exchange", agg=0).agg == 0
-    p = H.plan(262144, HOPPER, "cluster_exchange", cluster=16, counter_bits=16, block=512)
-    assert (p.smem, p.min_blocks) == (32768 + 2 * 512 * 8 * 2, 2)
-    with pytest.raises(ValueError, match="do not fit"):
-        H.plan((1 << 20) + 1, HOPPER, "cluster_exchange")  # more than 2^16 bins a block
-    with pytest.raises(ValueError, match="do not fit"):
-        H.plan(262144, HOPPER, "cluster_exchange", cluster=2)
-    with pytest.raises(ValueError, match="do not fit"):
-        H.plan(262144, HOPPER, "cluster_exchange", cluster=16, block=256)  # a warp a peer: 512 threads
-    with pytest.raises(ValueError, match="counter_bits"):
-        H.plan(262144, HOPPER, "cluster_exchange", counter_bits=8)
-    p = H.plan(262144, HOPPER, "cluster_exchange", cluster=8, block=512, unroll=4)
-    assert (p.unroll, p.min_blocks, p.smem) == (4, 1, 131072 + 2 * 512 * 16 * 2)  # 128 registers a thread: one block an SM
-    with pytest.raises(ValueError, match="unroll"):
-        H.plan(262144, HOPPER, "cluster_exchange", unroll=3)
+def test_plan_unroll():
     with pytest.raises(ValueError, match="unroll"):
         H.plan(4096, HOPPER, "smem", unroll=4)
     with pytest.raises(ValueError, match="unroll"):
@@ -108,7 +70,7 @@ def test_plan_8_bit_counters():
     assert (p.passes, p.bins_per_pass, p.smem) == (2, 131072, 131072 + H.SPARE)
     assert H.plan(1 << 20, HOPPER, "ranges", counter_bits=8).passes == 5
     assert H.counter_bytes(5, 8) == 16 and H.counter_bytes(17, 8) == 32
-    for m in ("cluster_rep", "cluster_exchange", "smem"):
+    for m in ("partition", "smem"):
         with pytest.raises(ValueError, match="counter_bits=8"):
             H.plan(4096, HOPPER, m, counter_bits=8)
     with pytest.raises(ValueError, match="8, 16 or 32"):
@@ -150,16 +112,14 @@ def test_plan_partition():
 
 def test_plan_rejects_options_its_method_does_not_take():
     """No option is silently ignored: each method names the ones it takes; auto's choice is said."""
-    with pytest.raises(ValueError, match="method 'partition' does not take cluster=16, agg=1"):
-        H.plan(1 << 20, HOPPER, "partition", cluster=16, agg=1)
+    with pytest.raises(ValueError, match="method 'partition' does not take copies=2, agg=1"):
+        H.plan(1 << 20, HOPPER, "partition", copies=2, agg=1)
     with pytest.raises(ValueError, match="'smem' \\(what method='auto' takes for these bins\\) does not take unroll=4"):
         H.plan(4096, HOPPER, unroll=4)
     with pytest.raises(ValueError, match="'global' does not take range_bits=15"):
         H.plan(4096, HOPPER, "global", range_bits=15)
-    with pytest.raises(ValueError, match="'cluster_rep' does not take agg=1"):
-        H.plan(262144, HOPPER, "cluster_rep", agg=1)
     for method, takes in H.OPTIONS.items():  # every option a method lists is one plan() has
-        assert set(takes) <= {"copies", "cluster", "agg", "block", "counter_bits", "unroll", "range_bits"}, method
+        assert set(takes) <= {"copies", "agg", "block", "counter_bits", "unroll", "range_bits"}, method
     assert set(H.OPTIONS) == set(H.METHODS) - {"auto"}
     assert H.plan(1 << 20, HOPPER, unroll=2).unroll == 2  # auto's partition takes unroll
 
@@ -203,18 +163,15 @@ def test_plan_ranges_is_multipass_at_once():
     assert H.plan(1 << 20, HOPPER, "ranges").passes == 10
 
 
-def test_plan_16_bit_counters_halve_the_passes_and_the_cluster():
+def test_plan_16_bit_counters_halve_the_passes():
     p32, p16 = H.plan(262144, HOPPER, "multipass", counter_bits=32), H.plan(262144, HOPPER, "multipass", counter_bits=16)
     assert (p32.passes, p16.passes, p16.counter_bits) == (5, 3, 16)
     assert H.plan(262144, HOPPER, "multipass") == p16  # 16-bit counters where they save passes
     assert H.plan(4096, HOPPER, "multipass").counter_bits == 32  # one pass either way
     assert H.plan(65536, HOPPER, "multipass").passes == 1  # 16-bit: 128 KB, one pass
     assert p16.smem <= HOPPER["smem_optin"] and p16.passes * p16.bins_per_pass >= 262144
-    assert H.plan(262144, HOPPER, "cluster_rep", counter_bits=16).cluster == 4
     with pytest.raises(ValueError, match="one copy"):
         H.plan(262144, HOPPER, "multipass", counter_bits=16, copies=2)
-    with pytest.raises(ValueError, match="32-bit"):
-        H.plan(65536, HOPPER, "cluster", counter_bits=16)
 
 
 def test_plan_auto():
@@ -227,10 +184,6 @@ def test_plan_auto():
     assert (p.method, p.passes, p.counter_bits, p.bins_per_pass) == ("ranges", 3, 16, 87382)
     p = H.plan(1 << 20, HOPPER)  # 10 ranges of ranges: partitioned into 16 ranges instead
     assert (p.method, p.passes, p.counter_bits, p.unroll) == ("partition", 16, 16, H.PARTITION_UNROLL)
-    p = H.plan(524288, HOPPER, "cluster_exchange")
-    assert (p.method, p.cluster, p.counter_bits) == ("cluster_exchange", 16, 32)
-    p = H.plan(65536, HOPPER, "cluster")
-    assert (p.method, p.cluster, p.smem, p.agg) == ("cluster", 2, 128 * 1024, 1)
     per16 = (HOPPER["smem_optin"] - H.SPARE) // 16 * 8  # 16-bit counters a block
     assert H.plan(H.AUTO_MAX_RANGES * per16, HOPPER).method == "ranges"
     assert H.plan(H.AUTO_MAX_RANGES * per16 + 1, HOPPER).method == "partition"
@@ -241,18 +194,24 @@ def test_plan_auto():
     assert H.plan(H.RANGES_BEFORE_GLOBAL * per16s, small).method == "ranges"
     assert H.plan(H.RANGES_BEFORE_GLOBAL * per16s + 1, small).method == "global"
     assert H.plan(65536, AMPERE).method == "multipass"
-    assert H.plan(262144, HOPPER, "cluster_exchange").cluster == 8  # 32-bit counters, 8 blocks of 128 KB
     assert H.plan(1, HOPPER).method == "smem"
 
 
-def test_plan_cluster_share_fits_counters_and_stages():
-    for bins in (65536, 262144, 100003):
-        p = H.plan(bins, HOPPER, "cluster_share")
-        per = -(-bins // p.cluster)
-        assert p.smem == -(-per // 4) * 16 + 2 * p.block * H.UNROLL * 16 <= HOPPER["smem_optin"]
-    assert H.plan(262144, HOPPER, "cluster_share").cluster == 8
-    with pytest.raises(ValueError, match="do not fit"):
-        H.plan(1 << 22, HOPPER, "cluster_rep")
+@pytest.mark.parametrize("method", ["cluster_exchange", "cluster_rep", "cluster_share", "cluster"])
+def test_cluster_designs_moved_to_the_lab(method):
+    """The cluster designs auto never took are the histogram experiment's variants: asking the op for one, or
+    for the option only they took, is a ValueError that says where they went, before any GPU work."""
+    with pytest.raises(ValueError, match=f"method '{method}': the library no longer ships it.*smemlab run histogram"):
+        H.plan(65536, HOPPER, method)
+    with pytest.raises(ValueError, match=f"method '{method}'.*moved to the histogram experiment"):
+        H.histogram(_FakeKeys(), 65536, method=method)
+    with pytest.raises(ValueError, match="cluster=8: no method of the library takes it.*smemlab run histogram"):
+        H.histogram(_FakeKeys(), 65536, cluster=8)
+    assert method not in H.METHODS and method in H.MOVED_TO_LAB
+
+
+class _FakeKeys:
+    """Stands for a GPU array of int32 keys where the call fails before reading them."""
 
 
 def test_plan_multipass_covers_all_bins():
@@ -267,17 +226,14 @@ def test_plan_rejects():
         H.plan(256, HOPPER, "fastest")
     with pytest.raises(ValueError, match="shared memory"):
         H.plan(65536, HOPPER, "smem")
-    for m in ("cluster", "cluster_rep", "cluster_share", "cluster_exchange"):
-        with pytest.raises(ValueError, match="compute capability"):
-            H.plan(65536, AMPERE, m)
     with pytest.raises(ValueError, match="copies"):
         H.plan(256, HOPPER, "smem", copies=3)
 
 
 @pytest.mark.parametrize(
     "defines",
-    [dict(COPIES=32, AGG=0), dict(COPIES=4, AGG=1), dict(COPIES=1, AGG=0, CS=8), dict(CS=16, AGG=1), dict(CS=2, AGG=0, UNROLL=4),
-     dict(CS=16, CBITS=16, THREADS=512, MINB=2), dict(CS=4, CBITS=16, THREADS=1024, MINB=1, AGG=1)],
+    [dict(COPIES=32, AGG=0), dict(COPIES=4, AGG=1), dict(COPIES=1, AGG=0), dict(AGG=1), dict(AGG=0, UNROLL=4),
+     dict(CBITS=16), dict(CBITS=16, AGG=1), dict(CBITS=8)],
 )
 def test_kernels_compile_for_sm90(defines):
     pytest.importorskip("cuda.core")
@@ -286,17 +242,16 @@ def test_kernels_compile_for_sm90(defines):
 
     cubin = compile_cubin(H.SOURCE, "sm_90", defines)
     static = static_shared_bytes(cubin)
-    assert set(static) >= {"hist_global", "hist_smem", "hist_cluster", "hist_cluster_exchange"}
-    threads, cs = defines.get("THREADS", 1024), defines.get("CS", 2)
-    assert static["hist_cluster_exchange"] == H.exchange_smem(1, cs, 32, threads)[1]  # the plan counts its tables
+    assert set(static) == {"hist_global", "hist_smem", "hist_ranges", "hist_partition", "hist_part_count", "hist_weighted_f32",
+                           "hist_weighted_f64"}
+    assert static["hist_smem"] == static["hist_ranges"] == 0  # dynamic shared memory only: the plan's
 
 
 # 16- and 8-bit counters that wrap: every digit starts at CTR_INIT, so a few keys a bin take it past its
 # top (CTR_INIT at the top: every word all ones, so that an add's carry runs through every digit above
 # it). One block emulated on the CPU (smemlab analyze: a cluster of one), its output against NumPy.
 WRAPS = [("hist_smem", {"COPIES": 1, "AGG": 0}, ["lo=0", "nlocal=255"]), ("hist_smem", {"COPIES": 1, "AGG": 1}, ["lo=0", "nlocal=255"]),
-         ("hist_cluster_rep", {"CS": 1}, ["bins=255"]), ("hist_cluster_exchange", {"CS": 1, "THREADS": 512}, ["bins=255"]),
-         ("hist_cluster_exchange", {"CS": 1, "THREADS": 512, "AGG": 1}, ["bins=255"]), ("hist_ranges", {"AGG": 0}, ["bins=255", "per=255"]),
+         ("hist_ranges", {"AGG": 0}, ["bins=255", "per=255"]),
          ("hist_ranges", {"AGG": 0, "CBITS": 8}, ["bins=255", "per=255"]), ("hist_smem", {"COPIES": 1, "AGG": 1, "CBITS": 8}, ["lo=0", "nlocal=255"])]
 
 
@@ -310,8 +265,8 @@ def test_narrow_counters_wrap_exactly(kernel, defines, tail, below_top):
     bits = defines.get("CBITS", 16)
     n, bins = 8192 * 2 + 3, 255
     keys = f"keys=int32[{n}]:-2..{bins + 2}" if defines.get("AGG") != 1 else f"keys=int32[{n}]:0..4"  # AGG: few keys, adds of up to 32
-    smem = H.exchange_smem(bins, 1, 16, 512)[0] if kernel == "hist_cluster_exchange" else H.counter_bytes(bins, bits)
-    if kernel in ("hist_smem", "hist_ranges") and defines.get("AGG") != 1:
+    smem = H.counter_bytes(bins, bits)
+    if defines.get("AGG") != 1:
         smem += H.SPARE  # the lanes without a key of the block add there
     args = [keys, f"n={n}", f"out=uint32[{bins}]:0..0"] + tail
     r = analyze_source(f"package:{H.SOURCE}", kernel, (512, 1, 1), (1, 1, 1), (0, 0, 0), smem, args,
@@ -461,11 +416,6 @@ CASES = [
     (1000003, 262144, "ranges"), (2000003, 1 << 20, "ranges"),
     (2000003, 1 << 20, "partition"), (1000003, 262145, "partition"), ((1 << 22) + 1, 1 << 21, "partition"), (333333, 5, "partition"),
     (7, 100, "partition"), (1, 1, "partition"), (8192 * 7 + 3, 65537, "partition"), (1000003, 262145, "ranges8"), (2000003, 1 << 20, "ranges8"), (333333, 5, "ranges"), (7, 100, "ranges"), (1, 1, "ranges"),
-    (1000003, 4096, "cluster"), (333333, 3, "cluster"),
-    (1000003, 65536, "cluster_rep"), ((1 << 22) + 1, 262144, "cluster_rep"), (333333, 5, "cluster_rep"),
-    (1000003, 65536, "cluster_share"), ((1 << 22) + 2, 262144, "cluster_share"), (333333, 5, "cluster_share"), (7, 100, "cluster_share"),
-    (1000003, 65536, "cluster_exchange"), ((1 << 22) + 3, 262144, "cluster_exchange"), (333333, 5, "cluster_exchange"),
-    (7, 100, "cluster_exchange"), (1, 1, "cluster_exchange"), (2000003, 1 << 20, "cluster_exchange"), (999999, 50001, "cluster_exchange"),
 ]
 
 
@@ -485,12 +435,6 @@ def test_counts_exact(n, bins, method, skew):
 
 @gpu
 @pytest.mark.parametrize("opts", [dict(method="smem", copies=c, agg=a) for c in (1, 8, 32) for a in (0, 1)]
-                         + [dict(method="cluster", cluster=cs, agg=a) for cs in (2, 4, 8, 16) for a in (0, 1)]
-                         + [dict(method=m, cluster=cs) for m in ("cluster_rep", "cluster_share") for cs in (2, 4, 8, 16)]
-                         + [dict(method="cluster_exchange", cluster=cs, counter_bits=b, block=t) for cs in (2, 4, 8, 16)
-                            for b in (16, 32) for t in (512, 1024) if t >= 32 * cs]
-                         + [dict(method="cluster_exchange", cluster=cs, counter_bits=b, agg=1) for cs in (2, 16) for b in (16, 32)]
-                         + [dict(method="cluster_rep", cluster=cs, counter_bits=16) for cs in (2, 16)]
                          + [dict(method="multipass", counter_bits=16, agg=a) for a in (0, 1)]
                          + [dict(method="ranges", counter_bits=b, unroll=u) for b in (8, 16, 32) for u in (1, 2, 4)]
                          + [dict(method="partition", unroll=u) for u in (1, 2, 4)] + [dict(method="partition", range_bits=15, block=512)]
@@ -577,8 +521,7 @@ def test_matches_cupy_bincount_in_range():
 
 
 @gpu
-@pytest.mark.parametrize("method,opts", [("multipass", {}), ("ranges", {}), ("ranges", {"counter_bits": 8}), ("cluster_rep", {"cluster": 4}), ("cluster_exchange", {"cluster": 8}),
-                                         ("cluster_exchange", {"cluster": 16, "block": 512}), ("partition", {})])
+@pytest.mark.parametrize("method,opts", [("multipass", {}), ("ranges", {}), ("ranges", {"counter_bits": 8}), ("partition", {})])
 def test_narrow_counters_past_their_top(method, opts):
     """Two bins, an even and an odd one (a pair of the 64-bit moves and merges), take 99% of 2^25 keys:
     about 2^24 each, so that each block's counters of them pass 65535 (255) many times however the

@@ -173,7 +173,7 @@ def kernel_symbols(source: str) -> list[str]:
     from smemlab.analyze.nvrtc import itanium_name
     from smemlab.compiler import canonical, compile_cubin
     from smemlab.cubin import static_shared_bytes
-    from smemlab.ops import kernel_instances
+    from smemlab.lab import kernel_instances
 
     cubin = compile_cubin(source, name_expressions=kernel_instances(canonical(source)))
     return sorted({itanium_name(s) or s for s in static_shared_bytes(cubin)})

@@ -297,23 +297,23 @@ case("ops_matmul.mm_vectorized.ragged", P + "ops/matmul/matmul.cu", "mm_vectoriz
 # ---- ops/histogram/histogram.cu (ops/histogram plans for 256 bins; the cluster kernels as clusters of 1) ------
 KEYS_ARGS = [f"keys={npy('pkg_keys_uniform_256')}", "n=8192", "out=uint32[256]"]
 case("ops_histogram.hist_global", P + "ops/histogram/histogram.cu", "hist_global", (512,), KEYS_ARGS + ["bins=256"],
-     {"AGG": 1, "COPIES": 1, "CS": 2})
+     {"AGG": 1, "COPIES": 1})
 for dist in ("uniform", "skewed"):
     case(f"ops_histogram.hist_smem.copies32.{dist}", P + "ops/histogram/histogram.cu", "hist_smem", (512,),
          [f"keys={npy(f'pkg_keys_{dist}_256')}", "n=8192", "out=uint32[256]", "lo=0", "nlocal=256"],
-         {"AGG": 0, "COPIES": 32, "CS": 2}, dyn=256 * 32 * 4)
+         {"AGG": 0, "COPIES": 32}, dyn=256 * 32 * 4)
 case("ops_histogram.hist_smem.copies1_agg.skewed", P + "ops/histogram/histogram.cu", "hist_smem", (512,),
      [f"keys={npy('pkg_keys_skewed_256')}", "n=8192", "out=uint32[256]", "lo=0", "nlocal=256"],
-     {"AGG": 1, "COPIES": 1, "CS": 2}, dyn=256 * 4)
+     {"AGG": 1, "COPIES": 1}, dyn=256 * 4)
 # ranges: every range at once (here one range, as one block of 16-bit counters counts 256 bins)
 case("ops_histogram.hist_ranges.b16", P + "ops/histogram/histogram.cu", "hist_ranges", (512,), KEYS_ARGS + ["bins=256", "per=256"],
-     {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 16}, dyn=512 + 128)
+     {"AGG": 0, "COPIES": 1, "CBITS": 16}, dyn=512 + 128)
 case("ops_histogram.hist_ranges.b8", P + "ops/histogram/histogram.cu", "hist_ranges", (512,), KEYS_ARGS + ["bins=256", "per=256"],
-     {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 8}, dyn=256 + 128)
+     {"AGG": 0, "COPIES": 1, "CBITS": 8}, dyn=256 + 128)
 # partition (ops/histogram's plan for 2^20 bins, its places from ballots and from shared atomics, the
 # plan's there): the keys of one tile sorted into 16 ranges, then
 # every range counted by one block (its virtual blocks in turn), from a scratch laid out as the first leaves it
-PART = {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 16, "PRBITS": 4, "PTHREADS": 512, "UNROLL": 4, "PU": 1, "PRANK": 0}
+PART = {"AGG": 0, "COPIES": 1, "CBITS": 16, "PRBITS": 4, "PTHREADS": 512, "UNROLL": 4, "PU": 1, "PRANK": 0}
 case("ops_histogram.hist_partition", P + "ops/histogram/histogram.cu", "hist_partition", (512,),
      [f"keys={npy('pkg_keys_uniform_2p20')}", "n=8192", "out=uint32[1048576]", "bins=1048576", f"scratch=uint8[{64 + 80 + 2 * 8192}]"], PART)
 case("ops_histogram.hist_partition.atomics", P + "ops/histogram/histogram.cu", "hist_partition", (512,),
@@ -322,12 +322,14 @@ case("ops_histogram.hist_partition.atomics", P + "ops/histogram/histogram.cu", "
 case("ops_histogram.hist_part_count", P + "ops/histogram/histogram.cu", "hist_part_count", (1024,),
      [f"keys={npy('pkg_keys_uniform_2p20')}", "n=8192", "out=uint32[1048576]", "bins=1048576",
       f"scratch={npy('pkg_partition_scratch_2p20')}", "g1=1"], PART, dyn=131072 + 128)
-case("ops_histogram.hist_cluster.cs1", P + "ops/histogram/histogram.cu", "hist_cluster", (512,), KEYS_ARGS + ["bins=256"],
-     {"AGG": 1, "COPIES": 1, "CS": 1}, dyn=1024, cluster=(1, 1, 1))
-case("ops_histogram.hist_cluster_rep.cs1", P + "ops/histogram/histogram.cu", "hist_cluster_rep", (512,), KEYS_ARGS + ["bins=256"],
-     {"AGG": 0, "COPIES": 1, "CS": 1}, dyn=1024, cluster=(1, 1, 1))
-case("ops_histogram.hist_cluster_share.cs1", P + "ops/histogram/histogram.cu", "hist_cluster_share", (512,), KEYS_ARGS + ["bins=256"],
-     {"AGG": 0, "COPIES": 1, "CS": 1}, dyn=1024 + 2 * 512 * 2 * 16, cluster=(1, 1, 1))
+# the library's cluster designs, the histogram experiment's now (lab/histogram/cluster_methods.cu: the cluster
+# size a template parameter); the case ids kept from when the library carried them
+case("ops_histogram.hist_cluster.cs1", P + "lab/histogram/cluster_methods.cu", "hist_cluster<1>", (512,), KEYS_ARGS + ["bins=256"],
+     {"AGG": 1}, dyn=1024, cluster=(1, 1, 1))
+case("ops_histogram.hist_cluster_rep.cs1", P + "lab/histogram/cluster_methods.cu", "hist_cluster_rep<1>", (512,), KEYS_ARGS + ["bins=256"],
+     {"AGG": 0}, dyn=1024, cluster=(1, 1, 1))
+case("ops_histogram.hist_cluster_share.cs1", P + "lab/histogram/cluster_methods.cu", "hist_cluster_share<1>", (512,), KEYS_ARGS + ["bins=256"],
+     {"AGG": 0}, dyn=1024 + 2 * 512 * 2 * 16, cluster=(1, 1, 1))
 
 # ---- ops/reduce/reduce.cu (ops/reduce: 256 threads; two whole tiles of 256 x 8 vectors and a tail; a grid of
 # one block takes the kernel's one-block path, as the op does for small inputs) --------------------------
@@ -444,17 +446,16 @@ for _v, _tile, _threads, _dyn in (("tiled", 32, 1024, None), ("warptile_db16", 1
              [f"A=float32[{_tile * 64}]", f"B=float32[{64 * _tile}]", f"C=float32[{_tile * _tile}]", f"M={_tile}",
               f"N={_tile}", "K=64", "vecA=1", "vecB=1", "vecC=1"] + _extra, dyn=_dyn[_l] if _dyn else 0)
 
-# ---- ops/histogram/histogram.cu hist_cluster_exchange (ops/histogram; a cluster of one block, as analyze runs it:
-# every key is owned by this block, the DSMEM reads land in its own shared memory) ----------------------
+# ---- lab/histogram/cluster_methods.cu hist_cluster_exchange (the library's once, the ids kept; a cluster of one
+# block, as analyze runs it: every key is owned by this block, the DSMEM reads land in its own shared memory) --
 for _bits in (32, 16):
     _words = 256 if _bits == 32 else 128
-    case(f"ops_histogram.hist_cluster_exchange.cs1.b{_bits}", P + "ops/histogram/histogram.cu", "hist_cluster_exchange", (512,),
-         KEYS_ARGS + ["bins=256"], {"AGG": 0, "COPIES": 1, "CS": 1, "THREADS": 512, "MINB": 1, "CBITS": _bits},
+    case(f"ops_histogram.hist_cluster_exchange.cs1.b{_bits}", P + "lab/histogram/cluster_methods.cu",
+         "hist_cluster_exchange<1, 512, 1>", (512,), KEYS_ARGS + ["bins=256"], {"AGG": 0, "CBITS": _bits},
          dyn=-(-_words // 4) * 16 + 2 * 512 * 4 * 2 * 2, cluster=(1, 1, 1))
-# with 16-bit counters the owners group a warp's repeated entries by bin (AGG=1, ops/histogram's default)
-case("ops_histogram.hist_cluster_exchange.cs1.b16.agg", P + "ops/histogram/histogram.cu", "hist_cluster_exchange", (512,),
-     KEYS_ARGS + ["bins=256"], {"AGG": 1, "COPIES": 1, "CS": 1, "THREADS": 512, "MINB": 1, "CBITS": 16},
-     dyn=-(-128 // 4) * 16 + 2 * 512 * 4 * 2 * 2, cluster=(1, 1, 1))
+# with 16-bit counters the owners group a warp's repeated entries by bin (AGG=1, the plan's default)
+case("ops_histogram.hist_cluster_exchange.cs1.b16.agg", P + "lab/histogram/cluster_methods.cu", "hist_cluster_exchange<1, 512, 1>",
+     (512,), KEYS_ARGS + ["bins=256"], {"AGG": 1, "CBITS": 16}, dyn=-(-128 // 4) * 16 + 2 * 512 * 4 * 2 * 2, cluster=(1, 1, 1))
 
 # ---- ops/reduce/reduce.cu, issue 13's dtypes and row sums (ops/reduce, as lab/launches.py runs them) ---
 _AT = {"i32": "int32", "i64": "int64", "f16": "float16", "bf16": "uint16", "f32": "float32", "f64": "float64"}
@@ -701,18 +702,18 @@ for cs in (2, 4):
     case(f"histogram.clusterHist_kernel.cs{cs}", P + "lab/histogram/histogram.cu", "clusterHist_kernel", (512,),
          ["bins=int32[256]", "nbins=256", f"bins_per_block={256 // cs}", f"input={npy('pkg_keys_uniform_256')}",
           "array_size=8192"], dyn=1024 // cs, **cl)
-    case(f"ops_histogram.hist_cluster.cs{cs}", P + "ops/histogram/histogram.cu", "hist_cluster", (512,), KEYS_ARGS + ["bins=256"],
-         {"AGG": 1, "COPIES": 1, "CS": cs}, dyn=1024 // cs, **cl)
-    case(f"ops_histogram.hist_cluster_rep.cs{cs}", P + "ops/histogram/histogram.cu", "hist_cluster_rep", (512,),
-         KEYS_ARGS + ["bins=256"], {"AGG": 0, "COPIES": 1, "CS": cs}, dyn=1024 // cs, **cl)
-    case(f"ops_histogram.hist_cluster_share.cs{cs}", P + "ops/histogram/histogram.cu", "hist_cluster_share", (512,),
-         KEYS_ARGS + ["bins=256"], {"AGG": 0, "COPIES": 1, "CS": cs}, dyn=1024 // cs + 2 * 512 * 2 * 16, **cl)
-    # the exchange (the op's kernel past one block): keys ranked by owner, read by the owners through DSMEM
+    # the library's cluster designs, the histogram experiment's now (ids kept)
+    case(f"ops_histogram.hist_cluster.cs{cs}", P + "lab/histogram/cluster_methods.cu", f"hist_cluster<{cs}>", (512,),
+         KEYS_ARGS + ["bins=256"], {"AGG": 1}, dyn=1024 // cs, **cl)
+    case(f"ops_histogram.hist_cluster_rep.cs{cs}", P + "lab/histogram/cluster_methods.cu", f"hist_cluster_rep<{cs}>", (512,),
+         KEYS_ARGS + ["bins=256"], {"AGG": 0}, dyn=1024 // cs, **cl)
+    case(f"ops_histogram.hist_cluster_share.cs{cs}", P + "lab/histogram/cluster_methods.cu", f"hist_cluster_share<{cs}>", (512,),
+         KEYS_ARGS + ["bins=256"], {"AGG": 0}, dyn=1024 // cs + 2 * 512 * 2 * 16, **cl)
+    # the exchange: keys ranked by owner, read by the owners through DSMEM
     for bits, agg in ((32, 0), (16, 1)):
         words = -(-256 // cs) if bits == 32 else -(-256 // cs // 2)
-        case(f"ops_histogram.hist_cluster_exchange.cs{cs}.b{bits}" + (".agg" if agg else ""), P + "ops/histogram/histogram.cu",
-             "hist_cluster_exchange", (512,), KEYS_ARGS + ["bins=256"],
-             {"AGG": agg, "COPIES": 1, "CS": cs, "THREADS": 512, "MINB": 1, "CBITS": bits},
+        case(f"ops_histogram.hist_cluster_exchange.cs{cs}.b{bits}" + (".agg" if agg else ""), P + "lab/histogram/cluster_methods.cu",
+             f"hist_cluster_exchange<{cs}, 512, 1>", (512,), KEYS_ARGS + ["bins=256"], {"AGG": agg, "CBITS": bits},
              dyn=-(-words // 4) * 16 + 2 * 512 * 4 * 2 * 2, **cl)
 
 # ---- whole files as they sit (host code, CUB, cooperative_groups, reduced precision, templates), compiled by
@@ -990,7 +991,7 @@ assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
 def package_kernels_without_case() -> list[str]:
     """'FILE.cu:kernel' for every extern "C" kernel of the package (src/smemlab/{lab,ops}), and every template
     instance an op launches (smemlab.ops.kernel_instances), that has no case and no skip."""
-    from smemlab.ops import kernel_instances
+    from smemlab.lab import kernel_instances
 
     have = {(c["file"][len(P):], c["kernel"]) for c in CASES if c["file"].startswith(P)}
     missing = []

@@ -8,8 +8,9 @@ a variant's fixed cost (zeroing and merging its counters) is timed on 2^16 keys.
 
     python3 tools/sweeps/histogram_sweep.py [--bins 262144 1048576] [--logs 26 28] [--json FILE] [--budget S]
 
-What chose `method="auto"` and the cluster_exchange defaults in ops/histogram (their figures are
-quoted there).
+What chose `method="auto"` in ops/histogram and the cluster_exchange defaults (their figures are quoted
+there). The cluster designs (cluster_rep, cluster_exchange, ...) left the library for the histogram
+experiment (smemlab.lab.histogram.cluster_methods): their rows plan and launch through it.
 """
 
 from __future__ import annotations
@@ -99,17 +100,23 @@ SINGLE_BLOCK = ("global", "multipass", "ranges", "partition")  # the designs tha
 
 
 def caller(keys, bins: int, method: str, options: dict, macros: dict | None):
-    """The call that a variant is: the op itself, or (with macros) the op's plan launched directly."""
+    """The call that a variant is: the op itself, or (with macros) the op's plan launched directly; a cluster
+    design, the lab's plan and launch (smemlab.lab.histogram.cluster_methods)."""
     import cupy
 
+    from smemlab.lab.histogram import cluster_methods
     from smemlab.ops import histogram
     from smemlab.ops.histogram import cupy_scratch, device_facts, enqueue, launches_for, plan
 
-    if not macros:
-        return lambda: histogram(keys, bins, method=method, **options)
     dev = keys.device.id
     stream = cupy.cuda.get_current_stream().ptr
-    launches = launches_for(bins, plan(bins, device_facts(dev), method, **options), dev, stream, macros)
+    if method in cluster_methods.METHODS:
+        launches = cluster_methods.launches_for(bins, cluster_methods.plan(bins, device_facts(dev), method, **options), dev,
+                                                stream, macros)
+    elif not macros:
+        return lambda: histogram(keys, bins, method=method, **options)
+    else:
+        launches = launches_for(bins, plan(bins, device_facts(dev), method, **options), dev, stream, macros)
 
     def run():
         out = cupy.zeros(bins, dtype=cupy.int32)
@@ -121,17 +128,18 @@ def caller(keys, bins: int, method: str, options: dict, macros: dict | None):
 
 def describe(bins: int, method: str, options: dict, dev: int, stream: int) -> str:
     """The plan and the grid it launches: what a line of the table was."""
+    from smemlab.lab.histogram import cluster_methods
     from smemlab.ops.histogram import device_facts, launches_for, plan
 
+    if method in cluster_methods.METHODS:
+        p = cluster_methods.plan(bins, device_facts(dev), method, **options)
+        grid = cluster_methods.launches_for(bins, p, dev, stream)[0][1]
+        what = f"block {p.block}, {p.smem // 1024} KB, {grid // p.cluster} clusters of {p.cluster}"
+        return what + (f", min {p.min_blocks}/SM" if p.method == "cluster_exchange" else "")
     p = plan(bins, device_facts(dev), method, **options)
     launches = launches_for(bins, p, dev, stream)
     grid = launches[0][1]
-    what = f"block {p.block}, {p.smem // 1024} KB"
-    if p.cluster:
-        what += f", {grid // p.cluster} clusters of {p.cluster}"
-    else:
-        what += f", grid {grid}" + (f", {len(launches)} passes" if len(launches) > 1 else "")
-    return what + (f", min {p.min_blocks}/SM" if p.method == "cluster_exchange" else "")
+    return f"block {p.block}, {p.smem // 1024} KB, grid {grid}" + (f", {len(launches)} passes" if len(launches) > 1 else "")
 
 
 def diagnose(got: np.ndarray, want: np.ndarray, owners: int) -> str:

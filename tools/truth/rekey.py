@@ -4,7 +4,8 @@ per-line counts are mapped from the file as it was when the case was keyed to th
 kernel, file and macros become what tools/analyze_truth/cases.py declares now.
 
 The map is difflib's over the two texts: a line inside a block the two files share maps to its new number;
-a line whose text changed (or went) maps to nothing, and a case with a counted line that maps to nothing is
+a line that moved out to a package header the new file includes (include/NAME.cuh) maps to its line there, by
+the same map over the header's text; a line whose text changed (or went) maps to nothing, and a case with a counted line that maps to nothing is
 left as it was and reported, to be recorded again on the GPU (tools/analyze_truth/measure.py --only). The
 truth replays (tests/test_analyze_truth.py, tests/test_analyze_global_truth.py) then check that analyze
 agrees with the re-keyed counts. The SASS addresses stay those of the cubin that was measured.
@@ -43,6 +44,20 @@ def line_map(old: str, new: str) -> dict[int, int]:
     return out
 
 
+def included_headers(text: str) -> list[str]:
+    """The package headers (include/NAME.cuh) that a kernel source `text` includes, by their package names."""
+    from smemlab.compiler import INCLUDE, KERNEL_DIR
+
+    return [f"{INCLUDE}/{h}" for h in re.findall(r'^\s*#include\s+"([^"]+)"', text, re.M) if (KERNEL_DIR / INCLUDE / h).is_file()]
+
+
+def new_lines(old: str, new_source: str) -> list[tuple[str, dict[int, int]]]:
+    """(package file, old line -> its line) for the new source, then each package header it includes: where
+    a line of `old` is now."""
+    text = (REPO / SRC / new_source).read_text()
+    return [(f, line_map(old, (REPO / SRC / f).read_text())) for f in [new_source] + included_headers(text)]
+
+
 def _name(file: str) -> str | None:
     """The package source a fixture `file` names ("package:lib/transpose.cu" -> "ops/transpose/transpose.cu")."""
     return canonical(file[len(PACKAGE):]) if file.startswith(PACKAGE) else None
@@ -52,19 +67,19 @@ def rekey_case(case: dict, new_case: dict, old_source: str, maps: dict[str, dict
     """Re-key `case` in place to `new_case`'s kernel, file and macros; returns why it cannot be (and leaves it), or
     None."""
     new_source = _name(new_case["file"])
-    m = maps[(old_source, new_source)]
+    files = maps[(old_source, new_source)]
     entries = [e for key in ("lines", "sass") for e in case.get(key, [])]
     entries += [e for key in ("lines", "sass") for e in case.get("memory", {}).get(key, [])]
     moved = []
     for e in entries:
         if _name(e.get("file", "")) != old_source:
             continue  # another file (a shared header): its lines did not move
-        line = m.get(e["line"])
-        if line is None:
+        found = next(((f, m[e["line"]]) for f, m in files if e["line"] in m), None)
+        if found is None:
             return f"line {e['line']} ({e['op']}) of {old_source} changed or went"
-        moved.append((e, line))
-    for e, line in moved:
-        e["line"], e["file"] = line, new_case["file"]
+        moved.append((e, found))
+    for e, (f, line) in moved:
+        e["line"], e["file"] = line, new_case["file"] if f == new_source else PACKAGE + f
     # the launch as cases.py declares it now: a macro that became a template parameter leaves the defines
     case["kernel"], case["file"], case["defines"] = new_case["kernel"], new_case["file"], new_case["defines"]
     return None
@@ -95,7 +110,7 @@ def main(argv=None) -> int:
         if (old_source, new_source) not in maps:
             old = subprocess.run(["git", "-C", str(REPO), "show", f"{args.rev}:{SRC}{old_source}"], check=True,
                                  capture_output=True, text=True).stdout
-            maps[(old_source, new_source)] = line_map(old, (REPO / SRC / new_source).read_text())
+            maps[(old_source, new_source)] = new_lines(old, new_source)
         why = rekey_case(case, by_id[case["id"]], old_source, maps)
         (failed.append((case["id"], why)) if why else done.append(case["id"]))
     for i in done:

@@ -37,3 +37,12 @@ def get(name: str) -> Experiment:
 
 def all_experiments() -> list[Experiment]:
     return [get(name) for name in available()]
+
+
+def kernel_instances(source: str) -> tuple[str, ...]:
+    """The template instances (NVRTC name expressions) to compile package source `source` with: a lab source's
+    own list (lab/histogram/cluster_methods.cu: its INSTANCES), else its op's (smemlab.ops.kernel_instances)."""
+    from smemlab.lab.histogram import cluster_methods
+    from smemlab.ops import kernel_instances as op_instances
+
+    return cluster_methods.INSTANCES if source == cluster_methods.SOURCE else op_instances(source)

@@ -115,6 +115,9 @@ class Experiment:
     title: str = ""
     seed: str = ""  # what it reproduces: a section of the book, or of the CUDA Programming Guide
     source: str = ""  # the kernel source holding its kernels ("lab/layout/layout.cu")
+    # more of the topic's kernel sources, beside the modules that launch them (the designs the library dropped:
+    # "lab/histogram/cluster_methods.cu")
+    more_sources: tuple[str, ...] = ()
     library_source: str = ""  # the kernel source of the op its last variant runs ("ops/transpose/transpose.cu")
     size_help: str = ""  # how --size is read, e.g. "N (elements)" or "ROWS,COLS"
     default_size: tuple[int, ...] = ()
@@ -136,7 +139,7 @@ class Experiment:
 
     def sources(self) -> tuple[str, ...]:
         """Every kernel source its variants launch from: the book's, then the library's."""
-        return tuple(s for s in (self.source, self.library_source) if s)
+        return tuple(s for s in (self.source, *self.more_sources, self.library_source) if s)
 
     def parse_size(self, values: Sequence[int]) -> tuple[int, ...]:
         """Validate a --size; raise UserError naming what is accepted."""

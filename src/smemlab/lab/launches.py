@@ -169,7 +169,27 @@ def histogram() -> list[KernelLaunch]:
                      4 * bins, (f"int32[{bins}]", str(bins), str(bins), k, str(keys))),
         KernelLaunch("histogram", "clusterHist_kernel_2x", "lab/histogram/histogram.cu", "clusterHist_kernel", b, (2, 1, 1), {},
                      4 * bins // 2, (f"int32[{bins}]", str(bins), str(bins // 2), k, str(keys)), cluster=(2, 1, 1)),
-    ]
+    ] + cluster_methods(keys, bins)
+
+
+def cluster_methods(keys: int, bins: int) -> list[KernelLaunch]:
+    """The library's former cluster designs (lab/histogram/cluster_methods.cu) as a cluster of one block:
+    every key is the block's own, the distributed-shared-memory reads land in its own shared memory."""
+    from smemlab.lab.histogram.cluster_methods import SOURCE, exchange_smem
+    from smemlab.ops.histogram import UNROLL
+
+    k = f"int32[{keys}]:0..{bins - 1}"
+    vals = (k, str(keys), f"int32[{bins}]", str(bins))
+    out = []
+    for kernel, defines, smem in (
+            ("hist_cluster<1>", {"AGG": 0}, 4 * bins),
+            ("hist_cluster_rep<1>", {"AGG": 0}, 4 * bins),
+            ("hist_cluster_share<1>", {"AGG": 0}, 4 * bins + 2 * 512 * UNROLL * 16),
+            *(("hist_cluster_exchange<1, 512, 1>", {"AGG": agg, "CBITS": bits}, exchange_smem(bins, 1, bits, 512)[0])
+              for bits, agg in ((32, 0), (16, 0), (16, 1)))):
+        label = f"{kernel} " + " ".join(f"{a}={b}" for a, b in defines.items())
+        out.append(KernelLaunch("histogram", label, SOURCE, kernel, (512, 1, 1), (1, 1, 1), defines, smem, vals))
+    return out
 
 
 def config() -> list[KernelLaunch]:
@@ -286,7 +306,7 @@ def library() -> list[KernelLaunch]:
     """The library's kernels (the ops' plans at a small size; the experiments' last variants launch
     them through the ops at full size)."""
     # by name: the package attributes smemlab.ops.histogram, .reduce_sum, .stencil1d are the ops
-    from smemlab.ops.histogram import SPARE, UNROLL, exchange_smem
+    from smemlab.ops.histogram import SPARE
     from smemlab.ops.reduce import KERNELS as REDUCE_KERNELS
     from smemlab.ops.reduce import NT
     from smemlab.ops.reduce import SUFFIX as REDUCE_SUFFIX
@@ -343,20 +363,15 @@ def library() -> list[KernelLaunch]:
     out.append(KernelLaunch("ops", "stencil1d r=4 (coefficients by value)", "ops/stencil/stencil.cu", "stencil1d_f32_p<4>",
                             (256, 1, 1), (2, 1, 1), {}, 0,
                             (f"float32[{n}]", f"float32[{n}]", str(n), "1", "float32[9]")))
-    # histogram: global atomics, block-private copies (32 copies for 256 bins), a cluster of one
+    # histogram: global atomics, block-private copies (32 copies for 256 bins), ranges of 16-bit counters
     keys = 8192
     k = f"int32[{keys}]:0..255"
     for kernel, defines, smem, vals in (
-            ("hist_global", {"AGG": 0, "COPIES": 1, "CS": 2}, 0, (k, str(keys), "int32[256]", "256")),
-            ("hist_global", {"AGG": 1, "COPIES": 1, "CS": 2}, 0, (k, str(keys), "int32[256]", "256")),
-            ("hist_smem", {"AGG": 0, "COPIES": 32, "CS": 2}, 4 * 256 * 32, (k, str(keys), "int32[256]", "0", "256")),
-            ("hist_smem", {"AGG": 1, "COPIES": 1, "CS": 2}, 4 * 256, (k, str(keys), "int32[256]", "0", "256")),
-            ("hist_ranges", {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 16}, 2 * 256 + SPARE, (k, str(keys), "int32[256]", "256", "256")),
-            ("hist_cluster", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256, (k, str(keys), "int32[256]", "256")),
-            ("hist_cluster_rep", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256, (k, str(keys), "int32[256]", "256")),
-            ("hist_cluster_share", {"AGG": 0, "COPIES": 1, "CS": 1}, 4 * 256 + 2 * 512 * UNROLL * 16, (k, str(keys), "int32[256]", "256")),
-            *(("hist_cluster_exchange", {"AGG": agg, "COPIES": 1, "CS": 1, "THREADS": 512, "MINB": 1, "CBITS": bits},
-               exchange_smem(256, 1, bits, 512)[0], (k, str(keys), "int32[256]", "256")) for bits, agg in ((32, 0), (16, 0), (16, 1)))):
+            ("hist_global", {"AGG": 0, "COPIES": 1}, 0, (k, str(keys), "int32[256]", "256")),
+            ("hist_global", {"AGG": 1, "COPIES": 1}, 0, (k, str(keys), "int32[256]", "256")),
+            ("hist_smem", {"AGG": 0, "COPIES": 32}, 4 * 256 * 32, (k, str(keys), "int32[256]", "0", "256")),
+            ("hist_smem", {"AGG": 1, "COPIES": 1}, 4 * 256, (k, str(keys), "int32[256]", "0", "256")),
+            ("hist_ranges", {"AGG": 0, "COPIES": 1, "CBITS": 16}, 2 * 256 + SPARE, (k, str(keys), "int32[256]", "256", "256"))):
         label = f"histogram {kernel} " + " ".join(f"{a}={b}" for a, b in defines.items())
         out.append(KernelLaunch("ops", label, "ops/histogram/histogram.cu", kernel, (512, 1, 1), (1, 1, 1), defines, smem, vals))
     # weighted counts (float32 and float64 weights): 32 block-private copies of 256 bins, as weighted_plan makes them
@@ -368,7 +383,7 @@ def library() -> list[KernelLaunch]:
     # partition, one range (256 bins): the keys sorted into its scratch (2 tiles of 4096: the block-counts,
     # the tiles' starts, 2 bytes a key); the count kernel on a scratch with no keys (its blocks' share-out
     # and nothing to count: the sorted scratch is the first launch's output, which analyze does not chain)
-    part = {"AGG": 0, "COPIES": 1, "CS": 2, "CBITS": 16, "PRBITS": 0, "PTHREADS": 512}
+    part = {"AGG": 0, "COPIES": 1, "CBITS": 16, "PRBITS": 0, "PTHREADS": 512}
     scratch = f"uint8[{16 + 16 + 2 * 4096 * 2}]:0..0"
     out.append(KernelLaunch("ops", "histogram hist_partition", "ops/histogram/histogram.cu", "hist_partition", (512, 1, 1), (1, 1, 1), part, 0,
                             (k, str(keys), "int32[256]", "256", scratch)))

@@ -144,10 +144,7 @@ def cases() -> list[tuple[str, Callable[[], None]]]:
         ("stencil1d 12289 r=4, unaligned view", _stencil(12289, 4, offset=1)),
     ]
     for method, bins, options in (("auto", 256, {}), ("smem", 4099, {}), ("global", 1000, {}), ("multipass", 65537, {}),
-                                  ("multipass", 65537, {"counter_bits": 16}), ("cluster", 4096, {}),
-                                  ("cluster_rep", 65536, {}), ("cluster_rep", 65537, {"counter_bits": 16, "cluster": 2}),
-                                  ("cluster_share", 65536, {}), ("cluster_exchange", 65536, {}),
-                                  ("cluster_exchange", 262147, {"cluster": 8, "counter_bits": 16, "block": 512}),
+                                  ("multipass", 65537, {"counter_bits": 16}),
                                   ("ranges", 262147, {}), ("ranges", 262147, {"counter_bits": 32}), ("auto", 262147, {}),
                                   ("partition", 262147, {}), ("auto", 1 << 20, {})):
         assert method in METHODS

@@ -8,9 +8,12 @@ per-block shared-memory histogram (only where all the bins fit one block), and w
 (cupy.bincount; torch.bincount where torch is installed), for bins from 256 to 2^18 and uniform and
 skewed (Zipf) keys, verified against numpy.bincount. The bins are zeroed inside every launch (a
 memset on the stream, counted in the time). On a GPU without clusters (before sm_90) the cluster
-variants are skipped and say so. Last, the library's histogram (smemlab.ops.histogram: 32 copies of
-the bins a block where they fit, a cluster's shared memories where they do not), launched as the op
-launches it.
+variants are skipped and say so. Then the four cluster designs the library once carried and its plan
+never took (cluster_methods.py, cluster_methods.cu: the keys sent to their bins' owner block by remote
+atomics, by every block reading every key from L2 or from its peers' staged copies, or sorted by owner
+and read once through distributed shared memory), each in the shape the library planned it. Last, the
+library's histogram (smemlab.ops.histogram: 32 copies of the bins a block where they fit, more bins in
+ranges of 16-bit counters or partitioned by range), launched as the op launches it.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import numpy as np
 
 from smemlab.errors import UserError
 from smemlab.lab.base import Case, Check, Experiment, Variant
+from smemlab.lab.histogram import cluster_methods
 from smemlab.ops.histogram import SOURCE as LIBRARY_SOURCE
 
 SOURCE = "lab/histogram/histogram.cu"
@@ -90,6 +94,7 @@ class HistogramExperiment(Experiment):
     columns = ("bins", "keys", "dist", "cluster", "smem_per_block")
     column_titles = {"dist": "keys drawn", "cluster": "cluster size", "smem_per_block": "shared memory per block (B)"}
     case_columns = ("dist", "bins")
+    more_sources = (cluster_methods.SOURCE,)
     library_source = LIBRARY_SOURCE
 
     def variants(self) -> list[Variant]:
@@ -107,9 +112,10 @@ class HistogramExperiment(Experiment):
             Variant("cupy_bincount", "cupy.bincount(keys, minlength=bins)", None),
             Variant("torch_bincount", "torch.bincount(keys, minlength=bins) on the same stream (where torch is "
                     "installed)", None),
+            *CLUSTER_VARIANTS,
             Variant(LIBRARY, "the library's histogram: block-private copies of the bins (one per lane where they fit, "
-                    "no two lanes on one bank), a cluster's shared memories where one block cannot hold them; "
-                    "bins zeroed in the launch (memset, timed)", "hist_smem", b, library=LIBRARY),
+                    "no two lanes on one bank), ranges of 16-bit counters or the keys partitioned by range where "
+                    "one block cannot hold them; bins zeroed in the launch (memset, timed)", "hist_smem", b, library=LIBRARY),
         ]
 
     def parse_size(self, values: Sequence[int]) -> tuple[int, ...]:
@@ -185,6 +191,10 @@ class HistogramExperiment(Experiment):
                     if v.library:
                         yield self._library_case(rt, v, keys, bins, verdict, moved, extra)
                         continue
+                    if v.name in CLUSTER_METHOD_OF:
+                        yield (_cluster_method_case(rt, v, keys, bins, verdict, moved, extra) if clusters_ok
+                               else _skipped(v, no_cluster, extra))
+                        continue
                     kernel = rt.kernel(SOURCE, v.kernel)
                     if v.name == "histGlobal":
                         grid = _persistent_grid(rt, kernel, 0, n, 1)
@@ -255,13 +265,13 @@ class HistogramExperiment(Experiment):
         if n > MAX_KEYS:
             return _skipped(v, f"{n} keys: the library counts at most {MAX_KEYS} keys (int32 counts)", extra)
         p = plan(nbins, device_facts(rt.device))
-        extra = dict(extra, cluster=p.cluster or "-", smem_per_block=p.smem)
+        extra = dict(extra, cluster="-", smem_per_block=p.smem)
 
         def launch():
             bins.fill(0)
             library_launch(keys.data.ptr, n, bins.data.ptr, nbins, rt.device, rt.stream_handle, alloc=cupy_scratch)
 
-        shape = f"method {p.method}, block {p.block}" + (f", cluster {p.cluster}" if p.cluster else "")
+        shape = f"method {p.method}, block {p.block}"
         return Case(v, launch, lambda: verdict(bins), (bins,), moved, 0, shape + " + memset", extra)
 
     def notes(self, records: Sequence[Any]) -> list[str]:
@@ -285,6 +295,43 @@ class HistogramExperiment(Experiment):
         skipped = {r.extra.get("skipped") for r in records if r.extra.get("skipped")}
         out += [f"skipped: {s}" for s in sorted(skipped)]
         return out
+
+
+# The library's former cluster designs (cluster_methods), a variant each, named after its kernel
+CLUSTER_VARIANTS = (
+    Variant("hist_cluster_exchange", "the keys of a tile ranked by owner block, staged as 16-bit local bins in shared "
+            "memory, each owner reading its segment of every peer's stage through distributed shared memory (each "
+            "key crosses once); the library's plan for cluster_exchange", "hist_cluster_exchange", (1024, 1, 1)),
+    Variant("hist_cluster_rep", "every block of a cluster reads all the cluster's keys (L2 serves the repeats) and "
+            "counts the ones whose bins it owns in its own shared memory", "hist_cluster_rep", (1024, 1, 1)),
+    Variant("hist_cluster_share", "each block stages a share of the keys in shared memory, every block reads every "
+            "stage through distributed shared memory (16-byte loads) and counts the keys it owns", "hist_cluster_share",
+            (1024, 1, 1)),
+    Variant("hist_cluster", "every key a remote atomic add (red.shared::cluster) into the owner block's shared memory, "
+            "warp-aggregated", "hist_cluster", (512, 1, 1)),
+)
+CLUSTER_METHOD_OF = {f"hist_{m}": m for m in cluster_methods.METHODS}
+
+
+def _cluster_method_case(rt, v: Variant, keys, bins, verdict, moved: int, extra: dict) -> Case:
+    """A cluster design of `keys` into `bins`, planned and launched as the library once did (cluster_methods)."""
+    from smemlab.ops.histogram import MAX_KEYS, device_facts
+
+    method, n, nbins = CLUSTER_METHOD_OF[v.name], keys.size, bins.size
+    if n > MAX_KEYS:
+        return _skipped(v, f"{n} keys: the cluster designs count at most {MAX_KEYS} keys (int32 counts)", extra)
+    try:
+        p = cluster_methods.plan(nbins, device_facts(rt.device), method)
+    except ValueError as exc:
+        return _skipped(v, str(exc), extra)
+    extra = dict(extra, cluster=p.cluster, smem_per_block=p.smem)
+
+    def launch():
+        bins.fill(0)
+        cluster_methods.launch(keys.data.ptr, n, bins.data.ptr, nbins, rt.device, rt.stream_handle, method)
+
+    shape = f"block {p.block}, cluster {p.cluster}, {p.counter_bits}-bit counters"
+    return Case(v, launch, lambda: verdict(bins), (bins,), moved, 0, shape + " + memset", extra)
 
 
 def _persistent_grid(rt, kernel, shmem: int, n: int, cluster: int) -> int:

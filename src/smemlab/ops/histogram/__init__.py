@@ -31,28 +31,16 @@ How (`method="auto"` picks by the number of bins and the device's shared memory:
   keys, each counting its range's part of each tile in 2^16 16-bit counters. Each key is counted once,
   where `ranges` tests it in every range. auto takes it past 5 ranges (2^20 bins: 16 ranges of 2^16).
   A key's place in its tile comes from warp ballots, or from 8 ranges up from a shared atomic a key.
-- more bins are spread over the shared memories of a thread-block cluster (Hopper), block r of the
-  cluster owning bins [r*per, (r+1)*per). Four ways to get each key to its owner (none of them chosen
-  by auto, since ranges and partition beat them all: the figures at AUTO_MAX_RANGES):
-  "cluster_exchange": each block ranks its tile of keys by
-  owner, writes them as 16-bit local bin numbers into a stage in its shared memory, sorted by owner,
-  and every owner reads its segment of each peer's stage through distributed shared memory: each key
-  crosses the cluster once, at 2 bytes. With 16-bit counters an owner's warp groups its entries by bin
-  where they repeat (skewed keys), so that a hot bin costs one add per warp, not one per key.
-  "cluster_rep": every block of the cluster reads the cluster's keys and counts the ones it owns
-  with local shared atomics; the blocks are co-scheduled and kept in step, so DRAM is read once and
-  L2 serves the other reads.
-  "cluster_share": each block stages 1/CS of a chunk of keys in its shared memory and reads its
-  peers' stages through distributed shared memory (16-byte ld.shared::cluster), double-buffered.
-  "cluster": each key is an atomic add into the owner's shared memory through distributed shared
-  memory (red.shared::cluster), warp-aggregated (`__match_any_sync`) by default. Simple, but remote
-  atomics run at a fraction of a key per clock per SM.
 - "global" (atomics on the output in L2) past 2^21 bins.
-Options (for comparisons; auto chooses them): copies, agg, block, cluster, counter_bits (16 or 32;
+The designs over a thread-block cluster's shared memories (cluster_exchange, cluster_rep, cluster_share,
+cluster), which auto never took since ranges and partition beat them all, are the histogram experiment's
+variants now (`smemlab run histogram`; smemlab.lab.histogram.cluster_methods): asking the op for one is
+a ValueError that says so.
+Options (for comparisons; auto chooses them): copies, agg, block, counter_bits (16 or 32;
 8 for multipass and ranges: four bins a word, so 262144 bins take 2 ranges and 2^20 take 5; faster than
 16 on uniform keys, but several times slower on skewed ones, whose hot bins wrap their 8-bit digits every
 256 adds: auto stays at 16; measured: docs/notes/2026-11-histogram-planning.md), unroll (int4
-loads in flight a thread; cluster_exchange's and partition's a tile), range_bits (partition: 2^range_bits
+loads in flight a thread; partition's a tile), range_bits (partition: 2^range_bits
 bins a range, 8 to 16, at most 32 ranges; 16 by default). Each method takes the options in `OPTIONS`;
 any other given is an error, never silently ignored (with auto, the error names the method it took).
 
@@ -70,8 +58,7 @@ from smemlab import device
 from smemlab.ops._args import Dtypes, cupy_scratch, read, same_framework  # noqa: F401 (cupy_scratch: `alloc` for CuPy callers)
 from smemlab.ops._route import torch_ops
 from smemlab.ops.histogram.planning import (  # noqa: F401 (the plan, planning.py: the op's names as they were)
-    METHODS, UNROLL, PORTABLE_CLUSTER, MAX_CLUSTER, Plan, choose_copies, SPARE, narrow_bins_per_block,
-    counter_bytes, choose_cluster_size, EXCHANGE_MAX_PER_BLOCK, EXCHANGE_AGG, exchange_smem,
+    METHODS, MOVED_TO_LAB, refuse_moved, UNROLL, Plan, choose_copies, SPARE, narrow_bins_per_block, counter_bytes,
     PARTITION_RANGE_BITS, PARTITION_RANGE, PARTITION_MAX_RANGES, PARTITION_MAX_BINS, PARTITION_THREADS,
     PARTITION_UNROLL, PARTITION_SEGMENTS, PARTITION_ATOMIC_RANKS, Scratch, PARTITION_SHAPING, partition_tiles,
     partition_scratch_bytes, AUTO_MAX_RANGES, RANGES_BEFORE_GLOBAL, auto_method, OPTIONS, plan,
@@ -131,6 +118,7 @@ def histogram(keys: Any, bins: int, *, range: Any = None, weights: Any = None, m
 
 def run(keys: Any, bins: int, *, range: Any = None, weights: Any = None, method: str = "auto", **options: Any) -> Any:
     """`histogram` without the torch dispatcher: what torch.ops.smemlab.histogram runs."""
+    refuse_moved(method, options.get("cluster"))  # before any work: where the cluster designs went
     bins = _check_bins(bins)
     lo_hi = check_range(range)
     a = read(keys, "keys", DTYPES if lo_hi is None else VALUE_DTYPES, (1,), allow_empty=True)
@@ -322,9 +310,7 @@ def launch_weighted(keys_ptr: int, w_ptr: int, n: int, out_ptr: int, bins: int, 
 
 
 METHOD_KERNELS = {"global": ("hist_global",), "smem": ("hist_smem",), "multipass": ("hist_smem",), "ranges": ("hist_ranges",),
-                  "partition": ("hist_partition", "hist_part_count"), "cluster": ("hist_cluster",),
-                  "cluster_rep": ("hist_cluster_rep",), "cluster_share": ("hist_cluster_share",),
-                  "cluster_exchange": ("hist_cluster_exchange",)}
+                  "partition": ("hist_partition", "hist_part_count")}
 
 
 def kernel_defines(p: Plan, extra: dict | None = None) -> dict:
@@ -334,7 +320,7 @@ def kernel_defines(p: Plan, extra: dict | None = None) -> dict:
     shaping = sorted(set(extra or ()) & PARTITION_SHAPING) if p.method == "partition" else ()
     if shaping:  # the scratch and the grids follow the plan's tiles and ranges, never a macro's
         raise ValueError(f"method 'partition': the macros {', '.join(shaping)} shape its tiles or ranges; pass the plan's options instead")
-    defines = {"AGG": p.agg, "COPIES": p.copies, "CS": p.cluster or 2, **(extra or {})}
+    defines = {"AGG": p.agg, "COPIES": p.copies, **(extra or {})}
     if p.counter_bits != 32:
         defines["CBITS"] = p.counter_bits
     if p.unroll != UNROLL:
@@ -345,8 +331,6 @@ def kernel_defines(p: Plan, extra: dict | None = None) -> dict:
                        PCTHREADS=p.block)
         defines.setdefault("PU", p.segments)  # (the sweep's macros may set these two)
         defines.setdefault("PRANK", int(p.atomic_ranks))
-    if p.method == "cluster_exchange":
-        defines.update(THREADS=p.block, MINB=p.min_blocks)
     return defines
 
 
@@ -376,10 +360,4 @@ def launches_for(bins: int, p: Plan, dev: int, stream: int, extra: dict | None =
         g2 = facts["sms"] * k2.blocks_per_sm(p.block, p.smem)
         scratch = Scratch(p.passes, p.unroll)
         return [(k1, g1, PARTITION_THREADS, 0, None, (bins, scratch)), (k2, g2, p.block, p.smem, None, (bins, scratch, g1))]
-    if p.method in ("cluster", "cluster_rep", "cluster_share", "cluster_exchange"):
-        clusters = k.max_active_clusters(p.block, p.smem, p.cluster, stream)
-        if clusters <= 0:  # unknown: stay well inside one wave (GPCs rarely fill with clusters)
-            per_sm = max(1, min(2048 // p.block, facts["smem_per_sm"] // (p.smem + 1024)))
-            clusters = max(1, facts["sms"] * per_sm // p.cluster * 3 // 4)
-        return [(k, clusters * p.cluster, p.block, p.smem, p.cluster, (bins,))]
     raise AssertionError(p.method)  # pragma: no cover - plan() never returns another

@@ -1,4 +1,4 @@
-"""The histogram op's plan: which method and shape (block, copies, cluster, passes, counter width, shared
+"""The histogram op's plan: which method and shape (block, copies, passes, counter width, shared
 bytes) counts `bins` bins on a device with the given facts. Pure Python: no GPU needed (the tests check
 every choice without one). The op (this package's __init__) launches what the plan says.
 """
@@ -7,29 +7,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from smemlab.device import PORTABLE_CLUSTER
-
-METHODS = ("auto", "smem", "ranges", "partition", "cluster_exchange", "cluster_rep", "cluster_share", "cluster", "multipass",
-           "global")
+METHODS = ("auto", "smem", "ranges", "partition", "multipass", "global")
+# The designs over a thread-block cluster's shared memories that auto never took (ranges and partition beat
+# them all): the histogram experiment's variants now (smemlab.lab.histogram.cluster_methods)
+MOVED_TO_LAB = ("cluster_exchange", "cluster_rep", "cluster_share", "cluster")
 # int4 loads in flight per thread (the kernels' default): 2 ahead of 1 and 4 for ranges, whose old words of
 # a batch stay in registers (measured: docs/notes/2026-11-histogram-planning.md)
 UNROLL = 2
-MAX_CLUSTER = 16  # with the non-portable cluster size attribute (Hopper)
 
 
 @dataclass(frozen=True)
 class Plan:
-    method: str  # smem | multipass | ranges | partition | cluster | cluster_rep | cluster_share | cluster_exchange | global
+    method: str  # smem | multipass | ranges | partition | global
     block: int
     copies: int = 1  # smem: copies of the histogram per block
-    cluster: int = 0  # cluster*: blocks per cluster
     smem: int = 0  # dynamic shared memory per block, bytes
     passes: int = 1  # multipass: passes over the keys (ranges, partition: ranges of bins counted at once)
     bins_per_pass: int = 0
     agg: int = 0  # warp-aggregated atomics
     counter_bits: int = 32  # 16 or 8: two or four counters a 32-bit word (counts past a counter's top move to the output)
-    min_blocks: int = 1  # cluster_exchange: blocks per SM its registers are sized for (__launch_bounds__)
-    unroll: int = UNROLL  # int4 loads in flight a thread (cluster_exchange: a tile is block * 4 * unroll keys)
+    unroll: int = UNROLL  # int4 loads in flight a thread (partition: a tile is PARTITION_THREADS * 4 * unroll keys)
     segments: int = 0  # partition: the segments a warp of the count kernel reads at once (PU)
     atomic_ranks: bool = False  # partition: a key's place in its tile from a shared atomic (PRANK=1), not ballots
 
@@ -54,61 +51,6 @@ def counter_bytes(bins: int, bits: int) -> int:
     """Shared memory for `bins` counters of `bits` bits (16, 8: two, four a 32-bit word), rounded to 16 bytes."""
     words = -(-bins // (32 // bits))
     return -(-words // 4) * 16
-
-
-def choose_cluster_size(bins: int, smem_optin: int, nonportable: bool = True, target: int = 128 * 1024,
-                        bits: int = 32) -> int:
-    """Blocks per cluster for `bins` counters of `bits` bits spread over the cluster's shared
-    memories: the smallest power of two whose share per block is at most `target` bytes (and fits the
-    block's opt-in limit); 0 where no cluster holds them (more than 8 blocks need the non-portable
-    size, at most 16)."""
-    limit = MAX_CLUSTER if nonportable else PORTABLE_CLUSTER
-    for cap in (min(target, smem_optin), smem_optin):  # the target, then (too tight) the hardware limit
-        cs = 2
-        while cs <= limit:
-            if counter_bytes(-(-bins // cs), bits) <= cap:
-                return cs
-            cs *= 2
-    return 0
-
-
-# hist_cluster_exchange: local bin numbers travel as 16-bit entries, so a block owns at most 2^16 bins
-EXCHANGE_MAX_PER_BLOCK = 1 << 16
-# hist_cluster_exchange's owners group a warp's entries by bin before adding (AGG: only where its first
-# entries repeat a bin), with 16-bit counters, whose adds to one word serialise behind the wrap check:
-# it gains on skewed keys and costs uniform ones a little; with 32-bit counters it lost everywhere
-# (measured: docs/notes/2026-11-histogram-planning.md).
-EXCHANGE_AGG = {16: 1, 32: 0}
-
-
-def exchange_smem(bins: int, cluster: int, bits: int, block: int, unroll: int = UNROLL) -> tuple[int, int]:
-    """(dynamic, static) shared memory of hist_cluster_exchange: the counters, two stages of
-    block * 4 * unroll 16-bit entries; two [warp][owner] int tables and two [peer] int2 tables."""
-    dynamic = counter_bytes(-(-bins // cluster), bits) + 2 * block * 4 * unroll * 2
-    return dynamic, 2 * (block // 32) * cluster * 4 + 2 * cluster * 8
-
-
-def _exchange_plan(bins: int, facts: dict, cluster: int | None, bits: int | None, block: int | None,
-                   unroll: int | None, agg: int | None = None) -> Plan:
-    optin = facts["smem_optin"]
-    u = unroll or UNROLL  # checked by plan()
-    # 32-bit counters in the smallest cluster that holds them, then 16-bit ones; 1024 threads (each ahead
-    # of the alternatives measured: docs/notes/2026-11-histogram-planning.md)
-    for b in ((bits,) if bits else (32, 16)):
-        for cs in ((cluster,) if cluster else (2, 4, 8, 16)):
-            for threads in ((block,) if block else (1024, 512)):
-                if (cs & (cs - 1) or not 2 <= cs <= MAX_CLUSTER or b not in (16, 32) or threads % 32
-                        or not 32 * cs <= threads <= 1024 or -(-bins // cs) > EXCHANGE_MAX_PER_BLOCK):
-                    continue
-                dynamic, static = exchange_smem(bins, cs, b, threads, u)
-                if dynamic + static <= optin:
-                    per_sm = facts.get("smem_per_sm", optin + 1024) // (dynamic + static + 1024)
-                    regs = 64 if u <= 2 else 128  # a thread's registers that hold its keys and ranks without spills
-                    minb = max(1, min(65536 // (regs * threads), per_sm))
-                    return Plan("cluster_exchange", threads, cluster=cs, smem=dynamic, counter_bits=b, min_blocks=minb,
-                                unroll=u, agg=EXCHANGE_AGG[b] if agg is None else agg)
-    raise ValueError(f"method 'cluster_exchange': {bins} bins do not fit a cluster of at most {MAX_CLUSTER} blocks "
-                     f"of at most {EXCHANGE_MAX_PER_BLOCK} bins each (cluster={cluster}, counter_bits={bits}, block={block})")
 
 
 # "partition": hist_partition sorts each tile of PARTITION_THREADS * 4 * unroll keys by range of
@@ -225,10 +167,6 @@ OPTIONS = {
     "multipass": ("copies", "agg", "block", "counter_bits", "unroll"),
     "ranges": ("copies", "agg", "block", "counter_bits", "unroll"),
     "partition": ("block", "counter_bits", "unroll", "range_bits"),
-    "cluster_exchange": ("cluster", "agg", "block", "counter_bits", "unroll"),
-    "cluster_rep": ("cluster", "block", "counter_bits"),
-    "cluster_share": ("cluster", "block", "counter_bits"),
-    "cluster": ("cluster", "agg", "block", "counter_bits"),
     "global": ("agg", "block"),
 }
 
@@ -241,24 +179,35 @@ def _check_options(method: str, chosen_by_auto: bool, given: dict) -> None:
                          f"it takes {', '.join(OPTIONS[method])}")
 
 
+def refuse_moved(method: str, cluster: int | None) -> None:
+    """The cluster designs and their `cluster` option left the library: say where they went."""
+    where = ("the histogram experiment's variants: `smemlab run histogram` (smemlab.lab.histogram.cluster_methods "
+             "plans and launches them)")
+    if method in MOVED_TO_LAB:
+        raise ValueError(f"method {method!r}: the library no longer ships it (method='auto' never took it); "
+                         f"it moved to {where}")
+    if cluster is not None:
+        raise ValueError(f"cluster={cluster!r}: no method of the library takes it; the cluster designs that took it "
+                         f"moved to {where}")
+
+
 def plan(bins: int, facts: dict, method: str = "auto", *, copies: int | None = None, cluster: int | None = None,
          agg: int | None = None, block: int | None = None, counter_bits: int | None = None,
          unroll: int | None = None, range_bits: int | None = None) -> Plan:
-    """How `histogram` counts `bins` bins on a device with `facts` (sms, smem_optin, cc)."""
+    """How `histogram` counts `bins` bins on a device with `facts` (sms, smem_optin, cc). `cluster` is only
+    refused, with where the designs that took it went."""
+    refuse_moved(method, cluster)
     if method not in METHODS:
         raise ValueError(f"method {method!r}: one of {', '.join(METHODS)} is accepted")
     if (unroll or UNROLL) not in (1, 2, 4):
         raise ValueError(f"unroll={unroll}: 1, 2 or 4 is accepted")
     optin = facts["smem_optin"]
-    has_cluster = tuple(facts["cc"]) >= (9, 0)
     chosen_by_auto = method == "auto"
     if chosen_by_auto:
         method = auto_method(bins, optin)
     _check_bits(counter_bits, method)
-    _check_options(method, chosen_by_auto, dict(copies=copies, cluster=cluster, agg=agg, block=block, counter_bits=counter_bits,
+    _check_options(method, chosen_by_auto, dict(copies=copies, agg=agg, block=block, counter_bits=counter_bits,
                                                 unroll=unroll, range_bits=range_bits))
-    if method in ("cluster", "cluster_rep", "cluster_share", "cluster_exchange") and not has_cluster:
-        raise ValueError(f"method {method!r}: thread-block clusters need compute capability 9.0 or newer, this GPU is {facts['cc'][0]}.{facts['cc'][1]}")
     if method == "smem":
         if bins * 4 > optin:
             raise ValueError(f"method 'smem': {bins} bins need {bins * 4} bytes, more than one block's {optin} bytes of shared memory")
@@ -286,29 +235,4 @@ def plan(bins: int, facts: dict, method: str = "auto", *, copies: int | None = N
                     agg=0 if agg is None else agg, counter_bits=bits, unroll=unroll or UNROLL)
     if method == "partition":
         return _partition_plan(bins, facts, counter_bits, block, unroll, range_bits)
-    if method == "cluster_exchange":
-        return _exchange_plan(bins, facts, cluster, counter_bits, block, unroll, agg)
-    if method in ("cluster_rep", "cluster_share"):
-        bits = counter_bits or 32
-        for b in ((block,) if block else (1024, 512)):
-            staging = 2 * b * UNROLL * 16 if method == "cluster_share" else 0
-            cs = cluster or choose_cluster_size(bins, optin - staging, target=min(128 * 1024, optin - staging), bits=bits)
-            if cs and not cs & (cs - 1) and 2 <= cs <= MAX_CLUSTER:
-                smem = counter_bytes(-(-bins // cs), bits) + staging  # the counters, then the stages
-                if smem <= optin:
-                    if not block and method == "cluster_rep" and smem <= optin // 2:
-                        b = 512
-                    return Plan(method, b, cluster=cs, smem=smem, agg=0, counter_bits=bits)
-        raise ValueError(f"method {method!r}: {bins} bins do not fit a cluster of at most {MAX_CLUSTER} blocks (cluster={cluster}, block={block})")
-    if method == "cluster":
-        if counter_bits == 16:
-            raise ValueError("method 'cluster': 32-bit counters only (its adds are remote)")
-        cs = cluster or choose_cluster_size(bins, optin)
-        if not cs or cs & (cs - 1) or not 2 <= cs <= MAX_CLUSTER:
-            raise ValueError(f"method 'cluster': {bins} bins do not fit a cluster of at most {MAX_CLUSTER} blocks (cluster={cluster})")
-        smem = -(-bins // cs) * 4
-        if smem > optin:
-            raise ValueError(f"method 'cluster': {bins} bins over {cs} blocks need {smem} bytes per block, more than {optin}")
-        b = block or (1024 if smem > optin // 2 else 512)
-        return Plan("cluster", b, cluster=cs, smem=smem, agg=1 if agg is None else agg)
     return Plan("global", block or 512, agg=1 if agg is None else agg)
