@@ -115,6 +115,10 @@ def test_list_names_experiments_and_variants(capsys):
     (["run", "transpose", "--size", "4,4,4"], "--size"),
     (["profile", "layout", "--variant", "nosuch"], "no variant 'nosuch'"),
     (["profile", "transpose", "--size", "4,4,4"], "--size"),
+    (["profile", "layout", "transpose"], "one experiment"),
+    (["profile", "nosuch", "--record", "results"], "unknown experiment"),
+    (["profile", "layout", "--record", "/nonexistent/run"], "no run.json"),
+    (["profile", "layout", "--record", "results", "--size", "64"], "recorded sizes"),
     (["run", "layout", "--size", "1_024"], "not an integer"),
     (["run", "layout", "--size", "٣"], "not an integer"),
 ])

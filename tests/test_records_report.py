@@ -252,3 +252,17 @@ def test_wrapped_titles_fit_the_figure():
 
     title = wrapped_title("transpose: matrix transpose: coalescing through a shared-memory tile, padding, unrolling", 5.6)
     assert all(len(line) <= 62 for line in title.splitlines()) and "shared-memory" in title
+
+
+def test_assign_matches_a_template_instance_by_its_function_name():
+    """ncu's "Kernel Name" of a template instance is its demangled signature, the launch log its function name."""
+    from smemlab.profile import function_name
+
+    rows = [{"Kernel Name": "void transpose_tiles<unsigned int, 16, 0, 4>(T1 *, long long, const T1 *, long long)",
+             SHARED_LD_WAVEFRONTS: 7.0},
+            {"Kernel Name": "histGlobal(const int *, int, unsigned int *, int)", SHARED_LD_WAVEFRONTS: 2.0}]
+    ((_, first), (_, second)) = assign(rows, [("a", ["transpose_tiles"]), ("b", ["histGlobal"])], [SHARED_LD_WAVEFRONTS])
+    assert first[SHARED_LD_WAVEFRONTS] == 7.0 and second[SHARED_LD_WAVEFRONTS] == 2.0
+    assert function_name("void stencil1d_f32_p<4>(float *, const float *, long long, int, Coef<T1>)") == "stencil1d_f32_p"
+    with pytest.raises(ValueError, match="transpose_tiles"):
+        assign(rows[:1], [("a", ["transpose_pairs"])], [SHARED_LD_WAVEFRONTS])

@@ -56,6 +56,15 @@ def parse_raw_csv(text: str) -> list[dict[str, object]]:
     return out
 
 
+def function_name(demangled: str) -> str:
+    """The function a row of ncu's CSV names: its "Kernel Name" is the demangled signature whatever
+    --kernel-name-base filtered on ('void transpose_tiles<unsigned int, 16, 0, 4>(T1 *, ...)' for a template
+    instance, 'histGlobal(const int *, ...)' or 'histGlobal' for an extern "C" kernel): no return type, template
+    arguments or parameters, as the launch log names it."""
+    head = demangled.split("(")[0].split("<")[0].strip()
+    return head.removeprefix("void ").strip()
+
+
 def assign(rows: list[dict], launches: list[tuple[str, list[str]]],
            metrics: Sequence[str] = METRICS) -> list[tuple[str, dict[str, float]]]:
     """Sum the counters of each case's launches (a ratio metric, `.ratio`, is averaged over them):
@@ -71,7 +80,7 @@ def assign(rows: list[dict], launches: list[tuple[str, list[str]]],
                 raise ValueError(f"ncu reported {len(rows)} launches, fewer than the {sum(len(k) for _, k in launches)} logged")
             row = rows[i]
             name = str(row.get("Kernel Name", ""))
-            if name.split("(")[0] != kernel:
+            if function_name(name) != kernel:
                 raise ValueError(f"launch {i}: ncu profiled {name!r} where {kernel!r} was logged")
             for metric in metrics:
                 value = row.get(metric)
