@@ -549,7 +549,8 @@ def test_narrow_counters_past_their_top(method, opts):
 
 # ---- weighted counts (GPU) --------------------------------------------------------------------------------
 def _weighted_reference(keys: np.ndarray, w: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray]:
-    """(the exact sums in float64, the bound on a float sum's rounding a bin: its |w| summed)."""
+    """(the sums in float64: exact for float32 weights, rounded as the kernel's for float64 ones; a bin's |w| summed,
+    which bounds a float sum's rounding)."""
     inside = (keys >= 0) & (keys < bins)
     ref = np.bincount(keys[inside], weights=w[inside].astype(np.float64), minlength=bins)
     mass = np.bincount(keys[inside], weights=np.abs(w[inside].astype(np.float64)), minlength=bins)
@@ -565,7 +566,10 @@ def _sum_error_bound(keys: np.ndarray, mass: np.ndarray, bins: int, dtype: str) 
     k = np.bincount(keys[inside], minlength=bins).astype(np.float64)
     u = 2.0 ** -24 if dtype == "float32" else 2.0 ** -53
     ku = np.maximum(k - 1, 1) * u
-    return ku / (1 - ku) * mass + np.finfo(dtype).smallest_subnormal
+    # float64 weights: the reference (np.bincount, float64) rounds as often as the kernel, so the two may differ by
+    # both errors (the H100 run of 2026-11-27 exceeded the single bound on 6 of 16 float64 cases, by up to 2x)
+    both = 2.0 if dtype == "float64" else 1.0
+    return both * ku / (1 - ku) * mass + np.finfo(dtype).smallest_subnormal
 
 
 # bins: one block's worth (copies 32, 8, 1), ranges of bins a launch (float32 to 4, float64 2 and 4), and
