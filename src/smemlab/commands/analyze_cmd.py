@@ -41,7 +41,8 @@ def register(sub) -> None:
                                                    "included), or package:lab/NAME/NAME.cu, package:ops/NAME/NAME.cu: "
                                                    "the package's own (package:book/NAME.cu, package:lib/NAME.cu: "
                                                    "their old names, kept for one release); or FILE.py with a Numba @cuda.jit kernel "
-                                                   "(--triton: a @triton.jit one)")
+                                                   "(--triton: a @triton.jit one) or a CuPy RawKernel or RawModule "
+                                                   "(--kernel NAME, or MODULE.KERNEL)")
     p.add_argument("--list", action="store_true", help="list the file's kernels with their parameters, and stop")
     p.add_argument("--kernel", metavar="NAME", help="the kernel as written in the source: a name, a template instance "
                                                     "('k<float, 128>', instantiated if the file does not), or the "
@@ -92,7 +93,8 @@ def _launch(args, report):
     from smemlab.analyze.launch import whole_launch
 
     if args.file.endswith(".py"):
-        raise UserError("--blocks takes a CUDA file for now; a Numba or Triton kernel is analysed one block at a time")
+        raise UserError("--blocks takes a CUDA file for now; a Python file's kernel (Numba, Triton, CuPy) is analysed "
+                        "one block at a time")
     blocks = args.blocks.strip().lower()
     if blocks != "all":
         blocks = _count(blocks, "blocks", 1)
@@ -165,21 +167,34 @@ def _list_python(args) -> int:
     import json
     import sys
 
-    from smemlab.analyze import numba_front, pyfile, triton_front
+    from smemlab.analyze import cupy_front, numba_front, pyfile, triton_front
 
     front = triton_front if args.triton else numba_front
-    front.require()
-    module = triton_front.load(args.file) if args.triton else numba_front.load(args.file)
-    found = {n: v for n, v in vars(module).items() if front.is_kernel(v) and pyfile.defined_here(v, module)}
-    params = {n: [p.name for p in triton_front.unwrap(v)[0].params] if args.triton else numba_front.parameters(v)
-              for n, v in found.items()}
+    raw = {} if args.triton or not cupy_front.mentions(args.file) else \
+        {id(k): k for k in cupy_front.kernels(cupy_front.load(args.file))[0].values()}
+    params = {}
+    try:
+        front.require()
+    except UserError:
+        if not raw:  # a file of CuPy kernels alone needs no Numba
+            raise
+    else:
+        module = triton_front.load(args.file) if args.triton else numba_front.load(args.file)
+        found = {n: v for n, v in vars(module).items() if front.is_kernel(v) and pyfile.defined_here(v, module)}
+        params = {n: [p.name for p in triton_front.unwrap(v)[0].params] if args.triton else numba_front.parameters(v)
+                  for n, v in found.items()}
+    cupy_kernels = [{"name": k.kernel or k.variable, "cupy": "RawKernel" if k.kernel else "RawModule"}
+                    for k in raw.values()]
     if args.json:
-        print(json.dumps({"kernels": [{"name": n, "params": [{"name": p} for p in ps]} for n, ps in params.items()]}))
+        print(json.dumps({"kernels": [{"name": n, "params": [{"name": p} for p in ps]} for n, ps in params.items()]
+                          + cupy_kernels}))
         return 0
     for n, ps in sorted(params.items()):
         sys.stdout.write(f"{n}({', '.join(ps)})\n")
-    if not params:
-        sys.stdout.write(f"{args.file}: no {'@triton.jit' if args.triton else '@cuda.jit'} kernel\n")
+    for k in cupy_kernels:
+        sys.stdout.write(f"{k['name']}  (a cupy.{k['cupy']}{': name its kernels as --kernel ' + k['name'] + '.NAME' if k['cupy'] == 'RawModule' else ''})\n")
+    if not params and not cupy_kernels:
+        sys.stdout.write(f"{args.file}: no {'@triton.jit' if args.triton else '@cuda.jit or CuPy'} kernel\n")
     return 0
 
 
@@ -237,12 +252,19 @@ def _python(args):
             num_warps=None if args.num_warps is None else _count(args.num_warps, "num-warps", 1),
             num_stages=None if args.num_stages is None else _count(args.num_stages, "num-stages", 1),
             program=_dims(args.block_index, "block-index", zero_ok=True), **run)
-    from smemlab.analyze import numba_front
+    from smemlab.analyze import cupy_front, numba_front
 
+    hit = cupy_front.pick(args.file, args.kernel) if cupy_front.mentions(args.file) else None
     if args.block is None:
         raise UserError("--block X[,Y[,Z]] is needed: the threads of a block (or --triton for a Triton kernel)")
     if args.constexpr:
         raise UserError("--constexpr is for a Triton kernel (--triton)")
+    if hit is not None:  # a cupy.RawKernel or a kernel of a cupy.RawModule
+        found, name = hit
+        return cupy_front.analyze(
+            args.file, found, name, _dims(args.block, "block"), _dims(args.grid, "grid"),
+            _dims(args.block_index, "block-index", zero_ok=True), _count(args.dynamic_shared, "dynamic-shared"),
+            args=args.arg, cluster=_dims(args.cluster, "cluster") if args.cluster is not None else None, **run)
     return numba_front.analyze(
         args.file, _dims(args.block, "block"), _dims(args.grid, "grid"),
         _dims(args.block_index, "block-index", zero_ok=True), _count(args.dynamic_shared, "dynamic-shared"),

@@ -1,0 +1,224 @@
+"""CuPy kernels in a user's Python file: the `cupy.RawKernel` and `cupy.RawModule` objects the file makes,
+analysed from their CUDA source as CuPy compiles it (NVRTC, the object's options), no GPU needed.
+
+The file is imported as the Numba and Triton front ends import theirs (pyfile.load: a top-level statement that
+needs the GPU is skipped). Where CuPy is not installed, a stand-in `cupy` module records what the file's
+RawKernel and RawModule calls were given, so that an analyze-only install takes these files too. The rows are
+the Python file's own lines where the kernel's text sits in it verbatim (a raw or plain string literal,
+matched line by line), else `FILE.py[VARIABLE]:N`, N the line within the kernel's text.
+
+ElementwiseKernel and ReductionKernel are refused: CuPy writes their CUDA code when they are first called,
+for the argument types of that call, so there is no source in the file to analyse.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+from smemlab.analyze import pyfile
+from smemlab.errors import UserError
+
+RAW = ("RawKernel", "RawModule")
+GENERATED = ("ElementwiseKernel", "ReductionKernel")
+
+
+@dataclass(frozen=True)
+class CupyKernel:
+    variable: str  # the file's name for the object
+    kernel: str | None  # the kernel's name in the code (a RawKernel's), None: --kernel must name one (a RawModule's)
+    code: str
+    options: tuple[str, ...]
+    backend: str  # "nvrtc" or "nvcc", as CuPy compiles it
+
+
+def mentions(path: str) -> bool:
+    """Whether the file may make CuPy kernels (read before importing it: a Numba file is not imported twice)."""
+    try:
+        text = Path(path).read_text(errors="replace")
+    except OSError:
+        return False
+    return "cupy" in text and any(word in text for word in RAW + GENERATED)
+
+
+def load(path: str) -> ModuleType:
+    """The file as a module; with the stand-in `cupy` where CuPy is not installed."""
+    try:
+        import cupy  # noqa: F401  (importing CuPy needs no GPU)
+        return pyfile.load(path)
+    except ImportError:
+        pass
+    saved = sys.modules.get("cupy")
+    sys.modules["cupy"] = _standin()
+    try:
+        return pyfile.load(path)
+    finally:
+        if saved is None:
+            sys.modules.pop("cupy", None)
+        else:
+            sys.modules["cupy"] = saved
+
+
+def kernels(module: ModuleType) -> tuple[dict[str, CupyKernel], dict[str, str]]:
+    """({name: kernel} of the module's RawKernel and RawModule objects, by variable and by kernel name;
+    {name: class} of its ElementwiseKernel and ReductionKernel objects)."""
+    found, generated = {}, {}
+    for var, obj in vars(module).items():
+        kind = type(obj).__name__
+        if kind in GENERATED and _from_cupy(obj):
+            generated[var] = kind
+            name = getattr(obj, "name", None)
+            if isinstance(name, str):
+                generated[name] = kind
+            continue
+        if kind not in RAW or not _from_cupy(obj):
+            continue
+        code = getattr(obj, "code", None)
+        if not isinstance(code, str):
+            continue  # a RawModule made from a cubin or PTX file (path=): no source
+        name = getattr(obj, "name", None) if kind == "RawKernel" else None
+        k = CupyKernel(var, name, code, tuple(str(o) for o in getattr(obj, "options", ()) or ()),
+                       str(getattr(obj, "backend", "nvrtc") or "nvrtc"))
+        found[var] = k
+        if name:
+            found.setdefault(name, k)
+    return found, generated
+
+
+def pick(path: str, name: str | None) -> tuple[CupyKernel, str | None] | None:
+    """(the CuPy kernel `--kernel name` means, the kernel name to compile), or None where the file has none
+    of that name (then it is the Numba front end's)."""
+    module = load(path)
+    found, generated = kernels(module)
+    if name is not None and name in generated:
+        raise UserError(f"--kernel {name}: a cupy.{generated[name]}, whose CUDA code CuPy writes when it is first "
+                        "called: there is no source to analyse. Write it as a cupy.RawKernel, or analyse the code "
+                        "CuPy generates (saved with CUPY_CACHE_SAVE_CUDA_SOURCE=1 in CuPy's kernel cache)")
+    if name is None:
+        distinct = {id(k): k for k in found.values()}
+        if len(distinct) == 1:
+            k = next(iter(distinct.values()))
+            if k.kernel is None:
+                raise UserError(f"{path}: the cupy.RawModule {k.variable} holds the kernels; name one with --kernel")
+            return k, k.kernel
+        if distinct:
+            raise UserError(f"{path} has {len(distinct)} CuPy kernels ({', '.join(sorted(_shown(found)))}): name one "
+                            "with --kernel")
+        return None
+    var, dot, inner = name.partition(".")
+    if dot and var in found and found[var].kernel is None:  # MODULE.KERNEL: a kernel of that RawModule
+        return found[var], inner
+    if name in found:
+        k = found[name]
+        if k.kernel is None:
+            raise UserError(f"--kernel {name}: a cupy.RawModule; name one of its kernels with --kernel "
+                            "(as get_function names it)")
+        return k, k.kernel
+    modules = [k for k in {id(k): k for k in found.values()}.values() if k.kernel is None]
+    holding = [k for k in modules if name.split("<")[0].strip() in k.code]
+    if len(holding) == 1:  # a kernel of a RawModule, as get_function(name) would find it
+        return holding[0], name
+    if len(holding) > 1:
+        raise UserError(f"--kernel {name}: the file's cupy.RawModule objects {', '.join(k.variable for k in holding)} "
+                        "all hold it: name it as MODULE.KERNEL")
+    if found and "cuda.jit" not in Path(path).read_text(errors="replace"):  # no Numba kernel it could mean
+        raise UserError(f"--kernel {name}: {path} has no CuPy kernel of that name (its CuPy kernels: "
+                        f"{', '.join(sorted(_shown(found)))})")
+    return None
+
+
+def analyze(path: str, found: CupyKernel, kernel: str, block, grid=(1, 1, 1), block_index=(0, 0, 0),
+            dynamic_shared: int = 0, args: list[str] | None = None, **run):
+    """The kernel's launch analysed from its source, compiled as CuPy compiles it; rows on the file's lines."""
+    from smemlab.analyze.api import _stable_file
+    from smemlab.analyze.session import analyze_source
+
+    offset, shown = _place(path, found)
+    source = _stable_file("\n" * offset + found.code)  # the kernel's lines on the Python file's numbers
+    try:
+        report = analyze_source(str(source), kernel, block, grid, block_index, dynamic_shared, args,
+                                options=list(found.options), compiler="nvcc" if found.backend == "nvcc" else "nvrtc",
+                                **run)
+    except UserError as exc:
+        raise type(exc)(str(exc).replace(str(source), shown)) from None
+    report.files = {i: shown if f == str(source) else f for i, f in report.files.items()}
+    return report
+
+
+def _place(path: str, found: CupyKernel) -> tuple[int, str]:
+    """(lines before the kernel's text in the file, the name its rows take): the file's own name where the text
+    sits in it line by line (a plain string's escapes may differ on a few lines), else FILE.py[VARIABLE]."""
+    try:
+        lines = Path(path).read_text(errors="replace").splitlines()
+    except OSError:
+        lines = []
+    code = found.code.splitlines()
+    first = next((i for i, ln in enumerate(code) if ln.strip()), None)
+    if first is not None:
+        wanted = [ln.strip() for ln in code]
+        for start in range(len(lines)):
+            if lines[start].strip() != wanted[first]:
+                continue
+            top = start - first
+            if top < 0 or top + len(code) > len(lines):
+                continue
+            written = [(i, w) for i, w in enumerate(wanted) if w]  # the text's first line shares the quote's
+            same = sum(lines[top + i].strip() == w for i, w in written)
+            if same >= 0.9 * len(written):
+                return top, path
+    return 0, f"{path}[{found.variable}]"
+
+
+def _shown(found: dict[str, CupyKernel]) -> list[str]:
+    return [k.kernel or k.variable for k in {id(k): k for k in found.values()}.values()]
+
+
+def _from_cupy(obj) -> bool:
+    return type(obj).__module__.split(".")[0] in ("cupy", "cupy_backends", _STANDIN)
+
+
+_STANDIN = "_smemlab_cupy_standin"
+
+
+def _standin() -> ModuleType:
+    """A `cupy` that records RawKernel, RawModule, ElementwiseKernel and ReductionKernel calls; any other name
+    raises AttributeError, so the statement using it is skipped as GPU work is."""
+    module = ModuleType("cupy")
+
+    class _Recorded:
+        def __init__(self, *args, **kwargs):
+            self.args, self.kwargs = args, kwargs
+
+    class RawKernel(_Recorded):
+        def __init__(self, code, name, options=(), backend="nvrtc", **kwargs):
+            super().__init__(code, name)
+            self.code, self.name, self.options, self.backend = code, name, tuple(options), backend
+
+    class RawModule(_Recorded):
+        def __init__(self, code=None, path=None, options=(), backend="nvrtc", name_expressions=None, **kwargs):
+            super().__init__()
+            self.code, self.options, self.backend = code, tuple(options), backend
+            self.name_expressions = name_expressions
+
+    class ElementwiseKernel(_Recorded):
+        def __init__(self, in_params, out_params, operation, name="kernel", **kwargs):
+            super().__init__(in_params, out_params, operation)
+            self.name = name
+
+    class ReductionKernel(_Recorded):
+        def __init__(self, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity, name="reduce_kernel",
+                     **kwargs):
+            super().__init__(in_params, out_params, map_expr)
+            self.name = name
+
+    for cls in (RawKernel, RawModule, ElementwiseKernel, ReductionKernel):
+        cls.__module__ = _STANDIN
+        setattr(module, cls.__name__, cls)
+
+    def __getattr__(name):
+        raise AttributeError(f"smemlab's stand-in for CuPy (not installed here) has no {name}")
+
+    module.__getattr__ = __getattr__
+    return module

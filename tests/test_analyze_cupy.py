@@ -1,0 +1,95 @@
+"""`smemlab analyze FILE.py` on the CuPy kernels of a script (tests/data/python_kernels/cupy_kernels.py), no GPU:
+RawKernel and RawModule objects analysed from their source, rows on the script's lines; with CuPy installed
+and with the stand-in the front end brings where it is not.
+
+Counts by hand (4-byte banks, 32 of them):
+- transpose (32x8 threads, a 32x32 float tile): the column read `tile[threadIdx.x][threadIdx.y + j]` puts a
+  warp's 32 lanes on one bank: 4 trips x 8 warps = 32 requests of 32 wavefronts; the row store 32 of 1.
+- column_sum<1> (32x32 threads, rows padded to 33): warp 0 reads tile[lane][r], bank (33 lane + r) % 32 =
+  (lane + r) % 32, distinct: 32 requests of 1; the 32 warps' row stores 32 of 1.
+- scale (32 threads): `s[threadIdx.x * 32 % 64]` puts the lanes on words 0 and 32, one bank: 2 wavefronts.
+"""
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from smemlab.analyze import cupy_front
+from smemlab.errors import UserError
+
+FILE = Path(__file__).parent / "data" / "python_kernels" / "cupy_kernels.py"
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("nvidia") is None, reason="the analyze extra is not installed")
+TEXT = FILE.read_text().splitlines()
+
+
+def _cli(*argv):
+    done = subprocess.run([sys.executable, "-m", "smemlab", "analyze", str(FILE), *argv, "--json"],
+                          capture_output=True, text=True)
+    return done.returncode, json.loads(done.stdout)
+
+
+def _rows(doc):
+    return {(Path(r["file"]).name, r["line"], r["op"]): r for r in doc["lines"]}
+
+
+def test_a_raw_kernel_is_analysed_on_the_scripts_own_lines():
+    rc, doc = _cli("--kernel", "transpose", "--block", "32,8", "--arg", "out=float32[1024]",
+                   "--arg", "in=float32[1024]", "--arg", "n=32")
+    assert rc == 0, doc
+    assert (doc["load"]["requests"], doc["load"]["wavefronts"]) == (32, 1024)
+    assert (doc["store"]["requests"], doc["store"]["wavefronts"]) == (32, 32)
+    rows = _rows(doc)
+    read = next(i + 1 for i, ln in enumerate(TEXT) if "= tile[threadIdx.x][threadIdx.y + j]" in ln)
+    write = next(i + 1 for i, ln in enumerate(TEXT) if "tile[threadIdx.y + j][threadIdx.x] = in" in ln)
+    assert rows[("cupy_kernels.py", read, "load")]["conflict_degree"] == 32
+    assert rows[("cupy_kernels.py", write, "store")]["wavefronts"] == 32
+    assert rows[("cupy_kernels.py", read, "load")]["source"] == TEXT[read - 1].strip()
+
+
+@pytest.mark.parametrize("kernel", ["column_sum<1>", "module.column_sum<1>"])
+def test_a_raw_modules_template_kernel_by_its_name_expression(kernel):
+    rc, doc = _cli("--kernel", kernel, "--block", "32,32", "--arg", "out=float32[32]", "--arg", "in=float32[1024]")
+    assert rc == 0, doc
+    assert (doc["load"]["requests"], doc["load"]["wavefronts"]) == (32, 32)
+    assert (doc["store"]["requests"], doc["store"]["wavefronts"]) == (32, 32)
+    assert {Path(r["file"]).name for r in doc["lines"]} == {"cupy_kernels.py"}
+
+
+def test_a_kernel_built_at_run_time_is_named_by_its_variable():
+    rc, doc = _cli("--kernel", "scale", "--block", "32", "--arg", "x=float32[32]", "--arg", "a=2")
+    assert rc == 0, doc
+    assert (doc["store"]["requests"], doc["store"]["wavefronts"]) == (1, 2)
+    assert {r["file"] for r in doc["lines"]} == {f"{FILE}[scale]"}
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--kernel", "axpy", "--block", "32"], "cupy.ElementwiseKernel"),
+    (["--kernel", "module", "--block", "32"], "a cupy.RawModule"),
+    (["--block", "32"], "name one with --kernel"),
+    (["--kernel", "nosuch", "--block", "32"], "no CuPy kernel of that name (its CuPy kernels: module, scale, transpose)"),
+])
+def test_what_cannot_be_analysed_is_one_line(argv, message):
+    rc, doc = _cli(*argv)
+    assert rc == 2 and message in doc["error"]
+
+
+def test_the_stand_in_reads_the_same_kernels_where_cupy_is_not_installed(monkeypatch):
+    monkeypatch.setitem(sys.modules, "cupy", None)  # `import cupy` raises ImportError
+    found, generated = cupy_front.kernels(cupy_front.load(str(FILE)))
+    assert found["transpose"].kernel == "transpose" and found["transpose"].code.lstrip().startswith('extern "C"')
+    assert found["module"].kernel is None and found["module"].options == ("-std=c++17",)
+    assert generated["axpy"] == "ElementwiseKernel"
+    assert cupy_front.pick(str(FILE), "module.column_sum<0>")[1] == "column_sum<0>"
+    with pytest.raises(UserError, match="CuPy kernels"):
+        cupy_front.pick(str(FILE), None)
+
+
+def test_list_names_the_cupy_kernels():
+    done = subprocess.run([sys.executable, "-m", "smemlab", "analyze", str(FILE), "--list", "--json"],
+                          capture_output=True, text=True)
+    names = {k["name"]: k.get("cupy") for k in json.loads(done.stdout)["kernels"]}
+    assert names == {"transpose": "RawKernel", "module": "RawModule", "scale": "RawKernel"}
