@@ -8,6 +8,8 @@ Counts by hand (4-byte banks, 32 of them):
 - column_sum<1> (32x32 threads, rows padded to 33): warp 0 reads tile[lane][r], bank (33 lane + r) % 32 =
   (lane + r) % 32, distinct: 32 requests of 1; the 32 warps' row stores 32 of 1.
 - scale (32 threads): `s[threadIdx.x * 32 % 64]` puts the lanes on words 0 and 32, one bank: 2 wavefronts.
+- cscale (64 threads, complex<float> from CuPy's own header): a warp's 8-byte elements, 256 bytes, 2 wavefronts a
+  request, 2 warps, for the store and the reversed load alike.
 """
 
 import importlib.util
@@ -66,11 +68,19 @@ def test_a_kernel_built_at_run_time_is_named_by_its_variable():
     assert {r["file"] for r in doc["lines"]} == {f"{FILE}[scale]"}
 
 
+@pytest.mark.skipif(importlib.util.find_spec("cupy") is None, reason="CuPy is not installed: its headers come with it")
+def test_a_kernel_that_includes_cupys_headers_compiles_as_cupy_compiles_it():
+    rc, doc = _cli("--kernel", "cscale", "--block", "64", "--arg", "x=float32[128]", "--arg", "a=2")
+    assert rc == 0, doc
+    assert (doc["store"]["requests"], doc["store"]["wavefronts"]) == (2, 4)
+    assert (doc["load"]["requests"], doc["load"]["wavefronts"]) == (2, 4)
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--kernel", "axpy", "--block", "32"], "cupy.ElementwiseKernel"),
     (["--kernel", "module", "--block", "32"], "a cupy.RawModule"),
     (["--block", "32"], "name one with --kernel"),
-    (["--kernel", "nosuch", "--block", "32"], "no CuPy kernel of that name (its CuPy kernels: module, scale, transpose)"),
+    (["--kernel", "nosuch", "--block", "32"], "no CuPy kernel of that name (its CuPy kernels: cscale, module, scale, transpose)"),
 ])
 def test_what_cannot_be_analysed_is_one_line(argv, message):
     rc, doc = _cli(*argv)
@@ -92,4 +102,4 @@ def test_list_names_the_cupy_kernels():
     done = subprocess.run([sys.executable, "-m", "smemlab", "analyze", str(FILE), "--list", "--json"],
                           capture_output=True, text=True)
     names = {k["name"]: k.get("cupy") for k in json.loads(done.stdout)["kernels"]}
-    assert names == {"transpose": "RawKernel", "module": "RawModule", "scale": "RawKernel"}
+    assert names == {"transpose": "RawKernel", "module": "RawModule", "scale": "RawKernel", "cscale": "RawKernel"}

@@ -139,12 +139,25 @@ def analyze(path: str, found: CupyKernel, kernel: str, block, grid=(1, 1, 1), bl
     source = _stable_file("\n" * offset + found.code)  # the kernel's lines on the Python file's numbers
     try:
         report = analyze_source(str(source), kernel, block, grid, block_index, dynamic_shared, args,
-                                options=list(found.options), compiler="nvcc" if found.backend == "nvcc" else "nvrtc",
-                                **run)
+                                options=_cupy_options(found.options),
+                                compiler="nvcc" if found.backend == "nvcc" else "nvrtc", **run)
     except UserError as exc:
         raise type(exc)(str(exc).replace(str(source), shown)) from None
     report.files = {i: shown if f == str(source) else f for i, f in report.files.items()}
     return report
+
+
+def _cupy_options(options: tuple[str, ...]) -> list[str]:
+    """The options CuPy compiles the kernel with: the object's, and what CuPy adds to every RawKernel (its headers,
+    `<cupy/complex.cuh>` among them, its CCCL, the C++ standard) where CuPy is installed."""
+    try:
+        from cupy._core.core import assemble_cupy_compiler_options
+    except ImportError:
+        return list(options)
+    try:
+        return [str(o) for o in assemble_cupy_compiler_options(tuple(options))]
+    except Exception:  # noqa: BLE001 - a private helper of CuPy's that may change: the object's own options
+        return list(options)
 
 
 def _place(path: str, found: CupyKernel) -> tuple[int, str]:

@@ -37,6 +37,16 @@ scale = cp.RawKernel("extern \"C\" __global__ void scale(float* x, float a) {\n"
                      "    x[threadIdx.x] = a * s[threadIdx.x];\n"
                      "}\n", "scale")
 
+cscale = cp.RawKernel(r'''
+#include <cupy/complex.cuh>
+extern "C" __global__ void cscale(complex<float>* x, float a) {
+    __shared__ complex<float> s[64];
+    s[threadIdx.x] = x[threadIdx.x] * a;
+    __syncthreads();
+    x[threadIdx.x] = s[63 - threadIdx.x];
+}
+''', "cscale")
+
 axpy = cp.ElementwiseKernel("float32 x, float32 y, float32 a", "float32 z", "z = a * x + y", "axpy")
 
 if __name__ == "__main__":
