@@ -70,7 +70,7 @@ def test_a_kernel_built_at_run_time_is_named_by_its_variable():
 
 @pytest.mark.skipif(importlib.util.find_spec("cupy") is None, reason="CuPy is not installed: its headers come with it")
 def test_a_kernel_that_includes_cupys_headers_compiles_as_cupy_compiles_it():
-    rc, doc = _cli("--kernel", "cscale", "--block", "64", "--arg", "x=float32[128]", "--arg", "a=2")
+    rc, doc = _cli("--kernel", "cscale", "--block", "64", "--arg", "x=complex64[64]", "--arg", "a=2")
     assert rc == 0, doc
     assert (doc["store"]["requests"], doc["store"]["wavefronts"]) == (2, 4)
     assert (doc["load"]["requests"], doc["load"]["wavefronts"]) == (2, 4)

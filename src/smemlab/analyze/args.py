@@ -47,7 +47,10 @@ BITS_TYPES = {"bfloat16": "bfloat16", "__nv_bfloat16": "bfloat16", "nv_bfloat16"
               "float8_e4m3fn": "e4m3",  # torch's, ml_dtypes' and Triton's name
               "e5m2": "e5m2", "__nv_fp8_e5m2": "e5m2", "fp8_e5m2": "e5m2", "float8_e5m2": "e5m2"}
 _PAIRS = {"half2": ("float16", 2), "__half2": ("float16", 2), "bfloat162": ("bfloat16", 2),
-          "__nv_bfloat162": ("bfloat16", 2), "nv_bfloat162": ("bfloat16", 2)}
+          "__nv_bfloat162": ("bfloat16", 2), "nv_bfloat162": ("bfloat16", 2),
+          # complex numbers as CUDA code holds them (cuComplex.h, CuPy's complex<float>): a (real, imaginary) pair
+          "complex64": ("float32", 2), "complex128": ("float64", 2), "cuComplex": ("float32", 2),
+          "cuFloatComplex": ("float32", 2), "cuDoubleComplex": ("float64", 2)}
 _BITS_DTYPE = {"bfloat16": np.dtype(np.uint16), "e4m3": np.dtype(np.uint8), "e5m2": np.dtype(np.uint8)}
 VECTOR = re.compile(r"^(char|uchar|short|ushort|int|uint|long|ulong|longlong|ulonglong|float|double)([1234])$")
 _VEC_BASE = {"char": "int8", "uchar": "uint8", "short": "int16", "ushort": "uint16", "int": "int32",
