@@ -103,3 +103,15 @@ def test_list_names_the_cupy_kernels():
                           capture_output=True, text=True)
     names = {k["name"]: k.get("cupy") for k in json.loads(done.stdout)["kernels"]}
     assert names == {"transpose": "RawKernel", "module": "RawModule", "scale": "RawKernel", "cscale": "RawKernel"}
+
+
+def test_the_whole_launch_of_a_raw_kernel():
+    """--blocks all on a 4x4 grid of the 128x128 transpose: each block reads and writes 32 rows of 128 bytes
+    (4 sectors a request, 32 requests), as the one-block report counts."""
+    rc, doc = _cli("--kernel", "transpose", "--block", "32,8", "--grid", "4,4", "--arg", "out=float32[16384]",
+                   "--arg", "in=float32[16384]", "--arg", "n=128", "--blocks", "all")
+    assert rc == 0, doc
+    launch = doc["launch"]
+    assert launch["blocks"] == launch["emulated"] == 16 and launch["exact"]
+    for kind in ("global_load", "global_store"):
+        assert (launch[kind]["requests"], launch[kind]["sectors"]) == (16 * 32, 16 * 128)

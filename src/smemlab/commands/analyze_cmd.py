@@ -92,14 +92,20 @@ def _launch(args, report):
     from smemlab.analyze import analyze_source
     from smemlab.analyze.launch import whole_launch
 
-    if args.file.endswith(".py"):
-        raise UserError("--blocks takes a CUDA file for now; a Python file's kernel (Numba, Triton, CuPy) is analysed "
-                        "one block at a time")
+    cupy = getattr(report, "cupy", None)  # (the CuPy kernel, its name) where the report is of one
+    if args.file.endswith(".py") and cupy is None:
+        raise UserError("--blocks takes a CUDA file or a CuPy kernel for now; a Numba or Triton kernel is analysed one "
+                        "block at a time")
     blocks = args.blocks.strip().lower()
     if blocks != "all":
         blocks = _count(blocks, "blocks", 1)
 
     def run(b):
+        if cupy is not None:
+            from smemlab.analyze import cupy_front
+
+            return cupy_front.analyze(args.file, *cupy, report.block, report.grid, b, report.dynamic_shared, args.arg,
+                                      keep_addresses=True)
         return analyze_source(args.file, report.kernel, report.block, report.grid, b, report.dynamic_shared, args.arg,
                               _defines(args.define), args.include, compiler=args.compiler,
                               options=_options(args.options), keep_addresses=True)
@@ -261,10 +267,12 @@ def _python(args):
         raise UserError("--constexpr is for a Triton kernel (--triton)")
     if hit is not None:  # a cupy.RawKernel or a kernel of a cupy.RawModule
         found, name = hit
-        return cupy_front.analyze(
+        report = cupy_front.analyze(
             args.file, found, name, _dims(args.block, "block"), _dims(args.grid, "grid"),
             _dims(args.block_index, "block-index", zero_ok=True), _count(args.dynamic_shared, "dynamic-shared"),
             args=args.arg, cluster=_dims(args.cluster, "cluster") if args.cluster is not None else None, **run)
+        report.cupy = (found, name)  # what --blocks analyses again, block by block
+        return report
     return numba_front.analyze(
         args.file, _dims(args.block, "block"), _dims(args.grid, "grid"),
         _dims(args.block_index, "block-index", zero_ok=True), _count(args.dynamic_shared, "dynamic-shared"),
