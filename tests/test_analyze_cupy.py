@@ -115,3 +115,12 @@ def test_the_whole_launch_of_a_raw_kernel():
     assert launch["blocks"] == launch["emulated"] == 16 and launch["exact"]
     for kind in ("global_load", "global_store"):
         assert (launch[kind]["requests"], launch[kind]["sectors"]) == (16 * 32, 16 * 128)
+
+
+def test_a_kernel_made_inside_a_function_is_named_as_unseen(tmp_path):
+    script = tmp_path / "made_late.py"
+    script.write_text("import cupy as cp\n\ndef make():\n"
+                      "    return cp.RawKernel('extern \"C\" __global__ void k(float* x) { x[0] = 1; }', 'k')\n")
+    done = subprocess.run([sys.executable, "-m", "smemlab", "analyze", str(script), "--kernel", "k", "--block", "32"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "top level" in done.stderr and "Traceback" not in done.stderr

@@ -92,6 +92,11 @@ def pick(path: str, name: str | None) -> tuple[CupyKernel, str | None] | None:
     of that name (then it is the Numba front end's)."""
     module = load(path)
     found, generated = kernels(module)
+    numba = "cuda.jit" in Path(path).read_text(errors="replace")
+    if not found and not generated and not numba:
+        raise UserError(f"{path}: no cupy.RawKernel or cupy.RawModule made from CUDA source at the file's top level "
+                        "(one made inside a function, or from a cubin or PTX file, is not seen: pass the object to "
+                        "smemlab.analyze.source, or its source file to smemlab analyze)")
     if name is not None and name in generated:
         raise UserError(f"--kernel {name}: a cupy.{generated[name]}, whose CUDA code CuPy writes when it is first "
                         "called: there is no source to analyse. Write it as a cupy.RawKernel, or analyse the code "
@@ -123,7 +128,7 @@ def pick(path: str, name: str | None) -> tuple[CupyKernel, str | None] | None:
     if len(holding) > 1:
         raise UserError(f"--kernel {name}: the file's cupy.RawModule objects {', '.join(k.variable for k in holding)} "
                         "all hold it: name it as MODULE.KERNEL")
-    if found and "cuda.jit" not in Path(path).read_text(errors="replace"):  # no Numba kernel it could mean
+    if found and not numba:  # no Numba kernel it could mean
         raise UserError(f"--kernel {name}: {path} has no CuPy kernel of that name (its CuPy kernels: "
                         f"{', '.join(sorted(_shown(found)))})")
     return None
