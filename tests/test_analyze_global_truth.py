@@ -40,7 +40,7 @@ KNOWN = {
                                                       "source view counts 16 sectors (one warp-copy) more on line 193 "
                                                       "(2,064 against 2,048, ideal 4,112 against 4,096) than the lanes "
                                                       "read; " + STAGED_SOURCE_VIEW,
-    # the robustness corpus (recorded on an H100, 2026-11-27): 79 of 84 exact in global and local memory
+    # the robustness corpus (recorded on an H100, 2026-11-27): 80 of 84 exact in global and local memory (math_kernel since 2026-11-28)
     "robust.triton.atomics_global": "Triton's float tl.atomic_max/min over 4 words (signed max of the positive "
                                     "lanes, unsigned min of the negative ones): the source view puts both lines' 4 "
                                     "ATOMGs on line 311 at 1 sector a request (16), where the per-lane rule "
@@ -52,8 +52,6 @@ KNOWN = {
     "robust.numba.shared_atomics": "line 145's cuda.atomic.add of the shared bins to global memory: 4 sectors "
                                    "emulated, none on that line in the source view (its float max's shared "
                                    "compare-and-swap loop differs too: test_analyze_truth.KNOWN)",
-    "robust.numba.math_kernel": "Numba's sincos writes its results through local memory in the PTX (8 local loads "
-                                "emulated), which ptxas keeps in registers: none measured",
     "robust.numba.float16_math": "Numba's float16 functions called through its ABI (results by pointer into local "
                                  "memory): ptxas kept 6 of the 16 local stores and made 6 local loads of the PTX's 4 "
                                  "(per line: cuda_fp16.py's 4 and 4 against 28 and 8 emulated): the PTX's local "

@@ -500,7 +500,11 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
        an access NVVM hoisted above a branch, which the line table puts on a neighbouring line whose
        SASS has more accesses than its PTX, moves there;
     3. an access with no SASS of its kind left unexplained anywhere in the kernel was merged into
-       another (the other half of such a pair) or removed: it counts nothing.
+       another (the other half of such a pair) or removed: it counts nothing. A local access that no
+       SASS of its line or a near one takes counts nothing whatever local SASS the kernel has elsewhere:
+       ptxas kept it in registers (Numba's sincos results, which the PTX passes through local memory),
+       and the kernel's own local SASS is another path's (libdevice's slow trig argument reduction,
+       on the line of the call; robust.numba.math_kernel, measured on an H100).
     What none of these explains keeps the PTX's widths, merged at run time into the SASS's width
     where that is wider (a loop unrolled and vectorised again: ledger.py)."""
     orphans = {k for k in failed if not sass_groups.get(k)}
@@ -569,7 +573,7 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
                 p.lines[pc] = there[1]
             orphans.discard(key)
     for key in sorted(orphans):  # 3
-        if not any(f[2] == key[2] for f in foreign):
+        if key[2].startswith("local") or not any(f[2] == key[2] for f in foreign):
             for pc in pcs(failed.pop(key)):
                 p.sizes[pc] = 0
             p.removed.append(key[1])
