@@ -124,3 +124,28 @@ def test_a_kernel_made_inside_a_function_is_named_as_unseen(tmp_path):
     done = subprocess.run([sys.executable, "-m", "smemlab", "analyze", str(script), "--kernel", "k", "--block", "32"],
                           capture_output=True, text=True)
     assert done.returncode == 2 and "top level" in done.stderr and "Traceback" not in done.stderr
+
+
+MORE = FILE.parent / "cupy_more_kernels.py"
+MORE_TEXT = MORE.read_text().splitlines()
+
+
+def _run(script, *argv):
+    return subprocess.run([sys.executable, "-m", "smemlab", "analyze", str(script), *argv],
+                          capture_output=True, text=True)
+
+
+def test_a_plain_strings_escaped_newline_keeps_the_scripts_line_numbers():
+    """printf("...\\\\n") in a plain string is one line whose text differs from the kernel's; the other lines still
+    place the kernel on the script's lines. The column read of the 32x32 tile: 32 warps, 32 wavefronts each."""
+    done = _run(MORE, "--kernel", "colread", "--block", "32,32", "--arg", "out=float32[1024]",
+                "--arg", "in=float32[1024]", "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    doc = json.loads(done.stdout)
+    assert (doc["load"]["requests"], doc["load"]["wavefronts"]) == (33, 1025)  # and printf's one read of tile[0][0]
+    rows = _rows(doc)
+    read = next(i + 1 for i, ln in enumerate(MORE_TEXT) if "= tile[threadIdx.x][threadIdx.y]" in ln)
+    assert (rows[("cupy_more_kernels.py", read, "load")]["requests"],
+            rows[("cupy_more_kernels.py", read, "load")]["wavefronts"]) == (32, 1024)
+    assert {r["file"] for r in doc["lines"]} == {str(MORE)}
+

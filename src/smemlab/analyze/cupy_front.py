@@ -177,16 +177,31 @@ def _place(path: str, found: CupyKernel) -> tuple[int, str]:
     if first is not None:
         wanted = [ln.strip() for ln in code]
         for start in range(len(lines)):
-            if lines[start].strip() != wanted[first]:
+            if not _same(lines[start], wanted[first]):
                 continue
             top = start - first
             if top < 0 or top + len(code) > len(lines):
                 continue
             written = [(i, w) for i, w in enumerate(wanted) if w]  # the text's first line shares the quote's
-            same = sum(lines[top + i].strip() == w for i, w in written)
+            same = sum(_same(lines[top + i], w) for i, w in written)
             if same >= 0.9 * len(written):
                 return top, path
     return 0, f"{path}[{found.variable}]"
+
+
+def _same(line: str, wanted: str) -> bool:
+    """Whether the file's line holds the kernel's line: as written (a raw string), or with a plain string's
+    escapes undone (`printf("%d\\n", i)` in a plain string is `printf("%d\n", i)` in the kernel's text; a short
+    kernel with one such line would otherwise miss the 90% it needs and lose the file's line numbers)."""
+    line = line.strip()
+    if line == wanted:
+        return True
+    if "\\" not in line:
+        return False
+    try:
+        return line.encode("latin-1", "backslashreplace").decode("unicode_escape") == wanted
+    except (UnicodeDecodeError, UnicodeEncodeError):
+        return False
 
 
 def _shown(found: dict[str, CupyKernel]) -> list[str]:
