@@ -149,3 +149,11 @@ def test_a_plain_strings_escaped_newline_keeps_the_scripts_line_numbers():
             rows[("cupy_more_kernels.py", read, "load")]["wavefronts"]) == (32, 1024)
     assert {r["file"] for r in doc["lines"]} == {str(MORE)}
 
+
+def test_a_script_with_no_kernel_at_all_says_so(tmp_path):
+    script = tmp_path / "nothing.py"
+    script.write_text("import cupy\nx = 1\n")
+    done = _run(script, "--block", "32")
+    assert done.returncode == 2 and "has no @cuda.jit kernel at its top level" in done.stderr
+    assert "0 @cuda.jit kernels" not in done.stderr
+
