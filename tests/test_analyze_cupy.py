@@ -157,3 +157,14 @@ def test_a_script_with_no_kernel_at_all_says_so(tmp_path):
     assert done.returncode == 2 and "has no @cuda.jit kernel at its top level" in done.stderr
     assert "0 @cuda.jit kernels" not in done.stderr
 
+
+@pytest.mark.skipif(importlib.util.find_spec("cupy") is None, reason="CuPy is not installed: its headers come with it")
+def test_the_api_compiles_a_raw_kernel_with_cupys_headers():
+    from smemlab import analyze
+
+    """The cupy.RawKernel object itself (made without a GPU), as the command line's cscale: 2 warps of 8-byte
+    elements, 2 wavefronts a request."""
+    kernel = vars(cupy_front.load(str(FILE)))["cscale"]
+    report = analyze.source(kernel, block=(64,), args=["x=complex64[64]", "a=2"])
+    load = report.totals("load")
+    assert (load["requests"], load["wavefronts"]) == (2, 4)
