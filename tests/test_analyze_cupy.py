@@ -168,3 +168,10 @@ def test_the_api_compiles_a_raw_kernel_with_cupys_headers():
     report = analyze.source(kernel, block=(64,), args=["x=complex64[64]", "a=2"])
     load = report.totals("load")
     assert (load["requests"], load["wavefronts"]) == (2, 4)
+
+
+def test_a_raw_kernel_named_what_its_code_lacks_says_so():
+    done = _run(MORE, "--kernel", "misnamed", "--block", "32", "--arg", "x=float32[32]")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "the cupy.RawKernel misnamed is given the name 'wrong_name'" in done.stderr and "real_name" in done.stderr
+

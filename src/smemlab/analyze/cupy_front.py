@@ -147,7 +147,13 @@ def analyze(path: str, found: CupyKernel, kernel: str, block, grid=(1, 1, 1), bl
                                 options=_cupy_options(found.options),
                                 compiler="nvcc" if found.backend == "nvcc" else "nvrtc", **run)
     except UserError as exc:
-        raise type(exc)(str(exc).replace(str(source), shown)) from None
+        text = str(exc).replace(str(source), shown)
+        if found.kernel is not None:  # "the file" is the RawKernel's code here: say where the name came from
+            text = text.replace(f"--kernel {kernel}: the file has no kernel of that name",
+                                f"--kernel {kernel}: the cupy.RawKernel {found.variable} is given the name {kernel!r}, "
+                                "but its code has no kernel of that name (CuPy looks the name up as it is: a kernel "
+                                "without extern \"C\" has a mangled one)")
+        raise type(exc)(text) from None
     report.files = {i: shown if f == str(source) else f for i, f in report.files.items()}
     return report
 
