@@ -175,3 +175,15 @@ def test_a_raw_kernel_named_what_its_code_lacks_says_so():
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "the cupy.RawKernel misnamed is given the name 'wrong_name'" in done.stderr and "real_name" in done.stderr
 
+
+@pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba-cuda is not installed")
+def test_a_numba_and_a_cupy_kernel_in_one_script_need_kernel(tmp_path):
+    """Without --kernel the one CuPy kernel is not taken over the @cuda.jit one in silence."""
+    script = tmp_path / "mixed.py"
+    script.write_text("import cupy as cp\nfrom numba import cuda\n\n@cuda.jit\ndef nb(x):\n    x[0] = 1\n\n"
+                      "k = cp.RawKernel('extern \"C\" __global__ void ck(float* x) { x[0] = 1; }', 'ck')\n")
+    done = _run(script, "--block", "32", "--arg", "x=float32[32]")
+    assert done.returncode == 2 and "1 @cuda.jit and 1 CuPy kernels (nb, ck): name one with --kernel" in done.stderr
+    done = _run(script, "--kernel", "ck", "--block", "32", "--arg", "x=float32[32]", "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)["kernel"] == "ck"
+

@@ -101,6 +101,14 @@ def pick(path: str, name: str | None) -> tuple[CupyKernel, str | None] | None:
         raise UserError(f"--kernel {name}: a cupy.{generated[name]}, whose CUDA code CuPy writes when it is first "
                         "called: there is no source to analyse. Write it as a cupy.RawKernel, or analyse the code "
                         "CuPy generates (saved with CUPY_CACHE_SAVE_CUDA_SOURCE=1 in CuPy's kernel cache)")
+    if name is None and numba and found:
+        # a file with @cuda.jit kernels as well: taking its one CuPy kernel would pass over them in silence
+        from smemlab.analyze import numba_front
+
+        jitted = sorted(n for n, v in vars(module).items() if numba_front.is_kernel(v) and pyfile.defined_here(v, module))
+        if jitted:
+            raise UserError(f"{path} has {len(jitted)} @cuda.jit and {len({id(k) for k in found.values()})} CuPy "
+                            f"kernels ({', '.join(jitted + sorted(_shown(found)))}): name one with --kernel")
     if name is None:
         distinct = {id(k): k for k in found.values()}
         if len(distinct) == 1:
