@@ -187,3 +187,27 @@ def test_a_numba_and_a_cupy_kernel_in_one_script_need_kernel(tmp_path):
     done = _run(script, "--kernel", "ck", "--block", "32", "--arg", "x=float32[32]", "--json")
     assert done.returncode == 0 and json.loads(done.stdout)["kernel"] == "ck"
 
+
+@pytest.mark.parametrize("argv, message", [
+    (["--kernel", "squared_diff", "--block", "32"], "--kernel squared_diff: a cupy.fuse function"),
+])
+def test_a_cupy_fuse_function_is_refused_in_one_line(argv, message):
+    done = _run(MORE, *argv)
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_script_of_generated_kernels_alone_names_them(tmp_path):
+    script = tmp_path / "fused_only.py"
+    script.write_text("import cupy\n\n@cupy.fuse\ndef f(x):\n    return x * 2\n\n"
+                      "add = cupy.ElementwiseKernel('float32 x', 'float32 y', 'y = x + 1', 'add_one')\n")
+    done = _run(script, "--block", "32")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "no kernel to analyse: add (a cupy.ElementwiseKernel), f (a cupy.fuse function)" in done.stderr
+    listed = _run(script, "--list").stdout
+    assert "f  (a cupy.fuse function: not analysed" in listed and "no @cuda.jit or CuPy kernel" not in listed
+
+
+def test_the_stand_in_records_cupy_fuse(monkeypatch):
+    monkeypatch.setitem(sys.modules, "cupy", None)  # `import cupy` raises ImportError
+    assert cupy_front.kernels(cupy_front.load(str(MORE)))[1]["squared_diff"] == "Fusion"
+

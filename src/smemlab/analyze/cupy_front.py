@@ -7,7 +7,7 @@ RawKernel and RawModule calls were given, so that an analyze-only install takes 
 the Python file's own lines where the kernel's text sits in it verbatim (a raw or plain string literal,
 matched line by line), else `FILE.py[VARIABLE]:N`, N the line within the kernel's text.
 
-ElementwiseKernel and ReductionKernel are refused: CuPy writes their CUDA code when they are first called,
+ElementwiseKernel, ReductionKernel and cupy.fuse functions are refused: CuPy writes their CUDA code when they are first called,
 for the argument types of that call, so there is no source in the file to analyse.
 """
 
@@ -22,7 +22,7 @@ from smemlab.analyze import pyfile
 from smemlab.errors import UserError
 
 RAW = ("RawKernel", "RawModule")
-GENERATED = ("ElementwiseKernel", "ReductionKernel")
+GENERATED = ("ElementwiseKernel", "ReductionKernel", "Fusion")  # Fusion: what cupy.fuse makes of a function
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ def mentions(path: str) -> bool:
         text = Path(path).read_text(errors="replace")
     except OSError:
         return False
-    return "cupy" in text and any(word in text for word in RAW + GENERATED)
+    return "cupy" in text and any(word in text for word in RAW + GENERATED + (".fuse", "import fuse"))
 
 
 def load(path: str) -> ModuleType:
@@ -98,17 +98,24 @@ def pick(path: str, name: str | None) -> tuple[CupyKernel, str | None] | None:
                         "(one made inside a function, or from a cubin or PTX file, is not seen: pass the object to "
                         "smemlab.analyze.source, or its source file to smemlab analyze)")
     if name is not None and name in generated:
-        raise UserError(f"--kernel {name}: a cupy.{generated[name]}, whose CUDA code CuPy writes when it is first "
+        raise UserError(f"--kernel {name}: {_what(generated[name])}, whose CUDA code CuPy writes when it is first "
                         "called: there is no source to analyse. Write it as a cupy.RawKernel, or analyse the code "
                         "CuPy generates (saved with CUPY_CACHE_SAVE_CUDA_SOURCE=1 in CuPy's kernel cache)")
     if name is None and numba and found:
         # a file with @cuda.jit kernels as well: taking its one CuPy kernel would pass over them in silence
         from smemlab.analyze import numba_front
 
-        jitted = sorted(n for n, v in vars(module).items() if numba_front.is_kernel(v) and pyfile.defined_here(v, module))
+        jitted = sorted(n for n, v in vars(module).items()
+                        if numba_front.is_kernel(v) and pyfile.defined_here(v, module))
         if jitted:
             raise UserError(f"{path} has {len(jitted)} @cuda.jit and {len({id(k) for k in found.values()})} CuPy "
                             f"kernels ({', '.join(jitted + sorted(_shown(found)))}): name one with --kernel")
+    if name is None and generated and not found and not numba:
+        # nothing but kernels CuPy writes itself: say so, not "0 @cuda.jit kernels"
+        objs = sorted({f"{v} ({_what(generated[v])})" for v in generated if v in vars(module)})
+        raise UserError(f"{path}: no kernel to analyse: {', '.join(objs)}: CuPy writes their CUDA code when they are "
+                        "first called. Write the kernel as a cupy.RawKernel, or analyse the code CuPy generates (saved "
+                        "with CUPY_CACHE_SAVE_CUDA_SOURCE=1 in CuPy's kernel cache)")
     if name is None:
         distinct = {id(k): k for k in found.values()}
         if len(distinct) == 1:
@@ -218,6 +225,10 @@ def _same(line: str, wanted: str) -> bool:
         return False
 
 
+def _what(kind: str) -> str:
+    return "a cupy.fuse function" if kind == "Fusion" else f"a cupy.{kind}"
+
+
 def _shown(found: dict[str, CupyKernel]) -> list[str]:
     return [k.kernel or k.variable for k in {id(k): k for k in found.values()}.values()]
 
@@ -260,9 +271,20 @@ def _standin() -> ModuleType:
             super().__init__(in_params, out_params, map_expr)
             self.name = name
 
-    for cls in (RawKernel, RawModule, ElementwiseKernel, ReductionKernel):
+    class Fusion(_Recorded):
+        def __init__(self, func, name=None):
+            super().__init__(func)
+            self.name = name or getattr(func, "__name__", "fusion")
+
+    def fuse(*args, **kwargs):  # @cupy.fuse, @cupy.fuse() and @cupy.fuse(kernel_name=...), as CuPy takes them
+        if len(args) == 1 and callable(args[0]) and not kwargs:
+            return Fusion(args[0])
+        return lambda func: Fusion(func, kwargs.get("kernel_name"))
+
+    for cls in (RawKernel, RawModule, ElementwiseKernel, ReductionKernel, Fusion):
         cls.__module__ = _STANDIN
         setattr(module, cls.__name__, cls)
+    module.fuse = fuse
 
     def __getattr__(name):
         raise AttributeError(f"smemlab's stand-in for CuPy (not installed here) has no {name}")
