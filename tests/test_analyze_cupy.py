@@ -211,3 +211,15 @@ def test_the_stand_in_records_cupy_fuse(monkeypatch):
     monkeypatch.setitem(sys.modules, "cupy", None)  # `import cupy` raises ImportError
     assert cupy_front.kernels(cupy_front.load(str(MORE)))[1]["squared_diff"] == "Fusion"
 
+
+
+def test_a_kernel_taken_with_get_function_is_named_by_its_variable():
+    """`rowcopy_kernel = rows.get_function("rowcopy")` is skipped without a GPU; --kernel rowcopy_kernel is still
+    that kernel of the module. Its row read of the 32x32 tile: 32 warps, 1 wavefront each."""
+    done = _run(MORE, "--kernel", "rowcopy_kernel", "--block", "32,32", "--arg", "out=float32[1024]",
+                "--arg", "in=float32[1024]", "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["kernel"] == "rowcopy" and (doc["load"]["requests"], doc["load"]["wavefronts"]) == (32, 32)
+    read = next(i + 1 for i, ln in enumerate(MORE_TEXT) if "= tile[threadIdx.y][threadIdx.x];" in ln)
+    assert _rows(doc)[("cupy_more_kernels.py", read, "load")]["source"] == MORE_TEXT[read - 1].strip()

@@ -130,6 +130,9 @@ def pick(path: str, name: str | None) -> tuple[CupyKernel, str | None] | None:
     var, dot, inner = name.partition(".")
     if dot and var in found and found[var].kernel is None:  # MODULE.KERNEL: a kernel of that RawModule
         return found[var], inner
+    got = _get_function(path).get(name)
+    if got is not None and got[0] in found and found[got[0]].kernel is None:
+        return found[got[0]], got[1]  # `k = module.get_function("name")`: a statement skipped without a GPU
     if name in found:
         k = found[name]
         if k.kernel is None:
@@ -223,6 +226,28 @@ def _same(line: str, wanted: str) -> bool:
         return line.encode("latin-1", "backslashreplace").decode("unicode_escape") == wanted
     except (UnicodeDecodeError, UnicodeEncodeError):
         return False
+
+
+def _get_function(path: str) -> dict[str, tuple[str, str]]:
+    """{variable: (module variable, kernel name)} of the file's top-level `k = module.get_function("name")`
+    statements: the call needs a GPU (it loads the module), so without one k is never made, yet the script's
+    author knows the kernel by it."""
+    import ast
+
+    try:
+        tree = ast.parse(Path(path).read_text(errors="replace"))
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    out = {}
+    for node in tree.body:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+            continue
+        call = node.value
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "get_function" \
+                and isinstance(call.func.value, ast.Name) and len(call.args) == 1 \
+                and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str):
+            out[node.targets[0].id] = (call.func.value.id, call.args[0].value)
+    return out
 
 
 def _what(kind: str) -> str:

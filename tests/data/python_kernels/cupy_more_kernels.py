@@ -1,5 +1,6 @@
 """More CuPy kernels as scripts write them (tests/test_analyze_cupy.py): a plain (not raw) string whose printf
-holds an escaped newline, a RawKernel given a name its code does not have, and a cupy.fuse function."""
+holds an escaped newline, a RawKernel given a name its code does not have, a cupy.fuse function, and a RawModule's
+kernel taken with get_function at the top level (a call that needs a GPU)."""
 
 import cupy as cp
 
@@ -22,3 +23,14 @@ extern "C" __global__ void real_name(float* x) { x[threadIdx.x] = 1.0f; }
 @cp.fuse()
 def squared_diff(x, y):
     return (x - y) * (x - y)
+
+
+rows = cp.RawModule(code=r'''
+extern "C" __global__ void rowcopy(float* out, const float* in) {
+    __shared__ float tile[32][32];
+    tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * 32 + threadIdx.x];
+    __syncthreads();
+    out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.y][threadIdx.x];
+}
+''')
+rowcopy_kernel = rows.get_function("rowcopy")
