@@ -223,3 +223,16 @@ def test_a_kernel_taken_with_get_function_is_named_by_its_variable():
     assert doc["kernel"] == "rowcopy" and (doc["load"]["requests"], doc["load"]["wavefronts"]) == (32, 32)
     read = next(i + 1 for i, ln in enumerate(MORE_TEXT) if "= tile[threadIdx.y][threadIdx.x];" in ln)
     assert _rows(doc)[("cupy_more_kernels.py", read, "load")]["source"] == MORE_TEXT[read - 1].strip()
+
+
+def test_a_kernels_text_from_a_module_beside_the_script_is_on_that_modules_lines():
+    """The rows name cupy_kernel_sources.py, where the text sits. The column read: 32 warps, 32 wavefronts each."""
+    sources = FILE.parent / "cupy_kernel_sources.py"
+    done = _run(FILE.parent / "cupy_imported_source.py", "--block", "32,32", "--arg", "out=float32[1024]",
+                "--arg", "in=float32[1024]", "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    doc = json.loads(done.stdout)
+    text = sources.read_text().splitlines()
+    read = next(i + 1 for i, ln in enumerate(text) if "= tile[threadIdx.x][threadIdx.y]" in ln)
+    row = _rows(doc)[("cupy_kernel_sources.py", read, "load")]
+    assert (row["requests"], row["wavefronts"]) == (32, 1024) and row["source"] == text[read - 1].strip()

@@ -5,7 +5,8 @@ The file is imported as the Numba and Triton front ends import theirs (pyfile.lo
 needs the GPU is skipped). Where CuPy is not installed, a stand-in `cupy` module records what the file's
 RawKernel and RawModule calls were given, so that an analyze-only install takes these files too. The rows are
 the Python file's own lines where the kernel's text sits in it verbatim (a raw or plain string literal,
-matched line by line), else `FILE.py[VARIABLE]:N`, N the line within the kernel's text.
+matched line by line) or in a module beside it that it imports, else `FILE.py[VARIABLE]:N`, N the line within
+the kernel's text.
 
 ElementwiseKernel, ReductionKernel and cupy.fuse functions are refused: CuPy writes their CUDA code when they are first called,
 for the argument types of that call, so there is no source in the file to analyse.
@@ -191,26 +192,49 @@ def _cupy_options(options: tuple[str, ...]) -> list[str]:
 
 def _place(path: str, found: CupyKernel) -> tuple[int, str]:
     """(lines before the kernel's text in the file, the name its rows take): the file's own name where the text
-    sits in it line by line (a plain string's escapes may differ on a few lines), else FILE.py[VARIABLE]."""
-    try:
-        lines = Path(path).read_text(errors="replace").splitlines()
-    except OSError:
-        lines = []
+    sits in it line by line (a plain string's escapes may differ on a few lines), else the name of a module of
+    the script's folder that the script imports and that holds it (`from kernels import SRC`), else
+    FILE.py[VARIABLE]."""
     code = found.code.splitlines()
     first = next((i for i, ln in enumerate(code) if ln.strip()), None)
     if first is not None:
         wanted = [ln.strip() for ln in code]
-        for start in range(len(lines)):
-            if not _same(lines[start], wanted[first]):
+        for candidate in [path] + _local_imports(path):
+            try:
+                lines = Path(candidate).read_text(errors="replace").splitlines()
+            except OSError:
                 continue
-            top = start - first
-            if top < 0 or top + len(code) > len(lines):
-                continue
-            written = [(i, w) for i, w in enumerate(wanted) if w]  # the text's first line shares the quote's
-            same = sum(_same(lines[top + i], w) for i, w in written)
-            if same >= 0.9 * len(written):
-                return top, path
+            for start in range(len(lines)):
+                if not _same(lines[start], wanted[first]):
+                    continue
+                top = start - first
+                if top < 0 or top + len(code) > len(lines):
+                    continue
+                written = [(i, w) for i, w in enumerate(wanted) if w]  # the text's first line shares the quote's
+                same = sum(_same(lines[top + i], w) for i, w in written)
+                if same >= 0.9 * len(written):
+                    return top, candidate
     return 0, f"{path}[{found.variable}]"
+
+
+def _local_imports(path: str) -> list[str]:
+    """The files of the script's folder that its top-level `import X` and `from X import ...` statements name
+    (a kernel's text kept as a constant in a module beside the script)."""
+    import ast
+
+    try:
+        tree = ast.parse(Path(path).read_text(errors="replace"))
+    except (OSError, SyntaxError, ValueError):
+        return []
+    names = []
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.append(node.module)
+    folder = Path(path).parent
+    files = [folder / (n.replace(".", "/") + ".py") for n in names]
+    return [str(f) for f in files if f.is_file() and f.resolve() != Path(path).resolve()]
 
 
 def _same(line: str, wanted: str) -> bool:
