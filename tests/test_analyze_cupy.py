@@ -236,3 +236,8 @@ def test_a_kernels_text_from_a_module_beside_the_script_is_on_that_modules_lines
     read = next(i + 1 for i, ln in enumerate(text) if "= tile[threadIdx.x][threadIdx.y]" in ln)
     row = _rows(doc)[("cupy_kernel_sources.py", read, "load")]
     assert (row["requests"], row["wavefronts"]) == (32, 1024) and row["source"] == text[read - 1].strip()
+
+
+def test_compiler_options_for_a_cupy_kernel_are_refused_naming_its_own():
+    done = _run(FILE, "--kernel", "transpose", "--block", "32,8", "-X=--use_fast_math")
+    assert done.returncode == 2 and "the options and backend its RawKernel or RawModule is given" in done.stderr

@@ -8,8 +8,8 @@ the Python file's own lines where the kernel's text sits in it verbatim (a raw o
 matched line by line) or in a module beside it that it imports, else `FILE.py[VARIABLE]:N`, N the line within
 the kernel's text.
 
-ElementwiseKernel, ReductionKernel and cupy.fuse functions are refused: CuPy writes their CUDA code when they are first called,
-for the argument types of that call, so there is no source in the file to analyse.
+ElementwiseKernel, ReductionKernel and cupy.fuse functions are refused: CuPy writes their CUDA code when they
+are first called, for the argument types of that call, so there is no source in the file to analyse.
 """
 
 from __future__ import annotations

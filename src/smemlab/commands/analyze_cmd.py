@@ -253,7 +253,8 @@ def _python(args):
            "time_limit": _seconds(args.time_limit) if args.time_limit is not None else DEFAULT_TIME_LIMIT}
     if args.define or args.include or args.options or args.compiler != "auto":
         raise UserError("--define, -I, -X and --compiler are for CUDA C++ files; a Python file's kernel is compiled "
-                        "by its own compiler (Numba or Triton)")
+                        "by its own compiler (Numba or Triton), a CuPy kernel with the options and backend its "
+                        "RawKernel or RawModule is given (CuPy's way)")
     if args.triton:
         from smemlab.analyze import triton_front
 
