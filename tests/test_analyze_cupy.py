@@ -241,3 +241,21 @@ def test_a_kernels_text_from_a_module_beside_the_script_is_on_that_modules_lines
 def test_compiler_options_for_a_cupy_kernel_are_refused_naming_its_own():
     done = _run(FILE, "--kernel", "transpose", "--block", "32,8", "-X=--use_fast_math")
     assert done.returncode == 2 and "the options and backend its RawKernel or RawModule is given" in done.stderr
+
+
+@pytest.mark.skipif(importlib.util.find_spec("cupy") is None, reason="CuPy is not installed: its RawKernel checks")
+def test_a_kernel_whose_statement_failed_is_not_taken_from_another_object(tmp_path):
+    """CuPy takes a RawKernel's options as a tuple: `options=[...]` raises TypeError, so `padded` is never made.
+    --kernel padded must not fall back on `nopad`, made from the same code under the kernel name padded."""
+    script = tmp_path / "listed_options.py"
+    script.write_text(
+        "import cupy as cp\n\nsrc = r'''\nextern \"C\" __global__ void padded(float* x) {\n"
+        "    __shared__ float t[32][32 + PAD];\n    t[threadIdx.x][0] = x[threadIdx.x];\n"
+        "    __syncthreads();\n    x[threadIdx.x] = t[threadIdx.x][0];\n}\n'''\n"
+        "padded = cp.RawKernel(src, 'padded', options=['-DPAD=1'])\n"
+        "nopad = cp.RawKernel(src, 'padded', options=('-DPAD=0',))\n")
+    done = _run(script, "--kernel", "padded", "--block", "32", "--arg", "x=float32[32]")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "--kernel padded: the statement that makes it did not run: line 11 failed: TypeError" in done.stderr
+    done = _run(script, "--kernel", "nopad", "--block", "32", "--arg", "x=float32[32]", "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)["store"]["wavefronts"] == 32  # t[lane][0]: one bank

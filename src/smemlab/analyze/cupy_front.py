@@ -134,6 +134,9 @@ def pick(path: str, name: str | None) -> tuple[CupyKernel, str | None] | None:
     got = _get_function(path).get(name)
     if got is not None and got[0] in found and found[got[0]].kernel is None:
         return found[got[0]], got[1]  # `k = module.get_function("name")`: a statement skipped without a GPU
+    failed = _failed(module, path, name)
+    if failed is not None:  # else the kernel-name lookup below may take another object made from the same code
+        raise UserError(f"--kernel {name}: the statement that makes it did not run: {failed}")
     if name in found:
         k = found[name]
         if k.kernel is None:
@@ -250,6 +253,31 @@ def _same(line: str, wanted: str) -> bool:
         return line.encode("latin-1", "backslashreplace").decode("unicode_escape") == wanted
     except (UnicodeDecodeError, UnicodeEncodeError):
         return False
+
+
+def _failed(module: ModuleType, path: str, variable: str) -> str | None:
+    """Where the top-level statement assigning `variable` failed while the file was imported (and the name is
+    not bound since): what failed, on which line. A RawKernel given options as a list, say, raises TypeError
+    in CuPy; with a GPU the script stops there, and the kernel is not to be analysed as if it ran."""
+    import ast
+
+    got = getattr(module, pyfile._STOPPED, None)
+    if got is None or variable in vars(module):
+        return None
+    what, line, skipped = got
+    try:
+        tree = ast.parse(Path(path).read_text(errors="replace"))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    for stmt in tree.body:
+        if not (isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == variable
+                                                     for t in stmt.targets)):
+            continue
+        if line is not None and stmt.lineno <= line <= (stmt.end_lineno or stmt.lineno):
+            return f"line {line} {what}"
+        if stmt.lineno in skipped:
+            return f"line {stmt.lineno} failed when imported with no GPU"
+    return None
 
 
 def _get_function(path: str) -> dict[str, tuple[str, str]]:
