@@ -259,3 +259,17 @@ def test_a_kernel_whose_statement_failed_is_not_taken_from_another_object(tmp_pa
     assert "--kernel padded: the statement that makes it did not run: line 11 failed: TypeError" in done.stderr
     done = _run(script, "--kernel", "nopad", "--block", "32", "--arg", "x=float32[32]", "--json")
     assert done.returncode == 0 and json.loads(done.stdout)["store"]["wavefronts"] == 32  # t[lane][0]: one bank
+
+
+def test_a_kernel_name_two_raw_kernels_share_is_named_by_variable(tmp_path):
+    script = tmp_path / "two_builds.py"
+    script.write_text(
+        "import cupy as cp\n\nsrc = r'''\nextern \"C\" __global__ void padded(float* x) {\n"
+        "    __shared__ float t[32][32 + PAD];\n    t[threadIdx.x][0] = x[threadIdx.x];\n"
+        "    __syncthreads();\n    x[threadIdx.x] = t[threadIdx.x][0];\n}\n'''\n"
+        "with_pad = cp.RawKernel(src, 'padded', options=('-DPAD=1',))\n"
+        "without = cp.RawKernel(src, 'padded', options=('-DPAD=0',))\n")
+    done = _run(script, "--kernel", "padded", "--block", "32", "--arg", "x=float32[32]")
+    assert done.returncode == 2 and "RawKernel objects with_pad, without all compile it" in done.stderr
+    done = _run(script, "--kernel", "with_pad", "--block", "32", "--arg", "x=float32[32]", "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)["store"]["wavefronts"] == 1  # rows of 33: 32 banks

@@ -142,6 +142,10 @@ def pick(path: str, name: str | None) -> tuple[CupyKernel, str | None] | None:
         if k.kernel is None:
             raise UserError(f"--kernel {name}: a cupy.RawModule; name one of its kernels with --kernel "
                             "(as get_function names it)")
+        same = sorted({v.variable for v in found.values() if v.kernel == name})
+        if k.variable != name and len(same) > 1:  # a kernel name several RawKernels share (their options differ)
+            raise UserError(f"--kernel {name}: the file's cupy.RawKernel objects {', '.join(same)} all compile it: "
+                            "name one by its variable")
         return k, k.kernel
     modules = [k for k in {id(k): k for k in found.values()}.values() if k.kernel is None]
     holding = [k for k in modules if name.split("<")[0].strip() in k.code]
