@@ -124,3 +124,152 @@ def test_a_kernel_made_inside_a_function_is_named_as_unseen(tmp_path):
     done = subprocess.run([sys.executable, "-m", "smemlab", "analyze", str(script), "--kernel", "k", "--block", "32"],
                           capture_output=True, text=True)
     assert done.returncode == 2 and "top level" in done.stderr and "Traceback" not in done.stderr
+
+
+MORE = FILE.parent / "cupy_more_kernels.py"
+MORE_TEXT = MORE.read_text().splitlines()
+
+
+def _run(script, *argv):
+    return subprocess.run([sys.executable, "-m", "smemlab", "analyze", str(script), *argv],
+                          capture_output=True, text=True)
+
+
+def test_a_plain_strings_escaped_newline_keeps_the_scripts_line_numbers():
+    """printf("...\\\\n") in a plain string is one line whose text differs from the kernel's; the other lines still
+    place the kernel on the script's lines. The column read of the 32x32 tile: 32 warps, 32 wavefronts each."""
+    done = _run(MORE, "--kernel", "colread", "--block", "32,32", "--arg", "out=float32[1024]",
+                "--arg", "in=float32[1024]", "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    doc = json.loads(done.stdout)
+    assert (doc["load"]["requests"], doc["load"]["wavefronts"]) == (33, 1025)  # and printf's one read of tile[0][0]
+    rows = _rows(doc)
+    read = next(i + 1 for i, ln in enumerate(MORE_TEXT) if "= tile[threadIdx.x][threadIdx.y]" in ln)
+    assert (rows[("cupy_more_kernels.py", read, "load")]["requests"],
+            rows[("cupy_more_kernels.py", read, "load")]["wavefronts"]) == (32, 1024)
+    assert {r["file"] for r in doc["lines"]} == {str(MORE)}
+
+
+def test_a_script_with_no_kernel_at_all_says_so(tmp_path):
+    script = tmp_path / "nothing.py"
+    script.write_text("import cupy\nx = 1\n")
+    done = _run(script, "--block", "32")
+    assert done.returncode == 2 and "has no @cuda.jit kernel at its top level" in done.stderr
+    assert "0 @cuda.jit kernels" not in done.stderr
+
+
+@pytest.mark.skipif(importlib.util.find_spec("cupy") is None, reason="CuPy is not installed: its headers come with it")
+def test_the_api_compiles_a_raw_kernel_with_cupys_headers():
+    from smemlab import analyze
+
+    """The cupy.RawKernel object itself (made without a GPU), as the command line's cscale: 2 warps of 8-byte
+    elements, 2 wavefronts a request."""
+    kernel = vars(cupy_front.load(str(FILE)))["cscale"]
+    report = analyze.source(kernel, block=(64,), args=["x=complex64[64]", "a=2"])
+    load = report.totals("load")
+    assert (load["requests"], load["wavefronts"]) == (2, 4)
+
+
+def test_a_raw_kernel_named_what_its_code_lacks_says_so():
+    done = _run(MORE, "--kernel", "misnamed", "--block", "32", "--arg", "x=float32[32]")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "the cupy.RawKernel misnamed is given the name 'wrong_name'" in done.stderr and "real_name" in done.stderr
+
+
+@pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba-cuda is not installed")
+def test_a_numba_and_a_cupy_kernel_in_one_script_need_kernel(tmp_path):
+    """Without --kernel the one CuPy kernel is not taken over the @cuda.jit one in silence."""
+    script = tmp_path / "mixed.py"
+    script.write_text("import cupy as cp\nfrom numba import cuda\n\n@cuda.jit\ndef nb(x):\n    x[0] = 1\n\n"
+                      "k = cp.RawKernel('extern \"C\" __global__ void ck(float* x) { x[0] = 1; }', 'ck')\n")
+    done = _run(script, "--block", "32", "--arg", "x=float32[32]")
+    assert done.returncode == 2 and "1 @cuda.jit and 1 CuPy kernels (nb, ck): name one with --kernel" in done.stderr
+    done = _run(script, "--kernel", "ck", "--block", "32", "--arg", "x=float32[32]", "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)["kernel"] == "ck"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--kernel", "squared_diff", "--block", "32"], "--kernel squared_diff: a cupy.fuse function"),
+])
+def test_a_cupy_fuse_function_is_refused_in_one_line(argv, message):
+    done = _run(MORE, *argv)
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_script_of_generated_kernels_alone_names_them(tmp_path):
+    script = tmp_path / "fused_only.py"
+    script.write_text("import cupy\n\n@cupy.fuse\ndef f(x):\n    return x * 2\n\n"
+                      "add = cupy.ElementwiseKernel('float32 x', 'float32 y', 'y = x + 1', 'add_one')\n")
+    done = _run(script, "--block", "32")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "no kernel to analyse: add (a cupy.ElementwiseKernel), f (a cupy.fuse function)" in done.stderr
+    listed = _run(script, "--list").stdout
+    assert "f  (a cupy.fuse function: not analysed" in listed and "no @cuda.jit or CuPy kernel" not in listed
+
+
+def test_the_stand_in_records_cupy_fuse(monkeypatch):
+    monkeypatch.setitem(sys.modules, "cupy", None)  # `import cupy` raises ImportError
+    assert cupy_front.kernels(cupy_front.load(str(MORE)))[1]["squared_diff"] == "Fusion"
+
+
+
+def test_a_kernel_taken_with_get_function_is_named_by_its_variable():
+    """`rowcopy_kernel = rows.get_function("rowcopy")` is skipped without a GPU; --kernel rowcopy_kernel is still
+    that kernel of the module. Its row read of the 32x32 tile: 32 warps, 1 wavefront each."""
+    done = _run(MORE, "--kernel", "rowcopy_kernel", "--block", "32,32", "--arg", "out=float32[1024]",
+                "--arg", "in=float32[1024]", "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["kernel"] == "rowcopy" and (doc["load"]["requests"], doc["load"]["wavefronts"]) == (32, 32)
+    read = next(i + 1 for i, ln in enumerate(MORE_TEXT) if "= tile[threadIdx.y][threadIdx.x];" in ln)
+    assert _rows(doc)[("cupy_more_kernels.py", read, "load")]["source"] == MORE_TEXT[read - 1].strip()
+
+
+def test_a_kernels_text_from_a_module_beside_the_script_is_on_that_modules_lines():
+    """The rows name cupy_kernel_sources.py, where the text sits. The column read: 32 warps, 32 wavefronts each."""
+    sources = FILE.parent / "cupy_kernel_sources.py"
+    done = _run(FILE.parent / "cupy_imported_source.py", "--block", "32,32", "--arg", "out=float32[1024]",
+                "--arg", "in=float32[1024]", "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    doc = json.loads(done.stdout)
+    text = sources.read_text().splitlines()
+    read = next(i + 1 for i, ln in enumerate(text) if "= tile[threadIdx.x][threadIdx.y]" in ln)
+    row = _rows(doc)[("cupy_kernel_sources.py", read, "load")]
+    assert (row["requests"], row["wavefronts"]) == (32, 1024) and row["source"] == text[read - 1].strip()
+
+
+def test_compiler_options_for_a_cupy_kernel_are_refused_naming_its_own():
+    done = _run(FILE, "--kernel", "transpose", "--block", "32,8", "-X=--use_fast_math")
+    assert done.returncode == 2 and "the options and backend its RawKernel or RawModule is given" in done.stderr
+
+
+@pytest.mark.skipif(importlib.util.find_spec("cupy") is None, reason="CuPy is not installed: its RawKernel checks")
+def test_a_kernel_whose_statement_failed_is_not_taken_from_another_object(tmp_path):
+    """CuPy takes a RawKernel's options as a tuple: `options=[...]` raises TypeError, so `padded` is never made.
+    --kernel padded must not fall back on `nopad`, made from the same code under the kernel name padded."""
+    script = tmp_path / "listed_options.py"
+    script.write_text(
+        "import cupy as cp\n\nsrc = r'''\nextern \"C\" __global__ void padded(float* x) {\n"
+        "    __shared__ float t[32][32 + PAD];\n    t[threadIdx.x][0] = x[threadIdx.x];\n"
+        "    __syncthreads();\n    x[threadIdx.x] = t[threadIdx.x][0];\n}\n'''\n"
+        "padded = cp.RawKernel(src, 'padded', options=['-DPAD=1'])\n"
+        "nopad = cp.RawKernel(src, 'padded', options=('-DPAD=0',))\n")
+    done = _run(script, "--kernel", "padded", "--block", "32", "--arg", "x=float32[32]")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "--kernel padded: the statement that makes it did not run: line 11 failed: TypeError" in done.stderr
+    done = _run(script, "--kernel", "nopad", "--block", "32", "--arg", "x=float32[32]", "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)["store"]["wavefronts"] == 32  # t[lane][0]: one bank
+
+
+def test_a_kernel_name_two_raw_kernels_share_is_named_by_variable(tmp_path):
+    script = tmp_path / "two_builds.py"
+    script.write_text(
+        "import cupy as cp\n\nsrc = r'''\nextern \"C\" __global__ void padded(float* x) {\n"
+        "    __shared__ float t[32][32 + PAD];\n    t[threadIdx.x][0] = x[threadIdx.x];\n"
+        "    __syncthreads();\n    x[threadIdx.x] = t[threadIdx.x][0];\n}\n'''\n"
+        "with_pad = cp.RawKernel(src, 'padded', options=('-DPAD=1',))\n"
+        "without = cp.RawKernel(src, 'padded', options=('-DPAD=0',))\n")
+    done = _run(script, "--kernel", "padded", "--block", "32", "--arg", "x=float32[32]")
+    assert done.returncode == 2 and "RawKernel objects with_pad, without all compile it" in done.stderr
+    done = _run(script, "--kernel", "with_pad", "--block", "32", "--arg", "x=float32[32]", "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)["store"]["wavefronts"] == 1  # rows of 33: 32 banks

@@ -35,7 +35,10 @@ def source(code, kernel: str | None = None, block=(32, 1, 1), grid=(1, 1, 1), ar
         if not isinstance(text, str):
             raise UserError(f"{type(code).__name__}: give CUDA source text or a CuPy RawKernel/RawModule "
                             f"(an object with its source in .code)")
-        options = [str(o) for o in getattr(code, "options", ()) or ()] + options
+        from smemlab.analyze.cupy_front import _cupy_options
+
+        # as CuPy compiles it: the object's options and those CuPy adds (its headers, <cupy/complex.cuh> among them)
+        options = _cupy_options(tuple(str(o) for o in getattr(code, "options", ()) or ())) + options
         kernel = kernel or getattr(code, "name", None)
         if getattr(code, "backend", "nvrtc") == "nvrtc":
             run.setdefault("compiler", "nvrtc")  # what CuPy compiles it with

@@ -5,10 +5,11 @@ The file is imported as the Numba and Triton front ends import theirs (pyfile.lo
 needs the GPU is skipped). Where CuPy is not installed, a stand-in `cupy` module records what the file's
 RawKernel and RawModule calls were given, so that an analyze-only install takes these files too. The rows are
 the Python file's own lines where the kernel's text sits in it verbatim (a raw or plain string literal,
-matched line by line), else `FILE.py[VARIABLE]:N`, N the line within the kernel's text.
+matched line by line) or in a module beside it that it imports, else `FILE.py[VARIABLE]:N`, N the line within
+the kernel's text.
 
-ElementwiseKernel and ReductionKernel are refused: CuPy writes their CUDA code when they are first called,
-for the argument types of that call, so there is no source in the file to analyse.
+ElementwiseKernel, ReductionKernel and cupy.fuse functions are refused: CuPy writes their CUDA code when they
+are first called, for the argument types of that call, so there is no source in the file to analyse.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from smemlab.analyze import pyfile
 from smemlab.errors import UserError
 
 RAW = ("RawKernel", "RawModule")
-GENERATED = ("ElementwiseKernel", "ReductionKernel")
+GENERATED = ("ElementwiseKernel", "ReductionKernel", "Fusion")  # Fusion: what cupy.fuse makes of a function
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ def mentions(path: str) -> bool:
         text = Path(path).read_text(errors="replace")
     except OSError:
         return False
-    return "cupy" in text and any(word in text for word in RAW + GENERATED)
+    return "cupy" in text and any(word in text for word in RAW + GENERATED + (".fuse", "import fuse"))
 
 
 def load(path: str) -> ModuleType:
@@ -98,9 +99,24 @@ def pick(path: str, name: str | None) -> tuple[CupyKernel, str | None] | None:
                         "(one made inside a function, or from a cubin or PTX file, is not seen: pass the object to "
                         "smemlab.analyze.source, or its source file to smemlab analyze)")
     if name is not None and name in generated:
-        raise UserError(f"--kernel {name}: a cupy.{generated[name]}, whose CUDA code CuPy writes when it is first "
+        raise UserError(f"--kernel {name}: {_what(generated[name])}, whose CUDA code CuPy writes when it is first "
                         "called: there is no source to analyse. Write it as a cupy.RawKernel, or analyse the code "
                         "CuPy generates (saved with CUPY_CACHE_SAVE_CUDA_SOURCE=1 in CuPy's kernel cache)")
+    if name is None and numba and found:
+        # a file with @cuda.jit kernels as well: taking its one CuPy kernel would pass over them in silence
+        from smemlab.analyze import numba_front
+
+        jitted = sorted(n for n, v in vars(module).items()
+                        if numba_front.is_kernel(v) and pyfile.defined_here(v, module))
+        if jitted:
+            raise UserError(f"{path} has {len(jitted)} @cuda.jit and {len({id(k) for k in found.values()})} CuPy "
+                            f"kernels ({', '.join(jitted + sorted(_shown(found)))}): name one with --kernel")
+    if name is None and generated and not found and not numba:
+        # nothing but kernels CuPy writes itself: say so, not "0 @cuda.jit kernels"
+        objs = sorted({f"{v} ({_what(generated[v])})" for v in generated if v in vars(module)})
+        raise UserError(f"{path}: no kernel to analyse: {', '.join(objs)}: CuPy writes their CUDA code when they are "
+                        "first called. Write the kernel as a cupy.RawKernel, or analyse the code CuPy generates (saved "
+                        "with CUPY_CACHE_SAVE_CUDA_SOURCE=1 in CuPy's kernel cache)")
     if name is None:
         distinct = {id(k): k for k in found.values()}
         if len(distinct) == 1:
@@ -115,11 +131,21 @@ def pick(path: str, name: str | None) -> tuple[CupyKernel, str | None] | None:
     var, dot, inner = name.partition(".")
     if dot and var in found and found[var].kernel is None:  # MODULE.KERNEL: a kernel of that RawModule
         return found[var], inner
+    got = _get_function(path).get(name)
+    if got is not None and got[0] in found and found[got[0]].kernel is None:
+        return found[got[0]], got[1]  # `k = module.get_function("name")`: a statement skipped without a GPU
+    failed = _failed(module, path, name)
+    if failed is not None:  # else the kernel-name lookup below may take another object made from the same code
+        raise UserError(f"--kernel {name}: the statement that makes it did not run: {failed}")
     if name in found:
         k = found[name]
         if k.kernel is None:
             raise UserError(f"--kernel {name}: a cupy.RawModule; name one of its kernels with --kernel "
                             "(as get_function names it)")
+        same = sorted({v.variable for v in found.values() if v.kernel == name})
+        if k.variable != name and len(same) > 1:  # a kernel name several RawKernels share (their options differ)
+            raise UserError(f"--kernel {name}: the file's cupy.RawKernel objects {', '.join(same)} all compile it: "
+                            "name one by its variable")
         return k, k.kernel
     modules = [k for k in {id(k): k for k in found.values()}.values() if k.kernel is None]
     holding = [k for k in modules if name.split("<")[0].strip() in k.code]
@@ -147,7 +173,13 @@ def analyze(path: str, found: CupyKernel, kernel: str, block, grid=(1, 1, 1), bl
                                 options=_cupy_options(found.options),
                                 compiler="nvcc" if found.backend == "nvcc" else "nvrtc", **run)
     except UserError as exc:
-        raise type(exc)(str(exc).replace(str(source), shown)) from None
+        text = str(exc).replace(str(source), shown)
+        if found.kernel is not None:  # "the file" is the RawKernel's code here: say where the name came from
+            text = text.replace(f"--kernel {kernel}: the file has no kernel of that name",
+                                f"--kernel {kernel}: the cupy.RawKernel {found.variable} is given the name {kernel!r}, "
+                                "but its code has no kernel of that name (CuPy looks the name up as it is: a kernel "
+                                "without extern \"C\" has a mangled one)")
+        raise type(exc)(text) from None
     report.files = {i: shown if f == str(source) else f for i, f in report.files.items()}
     return report
 
@@ -167,26 +199,115 @@ def _cupy_options(options: tuple[str, ...]) -> list[str]:
 
 def _place(path: str, found: CupyKernel) -> tuple[int, str]:
     """(lines before the kernel's text in the file, the name its rows take): the file's own name where the text
-    sits in it line by line (a plain string's escapes may differ on a few lines), else FILE.py[VARIABLE]."""
-    try:
-        lines = Path(path).read_text(errors="replace").splitlines()
-    except OSError:
-        lines = []
+    sits in it line by line (a plain string's escapes may differ on a few lines), else the name of a module of
+    the script's folder that the script imports and that holds it (`from kernels import SRC`), else
+    FILE.py[VARIABLE]."""
     code = found.code.splitlines()
     first = next((i for i, ln in enumerate(code) if ln.strip()), None)
     if first is not None:
         wanted = [ln.strip() for ln in code]
-        for start in range(len(lines)):
-            if lines[start].strip() != wanted[first]:
+        for candidate in [path] + _local_imports(path):
+            try:
+                lines = Path(candidate).read_text(errors="replace").splitlines()
+            except OSError:
                 continue
-            top = start - first
-            if top < 0 or top + len(code) > len(lines):
-                continue
-            written = [(i, w) for i, w in enumerate(wanted) if w]  # the text's first line shares the quote's
-            same = sum(lines[top + i].strip() == w for i, w in written)
-            if same >= 0.9 * len(written):
-                return top, path
+            for start in range(len(lines)):
+                if not _same(lines[start], wanted[first]):
+                    continue
+                top = start - first
+                if top < 0 or top + len(code) > len(lines):
+                    continue
+                written = [(i, w) for i, w in enumerate(wanted) if w]  # the text's first line shares the quote's
+                same = sum(_same(lines[top + i], w) for i, w in written)
+                if same >= 0.9 * len(written):
+                    return top, candidate
     return 0, f"{path}[{found.variable}]"
+
+
+def _local_imports(path: str) -> list[str]:
+    """The files of the script's folder that its top-level `import X` and `from X import ...` statements name
+    (a kernel's text kept as a constant in a module beside the script)."""
+    import ast
+
+    try:
+        tree = ast.parse(Path(path).read_text(errors="replace"))
+    except (OSError, SyntaxError, ValueError):
+        return []
+    names = []
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.append(node.module)
+    folder = Path(path).parent
+    files = [folder / (n.replace(".", "/") + ".py") for n in names]
+    return [str(f) for f in files if f.is_file() and f.resolve() != Path(path).resolve()]
+
+
+def _same(line: str, wanted: str) -> bool:
+    """Whether the file's line holds the kernel's line: as written (a raw string), or with a plain string's
+    escapes undone (`printf("%d\\n", i)` in a plain string is `printf("%d\n", i)` in the kernel's text; a short
+    kernel with one such line would otherwise miss the 90% it needs and lose the file's line numbers)."""
+    line = line.strip()
+    if line == wanted:
+        return True
+    if "\\" not in line:
+        return False
+    try:
+        return line.encode("latin-1", "backslashreplace").decode("unicode_escape") == wanted
+    except (UnicodeDecodeError, UnicodeEncodeError):
+        return False
+
+
+def _failed(module: ModuleType, path: str, variable: str) -> str | None:
+    """Where the top-level statement assigning `variable` failed while the file was imported (and the name is
+    not bound since): what failed, on which line. A RawKernel given options as a list, say, raises TypeError
+    in CuPy; with a GPU the script stops there, and the kernel is not to be analysed as if it ran."""
+    import ast
+
+    got = getattr(module, pyfile._STOPPED, None)
+    if got is None or variable in vars(module):
+        return None
+    what, line, skipped = got
+    try:
+        tree = ast.parse(Path(path).read_text(errors="replace"))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    for stmt in tree.body:
+        if not (isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == variable
+                                                     for t in stmt.targets)):
+            continue
+        if line is not None and stmt.lineno <= line <= (stmt.end_lineno or stmt.lineno):
+            return f"line {line} {what}"
+        if stmt.lineno in skipped:
+            return f"line {stmt.lineno} failed when imported with no GPU"
+    return None
+
+
+def _get_function(path: str) -> dict[str, tuple[str, str]]:
+    """{variable: (module variable, kernel name)} of the file's top-level `k = module.get_function("name")`
+    statements: the call needs a GPU (it loads the module), so without one k is never made, yet the script's
+    author knows the kernel by it."""
+    import ast
+
+    try:
+        tree = ast.parse(Path(path).read_text(errors="replace"))
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    out = {}
+    for node in tree.body:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+            continue
+        call = node.value
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "get_function" \
+                and isinstance(call.func.value, ast.Name) and len(call.args) == 1 \
+                and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str):
+            out[node.targets[0].id] = (call.func.value.id, call.args[0].value)
+    return out
+
+
+def _what(kind: str) -> str:
+    return "a cupy.fuse function" if kind == "Fusion" else f"a cupy.{kind}"
 
 
 def _shown(found: dict[str, CupyKernel]) -> list[str]:
@@ -231,9 +352,20 @@ def _standin() -> ModuleType:
             super().__init__(in_params, out_params, map_expr)
             self.name = name
 
-    for cls in (RawKernel, RawModule, ElementwiseKernel, ReductionKernel):
+    class Fusion(_Recorded):
+        def __init__(self, func, name=None):
+            super().__init__(func)
+            self.name = name or getattr(func, "__name__", "fusion")
+
+    def fuse(*args, **kwargs):  # @cupy.fuse, @cupy.fuse() and @cupy.fuse(kernel_name=...), as CuPy takes them
+        if len(args) == 1 and callable(args[0]) and not kwargs:
+            return Fusion(args[0])
+        return lambda func: Fusion(func, kwargs.get("kernel_name"))
+
+    for cls in (RawKernel, RawModule, ElementwiseKernel, ReductionKernel, Fusion):
         cls.__module__ = _STANDIN
         setattr(module, cls.__name__, cls)
+    module.fuse = fuse
 
     def __getattr__(name):
         raise AttributeError(f"smemlab's stand-in for CuPy (not installed here) has no {name}")

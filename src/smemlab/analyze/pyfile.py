@@ -128,6 +128,8 @@ def pick(module: ModuleType, path: str, name: str | None, is_kernel, what: str):
         other = _other_front(module, what)
         if other:
             raise UserError(f"{path} has no {what} kernel; its {other}")
+        if name is None:  # not "0 kernels (none): name one with --kernel"
+            raise UserError(f"{path} has no {what} kernel at its top level")
     if name is None:
         raise UserError(f"{path} has {len(found)} {what} kernels ({', '.join(sorted(found)) or 'none'}): "
                         f"name one with --kernel")

@@ -176,8 +176,12 @@ def _list_python(args) -> int:
     from smemlab.analyze import cupy_front, numba_front, pyfile, triton_front
 
     front = triton_front if args.triton else numba_front
-    raw = {} if args.triton or not cupy_front.mentions(args.file) else \
-        {id(k): k for k in cupy_front.kernels(cupy_front.load(args.file))[0].values()}
+    raw, generated = {}, {}
+    if not args.triton and cupy_front.mentions(args.file):
+        module = cupy_front.load(args.file)
+        found, generated = cupy_front.kernels(module)
+        raw = {id(k): k for k in found.values()}
+        generated = {v: kind for v, kind in generated.items() if v in vars(module)}  # by variable, not kernel name
     params = {}
     try:
         front.require()
@@ -199,7 +203,10 @@ def _list_python(args) -> int:
         sys.stdout.write(f"{n}({', '.join(ps)})\n")
     for k in cupy_kernels:
         sys.stdout.write(f"{k['name']}  (a cupy.{k['cupy']}{': name its kernels as --kernel ' + k['name'] + '.NAME' if k['cupy'] == 'RawModule' else ''})\n")
-    if not params and not cupy_kernels:
+    for n, kind in sorted(generated.items()):  # named, so that a file of these alone does not read as empty
+        sys.stdout.write(f"{n}  ({cupy_front._what(kind)}: not analysed, CuPy writes its CUDA code when it is "
+                         "first called)\n")
+    if not params and not cupy_kernels and not generated:
         sys.stdout.write(f"{args.file}: no {'@triton.jit' if args.triton else '@cuda.jit or CuPy'} kernel\n")
     return 0
 
@@ -246,7 +253,8 @@ def _python(args):
            "time_limit": _seconds(args.time_limit) if args.time_limit is not None else DEFAULT_TIME_LIMIT}
     if args.define or args.include or args.options or args.compiler != "auto":
         raise UserError("--define, -I, -X and --compiler are for CUDA C++ files; a Python file's kernel is compiled "
-                        "by its own compiler (Numba or Triton)")
+                        "by its own compiler (Numba or Triton), a CuPy kernel with the options and backend its "
+                        "RawKernel or RawModule is given (CuPy's way)")
     if args.triton:
         from smemlab.analyze import triton_front
 
