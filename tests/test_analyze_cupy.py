@@ -12,15 +12,18 @@ Counts by hand (4-byte banks, 32 of them):
   request, 2 warps, for the store and the reversed load alike.
 """
 
+import contextlib
 import importlib.util
+import io
 import json
-import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from smemlab.analyze import cupy_front
+from smemlab.cli import main
 from smemlab.errors import UserError
 
 FILE = Path(__file__).parent / "data" / "python_kernels" / "cupy_kernels.py"
@@ -28,9 +31,17 @@ pytestmark = pytest.mark.skipif(importlib.util.find_spec("nvidia") is None, reas
 TEXT = FILE.read_text().splitlines()
 
 
+def _run(script, *argv):
+    """`smemlab analyze SCRIPT ARGV...` in this process (a child per call made this module slow): its status,
+    standard output and error."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = main(["analyze", str(script), *argv])
+    return SimpleNamespace(returncode=rc, stdout=out.getvalue(), stderr=err.getvalue())
+
+
 def _cli(*argv):
-    done = subprocess.run([sys.executable, "-m", "smemlab", "analyze", str(FILE), *argv, "--json"],
-                          capture_output=True, text=True)
+    done = _run(FILE, *argv, "--json")
     return done.returncode, json.loads(done.stdout)
 
 
@@ -99,8 +110,7 @@ def test_the_stand_in_reads_the_same_kernels_where_cupy_is_not_installed(monkeyp
 
 
 def test_list_names_the_cupy_kernels():
-    done = subprocess.run([sys.executable, "-m", "smemlab", "analyze", str(FILE), "--list", "--json"],
-                          capture_output=True, text=True)
+    done = _run(FILE, "--list", "--json")
     names = {k["name"]: k.get("cupy") for k in json.loads(done.stdout)["kernels"]}
     assert names == {"transpose": "RawKernel", "module": "RawModule", "scale": "RawKernel", "cscale": "RawKernel"}
 
@@ -121,18 +131,12 @@ def test_a_kernel_made_inside_a_function_is_named_as_unseen(tmp_path):
     script = tmp_path / "made_late.py"
     script.write_text("import cupy as cp\n\ndef make():\n"
                       "    return cp.RawKernel('extern \"C\" __global__ void k(float* x) { x[0] = 1; }', 'k')\n")
-    done = subprocess.run([sys.executable, "-m", "smemlab", "analyze", str(script), "--kernel", "k", "--block", "32"],
-                          capture_output=True, text=True)
+    done = _run(script, "--kernel", "k", "--block", "32")
     assert done.returncode == 2 and "top level" in done.stderr and "Traceback" not in done.stderr
 
 
 MORE = FILE.parent / "cupy_more_kernels.py"
 MORE_TEXT = MORE.read_text().splitlines()
-
-
-def _run(script, *argv):
-    return subprocess.run([sys.executable, "-m", "smemlab", "analyze", str(script), *argv],
-                          capture_output=True, text=True)
 
 
 def test_a_plain_strings_escaped_newline_keeps_the_scripts_line_numbers():
