@@ -31,18 +31,18 @@ def source(code, kernel: str | None = None, block=(32, 1, 1), grid=(1, 1, 1), ar
 
     options = list(options or [])
     if not isinstance(code, str):
-        text = getattr(code, "code", None)
-        if not isinstance(text, str):
+        from smemlab.analyze.cupy_front import _cupy_options, from_object
+
+        held = from_object(code)
+        if held is None:
             raise UserError(f"{type(code).__name__}: give CUDA source text or a CuPy RawKernel/RawModule "
                             f"(an object with its source in .code)")
-        from smemlab.analyze.cupy_front import _cupy_options
-
         # as CuPy compiles it: the object's options and those CuPy adds (its headers, <cupy/complex.cuh> among them)
-        options = _cupy_options(tuple(str(o) for o in getattr(code, "options", ()) or ())) + options
-        kernel = kernel or getattr(code, "name", None)
-        if getattr(code, "backend", "nvrtc") == "nvrtc":
+        options = _cupy_options(held.options) + options
+        kernel = kernel or held.kernel
+        if held.backend == "nvrtc":
             run.setdefault("compiler", "nvrtc")  # what CuPy compiles it with
-        code = text
+        code = held.code
     path = _stable_file(code)
     with pyargs.scratch() as tmp:
         texts = args if isinstance(args, (list, tuple)) else \

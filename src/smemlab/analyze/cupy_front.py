@@ -23,6 +23,8 @@ from smemlab.analyze import pyfile
 from smemlab.errors import UserError
 
 RAW = ("RawKernel", "RawModule")
+_WRITE_IT = ("Write the kernel as a cupy.RawKernel, or analyse the code CuPy generates (saved with "
+             "CUPY_CACHE_SAVE_CUDA_SOURCE=1 in CuPy's kernel cache)")
 GENERATED = ("ElementwiseKernel", "ReductionKernel", "Fusion")  # Fusion: what cupy.fuse makes of a function
 
 
@@ -76,16 +78,24 @@ def kernels(module: ModuleType) -> tuple[dict[str, CupyKernel], dict[str, str]]:
             continue
         if kind not in RAW or not _from_cupy(obj):
             continue
-        code = getattr(obj, "code", None)
-        if not isinstance(code, str):
+        k = from_object(obj, var)
+        if k is None:
             continue  # a RawModule made from a cubin or PTX file (path=): no source
-        name = getattr(obj, "name", None) if kind == "RawKernel" else None
-        k = CupyKernel(var, name, code, tuple(str(o) for o in getattr(obj, "options", ()) or ()),
-                       str(getattr(obj, "backend", "nvrtc") or "nvrtc"))
         found[var] = k
-        if name:
-            found.setdefault(name, k)
+        if k.kernel:
+            found.setdefault(k.kernel, k)
     return found, generated
+
+
+def from_object(obj, variable: str = "") -> CupyKernel | None:
+    """What a CuPy RawKernel or RawModule object (or any object holding CUDA source in `.code`) compiles: its code,
+    its kernel's name (a RawModule's: None), options and backend; None where it holds no source."""
+    code = getattr(obj, "code", None)
+    if not isinstance(code, str):
+        return None
+    name = None if type(obj).__name__ == "RawModule" else getattr(obj, "name", None)
+    return CupyKernel(variable, name, code, tuple(str(o) for o in getattr(obj, "options", ()) or ()),
+                      str(getattr(obj, "backend", "nvrtc") or "nvrtc"))
 
 
 def pick(path: str, name: str | None) -> tuple[CupyKernel, str | None] | None:
@@ -100,8 +110,7 @@ def pick(path: str, name: str | None) -> tuple[CupyKernel, str | None] | None:
                         "smemlab.analyze.source, or its source file to smemlab analyze)")
     if name is not None and name in generated:
         raise UserError(f"--kernel {name}: {_what(generated[name])}, whose CUDA code CuPy writes when it is first "
-                        "called: there is no source to analyse. Write it as a cupy.RawKernel, or analyse the code "
-                        "CuPy generates (saved with CUPY_CACHE_SAVE_CUDA_SOURCE=1 in CuPy's kernel cache)")
+                        f"called: there is no source to analyse. {_WRITE_IT}")
     if name is None and numba and found:
         # a file with @cuda.jit kernels as well: taking its one CuPy kernel would pass over them in silence
         from smemlab.analyze import numba_front
@@ -115,8 +124,7 @@ def pick(path: str, name: str | None) -> tuple[CupyKernel, str | None] | None:
         # nothing but kernels CuPy writes itself: say so, not "0 @cuda.jit kernels"
         objs = sorted({f"{v} ({_what(generated[v])})" for v in generated if v in vars(module)})
         raise UserError(f"{path}: no kernel to analyse: {', '.join(objs)}: CuPy writes their CUDA code when they are "
-                        "first called. Write the kernel as a cupy.RawKernel, or analyse the code CuPy generates (saved "
-                        "with CUPY_CACHE_SAVE_CUDA_SOURCE=1 in CuPy's kernel cache)")
+                        f"first called. {_WRITE_IT}")
     if name is None:
         distinct = {id(k): k for k in found.values()}
         if len(distinct) == 1:
