@@ -120,7 +120,7 @@ KNOWN = {
               "analyze do (test_loads_the_source_view_leaves_unpacked_match_the_l1_counter)") for case in LANE2_PACKED},
     **{f"overlap.mmStagedCpAsync{k}": ({("overlap.cu", 134, "ldgsts")}, STAGED_A_COPY) for k in (2, 3, 4)},
     **{f"ops_histogram.hist_weighted_{t}.copies32": (
-        {("histogram.cu", 386, "load"), ("histogram.cu", 386, "atomic")},
+        {("histogram.cu", 372, "load"), ("histogram.cu", 372, "atomic")},
         f"the weighted counts' {t} atomicAdd on shared bins is ptxas's compare-and-swap loop (ATOMS.CAST.SPIN"
         f"{'.64' if t == 'f64' else ''}), whose trips depend on timing across warps ({n}, not repeatable); analyze "
         "runs each warp's loop as if alone, as for corpus.histogram_float") for t, n in

@@ -45,7 +45,7 @@ def test_plan_exchange():
     assert C.plan(1 << 20, HOPPER, "cluster_exchange", agg=0).agg == 0
     p = C.plan(262144, HOPPER, "cluster_exchange", cluster=16, counter_bits=16, block=512)
     assert (p.smem, p.min_blocks) == (32768 + 2 * 512 * 8 * 2, 2)
-    assert C.instance(p) == "hist_cluster_exchange<16, 512, 2>"
+    assert C.instance(p) == "hist_cluster_exchange<16, 512, 2, 1, 16, 2>"  # 16-bit counters group by bin (EXCHANGE_AGG)
     with pytest.raises(ValueError, match="do not fit"):
         C.plan((1 << 20) + 1, HOPPER, "cluster_exchange")  # more than 2^16 bins a block
     with pytest.raises(ValueError, match="do not fit"):
@@ -54,7 +54,7 @@ def test_plan_exchange():
         C.plan(262144, HOPPER, "cluster_exchange", cluster=16, block=256)  # a warp a peer: 512 threads
     p = C.plan(262144, HOPPER, "cluster_exchange", cluster=8, block=512, unroll=4)
     assert (p.unroll, p.min_blocks, p.smem) == (4, 1, 131072 + 2 * 512 * 16 * 2)  # 128 registers a thread: one block an SM
-    assert C.kernel_defines(p) == {"AGG": 0, "UNROLL": 4}
+    assert C.instance(p) == "hist_cluster_exchange<8, 512, 1, 0, 32, 4>" and C.kernel_defines(p) == {}
     with pytest.raises(ValueError, match="unroll"):
         C.plan(262144, HOPPER, "cluster_exchange", unroll=3)
     assert C.plan(524288, HOPPER, "cluster_exchange").cluster == 16
@@ -66,7 +66,7 @@ def test_plan_counter_bits():
         with pytest.raises(ValueError, match="counter_bits=8"):
             C.plan(4096, HOPPER, m, counter_bits=8)
     p = C.plan(262144, HOPPER, "cluster_rep", counter_bits=16)
-    assert p.cluster == 4 and C.kernel_defines(p) == {"AGG": 0, "CBITS": 16}
+    assert p.cluster == 4 and C.instance(p) == "hist_cluster_rep<4, 16, 2>" and C.kernel_defines(p, {"CTR_INIT": 1}) == {"CTR_INIT": 1}
     with pytest.raises(ValueError, match="32-bit"):
         C.plan(65536, HOPPER, "cluster", counter_bits=16)
 
@@ -74,7 +74,7 @@ def test_plan_counter_bits():
 def test_plan_cluster():
     p = C.plan(65536, HOPPER, "cluster")
     assert (p.method, p.cluster, p.smem, p.agg) == ("cluster", 2, 128 * 1024, 1)
-    assert C.instance(p) == "hist_cluster<2>"
+    assert C.instance(p) == "hist_cluster<2, 1, 2>"
 
 
 def test_plan_cluster_share_fits_counters_and_stages():
@@ -102,15 +102,18 @@ def test_counter_bytes_are_the_library_s():
     assert C.exchange_smem(256, 1, 16, 512) == (counter_bytes(256, 16) + 2 * 512 * 4 * UNROLL * 2, 2 * 16 * 4 + 8 * 2)
 
 
-@pytest.mark.parametrize("defines,cs,threads", [({"AGG": 0}, 8, 1024), ({"AGG": 1}, 16, 1024), ({"AGG": 0, "UNROLL": 4}, 2, 1024),
-                                                ({"CBITS": 16}, 16, 512), ({"CBITS": 16, "AGG": 1}, 4, 1024)])
-def test_kernels_compile_for_sm90(defines, cs, threads):
+@pytest.mark.parametrize("params,cs,threads", [({"AGG": 0}, 8, 1024), ({"AGG": 1}, 16, 1024), ({"AGG": 0, "UNROLL": 4}, 2, 1024),
+                                               ({"CBITS": 16}, 16, 512), ({"CBITS": 16, "AGG": 1}, 4, 1024)])
+def test_kernels_compile_for_sm90(params, cs, threads):
     pytest.importorskip("cuda.core")
     from smemlab.compiler import compile_package
     from smemlab.cubin import static_shared_bytes
 
-    names = [f"hist_cluster<{cs}>", f"hist_cluster_rep<{cs}>", f"hist_cluster_share<{cs}>", f"hist_cluster_exchange<{cs}, {threads}, 1>"]
-    compiled = compile_package(C.SOURCE, "sm_90", defines, names)
+    a = {"AGG": 0, "CBITS": 32, "UNROLL": UNROLL, **params}
+    names = [f"hist_cluster<{cs}, {a['AGG']}, {a['UNROLL']}>", f"hist_cluster_rep<{cs}, {a['CBITS']}, {a['UNROLL']}>",
+             f"hist_cluster_share<{cs}, {a['CBITS']}, {a['UNROLL']}>",
+             f"hist_cluster_exchange<{cs}, {threads}, 1, {a['AGG']}, {a['CBITS']}, {a['UNROLL']}>"]
+    compiled = compile_package(C.SOURCE, "sm_90", {}, names)
     static = static_shared_bytes(compiled.cubin)
     assert set(compiled.lowered) == set(names) and set(compiled.lowered.values()) <= set(static)
     assert static[compiled.lowered[names[3]]] == C.exchange_smem(1, cs, 32, threads)[1]  # the plan counts its tables
@@ -118,7 +121,8 @@ def test_kernels_compile_for_sm90(defines, cs, threads):
 
 # 16-bit counters that wrap (as tests/test_ops_histogram.py's WRAPS for the library's kernels): every digit
 # starts at CTR_INIT, one block emulated on the CPU (a cluster of one), its output against NumPy.
-WRAPS = [("hist_cluster_rep<1>", {}), ("hist_cluster_exchange<1, 512, 1>", {}), ("hist_cluster_exchange<1, 512, 1>", {"AGG": 1})]
+WRAPS = [("hist_cluster_rep<1, 16, 2>", {}), ("hist_cluster_exchange<1, 512, 1, 0, 16, 2>", {}),
+         ("hist_cluster_exchange<1, 512, 1, 1, 16, 2>", {"AGG": 1})]
 
 
 @pytest.mark.parametrize("kernel,defines", WRAPS, ids=[f"{k}-{d}" for k, d in WRAPS])
@@ -133,7 +137,7 @@ def test_narrow_counters_wrap_exactly(kernel, defines, below_top):
     smem = C.exchange_smem(bins, 1, 16, 512)[0] if kernel.startswith("hist_cluster_exchange") else counter_bytes(bins, 16)
     args = [keys, f"n={n}", f"out=uint32[{bins}]:0..0", f"bins={bins}"]
     r = analyze_source(f"package:{C.SOURCE}", kernel, (512, 1, 1), (1, 1, 1), (0, 0, 0), smem, args,
-                       {**{k: str(v) for k, v in defines.items()}, "CBITS": "16", "CTR_INIT": str(65535 - below_top)})
+                       {"CTR_INIT": str(65535 - below_top)})
     k = fill("keys", parse_arg(keys)[1])
     assert np.array_equal(r.buffers["out"].astype(np.int64), _reference(k, bins))
 

@@ -32,7 +32,7 @@ HOPPER = {"sms": 132, "smem_optin": 232448, "smem_per_sm": 233472, "cc": (9, 0),
 # expressions, the ones the op lists)
 MODULES = [("ops/reduce/reduce.cu", {}, tuple(reduce.KERNELS.values())), ("ops/transpose/transpose.cu", {}, tuple(transpose.KERNELS.values())), ("ops/matmul/matmul.cu", {}, None),
            ("lab/copy.cu", {}, None)] + [("ops/stencil/stencil.cu", {}, tuple(stencil.KERNELS[r] for r in (1, stencil.MAX_RADIUS)))] + [
-    ("ops/histogram/histogram.cu", {}, sorted(H.WEIGHTED_KERNELS.values()))]  # the weighted counts: compiled with no macros
+    ("ops/histogram/histogram.cu", {}, tuple(H.KERNELS.values()))]  # the instances auto launches, the weighted counts' among them
 # histogram plans: what auto takes from 256 to 2^22 bins, then each method at its defaults
 HISTOGRAM_PLANS = [(b, "auto", {}) for b in (256, 4096, 65536, 262144, 1 << 20, 1 << 22)] + [
     (262144, "ranges", {"counter_bits": 8}), (50000, "smem", {"copies": 1, "agg": 1})]
@@ -82,7 +82,7 @@ def test_library_kernels_do_not_spill(source, defines, kernels):
 def test_histogram_plans_kernels_do_not_spill(bins, method, options):
     pytest.importorskip("cuda.core")
     p = H.plan(bins, HOPPER, method, **options)
-    assert _local_memory_ops(H.SOURCE, H.kernel_defines(p), H.METHOD_KERNELS[p.method]) == {}, p
+    assert _local_memory_ops(H.SOURCE, H.kernel_defines(p), H.kernel_instances(p)) == {}, p
 
 
 @pytest.mark.parametrize("bins,method", CLUSTER_PLANS, ids=[f"{b}-{m}" for b, m in CLUSTER_PLANS])
@@ -99,17 +99,20 @@ def test_a_spill_is_seen():
     counters keeps each add's old word beside them and spills at 64 registers (an option auto never takes)."""
     pytest.importorskip("cuda.core")
     p = H.plan(262144, HOPPER, "ranges", unroll=4)
-    found = _local_memory_ops(H.SOURCE, H.kernel_defines(p), ("hist_ranges",))
-    assert set(found) == {"hist_ranges"} and {"STL", "LDL"} <= {op.split(".")[0] for op in found["hist_ranges"]}
+    (name,) = H.kernel_instances(p)
+    found = _local_memory_ops(H.SOURCE, H.kernel_defines(p), (name,))
+    assert set(found) == {name} and {"STL", "LDL"} <= {op.split(".")[0] for op in found[name]}
 
 
 def test_every_method_names_its_kernels():
     """METHOD_KERNELS (what launches_for launches, and what the tests above compile) names a kernel of the
-    module for every method."""
+    module for every method, and each method's plan an instance of them that compiles."""
     assert set(H.METHOD_KERNELS) == set(H.METHODS) - {"auto"}
     pytest.importorskip("cuda.core")
-    from smemlab.compiler import compile_cubin
+    from smemlab.compiler import compile_package
     from smemlab.cubin import static_shared_bytes
 
-    compiled = set(static_shared_bytes(compile_cubin(H.SOURCE, "sm_90", {"CBITS": 16})))
-    assert {k for names in H.METHOD_KERNELS.values() for k in names} <= compiled
+    names = {n for m in H.METHOD_KERNELS for n in H.kernel_instances(H.plan(262144 if m != "smem" else 4096, HOPPER, m))}
+    compiled = compile_package(H.SOURCE, "sm_90", {}, sorted(names))
+    assert {n.split("<")[0] for n in names} == {k for ks in H.METHOD_KERNELS.values() for k in ks}
+    assert {compiled.lowered[n] for n in names} <= set(static_shared_bytes(compiled.cubin))

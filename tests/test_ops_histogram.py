@@ -231,28 +231,31 @@ def test_plan_rejects():
 
 
 @pytest.mark.parametrize(
-    "defines",
+    "params",
     [dict(COPIES=32, AGG=0), dict(COPIES=4, AGG=1), dict(COPIES=1, AGG=0), dict(AGG=1), dict(AGG=0, UNROLL=4),
      dict(CBITS=16), dict(CBITS=16, AGG=1), dict(CBITS=8)],
 )
-def test_kernels_compile_for_sm90(defines):
+def test_kernels_compile_for_sm90(params):
     pytest.importorskip("cuda.core")
-    from smemlab.compiler import compile_cubin
+    from smemlab.compiler import compile_package
     from smemlab.cubin import static_shared_bytes
 
-    cubin = compile_cubin(H.SOURCE, "sm_90", defines)
-    static = static_shared_bytes(cubin)
-    assert set(static) == {"hist_global", "hist_smem", "hist_ranges", "hist_partition", "hist_part_count", "hist_weighted_f32",
-                           "hist_weighted_f64"}
-    assert static["hist_smem"] == static["hist_ranges"] == 0  # dynamic shared memory only: the plan's
+    params = {"COPIES": 1, "AGG": 0, "CBITS": 32, "UNROLL": H.UNROLL, **params}
+    names = [H.instance(k, params) for k in ("hist_global", "hist_smem", "hist_ranges")] + list(H.KERNELS.values())
+    compiled = compile_package(H.SOURCE, "sm_90", {}, names)
+    static = static_shared_bytes(compiled.cubin)
+    assert set(static) == set(compiled.lowered.values())  # every kernel of the module is an instance named
+    smem, ranges = (static[compiled.lowered[H.instance(k, params)]] for k in ("hist_smem", "hist_ranges"))
+    assert smem == ranges == 0  # dynamic shared memory only: the plan's
 
 
 # 16- and 8-bit counters that wrap: every digit starts at CTR_INIT, so a few keys a bin take it past its
 # top (CTR_INIT at the top: every word all ones, so that an add's carry runs through every digit above
 # it). One block emulated on the CPU (smemlab analyze: a cluster of one), its output against NumPy.
 WRAPS = [("hist_smem", {"COPIES": 1, "AGG": 0}, ["lo=0", "nlocal=255"]), ("hist_smem", {"COPIES": 1, "AGG": 1}, ["lo=0", "nlocal=255"]),
-         ("hist_ranges", {"AGG": 0}, ["bins=255", "per=255"]),
-         ("hist_ranges", {"AGG": 0, "CBITS": 8}, ["bins=255", "per=255"]), ("hist_smem", {"COPIES": 1, "AGG": 1, "CBITS": 8}, ["lo=0", "nlocal=255"])]
+         ("hist_ranges", {"COPIES": 1, "AGG": 0}, ["bins=255", "per=255"]),
+         ("hist_ranges", {"COPIES": 1, "AGG": 0, "CBITS": 8}, ["bins=255", "per=255"]),
+         ("hist_smem", {"COPIES": 1, "AGG": 1, "CBITS": 8}, ["lo=0", "nlocal=255"])]
 
 
 @pytest.mark.parametrize("kernel,defines,tail", WRAPS, ids=[f"{k}-{d}" for k, d, _ in WRAPS])
@@ -269,8 +272,9 @@ def test_narrow_counters_wrap_exactly(kernel, defines, tail, below_top):
     if defines.get("AGG") != 1:
         smem += H.SPARE  # the lanes without a key of the block add there
     args = [keys, f"n={n}", f"out=uint32[{bins}]:0..0"] + tail
+    kernel = H.instance(kernel, {**defines, "CBITS": bits, "UNROLL": H.UNROLL})
     r = analyze_source(f"package:{H.SOURCE}", kernel, (512, 1, 1), (1, 1, 1), (0, 0, 0), smem, args,
-                       {**{k: str(v) for k, v in defines.items()}, "CBITS": str(bits), "CTR_INIT": str((1 << bits) - 1 - below_top)})
+                       {"CTR_INIT": str((1 << bits) - 1 - below_top)})
     k = fill("keys", parse_arg(keys)[1])
     assert np.array_equal(r.buffers["out"].astype(np.int64), _reference(k, bins))
 
@@ -287,8 +291,9 @@ def test_narrow_counters_wrap_for_real(tmp_path, bits):
     keys = np.where(rng.random(n) < 0.98, rng.integers(0, 3, n), rng.integers(-2, bins + 2, n)).astype(np.int32)
     path = tmp_path / "keys.npy"
     np.save(path, keys)
-    r = analyze_source(f"package:{H.SOURCE}", "hist_ranges", (512, 1, 1), (1, 1, 1), (0, 0, 0), H.counter_bytes(bins, bits) + H.SPARE,
-                       [f"keys={path}", f"n={n}", f"out=uint32[{bins}]:0..0", f"bins={bins}", f"per={bins + 1}"], {"CBITS": str(bits)})
+    r = analyze_source(f"package:{H.SOURCE}", f"hist_ranges<1, 0, {bits}, 2>", (512, 1, 1), (1, 1, 1), (0, 0, 0),
+                       H.counter_bytes(bins, bits) + H.SPARE,
+                       [f"keys={path}", f"n={n}", f"out=uint32[{bins}]:0..0", f"bins={bins}", f"per={bins + 1}"], {})
     assert np.array_equal(r.buffers["out"].astype(np.int64), _reference(keys, bins))
 
 
@@ -301,8 +306,8 @@ def test_ranges_block_counts_its_range_only():
 
     n, bins, per = 4 * 4096 + 1, 255, 128
     keys = f"keys=int32[{n}]:-2..{bins + 2}"
-    r = analyze_source(f"package:{H.SOURCE}", "hist_ranges", (512, 1, 1), (2, 1, 1), (0, 0, 0), H.counter_bytes(per, 16) + H.SPARE,
-                       [keys, f"n={n}", f"out=uint32[{bins}]:0..0", f"bins={bins}", f"per={per}"], {"CBITS": "16", "CTR_INIT": "65530"})
+    r = analyze_source(f"package:{H.SOURCE}", "hist_ranges<1, 0, 16, 2>", (512, 1, 1), (2, 1, 1), (0, 0, 0), H.counter_bytes(per, 16) + H.SPARE,
+                       [keys, f"n={n}", f"out=uint32[{bins}]:0..0", f"bins={bins}", f"per={per}"], {"CTR_INIT": "65530"})
     want = _reference(fill("keys", parse_arg(keys)[1]), bins)
     got = r.buffers["out"].astype(np.int64)
     assert np.array_equal(got[:per], want[:per]) and not got[per:].any()
@@ -322,8 +327,8 @@ def _emulate_partition(tmp_path, keys: np.ndarray, bins: int, rank: int, range_b
     from smemlab.analyze import analyze_source
 
     n, ranges = keys.size, -(-bins // (1 << range_bits))
-    defines = {"CBITS": "16", "PRBITS": str((ranges - 1).bit_length()), "PTHREADS": str(H.PARTITION_THREADS), "PRANK": str(rank),
-               "PRANGE": str(range_bits)}
+    params = {"PTHREADS": H.PARTITION_THREADS, "PMINB": H.PARTITION_MIN_BLOCKS, "PRBITS": (ranges - 1).bit_length(), "PRANK": rank,
+              "PRANGE": range_bits, "PCTHREADS": 1024, "PCMINB": H.PART_COUNT_MIN_BLOCKS, "PU": 1, "UNROLL": H.UNROLL}
     files = {name: tmp_path / f"{name}.npy" for name in ("keys", "out", "scratch")}
     np.save(files["keys"], keys)
     np.save(files["out"], np.zeros(bins, np.uint32))
@@ -333,7 +338,8 @@ def _emulate_partition(tmp_path, keys: np.ndarray, bins: int, rank: int, range_b
     for kernel, threads, grid, shared, tail in (("hist_partition", H.PARTITION_THREADS, g1, 0, []),
                                                 ("hist_part_count", 1024, g2, smem, [f"g1={g1}"])):
         for b in range(grid):
-            r = analyze_source(f"package:{H.SOURCE}", kernel, (threads, 1, 1), (grid, 1, 1), (b, 0, 0), shared, args + tail, defines)
+            r = analyze_source(f"package:{H.SOURCE}", H.instance(kernel, params), (threads, 1, 1), (grid, 1, 1), (b, 0, 0), shared,
+                               args + tail, {})
             np.save(files["out"], r.buffers["out"])
             np.save(files["scratch"], r.buffers["scratch"])
     return np.load(files["out"]).astype(np.int64)

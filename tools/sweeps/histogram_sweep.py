@@ -50,7 +50,8 @@ PARTITION = [
 ]
 
 # (label, method, options[, macros]): the designs for bins that one block cannot hold; macros (a
-# kernel's compile-time choices that the op does not offer) launch the op's plan directly
+# kernel's compile-time choices that the op does not offer: template arguments by their parameters' names,
+# PU, PRANK, PMINB, PCMINB, or the header's macros MERGE64, XSYNC) launch the op's plan directly
 VARIANTS = {
     65536: [
         ("global", "global", {}),

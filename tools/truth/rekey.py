@@ -5,7 +5,8 @@ kernel, file and macros become what tools/analyze_truth/cases.py declares now.
 
 The map is difflib's over the two texts: a line inside a block the two files share maps to its new number;
 a line that moved out to a package header the new file includes (include/NAME.cuh) maps to its line there, by
-the same map over the header's text; a line whose text changed (or went) maps to nothing, and a case with a counted line that maps to nothing is
+the same map over the header's text; a counted line of another package file (a shared header the kernel calls into) maps
+by the map of that file's text at REV to its text now; a line whose text changed (or went) maps to nothing, and a case with a counted line that maps to nothing is
 left as it was and reported, to be recorded again on the GPU (tools/analyze_truth/measure.py --only). The
 truth replays (tests/test_analyze_truth.py, tests/test_analyze_global_truth.py) then check that analyze
 agrees with the re-keyed counts. The SASS addresses stay those of the cubin that was measured.
@@ -25,6 +26,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Callable
 
 from smemlab.compiler import canonical
 
@@ -63,23 +65,33 @@ def _name(file: str) -> str | None:
     return canonical(file[len(PACKAGE):]) if file.startswith(PACKAGE) else None
 
 
-def rekey_case(case: dict, new_case: dict, old_source: str, maps: dict[str, dict[int, int]]) -> str | None:
+def rekey_case(case: dict, new_case: dict, old_source: str, maps: dict[str, dict[int, int]],
+               other: Callable[[str], dict[int, int]] = lambda f: {}) -> str | None:
     """Re-key `case` in place to `new_case`'s kernel, file and macros; returns why it cannot be (and leaves it), or
-    None."""
+    None. other(FILE): old line -> new line of another package file the case counts lines of (a shared header)."""
     new_source = _name(new_case["file"])
     files = maps[(old_source, new_source)]
     entries = [e for key in ("lines", "sass") for e in case.get(key, [])]
     entries += [e for key in ("lines", "sass") for e in case.get("memory", {}).get(key, [])]
-    moved = []
+    moved, kept = [], []
     for e in entries:
-        if _name(e.get("file", "")) != old_source:
-            continue  # another file (a shared header): its lines did not move
+        f = _name(e.get("file", ""))
+        if f is not None and f != old_source:  # another package file (a shared header): where its line is now
+            line = other(f).get(e["line"])
+            if line is None:
+                return f"line {e['line']} ({e['op']}) of {f} changed or went"
+            kept.append((e, line))
+            continue
+        if f != old_source:
+            continue  # not a package file
         found = next(((f, m[e["line"]]) for f, m in files if e["line"] in m), None)
         if found is None:
             return f"line {e['line']} ({e['op']}) of {old_source} changed or went"
         moved.append((e, found))
     for e, (f, line) in moved:
         e["line"], e["file"] = line, new_case["file"] if f == new_source else PACKAGE + f
+    for e, line in kept:  # (its file keeps its name)
+        e["line"] = line
     # the launch as cases.py declares it now: a macro that became a template parameter leaves the defines
     case["kernel"], case["file"], case["defines"] = new_case["kernel"], new_case["file"], new_case["defines"]
     return None
@@ -99,6 +111,15 @@ def main(argv=None) -> int:
     by_id = {c["id"]: c for c in CASES}
     fixture = json.loads(FIXTURE.read_text())
     maps: dict = {}
+    others: dict[str, dict[int, int]] = {}
+
+    def other(f: str) -> dict[int, int]:  # a package file's lines at REV -> now
+        if f not in others:
+            then = subprocess.run(["git", "-C", str(REPO), "show", f"{args.rev}:{SRC}{f}"], check=True, capture_output=True,
+                                  text=True).stdout
+            others[f] = line_map(then, (REPO / SRC / f).read_text())
+        return others[f]
+
     failed, done = [], []
     for case in fixture["cases"]:
         if not re.search(args.ids, case["id"]):
@@ -111,7 +132,7 @@ def main(argv=None) -> int:
             old = subprocess.run(["git", "-C", str(REPO), "show", f"{args.rev}:{SRC}{old_source}"], check=True,
                                  capture_output=True, text=True).stdout
             maps[(old_source, new_source)] = new_lines(old, new_source)
-        why = rekey_case(case, by_id[case["id"]], old_source, maps)
+        why = rekey_case(case, by_id[case["id"]], old_source, maps, other)
         (failed.append((case["id"], why)) if why else done.append(case["id"]))
     for i in done:
         print(f"re-keyed  {i}")

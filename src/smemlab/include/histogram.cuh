@@ -2,30 +2,21 @@
 // (ops/histogram/histogram.cu) and the lab's cluster designs (lab/histogram/cluster_methods.cu), which
 // count with the same counters and rank keys by owner as hist_partition ranks them by range.
 //
-// Compile-time parameters (macros, set by the including file's compile): AGG (0/1: a warp's lanes
-// grouped by key, one add a distinct key), UNROLL (int4 loads in flight a thread), CBITS (32, or 16 or
-// 8: two or four counters a word, see "counters" below), MERGE64 (0: 16-bit counters merged a bin at a
-// time), CTR_INIT (tests only).
+// Template parameters, which the kernels pass on (named as the macros they were, so that the lines that use
+// them read as they did): AGG (0/1: a warp's lanes grouped by key, one add a distinct key), UNROLL (int4
+// loads in flight a thread), CBITS (32, or 16 or 8: two or four counters a word, see "counters" below).
+// The branches on them that were #if blocks are `if constexpr` at the first column, their lines as they
+// were: the hardware truth (tests/data/analyze_truth.json) counts accesses by source line, keyed by text.
+// Macros, for the sweeps' comparisons and the tests (no plan sets them): MERGE64 (0: 16-bit counters
+// merged a bin at a time), CTR_INIT (tests only).
 #pragma once
 
-#ifndef AGG
-#define AGG 0
-#endif
-#ifndef UNROLL
-#define UNROLL 2
-#endif
-#ifndef CBITS
-#define CBITS 32
-#endif
 #ifndef CTR_INIT
 #define CTR_INIT 0
 #endif
 #ifndef MERGE64
 #define MERGE64 1
 #endif
-
-static_assert(CBITS == 32 || CBITS == 16 || CBITS == 8, "CBITS: 32, 16 or 8");
-static_assert(CBITS != 32 || CTR_INIT == 0, "CTR_INIT: 16- and 8-bit counters only");
 
 __host__ __device__ constexpr int log2i(int v) { return v <= 1 ? 0 : 1 + log2i(v >> 1); }
 
@@ -35,10 +26,9 @@ __device__ __forceinline__ int4 load_keys(const int4* p) { return __ldcs(p); }
 
 // Calls f(key, j) for every key that block `part` of `parts` blocks reads (grid-stride), warp-uniformly:
 // all 32 lanes of a warp call f together (f may use __match_any_sync); lanes with no key pass -1,
-// which every kernel ignores like any key < 0. The keys come in batches of BATCH a thread, j the key's
+// which every kernel ignores like any key < 0. The keys come in batches of 4 * UNROLL a thread, j the key's
 // place in its batch (a constant once unrolled); after each batch, done(v) with the batch's keys, as
 // UNROLL int4s (key j is key_at(v, j)). Part 0 also takes the head and the tail, as one more batch.
-constexpr int BATCH = 4 * UNROLL;
 
 // The keys before the first 16-byte boundary (at most 3, at most n): the int4 loads start after them,
 // at keys + key_head(keys, n), and take (n - head) / 4 int4s; a tail of at most 3 keys is left after.
@@ -52,7 +42,7 @@ __device__ __forceinline__ int key_at(const int4* v, int j) {
     return (j & 3) == 0 ? q.x : (j & 3) == 1 ? q.y : (j & 3) == 2 ? q.z : q.w;
 }
 
-template <typename F, typename Done>
+template <int UNROLL, typename F, typename Done>
 __device__ __forceinline__ void for_each_key_batch(const int* __restrict__ keys, long long n, unsigned part, unsigned parts,
                                                    F&& f, Done&& done) {
     const unsigned lane = threadIdx.x & 31u;
@@ -100,27 +90,27 @@ __device__ __forceinline__ void for_each_key_batch(const int* __restrict__ keys,
 }
 
 // f(key) for every key that block `part` of `parts` reads.
-template <typename F>
+template <int UNROLL, typename F>
 __device__ __forceinline__ void for_each_key_of(const int* __restrict__ keys, long long n, unsigned part, unsigned parts, F&& f) {
-    for_each_key_batch(keys, n, part, parts, [&](int key, int) { f(key); }, [](const int4*) {});
+    for_each_key_batch<UNROLL>(keys, n, part, parts, [&](int key, int) { f(key); }, [](const int4*) {});
 }
 
 // Every key, over the whole grid.
-template <typename F>
+template <int UNROLL, typename F>
 __device__ __forceinline__ void for_each_key(const int* __restrict__ keys, long long n, F&& f) {
-    for_each_key_of(keys, n, blockIdx.x, gridDim.x, static_cast<F&&>(f));
+    for_each_key_of<UNROLL>(keys, n, blockIdx.x, gridDim.x, static_cast<F&&>(f));
 }
 
 // Adds `key`'s count to *slot(key) for keys with ok; aggregated per warp when AGG.
-template <typename Slot>
+template <int AGG, typename Slot>
 __device__ __forceinline__ void count_key(int key, bool ok, Slot&& add) {
-#if AGG
+if constexpr (AGG) {
     const unsigned lane = threadIdx.x & 31u;
     const unsigned group = __match_any_sync(0xffffffffu, ok ? key : -1);
     if (ok && lane == static_cast<unsigned>(__ffs(group) - 1)) add(key, static_cast<unsigned>(__popc(group)));
-#else
+} else {
     if (ok) add(key, 1u);
-#endif
+}
 }
 
 // ---- counters: a 32-bit word a bin, or (CBITS=16, 8) two or four bins a word, a digit each ---------
@@ -137,14 +127,32 @@ __device__ __forceinline__ void count_key(int key, bool ok, Slot&& add) {
 // that makes it, so whatever the order, once the owed atomics are done the moves plus what is left in
 // the digits are the exact counts.
 // CTR_INIT starts every digit there instead of 0 (the tests start near the top, so that the wraps come).
-constexpr unsigned DIGITS = 32 / CBITS;                                        // counters a word
-constexpr unsigned DMAX = CBITS == 32 ? 0xFFFFFFFFu : (1u << CBITS % 32) - 1u;  // a digit's largest value
-constexpr unsigned CTR_WORD_INIT = CBITS == 32 ? 0u : (static_cast<unsigned>(CTR_INIT) & DMAX) * (0xFFFFFFFFu / DMAX);
+// The counters of CBITS bits are the members of Ctr<CBITS>, defined out of the class so that their lines
+// name the width's constants and each other as they did when CBITS was a macro; the kernels call them
+// through the templates after the class (ctr_zero<CBITS>, ..., CtrAdder<CBITS, NB>).
+template <int CBITS>
+struct Ctr {
+    static_assert(CBITS == 32 || CBITS == 16 || CBITS == 8, "CBITS: 32, 16 or 8");
+    static_assert(CBITS != 32 || CTR_INIT == 0, "CTR_INIT: 16- and 8-bit counters only");
+    static constexpr unsigned DIGITS = 32 / CBITS;                                        // counters a word
+    static constexpr unsigned DMAX = CBITS == 32 ? 0xFFFFFFFFu : (1u << CBITS % 32) - 1u;  // a digit's largest value
+    static constexpr unsigned CTR_WORD_INIT = CBITS == 32 ? 0u : (static_cast<unsigned>(CTR_INIT) & DMAX) * (0xFFFFFFFFu / DMAX);
 
-__device__ __forceinline__ int ctr_words(int nloc) { return (nloc + static_cast<int>(DIGITS) - 1) / static_cast<int>(DIGITS); }
-__device__ __forceinline__ unsigned digit(unsigned word, unsigned d) { return (word >> (CBITS * d)) & DMAX; }
+    static __device__ __forceinline__ int ctr_words(int nloc) { return (nloc + static_cast<int>(DIGITS) - 1) / static_cast<int>(DIGITS); }
+    static __device__ __forceinline__ unsigned digit(unsigned word, unsigned d) { return (word >> (CBITS * d)) & DMAX; }
+    static __device__ __forceinline__ void ctr_zero(unsigned* ctr, int nloc);
+    static __device__ __forceinline__ bool merge64(const unsigned* out, unsigned bin0);
+    struct OutMoves;
+    template <typename Moves>
+    static __device__ __forceinline__ void ctr_wrapped(unsigned* word, unsigned l, unsigned old, const Moves& mv);
+    static __device__ __forceinline__ void ctr_add(unsigned* ctr, unsigned l, unsigned c, unsigned* out, unsigned bin0, unsigned nloc);
+    template <int NB>
+    struct CtrAdder;
+    static __device__ __forceinline__ void ctr_merge(const unsigned* ctr, unsigned* out, unsigned bin0, int nloc);
+};
 
-__device__ __forceinline__ void ctr_zero(unsigned* ctr, int nloc) {
+template <int CBITS>
+__device__ __forceinline__ void Ctr<CBITS>::ctr_zero(unsigned* ctr, int nloc) {
     for (int i = threadIdx.x; i < ctr_words(nloc); i += blockDim.x) ctr[i] = CTR_WORD_INIT;
 }
 
@@ -155,11 +163,13 @@ __device__ __forceinline__ void ctr_zero(unsigned* ctr, int nloc) {
 // the even word to the odd one: the even word only ever gets positive adds (the take-backs of -65536 go
 // to odd bins) and ends below 2^31. (With CTR_INIT, a half's count less CTR_INIT may be negative: the
 // tests' counters take 32-bit adds.)
-__device__ __forceinline__ bool merge64(const unsigned* out, unsigned bin0) {
+template <int CBITS>
+__device__ __forceinline__ bool Ctr<CBITS>::merge64(const unsigned* out, unsigned bin0) {
     return CBITS == 16 && MERGE64 && CTR_INIT == 0 && !(bin0 & 1u) && !(reinterpret_cast<unsigned long long>(out) & 7u);
 }
 
-struct OutMoves {  // 2^CBITS (or minus that) moved to the output: v to local bin l (bin bin0 + l), if there is one
+template <int CBITS>
+struct Ctr<CBITS>::OutMoves {  // 2^CBITS (or minus that) moved to the output: v to local bin l (bin bin0 + l), if there is one
     unsigned* out;
     unsigned bin0, nloc;
     bool pair64;
@@ -176,8 +186,9 @@ struct OutMoves {  // 2^CBITS (or minus that) moved to the output: v to local bi
 
 // An add to local bin l wrapped its digit of *word, whose value before was old; mv(l, v) moves v to bin l.
 // Rare.
+template <int CBITS>
 template <typename Moves>
-__device__ __forceinline__ void ctr_wrapped(unsigned* word, unsigned l, unsigned old, const Moves& mv) {
+__device__ __forceinline__ void Ctr<CBITS>::ctr_wrapped(unsigned* word, unsigned l, unsigned old, const Moves& mv) {
     constexpr unsigned M = 1u << CBITS % 32;
     const unsigned d = l % DIGITS, base = l - d;  // base: local bin of digit 0
     if constexpr (DIGITS == 2) {  // the same, written out (smaller code: it is inlined at every add)
@@ -212,7 +223,8 @@ __device__ __forceinline__ void ctr_wrapped(unsigned* word, unsigned l, unsigned
 }
 
 // Adds c (at most 32) to local bin l of nloc, whose bin is bin0 + l.
-__device__ __forceinline__ void ctr_add(unsigned* ctr, unsigned l, unsigned c, unsigned* out, unsigned bin0, unsigned nloc) {
+template <int CBITS>
+__device__ __forceinline__ void Ctr<CBITS>::ctr_add(unsigned* ctr, unsigned l, unsigned c, unsigned* out, unsigned bin0, unsigned nloc) {
     if constexpr (CBITS == 32) {
         atomicAdd(ctr + l, c);
     } else {
@@ -230,8 +242,9 @@ __device__ __forceinline__ void ctr_add(unsigned* ctr, unsigned l, unsigned c, u
 // in 2^CBITS a counter) only noted; after the batch, where one was noted, the batch's wraps are found
 // again from the old words and handled (the carries in flight in between are counted as any others
 // are: see ctr_wrapped).
-template <int NB = BATCH>
-struct CtrAdder {
+template <int CBITS>
+template <int NB>
+struct Ctr<CBITS>::CtrAdder {
     unsigned* ctr;
     unsigned* spare;
     OutMoves mv;
@@ -294,8 +307,9 @@ struct CtrAdder {
 };
 
 // Adds the block's counters to the output (after a barrier).
-__device__ __forceinline__ void ctr_merge(const unsigned* ctr, unsigned* out, unsigned bin0, int nloc) {
-#if CBITS == 16
+template <int CBITS>
+__device__ __forceinline__ void Ctr<CBITS>::ctr_merge(const unsigned* ctr, unsigned* out, unsigned bin0, int nloc) {
+if constexpr (CBITS == 16) {
     if (merge64(out, bin0)) {  // a word (two bins) a thread, one 64-bit add into the two output counters
         unsigned long long* out2 = reinterpret_cast<unsigned long long*>(out + bin0);
         for (int i = threadIdx.x; i < nloc >> 1; i += blockDim.x) {
@@ -306,18 +320,36 @@ __device__ __forceinline__ void ctr_merge(const unsigned* ctr, unsigned* out, un
         if ((nloc & 1) && threadIdx.x == 0 && (ctr[nloc >> 1] & 0xFFFFu)) atomicAdd(out + bin0 + nloc - 1, ctr[nloc >> 1] & 0xFFFFu);
         return;
     }
-#endif
-#if CBITS != 32
+}
+if constexpr (CBITS != 32) {
     // a bin a thread, so that a warp's adds cover 32 consecutive words of the output (4 sectors)
     for (int l = threadIdx.x; l < nloc; l += blockDim.x) {
         const unsigned c = digit(ctr[l / DIGITS], l % DIGITS) - CTR_INIT;
         if (c) atomicAdd(out + bin0 + l, c);
     }
-#else
+} else {
     for (int i = threadIdx.x; i < nloc; i += blockDim.x)
         if (ctr[i]) atomicAdd(out + bin0 + i, ctr[i]);
-#endif
 }
+}
+
+// The counters as the kernels call them
+template <int CBITS>
+__device__ __forceinline__ int ctr_words(int nloc) { return Ctr<CBITS>::ctr_words(nloc); }
+template <int CBITS>
+__device__ __forceinline__ void ctr_zero(unsigned* ctr, int nloc) { Ctr<CBITS>::ctr_zero(ctr, nloc); }
+template <int CBITS>
+__device__ __forceinline__ void ctr_add(unsigned* ctr, unsigned l, unsigned c, unsigned* out, unsigned bin0, unsigned nloc) {
+    Ctr<CBITS>::ctr_add(ctr, l, c, out, bin0, nloc);
+}
+template <int CBITS>
+__device__ __forceinline__ void ctr_merge(const unsigned* ctr, unsigned* out, unsigned bin0, int nloc) {
+    Ctr<CBITS>::ctr_merge(ctr, out, bin0, nloc);
+}
+template <int CBITS>
+using OutMoves = typename Ctr<CBITS>::OutMoves;
+template <int CBITS, int NB>
+using CtrAdder = typename Ctr<CBITS>::template CtrAdder<NB>;
 
 // ---- keys ranked by owner (hist_partition's ranges; the lab's hist_cluster_exchange's owners) ---------
 // A warp's K keys a lane (v: K / 4 int4s) ranked by owner, an owner of OB bits (at most 32 owners):

@@ -181,14 +181,15 @@ def cluster_methods(keys: int, bins: int) -> list[KernelLaunch]:
     k = f"int32[{keys}]:0..{bins - 1}"
     vals = (k, str(keys), f"int32[{bins}]", str(bins))
     out = []
-    for kernel, defines, smem in (
-            ("hist_cluster<1>", {"AGG": 0}, 4 * bins),
-            ("hist_cluster_rep<1>", {"AGG": 0}, 4 * bins),
-            ("hist_cluster_share<1>", {"AGG": 0}, 4 * bins + 2 * 512 * UNROLL * 16),
-            *(("hist_cluster_exchange<1, 512, 1>", {"AGG": agg, "CBITS": bits}, exchange_smem(bins, 1, bits, 512)[0])
-              for bits, agg in ((32, 0), (16, 0), (16, 1)))):
-        label = f"{kernel} " + " ".join(f"{a}={b}" for a, b in defines.items())
-        out.append(KernelLaunch("histogram", label, SOURCE, kernel, (512, 1, 1), (1, 1, 1), defines, smem, vals))
+    # the labels name the template arguments as the macros they were (AGG=0 CBITS=16)
+    for kernel, args, smem in (
+            (f"hist_cluster<1, 0, {UNROLL}>", ("hist_cluster<1>", {"AGG": 0}), 4 * bins),
+            (f"hist_cluster_rep<1, 32, {UNROLL}>", ("hist_cluster_rep<1>", {"AGG": 0}), 4 * bins),
+            (f"hist_cluster_share<1, 32, {UNROLL}>", ("hist_cluster_share<1>", {"AGG": 0}), 4 * bins + 2 * 512 * UNROLL * 16),
+            *((f"hist_cluster_exchange<1, 512, 1, {agg}, {bits}, {UNROLL}>", ("hist_cluster_exchange<1, 512, 1>", {"AGG": agg, "CBITS": bits}),
+               exchange_smem(bins, 1, bits, 512)[0]) for bits, agg in ((32, 0), (16, 0), (16, 1)))):
+        label = f"{args[0]} " + " ".join(f"{a}={b}" for a, b in args[1].items())
+        out.append(KernelLaunch("histogram", label, SOURCE, kernel, (512, 1, 1), (1, 1, 1), {}, smem, vals))
     return out
 
 
@@ -366,28 +367,29 @@ def library() -> list[KernelLaunch]:
     # histogram: global atomics, block-private copies (32 copies for 256 bins), ranges of 16-bit counters
     keys = 8192
     k = f"int32[{keys}]:0..255"
-    for kernel, defines, smem, vals in (
-            ("hist_global", {"AGG": 0, "COPIES": 1}, 0, (k, str(keys), "int32[256]", "256")),
-            ("hist_global", {"AGG": 1, "COPIES": 1}, 0, (k, str(keys), "int32[256]", "256")),
-            ("hist_smem", {"AGG": 0, "COPIES": 32}, 4 * 256 * 32, (k, str(keys), "int32[256]", "0", "256")),
-            ("hist_smem", {"AGG": 1, "COPIES": 1}, 4 * 256, (k, str(keys), "int32[256]", "0", "256")),
-            ("hist_ranges", {"AGG": 0, "COPIES": 1, "CBITS": 16}, 2 * 256 + SPARE, (k, str(keys), "int32[256]", "256", "256"))):
-        label = f"histogram {kernel} " + " ".join(f"{a}={b}" for a, b in defines.items())
-        out.append(KernelLaunch("ops", label, "ops/histogram/histogram.cu", kernel, (512, 1, 1), (1, 1, 1), defines, smem, vals))
+    # (the labels name the template arguments as the macros they were: AGG=0 COPIES=32)
+    for kernel, label, smem, vals in (
+            ("hist_global<0, 2>", "hist_global AGG=0 COPIES=1", 0, (k, str(keys), "int32[256]", "256")),
+            ("hist_global<1, 2>", "hist_global AGG=1 COPIES=1", 0, (k, str(keys), "int32[256]", "256")),
+            ("hist_smem<32, 0, 32, 2>", "hist_smem AGG=0 COPIES=32", 4 * 256 * 32, (k, str(keys), "int32[256]", "0", "256")),
+            ("hist_smem<1, 1, 32, 2>", "hist_smem AGG=1 COPIES=1", 4 * 256, (k, str(keys), "int32[256]", "0", "256")),
+            ("hist_ranges<1, 0, 16, 2>", "hist_ranges AGG=0 COPIES=1 CBITS=16", 2 * 256 + SPARE, (k, str(keys), "int32[256]", "256", "256"))):
+        out.append(KernelLaunch("ops", f"histogram {label}", "ops/histogram/histogram.cu", kernel, (512, 1, 1), (1, 1, 1), {}, smem, vals))
     # weighted counts (float32 and float64 weights): 32 block-private copies of 256 bins, as weighted_plan makes them
-    for t, size in (("float32", 4), ("float64", 8)):
+    for t, size, c in (("float32", 4, "float"), ("float64", 8, "double")):
         w = "f32" if t == "float32" else "f64"
-        out.append(KernelLaunch("ops", f"histogram hist_weighted_{w} copies=32", "ops/histogram/histogram.cu", f"hist_weighted_{w}",
+        out.append(KernelLaunch("ops", f"histogram hist_weighted_{w} copies=32", "ops/histogram/histogram.cu", f"hist_weighted<{c}>",
                                 (512, 1, 1), (1, 1, 1), {}, 256 * 32 * size,
                                 (k, f"{t}[{keys}]:-1..1", str(keys), f"{t}[256]", "256", "0", "256", "32")))
     # partition, one range (256 bins): the keys sorted into its scratch (2 tiles of 4096: the block-counts,
     # the tiles' starts, 2 bytes a key); the count kernel on a scratch with no keys (its blocks' share-out
     # and nothing to count: the sorted scratch is the first launch's output, which analyze does not chain)
-    part = {"AGG": 0, "COPIES": 1, "CBITS": 16, "PRBITS": 0, "PTHREADS": 512}
+    # (tiles of 512 threads x 4 x 2 keys: UNROLL 2; one range: PRBITS 0)
     scratch = f"uint8[{16 + 16 + 2 * 4096 * 2}]:0..0"
-    out.append(KernelLaunch("ops", "histogram hist_partition", "ops/histogram/histogram.cu", "hist_partition", (512, 1, 1), (1, 1, 1), part, 0,
-                            (k, str(keys), "int32[256]", "256", scratch)))
-    out.append(KernelLaunch("ops", "histogram hist_part_count", "ops/histogram/histogram.cu", "hist_part_count", (1024, 1, 1), (1, 1, 1), part,
+    out.append(KernelLaunch("ops", "histogram hist_partition", "ops/histogram/histogram.cu", "hist_partition<512, 2, 16, 0, 0, 2>", (512, 1, 1),
+                            (1, 1, 1), {}, 0, (k, str(keys), "int32[256]", "256", scratch)))
+    out.append(KernelLaunch("ops", "histogram hist_part_count", "ops/histogram/histogram.cu", "hist_part_count<1024, 1, 512, 16, 1, 2>", (1024, 1, 1),
+                            (1, 1, 1), {},
                             2 * 65536 + SPARE, (k, str(keys), "int32[256]", "256", scratch, "1")))
     # the copy kernel (no shared memory)
     out.append(KernelLaunch("ops", "copyKernel", "lab/copy.cu", "copyKernel", (256, 1, 1), (1, 1, 1), {}, 0,

@@ -10,11 +10,14 @@
 //                 every block of the cluster through L2 (replicated reads), through DSMEM (16-byte
 //                 loads of staged keys, every block reading every key), or sorted by owner in each
 //                 block and read through DSMEM by their owner only (each key crosses once).
-// They read and count keys as the library's kernels do (include/histogram.cuh: its macros AGG, UNROLL,
-// CBITS, MERGE64, CTR_INIT set their counters; CBITS=16 for all but hist_cluster, whose adds are remote).
+// They read and count keys as the library's kernels do (include/histogram.cuh, whose template parameters
+// they pass on: AGG, UNROLL, CBITS; its macros MERGE64 and CTR_INIT set their counters for the sweeps and
+// the tests; CBITS=16 for all but hist_cluster, whose adds are remote).
 // Template parameters: CS (the cluster size, a power of two from 1 to 16); hist_cluster_exchange's THREADS
-// and MINB (its block size and blocks per SM, for its __launch_bounds__). Macro: XSYNC (0: the exchange's
-// barrier arrives with release semantics; a comparison of the sweep).
+// and MINB (its block size and blocks per SM, for its __launch_bounds__); AGG, CBITS, UNROLL, each kernel
+// those it uses (the exchange's #if AGG is an `if constexpr` at the first column, as include/histogram.cuh
+// says why). Macro: XSYNC (0: the exchange's barrier arrives with release semantics; a comparison of the
+// sweep).
 
 #include "cluster.cuh"    // the cluster PTX (include/cluster.cuh)
 #include "histogram.cuh"  // the key stream, the counters, keys ranked by owner (include/histogram.cuh)
@@ -24,7 +27,7 @@ template <int CS>
 constexpr bool cluster_size_ok = (CS & (CS - 1)) == 0 && CS >= 1 && CS <= 16;
 
 // Launched with cluster size CS. Dynamic shared memory: ceil(bins / CS) words per block.
-template <int CS>
+template <int CS, int AGG, int UNROLL>
 __global__ void hist_cluster(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int bins) {
     static_assert(cluster_size_ok<CS>, "CS: a power of two, 1..16");
     constexpr int CS_LOG2 = log2i(CS);
@@ -33,8 +36,8 @@ __global__ void hist_cluster(const int* __restrict__ keys, long long n, unsigned
     for (int i = threadIdx.x; i < per; i += blockDim.x) s_part[i] = 0u;
     cluster_sync();  // no block adds into a neighbour before the neighbour has zeroed its part
     const unsigned base = smem_u32(s_part);
-    for_each_key(keys, n, [&](int key) {
-        count_key(key, static_cast<unsigned>(key) < static_cast<unsigned>(bins), [&](int k, unsigned c) {
+    for_each_key<UNROLL>(keys, n, [&](int key) {
+        count_key<AGG>(key, static_cast<unsigned>(key) < static_cast<unsigned>(bins), [&](int k, unsigned c) {
             const unsigned owner = static_cast<unsigned>(k) & (CS - 1);
             const unsigned word = static_cast<unsigned>(k) >> CS_LOG2;
             red_add_cluster(map_to_rank(base + 4u * word, owner), c);
@@ -65,18 +68,20 @@ __global__ void hist_cluster(const int* __restrict__ keys, long long n, unsigned
 // the local bins of block `rank` (fewer than per for the last blocks where CS does not divide bins)
 __device__ __forceinline__ int owned_bins(int lo, int per, int bins) { return bins > lo ? min(per, bins - lo) : 0; }
 
+template <int CBITS>
 __device__ __forceinline__ void count_owned(unsigned* s_part, int key, int lo, int per, int bins, unsigned* out) {
     const int rel = key - lo;
     if (static_cast<unsigned>(key) < static_cast<unsigned>(bins) && static_cast<unsigned>(rel) < static_cast<unsigned>(per))
-        ctr_add(s_part, rel, 1u, out, lo, owned_bins(lo, per, bins));
+        ctr_add<CBITS>(s_part, rel, 1u, out, lo, owned_bins(lo, per, bins));
 }
 
+template <int CBITS>
 __device__ __forceinline__ void merge_owned(const unsigned* s_part, unsigned* out, int lo, int per, int bins) {
-    ctr_merge(s_part, out, lo, owned_bins(lo, per, bins));
+    ctr_merge<CBITS>(s_part, out, lo, owned_bins(lo, per, bins));
 }
 
 // head and tail keys (at most 3 + 3), seen by every block of cluster 0
-template <int CS_LOG2>
+template <int CS_LOG2, int CBITS>
 __device__ __forceinline__ void owned_head_tail(const int* keys, long long n, long long head, long long n4, unsigned* s_part, int lo, int per, int bins,
                                                 unsigned* out) {
     if ((blockIdx.x >> CS_LOG2) == 0 && threadIdx.x < 8) {
@@ -87,19 +92,19 @@ __device__ __forceinline__ void owned_head_tail(const int* keys, long long n, lo
         } else if (head + 4 * n4 + (t - 4) < n) {
             i = head + 4 * n4 + (t - 4);
         }
-        if (i >= 0) count_owned(s_part, keys[i], lo, per, bins, out);
+        if (i >= 0) count_owned<CBITS>(s_part, keys[i], lo, per, bins, out);
     }
 }
 
 // Dynamic shared memory: ceil(bins / CS) words (CBITS=16: half that, rounded up).
-template <int CS>
+template <int CS, int CBITS, int UNROLL>
 __global__ void hist_cluster_rep(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int bins) {
     extern __shared__ unsigned s_part[];
     static_assert(cluster_size_ok<CS>, "CS: a power of two, 1..16");
     constexpr int CS_LOG2 = log2i(CS);
     const int per = (bins + CS - 1) >> CS_LOG2;
     const int lo = static_cast<int>(cluster_block_rank()) * per;
-    ctr_zero(s_part, per);
+    ctr_zero<CBITS>(s_part, per);
     __syncthreads();
     const long long head = key_head(keys, n), n4 = (n - head) >> 2;
     const int4* __restrict__ k4 = reinterpret_cast<const int4*>(keys + head);
@@ -119,30 +124,30 @@ __global__ void hist_cluster_rep(const int* __restrict__ keys, long long n, unsi
         }
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) {
-            count_owned(s_part, v[u].x, lo, per, bins, out);
-            count_owned(s_part, v[u].y, lo, per, bins, out);
-            count_owned(s_part, v[u].z, lo, per, bins, out);
-            count_owned(s_part, v[u].w, lo, per, bins, out);
+            count_owned<CBITS>(s_part, v[u].x, lo, per, bins, out);
+            count_owned<CBITS>(s_part, v[u].y, lo, per, bins, out);
+            count_owned<CBITS>(s_part, v[u].z, lo, per, bins, out);
+            count_owned<CBITS>(s_part, v[u].w, lo, per, bins, out);
         }
     }
     if (it) cluster_wait();
-    owned_head_tail<CS_LOG2>(keys, n, head, n4, s_part, lo, per, bins, out);
+    owned_head_tail<CS_LOG2, CBITS>(keys, n, head, n4, s_part, lo, per, bins, out);
     __syncthreads();
-    merge_owned(s_part, out, lo, per, bins);
+    merge_owned<CBITS>(s_part, out, lo, per, bins);
 }
 
 // Dynamic shared memory: round4(counter words) words + 2 stages of UNROLL * blockDim int4.
-template <int CS>
+template <int CS, int CBITS, int UNROLL>
 __global__ void hist_cluster_share(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int bins) {
     extern __shared__ __align__(16) unsigned s_dyn[];
     static_assert(cluster_size_ok<CS>, "CS: a power of two, 1..16");
     constexpr int CS_LOG2 = log2i(CS);
     const int per = (bins + CS - 1) >> CS_LOG2;
     unsigned* s_part = s_dyn;
-    int4* stage = reinterpret_cast<int4*>(s_dyn + ((ctr_words(per) + 3) & ~3));
+    int4* stage = reinterpret_cast<int4*>(s_dyn + ((ctr_words<CBITS>(per) + 3) & ~3));
     const unsigned rank = cluster_block_rank();
     const int lo = static_cast<int>(rank) * per;
-    ctr_zero(s_part, per);
+    ctr_zero<CBITS>(s_part, per);
     const long long head = key_head(keys, n), n4 = (n - head) >> 2;
     const int4* __restrict__ k4 = reinterpret_cast<const int4*>(keys + head);
     const long long P = static_cast<long long>(blockDim.x) * UNROLL;  // int4 per block per chunk
@@ -180,19 +185,19 @@ __global__ void hist_cluster_share(const int* __restrict__ keys, long long n, un
                 w[u] = ld_cluster_v4(map_to_rank(sbase + 16u * static_cast<unsigned>(buf * P + u * blockDim.x + threadIdx.x), static_cast<unsigned>(r)));
 #pragma unroll
             for (int u = 0; u < UNROLL; ++u) {
-                count_owned(s_part, w[u].x, lo, per, bins, out);
-                count_owned(s_part, w[u].y, lo, per, bins, out);
-                count_owned(s_part, w[u].z, lo, per, bins, out);
-                count_owned(s_part, w[u].w, lo, per, bins, out);
+                count_owned<CBITS>(s_part, w[u].x, lo, per, bins, out);
+                count_owned<CBITS>(s_part, w[u].y, lo, per, bins, out);
+                count_owned<CBITS>(s_part, w[u].z, lo, per, bins, out);
+                count_owned<CBITS>(s_part, w[u].w, lo, per, bins, out);
             }
         }
         if (more) sstore(buf ^ 1);
         cluster_sync();  // every peer is done reading this stage; the next is written
         buf ^= 1;
     }
-    owned_head_tail<CS_LOG2>(keys, n, head, n4, s_part, lo, per, bins, out);
+    owned_head_tail<CS_LOG2, CBITS>(keys, n, head, n4, s_part, lo, per, bins, out);
     __syncthreads();
-    merge_owned(s_part, out, lo, per, bins);
+    merge_owned<CBITS>(s_part, out, lo, per, bins);
 }
 
 // ---- the keys exchanged once through distributed shared memory ------------------------------------
@@ -218,7 +223,6 @@ __global__ void hist_cluster_share(const int* __restrict__ keys, long long n, un
 #ifndef XSYNC
 #define XSYNC 1
 #endif
-constexpr int KPT = 4 * UNROLL;       // keys a thread a tile
 
 __device__ __forceinline__ void exchange_arrive() {
 #if XSYNC
@@ -229,9 +233,10 @@ __device__ __forceinline__ void exchange_arrive() {
 }
 
 // Dynamic shared memory: round4(counter words) words, then 2 stages of STAGE 16-bit entries.
-template <int CS, int THREADS, int MINB>
+template <int CS, int THREADS, int MINB, int AGG, int CBITS, int UNROLL>
 __global__ void __launch_bounds__(THREADS, MINB)
 hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int bins) {
+    constexpr int KPT = 4 * UNROLL;       // keys a thread a tile
     static_assert(cluster_size_ok<CS>, "CS: a power of two, 1..16");
     static_assert(THREADS % 32 == 0 && THREADS >= 32 * CS && THREADS <= 1024, "THREADS: a multiple of 32 from 32 * CS to 1024");
     constexpr int CS_LOG2 = log2i(CS);
@@ -249,8 +254,8 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
     const unsigned bin0 = rank * per;
     const int nloc = owned_bins(static_cast<int>(bin0), static_cast<int>(per), bins);
     unsigned* ctr = s_dyn;
-    const unsigned stage = smem_u32(s_dyn + ((ctr_words(per) + 3) & ~3));  // shared::cta address of stage 0
-    ctr_zero(ctr, per);
+    const unsigned stage = smem_u32(s_dyn + ((ctr_words<CBITS>(per) + 3) & ~3));  // shared::cta address of stage 0
+    ctr_zero<CBITS>(ctr, per);
 
     const long long head = key_head(keys, n), n4 = (n - head) >> 2;
 
@@ -294,7 +299,7 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
         const unsigned r = threadIdx.x / G;
         const int2 seg = ld_cluster_v2(map_to_rank(smem_u32(&s_seg[par][rank]), r));
         const unsigned base = map_to_rank(stage + 2u * STAGE * par, r);
-#if AGG
+if constexpr (AGG) {
         // Skewed keys pile onto a few counters of one owner, whose atomics on one word serialise. The
         // warp's 32 lanes take the same trips here (a warp lies in one group of G lanes), so that each
         // slot's entries can be grouped by bin: one add per distinct bin and slot.
@@ -311,30 +316,30 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
 #pragma unroll
                 for (int e = 0; e < 8; ++e) {
                     const bool mine = 8 * c8 + e >= seg.x && 8 * c8 + e < seg.y;
-                    count_key(static_cast<int>((u[e >> 1] >> (16 * (e & 1))) & 0xFFFFu), mine,
-                              [&](int l, unsigned c) { ctr_add(ctr, static_cast<unsigned>(l), c, out, bin0, nloc); });
+                    count_key<AGG>(static_cast<int>((u[e >> 1] >> (16 * (e & 1))) & 0xFFFFu), mine,
+                              [&](int l, unsigned c) { ctr_add<CBITS>(ctr, static_cast<unsigned>(l), c, out, bin0, nloc); });
                 }
             } else {
 #pragma unroll
                 for (int e = 0; e < 8; ++e)
-                    if (8 * c8 + e >= seg.x && 8 * c8 + e < seg.y) ctr_add(ctr, (u[e >> 1] >> (16 * (e & 1))) & 0xFFFFu, 1u, out, bin0, nloc);
+                    if (8 * c8 + e >= seg.x && 8 * c8 + e < seg.y) ctr_add<CBITS>(ctr, (u[e >> 1] >> (16 * (e & 1))) & 0xFFFFu, 1u, out, bin0, nloc);
             }
         }
-#else
+} else {
         for (int c8 = (seg.x >> 3) + static_cast<int>(threadIdx.x % G); 8 * c8 < seg.y; c8 += G) {
             const int4 w = ld_cluster_v4(base + 16u * static_cast<unsigned>(c8));
             const unsigned u[4] = {static_cast<unsigned>(w.x), static_cast<unsigned>(w.y), static_cast<unsigned>(w.z),
                                    static_cast<unsigned>(w.w)};
             if (8 * c8 >= seg.x && 8 * c8 + 8 <= seg.y) {  // all 8 entries are this block's (all but a segment's ends)
 #pragma unroll
-                for (int e = 0; e < 8; ++e) ctr_add(ctr, (u[e >> 1] >> (16 * (e & 1))) & 0xFFFFu, 1u, out, bin0, nloc);
+                for (int e = 0; e < 8; ++e) ctr_add<CBITS>(ctr, (u[e >> 1] >> (16 * (e & 1))) & 0xFFFFu, 1u, out, bin0, nloc);
             } else {
 #pragma unroll
                 for (int e = 0; e < 8; ++e)
-                    if (8 * c8 + e >= seg.x && 8 * c8 + e < seg.y) ctr_add(ctr, (u[e >> 1] >> (16 * (e & 1))) & 0xFFFFu, 1u, out, bin0, nloc);
+                    if (8 * c8 + e >= seg.x && 8 * c8 + e < seg.y) ctr_add<CBITS>(ctr, (u[e >> 1] >> (16 * (e & 1))) & 0xFFFFu, 1u, out, bin0, nloc);
             }
         }
-#endif
+}
     };
 
     load(cid, cur);
@@ -342,7 +347,7 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
     cluster_sync();  // every block of the cluster is running, its counters zeroed
     // head and tail (at most 3 + 3 keys), counted by their owners like the others: so that the output's
     // words only take the merge's atomics (of one size: merge64)
-    owned_head_tail<CS_LOG2>(keys, n, head, n4, ctr, static_cast<int>(bin0), static_cast<int>(per), bins, out);
+    owned_head_tail<CS_LOG2, CBITS>(keys, n, head, n4, ctr, static_cast<int>(bin0), static_cast<int>(per), bins, out);
     rank_tile();
     int par = 0;
     for (long long c = cid; c < nchunks; c += ncl) {  // the same trip count in the whole cluster
@@ -360,5 +365,5 @@ hist_cluster_exchange(const int* __restrict__ keys, long long n, unsigned* __res
         par ^= 1;
     }
     cluster_sync();  // no block leaves while a peer may still read its stage
-    ctr_merge(ctr, out, bin0, nloc);
+    ctr_merge<CBITS>(ctr, out, bin0, nloc);
 }

@@ -153,27 +153,29 @@ def plan(bins: int, facts: dict, method: str, *, cluster: int | None = None, agg
 
 
 def instance(p: ClusterPlan) -> str:
-    """The kernel template instance (NVRTC name expression) plan `p` launches."""
+    """The kernel template instance (NVRTC name expression) plan `p` launches: the cluster size, then
+    hist_cluster_exchange's block and blocks an SM, then the header's parameters the kernel takes (AGG,
+    CBITS, UNROLL: hist_cluster's adds are remote, so it takes no CBITS; the others' owners add locally)."""
+    k = KERNELS[p.method]
     if p.method == "cluster_exchange":
-        return f"{KERNELS[p.method]}<{p.cluster}, {p.block}, {p.min_blocks}>"
-    return f"{KERNELS[p.method]}<{p.cluster}>"
+        return f"{k}<{p.cluster}, {p.block}, {p.min_blocks}, {p.agg}, {p.counter_bits}, {p.unroll}>"
+    if p.method == "cluster":
+        return f"{k}<{p.cluster}, {p.agg}, {p.unroll}>"
+    return f"{k}<{p.cluster}, {p.counter_bits}, {p.unroll}>"
 
 
 # The instances analyze runs (lab/launches.py) and the hardware truth records (clusters of 1, 2 and 4 blocks
 # of 512 threads), which test_compile compiles; the variants compile the instance their plan names.
-INSTANCES = tuple(f"{k}<{cs}>" for k in ("hist_cluster", "hist_cluster_rep", "hist_cluster_share") for cs in (1, 2, 4)) + tuple(
-    f"hist_cluster_exchange<{cs}, 512, 1>" for cs in (1, 2, 4))
+INSTANCES = tuple(f"hist_cluster<{cs}, 1, {UNROLL}>" for cs in (1, 2, 4)) + tuple(
+    f"{k}<{cs}, 32, {UNROLL}>" for k in ("hist_cluster_rep", "hist_cluster_share") for cs in (1, 2, 4)) + tuple(
+    f"hist_cluster_exchange<{cs}, 512, 1, {agg}, {bits}, {UNROLL}>" for cs in (1, 2, 4) for agg, bits in ((0, 32), (1, 16))) + (
+    f"hist_cluster_exchange<1, 512, 1, 0, 16, {UNROLL}>",)
 
 
 def kernel_defines(p: ClusterPlan, extra: dict | None = None) -> dict:
-    """The macros of include/histogram.cuh that plan `p`'s kernel is compiled with (`extra`: more, the tests'
-    CTR_INIT, the sweep's XSYNC); pure, no GPU."""
-    defines = {"AGG": p.agg, **(extra or {})}
-    if p.counter_bits != 32:
-        defines["CBITS"] = p.counter_bits
-    if p.unroll != UNROLL:
-        defines["UNROLL"] = p.unroll
-    return defines
+    """The macros plan `p`'s kernel is compiled with: `extra` (the tests' CTR_INIT, the sweep's XSYNC and
+    MERGE64); the plan's own are template arguments (instance). Pure, no GPU."""
+    return dict(extra or {})
 
 
 def launches_for(bins: int, p: ClusterPlan, dev: int, stream: int, extra: dict | None = None) -> list[tuple]:

@@ -44,7 +44,9 @@ loads in flight a thread; partition's a tile), range_bits (partition: 2^range_bi
 bins a range, 8 to 16, at most 32 ranges; 16 by default). Each method takes the options in `OPTIONS`;
 any other given is an error, never silently ignored (with auto, the error names the method it took).
 
-In this folder: the op (here), its plan (planning.py: pure Python, no GPU) and its kernels (histogram.cu).
+In this folder: the op (here), its plan (planning.py: pure Python, no GPU) and its kernels (histogram.cu:
+templates, each launch a template instance named by an NVRTC name expression, `kernel_instances`; the
+instances the plans take, KERNELS, compiled together).
 """
 
 from __future__ import annotations
@@ -269,7 +271,7 @@ def enqueue(launches: list[tuple], keys_ptr: int, n: int, out_ptr: int, stream: 
 
 
 # ---- weighted counts ------------------------------------------------------------------------------------
-WEIGHTED_KERNELS = {np.dtype(np.float32): "hist_weighted_f32", np.dtype(np.float64): "hist_weighted_f64"}
+WEIGHTED_KERNELS = {np.dtype(np.float32): "hist_weighted<float>", np.dtype(np.float64): "hist_weighted<double>"}
 WEIGHTED_MAX_PASSES = 4  # more ranges of bins than this: atomics on the output in L2 (nlocal = 0), not passes
 
 
@@ -301,7 +303,7 @@ def launch_weighted(keys_ptr: int, w_ptr: int, n: int, out_ptr: int, bins: int, 
     key = (dev, bins, wdtype)
     launches = _WEIGHTED.get(key)
     if launches is None:
-        k = device.kernel(SOURCE, WEIGHTED_KERNELS[wdtype], {}, dev)
+        k = device.kernel(SOURCE, WEIGHTED_KERNELS[wdtype], device=dev, names=_INSTANCES)
         f = device_facts(dev)
         launches = _WEIGHTED[key] = [(k, f["sms"] * k.blocks_per_sm(block, smem), block, smem, (bins, lo, nlocal, copies))
                                      for block, smem, lo, nlocal, copies in weighted_plan(bins, wdtype.itemsize, f["smem_optin"])]
@@ -311,36 +313,92 @@ def launch_weighted(keys_ptr: int, w_ptr: int, n: int, out_ptr: int, bins: int, 
 
 METHOD_KERNELS = {"global": ("hist_global",), "smem": ("hist_smem",), "multipass": ("hist_smem",), "ranges": ("hist_ranges",),
                   "partition": ("hist_partition", "hist_part_count")}
+# Each kernel's template parameters, in order (histogram.cu names them as the macros they were)
+TEMPLATE_PARAMETERS = {
+    "hist_global": ("AGG", "UNROLL"),
+    "hist_smem": ("COPIES", "AGG", "CBITS", "UNROLL"),
+    "hist_ranges": ("COPIES", "AGG", "CBITS", "UNROLL"),
+    "hist_partition": ("PTHREADS", "PMINB", "PRANGE", "PRBITS", "PRANK", "UNROLL"),
+    "hist_part_count": ("PCTHREADS", "PCMINB", "PTHREADS", "PRANGE", "PU", "UNROLL"),
+}
+# The blocks an SM that hist_partition's and hist_part_count's registers are sized for (__launch_bounds__):
+# the plan's; the sweep compares others (PMINB, PCMINB through `extra`)
+PARTITION_MIN_BLOCKS = 2
+PART_COUNT_MIN_BLOCKS = 1
+
+
+def instance(kernel: str, params: dict) -> str:
+    """The NVRTC name expression of `kernel` ("hist_smem") with the template arguments `params` (by the
+    names of TEMPLATE_PARAMETERS: {"COPIES": 32, "AGG": 0, ...}): "hist_smem<32, 0, 32, 2>"."""
+    return f"{kernel}<{', '.join(str(int(params[k])) for k in TEMPLATE_PARAMETERS[kernel])}>"
+
+
+def kernel_parameters(p: Plan, extra: dict | None = None) -> dict:
+    """The template arguments of plan `p`'s kernels (METHOD_KERNELS[p.method]), by parameter name, `extra`'s
+    that are template parameters (the sweep's PU, PRANK, PMINB) taking their place; pure, no GPU. Refuses
+    the ones that would shape partition's tiles or ranges apart from its scratch."""
+    extra = extra or {}
+    shaping = sorted(set(extra) & PARTITION_SHAPING) if p.method == "partition" else ()
+    if shaping:  # the scratch and the grids follow the plan's tiles and ranges, never a macro's
+        raise ValueError(f"method 'partition': the macros {', '.join(shaping)} shape its tiles or ranges; pass the plan's options instead")
+    params = {"AGG": p.agg, "COPIES": p.copies, "CBITS": p.counter_bits, "UNROLL": p.unroll}
+    if p.method == "partition":
+        params.update(CBITS=16, PTHREADS=PARTITION_THREADS, PMINB=PARTITION_MIN_BLOCKS, PRBITS=(p.passes - 1).bit_length(),
+                      PRANGE=p.bins_per_pass.bit_length() - 1, PCTHREADS=p.block, PCMINB=PART_COUNT_MIN_BLOCKS,
+                      PU=p.segments, PRANK=int(p.atomic_ranks))
+    used = {k for name in METHOD_KERNELS[p.method] for k in TEMPLATE_PARAMETERS[name]}
+    params.update({k: int(v) for k, v in extra.items() if k in used})
+    return params
+
+
+def kernel_instances(p: Plan, extra: dict | None = None) -> tuple[str, ...]:
+    """The template instances (NVRTC name expressions) plan `p` launches, in METHOD_KERNELS' order; pure."""
+    params = kernel_parameters(p, extra)
+    return tuple(instance(name, params) for name in METHOD_KERNELS[p.method])
 
 
 def kernel_defines(p: Plan, extra: dict | None = None) -> dict:
-    """The macros plan `p`'s kernels (METHOD_KERNELS[p.method]) are compiled with, `extra` (more macros: the tests'
-    CTR_INIT, the sweep's variants) included; pure, no GPU. Refuses the macros that would shape partition's
-    tiles or ranges apart from its scratch."""
-    shaping = sorted(set(extra or ()) & PARTITION_SHAPING) if p.method == "partition" else ()
-    if shaping:  # the scratch and the grids follow the plan's tiles and ranges, never a macro's
-        raise ValueError(f"method 'partition': the macros {', '.join(shaping)} shape its tiles or ranges; pass the plan's options instead")
-    defines = {"AGG": p.agg, "COPIES": p.copies, **(extra or {})}
-    if p.counter_bits != 32:
-        defines["CBITS"] = p.counter_bits
-    if p.unroll != UNROLL:
-        defines["UNROLL"] = p.unroll
-    if p.method == "partition":
-        defines.update(CBITS=16, PTHREADS=PARTITION_THREADS, PRBITS=(p.passes - 1).bit_length(),
-                       PRANGE=p.bins_per_pass.bit_length() - 1,
-                       PCTHREADS=p.block)
-        defines.setdefault("PU", p.segments)  # (the sweep's macros may set these two)
-        defines.setdefault("PRANK", int(p.atomic_ranks))
-    return defines
+    """The macros plan `p`'s kernels are compiled with: `extra`'s that are no template parameter of them (the
+    tests' CTR_INIT, the sweep's MERGE64); {} for the plans' own. Pure, no GPU."""
+    used = {k for name in METHOD_KERNELS[p.method] for k in TEMPLATE_PARAMETERS[name]}
+    kernel_parameters(p, extra)  # the refusals
+    return {k: v for k, v in (extra or {}).items() if k not in used}
+
+
+def _auto_instances() -> dict[str, str]:
+    """The instances method="auto" takes on any GPU, by a name of each: global with aggregated adds, smem with
+    1 to 32 copies, multipass and ranges with 16-bit counters, partition for 1 to 32 ranges (its ranking by
+    ballots or by atomics, as the ranges decide) and its count kernel; and the weighted counts'."""
+    out = {"hist_global": instance("hist_global", {"AGG": 1, "UNROLL": UNROLL})}
+    for c in (32, 16, 8, 4, 2, 1):
+        out[f"hist_smem_copies{c}"] = instance("hist_smem", {"COPIES": c, "AGG": 0, "CBITS": 32, "UNROLL": UNROLL})
+    for name in ("hist_smem", "hist_ranges"):
+        out[f"{name}_b16"] = instance(name, {"COPIES": 1, "AGG": 0, "CBITS": 16, "UNROLL": UNROLL})
+    for ranges in (1, 2, 3, 5, 8, 9, 17):  # each (PRBITS, PRANK) that 1 to 32 ranges give
+        p = Plan("partition", 1024, passes=ranges, bins_per_pass=PARTITION_RANGE, counter_bits=16, unroll=PARTITION_UNROLL,
+                 segments=PARTITION_SEGMENTS, atomic_ranks=ranges >= PARTITION_ATOMIC_RANKS)
+        params = kernel_parameters(p)
+        out[f"hist_partition_r{params['PRBITS']}" + ("_atomics" if params["PRANK"] else "")] = kernel_instances(p)[0]
+    out["hist_part_count"] = kernel_instances(p)[1]
+    out.update({f"hist_weighted_{w}": WEIGHTED_KERNELS[np.dtype(t)] for w, t in (("f32", "float32"), ("f64", "float64"))})
+    return out
+
+
+# The instances the op launches where method="auto" plans (and the weighted counts), by a name of each ->
+# name expression, compiled together: one NVRTC compile. Another plan's (an option given) compiles on its own.
+KERNELS = _auto_instances()
+_INSTANCES = tuple(KERNELS.values())
 
 
 def launches_for(bins: int, p: Plan, dev: int, stream: int, extra: dict | None = None) -> list[tuple]:
     """The launches of plan `p` on device `dev`: (kernel, grid, block, dynamic smem, cluster, the
     arguments after (keys, n, out)). Each adds the counts of the keys into `out` (zeroed first).
-    `extra`: more macros for the kernels (the tests' CTR_INIT)."""
+    `extra`: more macros for the kernels (the tests' CTR_INIT), or template arguments in their place (the
+    sweep's PU, PRANK, PMINB: kernel_parameters)."""
     defines = kernel_defines(p, extra)
     facts = device_facts(dev)
-    kernels = [device.kernel(SOURCE, name, defines, dev) for name in METHOD_KERNELS[p.method]]
+    # with macros, the instances alone: CTR_INIT fails the 32-bit counters' instances
+    kernels = [device.kernel(SOURCE, name, defines, dev, names=() if defines else _INSTANCES) for name in kernel_instances(p, extra)]
     k = kernels[0]
     if p.method == "global":
         return [(k, facts["sms"] * k.blocks_per_sm(p.block), p.block, 0, None, (bins,))]

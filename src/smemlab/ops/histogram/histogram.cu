@@ -14,8 +14,8 @@
 //                 that DRAM is read once and L2 serves the other ranges (the "ranges" method).
 //   hist_partition + hist_part_count: the keys sorted by range of bins within tiles first, then each
 //                 range counted by its own blocks (the "partition" method; at the end of this file).
-//   hist_weighted_f32 / _f64: weighted counts (a float or double weight a key), bins privatised in
-//                 shared memory with float atomics (at the end of this file).
+//   hist_weighted<float> / <double>: weighted counts (a float or double weight a key), bins privatised
+//                 in shared memory with float atomics (at the end of this file).
 //
 // Every kernel reads the keys 16 bytes at a time (int4, streaming loads), UNROLL of them in flight
 // per thread, with the unaligned head and the tail (at most 3 + 3 keys) done by the first warp of the
@@ -24,26 +24,23 @@
 // (__match_any_sync) and one lane per distinct key adds the group's size: heavily skewed keys then
 // cost one atomic per distinct key and warp instead of one per key.
 //
-// Compile-time parameters (macros): COPIES (power of two, 1..32), AGG (0/1), UNROLL, CBITS (32, or 16:
-// two counters a word, see "counters" in include/histogram.cuh; hist_smem and hist_ranges with COPIES=1;
-// or 8, four a word), MERGE64 (0: 16-bit counters merged a bin at a time), CTR_INIT (tests only); and
-// the partition kernels' (at their section below).
+// The kernels are templates, instantiated by NVRTC name expressions (the op's KERNELS: hist_smem<32, 0,
+// 32, 2>); their parameters are named as the macros they were, so that the lines that use them read as
+// they did: COPIES (power of two, 1..32), AGG (0/1), CBITS (32, or 16: two counters a word, see
+// "counters" in include/histogram.cuh; hist_smem and hist_ranges with COPIES=1; or 8, four a word),
+// UNROLL; and the partition kernels' (at their section below). Macros, for the sweeps and the tests
+// alone: MERGE64 (0: 16-bit counters merged a bin at a time), CTR_INIT (include/histogram.cuh). The
+// branches that were #if blocks are `if constexpr` at the first column, for the reason the header gives.
 // The designs that spread the bins over a thread-block cluster's shared memories (hist_cluster*), which
 // the plan never took (ranges and partition beat them), are the lab's: lab/histogram/cluster_methods.cu.
 
-#ifndef COPIES
-#define COPIES 1
-#endif
-
 #include "histogram.cuh"  // the key stream, the counters, keys ranked by owner (include/histogram.cuh)
 
-static_assert((COPIES & (COPIES - 1)) == 0 && COPIES >= 1 && COPIES <= 32, "COPIES: a power of two, 1..32");
-static_assert(CBITS == 32 || COPIES == 1, "CBITS: 32, or 16 or 8 with COPIES=1");
-
 // ---- kernels ------------------------------------------------------------------------------------
-extern "C" __global__ void hist_global(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int bins) {
-    for_each_key(keys, n, [&](int key) {
-        count_key(key, static_cast<unsigned>(key) < static_cast<unsigned>(bins),
+template <int AGG, int UNROLL>
+__global__ void hist_global(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int bins) {
+    for_each_key<UNROLL>(keys, n, [&](int key) {
+        count_key<AGG>(key, static_cast<unsigned>(key) < static_cast<unsigned>(bins),
                   [&](int k, unsigned c) { atomicAdd(out + k, c); });
     });
 }
@@ -51,30 +48,33 @@ extern "C" __global__ void hist_global(const int* __restrict__ keys, long long n
 // Counts the bins [lo, lo + nlocal) of the keys that block `part` of `parts` reads into the block's
 // shared memory, then adds them to the output. Dynamic shared memory: nlocal * COPIES words (CBITS=16
 // or 8: ceil(nlocal / DIGITS) words rounded up to 4, then 32 spare words).
+template <int COPIES, int AGG, int CBITS, int UNROLL>
 __device__ __forceinline__ void count_bin_range(const int* __restrict__ keys, long long n, unsigned* __restrict__ out,
                                                 int lo, int nlocal, unsigned part, unsigned parts) {
+    static_assert((COPIES & (COPIES - 1)) == 0 && COPIES >= 1 && COPIES <= 32, "COPIES: a power of two, 1..32");
+    static_assert(CBITS == 32 || COPIES == 1, "CBITS: 32, or 16 or 8 with COPIES=1");
     extern __shared__ unsigned s_hist[];
     constexpr bool NARROW = CBITS != 32 && !AGG;  // CtrAdder's straight-line adds
-    unsigned* spare = s_hist + ((ctr_words(nlocal) + 3) & ~3);
-    ctr_zero(s_hist, CBITS != 32 ? nlocal : nlocal * COPIES);  // 32-bit: a word a counter (ctr_words(c) = c)
+    unsigned* spare = s_hist + ((ctr_words<CBITS>(nlocal) + 3) & ~3);
+    ctr_zero<CBITS>(s_hist, CBITS != 32 ? nlocal : nlocal * COPIES);  // 32-bit: a word a counter (ctr_words(c) = c)
     __syncthreads();
     const unsigned copy = threadIdx.x & (COPIES - 1);
     if constexpr (NARROW) {
-        CtrAdder<> a{s_hist, spare, OutMoves(out, static_cast<unsigned>(lo), static_cast<unsigned>(nlocal)), static_cast<unsigned>(lo)};
-        for_each_key_batch(keys, n, part, parts, [&](int key, int j) { a.add(key, j); },
+        CtrAdder<CBITS, 4 * UNROLL> a{s_hist, spare, OutMoves<CBITS>(out, static_cast<unsigned>(lo), static_cast<unsigned>(nlocal)), static_cast<unsigned>(lo)};
+        for_each_key_batch<UNROLL>(keys, n, part, parts, [&](int key, int j) { a.add(key, j); },
                            [&](const int4* v) { a.done([&](int j) { return key_at(v, j); }); });
     } else {
-        for_each_key_of(keys, n, part, parts, [&](int key) {
+        for_each_key_of<UNROLL>(keys, n, part, parts, [&](int key) {
             const int rel = key - lo;
-            count_key(rel, static_cast<unsigned>(rel) < static_cast<unsigned>(nlocal), [&](int r, unsigned c) {
-                if constexpr (CBITS != 32) ctr_add(s_hist, r, c, out, lo, nlocal);
+            count_key<AGG>(rel, static_cast<unsigned>(rel) < static_cast<unsigned>(nlocal), [&](int r, unsigned c) {
+                if constexpr (CBITS != 32) ctr_add<CBITS>(s_hist, r, c, out, lo, nlocal);
                 else atomicAdd(s_hist + r * COPIES + copy, c);
             });
         });
     }
     __syncthreads();
     if constexpr (CBITS != 32) {
-        ctr_merge(s_hist, out, lo, nlocal);
+        ctr_merge<CBITS>(s_hist, out, lo, nlocal);
         return;
     }
     for (int b = threadIdx.x; b < nlocal; b += blockDim.x) {
@@ -86,8 +86,9 @@ __device__ __forceinline__ void count_bin_range(const int* __restrict__ keys, lo
 }
 
 // One pass (of multipass, one launch a pass) or every bin (smem).
-extern "C" __global__ void __launch_bounds__(1024) hist_smem(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int lo, int nlocal) {
-    count_bin_range(keys, n, out, lo, nlocal, blockIdx.x, gridDim.x);
+template <int COPIES, int AGG, int CBITS, int UNROLL>
+__global__ void __launch_bounds__(1024) hist_smem(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int lo, int nlocal) {
+    count_bin_range<COPIES, AGG, CBITS, UNROLL>(keys, n, out, lo, nlocal, blockIdx.x, gridDim.x);
 }
 
 // The passes of multipass at once, in one grid of a multiple of `ranges` blocks: block b counts the bin
@@ -96,12 +97,13 @@ extern "C" __global__ void __launch_bounds__(1024) hist_smem(const int* __restri
 // L2 serves the other ranges' reads.
 // (The plan's grid is such a multiple; any other grid still counts every key once: its blocks take the
 // slices' ranges in turn.)
-extern "C" __global__ void __launch_bounds__(1024) hist_ranges(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int bins, int per) {
+template <int COPIES, int AGG, int CBITS, int UNROLL>
+__global__ void __launch_bounds__(1024) hist_ranges(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int bins, int per) {
     const unsigned ranges = static_cast<unsigned>((bins + per - 1) / per);
     const unsigned slices = max(1u, gridDim.x / ranges);
     for (unsigned v = blockIdx.x; v < slices * ranges; v += gridDim.x) {  // once, with the plan's grid
         const int lo = static_cast<int>(v % ranges) * per;
-        count_bin_range(keys, n, out, lo, min(per, bins - lo), v / ranges, slices);
+        count_bin_range<COPIES, AGG, CBITS, UNROLL>(keys, n, out, lo, min(per, bins - lo), v / ranges, slices);
         __syncthreads();  // the merge has read the counters before the next range zeroes them
     }
 }
@@ -130,49 +132,18 @@ extern "C" __global__ void __launch_bounds__(1024) hist_ranges(const int* __rest
 // So the keys are read once (4 bytes), written once and read once more (2 bytes each), and every key is
 // counted once, where `ranges` tests each key in every range. (Balanced for keys in any order within the
 // input; keys sorted by bin leave some of a range's blocks idle: still exact.)
-// Compile-time parameters: PTHREADS (hist_partition's block, a multiple of 32, at most 1024), PMINB (its
+// Template parameters: PTHREADS (hist_partition's block, a multiple of 32, at most 1024), PMINB (its
 // blocks an SM, for __launch_bounds__), PRANGE (log2 of the bins a range, at most 16: a local bin fits
-// 16 bits), PRBITS (bits of the range: ranges <= 2^PRBITS <= 32), PRANK, PU; hist_part_count takes
-// CBITS=16, PCTHREADS threads (a multiple of 32, at most 1024) and PCMINB blocks an SM.
-#ifndef PTHREADS
-#define PTHREADS 512
-#endif
-#ifndef PMINB
-#define PMINB 2
-#endif
-#ifndef PRANGE
-#define PRANGE 16
-#endif
-#ifndef PCTHREADS
-#define PCTHREADS 1024
-#endif
-#ifndef PCMINB
-#define PCMINB 1
-#endif
-#ifndef PRBITS
-#define PRBITS 5
-#endif
-#ifndef PU
-#define PU 1
-#endif
-#ifndef PRANK
-#define PRANK 0
-#endif
-constexpr int PW = PTHREADS / 32;             // warps of a hist_partition block
-constexpr int PT = PTHREADS * 4 * UNROLL;     // keys a tile
+// 16 bits), PRBITS (bits of the range: ranges <= 2^PRBITS <= 32), PRANK, UNROLL; hist_part_count takes
+// PCTHREADS threads (a multiple of 32, at most 1024), PCMINB blocks an SM, PU, and hist_partition's
+// PTHREADS, PRANGE and UNROLL (its tiles and ranges); its counters are 16-bit.
 constexpr int MAX_PRANGES = 32;
-static_assert(PTHREADS % 32 == 0 && PTHREADS <= 1024 && PRBITS >= 0 && (1 << PRBITS) <= MAX_PRANGES, "PTHREADS, PRBITS");
-static_assert(PRANGE >= 1 && PRANGE <= 16 && PCTHREADS % 32 == 0 && PCTHREADS <= 1024, "PRANGE, PCTHREADS");
 
-// What a thread keeps of a key of its tile past the ranks, a word: its local bin (bits 0-15), its place
-// among its warp's keys of its range (bits 16-24: fewer than 32 * 4 * UNROLL <= 512) and its range o
-// (bits 25-29); NO_KEY for a key outside [0, bins). One register a key instead of the key and its rank:
-// the tile's int4s are dead once ranked (with both, hist_partition spilled at 64 registers).
+// What a thread keeps of a key of its tile past the ranks, a word (hist_partition's stage_entry): its local
+// bin (bits 0-15), its place among its warp's keys of its range (bits 16-24: fewer than 32 * 4 * UNROLL <=
+// 512) and its range o (bits 25-29); NO_KEY for a key outside [0, bins). One register a key instead of the
+// key and its rank: the tile's int4s are dead once ranked (with both, hist_partition spilled at 64 registers).
 constexpr unsigned NO_KEY = 0xFFFFFFFFu;
-static_assert(32 * 4 * UNROLL <= 512 && MAX_PRANGES <= 32, "a stage entry's place and range");
-__device__ __forceinline__ unsigned stage_entry(int key, bool ok, unsigned o, unsigned place) {
-    return ok ? (o << 25) | (place << 16) | (static_cast<unsigned>(key) & ((1u << PRANGE) - 1u)) : NO_KEY;
-}
 
 struct PartLayout {  // the scratch: tot[g1][R], then tab[T][R + 1], then part[T][PT] (16-bit), 16-byte aligned
     int* tot;
@@ -181,6 +152,7 @@ struct PartLayout {  // the scratch: tot[g1][R], then tab[T][R + 1], then part[T
     long long head, n4, tiles;
 };
 
+template <int PT>
 __device__ __forceinline__ PartLayout part_layout(const int* keys, long long n, int ranges, int g1, void* scratch) {
     PartLayout L;
     L.head = key_head(keys, n);
@@ -192,14 +164,23 @@ __device__ __forceinline__ PartLayout part_layout(const int* keys, long long n, 
     return L;
 }
 
-extern "C" __global__ void __launch_bounds__(PTHREADS, PMINB)
+template <int PTHREADS, int PMINB, int PRANGE, int PRBITS, int PRANK, int UNROLL>
+__global__ void __launch_bounds__(PTHREADS, PMINB)
 hist_partition(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int bins, void* scratch) {
+    static_assert(PTHREADS % 32 == 0 && PTHREADS <= 1024 && PRBITS >= 0 && (1 << PRBITS) <= MAX_PRANGES, "PTHREADS, PRBITS");
+    static_assert(PRANGE >= 1 && PRANGE <= 16, "PRANGE");
+    static_assert(32 * 4 * UNROLL <= 512 && MAX_PRANGES <= 32, "a stage entry's place and range");
+    constexpr int PW = PTHREADS / 32;             // warps of a hist_partition block
+    constexpr int PT = PTHREADS * 4 * UNROLL;     // keys a tile
+    const auto stage_entry = [](int key, bool ok, unsigned o, unsigned place) {
+        return ok ? (o << 25) | (place << 16) | (static_cast<unsigned>(key) & ((1u << PRANGE) - 1u)) : NO_KEY;
+    };
     __shared__ __align__(16) unsigned short s_stage[PT + 32];
     __shared__ int s_cnt[PW * MAX_PRANGES], s_off[PW * MAX_PRANGES], s_tot[MAX_PRANGES];
     __shared__ int s_valid;
     __shared__ int s_junk[PRANK ? PTHREADS : 1];  // PRANK: the atomics of keys outside [0, bins), a word a thread
     const int R = (bins + (1 << PRANGE) - 1) >> PRANGE;
-    const PartLayout L = part_layout(keys, n, R, gridDim.x, scratch);
+    const PartLayout L = part_layout<PT>(keys, n, R, gridDim.x, scratch);
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     if (blockIdx.x == 0 && threadIdx.x < 8) {  // head and tail (at most 3 + 3 keys): straight to the output
         const long long t = threadIdx.x, tail0 = L.head + 4 * L.n4;
@@ -220,7 +201,7 @@ hist_partition(const int* __restrict__ keys, long long n, unsigned* __restrict__
     for (long long t = blockIdx.x; t < L.tiles; t += gridDim.x) {
         load(t + gridDim.x, nxt);
         unsigned rk[4 * UNROLL];  // the keys' stage entries (stage_entry): cur is dead past the ranks
-#if PRANK
+if constexpr (PRANK) {
         if (lane < R) s_cnt[warp * R + lane] = 0;
         __syncwarp();
 #pragma unroll
@@ -230,13 +211,13 @@ hist_partition(const int* __restrict__ keys, long long n, unsigned* __restrict__
             const unsigned o = ok ? static_cast<unsigned>(key) >> PRANGE : 0u;
             rk[j] = stage_entry(key, ok, o, static_cast<unsigned>(atomicAdd(ok ? s_cnt + warp * R + o : s_junk + threadIdx.x, 1)));
         }
-#else
+} else {
         const int run = rank_by_owner<PRBITS, 4 * UNROLL>(cur, rk, [&](int key, bool& ok) {
             ok = static_cast<unsigned>(key) < static_cast<unsigned>(bins);
             return ok ? static_cast<unsigned>(key) >> PRANGE : 0u;
         }, stage_entry);
         if (lane < R) s_cnt[warp * R + lane] = run;
-#endif
+}
         __syncthreads();  // s_cnt; and the last tile's stage is written out
         int* row = L.tab + t * (R + 1);
         place_by_owner<PW>(s_cnt, s_off, R, [&](int o, int start, int end) {
@@ -265,13 +246,18 @@ hist_partition(const int* __restrict__ keys, long long n, unsigned* __restrict__
 }
 
 // Dynamic shared memory: 2^PRANGE 16-bit counters (128 KB for 2^16), then SPARE.
-extern "C" __global__ void __launch_bounds__(PCTHREADS, PCMINB)
+template <int PCTHREADS, int PCMINB, int PTHREADS, int PRANGE, int PU, int UNROLL>
+__global__ void __launch_bounds__(PCTHREADS, PCMINB)
 hist_part_count(const int* __restrict__ keys, long long n, unsigned* __restrict__ out, int bins, void* scratch, int g1) {
+    static_assert(PRANGE >= 1 && PRANGE <= 16 && PCTHREADS % 32 == 0 && PCTHREADS <= 1024, "PRANGE, PCTHREADS");
+    constexpr int CBITS = 16;
+    constexpr unsigned DIGITS = Ctr<CBITS>::DIGITS;
+    constexpr int PT = PTHREADS * 4 * UNROLL;     // keys a tile of hist_partition
     extern __shared__ __align__(16) unsigned s_ctr[];
     __shared__ long long s_first[MAX_PRANGES + 1];  // the virtual block where each range's blocks start
     constexpr int NW = PCTHREADS / 32;              // warps a block
     const int R = (bins + (1 << PRANGE) - 1) >> PRANGE;
-    const PartLayout L = part_layout(keys, n, R, g1, scratch);
+    const PartLayout L = part_layout<PT>(keys, n, R, g1, scratch);
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     unsigned* spare = s_ctr + (1 << PRANGE) / DIGITS;
     __shared__ unsigned long long s_keys[MAX_PRANGES];  // the keys of each range
@@ -302,9 +288,9 @@ hist_part_count(const int* __restrict__ keys, long long n, unsigned* __restrict_
         const long long k = s_first[r + 1] - s_first[r], j = v - s_first[r];
         const int t0 = static_cast<int>(j * L.tiles / k), t1 = static_cast<int>((j + 1) * L.tiles / k);  // tiles < 2^31 / PT
         const int nloc = min(1 << PRANGE, bins - (r << PRANGE));
-        ctr_zero(s_ctr, nloc);
+        ctr_zero<CBITS>(s_ctr, nloc);
         __syncthreads();
-        CtrAdder<8> a{s_ctr, spare, OutMoves(out, static_cast<unsigned>(r) << PRANGE, static_cast<unsigned>(nloc)), 0u};
+        CtrAdder<CBITS, 8> a{s_ctr, spare, OutMoves<CBITS>(out, static_cast<unsigned>(r) << PRANGE, static_cast<unsigned>(nloc)), 0u};
         int ns[PU], ne[PU];  // the next tiles' segments, loaded a trip ahead
         auto segments = [&](int tb) {
 #pragma unroll
@@ -349,12 +335,12 @@ hist_part_count(const int* __restrict__ keys, long long n, unsigned* __restrict_
             }
         }
         __syncthreads();
-        ctr_merge(s_ctr, out, static_cast<unsigned>(r) << PRANGE, nloc);
+        ctr_merge<CBITS>(s_ctr, out, static_cast<unsigned>(r) << PRANGE, nloc);
         __syncthreads();  // the merge has read the counters before the next range zeroes them
     }
 }
 
-// ---- weighted counts: hist_weighted_f32 / hist_weighted_f64 ---------------------------------------
+// ---- weighted counts: hist_weighted<float> / hist_weighted<double> ---------------------------------
 // out[key] += w[i] for every key in [0, bins) (torch.bincount(keys, weights=w), np.histogram(..., weights=w)),
 // out of the weights' type. A block privatises the bins [lo, lo + nlocal) in shared memory, `copies` copies
 // of them (a power of two from 1 to 32; lane l adds into copy l & (copies - 1), word bin * copies + copy,
@@ -393,12 +379,8 @@ __device__ __forceinline__ void weighted_body(const int* __restrict__ keys, cons
     }
 }
 
-extern "C" __global__ void __launch_bounds__(1024) hist_weighted_f32(const int* __restrict__ keys, const float* __restrict__ w, long long n,
-                                                                     float* __restrict__ out, int bins, int lo, int nlocal, int copies) {
-    weighted_body(keys, w, n, out, bins, lo, nlocal, copies);
-}
-
-extern "C" __global__ void __launch_bounds__(1024) hist_weighted_f64(const int* __restrict__ keys, const double* __restrict__ w, long long n,
-                                                                     double* __restrict__ out, int bins, int lo, int nlocal, int copies) {
+template <typename W>
+__global__ void __launch_bounds__(1024) hist_weighted(const int* __restrict__ keys, const W* __restrict__ w, long long n,
+                                                      W* __restrict__ out, int bins, int lo, int nlocal, int copies) {
     weighted_body(keys, w, n, out, bins, lo, nlocal, copies);
 }
