@@ -75,6 +75,18 @@ __device__ __forceinline__ void count_owned(unsigned* s_part, int key, int lo, i
         ctr_add<CBITS>(s_part, rel, 1u, out, lo, owned_bins(lo, per, bins));
 }
 
+// the four keys of each of a thread's UNROLL int4 words
+template <int CBITS, int UNROLL>
+__device__ __forceinline__ void count_owned4(unsigned* s_part, const int4 (&v)[UNROLL], int lo, int per, int bins, unsigned* out) {
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) {
+        count_owned<CBITS>(s_part, v[u].x, lo, per, bins, out);
+        count_owned<CBITS>(s_part, v[u].y, lo, per, bins, out);
+        count_owned<CBITS>(s_part, v[u].z, lo, per, bins, out);
+        count_owned<CBITS>(s_part, v[u].w, lo, per, bins, out);
+    }
+}
+
 template <int CBITS>
 __device__ __forceinline__ void merge_owned(const unsigned* s_part, unsigned* out, int lo, int per, int bins) {
     ctr_merge<CBITS>(s_part, out, lo, owned_bins(lo, per, bins));
@@ -122,13 +134,7 @@ __global__ void hist_cluster_rep(const int* __restrict__ keys, long long n, unsi
             const long long i = base + threadIdx.x + u * T;
             v[u] = i < n4 ? __ldcg(k4 + i) : make_int4(-1, -1, -1, -1);  // .cg: L2 keeps it for the peers
         }
-#pragma unroll
-        for (int u = 0; u < UNROLL; ++u) {
-            count_owned<CBITS>(s_part, v[u].x, lo, per, bins, out);
-            count_owned<CBITS>(s_part, v[u].y, lo, per, bins, out);
-            count_owned<CBITS>(s_part, v[u].z, lo, per, bins, out);
-            count_owned<CBITS>(s_part, v[u].w, lo, per, bins, out);
-        }
+        count_owned4<CBITS, UNROLL>(s_part, v, lo, per, bins, out);
     }
     if (it) cluster_wait();
     owned_head_tail<CS_LOG2, CBITS>(keys, n, head, n4, s_part, lo, per, bins, out);
@@ -183,13 +189,7 @@ __global__ void hist_cluster_share(const int* __restrict__ keys, long long n, un
 #pragma unroll
             for (int u = 0; u < UNROLL; ++u)
                 w[u] = ld_cluster_v4(map_to_rank(sbase + 16u * static_cast<unsigned>(buf * P + u * blockDim.x + threadIdx.x), static_cast<unsigned>(r)));
-#pragma unroll
-            for (int u = 0; u < UNROLL; ++u) {
-                count_owned<CBITS>(s_part, w[u].x, lo, per, bins, out);
-                count_owned<CBITS>(s_part, w[u].y, lo, per, bins, out);
-                count_owned<CBITS>(s_part, w[u].z, lo, per, bins, out);
-                count_owned<CBITS>(s_part, w[u].w, lo, per, bins, out);
-            }
+            count_owned4<CBITS, UNROLL>(s_part, w, lo, per, bins, out);
         }
         if (more) sstore(buf ^ 1);
         cluster_sync();  // every peer is done reading this stage; the next is written
