@@ -186,6 +186,9 @@ def _backward(b: Bench) -> None:
             for got, want in zip(out, ref()):
                 _close(b, lambda want=want: want, tol)(got.detach())
 
+        # a training loop's steps, not the first ones: ours and torch's alike, as for the compiled rows
+        for fn in (ours, theirs):
+            _steady(lambda *xs, fn=fn: grads(fn), inputs)
         b.case(case, bytes=moved, family="", size=inputs[0].numel(), memcpy=False,
                impls={"smemlab (torch)": Impl(lambda o=ours: grads(o), "torch"),
                       "torch": Impl(lambda t=theirs: grads(t), "torch")},
