@@ -13,6 +13,9 @@
 //   atom_exch out[lane] = atomicExch(&g[w], lane)      ATOMG.E.EXCH
 //   atom_cas  out[lane] = atomicCAS(&g[w], 0u, lane)   ATOMG.E.CAS
 // Build and run: measure.sh (nvcc -arch=sm_90 -lineinfo, then ncu over every launch).
+// It prints one line `table_address g=0x... d=0x...` (the device addresses of the u32/f32 table g and the u64
+// table d; word w of a pattern is byte g + 4*w, or d + 8*w for red_add64) before the launches, and
+// `patterns N, status ...` after them: ncu --csv passes both through ahead of its table.
 #ifndef __CUDACC_RTC__
 #include <cstdio>
 #include <cstdlib>
@@ -92,13 +95,15 @@ int main(int argc, char **argv) {
     }
     fclose(f);
     const int words = 8192;
-    int *dp; unsigned *dg, *dout; unsigned long long *dd;
+    int *dp = nullptr; unsigned *dg = nullptr, *dout = nullptr; unsigned long long *dd = nullptr;
     cudaMalloc(&dp, 32 * sizeof(int));
     cudaMalloc(&dg, words * sizeof(unsigned));
     cudaMalloc(&dd, words * sizeof(unsigned long long));
     cudaMalloc(&dout, 32 * sizeof(unsigned));
     cudaMemset(dg, 0, words * sizeof(unsigned));
     cudaMemset(dd, 0, words * sizeof(unsigned long long));
+    printf("table_address g=0x%llx d=0x%llx\n", (unsigned long long)(size_t)dg, (unsigned long long)(size_t)dd);
+    fflush(stdout);
     for (auto &p : pats) {
         cudaMemcpy(dp, p.data(), 32 * sizeof(int), cudaMemcpyHostToDevice);
         for (const char *c = forms; *c; c++) {

@@ -5,6 +5,10 @@
 #   measure.sh --ops   the other operations (max, min, or, exch, cas) over the designed patterns only: does a
 #                      warp's same-address lanes cost a sector each, as for add, or merge? $OUT/global_atomics_ops.csv;
 #                      then, here: python tools/truth/global_atomic_truth/to_json.py --ops OUTDIR GPU DATE
+#   measure.sh --three the third probe (gen_patterns3.py: two- and three-lane warps over the table's lines) as
+#                      RED.E.ADD only: $OUT/global_atomics3.csv, and the table's device address line
+#                      (table_address g=0x... d=0x...) in $OUT/table_address.txt; then, here:
+#                      python tools/truth/global_atomic_truth/analyse3.py OUTDIR
 set -euo pipefail
 OUT=${OUT:-.}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -14,6 +18,11 @@ M=l1tex__t_requests_pipe_lsu_mem_global_op_red.sum,l1tex__t_sectors_pipe_lsu_mem
 M=$M,l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum
 if [ "${1:-}" = "--ops" ]; then
     ncu --clock-control none --csv --metrics "$M" /tmp/global_atomics "$HERE/patterns.txt" MNOXC > "$OUT/global_atomics_ops.csv"
+    exit 0
+fi
+if [ "${1:-}" = "--three" ]; then
+    ncu --clock-control none --csv --metrics "$M" /tmp/global_atomics "$HERE/patterns3.txt" i > "$OUT/global_atomics3.csv"
+    grep -m1 -o 'table_address .*' "$OUT/global_atomics3.csv" > "$OUT/table_address.txt"
     exit 0
 fi
 # the designed patterns in every form; the histogram's warps (patterns_hist.txt) as RED.E.ADD and ATOMG only
