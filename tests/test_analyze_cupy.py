@@ -277,3 +277,48 @@ def test_a_kernel_name_two_raw_kernels_share_is_named_by_variable(tmp_path):
     assert done.returncode == 2 and "RawKernel objects with_pad, without all compile it" in done.stderr
     done = _run(script, "--kernel", "with_pad", "--block", "32", "--arg", "x=float32[32]", "--json")
     assert done.returncode == 0 and json.loads(done.stdout)["store"]["wavefronts"] == 1  # rows of 33: 32 banks
+
+
+def test_a_raw_module_of_one_kernel_needs_no_kernel_name():
+    """`--kernel rows` (a RawModule whose code defines one kernel) is that kernel, as a RawKernel would be."""
+    done = _run(MORE, "--kernel", "rows", "--block", "32,32", "--arg", "out=float32[1024]", "--arg",
+                "in=float32[1024]", "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["kernel"] == "rowcopy" and (doc["load"]["requests"], doc["load"]["wavefronts"]) == (32, 32)
+
+
+def test_list_names_a_raw_modules_kernels():
+    doc = json.loads(_run(FILE, "--list", "--json").stdout)
+    module = next(k for k in doc["kernels"] if k["name"] == "module")
+    assert module["kernels"] == ["module.column_sum<0>", "module.column_sum<1>"]  # its name expressions
+    more = json.loads(_run(MORE, "--list", "--json").stdout)
+    assert next(k for k in more["kernels"] if k["name"] == "rows")["kernels"] == ["rows.rowcopy"]
+    listed = _run(FILE, "--list").stdout
+    assert "module  (a cupy.RawModule; its kernels, as --kernel takes them: module.column_sum<0>, " \
+           "module.column_sum<1>)" in listed
+
+
+def test_a_raw_modules_kernels_without_a_name_are_listed_in_the_error():
+    rc, doc = _cli("--kernel", "module", "--block", "32")
+    assert rc == 2 and "module.column_sum<0>, module.column_sum<1>" in doc["error"]
+
+
+def test_module_kernels_reads_plain_kernels_and_name_expressions():
+    code = ('template <int N> __global__ void t(float* x) {}\n'
+            'extern "C" __global__ void __launch_bounds__(256) a(float* x) {}\n'
+            '// __global__ void commented(float* x) {}\n'
+            'extern "C" {\n__global__ void b(int* y, float z) {}\n}\n'
+            'static __global__ void c() {}\n')
+    assert cupy_front.module_kernels(code, ["t<4>"]) == ("t<4>", "a", "b", "c")
+    assert cupy_front.module_kernels(code) == ("a", "b", "c")
+
+
+def test_the_api_takes_a_raw_module_of_one_kernel_without_a_kernel_name(monkeypatch):
+    from smemlab import analyze
+
+    monkeypatch.setitem(sys.modules, "cupy", None)  # the stand-in's RawModule: no GPU, no CuPy needed
+    rows = vars(cupy_front.load(str(MORE)))["rows"]
+    report = analyze.source(rows, block=(32, 32), args=["out=float32[1024]", "in=float32[1024]"])
+    load = report.totals("load")
+    assert (load["requests"], load["wavefronts"]) == (32, 32)

@@ -14,6 +14,7 @@ are first called, for the argument types of that call, so there is no source in 
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,7 @@ class CupyKernel:
     code: str
     options: tuple[str, ...]
     backend: str  # "nvrtc" or "nvcc", as CuPy compiles it
+    names: tuple[str, ...] = ()  # a RawModule's kernels, as get_function names them (its name expressions too)
 
 
 def mentions(path: str) -> bool:
@@ -93,9 +95,26 @@ def from_object(obj, variable: str = "") -> CupyKernel | None:
     code = getattr(obj, "code", None)
     if not isinstance(code, str):
         return None
-    name = None if type(obj).__name__ == "RawModule" else getattr(obj, "name", None)
+    module = type(obj).__name__ == "RawModule"
+    name = None if module else getattr(obj, "name", None)
+    names = module_kernels(code, getattr(obj, "name_expressions", None) or ()) if module else ()
     return CupyKernel(variable, name, code, tuple(str(o) for o in getattr(obj, "options", ()) or ()),
-                      str(getattr(obj, "backend", "nvrtc") or "nvrtc"))
+                      str(getattr(obj, "backend", "nvrtc") or "nvrtc"), names)
+
+
+_GLOBAL = re.compile(r"__global__\s+(?:[\w:<>,\s*&]+?\s+)?(?:__launch_bounds__\s*\([^)]*\)\s*)?([A-Za-z_]\w*)\s*\(")
+
+
+def module_kernels(code: str, name_expressions=()) -> tuple[str, ...]:
+    """The kernels a RawModule of `code` offers get_function: its name expressions (template instances), then the
+    `__global__` functions that are no templates, in the order the code defines them."""
+    from smemlab.analyze.args import _blank_launch_bounds, strip_comments
+    from smemlab.analyze.unit import template_kernels
+
+    text = _blank_launch_bounds(strip_comments(code))
+    templates = set(template_kernels(code))
+    plain = [n for n in dict.fromkeys(_GLOBAL.findall(text)) if n not in templates]
+    return tuple(dict.fromkeys([str(e) for e in name_expressions] + plain))
 
 
 def pick(path: str, name: str | None) -> tuple[CupyKernel, str | None] | None:
@@ -130,7 +149,10 @@ def pick(path: str, name: str | None) -> tuple[CupyKernel, str | None] | None:
         if len(distinct) == 1:
             k = next(iter(distinct.values()))
             if k.kernel is None:
-                raise UserError(f"{path}: the cupy.RawModule {k.variable} holds the kernels; name one with --kernel")
+                if len(k.names) == 1:  # a module of one kernel: that one, as for a RawKernel
+                    return k, k.names[0]
+                raise UserError(f"{path}: the cupy.RawModule {k.variable} holds {_kernels_of(k)}: name one with "
+                                "--kernel")
             return k, k.kernel
         if distinct:
             raise UserError(f"{path} has {len(distinct)} CuPy kernels ({', '.join(sorted(_shown(found)))}): name one "
@@ -148,8 +170,10 @@ def pick(path: str, name: str | None) -> tuple[CupyKernel, str | None] | None:
     if name in found:
         k = found[name]
         if k.kernel is None:
-            raise UserError(f"--kernel {name}: a cupy.RawModule; name one of its kernels with --kernel "
-                            "(as get_function names it)")
+            if len(k.names) == 1:
+                return k, k.names[0]
+            raise UserError(f"--kernel {name}: a cupy.RawModule of {_kernels_of(k)}; name one of its kernels with "
+                            "--kernel (as get_function names it)")
         same = sorted({v.variable for v in found.values() if v.kernel == name})
         if k.variable != name and len(same) > 1:  # a kernel name several RawKernels share (their options differ)
             raise UserError(f"--kernel {name}: the file's cupy.RawKernel objects {', '.join(same)} all compile it: "
@@ -312,6 +336,13 @@ def _get_function(path: str) -> dict[str, tuple[str, str]]:
                 and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str):
             out[node.targets[0].id] = (call.func.value.id, call.args[0].value)
     return out
+
+
+def _kernels_of(k: CupyKernel) -> str:
+    """`k`'s kernels for a message: "kernels M.a, M.b" (or that none were found in its text)."""
+    if not k.names:
+        return "kernels this reading did not find (template kernels with no name_expressions)"
+    return f"kernel{'s' if len(k.names) > 1 else ''} {', '.join(f'{k.variable}.{n}' for n in k.names)}"
 
 
 def _what(kind: str) -> str:

@@ -193,7 +193,8 @@ def _list_python(args) -> int:
         found = {n: v for n, v in vars(module).items() if front.is_kernel(v) and pyfile.defined_here(v, module)}
         params = {n: [p.name for p in triton_front.unwrap(v)[0].params] if args.triton else numba_front.parameters(v)
                   for n, v in found.items()}
-    cupy_kernels = [{"name": k.kernel or k.variable, "cupy": "RawKernel" if k.kernel else "RawModule"}
+    cupy_kernels = [{"name": k.kernel or k.variable, "cupy": "RawKernel" if k.kernel else "RawModule",
+                     **({} if k.kernel else {"kernels": [f"{k.variable}.{n}" for n in k.names]})}
                     for k in raw.values()]
     if args.json:
         print(json.dumps({"kernels": [{"name": n, "params": [{"name": p} for p in ps]} for n, ps in params.items()]
@@ -202,7 +203,11 @@ def _list_python(args) -> int:
     for n, ps in sorted(params.items()):
         sys.stdout.write(f"{n}({', '.join(ps)})\n")
     for k in cupy_kernels:
-        sys.stdout.write(f"{k['name']}  (a cupy.{k['cupy']}{': name its kernels as --kernel ' + k['name'] + '.NAME' if k['cupy'] == 'RawModule' else ''})\n")
+        if k["cupy"] == "RawModule":
+            held = ", ".join(k["kernels"]) or "none found: name a template instance as --kernel " + k["name"] + ".NAME<...>"
+            sys.stdout.write(f"{k['name']}  (a cupy.RawModule; its kernels, as --kernel takes them: {held})\n")
+        else:
+            sys.stdout.write(f"{k['name']}  (a cupy.RawKernel)\n")
     for n, kind in sorted(generated.items()):  # named, so that a file of these alone does not read as empty
         sys.stdout.write(f"{n}  ({cupy_front._what(kind)}: not analysed, CuPy writes its CUDA code when it is "
                          "first called)\n")
