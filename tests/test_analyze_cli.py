@@ -204,6 +204,7 @@ def test_readme_analyze_example_is_a_real_run(kernel):
     assert all(r in lines for r in rows), [r for r in rows if r not in lines]
 
 
+@pytest.mark.slow  # Numba and Triton imported and compiled, 4 s on 2 cores: make test runs it, the inner loop does not
 def test_readme_python_kernels_example_is_a_real_run():
     """The README's Numba and Triton example: each command, run from the repository root at 100
     columns, prints each of the table rows shown under it (rows cut to their first line)."""

@@ -166,6 +166,7 @@ def test_eager_calls_without_grad_skip_the_dispatcher():
     assert torch_ops(torch.empty(3, requires_grad=True)) is SM
 
 
+@pytest.mark.slow  # child interpreters importing torch, 3 s on 2 cores: make test runs it, the inner loop does not
 def test_import_registers_only_where_torch_was_imported_first():
     code = ("import sys, smemlab.ops; assert 'torch' not in sys.modules; import torch; "
             "from smemlab.ops._route import _REGISTERED; assert not _REGISTERED; "
