@@ -322,3 +322,31 @@ def test_the_api_takes_a_raw_module_of_one_kernel_without_a_kernel_name(monkeypa
     report = analyze.source(rows, block=(32, 32), args=["out=float32[1024]", "in=float32[1024]"])
     load = report.totals("load")
     assert (load["requests"], load["wavefronts"]) == (32, 32)
+
+
+def test_a_kernel_read_from_a_cu_file_has_that_files_lines(tmp_path):
+    """`SRC = (Path(__file__).parent / "kern" / "colsum.cu").read_text()`: the rows are colsum.cu's lines. The
+    tile's row store (32 warps, 1 wavefront each) on line 4, warp 0's 32 column reads of it on line 8."""
+    (tmp_path / "kern").mkdir()
+    cu = tmp_path / "kern" / "colsum.cu"
+    cu.write_text('// a kernel kept in its own file\n'
+                  'extern "C" __global__ void colsum(float* out, const float* in) {\n'
+                  '    __shared__ float tile[32][32];\n'
+                  '    tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * 32 + threadIdx.x];\n'
+                  '    __syncthreads();\n'
+                  '    if (threadIdx.y == 0) {\n'
+                  '        float s = 0;\n'
+                  '        for (int r = 0; r < 32; ++r) s += tile[r][threadIdx.x];\n'
+                  '        out[threadIdx.x] = s;\n'
+                  '    }\n'
+                  '}\n')
+    script = tmp_path / "script.py"
+    script.write_text('from pathlib import Path\nimport cupy as cp\n\n'
+                      'SRC = (Path(__file__).parent / "kern" / "colsum.cu").read_text()\n'
+                      'colsum = cp.RawKernel(SRC, "colsum")\n')
+    done = _run(script, "--kernel", "colsum", "--block", "32,32", "--arg", "out=float32[32]", "--arg",
+                "in=float32[1024]", "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = {(r["file"], r["line"], r["op"]): (r["requests"], r["wavefronts"]) for r in json.loads(done.stdout)["lines"]
+            if r["op"] in ("load", "store")}
+    assert rows == {(str(cu), 4, "store"): (32, 32), (str(cu), 8, "load"): (32, 32)}

@@ -5,7 +5,8 @@ The file is imported as the Numba and Triton front ends import theirs (pyfile.lo
 needs the GPU is skipped). Where CuPy is not installed, a stand-in `cupy` module records what the file's
 RawKernel and RawModule calls were given, so that an analyze-only install takes these files too. The rows are
 the Python file's own lines where the kernel's text sits in it verbatim (a raw or plain string literal,
-matched line by line) or in a module beside it that it imports, else `FILE.py[VARIABLE]:N`, N the line within
+matched line by line), in a module beside it that it imports, or in a CUDA file it names (a kernel read from a
+.cu file), else `FILE.py[VARIABLE]:N`, N the line within
 the kernel's text.
 
 ElementwiseKernel, ReductionKernel and cupy.fuse functions are refused: CuPy writes their CUDA code when they
@@ -238,7 +239,7 @@ def _place(path: str, found: CupyKernel) -> tuple[int, str]:
     first = next((i for i, ln in enumerate(code) if ln.strip()), None)
     if first is not None:
         wanted = [ln.strip() for ln in code]
-        for candidate in [path] + _local_imports(path):
+        for candidate in [path] + _local_imports(path) + _named_sources(path):
             try:
                 lines = Path(candidate).read_text(errors="replace").splitlines()
             except OSError:
@@ -254,6 +255,32 @@ def _place(path: str, found: CupyKernel) -> tuple[int, str]:
                 if same >= 0.9 * len(written):
                     return top, candidate
     return 0, f"{path}[{found.variable}]"
+
+
+def _named_sources(path: str) -> list[str]:
+    """The CUDA source files the script names in a string (`open("kernels/scan.cu").read()`,
+    `Path(__file__).parent / "scan.cu"`): a kernel's text read from a file has that file's lines. Relative names
+    are taken from the script's folder, then from the working directory, then (a bare file name) from the
+    folders one or two levels below the script's."""
+    import ast
+
+    try:
+        tree = ast.parse(Path(path).read_text(errors="replace"))
+    except (OSError, SyntaxError, ValueError):
+        return []
+    folder = Path(path).parent
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.endswith(_SOURCE_SUFFIXES) \
+                and "\n" not in node.value:
+            found = [base / node.value for base in (folder, Path.cwd()) if (base / node.value).is_file()]
+            if not found and "/" not in node.value:  # a name joined to folders given apart: `dir / "k" / "a.cu"`
+                found = [f for depth in ("*/", "*/*/") for f in sorted(folder.glob(depth + node.value))]
+            out += [str(f) for f in found[:1] if str(f) not in out]
+    return out
+
+
+_SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".cuda")
 
 
 def _local_imports(path: str) -> list[str]:
