@@ -86,12 +86,14 @@ def merge_three(out: Path, gpu: str, date: str, driver: str) -> None:
     text = "".join((out / n).read_text() for n in ("table_address.txt", "global_atomics3.csv") if (out / n).exists())
     g, d = (int(x, 16) for x in re.search(r"table_address g=(0x[0-9a-fA-F]+) d=(0x[0-9a-fA-F]+)", text).groups())
     doc["cases"] = [c for c in doc["cases"] if not c["kind"].startswith("probe3.")]
-    doc["cases"] += [{"words": w, "kind": f"probe3.{name}",
-                      "red_inc": {"requests": r["requests"], "sectors": r["sectors"]}} for (name, w), r in zip(flat, rows)]
+    doc["cases"] += [{"words": w, "kind": f"probe3.{name}", "red_inc": {"requests": r["requests"], "sectors": r["sectors"]}}
+                     for (name, w), r in zip(flat, rows)]
     doc["provenance"]["probe3_recorded"] = {
         "gpu": gpu, "date": date, "driver": driver, "forms": ["red_inc"],
         "source": "tools/truth/global_atomic_truth/patterns3.txt (gen_patterns3.py), measure.sh --three",
-        "table_address": {"g": hex(g), "d": hex(d)}}
+        "table_address": {"g": hex(g), "d": hex(d)},
+        "earlier_probes": "printed no address; the same program and allocations: taken to be at this one (the "
+                          "lane-order rule, coalescing.atomic_sector_costs, fits them there: README.md)"}
     dest.write_text(json.dumps(doc, separators=(",", ":")) + "\n")
     print(f"{len(flat)} probe3 patterns (g={g:#x}) -> {dest}")
 
