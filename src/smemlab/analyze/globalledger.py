@@ -16,6 +16,7 @@ from smemlab.analyze import sass
 from smemlab.banks.coalescing import (WARP, atomic_sector_costs, copy_counted_sectors, copy_sector_costs, has_ideal,
                                      local_requests, sector_costs)
 from smemlab.analyze.ledger import Ledger
+from smemlab.analyze.memory import GLOBAL_BASE
 
 GLOBAL_KINDS = ("global load", "global store", "global atomic")
 EXTRA_KINDS = ("global ldgsts", "local load", "local store")
@@ -92,8 +93,8 @@ def site_costs(site, a: np.ndarray, chunks: np.ndarray | None) -> tuple[np.ndarr
     if chunks is not None:
         sectors, ideal = copy_sector_costs(a, chunks, site.size)
         counted = copy_counted_sectors(a, chunks)
-    elif site.per_lane_atomic:
-        sectors, ideal = atomic_sector_costs(a, site.size)
+    elif site.per_lane_atomic:  # the global window's offsets: absolute at GLOBAL_BASE, as the emulation lays them out
+        sectors, ideal = atomic_sector_costs(a, site.size, base=GLOBAL_BASE)
         counted = sectors
     else:
         sectors, ideal = sector_costs(a, site.size, local=site.kind.startswith("local"))

@@ -19,7 +19,9 @@ global read, LDL/STL), as Nsight Compute counts them:
   memory: the source view leaves it 0, and so does the ledger (globalledger.py); a returning atomic
   (ATOMG) has one, as a load.
 - A global atomic (ATOMG, RED) sends a sector once for every lane on its busiest address
-  (atomic_sector_costs: 32 lanes on one word are 32 sectors), measured with one-warp patterns on an H100.
+  (atomic_sector_costs: 32 lanes on one word are 32 sectors), measured with one-warp patterns on an H100;
+  given the absolute addresses, once more where the lanes' order and a hash of their 128-byte lines
+  make a lane of another line take a later lane's slot (atomic_sector_costs says how).
 - Widths are the SASS's (LDG.E.64/128 where ptxas merged the PTX's scalar loads): the ledger hands
   over the access ptxas made, as for shared memory (sass.py, ledger.py).
 - cp.async's global read (LDGSTS) is a global load to Nsight Compute's kernel counters: on the H200
@@ -111,16 +113,73 @@ def copy_sector_costs(a: np.ndarray, chunks: np.ndarray, size: int) -> tuple[np.
     return sectors, np.minimum(sectors, -(-on.sum(axis=1) * size // SECTOR))
 
 
-def atomic_sector_costs(a: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """(sectors, ideal) per row of a global atomic's lanes (ATOMG, RED: `a` byte addresses, -1 inactive).
-    Lanes on one address cannot share a trip to the sector: each sector is sent once for every lane on its
-    most-used address, so a sector costs the largest number of lanes on any one of its addresses (distinct
-    addresses of one sector share a trip). Measured on an H100 (2026-11-27, tools/truth/global_atomic_truth:
-    134 designed one-warp patterns in five forms, RED.E.ADD/.F32/.64 and ATOMG.E.ADD, which all count
-    alike): 32 lanes on one word are 32 sectors, 16 pairs of lanes on 16 words of 2 sectors are 4, 32
-    distinct words of 4 sectors are 4. Random warps over a small table count a sector or two more than
-    this in about a third of them (tests/data/global_atomic_truth.json): that part of the rule is not
-    found. The ideal is the plain rule's over the distinct sectors (sector_costs)."""
+# The hash of a 128-byte line number (absolute address >> 7) that a global atomic's lanes are checked on
+# (atomic_sector_costs): two bits, each the parity of the line bits in its mask. Bits 0..6 measured (H100); no
+# recorded warp tells whether bit 7 or higher ones take part: left out.
+ATOMIC_LINE_HASH = (0b0110101, 0b1011010)
+
+
+def _line_hash(line: np.ndarray) -> np.ndarray:
+    """ATOMIC_LINE_HASH of 128-byte line numbers: 0..3."""
+    out = np.zeros(np.shape(line), dtype=np.int64)
+    for bit, mask in enumerate(ATOMIC_LINE_HASH):
+        v = np.asarray(line, dtype=np.int64) & mask
+        for shift in (4, 2, 1):
+            v = v ^ (v >> shift)
+        out |= (v & 1) << bit
+    return out
+
+
+def _ordered_atomic_sectors(addresses: list[int], hashes: list[int]) -> int:
+    """One warp's sectors by the lane-order process (atomic_sector_costs): `addresses` the active lanes' absolute
+    byte addresses in lane order, `hashes` their lines' _line_hash. Groups are opened per 128-byte line and
+    numbered in the warp's order of opening; `last[slot]` is the number of the group the slot's latest lane joined."""
+    groups: dict[int, list[tuple[int, set]]] = {}
+    last: dict[tuple[int, int], int] = {}
+    opened = 0
+    for x, h in zip(addresses, hashes):
+        line = x >> 7
+        slot = (h, x & (LINE - 1))
+        after = last.get(slot, -1)
+        mine = groups.setdefault(line, [])
+        group = next((g for g in mine if g[0] > after), None)
+        if group is None:
+            group = (opened, set())
+            opened += 1
+            mine.append(group)
+        group[1].add(x // SECTOR)
+        last[slot] = group[0]
+    return sum(len(g[1]) for mine in groups.values() for g in mine)
+
+
+def atomic_sector_costs(a: np.ndarray, size: int, base: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(sectors, ideal) per row of a global atomic's lanes (ATOMG, RED: `a` byte addresses, -1 inactive; `base`
+    added to them gives the absolute device addresses, None where those are unknown).
+
+    The per-sector multiplicity rule, for any `base`: lanes on one address cannot share a trip to the sector,
+    so a sector costs the largest number of lanes on any one of its addresses (distinct addresses of one sector
+    share a trip). Measured on an H100 (2026-11-27, tools/truth/global_atomic_truth: 134 designed one-warp
+    patterns in five forms, RED.E.ADD/.F32/.64 and ATOMG.E.ADD, which all count alike): 32 lanes on one word
+    are 32 sectors, 16 pairs of lanes on 16 words of 2 sectors are 4, 32 distinct words of 4 sectors are 4.
+    With `base` None that is all: random warps over a small table count a sector or two more than it in about a
+    third of them, by where the table lies.
+
+    With `base` given, the rest (H100, 2026-11-28, the third probe: three lanes X, Z, Y in that lane order,
+    X and Y in one sector of line A, Z in line B at Y's offset in its line, count 3 sectors where
+    H(A) == H(B), 2 otherwise, and 2 in any other order): the address unit checks a lane against the earlier
+    lanes not by address but by a slot, (H(line), byte offset in the 128-byte line), with H(line) =
+    ATOMIC_LINE_HASH's two parities of the absolute line number (address >> 7): H0 = b0^b2^b4^b5,
+    H1 = b1^b3^b4^b6 (bits 0..4 from the third probe's sweep, 5 and 6 from the earlier probes' larger tables;
+    no recorded warp decides bit 7 or above). In lane order, each lane joins a group of its own 128-byte line,
+    the first one opened (in the warp's order of opening groups) after the group that the latest earlier lane
+    on its slot joined, or opens a new one; a group costs one trip to each of its sectors. Where no two lanes
+    of distinct lines share a slot, that is the multiplicity rule (the k-th lane on an address joins its line's
+    k-th group); where a lane of line B != A on Y's slot joined a group opened after X's, Y cannot join X's group
+    and its sector is sent once more (XZY); ZXY and XYZ do not split. It reproduces every recorded warp
+    (tests/data/global_atomic_truth.json, 3,742 warp-forms: designed, random, the two histograms' warps,
+    probes 2 and 3, all forms incl. .64, max/min/or/exch) with the table's recorded address, but 4 random warps
+    as compare-and-swap (ATOMG.E.CAS, which counts unlike add on exactly those: 2 one more, 2 one less). The
+    ideal is the plain rule's over the distinct sectors (sector_costs)."""
     rows, lanes = np.nonzero(a >= 0)
     sectors = np.zeros(a.shape[0], dtype=np.int64)
     if rows.size:
@@ -131,6 +190,16 @@ def atomic_sector_costs(a: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarra
         first[1:] = (keys[1:] != keys[:-1]).any(axis=1)
         starts = np.nonzero(first)[0]
         np.add.at(sectors, keys[starts, 0], np.maximum.reduceat(per_address, starts))
+        if base is not None:
+            # the rows where two lanes of distinct lines share a slot: the lane-order process there
+            x = a[rows, lanes] + base
+            line = x >> 7
+            slot = _line_hash(line) * LINE + (x & (LINE - 1))
+            distinct = np.unique(np.stack([rows, slot, line], axis=1), axis=0)
+            same = (distinct[1:, :2] == distinct[:-1, :2]).all(axis=1)
+            for r in np.unique(distinct[1:, 0][same]).tolist():
+                xr = a[r][a[r] >= 0] + base
+                sectors[r] = _ordered_atomic_sectors(xr.tolist(), _line_hash(xr >> 7).tolist())
     return sectors, sector_costs(a, size)[1]
 
 

@@ -8,7 +8,8 @@
 #   measure.sh --three the third probe (gen_patterns3.py: two- and three-lane warps over the table's lines) as
 #                      RED.E.ADD only: $OUT/global_atomics3.csv, and the table's device address line
 #                      (table_address g=0x... d=0x...) in $OUT/table_address.txt; then, here:
-#                      python tools/truth/global_atomic_truth/analyse3.py OUTDIR
+#                      python tools/truth/global_atomic_truth/analyse3.py OUTDIR, and to record it:
+#                      python tools/truth/global_atomic_truth/to_json.py --three OUTDIR GPU DATE DRIVER
 set -euo pipefail
 OUT=${OUT:-.}
 HERE=$(cd "$(dirname "$0")" && pwd)

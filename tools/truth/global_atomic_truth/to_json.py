@@ -3,6 +3,8 @@
     python tools/truth/global_atomic_truth/to_json.py OUTDIR GPU DATE   # the folder measure.sh wrote to
     python tools/truth/global_atomic_truth/to_json.py --ops OUTDIR GPU DATE   # measure.sh --ops's: added to the
                                                                               # designed and random patterns
+    python tools/truth/global_atomic_truth/to_json.py --three OUTDIR GPU DATE DRIVER   # measure.sh --three's:
+                      # patterns3.txt's warps appended as kinds probe3.<block>, with the table's device address
 """
 
 import csv
@@ -68,9 +70,40 @@ def merge_ops(out: Path, gpu: str, date: str) -> None:
     print(f"{len(head)} patterns gained {', '.join(FORMS[f] for f in OPS_FORMS)} -> {dest}")
 
 
+def merge_three(out: Path, gpu: str, date: str, driver: str) -> None:
+    """measure.sh --three's launches (patterns3.txt, red_inc only) appended to the recorded JSON as kinds
+    probe3.<block> (gen_patterns3.py's blocks), replacing any earlier probe3 cases, with the table's device
+    address (table_address.txt, or the CSV's copy of the program's line)."""
+    import re
+
+    from gen_patterns3 import build, patterns
+    dest = HERE.parents[2] / "tests" / "data" / "global_atomic_truth.json"
+    doc = json.loads(dest.read_text())
+    flat = [(name, w) for name, rows in build() for _, w in rows]
+    assert [w for _, w in flat] == patterns(HERE / "patterns3.txt"), "patterns3.txt is not gen_patterns3.py's"
+    rows = launches(out / "global_atomics3.csv")
+    assert len(rows) == len(flat) and all(r["kernel"] == "red_inc" for r in rows), (len(rows), len(flat))
+    text = "".join((out / n).read_text() for n in ("table_address.txt", "global_atomics3.csv") if (out / n).exists())
+    g, d = (int(x, 16) for x in re.search(r"table_address g=(0x[0-9a-fA-F]+) d=(0x[0-9a-fA-F]+)", text).groups())
+    doc["cases"] = [c for c in doc["cases"] if not c["kind"].startswith("probe3.")]
+    doc["cases"] += [{"words": w, "kind": f"probe3.{name}", "red_inc": {"requests": r["requests"], "sectors": r["sectors"]}}
+                     for (name, w), r in zip(flat, rows)]
+    doc["provenance"]["probe3_recorded"] = {
+        "gpu": gpu, "date": date, "driver": driver, "forms": ["red_inc"],
+        "source": "tools/truth/global_atomic_truth/patterns3.txt (gen_patterns3.py), measure.sh --three",
+        "table_address": {"g": hex(g), "d": hex(d)},
+        "earlier_probes": "printed no address; the same program and allocations: taken to be at this one (the "
+                          "lane-order rule, coalescing.atomic_sector_costs, fits them there: README.md)"}
+    dest.write_text(json.dumps(doc, separators=(",", ":")) + "\n")
+    print(f"{len(flat)} probe3 patterns (g={g:#x}) -> {dest}")
+
+
 def main() -> None:
     if sys.argv[1] == "--ops":
         merge_ops(Path(sys.argv[2]), sys.argv[3], sys.argv[4])
+        return
+    if sys.argv[1] == "--three":
+        merge_three(Path(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5])
         return
     out, gpu, date = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
     read = lambda name: [list(map(int, line.split())) for line in (HERE / name).read_text().splitlines()]
