@@ -39,7 +39,7 @@ def source(code, kernel: str | None = None, block=(32, 1, 1), grid=(1, 1, 1), ar
                             f"(an object with its source in .code)")
         # as CuPy compiles it: the object's options and those CuPy adds (its headers, <cupy/complex.cuh> among them)
         options = _cupy_options(held.options) + options
-        kernel = kernel or held.kernel or (held.names[0] if len(held.names) == 1 else None)  # a module of one
+        kernel = kernel or held.only
         if held.backend == "nvrtc":
             run.setdefault("compiler", "nvrtc")  # what CuPy compiles it with
         code = held.code

@@ -15,7 +15,6 @@ are first called, for the argument types of that call, so there is no source in 
 
 from __future__ import annotations
 
-import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +37,11 @@ class CupyKernel:
     options: tuple[str, ...]
     backend: str  # "nvrtc" or "nvcc", as CuPy compiles it
     names: tuple[str, ...] = ()  # a RawModule's kernels, as get_function names them (its name expressions too)
+
+    @property
+    def only(self) -> str | None:
+        """The kernel this object compiles where it names one: a RawKernel's, or a RawModule's only kernel."""
+        return self.kernel or (self.names[0] if len(self.names) == 1 else None)
 
 
 def mentions(path: str) -> bool:
@@ -103,19 +107,12 @@ def from_object(obj, variable: str = "") -> CupyKernel | None:
                       str(getattr(obj, "backend", "nvrtc") or "nvrtc"), names)
 
 
-_GLOBAL = re.compile(r"__global__\s+(?:[\w:<>,\s*&]+?\s+)?(?:__launch_bounds__\s*\([^)]*\)\s*)?([A-Za-z_]\w*)\s*\(")
-
-
 def module_kernels(code: str, name_expressions=()) -> tuple[str, ...]:
     """The kernels a RawModule of `code` offers get_function: its name expressions (template instances), then the
     `__global__` functions that are no templates, in the order the code defines them."""
-    from smemlab.analyze.args import _blank_launch_bounds, strip_comments
-    from smemlab.analyze.unit import template_kernels
+    from smemlab.analyze.unit import plain_kernels
 
-    text = _blank_launch_bounds(strip_comments(code))
-    templates = set(template_kernels(code))
-    plain = [n for n in dict.fromkeys(_GLOBAL.findall(text)) if n not in templates]
-    return tuple(dict.fromkeys([str(e) for e in name_expressions] + plain))
+    return tuple(dict.fromkeys([str(e) for e in name_expressions] + plain_kernels(code)))
 
 
 def pick(path: str, name: str | None) -> tuple[CupyKernel, str | None] | None:
@@ -149,12 +146,10 @@ def pick(path: str, name: str | None) -> tuple[CupyKernel, str | None] | None:
         distinct = {id(k): k for k in found.values()}
         if len(distinct) == 1:
             k = next(iter(distinct.values()))
-            if k.kernel is None:
-                if len(k.names) == 1:  # a module of one kernel: that one, as for a RawKernel
-                    return k, k.names[0]
+            if k.only is None:
                 raise UserError(f"{path}: the cupy.RawModule {k.variable} holds {_kernels_of(k)}: name one with "
                                 "--kernel")
-            return k, k.kernel
+            return k, k.only  # a module of one kernel is that one, as a RawKernel is
         if distinct:
             raise UserError(f"{path} has {len(distinct)} CuPy kernels ({', '.join(sorted(_shown(found)))}): name one "
                             "with --kernel")
@@ -170,11 +165,11 @@ def pick(path: str, name: str | None) -> tuple[CupyKernel, str | None] | None:
         raise UserError(f"--kernel {name}: the statement that makes it did not run: {failed}")
     if name in found:
         k = found[name]
-        if k.kernel is None:
-            if len(k.names) == 1:
-                return k, k.names[0]
+        if k.only is None:
             raise UserError(f"--kernel {name}: a cupy.RawModule of {_kernels_of(k)}; name one of its kernels with "
                             "--kernel (as get_function names it)")
+        if k.kernel is None:
+            return k, k.only
         same = sorted({v.variable for v in found.values() if v.kernel == name})
         if k.variable != name and len(same) > 1:  # a kernel name several RawKernels share (their options differ)
             raise UserError(f"--kernel {name}: the file's cupy.RawKernel objects {', '.join(same)} all compile it: "
@@ -239,7 +234,7 @@ def _place(path: str, found: CupyKernel) -> tuple[int, str]:
     first = next((i for i, ln in enumerate(code) if ln.strip()), None)
     if first is not None:
         wanted = [ln.strip() for ln in code]
-        for candidate in [path] + _local_imports(path) + _named_sources(path):
+        for candidate in [path] + _companions(path):
             try:
                 lines = Path(candidate).read_text(errors="replace").splitlines()
             except OSError:
@@ -257,11 +252,12 @@ def _place(path: str, found: CupyKernel) -> tuple[int, str]:
     return 0, f"{path}[{found.variable}]"
 
 
-def _named_sources(path: str) -> list[str]:
-    """The CUDA source files the script names in a string (`open("kernels/scan.cu").read()`,
-    `Path(__file__).parent / "scan.cu"`): a kernel's text read from a file has that file's lines. Relative names
-    are taken from the script's folder, then from the working directory, then (a bare file name) from the
-    folders one or two levels below the script's."""
+def _companions(path: str) -> list[str]:
+    """The files besides the script whose text a kernel's may be: the modules of the script's folder that its
+    top-level `import X` and `from X import ...` statements name (a kernel's text kept as a constant there), then
+    the CUDA files it names in a string (`open("kernels/scan.cu").read()`, `Path(__file__).parent / "scan.cu"`).
+    Relative CUDA names are taken from the script's folder, then from the working directory, then (a bare file
+    name) from the folders one or two levels below the script's."""
     import ast
 
     try:
@@ -269,7 +265,14 @@ def _named_sources(path: str) -> list[str]:
     except (OSError, SyntaxError, ValueError):
         return []
     folder = Path(path).parent
-    out = []
+    names = []
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.append(node.module)
+    modules = [folder / (n.replace(".", "/") + ".py") for n in names]
+    out = [str(f) for f in modules if f.is_file() and f.resolve() != Path(path).resolve()]
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.endswith(_SOURCE_SUFFIXES) \
                 and "\n" not in node.value:
@@ -281,26 +284,6 @@ def _named_sources(path: str) -> list[str]:
 
 
 _SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".cuda")
-
-
-def _local_imports(path: str) -> list[str]:
-    """The files of the script's folder that its top-level `import X` and `from X import ...` statements name
-    (a kernel's text kept as a constant in a module beside the script)."""
-    import ast
-
-    try:
-        tree = ast.parse(Path(path).read_text(errors="replace"))
-    except (OSError, SyntaxError, ValueError):
-        return []
-    names = []
-    for node in tree.body:
-        if isinstance(node, ast.Import):
-            names += [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names.append(node.module)
-    folder = Path(path).parent
-    files = [folder / (n.replace(".", "/") + ".py") for n in names]
-    return [str(f) for f in files if f.is_file() and f.resolve() != Path(path).resolve()]
 
 
 def _same(line: str, wanted: str) -> bool:

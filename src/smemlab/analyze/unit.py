@@ -201,11 +201,25 @@ _TEMPLATE_KERNEL = re.compile(r"template\s*<[^;{]*?>\s*(?:static\s+|inline\s+)*_
                               r"(?:__launch_bounds__\s*\([^)]*\)\s*)?([A-Za-z_]\w*)\s*\(", re.S)
 
 
-def template_kernels(text: str) -> list[str]:
-    """The names of the `template <...> __global__` kernels a source defines."""
+_KERNEL = re.compile(r"__global__\s+(?:[\w:<>,\s*&]+?\s+)?(?:__launch_bounds__\s*\([^)]*\)\s*)?([A-Za-z_]\w*)\s*\(")
+
+
+def _declarations(text: str) -> str:
     from smemlab.analyze.args import _blank_launch_bounds, strip_comments
 
-    return sorted(set(_TEMPLATE_KERNEL.findall(_blank_launch_bounds(strip_comments(text)))))
+    return _blank_launch_bounds(strip_comments(text))
+
+
+def template_kernels(text: str) -> list[str]:
+    """The names of the `template <...> __global__` kernels a source defines."""
+    return sorted(set(_TEMPLATE_KERNEL.findall(_declarations(text))))
+
+
+def plain_kernels(text: str) -> list[str]:
+    """The names of the `__global__` kernels a source defines that are no templates, in the order it defines them."""
+    bare = _declarations(text)
+    templates = set(_TEMPLATE_KERNEL.findall(bare))
+    return [n for n in dict.fromkeys(_KERNEL.findall(bare)) if n not in templates]
 
 
 def _own_texts(read: list[str], file: Path, include_dirs) -> str:

@@ -192,14 +192,15 @@ def atomic_sector_costs(a: np.ndarray, size: int, base: int | None = None) -> tu
         np.add.at(sectors, keys[starts, 0], np.maximum.reduceat(per_address, starts))
         if base is not None:
             # the rows where two lanes of distinct lines share a slot: the lane-order process there
-            x = a[rows, lanes] + base
+            x = a[rows, lanes] + base  # row by row, each row's lanes in lane order (np.nonzero's order)
             line = x >> 7
-            slot = _line_hash(line) * LINE + (x & (LINE - 1))
+            h = _line_hash(line)
+            slot = h * LINE + (x & (LINE - 1))
             distinct = np.unique(np.stack([rows, slot, line], axis=1), axis=0)
             same = (distinct[1:, :2] == distinct[:-1, :2]).all(axis=1)
             for r in np.unique(distinct[1:, 0][same]).tolist():
-                xr = a[r][a[r] >= 0] + base
-                sectors[r] = _ordered_atomic_sectors(xr.tolist(), _line_hash(xr >> 7).tolist())
+                lo, hi = np.searchsorted(rows, [r, r + 1])
+                sectors[r] = _ordered_atomic_sectors(x[lo:hi].tolist(), h[lo:hi].tolist())
     return sectors, sector_costs(a, size)[1]
 
 

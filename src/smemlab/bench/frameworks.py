@@ -64,10 +64,10 @@ STEADY_CALLS = 300
 
 
 def _steady(compiled, inputs):
-    """`compiled` after the calls that run before a compiled function's host path settles: the first few hundred
-    calls after compiling cost up to twice the host time of later ones, ours and torch's alike (H100, 2026-11-28,
-    docs/notes/2026-11-compiled-host-path.md), and a training loop makes thousands; the benchmark times what
-    such a loop's calls cost, not the transient after the compile."""
+    """`compiled` (a compiled function, or a training step) after the calls that run before its host path
+    settles: the first few hundred calls after compiling cost up to twice the host time of later ones, ours and
+    torch's alike (H100, 2026-11-28, docs/notes/2026-11-compiled-host-path.md), and a training loop makes
+    thousands; the benchmark times what such a loop's calls cost, not the transient after the compile."""
     import torch
 
     for _ in range(STEADY_CALLS):
