@@ -197,6 +197,34 @@ def _csr(rng, rows: int = 64, cols: int = 512) -> tuple[np.ndarray, np.ndarray, 
     return row_ptr, colv, rng.uniform(-1, 1, colv.size).astype(np.float32)
 
 
+def _fresh_data() -> dict[str, np.ndarray]:
+    """The .npy inputs of the fresh held-out batch (kernels/fresh_global.cu, fresh_apps.cu): permutations, an
+    ELLPACK matrix, clustered bytes, sorted segment ids, packet offsets, an FIR filter's settings (their own
+    generator, so that the inputs above stay as they were)."""
+    rng = np.random.default_rng(20261201)
+    rows, width, xn = 100, 6, 256
+    ell = np.full((width, rows), -1, np.int32)  # column-major slots, -1 padding
+    for r in range(rows):
+        m = int(rng.integers(0, width + 1))
+        band = np.clip(2 * r + rng.integers(-12, 13, m), 0, xn - 1)
+        ell[:m, r] = np.sort(band)
+    clustered = np.where(rng.random(4096) < 0.85, np.clip(np.round(rng.normal(128, 3, 4096)), 0, 255),
+                         rng.integers(0, 256, 4096)).astype(np.uint8)
+    sizes = 14 + rng.integers(0, 20, 64)  # a 12-byte header, a 16-bit sample, a payload: odd sizes too
+    fir = np.concatenate([np.array([7], np.int32), np.array([.05, .1, .15, .4, .15, .1, .05, 0, 0, 1.5, .25],
+                                                            np.float32).view(np.int32)])
+    return {
+        "fresh_perm_random_200": rng.permutation(200).astype(np.int32),
+        "fresh_perm_local_200": (np.arange(200) // 8 * 8 + np.concatenate([rng.permutation(8) for _ in range(25)])
+                                 ).astype(np.int32),
+        "fresh_ell_cols": ell.reshape(-1),
+        "fresh_bytes_clustered_4096": clustered,
+        "fresh_segments_600": np.sort(rng.integers(0, 24, 600)).astype(np.int32),
+        "fresh_packet_offsets": np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int32),
+        "fresh_fir_params": fir,
+    }
+
+
 def data_files() -> dict[str, np.ndarray]:
     """Every .npy input, by name (deterministic: regenerated identically)."""
     from smemlab.lab.histogram import make_keys  # the experiment's own keys
@@ -223,6 +251,7 @@ def data_files() -> dict[str, np.ndarray]:
         "atomic_patterns": np.stack([a for _, a in ATOMIC_PATTERNS]),
         **{f"cp_async{size}_dst": np.stack([d for _, d, _ in p]).astype(np.int32) for size, p in CP_ASYNC_PATTERNS.items()},
         **{f"cp_async{size}_src": np.stack([g for _, _, g in p]).astype(np.int32) for size, p in CP_ASYNC_PATTERNS.items()},
+        **_fresh_data(),
     }
     return out
 
@@ -1017,6 +1046,147 @@ if __name__ == "__main__":
     write_data()
     print(f"{len(CASES)} cases ({sum(c['file'].startswith(P) for c in CASES)} of package kernels); "
           f"package kernels without a case: {package_kernels_without_case() or 'none'}")
+
+
+# ---- a fresh held-out batch (global memory first): kernels/fresh_global.cu and kernels/fresh_apps.cu, written
+# as public code writes them (N-body and mesh structs of 8-32 bytes, BLAS increments and leading dimensions,
+# pitched 8/16-bit and RGB images, partial warps, vector types at runtime offsets, __ldg, ELLPACK and embedding
+# gathers, a permutation scatter, global atomics of every kind, grid-stride loops, local arrays and a struct
+# copied to local memory, byte copies at odd offsets, transposes and a matmul of other shapes) to check analyze
+# on code it was not tuned on; written before their first recording (SKIPS says so)
+FG, FA = f"{K}/fresh_global.cu", f"{K}/fresh_apps.cu"
+
+
+def fresh(id, file, kernel, block, args, **kw):
+    SKIPS[f"{file}:{kernel}"] = ("the fresh held-out batch (global memory first): written, waiting for its first "
+                                 "recording on the GPU (measure.py build/device --only '^fresh\\.', fixture --merge)")
+    return case("fresh." + id, file, kernel, block, args, **kw)
+
+
+# structs: 32-byte particles (field by field, whole), 12-byte float3, 24-byte vertices, 20-byte records, 8-byte pairs
+for b, n in ((100, 100), (96, 90)):
+    fresh(f"particles_integrate.b{b}", FG, "particles_integrate", (b,),
+          [f"p=float32[{8 * n}]:0.5..2", f"force=float3[{n}]", f"n={n}", "dt=0.01"])
+fresh("kinetic_energy_aos_soa", FG, "kinetic_energy_aos_soa", (96,),
+      ["aos=float32[768]:0.5..2", "vx=float32[96]", "vy=float32[96]", "vz=float32[96]", "mass=float32[96]:0.5..2",
+       "e_aos=float32[96]", "e_soa=float32[96]", "n=96"])
+fresh("center_positions", FG, "center_positions", (128,),
+      ["pos=float3[120]", "out=float3[120]", "centroid=float32[3]", "n=120"])
+fresh("renormalize_vertices", FG, "renormalize_vertices", (64,), ["in=float32[384]", "out=float32[384]", "n=64"])
+fresh("unpack_records", FG, "unpack_records", (128,), ["rec=float32[640]", "ids=int32[128]", "xyzw=float4[128]", "n=128"])
+fresh("split_pairs", FG, "split_pairs", (128,), ["kv=float32[600]", "keys=int32[300]", "vals=float32[300]", "n=300"])
+# BLAS increments (runtime strides), a grid-stride loop of 200 over 128 threads
+for incx, incy in [(s, 1) for s in (1, 2, 3, 4, 7, 8, 16, 17, 32, 33)] + [(1, 2), (1, 32)]:
+    fresh(f"saxpy_inc.incx{incx}.incy{incy}", FG, "saxpy_inc", (128,),
+          ["n=200", "a=2.0", f"x=float32[{200 * incx}]", f"incx={incx}", f"y=float32[{200 * incy}]", f"incy={incy}"])
+# column-major GEMV both ways, leading dimensions aligned and not
+for lda in (100, 101, 128):
+    fresh(f"gemv_n_colmajor.lda{lda}", FG, "gemv_n_colmajor", (128,),
+          ["m=100", "n=16", f"A=float32[{lda * 16}]", f"lda={lda}", "x=float32[16]", "y=float32[100]"])
+for lda in (32, 33, 36):
+    fresh(f"gemv_t_colmajor.lda{lda}", FG, "gemv_t_colmajor", (64,),
+          ["m=32", "n=64", f"A=float32[{lda * 64}]", f"lda={lda}", "x=float32[32]", "y=float32[64]"])
+# 3-D fields: a z-derivative (planes nx*ny apart), a variable-coefficient 7-point stencil with a 3-D block
+for (bx, by), (nx, ny, nz) in (((32, 4), (28, 4, 10)), ((16, 8), (16, 8, 6))):
+    fresh(f"ddz_central.{bx}x{by}", FG, "ddz_central", (bx, by),
+          [f"f=float32[{nx * ny * nz}]", f"dfdz=float32[{nx * ny * nz}]", f"nx={nx}", f"ny={ny}", f"nz={nz}", "inv_2dz=0.5"])
+for pitch in (10, 12, 16):
+    size = 6 * 10 * pitch
+    fresh(f"heat7_variable.pitch{pitch}", FG, "heat7_variable", (8, 8, 4),
+          [f"u=float32[{size}]", f"kappa=float32[{size}]:0..1", f"unew=float32[{size}]", "nx=8", "ny=8", "nz=4",
+           f"pitch={pitch}", f"slice={10 * pitch}", "dt=0.1"])
+# partial warps: blocks of 48, 96, 100, 200 over 1000 elements
+for b in (48, 96, 100, 200):
+    fresh(f"bias_relu.b{b}", FG, "bias_relu", (b,), ["x=float32[1000]", "bias=float32[37]", "y=float32[1000]", "n=1000", "C=37"])
+# vector types from runtime offsets
+for off in (0, 1, 3):
+    fresh(f"axpy_f4_offset.off{off}", FG, "axpy_f4_offset", (64,), ["x=float4[124]", "y=float4[124]", "a=0.5", f"off4={off}", "n4=60"])
+for off in (0, 1):
+    fresh(f"zmul_double2.off{off}", FG, "zmul_double2", (64,), ["a=double2[51]", "b=double2[50]", "c=double2[50]", "n=50", f"off={off}"])
+for so, do in ((0, 0), (1, 3)):
+    fresh(f"copy_int4_offset.src{so}.dst{do}", FG, "copy_int4_offset", (64,),
+          ["src=int4[104]", "dst=int4[104]", f"src_off={so}", f"dst_off={do}", "n4=100"])
+fresh("gelu_half2", FG, "gelu_half2", (128,), ["in=half2[128]", "out=half2[128]", "n2=120"])
+fresh("rmsnorm_bf16x2", FG, "rmsnorm_bf16x2", (128,),
+      ["x=bfloat162[240]", "w=bfloat162[40]", "y=bfloat162[240]", "rows=6", "cols2=40", "eps=1e-5"])
+# the read-only path
+fresh("bias_add_ldg_f4", FG, "bias_add_ldg_f4", (128,), ["in=float4[300]", "bias=float4[24]", "out=float4[300]", "n4=300", "C4=24"])
+for (bx, by), (w, h, pitch) in (((20, 12), (18, 12, 21)), ((32, 8), (30, 8, 37))):
+    fresh(f"blend_restrict.{bx}x{by}", FG, "blend_restrict", (bx, by),
+          [f"a=float32[{h * pitch}]", f"b=float32[{h * pitch}]", f"out=float32[{h * pitch}]", f"width={w}", f"height={h}",
+           f"pitch={pitch}", "t=0.25"])
+# gathers and scatters
+fresh("spmv_ell", FG, "spmv_ell", (128,),
+      [f"cols={npy('fresh_ell_cols')}", "vals=float32[600]", "x=float32[256]", "y=float32[100]", "rows=100", "width=6"])
+for C in (64, 48):
+    fresh(f"encoder_forward.C{C}", FG, "encoder_forward", (256,),
+          [f"out=float32[{16 * C}]", "tokens=int32[16]:0..499", f"wte=float32[{500 * C}]", f"wpe=float32[{16 * C}]", "T=16", f"C={C}"])
+for kind in ("random", "local"):
+    fresh(f"permute_scatter.{kind}", FG, "permute_scatter", (200,),
+          ["in=float32[200]", f"perm={npy(f'fresh_perm_{kind}_200')}", "out=float32[200]", "n=200"])
+# global atomics
+for kind, data in (("clustered", npy("fresh_bytes_clustered_4096")), ("uniform", "uint8[4096]:0..255")):
+    fresh(f"histo_global_u8.{kind}", FG, "histo_global_u8", (256,), [f"data={data}", "n=4096", "bins=uint32[256]"])
+fresh("per_warp_atomic_sum", FG, "per_warp_atomic_sum", (200,), ["in=float32[190]", "out=float32[8]", "n=190"])
+fresh("int_atomics_mix", FG, "int_atomics_mix", (128,),
+      ["vals=int32[512]:0..1023", "n=512", "lo=int32[1]", "hi=int32[1]", "last=int32[64]", "owner=int32[64]:-1..-1",
+       "slots=64", "found=int32[512]"])
+fresh("segment_sum_f64", FG, "segment_sum_f64", (128,),
+      ["x=float64[600]", f"seg={npy('fresh_segments_600')}", "sums=float64[24]", "n=600"])
+# reductions: grid-stride loops into one atomic a block, per-warp partials
+for n in (5000, 1000):
+    fresh(f"sum_gridstride_atomic.n{n}", FG, "sum_gridstride_atomic", (256,), [f"in=float32[{n}]", "total=float32[1]", f"n={n}"])
+fresh("warp_partials", FG, "warp_partials", (192,), ["in=float32[3000]", "partials=float32[6]", "n=3000"])
+# local memory
+fresh("nibble_histogram_local", FG, "nibble_histogram_local", (64,),
+      ["words=uint32[512]:0..4294967295", "out=uint32[64]", "n_per_thread=8"])
+fresh("fir_params_local", FG, "fir_params_local", (128,),
+      [f"params={npy('fresh_fir_params')}", "in=float32[140]", "out=float32[140]", "n=134"])
+# byte buffers at odd offsets, memcpy of packed headers, 16-bit pairs from an odd element
+for so, do in ((0, 0), (1, 0), (3, 2), (0, 5)):
+    fresh(f"copy_bytes_offset.src{so}.dst{do}", FG, "copy_bytes_offset", (128,),
+          ["src=int8[1008]", "dst=int8[1008]", f"src_off={so}", f"dst_off={do}", "n=1000"])
+fresh("parse_packets", FG, "parse_packets", (64,),
+      ["stream=uint8[1536]", f"offsets={npy('fresh_packet_offsets')}", "scaled=float32[64]", "npackets=64"])
+for off in (0, 1):
+    fresh(f"widen_short_pairs.off{off}", FG, "widen_short_pairs", (128,), ["in=int16[245]", "out=int32[120]", f"off={off}", "n=120"])
+
+# images: pitched RGBA, interleaved RGB bytes, uchar3, 8-bit box blur from global, a 16-bit tiled blur, a median
+for (bx, by), (w, h, sp, dp) in (((20, 12), (19, 12, 21, 23)), ((32, 8), (30, 8, 40, 40))):
+    fresh(f"rgba_to_gray.{bx}x{by}", FA, "rgba_to_gray", (bx, by),
+          [f"rgba=uchar4[{h * sp}]", f"gray=uint8[{h * dp}]", f"width={w}", f"height={h}", f"src_pitch={sp}", f"dst_pitch={dp}"])
+for (bx, by), (w, h, sp, dp) in (((32, 8), (32, 8, 100, 36)), ((16, 16), (16, 16, 50, 17))):
+    fresh(f"rgb_to_gray_u8.{bx}x{by}", FA, "rgb_to_gray_u8", (bx, by),
+          [f"rgb=uint8[{h * sp}]", f"gray=uint8[{h * dp}]", f"width={w}", f"height={h}", f"src_pitch={sp}", f"dst_pitch={dp}"])
+fresh("rgb_to_gray_uchar3", FA, "rgb_to_gray_uchar3", (32, 4), ["rgb=uchar3[128]", "gray=uint8[128]", "width=32", "height=4"])
+for (bx, by), (w, h, pitch), r in (((16, 16), (16, 16, 20), 1), ((16, 16), (16, 16, 20), 2), ((20, 12), (20, 12, 25), 1)):
+    fresh(f"box_blur_u8.{bx}x{by}.r{r}", FA, "box_blur_u8", (bx, by),
+          [f"in=uint8[{h * pitch}]", f"out=uint8[{h * pitch}]", f"width={w}", f"height={h}", f"pitch={pitch}", f"r={r}"])
+for w, pitch in ((32, 40), (30, 33)):
+    fresh(f"blur3_u16_tiled.w{w}.pitch{pitch}", FA, "blur3_u16_tiled", (32, 8),
+          [f"in=uint16[{8 * pitch}]", f"out=uint16[{8 * pitch}]", f"width={w}", "height=8", f"pitch={pitch}"])
+fresh("median3x3_u8", FA, "median3x3_u8", (16, 16), ["in=uint8[256]", "out=uint8[256]", "width=16", "height=16"])
+# transposes of other shapes: bytes through a 32x33 tile, 16x16 floats padded or not, a 64x16 tile of doubles
+for w, h in ((32, 32), (30, 28)):
+    fresh(f"transpose_u8_tile.{w}x{h}", FA, "transpose_u8_tile", (32, 8),
+          [f"in=uint8[{w * h}]", f"out=uint8[{w * h}]", f"width={w}", f"height={h}"])
+for pad in (0, 1):
+    fresh(f"transpose_square.t16.pad{pad}", FA, f"transpose_square<16, {pad}>", (16, 16),
+          ["in=float32[256]", "out=float32[256]", "width=16", "height=16"])
+for w in (64, 60):
+    fresh(f"transpose_f64_rect.w{w}", FA, "transpose_f64_rect", (16, 16),
+          [f"in=float64[{16 * w}]", f"out=float64[{16 * w}]", f"width={w}", "height=16"])
+# a matmul with leading dimensions (padded and not), llm.c's layer norm a warp a row, columns normalised by warps
+for K_, lda, ldb, ldc in ((40, 43, 19, 17), (48, 48, 16, 16)):
+    fresh(f"sgemm_tiled_ld.k{K_}.lda{lda}", FA, "sgemm_tiled_ld", (16, 16),
+          ["M=16", "N=16", f"K={K_}", f"A=float32[{16 * lda}]", f"lda={lda}", f"B=float32[{K_ * ldb}]", f"ldb={ldb}",
+           f"C=float32[{16 * ldc}]", f"ldc={ldc}"])
+for C in (72, 64):
+    fresh(f"layernorm_warp.C{C}", FA, "layernorm_warp", (128,),
+          [f"out=float32[{8 * C}]", "mean=float32[8]", "rstd=float32[8]", f"inp=float32[{8 * C}]", f"weight=float32[{C}]",
+           f"bias=float32[{C}]", "N=8", f"C={C}"])
+for ld in (13, 12):
+    fresh(f"normalize_columns.ld{ld}", FA, "normalize_columns", (128,), [f"A=float32[{40 * ld}]", "rows=40", "cols=12", f"ld={ld}"])
 
 
 # ---- Python kernels as people write them (issue 30): the robustness corpus's Triton and Numba kernels
