@@ -1346,3 +1346,76 @@ robust_case('padded_transpose', 'numba', 'padded_transpose', ['inp=float32[32,32
 robust_case('unpadded_transpose', 'numba', 'unpadded_transpose', ['inp=float32[32,32]', 'out=float32[32,32]'],
             block=(16, 16))
 robust_case('global_cas_lock0', 'numba', 'global_cas_lock', ['lock=int32[1]:0..0', 'counter=int32[1]'], block=(32,))
+
+
+# ---- a fresh batch of Python kernels as a held-out checker writes them (kernels/fresh_numba.py, fresh_triton.py:
+# vLLM/Liger-style Triton ops, Numba's docs and GPU-Puzzles styles), one program or block each. fresh_triton.py's
+# matmul_block_ptr has no case: tl.make_block_ptr is gone from the Triton that builds the cubins here (3.9)
+def fresh_case(id, compiler, kernel, args, **launch):
+    """robust_case's launch (constexprs, num_warps, num_stages, block, dyn) of a kernel of fresh_{compiler}.py."""
+    c = robust_case(id, compiler, kernel, args, **launch)
+    c.update(id=f"fresh.{compiler}.{id}", file=f"{K}/fresh_{compiler}.py")
+    return c
+
+
+fresh_case('sig_matmul', 'numba', 'sig_matmul', ['A=float32[40,36]', 'B=float32[36,44]', 'C=float32[40,44]'],
+           block=(16, 16))
+fresh_case('halo_stencil', 'numba', 'halo_stencil', ['x=float32[500]', 'out=float32[500]'], block=(128,))
+fresh_case('heat_step', 'numba', 'heat_step', ['u=float64[32,32]', 'u_new=float64[32,32]', 'alpha=0.1'],
+           block=(16, 16))
+fresh_case('grid_stride_sum', 'numba', 'grid_stride_sum', ['x=float32[10000]', 'total=float32[1]'], block=(256,))
+fresh_case('warp_compact', 'numba', 'warp_compact', ['x=float32[128]', 'out=float32[128]', 'counts=int32[4]',
+           'threshold=0.0'], block=(128,))
+fresh_case('block_votes', 'numba', 'block_votes', ['x=float32[128]', 'out=int32[1,3]', 'lo=-0.5', 'hi=0.5'],
+           block=(128,))
+fresh_case('hist2d', 'numba', 'hist2d', ['xs=int32[2048]:0..15', 'ys=int32[2048]:0..15', 'hist=int32[16,16]'],
+           block=(128,))
+fresh_case('row_max_claim', 'numba', 'row_max_claim', ['keys=int32[16,16]', 'row_max=int32[16]',
+           'flags=int32[256]:0..0'], block=(16, 16))
+fresh_case('bilinear_resize', 'numba', 'bilinear_resize', ['src=float32[20,24]', 'dst=float32[32,32]'],
+           block=(16, 16))
+fresh_case('median3x3', 'numba', 'median3x3', ['img=float32[16,16]', 'out=float32[16,16]'], block=(16, 16))
+fresh_case('scan_dyn64', 'numba', 'scan_dyn64', ['x=float64[128]', 'out=float64[128]'], block=(128,), dyn=2048)
+fresh_case('fft_twiddle', 'numba', 'fft_twiddle', ['x=complex64[128]', 'out=complex64[128]'], block=(64,))
+fresh_case('half_axpby', 'numba', 'half_axpby', ['a=float16[2]', 'x=float16[128]', 'y=float16[128]',
+           'out=float16[128]'], block=(128,))
+fresh_case('laplace3d', 'numba', 'laplace3d', ['v=float32[4,8,8]', 'out=float32[4,8,8]'], block=(8, 8, 4))
+fresh_case('segment_sum64', 'numba', 'segment_sum64', [f'offsets={npy("fresh_segment_offsets")}',
+           'values=int64[400]', 'out=int64[4]'], block=(128,))
+fresh_case('row_softmax', 'numba', 'row_softmax', ['x=float32[4,300]', 'out=float32[4,300]'], block=(128,))
+fresh_case('rms_norm', 'triton', 'rms_norm', ['x_ptr=float16[8,300]', 'w_ptr=float16[300]', 'out_ptr=float16[8,300]',
+           'x_stride=300', 'out_stride=300', 'N=300', 'eps=1e-6'], constexprs={'BLOCK_SIZE': 512})
+fresh_case('rotary_neox', 'triton', 'rotary_neox', ['q_ptr=float16[16,8,64]', 'pos_ptr=int32[16]:0..127',
+           'cos_ptr=float32[128,32]', 'sin_ptr=float32[128,32]', 'q_stride_t=512', 'q_stride_h=64',
+           'cache_stride=32'], constexprs={'HEAD_DIM': 64}, num_warps=2)
+fresh_case('silu_and_mul', 'triton', 'silu_and_mul', ['x_ptr=float16[16,2048]', 'out_ptr=float16[16,1024]', 'd=1024',
+           'stride_x=2048', 'stride_out=1024'], constexprs={'BLOCK': 512})
+fresh_case('quant_int8_row', 'triton', 'quant_int8_row', ['x_ptr=float16[4,1000]', 'q_ptr=int8[4,1000]',
+           'scale_ptr=float32[4]', 'N=1000', 'stride=1000'], constexprs={'BLOCK': 1024}, num_warps=8)
+fresh_case('quant_fp8_row', 'triton', 'quant_fp8_row', ['x_ptr=bfloat16[4,1000]', 'q_ptr=float8_e4m3fn[4,1000]',
+           'scale_ptr=float32[4]', 'N=1000', 'stride=1000'], constexprs={'FP8_MAX': 448.0, 'BLOCK': 256})
+fresh_case('paged_gather', 'triton', 'paged_gather', ['cache_ptr=float16[32,16,64]', 'block_table_ptr=int32[2,8]:0..31',
+           'out_ptr=float16[2,128,64]', 'seq_len=100', 'max_blocks=8', 'stride_cb=1024', 'stride_ct=64'],
+           constexprs={'BLOCK_SIZE': 16, 'HEAD_DIM': 64})
+fresh_case('cross_entropy_fwd', 'triton', 'cross_entropy_fwd', ['logits_ptr=float32[4,5000]',
+           'labels_ptr=int64[4]:0..4999', 'loss_ptr=float32[4]', 'stride=5000', 'V=5000'], constexprs={'BLOCK': 1024},
+           num_warps=8)
+fresh_case('group_norm', 'triton', 'group_norm', ['x_ptr=float32[2,32,8,8]', 'y_ptr=float32[2,32,8,8]',
+           'w_ptr=float32[32]', 'b_ptr=float32[32]', 'C=32', 'HW=64', 'G=8', 'eps=1e-5'], constexprs={'BLOCK': 128})
+fresh_case('matmul_split_k', 'triton', 'matmul_split_k', ['a_ptr=float16[64,256]', 'b_ptr=float16[256,64]',
+           'c_ptr=float32[64,64]', 'M=64', 'N=64', 'K=256', 'stride_am=256', 'stride_bk=64', 'stride_cm=64'],
+           constexprs={'BM': 32, 'BN': 32, 'BK': 32, 'SPLIT_K': 4})
+fresh_case('argmax_vocab', 'triton', 'argmax_vocab', ['logits_ptr=float16[4,3000]', 'out_idx_ptr=int32[4]',
+           'out_val_ptr=float32[4]', 'V=3000', 'stride=3000'], constexprs={'BLOCK': 1024})
+fresh_case('topk_rows', 'triton', 'topk_rows', ['x_ptr=float32[8,200]', 'out_ptr=float32[8,8]', 'N=200', 'stride=200'],
+           constexprs={'K': 8, 'BLOCK': 256})
+fresh_case('gelu_tuned', 'triton', 'gelu_tuned', ['x_ptr=float32[4096]', 'out_ptr=float32[4096]', 'n=4096'],
+           constexprs={'BLOCK': 512, 'EVEN_N': True})  # the autotuner's first config, the heuristic's value
+fresh_case('batched_transpose', 'triton', 'batched_transpose', ['x_ptr=float32[4,100,80]', 'y_ptr=float32[4,80,100]',
+           'M=100', 'N=80', 'stride_b=8000'], constexprs={'BM': 32, 'BN': 32})
+fresh_case('mha_heads', 'triton', 'mha_heads', ['q_ptr=float16[2,128,64]', 'k_ptr=float16[2,128,64]',
+           'v_ptr=float16[2,128,64]', 'o_ptr=float16[2,128,64]', 'seq=128', 'sm_scale=0.125'],
+           constexprs={'H': 2, 'BM': 64, 'BN': 32, 'D': 64})
+fresh_case('embedding_gather', 'triton', 'embedding_gather', ['ids_ptr=int64[16]:0..999', 'table_ptr=float32[1000,200]',
+           'out_ptr=float32[16,200]', 'D=200'], constexprs={'BLOCK_D': 128})
+assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"

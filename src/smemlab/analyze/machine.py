@@ -276,6 +276,10 @@ class Machine:
         self.static_shared = static
         total = dyn_base + launch.dynamic_shared if launch.dynamic_shared else static
         self.shared = M.SharedSpace(total, self.blocks, self.block_warps * WARP, self.N)
+        if not launch.dynamic_shared and any(v.extern or v.count is None for v in shared_vars):
+            # what a fault past the end says: the usual cause is a dynamic array launched with no bytes
+            self.shared.past_end = ("; the kernel's dynamic shared array (extern __shared__, Numba's "
+                                    "cuda.shared.array(0, ...)) has none: give --dynamic-shared BYTES")
         self.cluster_window = M.ClusterWindow(self.shared)
         for v in shared_vars:  # initialised shared variables are not PTX, but be safe
             if v.init is not None and v.name in self.symbols:

@@ -118,7 +118,7 @@ class Space:
                 elif off < near[0]:
                     text += f" ({near[0] - off} bytes before {near[2]})"
         elif off < 0 or off >= self.size:
-            text += f" (the {self.name} memory holds {self.size} bytes)"
+            text += f" (the {self.name} memory holds {self.size} bytes{getattr(self, 'past_end', '')})"
         return text
 
     def absolute(self, off: np.ndarray) -> np.ndarray:

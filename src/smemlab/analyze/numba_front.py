@@ -101,7 +101,7 @@ def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], path: str | No
     except Exception as exc:  # Numba's typing and lowering errors are many classes; the message is what helps
         text = str(exc).strip().splitlines()
         raise UserError(f"Numba cannot compile {name}{_sig_text(params, sig)}: "
-                        f"{type(exc).__name__}: {' '.join(text[:6])}") from None
+                        f"{type(exc).__name__}: {' '.join(text[:6])}{_array_shape_hint(text)}") from None
     where = shown or name
     _refuse(ptx, where)
     try:
@@ -289,6 +289,19 @@ def _fits(t, a: pyargs.PyArg) -> bool:
     if isinstance(t, types.Integer):
         return not isinstance(a.value, float)
     return isinstance(t, types.Float)
+
+
+def _array_shape_hint(text: list[str]) -> str:
+    """A hint where Numba found no cuda.shared.array / cuda.local.array for a shape that is not a constant
+    (`(TILE, TILE + 1)` types as (Literal[int](16), int64): Numba folds no arithmetic on globals)."""
+    head = " ".join(text[:4])
+    called = re.search(r"<function (shared|local)\.array\b", head)
+    shape = re.search(r">>> array\((.*), [^,]*\)\s*$", next((t for t in text if ">>> array(" in t), ""))
+    if not called or not shape or not re.search(r"\bu?int(8|16|32|64)\b", re.sub(r"Literal\[\w+\]\(\w+\)", "", shape.group(1))):
+        return ""
+    return (f" (a cuda.{called.group(1)}.array's shape must be constants Numba knows when it compiles: integer "
+            f"literals or global integers, not arithmetic on them inside the kernel; name it at the top level, "
+            f"e.g. TILE1 = TILE + 1)")
 
 
 def _sig_text(params, sig) -> str:

@@ -176,6 +176,9 @@ def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], constexprs: di
     from triton.compiler import ASTSource, make_backend
     from triton.runtime.jit import create_function_from_signature
 
+    if _returns_value(fn):
+        raise UserError(f"{name} returns a value: it is a @triton.jit helper that kernels call, not a kernel a "
+                        f"launch runs; analyze a kernel that calls it (--list names the file's functions)")
     kparams = [p.name for p in fn.params]
     const_names = [p.name for p in fn.params if p.is_constexpr]
     unknown = [c for c in constexprs if c not in const_names]
@@ -200,7 +203,7 @@ def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], constexprs: di
             opts, signature, consts, attrs = fn._pack_args(backend, options, bound, spec, opts)
             compiled = triton.compile(ASTSource(fn, signature, consts, attrs), target=target, options=opts.__dict__)
     except Exception as exc:  # Triton's front end raises CompilationError, ValueError, KeyError...: say it in one line
-        raise UserError(f"Triton cannot compile {name}: {type(exc).__name__}: {_failure(exc)}") from None
+        raise UserError(f"Triton cannot compile {name}: {type(exc).__name__}: {_failure(exc, fn, shown)}") from None
     ptx = compiled.asm["ptx"]
     where = shown or name
     if refuse:
@@ -294,15 +297,46 @@ def _launch_values(given: dict[str, pyargs.PyArg]) -> dict:
             for n, a in given.items()}
 
 
-def _failure(exc: Exception) -> str:
-    """The gist of a compile failure: ptxas's error lines (without its temporary file's name), else the
-    exception's last lines (a CompilationError ends with the kernel's line and a caret under the fault)."""
+def _failure(exc: Exception, fn=None, shown: str | None = None) -> str:
+    """The gist of a compile failure: ptxas's error lines (without its temporary file's name); a
+    CompilationError's faulty line (FILE:LINE where it is the kernel's own) and message; else the exception's
+    last lines."""
     lines = str(exc).strip().splitlines()
     if type(exc).__name__ == "PTXASError":
         errors = [re.sub(r"^\S*ptxas\S*\s+\S+\.ptx,\s*", "ptxas: ", x).strip() for x in lines if "error" in x]
         if errors:
             return " ".join(errors[:3])
+    node, src, message = getattr(exc, "node", None), getattr(exc, "src", None), getattr(exc, "error_message", None)
+    at = getattr(node, "lineno", None)
+    if isinstance(src, str) and isinstance(at, int) and 0 < at <= len(src.split("\n")) and message:
+        code = " ".join(src.split("\n")[at - 1].split())
+        first = _def_line(fn) if fn is not None and src == getattr(fn, "src", None) else None
+        where = f"{Path(shown or fn.fn.__code__.co_filename).name}:{first + at - 1}: " if first else ""
+        return f"{where}`{code}`: {' '.join(str(message).split())}"
     return " ".join(lines[-6:])
+
+
+def _def_line(fn) -> int | None:
+    """The file line of a JITFunction's `def` (its `src` starts there; its decorators come before)."""
+    import inspect
+
+    try:
+        body, first = inspect.getsourcelines(fn.fn)
+    except (OSError, TypeError, AttributeError):
+        return None
+    return next((first + i for i, text in enumerate(body) if text.lstrip().startswith(("def ", "async def "))), None)
+
+
+def _returns_value(fn) -> bool:
+    """Whether the function returns a value (`return x`): a @triton.jit helper, which no launch can run."""
+    import ast
+    import textwrap
+
+    try:
+        tree = ast.parse(textwrap.dedent(fn.src))
+    except (SyntaxError, TypeError, AttributeError):
+        return False
+    return any(isinstance(n, ast.Return) and n.value is not None for n in ast.walk(tree))
 
 
 def _own_file(files: dict[int, str], fn) -> dict[int, str]:
