@@ -203,3 +203,25 @@ def test_an_unread_atomic_is_a_reduction_unless_ptxas_kept_the_returning_form():
     assert unread_atomics(instrs) == {pcs[5], pcs[6]}  # line 7's result is stored
     forms = {("k.cu", 5): {"RED"}, ("k.cu", 6): {"ATOMG"}, ("k.cu", 7): {"ATOMG"}}
     assert unread_atomics(instrs, forms, files) == {pcs[5]}
+
+
+def test_an_atomic_that_returns_its_value_lists_the_sectors_its_lanes_touch():
+    # fresh.int_atomics_mix (H100): atomicExch and atomicCAS on 64 random words; the kernel counter counts the
+    # sectors the lanes' order splits (atomic_sector_costs, 194 a line), the source page's theoretical sectors
+    # each sector the lanes touch once (127 a line); a RED's line keeps the counter's (the page lists none)
+    from types import SimpleNamespace
+
+    from smemlab.analyze.globalledger import site_costs
+    from smemlab.analyze.memory import GLOBAL_BASE
+    from smemlab.banks.coalescing import atomic_sector_costs, sector_costs
+
+    a = (np.random.default_rng(1).integers(0, 64, 32) * 4).reshape(1, 32)
+    counter = atomic_sector_costs(a, 4, base=GLOBAL_BASE)[0]
+    touched = sector_costs(a, 4)[0]
+    assert int(counter[0]) > int(touched[0]) == 8
+    atom = SimpleNamespace(per_lane_atomic=True, no_ideal=False, size=4, kind="global atomic")
+    sectors, counted, ideal = site_costs(atom, a, None)
+    assert (int(sectors[0]), int(counted[0]), int(ideal[0])) == (int(touched[0]), int(counter[0]), 4)
+    red = SimpleNamespace(per_lane_atomic=True, no_ideal=True, size=4, kind="global atomic")
+    sectors, counted, ideal = site_costs(red, a, None)
+    assert (int(sectors[0]), int(counted[0]), int(ideal[0])) == (int(counter[0]), int(counter[0]), 0)

@@ -169,3 +169,22 @@ def test_a_copy_of_source_size_0_reads_no_global_memory(tmp_path, live, requests
     t = r.memory_totals("global ldgsts")
     assert (t["requests"], t["sectors"], t["ideal_sectors"]) == (requests, sectors, sectors)
     assert r.totals("ldgsts")["requests"] == 2  # the shared side is written (zeros) by every lane
+
+
+def test_lanes_that_read_nothing_write_their_row_together():
+    """A Triton tile past K (source size 0, the SASS's ignore-source predicate): its quarter-warps cost one
+    wavefront a shared row, where the two global lines they name would cost two (the H100:
+    fresh.triton.matmul_split_k's copies past K, 4 a warp); with the sm_80 prefetch hint (LTC128B) as the
+    lines they name (triton.matmul.*.sm80)."""
+    from smemlab.analyze.ledger import ZERO_SOURCE
+
+    a = (16 * LANE).reshape(1, 32).astype(np.int64)  # each quarter fills one 128-byte row
+    src = (LANE % 4) * 16 + (LANE // 4) % 2 * 512 + (LANE // 8) * 1024  # each quarter: two lines, 64 bytes each
+    c = (src // 16).reshape(1, 32)
+    assert int(ldgsts_costs(a, False, 16, c)[0][0]) == 8
+    zero = ZERO_SOURCE - c
+    assert int(ldgsts_costs(a, False, 16, zero)[0][0]) == 4
+    assert int(ldgsts_costs(a, False, 16, zero, prefetch=True)[0][0]) == 8
+    # in each quarter one line read and one past the end (not recorded yet): the read line's group and the zeros' row
+    half = np.where(LANE.reshape(1, 32) % 8 < 4, c, zero)
+    assert int(ldgsts_costs(a, False, 16, half)[0][0]) == 8

@@ -18,16 +18,8 @@ TOTALS = {"global load": "global_load", "global store": "global_store", "global 
           "local load": "local_load", "local store": "local_store"}
 FIELDS = ("requests", "sectors", "ideal_sectors")
 # case id -> why analyze and the hardware differ there
-RED_SECTORS = ("reductions (RED) on global memory at data-dependent addresses (a 256-bin histogram, 8192 keys): the "
-               "lane-order rule (coalescing.atomic_sector_costs with the absolute address: slots of a hash of the "
-               "128-byte line, exact on every recorded one-warp warp, tests/data/global_atomic_truth.json) depends on "
-               "where the bins lie, and the device address of the profiled buffer is not recorded: analyze puts `out` "
-               "after the 32 KiB of keys and a 256-byte guard (line 2 mod 256) and counts 5,349 against 5,307 (the "
-               "multiplicity rule alone 5,212); 44 of the 256 line offsets mod 32 KiB give 5,307, every multiple of "
-               "8 lines (1 KiB) among them (tools/truth/global_atomic_truth/README.md)")
 KNOWN = {
     **{case: STAGED_SOURCE_VIEW for case in STAGED_PROBES},
-    "ops_histogram.hist_global": RED_SECTORS,
     **{f"overlap.mmStagedCpAsync{k}": "16-byte cp.async of the staged matmul with 2-4 stages in flight: the source "
                                       "view's sectors (and ideal) for the copy's line are 7,824, 7,808, 7,824 where "
                                       "every warp-copy reads 16 distinct sectors (8,192; the kernel counter and the "
@@ -42,11 +34,6 @@ KNOWN = {
                                                       "(2,064 against 2,048, ideal 4,112 against 4,096) than the lanes "
                                                       "read; " + STAGED_SOURCE_VIEW,
     # the robustness corpus (recorded on an H100, 2026-11-27): 81 of 84 exact in global and local memory (math_kernel and shared_atomics since 2026-11-28)
-    "robust.triton.atomics_global": "Triton's float tl.atomic_max/min over 4 words (signed max of the positive "
-                                    "lanes, unsigned min of the negative ones): the source view puts both lines' 4 "
-                                    "ATOMGs on line 311 at 1 sector a request (16), where the per-lane rule "
-                                    "(coalescing.atomic_sector_costs, exact on these operations in the one-warp "
-                                    "probe: tests/test_global_atomic_truth.py) gives 83 a line: not explained",
     "robust.numba.more_atomics": "Numba's float atomic min/max and unsigned inc on global memory are compare-and-swap "
                                  "loops whose trips depend on timing across lanes and warps (71 atomic requests "
                                  "measured, 26 emulated)",
@@ -54,6 +41,9 @@ KNOWN = {
                                  "memory): ptxas kept 6 of the 16 local stores and made 6 local loads of the PTX's 4 "
                                  "(per line: cuda_fp16.py's 4 and 4 against 28 and 8 emulated): the PTX's local "
                                  "traffic is not what ptxas keeps",
+    "fresh.numba.half_axpby": "cuda.fp16.hmul/hfma through Numba's ABI (results by pointer into local memory), as "
+                              "robust.numba.float16_math: ptxas keeps other local traffic than the PTX's (line 272: "
+                              "20 local loads and 16 stores executed, the PTX's 16 and 72 emulated)",
     "dd.spmv.scalar": "a row loop whose trip count is the data's: ptxas unrolled it into predicated LDGs, issued by "
                       "warps whose lanes are done (464 requests counted, 416 emulated; sectors 5,164 against 5,150)",
     "triton.matmul.128x128x64": "the k-loop's cp.async of tiles past K (source size 0: LDGSTS with its ignore-source "

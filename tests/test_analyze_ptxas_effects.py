@@ -586,3 +586,34 @@ def test_a_load_is_sunk_only_under_one_guard_and_where_the_kernel_ends():
     r = analyze_ptx(global_load, "sunk", (128,), args=["out=int32[128]"], source="__global__ void sunk(int* out)")
     doc = __import__("smemlab.analyze.render", fromlist=["to_json"]).to_json(r)
     assert doc["global_load"]["requests"] == 1  # warp 0, whose 16 lanes store; the PTX's 4 warps load
+
+
+def test_global_atomics_after_a_redux_are_the_warps_leaders():
+    # fresh.int_atomics_mix: atomicMin and atomicMax of one word, result unused: one VOTEU/UFLO election on the
+    # first line serves both, each line reduces with REDUX and the leader makes one RED (1 sector a request each)
+    from smemlab.analyze.sass import aggregated_atomic_lines
+
+    listing = """
+//--------------------- .text.k --------------------------
+        //## File "k.cu", line 10
+        /*01f0*/                   VOTEU.ANY UR4, UPT, PT ;
+        /*0220*/                   REDUX.MIN.S32 UR11, R12 ;
+        //## File "k.cu", line 11
+        /*0250*/                   REDUX.MAX.S32 UR12, R12 ;
+        //## File "k.cu", line 10
+        /*0380*/               @P2 REDG.E.MIN.S32.STRONG.GPU desc[UR6][R2.64], R17 ;
+        //## File "k.cu", line 11
+        /*0390*/               @P2 REDG.E.MAX.S32.STRONG.GPU desc[UR6][R4.64], R25 ;
+        //## File "k.cu", line 12
+        /*03a0*/                   ATOMG.E.EXCH.STRONG.GPU PT, RZ, desc[UR6][R18.64], R13 ;
+    """
+    assert aggregated_atomic_lines(listing, "k") == {("k.cu", 10), ("k.cu", 11)}
+
+
+def test_a_guarded_reduction_has_no_ideal():
+    # Triton's relaxed tl.atomic_min: `@%p4 red.global...` (robust.triton.atomics_global, line 312)
+    from smemlab.banks.coalescing import has_ideal
+
+    assert not has_ideal("global atomic", "@%p4 red.global.gpu.relaxed.min.s32 [ %rd4 + 0 ], %r9")
+    assert not has_ideal("global atomic", "red.global.add.u32 [%rd1], 1")
+    assert has_ideal("global atomic", "@!%p1 atom.global.gpu.acq_rel.max.s32 %r6, [ %rd3 + 0 ], %r9")

@@ -1053,13 +1053,11 @@ if __name__ == "__main__":
 # pitched 8/16-bit and RGB images, partial warps, vector types at runtime offsets, __ldg, ELLPACK and embedding
 # gathers, a permutation scatter, global atomics of every kind, grid-stride loops, local arrays and a struct
 # copied to local memory, byte copies at odd offsets, transposes and a matmul of other shapes) to check analyze
-# on code it was not tuned on; written before their first recording (SKIPS says so)
+# on code it was not tuned on; written before their first recording, recorded on an H100 on 2026-11-28 (issue 31)
 FG, FA = f"{K}/fresh_global.cu", f"{K}/fresh_apps.cu"
 
 
 def fresh(id, file, kernel, block, args, **kw):
-    SKIPS[f"{file}:{kernel}"] = ("the fresh held-out batch (global memory first): written, waiting for its first "
-                                 "recording on the GPU (measure.py build/device --only '^fresh\\.', fixture --merge)")
     return case("fresh." + id, file, kernel, block, args, **kw)
 
 

@@ -94,8 +94,13 @@ def site_costs(site, a: np.ndarray, chunks: np.ndarray | None) -> tuple[np.ndarr
         sectors, ideal = copy_sector_costs(a, chunks, site.size)
         counted = copy_counted_sectors(a, chunks)
     elif site.per_lane_atomic:  # the global window's offsets: absolute at GLOBAL_BASE, as the emulation lays them out
-        sectors, ideal = atomic_sector_costs(a, site.size, base=GLOBAL_BASE)
-        counted = sectors
+        counted, ideal = atomic_sector_costs(a, site.size, base=GLOBAL_BASE)
+        # The source page's "L2 Theoretical Sectors Global" of an atomic that returns its value (ATOMG) is the
+        # sectors its lanes touch, each once, where the kernel counter also counts the sectors the lanes' order
+        # makes the L1 split (measured on an H100: fresh.int_atomics_mix's exchange and compare-and-swap, 127
+        # a line against 194, robust.triton.atomics_global's 4-word max/min, 1 a request against 83 a line).
+        # A reduction (RED) has no sectors on that page: its line keeps the counter's.
+        sectors = counted if site.no_ideal else sector_costs(a, site.size)[0]
     else:
         sectors, ideal = sector_costs(a, site.size, local=site.kind.startswith("local"))
         counted = sectors
@@ -133,10 +138,12 @@ def unread_atomics(instrs, forms: dict | None = None, files: dict | None = None)
     read = sass.registers_read(instrs) | {None}  # None: a destination that is not a register
     out = set()
     for pc, ins in enumerate(instrs):
-        if ins.parts[0] != "atom" or "global" not in ins.parts or not ins.operands \
-                or getattr(ins.operands[0], "name", None) in read:
+        if ins.parts[0] != "atom" or "global" not in ins.parts or not ins.operands:
             continue
-        if forms is not None and forms.get(sass.source_line(ins.loc, files or {})) == {"ATOMG"}:
+        made = forms.get(sass.source_line(ins.loc, files or {})) if forms is not None else None
+        # only REDs on the line: ptxas found the value unused where the PTX still moves it somewhere (Triton's
+        # relaxed tl.atomic_min/max: robust.triton.atomics_global, line 312)
+        if made != {"RED"} and (getattr(ins.operands[0], "name", None) in read or made == {"ATOMG"}):
             continue
         out.add(pc)
     return frozenset(out)

@@ -80,7 +80,7 @@ class Site:
 
 class Ledger:
     def __init__(self, warps: int, plan=None, block_of=(), *, atomic_rules: dict | None = None,
-                 wgmma_places: dict | None = None, copy_zfill: dict | None = None):
+                 wgmma_places: dict | None = None, copy_forms: dict | None = None):
         """`plan`: how ptxas made the PTX's accesses (sass.Plan, for the flow whose PTX basic block of each pc is
         `block_of`); none: every access as the PTX wrote it. The other facts of the SASS, each by pc or line."""
         self.W = warps
@@ -99,8 +99,8 @@ class Ledger:
         self.atomic_rules: dict[int, str] = atomic_rules or {}  # pc -> "lanes" | "words" | "spin"
         # pc -> (file, line) of its HGMMA (sass.wgmma_places)
         self.wgmma_places: dict[int, tuple[int, int]] = wgmma_places or {}
-        # (file, line) -> the SASS's cp.async form (sass.copy_forms)
-        self.copy_zfill: dict[tuple[int, int], bool] = copy_zfill or {}
+        # (file, line) -> the SASS's cp.async form: (zero-filling, prefetching) (sass.copy_forms)
+        self.copy_forms: dict[tuple[int, int], tuple[bool, bool]] = copy_forms or {}
         self._runs: dict[tuple, dict] = {}  # (file, line, kind) -> the chunks being filled (_coalesce)
         self._rows = 0
         self._pending: list[Site] = []
@@ -265,8 +265,8 @@ class Ledger:
             if site.kind == "atomic":
                 wavefronts, ideal, degree = atomic_costs(a, site.size, site.atomic_rule)
             elif site.kind == "ldgsts":
-                zfill = self.copy_zfill.get((site.file, site.line), site.zfill)
-                wavefronts, ideal, degree = ldgsts_costs(a, zfill, site.size, lines)
+                zfill, prefetch = self.copy_forms.get((site.file, site.line), (site.zfill, False))
+                wavefronts, ideal, degree = ldgsts_costs(a, zfill, site.size, lines, prefetch)
             else:
                 wavefronts, ideal, degree = costs_of(a, site.size, site.kind)
             site.wavefronts += int(wavefronts.sum())
@@ -301,7 +301,12 @@ def costs_of(a: np.ndarray, size: int, kind: str):
     return costs.wavefronts[inv], costs.ideal[inv], costs.degree[inv]
 
 
-def ldgsts_costs(a: np.ndarray, zfill: bool, size: int = 16, chunks: np.ndarray | None = None):
+# a 16-byte cp.async lane whose source size is 0 (it reads nothing) has the chunk ZERO_SOURCE - its source's chunk
+ZERO_SOURCE = -2
+
+
+def ldgsts_costs(a: np.ndarray, zfill: bool, size: int = 16, chunks: np.ndarray | None = None,
+                 prefetch: bool = False):
     """(wavefronts, ideal, degree) per warp of a cp.async (LDGSTS) of `size` bytes into shared memory;
     `a`: each lane's shared byte offset, `chunks`: its global 16-byte chunk (address // 16), -1 where
     inactive. Measured on an H200 (tests/data/analyze_truth.json: the cp_async pattern corpus, one warp
@@ -326,10 +331,18 @@ def ldgsts_costs(a: np.ndarray, zfill: bool, size: int = 16, chunks: np.ndarray 
       64 bytes 3, 2, 4, 2, a line or a row a lane 8. The zero-filling form (LDGSTS...ZFILL) adds, per
       quarter, the largest of 1, the global lines whose first 16 bytes it copies and the (line, row)
       groups that write a row's first 16 bytes. Ideal: 1 a quarter, 2 zero-filling. Exact on all 38 of
-      the corpus's patterns in each form.
+      the corpus's patterns in each form. A lane of the plain form whose source size is 0 (the SASS's
+      ignore-source predicate: Triton's masked-off tiles, `p ? 16 : 0`; its chunk ZERO_SOURCE) reads
+      nothing and writes zeros: such lanes move together by shared row, whatever their source addresses
+      (the H100's tiles past K: 1 wavefront a quarter where the lines they would have read cost 2;
+      fresh.triton.matmul_split_k, triton.matmul.*); except where the SASS's copy carries the L2 prefetch
+      hint (LDGSTS...LTC128B, what ptxas makes for sm_80: `prefetch`), whose zero lanes cost as the lines
+      they name would (triton.matmul.*.sm80, exact that way on the H100).
     """
     if chunks is None:
         raise ValueError("a cp.async's cost needs each lane's global chunk")
+    if prefetch or size != 16:
+        chunks = np.where(chunks <= ZERO_SOURCE, ZERO_SOURCE - chunks, chunks)
     if size == 4:
         return _word_copy_costs(a, chunks)
     if size != 16:
@@ -393,10 +406,13 @@ def _ldgsts16_costs(a: np.ndarray, zfill: bool, chunks: np.ndarray):
     """ldgsts_costs for 16 bytes: the distinct (shared, global) patterns of the warps, each costed once
     (moving every shared offset by whole rows, or every global chunk by whole lines, changes nothing)."""
     act = a >= 0
+    read = act & (chunks >= 0)
     big = np.iinfo(np.int64).max
     dbase = np.where(act, a, big).min(axis=1) // 128 * 128
-    cbase = np.where(act, chunks, big).min(axis=1) // 8 * 8
-    key = np.concatenate([np.where(act, a - dbase[:, None], -1), np.where(act, chunks - cbase[:, None], -1)], axis=1)
+    cbase = np.where(read, chunks, big).min(axis=1)
+    cbase = np.where(cbase == big, 0, cbase) // 8 * 8
+    key = np.concatenate([np.where(act, a - dbase[:, None], -1),
+                          np.where(read, chunks - cbase[:, None], np.where(act, ZERO_SOURCE, -1))], axis=1)
     uniq, inv = np.unique(key, axis=0, return_inverse=True)
     wf = np.empty(len(uniq), dtype=np.int64)
     deg = np.empty(len(uniq), dtype=np.int64)
@@ -417,7 +433,8 @@ def _ldgsts16_warp(d: np.ndarray, c: np.ndarray, zfill: bool) -> tuple[int, int]
         if not on.any():
             continue
         lanes = list(zip(dq[on].tolist(), cq[on].tolist()))  # (shared byte offset, global chunk)
-        cost = len({(y // 8, x // 128, ((x >> 4) ^ y) & 3) for x, y in lanes})
+        cost = len({(y // 8, x // 128, ((x >> 4) ^ y) & 3) if y != ZERO_SOURCE or zfill else (ZERO_SOURCE, x // 128)
+                    for x, y in lanes})
         if zfill:
             line_starts = {y // 8 for x, y in lanes if y % 8 == 0}
             row_starts = {(y // 8, x // 128) for x, y in lanes if x % 128 < 16}

@@ -26,6 +26,7 @@ from smemlab.analyze import casloop
 from smemlab.analyze import memory as M
 from smemlab.analyze.alu import builder, dtype_of
 from smemlab.analyze.halves import codec as halves_codec
+from smemlab.analyze.ledger import ZERO_SOURCE
 from smemlab.analyze.machine import DTYPES, UNSIGNED, Machine
 from smemlab.analyze.ptx import Addr, Imm, Instr, PTXError, Reg, Sym, Vec
 
@@ -552,7 +553,10 @@ def b_cp_async(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
         if site is not None:
             # the source's 4-byte words for a 4-byte copy (its cost depends on their place in the line), else
             # its 16-byte chunks (ledger.ldgsts_costs)
-            ledger.record_copy(site, d, m, ex.issued_warps, s // 4 if size == 4 else s // 16)
+            chunks = s // 4 if size == 4 else s // 16
+            if size == 16 and n is not None:
+                chunks = np.where(n > 0, chunks, ZERO_SOURCE - chunks)  # nothing read: zeros written (ldgsts_costs)
+            ledger.record_copy(site, d, m, ex.issued_warps, chunks)
         # its global read (global ldgsts); no shared lanes in this group. A lane whose source size is 0
         # (Triton's masked-off tile: `src_size = p ? 16 : 0`, the SASS's ignore-source predicate) reads no
         # global memory: Nsight Compute counts it no sector, and a warp with no other lane no request

@@ -12,7 +12,7 @@ source line.
 
 Generic addresses (64-bit) are split into windows by their top bits, as the hardware does:
 
-    0x7000_0000_0000 + ...  global (buffers, 256-byte aligned, a guard gap between neighbours)
+    0x7000_0000_0000 + ...  global (buffers, 1 KiB aligned, a guard gap between neighbours)
     0x7A00_0000_0000 + ...  distributed shared memory (mapa of a generic address: a shared::cluster address)
     0x7B00_0000_0000 + ...  kernel parameters
     0x7C00_0000_0000 + ...  constant memory
@@ -40,6 +40,11 @@ WINDOW_BASE = {"global": 0, "dsmem": DSMEM_BASE, "param": PARAM_BASE, "const": C
                "shared": SHARED_BASE}
 CLUSTER_RANK_SHIFT = 24  # a shared::cluster address: (rank + 1) << 24 | the offset in block `rank`'s shared memory
 GUARD = 256  # bytes between two global buffers, so that running off one end is caught
+# Each global buffer starts on a 1 KiB boundary, as the buffers of every recording do (CuPy's and torch's
+# allocators hand out 512-byte multiples, large ones whole pages): the L1's slot of a global atomic hashes
+# address bits 7-13 (coalescing.atomic_sector_costs), so where a data-dependent histogram's bins start within
+# 1 KiB changes its sectors (hist_global and fresh.histo_global_u8.*: exact at 1 KiB, not at 256 bytes).
+BUFFER_ALIGN = 1024
 UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
@@ -196,12 +201,12 @@ class LocalSpace(Space):
 
 
 class GlobalSpace(Space):
-    """Buffers at distinct 256-byte-aligned addresses with a guard gap between neighbours."""
+    """Buffers at distinct BUFFER_ALIGN-aligned addresses with a guard gap between neighbours."""
 
     def __init__(self, buffers: list[Buffer]):
         regions, pos = [], 0
         for b in buffers:
-            pos = _round_up(pos, 256)
+            pos = _round_up(pos, BUFFER_ALIGN)
             b.base = GLOBAL_BASE + pos
             regions.append((pos, pos + b.size, b.name))
             pos += b.size + GUARD

@@ -138,19 +138,22 @@ def listing_text(cubin: bytes) -> str | None:
 _LDGSTS = re.compile(r"/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?LDGSTS((?:\.\w+)*)\s")
 
 
-def copy_forms(cubin: bytes, symbol: str) -> dict[tuple[str, int], bool] | None:
-    """(source file's base name, line) -> whether ptxas made the cp.async of that line the
-    zero-filling form (LDGSTS...ZFILL), which costs more wavefronts; None without nvdisasm. The PTX
-    does not say: a source size that is 16 or 0 (`p ? 16 : 0`) becomes the plain form with a
-    predicate, one that can be anything (`min(16, left)`) the zero-filling one."""
+def copy_forms(cubin: bytes, symbol: str) -> dict[tuple[str, int], tuple[bool, bool]] | None:
+    """(source file's base name, line) -> (zero-filling, prefetching) of the cp.async ptxas made on that line:
+    whether it made the zero-filling form (LDGSTS...ZFILL), which costs more wavefronts, and whether its copies
+    carry the L2 prefetch hint (LDGSTS...LTC128B), whose lanes of source size 0 cost as real ones
+    (ledger.ldgsts_costs); None without nvdisasm. The PTX does not say: a source size that is 16 or 0
+    (`p ? 16 : 0`) becomes the plain form with a predicate, one that can be anything (`min(16, left)`) the
+    zero-filling one."""
     text = listing_text(cubin)
     if text is None:
         return None
-    forms: dict[tuple[str, int], bool] = {}
+    forms: dict[tuple[str, int], tuple[bool, bool]] = {}
     for file, line, raw in _kernel_lines(text, symbol):
         m = _LDGSTS.search(raw)
         if m:
-            forms[(file, line)] = forms.get((file, line), False) or "ZFILL" in m.group(1)
+            zfill, prefetch = forms.get((file, line), (False, False))
+            forms[(file, line)] = (zfill or "ZFILL" in m.group(1), prefetch or "LTC128B" in m.group(1))
     return forms
 
 
@@ -288,11 +291,13 @@ def global_atomic_forms(text: str, symbol: str) -> dict[tuple[str, int], set[str
 def aggregated_atomic_lines(text: str, symbol: str) -> set[tuple[str, int]]:
     """(file, line) of the global atomics ptxas aggregated over the warp: where it proved the address the same
     for every lane, it elects a leader (VOTE.ANY/VOTEU.ANY, UFLO) that makes one atomic for the warp's lanes,
-    with their values summed (POPC, a SHFL.UP scan): one sector a request, where lanes reaching one address
-    each would cost one (coalescing.atomic_sector_costs). Seen as a VOTE before the atomic on its line."""
+    with their values summed (POPC, a SHFL.UP scan) or reduced (REDUX: atomicMin/Max/And/Or/Xor): one sector a
+    request, where lanes reaching one address each would cost one (coalescing.atomic_sector_costs). Seen as a
+    VOTE or a REDUX before the atomic on its line: two such atomics in a row share one leader's VOTE, on the
+    first one's line (fresh.int_atomics_mix: atomicMin and atomicMax of one word, 1 sector a request each)."""
     voted, out = set(), set()
     for file, line, raw in _kernel_lines(text, symbol):
-        if _VOTE.search(raw):
+        if _VOTE.search(raw) or _REDUX.search(raw):
             voted.add((file, line))
         elif _GLOBAL_ATOMIC.search(raw) and (file, line) in voted:
             out.add((file, line))

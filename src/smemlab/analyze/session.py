@@ -220,7 +220,7 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
     ledger = Ledger(mach.W, plan, flow.block_of,
                     atomic_rules=sass.atomic_rules(flow.instrs, shared_atomics(flow.instrs), listing, module.files),
                     wgmma_places=sass.wgmma_places(flow.instrs, cubin, symbol, module.files),
-                    copy_zfill={(i, line): z for i, path in module.files.items() for (name, line), z in (forms or {}).items()
+                    copy_forms={(i, line): z for i, path in module.files.items() for (name, line), z in (forms or {}).items()
                                 if Path(path).name == name})
     memory = attach_memory(ledger, flow, cubin, symbol, module.files, keep_addresses)
 

@@ -4,7 +4,7 @@ launcher would compile it for the arguments given, and one program of the grid e
 The specialisation is Triton's: its binder (the code `kernel[grid](...)` runs) types each argument and marks
 pointers aligned to 16 bytes, integers divisible by 16, and turns an integer equal to 1 into a constant, so
 the PTX is the one a launch on an H100 would run. A NumPy array stands for a pointer argument (its dtype the
-pointer's element type); the emulator's buffers are 256-byte aligned, as CUDA allocations are. A program is a
+pointer's element type); the emulator's buffers are 1 KiB aligned, as CUDA allocations are. A program is a
 block of num_warps warps; the shared memory Triton sized (`global_smem`) is its dynamic shared memory.
 Parameters Triton appends (the global and profile scratch pointers) are bound to scratch buffers.
 """

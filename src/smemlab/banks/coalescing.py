@@ -233,7 +233,8 @@ def local_requests(size: int) -> int:
 
 def has_ideal(kind: str, ptx: str) -> bool:
     """False where Nsight Compute reports no ideal: reductions (`red.`) and local memory (module doc)."""
-    return not (kind.startswith("local") or ptx.lstrip().startswith("red."))
+    op = ptx.split()[1] if ptx.lstrip().startswith("@") and len(ptx.split()) > 1 else ptx.lstrip()  # past a guard
+    return not (kind.startswith("local") or op.startswith("red."))
 
 
 def lane_sectors(addresses: np.ndarray, size: int, local: bool = False) -> list[tuple[int, list[int]]]:
