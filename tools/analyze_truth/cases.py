@@ -1417,3 +1417,91 @@ fresh_case('mha_heads', 'triton', 'mha_heads', ['q_ptr=float16[2,128,64]', 'k_pt
 fresh_case('embedding_gather', 'triton', 'embedding_gather', ['ids_ptr=int64[16]:0..999', 'table_ptr=float32[1000,200]',
            'out_ptr=float32[16,200]', 'D=200'], constexprs={'BLOCK_D': 128})
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
+
+
+# ---- a second fresh batch of Python kernels as a held-out checker writes them (kernels/fresh2_numba.py,
+# fresh2_triton.py: shared tiles with halos, shuffle reductions, float64 transposes, integer atomics of every kind,
+# a bitonic sort, N-body, CSR rows; Triton's axis reductions, cumsum/flip, reshape/permute, split/join/interleave,
+# int4 dequantisation, layer-norm and softmax backward, causal attention in two stages, B read transposed, a
+# persistent matmul, tl.histogram, ieee fp32 dot, a GEMV with num_stages=1), one program or block each, some on
+# grids of several blocks (grid, block_index: the one emulated)
+def fresh2_case(id, compiler, kernel, args, grid=(1, 1, 1), block_index=(0, 0, 0), **launch):
+    """fresh_case's launch (constexprs, num_warps, num_stages, block, dyn) of a kernel of fresh2_{compiler}.py."""
+    c = robust_case(id, compiler, kernel, args, **launch)
+    c.update(id=f"fresh2.{compiler}.{id}", file=f"{K}/fresh2_{compiler}.py",
+             grid=list(grid) + [1] * (3 - len(grid)), block_index=list(block_index))
+    return c
+
+
+fresh2_case('jacobi_tile', 'numba', 'jacobi_tile', ['u=float32[40,40]', 'out=float32[40,40]'], block=(16, 16),
+            grid=(3, 3), block_index=(2, 1, 0))
+fresh2_case('xor_block_sum', 'numba', 'xor_block_sum', ['x=float32[5000]', 'partial=float32[4]'], block=(256,),
+            grid=(4,))
+fresh2_case('transpose64_padded', 'numba', 'transpose64_padded', ['a=float64[64,64]', 'b=float64[64,64]'],
+            block=(32, 8), grid=(2, 2))
+fresh2_case('transpose64_plain', 'numba', 'transpose64_plain', ['a=float64[64,64]', 'b=float64[64,64]'],
+            block=(32, 8), grid=(2, 2))
+fresh2_case('smooth3d_shared', 'numba', 'smooth3d_shared', ['v=float32[4,8,8]', 'out=float32[4,8,8]'],
+            block=(8, 8, 4))
+fresh2_case('int_atomic_mix', 'numba', 'int_atomic_mix', ['keys=int32[128]', 'wrap_counts=uint32[16]',
+            'masks=uint32[8]', 'slots=int32[32]', 'summary=uint32[6]'], block=(128,))
+fresh2_case('last_block_total', 'numba', 'last_block_total', ['x=float32[128]', 'partials=float32[1]',
+            'ticket=uint32[1]:0..0', 'total=float32[1]'], block=(128,))
+fresh2_case('warp_scan_syncwarp', 'numba', 'warp_scan_syncwarp', ['x=int32[128]', 'out=int32[128]'], block=(128,))
+fresh2_case('pixel_hist', 'numba', 'pixel_hist', ['img=uint8[48,64]', 'hist=int32[256]'], block=(16, 16))
+fresh2_case('bitonic256', 'numba', 'bitonic256', ['keys=float32[256]', 'out=float32[256]'], block=(256,))
+fresh2_case('nbody_soa', 'numba', 'nbody_soa', ['px=float32[256]', 'py=float32[256]', 'pz=float32[256]',
+            'm=float32[256]', 'ax=float32[256]', 'ay=float32[256]', 'az=float32[256]', 'eps2=0.01'], block=(128,),
+            grid=(2,))
+fresh2_case('lut_int16', 'numba', 'lut_int16', ['codes=int8[200]', 'table=uint16[256]', 'gain=uint16[16]:0..3',
+            'out=int16[200]'], block=(128,), grid=(2,))
+fresh2_case('saxpy_clamp', 'numba', 'saxpy_clamp', ['a=2.0', 'x=float32[300]', 'y=float32[300]', 'limit=1.5'],
+            block=(128,), grid=(3,))
+fresh2_case('column_pairs', 'numba', 'column_pairs', ['m=float32[16,32]', 'out=float32[16,16]'], block=(16, 16))
+fresh2_case('csr_spmv_warp', 'numba', 'csr_spmv_warp', [f'indptr={npy("csr_row_ptr")}', f'indices={npy("csr_cols")}',
+            f'data={npy("csr_vals")}', 'x=float32[512]', 'y=float32[64]'], block=(256,), grid=(8,))
+fresh2_case('normalize_rows64', 'numba', 'normalize_rows64', ['a=float64[4,200]', 'out=float64[4,200]'], block=(64,),
+            grid=(4,))
+fresh2_case('tile_stats', 'triton', 'tile_stats', ['x_ptr=float32[60,50]', 'col_sum_ptr=float32[50]',
+            'row_max_ptr=float32[60]', 'M=60', 'N=50', 'stride_m=50'], constexprs={'BM': 16, 'BN': 64}, grid=(4,))
+fresh2_case('prefix_suffix_rows', 'triton', 'prefix_suffix_rows', ['x_ptr=int32[32,100]:0..9', 'pre_ptr=int32[32,100]',
+            'suf_ptr=int32[32,100]', 'N=100', 'stride=100'], constexprs={'BM': 8, 'BN': 128}, num_warps=2, grid=(4,))
+fresh2_case('pixel_shuffle2', 'triton', 'pixel_shuffle2', ['x_ptr=float16[16,8,32]', 'y_ptr=float16[4,16,64]', 'W=32'],
+            constexprs={'C_OUT': 4, 'BW': 16}, num_warps=2, grid=(8, 2), block_index=(3, 1, 0))
+fresh2_case('complex_mul', 'triton', 'complex_mul', ['a_ptr=float32[2000]', 'b_ptr=float32[2000]',
+            'out_ptr=float32[2000]', 'n=1000'], constexprs={'BLOCK': 256}, grid=(4,))
+fresh2_case('complex_conj_join', 'triton', 'complex_conj_join', ['a_ptr=float32[2000]', 'out_ptr=float32[2000]',
+            'n=1000'], constexprs={'BLOCK': 256}, num_warps=1, grid=(4,))
+fresh2_case('w4a16_matmul', 'triton', 'w4a16_matmul', ['a_ptr=float16[64,256]', 'qw_ptr=int32[32,128]',
+            'scale_ptr=float16[4,128]', 'zero_ptr=float16[4,128]', 'c_ptr=float16[64,128]', 'M=64', 'N=128', 'K=256',
+            'stride_am=256', 'stride_qk=128', 'stride_cm=128'], constexprs={'GROUP': 64, 'BM': 32, 'BN': 64, 'BK': 64},
+            grid=(2, 2))
+fresh2_case('layernorm_bwd_fused', 'triton', 'layernorm_bwd_fused', ['dy_ptr=float16[16,384]', 'x_ptr=float16[16,384]',
+            'w_ptr=float16[384]', 'mean_ptr=float32[16]', 'rstd_ptr=float32[16]', 'dx_ptr=float16[16,384]',
+            'dw_part_ptr=float32[4,384]', 'db_part_ptr=float32[4,384]', 'M=16', 'N=384', 'stride=384'],
+            constexprs={'ROWS_PER_PROG': 4, 'BLOCK_N': 512}, grid=(4,))
+fresh2_case('softmax_bwd', 'triton', 'softmax_bwd', ['dy_ptr=bfloat16[8,1500]', 'y_ptr=bfloat16[8,1500]',
+            'dx_ptr=bfloat16[8,1500]', 'N=1500', 'stride=1500'], constexprs={'BLOCK': 2048}, num_warps=8, grid=(8,))
+fresh2_case('attn_causal_fwd', 'triton', 'attn_causal_fwd', ['q_ptr=float16[2,256,64]', 'k_ptr=float16[2,256,64]',
+            'v_ptr=float16[2,256,64]', 'o_ptr=float16[2,256,64]', 'sm_scale=0.125', 'stride_h=16384', 'stride_n=64'],
+            constexprs={'D': 64, 'BM': 64, 'BN': 32}, num_stages=2, grid=(4, 2), block_index=(2, 1, 0))
+fresh2_case('matmul_bt', 'triton', 'matmul_bt', ['a_ptr=float16[128,192]', 'b_ptr=float16[128,192]',
+            'c_ptr=float16[128,128]', 'M=128', 'N=128', 'K=192', 'stride_am=192', 'stride_ak=1', 'stride_bn=192',
+            'stride_bk=1', 'stride_cm=128', 'stride_cn=1'], constexprs={'BM': 64, 'BN': 64, 'BK': 32}, num_stages=4,
+            grid=(2, 2))
+fresh2_case('persistent_matmul', 'triton', 'persistent_matmul', ['a_ptr=float16[192,128]', 'b_ptr=float16[128,128]',
+            'c_ptr=float16[192,128]', 'M=192', 'N=128', 'K=128', 'stride_am=128', 'stride_bk=128', 'stride_cm=128'],
+            constexprs={'NUM_SMS': 4, 'BM': 64, 'BN': 64, 'BK': 32, 'GROUP_M': 2}, num_warps=8, grid=(4,))
+fresh2_case('token_histogram', 'triton', 'token_histogram', ['ids_ptr=int32[1500]:0..63', 'counts_ptr=int32[64]:0..0',
+            'n=1500'], constexprs={'NUM_BINS': 64, 'BLOCK': 1024}, grid=(2,))
+fresh2_case('matmul_fp32_ieee', 'triton', 'matmul_fp32_ieee', ['a_ptr=float32[60,50]', 'b_ptr=float32[50,70]',
+            'c_ptr=float32[60,70]', 'M=60', 'N=70', 'K=50', 'stride_am=50', 'stride_bk=70', 'stride_cm=70'],
+            constexprs={'BM': 32, 'BN': 32, 'BK': 16}, grid=(2, 3), block_index=(1, 2, 0))
+fresh2_case('gemv_tall', 'triton', 'gemv_tall', ['a_ptr=float16[1000,48]', 'x_ptr=float16[48]', 'y_ptr=float16[1000]',
+            'M=1000', 'K=48', 'stride_am=48'], constexprs={'BM': 64, 'BK': 32}, num_warps=2, num_stages=1, grid=(16,))
+fresh2_case('geglu_fwd', 'triton', 'geglu_fwd', ['x_ptr=float16[8,1600]', 'out_ptr=float16[8,800]', 'D=800',
+            'stride_x=1600', 'stride_o=800'], constexprs={'BLOCK': 512}, num_warps=1, grid=(8, 2), block_index=(0, 1, 0))
+fresh2_case('math_mix3d', 'triton', 'math_mix3d', ['x_ptr=float32[2,3,1500]', 'y_ptr=float32[2,3,1500]',
+            'out_ptr=float32[2,3,1500]', 'B=2', 'H=3', 'N=1500'], constexprs={'BLOCK': 1024}, num_warps=8,
+            grid=(2, 3, 2), block_index=(1, 2, 1))
+assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"

@@ -4,8 +4,9 @@ Python lines), the cubin ptxas makes of it, and a C signature that names Numba's
 Numba passes an array as its whole struct, one PTX parameter a field: meminfo, parent, nitems, itemsize,
 data, then shape[ndim] and strides[ndim] (in bytes). The synthetic signature names the data pointer as
 the argument (`inp`), so the buffer, its seeded fill and its contents afterwards carry the user's name,
-and the other fields `inp__shape0` and so on, bound to the array's C-order layout; meminfo and parent
-are never read by device code and are 0.
+and the other fields `inp__shape0` and so on, bound to the array's C-order layout (a NumPy array given from
+Python in Fortran order, or a slice, keeps its own strides, typed layout F or A as Numba types it); meminfo and
+parent are never read by device code and are 0.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def _numba_type(a: pyargs.PyArg):
         raise UserError(f"--arg {a.name}: Numba has no {a.fmt} arrays; give the element type the kernel's array "
                         f"has (float16, float32, uint16 for raw bits, ...)")
     if a.is_array:
-        return types.Array(numpy_support.from_dtype(a.dtype), len(a.shape), "C")
+        return types.Array(numpy_support.from_dtype(a.dtype), len(a.shape), a.layout)
     if a.is_none:
         return types.none
     if isinstance(a.value, bool):
@@ -279,7 +280,8 @@ def _fits(t, a: pyargs.PyArg) -> bool:
     if isinstance(t, types.Array):
         if not a.is_array or a.fmt:
             return False
-        return t.ndim == len(a.shape) and t.dtype == numpy_support.from_dtype(a.dtype)
+        return t.ndim == len(a.shape) and t.dtype == numpy_support.from_dtype(a.dtype) and \
+            t.layout in ("A", a.layout)
     if a.is_array:
         return False
     if a.is_none:

@@ -32,6 +32,7 @@ class PyArg:
     block: tuple[int, ...] | None = None  # a tensor descriptor's (Triton's TensorDescriptor) block shape
     padding: str = "zero"  # the descriptor's out-of-bounds fill: zero or nan
     fmt: str | None = None  # bfloat16, e4m3 or e5m2: elements NumPy has no type for, held as their bits
+    byte_strides: tuple[int, ...] | None = None  # a NumPy view's own strides (bytes); None: C order
 
     @property
     def type_name(self) -> str:
@@ -49,12 +50,40 @@ class PyArg:
 
     @property
     def strides(self) -> tuple[int, ...]:
-        """C order, in bytes, as Numba passes them."""
-        out, step = [], self.dtype.itemsize
-        for n in reversed(self.shape):
-            out.append(step)
-            step *= n
-        return tuple(reversed(out))
+        """In bytes, as Numba passes them: C order, or a NumPy view's own (a Fortran-order array, a slice)."""
+        if self.byte_strides is not None:
+            return self.byte_strides
+        return _c_strides(self.shape, self.dtype.itemsize)
+
+    @property
+    def layout(self) -> str:
+        """Numba's layout of the array: C, F (Fortran order) or A (any strides)."""
+        if self.byte_strides is None or self.byte_strides == _c_strides(self.shape, self.dtype.itemsize):
+            return "C"
+        f = tuple(reversed(_c_strides(tuple(reversed(self.shape)), self.dtype.itemsize)))
+        return "F" if self.byte_strides == f else "A"
+
+
+def _c_strides(shape: tuple[int, ...], itemsize: int) -> tuple[int, ...]:
+    out, step = [], itemsize
+    for n in reversed(shape):
+        out.append(step)
+        step *= n
+    return tuple(reversed(out))
+
+
+def _span(name: str, v: np.ndarray) -> tuple[np.ndarray, tuple[int, ...] | None]:
+    """The memory a NumPy array's elements lie in, from its first element to its last, as a flat C array, and
+    the array's strides in bytes (None where it is C-contiguous): a Fortran-order array or a slice reaches the
+    kernel with its own strides, as Numba passes a device array's, not copied into C order."""
+    if v.flags.c_contiguous or v.size <= 1:
+        return np.ascontiguousarray(v), None
+    if any(s < 0 for s in v.strides) or any(s % v.itemsize for s in v.strides):
+        raise UserError(f"argument {name}: an array with strides {v.strides} (negative, or not a multiple of its "
+                        f"{v.itemsize}-byte elements); give a copy (numpy.ascontiguousarray)")
+    count = sum((n - 1) * s for n, s in zip(v.shape, v.strides)) // v.itemsize + 1
+    flat = np.lib.stride_tricks.as_strided(v, shape=(count,), strides=(v.itemsize,)).copy()
+    return flat, tuple(int(s) for s in v.strides)
 
 
 COMPLEX = {"complex64": np.dtype(np.complex64), "complex128": np.dtype(np.complex128)}
@@ -123,14 +152,17 @@ def from_values(values: dict, folder: Path) -> list[PyArg]:
             out.append(parse(f"{name}={v}"))
         elif isinstance(v, np.ndarray) and v.dtype.kind == "c":
             path = folder / f"{name}.npy"
-            np.save(path, np.ascontiguousarray(v).view(part_type(v.dtype)))
-            out.append(PyArg(name, v.dtype, v.shape or (1,), None, f"{name}={path}"))
+            flat, strides = _span(name, v)
+            np.save(path, flat.view(part_type(v.dtype)))
+            out.append(PyArg(name, v.dtype, v.shape or (1,), None, f"{name}={path}", byte_strides=strides))
         elif isinstance(v, np.ndarray):
             if v.dtype.kind not in "biuf":
                 raise UserError(f"argument {name}: a {v.dtype} array; give numbers")
             path = folder / f"{name}.npy"
-            np.save(path, np.ascontiguousarray(v))
-            out.append(parse(f"{name}={path}"))
+            flat, strides = _span(name, v)
+            np.save(path, flat)
+            a = parse(f"{name}={path}")
+            out.append(a if strides is None else PyArg(name, a.dtype, v.shape, None, a.text, byte_strides=strides))
         elif _is_descriptor(v):
             base = np.ascontiguousarray(v.base)
             if tuple(v.shape) != base.shape or [int(x) for x in v.strides] != [x // base.itemsize for x in base.strides]:
@@ -186,6 +218,8 @@ def reshape_buffers(buffers: dict, given: dict[str, PyArg]) -> dict:
     for name, a in given.items():
         if a.is_array and name in out and a.dtype.kind == "c" and out[name].dtype == part_type(a.dtype):
             out[name] = out[name].view(a.dtype)
+        if a.is_array and name in out and a.byte_strides is not None:  # the view's elements of the span
+            out[name] = np.lib.stride_tricks.as_strided(out[name], a.shape, a.byte_strides).copy()
         if a.is_array and name in out and out[name].size == int(np.prod(a.shape)):
             out[name] = out[name].reshape(a.shape)
     return out

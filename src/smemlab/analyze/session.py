@@ -57,6 +57,11 @@ class Report:
     chosen: list[str] = field(default_factory=list)  # what the front end picked for the user (an autotune config)
 
     def totals(self, kind: str) -> dict:
+        """Requests, wavefronts, ideal wavefronts and instructions of one kind of shared-memory traffic ("load",
+        "store", "atomic", "ldgsts", "wgmma"); a global or local kind ("global load" or the --json key
+        "global_load") gives memory_totals' sectors. Any other name is refused, not answered with zeros."""
+        if kind not in KINDS + EXTRA_KINDS:
+            return self.memory_totals(kind)
         ss = [s for s in self.sites if s.kind == kind]
         return {"requests": sum(s.requests for s in ss), "wavefronts": sum(s.wavefronts for s in ss),
                 "ideal_wavefronts": sum(s.ideal for s in ss), "instructions": sum(s.issued for s in ss)}
@@ -65,6 +70,12 @@ class Report:
         """Requests, sectors and ideal sectors of one kind of global or local traffic (globalledger.py), the
         sectors as the kernel's counters count them: its lines' sectors, summed, can be more (16-byte cp.async,
         Site.counted)."""
+        from smemlab.analyze.globalledger import MEMORY_KINDS
+
+        kind = kind.replace("_", " ")
+        if kind not in MEMORY_KINDS:
+            known = ", ".join(repr(k) for k in KINDS + EXTRA_KINDS + MEMORY_KINDS)
+            raise UserError(f"no traffic of kind {kind!r}: the kinds are {known} ('global_load' as --json names it)")
         ss = [s for s in self.memory_sites if s.kind == kind]
         return {"requests": sum(s.requests for s in ss), "sectors": sum(s.counted for s in ss),
                 "ideal_sectors": sum(s.ideal for s in ss), "instructions": sum(s.issued for s in ss)}
