@@ -617,3 +617,19 @@ def test_a_guarded_reduction_has_no_ideal():
     assert not has_ideal("global atomic", "@%p4 red.global.gpu.relaxed.min.s32 [ %rd4 + 0 ], %r9")
     assert not has_ideal("global atomic", "red.global.add.u32 [%rd1], 1")
     assert has_ideal("global atomic", "@!%p1 atom.global.gpu.acq_rel.max.s32 %r6, [ %rd3 + 0 ], %r9")
+
+
+def test_a_shared_atomic_the_leader_makes_after_a_redux_with_its_address_in_a_register():
+    # Numba's cuda.atomic.or_ on one shared word (fresh2.numba.int_atomic_mix): REDUX.OR, then `@P0 ATOMS.OR
+    # RZ, [R15]` by the elected lane: 1 wavefront a warp (the H200); an unguarded ATOMS stays the lanes'
+    from smemlab.analyze.sass import parse_sass
+
+    listing = """
+//--------------------- .text.k --------------------------
+        //## File "k.py", line 151
+        /*0340*/                   REDUX.OR UR5, R9 ;
+        /*03e0*/               @P0 ATOMS.OR RZ, [R15], R2 ;
+        //## File "k.py", line 160
+        /*0400*/                   ATOMS.OR RZ, [R16], R2 ;
+    """
+    assert [(a.line, a.warp) for a in parse_sass(listing, "k")] == [(151, True), (160, False)]

@@ -233,8 +233,10 @@ def parse_sass(text: str, symbol: str) -> list[SassAccess]:
             continue
         base, offset = _split_address(addr.group(1))
         # ptxas aggregates a warp's atomic min/max/and/or/xor on one (uniform) address, its result unused:
-        # REDUX combines the lanes' values, one lane's ATOMS applies it (`[UR..]`: the address is uniform)
-        warp = op == "ATOMS" and reduced > 0 and base.startswith("UR")
+        # REDUX combines the lanes' values, one lane's ATOMS applies it (`[UR..]`: the address is uniform; or
+        # guarded by the leader's predicate with the address in a plain register: Numba's cuda.atomic.or_/and_,
+        # fresh2.numba.int_atomic_mix, 1 wavefront a warp)
+        warp = op == "ATOMS" and reduced > 0 and (base.startswith("UR") or m.group(1) is not None)
         reduced -= warp
         accesses.append(SassAccess(file, line, _SASS_OPS[op], width, base, offset, raw.strip(), "POPC" in mods,
                                    ".CAST.SPIN" in mods, warp))
