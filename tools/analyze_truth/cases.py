@@ -225,6 +225,33 @@ def _fresh_data() -> dict[str, np.ndarray]:
     }
 
 
+def _fresh2_data() -> dict[str, np.ndarray]:
+    """The .npy inputs of the second fresh batch (kernels/fresh2_*.cu): a COO row list of the CSR matrix above, and
+    a BFS level over a graph of 300 nodes with skewed degrees (Rodinia's node records, a frontier mask and queue,
+    visited flags, costs; their own generator)."""
+    row_ptr, _, _ = _csr(np.random.default_rng(20261128))  # the csr_* inputs' matrix
+    rng = np.random.default_rng(20261205)
+    nodes = 300
+    deg = np.minimum(rng.zipf(1.6, nodes), 60)  # mostly 1-3 neighbours, a few hubs
+    deg[rng.integers(0, nodes, 10)] = 0
+    edges = np.concatenate([np.where(rng.random(d) < 0.5, (v + rng.integers(-6, 7, d)) % nodes, rng.integers(0, nodes, d))
+                            for v, d in enumerate(deg)]).astype(np.int32)
+    start = np.concatenate([[0], np.cumsum(deg)[:-1]]).astype(np.int32)
+    mask = rng.random(nodes) < 0.15
+    visited = mask | (rng.random(nodes) < 0.3)
+    cost = np.where(mask, 2, np.where(visited, rng.integers(0, 2, nodes), -1)).astype(np.int32)
+    return {
+        "fresh2_coo_rows": np.repeat(np.arange(len(row_ptr) - 1), np.diff(row_ptr)).astype(np.int32),
+        "fresh2_bfs_nodes": np.stack([start, deg.astype(np.int32)], axis=1).reshape(-1),
+        "fresh2_bfs_offsets": np.concatenate([[0], np.cumsum(deg)]).astype(np.int32),
+        "fresh2_bfs_edges": edges,
+        "fresh2_bfs_mask": mask,
+        "fresh2_bfs_visited": visited,
+        "fresh2_bfs_cost": cost,
+        "fresh2_bfs_frontier": np.flatnonzero(mask).astype(np.int32),
+    }
+
+
 def data_files() -> dict[str, np.ndarray]:
     """Every .npy input, by name (deterministic: regenerated identically)."""
     from smemlab.lab.histogram import make_keys  # the experiment's own keys
@@ -252,6 +279,7 @@ def data_files() -> dict[str, np.ndarray]:
         **{f"cp_async{size}_dst": np.stack([d for _, d, _ in p]).astype(np.int32) for size, p in CP_ASYNC_PATTERNS.items()},
         **{f"cp_async{size}_src": np.stack([g for _, _, g in p]).astype(np.int32) for size, p in CP_ASYNC_PATTERNS.items()},
         **_fresh_data(),
+        **_fresh2_data(),
     }
     return out
 
@@ -1185,6 +1213,150 @@ for C in (72, 64):
            f"bias=float32[{C}]", "N=8", f"C={C}"])
 for ld in (13, 12):
     fresh(f"normalize_columns.ld{ld}", FA, "normalize_columns", (128,), [f"A=float32[{40 * ld}]", "rows=40", "cols=12", f"ld={ld}"])
+
+
+# ---- a second fresh held-out batch (both memories): kernels/fresh2_kernels.cu (CUDA samples style: templated shuffle
+# and volatile reductions, 64/256-bin histograms, separable convolution, 8x8 DCT blocks, bitonic merge passes,
+# diagonal/double/complex transposes, a column-major matmul, a padded-scan compaction), kernels/fresh2_apps.cu
+# (k-means, N-body tiles, llm.c's softmax/layernorm backward/AdamW/cross-entropy, CSR SpMV in double a thread and a
+# vector a row, COO SpMV with atomics, Rodinia's BFS and a queue expansion, bilinear resize, a 3-D box filter, a
+# warp-synchronous AoS-to-SoA, a 2-D-block GEMV) and kernels/fresh2_cg.cu (cooperative groups, cuda_fp16/bf16
+# pairs, 64-bit shared atomics; compiled by nvcc), written before their first recording (SKIPS says so)
+F2K, F2A, F2C = f"{K}/fresh2_kernels.cu", f"{K}/fresh2_apps.cu", f"{K}/fresh2_cg.cu"
+_F2 = _fresh2_data()
+_F2_NNZ = int(_csr(np.random.default_rng(20261128))[0][-1])
+_F2_FRONTIER = len(_F2["fresh2_bfs_frontier"])
+
+
+def fresh2(id, file, kernel, block, args, **kw):
+    SKIPS[f"{file}:{kernel}"] = ("the second fresh held-out batch: written, waiting for its first recording on the "
+                                 "GPU (measure.py build/device --only '^fresh2\\.', fixture --merge)")
+    c = case("fresh2." + id, file, kernel, block, args, **kw)
+    if file == F2C:
+        c["compiler"] = "nvcc"
+    return c
+
+
+# reductions: shuffles with one partial a warp (two instances), a double dot product with a volatile last warp
+fresh2("reduceShfl.f32_256_pow2", F2K, "reduceShfl<float, 256, true>", (256,),
+       ["g_idata=float32[4096]", "g_odata=float32[1]", "n=4096"], dyn=8 * 4)
+fresh2("reduceShfl.f64_96", F2K, "reduceShfl<double, 96, false>", (96,),
+       ["g_idata=float64[3001]", "g_odata=float64[1]", "n=3001"], dyn=3 * 8)
+for bs, n in ((128, 2000), (64, 777)):
+    fresh2(f"dotDouble.b{bs}", F2K, f"dotDouble<{bs}>", (bs,), [f"x=float64[{n}]", f"y=float64[{n}]", "result=float64[1]", f"n={n}"])
+# histograms: per-thread byte counters (64 bins), per-warp copies with shared atomics (256 bins)
+for kind, n in (("random", 2560), ("skewed", 4000)):
+    fresh2(f"histogram64_bytes.{kind}", F2K, "histogram64_bytes", (64,),
+           ["d_Histogram=uint32[64]", f"d_Data={npy('keys_' + ('random_u32' if kind == 'random' else 'skewed_256'))}", f"dataCount={n}"])
+for kind, b in (("random", 192), ("skewed", 192), ("random", 96)):
+    fresh2(f"histogram256_warps.{kind}.b{b}", F2K, "histogram256_warps", (b,),
+           ["d_Histogram=uint32[256]", f"d_Data={npy('keys_' + ('random_u32' if kind == 'random' else 'skewed_256'))}",
+            "dataCount=4096"], dyn=b // 32 * 256 * 4)
+# separable convolution, radius 8, rows (two block shapes) and columns (aligned and 80-byte rows)
+GAUSS17 = [float(v) for v in np.exp(-0.5 * (np.arange(-8, 9) / 3.0) ** 2) / np.exp(-0.5 * (np.arange(-8, 9) / 3.0) ** 2).sum()]
+for (bx, by), w, pitch, h in (((16, 4), 136, 144, 4), ((16, 4), 100, 100, 4), ((32, 2), 260, 272, 2)):
+    fresh2(f"convolutionRows.{bx}x{by}.w{w}.pitch{pitch}", F2K, "convolutionRows", (bx, by),
+           [f"d_Dst=float32[{pitch * h}]", f"d_Src=float32[{pitch * h}]", f"imageW={w}", f"imageH={h}", f"pitch={pitch}"],
+           defines={"ROWS_BLOCKDIM_X": bx, "ROWS_BLOCKDIM_Y": by}, constants={"c_Kernel": GAUSS17})
+for w, pitch in ((40, 48), (20, 20)):
+    fresh2(f"convolutionColumns.pitch{pitch}", F2K, "convolutionColumns", (16, 8),
+           [f"d_Dst=float32[{pitch * 40}]", f"d_Src=float32[{pitch * 40}]", f"imageW={w}", "imageH=40", f"pitch={pitch}"],
+           constants={"c_Kernel": GAUSS17})
+# 8x8 DCT, four blocks a thread block: in a row, 2x2 with 20-byte source rows, in a column
+for w, h, ss, ds in ((32, 8, 32, 32), (16, 16, 20, 16), (8, 32, 8, 8)):
+    fresh2(f"dct8x8_blocks.w{w}.ss{ss}", F2K, "dct8x8_blocks", (8, 8, 4),
+           [f"dst=float32[{ds * h}]", f"src=uint8[{ss * h}]", f"width={w}", f"srcStride={ss}", f"dstStride={ds}"])
+# bitonic merge passes over 2048 pairs: the comparator distance from 1 to 1024, and a small size (direction flips)
+for size, stride in ((2048, 1), (2048, 2), (2048, 16), (2048, 32), (2048, 64), (2048, 1024), (64, 8)):
+    fresh2(f"bitonicMergeGlobal.size{size}.stride{stride}", F2K, "bitonicMergeGlobal", (256,),
+           ["d_DstKey=uint32[2048]", "d_DstVal=uint32[2048]", f"d_SrcKey={npy('keys_random_u32')}", "d_SrcVal=uint32[2048]",
+            "arrayLength=2048", f"size={size}", f"stride={stride}", "dir=1"])
+# transposes
+for w, h in ((96, 64), (128, 32)):
+    fresh2(f"transposeDiagonalWalk.{w}x{h}", F2K, "transposeDiagonalWalk", (32, 8),
+           [f"odata=float32[{w * h}]", f"idata=float32[{w * h}]", f"width={w}", f"height={h}"])
+for w, h in ((64, 64), (40, 72)):
+    fresh2(f"transposeDouble33.{w}x{h}", F2K, "transposeDouble33", (32, 8),
+           [f"odata=float64[{w * h}]", f"idata=float64[{w * h}]", f"width={w}", f"height={h}"])
+for r, c in ((48, 32), (20, 36)):
+    fresh2(f"conjTransposeComplex.{r}x{c}", F2K, "conjTransposeComplex", (16, 16),
+           [f"out=float2[{r * c}]", f"in=float2[{r * c}]", f"rows={r}", f"cols={c}"])
+# column-major C = alpha A B + beta C, one output tile, two instances, leading dimensions
+for bs, m, k, lda in ((16, 40, 72, 40), (16, 40, 72, 41), (16, 40, 72, 64), (8, 12, 36, 12)):
+    fresh2(f"matrixMulColMajor.bs{bs}.lda{lda}", F2K, f"matrixMulColMajor<{bs}>", (bs, bs),
+           [f"M={m}", f"N={m}", f"K={k}", "alpha=1.0", f"A=float32[{lda * k}]", f"lda={lda}", f"B=float32[{k * m}]", f"ldb={k}",
+            "beta=0.5", f"C=float32[{lda * m}]", f"ldc={lda}"])
+# stream compaction of the positive values (a padded scan a chunk)
+for b, n in ((256, 1500), (128, 1000)):
+    fresh2(f"compactPositive.b{b}", F2K, "compactPositive", (b,),
+           [f"d_out=float32[{n}]", "d_count=int32[1]", f"d_in=float32[{n}]", f"n={n}"], dyn=(2 * b + 2 * b // 32) * 4)
+
+# applications
+for dims in (3, 4, 5):
+    fresh2(f"kmeans_assign.d{dims}", F2A, "kmeans_assign", (128,),
+           [f"points=float32[{600 * dims}]", f"centroids=float32[{8 * dims}]", "assignment=int32[600]", "counts=int32[8]",
+            "cost=uint64[1]", "n=600", "k=8", f"dims={dims}"], dyn=4 * 8 + 8 * dims * 4 + 8 * 4)
+for b, n in ((128, 512), (96, 384)):
+    fresh2(f"nbody_tile.b{b}", F2A, "nbody_tile", (b,), [f"pos=float4[{n}]", f"vel=float4[{n}]", f"n={n}", "dt=0.01"], dyn=16 * b)
+for C in (256, 100, 1024):
+    fresh2(f"softmax_warp_f4.C{C}", F2A, "softmax_warp_f4", (128,), [f"out=float32[{8 * C}]", f"inp=float32[{8 * C}]", "N=8", f"C={C}"])
+for C in (96, 200):
+    fresh2(f"layernorm_backward.C{C}", F2A, "layernorm_backward", (128,),
+           [f"dinp=float32[{12 * C}]", f"dweight=float32[{C}]", f"dbias=float32[{C}]", f"dout=float32[{12 * C}]",
+            f"inp=float32[{12 * C}]", f"weight=float32[{C}]", "mean=float32[12]", "rstd=float32[12]:0.5..2", "N=12", f"C={C}"],
+           dyn=2 * 4 * C * 4)
+fresh2("adamw_kernel", F2A, "adamw_kernel", (160,),
+       ["params_memory=float32[3000]", "grads_memory=float32[3000]", "m_memory=float32[3000]", "v_memory=float32[3000]:0..1",
+        "num_parameters=3000", "learning_rate=0.001", "beta1=0.9", "beta2=0.999", "beta1_correction=0.1",
+        "beta2_correction=0.001", "eps=1e-8", "weight_decay=0.01"])
+fresh2("crossentropy_forward", F2A, "crossentropy_forward", (64,),
+       ["losses=float32[48]", "probs=float32[24000]:0.001..1", "targets=int32[48]:0..499", "B=4", "T=12", "V=500"])
+fresh2("crossentropy_softmax_backward", F2A, "crossentropy_softmax_backward", (256,),
+       ["dlogits=float32[2400]", "dlosses=float32[8]", "probs=float32[2400]", "targets=int32[8]:0..299", "B=2", "T=4", "V=300"])
+CSR_F64 = [f"num_rows=64", f"Ap={npy('csr_row_ptr')}", f"Aj={npy('csr_cols')}", f"Ax=float64[{_F2_NNZ}]", "x=float64[512]",
+           "y=float64[64]"]
+for b in (48, 64):
+    fresh2(f"spmv_csr_scalar_f64.b{b}", F2A, "spmv_csr_scalar_f64", (b,), CSR_F64)
+for v in (32, 8):
+    fresh2(f"spmv_csr_vector_f64.v{v}", F2A, f"spmv_csr_vector_f64<{v}>", (128,), CSR_F64)
+fresh2("spmv_coo_atomic", F2A, "spmv_coo_atomic", (256,),
+       [f"nnz={_F2_NNZ}", f"rows={npy('fresh2_coo_rows')}", f"cols={npy('csr_cols')}", f"vals={npy('csr_vals')}",
+        "x=float32[512]", "y=float32[64]"])
+fresh2("bfs_rodinia", F2A, "bfs_rodinia", (300,),
+       [f"g_graph_nodes={npy('fresh2_bfs_nodes')}", f"g_graph_edges={npy('fresh2_bfs_edges')}",
+        f"g_graph_mask={npy('fresh2_bfs_mask')}", "g_updating_graph_mask=bool[300]:0..0",
+        f"g_graph_visited={npy('fresh2_bfs_visited')}", f"g_cost={npy('fresh2_bfs_cost')}", "no_of_nodes=300"])
+for kernel, b in (("bfs_expand_thread", 64), ("bfs_expand_warp", 128)):
+    fresh2(kernel, F2A, kernel, (b,),
+           [f"frontier={npy('fresh2_bfs_frontier')}", f"frontier_size={_F2_FRONTIER}", f"row_offsets={npy('fresh2_bfs_offsets')}",
+            f"col_indices={npy('fresh2_bfs_edges')}", f"labels={npy('fresh2_bfs_cost')}", "next_labels=int32[300]", "depth=2"])
+for name, (sw, sh, sp), (dw, dh, dp) in (("up", (24, 18, 24), (40, 30, 40)), ("down", (100, 60, 104), (40, 24, 40))):
+    fresh2(f"resize_bilinear.{name}", F2A, "resize_bilinear", (32, 8),
+           [f"src=float32[{sp * sh}]", f"srcW={sw}", f"srcH={sh}", f"srcPitch={sp}", f"dst=float32[{dp * dh}]", f"dstW={dw}",
+            f"dstH={dh}", f"dstPitch={dp}"])
+for nx, ny, nz in ((12, 10, 6), (8, 8, 4), (20, 9, 5)):
+    fresh2(f"box3d_27.{nx}x{ny}x{nz}", F2A, "box3d_27", (8, 8, 4),
+           [f"in=float32[{nx * ny * nz}]", f"out=float32[{nx * ny * nz}]", f"nx={nx}", f"ny={ny}", f"nz={nz}"])
+for n in (1000, 77):
+    fresh2(f"aos_to_soa_warp.n{n}", F2A, "aos_to_soa_warp", (128,),
+           [f"xyz=float32[{3 * n}]", f"xs=float32[{n}]", f"ys=float32[{n}]", f"zs=float32[{n}]", f"n={n}"])
+for lda in (100, 104):
+    fresh2(f"gemv_colmajor_2d.lda{lda}", F2A, "gemv_colmajor_2d", (32, 4),
+           ["m=100", "n=300", f"A=float32[{lda * 300}]", f"lda={lda}", "x=float32[300]", "y=float32[100]"])
+
+# cooperative groups, cuda_fp16/bf16 pairs, 64-bit shared atomics (nvcc)
+fresh2("cg_block_sum", F2C, "cg_block_sum", (256,), ["in=float4[1000]", "total=float32[1]", "n4=1000"])
+for lda in (72, 75):
+    fresh2(f"cg_tile16_rows.lda{lda}", F2C, "cg_tile16_rows", (128,),
+           [f"A=float32[{20 * lda}]", "rows=20", "cols=72", f"lda={lda}", "sums=float32[20]", "maxs=float32[20]"])
+fresh2("cg_bucket_offsets", F2C, "cg_bucket_offsets", (128,), ["counts=int32[700]:0..9", "offsets=int32[700]", "n=700"])
+for off in (0, 3, 8):
+    fresh2(f"haxpy_half2.off{off}", F2C, "haxpy_half2", (128,), ["n2=500", "a=0.5", "x=half2[520]", "y=half2[520]", f"off={off}"])
+fresh2("bf16_scale_cols", F2C, "bf16_scale_cols", (32, 4),
+       ["in=bfloat162[600]", "gain=float2[50]", "out=bfloat162[600]", "rows=12", "cols2=50"])
+for name, bins in (("spread", "int32[1000]:0..15"), ("clustered", "int32[1000]:3..4")):
+    fresh2(f"weighted_hist_f64.{name}", F2C, "weighted_hist_f64", (128,),
+           [f"bins={bins}", "weights=float64[1000]", "n=1000", "hist=float64[16]", "events=uint64[1]"], dyn=4 * 16 * 8 + 4 * 8)
 
 
 # ---- Python kernels as people write them (issue 30): the robustness corpus's Triton and Numba kernels
