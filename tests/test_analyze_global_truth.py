@@ -44,6 +44,12 @@ KNOWN = {
     "fresh.numba.half_axpby": "cuda.fp16.hmul/hfma through Numba's ABI (results by pointer into local memory), as "
                               "robust.numba.float16_math: ptxas keeps other local traffic than the PTX's (line 272: "
                               "20 local loads and 16 stores executed, the PTX's 16 and 72 emulated)",
+    **{f"fresh2.spmv_csr_{k}": "as dd.spmv.scalar: a CSR row loop whose trip count is the data's (a thread a row, or a "
+                               "vector of 32 or 8 lanes a row striding by its width), which ptxas unrolls again into "
+                               "predicated LDGs: its SASS loads serve lanes at different trips and are issued by "
+                               "warps whose lanes are done (requests 900/600/537/558 emulated, 984/672/687/630 "
+                               "measured; sectors within 0.2-3.4%)"
+       for k in ("scalar_f64.b48", "scalar_f64.b64", "vector_f64.v32", "vector_f64.v8")},
     "dd.spmv.scalar": "a row loop whose trip count is the data's: ptxas unrolled it into predicated LDGs, issued by "
                       "warps whose lanes are done (464 requests counted, 416 emulated; sectors 5,164 against 5,150)",
     "triton.matmul.128x128x64": "the k-loop's cp.async of tiles past K (source size 0: LDGSTS with its ignore-source "

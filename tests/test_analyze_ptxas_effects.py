@@ -633,3 +633,35 @@ def test_a_shared_atomic_the_leader_makes_after_a_redux_with_its_address_in_a_re
         /*0400*/                   ATOMS.OR RZ, [R16], R2 ;
     """
     assert [(a.line, a.warp) for a in parse_sass(listing, "k")] == [(151, True), (160, False)]
+
+
+DCT_ROWS = r'''
+extern "C" __global__ void dct_rows(float *out, const float *in)
+{
+    __shared__ float cosTable[8][8];
+    __shared__ float block[4][8][9];
+    const int tx = threadIdx.x, ty = threadIdx.y, tz = threadIdx.z;
+    if (tz == 0)
+        cosTable[tx][ty] = in[tx * 8 + ty];
+    block[tz][ty][tx] = in[64 + (tz * 8 + ty) * 8 + tx];
+    __syncthreads();
+    float s = 0.0f;
+#pragma unroll
+    for (int k = 0; k < 8; k++)
+        s += cosTable[tx][k] * block[tz][ty][k];
+    out[(tz * 8 + ty) * 8 + tx] = s;
+}
+'''
+
+
+def test_a_vector_matched_to_the_wrong_array_of_a_line_is_matched_again(tmp_path):
+    # fresh2.dct8x8_blocks (H200): on one line ptxas reads cosTable's 32-byte rows as LDS.128 and block's 36-byte
+    # rows one LDS a float; both PTX groups have the same shape, and the first match gave the vectors to block,
+    # whose rows are not 16-byte aligned (analyze refused the kernel); the run is made again with the other match
+    from smemlab.analyze import analyze_source
+
+    src = tmp_path / "dct.cu"
+    src.write_text(DCT_ROWS)
+    r = analyze_source(str(src), "dct_rows", (8, 8, 4), args=["out=float32[256]", "in=float32[320]"])
+    widths = sorted({s.size for s in r.sites if s.kind == "load" and s.requests})
+    assert widths == [4, 16] and r.totals("load")["requests"] > 0

@@ -1221,7 +1221,7 @@ for ld in (13, 12):
 # (k-means, N-body tiles, llm.c's softmax/layernorm backward/AdamW/cross-entropy, CSR SpMV in double a thread and a
 # vector a row, COO SpMV with atomics, Rodinia's BFS and a queue expansion, bilinear resize, a 3-D box filter, a
 # warp-synchronous AoS-to-SoA, a 2-D-block GEMV) and kernels/fresh2_cg.cu (cooperative groups, cuda_fp16/bf16
-# pairs, 64-bit shared atomics; compiled by nvcc), written before their first recording (SKIPS says so)
+# pairs, 64-bit shared atomics; compiled by nvcc), written before their first recording, recorded on an H200 on 2026-11-28
 F2K, F2A, F2C = f"{K}/fresh2_kernels.cu", f"{K}/fresh2_apps.cu", f"{K}/fresh2_cg.cu"
 _F2 = _fresh2_data()
 _F2_NNZ = int(_csr(np.random.default_rng(20261128))[0][-1])
@@ -1229,8 +1229,6 @@ _F2_FRONTIER = len(_F2["fresh2_bfs_frontier"])
 
 
 def fresh2(id, file, kernel, block, args, **kw):
-    SKIPS[f"{file}:{kernel}"] = ("the second fresh held-out batch: written, waiting for its first recording on the "
-                                 "GPU (measure.py build/device --only '^fresh2\\.', fixture --merge)")
     c = case("fresh2." + id, file, kernel, block, args, **kw)
     if file == F2C:
         c["compiler"] = "nvcc"

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from smemlab.banks.model import WARP, simulate
+from smemlab.errors import UserError
 
 MODELLED = ("load", "store", "atomic")  # kinds whose wavefronts are modelled
 LDGSTS_MODELLED = (4, 8, 16)  # cp.async sizes whose wavefronts are modelled (all three, measured)
@@ -76,6 +77,16 @@ class Site:
     sources: list = field(default_factory=list)  # cp.async: each lane's global 16-byte chunk, as `pending`
     partners: list = field(default_factory=list)  # a 16-byte cp.async's global read: each lane's shared 32-byte chunk
     kept_chunks: list = field(default_factory=list)  # those chunks of every kept request (MemoryLedger.keep)
+
+
+class PlanMisaligned(Exception):
+    """A vector width sass.plan gave an access (the SASS's, matched to the PTX's accesses of a line) that its
+    addresses do not meet: where two arrays' accesses on one line take the same shape (cosTable[tx][k] and
+    block[tz][ty][k], 8 floats each, one of them read by ptxas as LDS.128), the match was the other one."""
+
+    def __init__(self, pc: int, width: int, message: str):
+        super().__init__(message)
+        self.pc, self.width = pc, width
 
 
 class Ledger:
@@ -268,7 +279,12 @@ class Ledger:
                 zfill, prefetch = self.copy_forms.get((site.file, site.line), (site.zfill, False))
                 wavefronts, ideal, degree = ldgsts_costs(a, zfill, site.size, lines, prefetch)
             else:
-                wavefronts, ideal, degree = costs_of(a, site.size, site.kind)
+                try:
+                    wavefronts, ideal, degree = costs_of(a, site.size, site.kind)
+                except UserError as exc:
+                    if self.plan.get(site.pc) == site.size:  # a width sass.plan gave it, not the PTX's
+                        raise PlanMisaligned(site.pc, site.size, str(exc)) from None
+                    raise
             site.wavefronts += int(wavefronts.sum())
             site.ideal += int(ideal.sum())
             site.degree = max(site.degree, int(degree.max()))

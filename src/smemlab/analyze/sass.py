@@ -87,6 +87,7 @@ class Plan:
     removed: list[int] = field(default_factory=list)  # source lines whose accesses ptxas removed
     joins: dict[int, int] = field(default_factory=dict)  # pc -> the line whose run-time vectors it may complete
     available: bool = True
+    avoid: set[tuple[int, int]] = field(default_factory=set)  # (pc, width) no match may give (plan's `avoid`)
 
 
 def nvdisasm_path() -> str | None:
@@ -392,10 +393,11 @@ def _pair(fits: list[list]) -> list[int] | None:
 
 
 def plan(instrs: list[Instr], block_of: list[int], sites: dict[int, tuple[str, int]],
-         sass: list[SassAccess] | None, files: dict[int, str]) -> Plan:
+         sass: list[SassAccess] | None, files: dict[int, str], avoid: frozenset = frozenset()) -> Plan:
     """Match the PTX shared accesses `sites` (pc -> (op, size)) with the SASS, line by line
-    (`block_of`: pc -> its PTX basic block, cfg.Flow's; `files`: the PTX's file index -> path)."""
-    p = Plan()
+    (`block_of`: pc -> its PTX basic block, cfg.Flow's; `files`: the PTX's file index -> path; `avoid`:
+    (pc, width) of vectors a run found misaligned, ledger.PlanMisaligned: their group takes another match)."""
+    p = Plan(avoid=set(avoid))
     read = registers_read(instrs)
     narrow = {}
     for pc, (op, size) in sites.items():
@@ -464,7 +466,8 @@ def _matched(p: Plan, line: int, groups: dict, sgroups: list, relocate: bool = F
     """Pair the PTX groups `groups` with the SASS groups `sgroups` and put the SASS widths into the
     plan; False (nothing changed) where they do not make the same accesses. `relocate`: the SASS
     accesses stand on `line`, where some of the PTX's do not."""
-    fits = [[_assign(g, sg) for sg in sgroups] for g in groups.values()]
+    fits = [[None if f is not None and any((pcs[0], w) in p.avoid for pcs, w in f) else f
+             for f in (_assign(g, sg) for sg in sgroups)] for g in groups.values()]
     pairs = _pair(fits) if sgroups else None
     if pairs is None:
         return False

@@ -15,7 +15,7 @@ from smemlab.analyze.executor import AnalyzeError, Executor
 from smemlab.analyze.globalledger import attach as attach_memory
 from smemlab.analyze.externs import heap_buffer, heap_needed
 from smemlab.analyze.inline import inline_calls
-from smemlab.analyze.ledger import Ledger, LineStats, Site, per_line
+from smemlab.analyze.ledger import Ledger, LineStats, PlanMisaligned, Site, per_line
 from smemlab.analyze.machine import Launch, Machine
 from smemlab.analyze.nvrtc import find_kernel
 from smemlab.analyze.ptx import PTXError, parse_module
@@ -208,6 +208,24 @@ def analyze_ptx(ptx: str, kernel: str, block, grid=(1, 1, 1), block_index=(0, 0,
 def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, files, sources, launch: Launch,
          args, max_steps, cubin: bytes = b"", cluster=None, fields=None,
          time_limit: float | None = DEFAULT_TIME_LIMIT, keep_addresses: bool = False) -> Report:
+    """The run of the kernel; again, from a fresh binding of the arguments, where a vector width sass.plan
+    matched to a line's accesses turns out misaligned for them (another array of the line takes it)."""
+    avoid: set[tuple[int, int]] = set()
+    while True:
+        try:
+            return _run_once(module, ptx, symbol, kernel, source, shown, files, sources, launch, args, max_steps,
+                             cubin, cluster, fields, time_limit, keep_addresses, frozenset(avoid))
+        except PlanMisaligned as exc:
+            if (exc.pc, exc.width) in avoid or len(avoid) >= MAX_REPLANS:
+                raise UserError(str(exc)) from None
+            avoid.add((exc.pc, exc.width))
+
+
+MAX_REPLANS = 8
+
+
+def _run_once(module, ptx, symbol, kernel, source, shown, files, sources, launch, args, max_steps, cubin, cluster,
+              fields, time_limit, keep_addresses, avoid) -> Report:
     try:
         k = inline_calls(module, module.kernels[symbol])
     except PTXError as exc:
@@ -226,7 +244,7 @@ def _run(module, ptx: str, symbol: str, kernel: str, source: str, shown: str, fi
     except PTXError as exc:
         raise UserError(f"{shown}: {exc}") from None
     listing = sass.disassemble(cubin, symbol) if cubin else None
-    plan = sass.plan(flow.instrs, flow.block_of, shared_accesses(flow.instrs), listing, module.files)
+    plan = sass.plan(flow.instrs, flow.block_of, shared_accesses(flow.instrs), listing, module.files, avoid)
     forms = sass.copy_forms(cubin, symbol) if cubin else None
     ledger = Ledger(mach.W, plan, flow.block_of,
                     atomic_rules=sass.atomic_rules(flow.instrs, shared_atomics(flow.instrs), listing, module.files),
