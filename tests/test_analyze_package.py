@@ -52,7 +52,7 @@ def test_every_kernel_runs_with_consistent_counts(key, reports):
     assert r.steps > 0
     ptx_shared = bool(re.search(r"\b(ld|st|atom|red)(\.\w+)*\.shared", r.ptx.split(f".entry {r.symbol}(")[1]
                                 .split(".entry ")[0]))
-    total = sum(r.totals(k)["requests"] for k in ("load", "store", "atomic", "dsmem", "ldgsts"))
+    total = sum(r.totals(k)["requests"] for k in ("load", "store", "atomic", "ldgsts"))
     assert (total > 0) == ptx_shared
     for kind in ("load", "store"):
         t = r.totals(kind)
