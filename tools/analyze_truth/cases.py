@@ -1675,3 +1675,93 @@ fresh2_case('math_mix3d', 'triton', 'math_mix3d', ['x_ptr=float32[2,3,1500]', 'y
             'out_ptr=float32[2,3,1500]', 'B=2', 'H=3', 'N=1500'], constexprs={'BLOCK': 1024}, num_warps=8,
             grid=(2, 3, 2), block_index=(1, 2, 1))
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
+
+
+# ---- a third fresh held-out batch (kernels/fresh3_numba.py, fresh3_triton.py): FlashAttention-2 forward at head
+# dims 64 and 128 and its backward preprocess, fused residual RMSNorm, MoE gather/scatter-add, an int8 GEMV, a 3-D
+# RoPE, a segmented associative scan, top-p prep, AdamW, two-pass long softmax, im2col, ragged argmax, a descriptor
+# matmul, an autotuned+heuristics paged cache write; Numba Monte-Carlo xoroshiro states, a const-memory filter, a
+# complex128 transpose, per-warp sub-histograms, ballot compaction, a padded Blelloch scan, device functions taking
+# arrays, a float64 grid-stride sum, column sums coalesced and not, a 3-D int64 gradient, a local-array sort,
+# cuda.fp16 intrinsics, shfl_down + atomic max on a 2-D array, syncthreads_count; written before their first
+# recording. The whole small grid is replayed, as Nsight Compute counts the launch.
+def fresh3_case(id, compiler, kernel, args, grid=(1, 1, 1), block_index=(0, 0, 0), **launch):
+    """fresh2_case's launch (grid, block_index, constexprs, num_warps, num_stages, block, dyn) of a kernel of
+    fresh3_{compiler}.py."""
+    c = fresh2_case(id, compiler, kernel, args, grid=grid, block_index=block_index, **launch)
+    c.update(id=f"fresh3.{compiler}.{id}", file=f"{K}/fresh3_{compiler}.py")
+    return c
+
+
+fresh3_case('mc_pi', 'numba', 'mc_pi', ['rng_states=xoroshiro128p[128]', 'iters=16', 'hits=int32[128]'], block=(128,))
+fresh3_case('conv2d_const', 'numba', 'conv2d_const', ['img=float32[40,40]', 'out=float32[40,40]'], block=(16, 16),
+            grid=(3, 3), block_index=(1, 2, 0))
+fresh3_case('transpose_c128', 'numba', 'transpose_c128', ['a=complex128[64,64]', 'b=complex128[64,64]'],
+            block=(32, 8), grid=(2, 2))
+fresh3_case('warp_subhist', 'numba', 'warp_subhist', ['vals=int32[4096]:0..255', 'hist=uint32[64]:0..0'],
+            block=(256,), grid=(2,))
+fresh3_case('compact_ballot', 'numba', 'compact_ballot', ['x=float32[500]:-1..1', 'out=float32[512]',
+            'counts=int32[2]'], block=(256,), grid=(2,))
+fresh3_case('blelloch_padded', 'numba', 'blelloch_padded', ['x=int32[512]:0..9', 'out=int32[512]'], block=(256,))
+fresh3_case('gemv_relu_dev', 'numba', 'gemv_relu_dev', ['a=float32[200,64]', 'v=float32[64]', 'bias=float32[200]',
+            'y=float32[200]'], block=(128,), grid=(2,))
+fresh3_case('sum64_gridstride', 'numba', 'sum64_gridstride', ['x=float64[10000]', 'total=float64[1]'], block=(256,),
+            grid=(4,))
+fresh3_case('col_sums_coalesced', 'numba', 'col_sums_coalesced', ['m=float32[64,128]', 'out=float32[128]'],
+            block=(128,))
+fresh3_case('row_sums_strided', 'numba', 'row_sums_strided', ['m=float32[64,128]', 'out=float32[64]'], block=(64,))
+fresh3_case('grad3d_int64', 'numba', 'grad3d_int64', ['vol=int64[8,16,16]:0..100', 'mag=float64[8,16,16]'],
+            block=(8, 8, 4), grid=(2, 2, 2))
+fresh3_case('local_sort_median', 'numba', 'local_sort_median', ['x=float32[1024]', 'med=float32[128]'], block=(128,))
+fresh3_case('fp16_fma_relu', 'numba', 'fp16_fma_relu', ['a=float16[1]', 'x=float16[256]', 'y=float16[256]',
+            'out=float16[256]'], block=(128,))
+fresh3_case('row_max_shfl', 'numba', 'row_max_shfl', ['q=int32[4,256]:-1000..1000', 'rowmax=int32[4,1]'],
+            block=(128,), grid=(2, 4))
+fresh3_case('count_above', 'numba', 'count_above', ['x=float32[4,180]', 'thresh=float32[4]', 'counts=int32[3]'],
+            block=(64, 4), grid=(3,))
+fresh3_case('flash_fwd_d64', 'triton', 'flash_fwd', ['q_ptr=float16[2,128,64]', 'k_ptr=float16[2,128,64]',
+            'v_ptr=float16[2,128,64]', 'o_ptr=float16[2,128,64]', 'lse_ptr=float32[2,128]', 'sm_scale=0.125',
+            'seq_len=128', 'stride_h=8192', 'stride_n=64'], constexprs={'D': 64, 'BM': 64, 'BN': 64}, grid=(2, 2))
+fresh3_case('flash_fwd_d128', 'triton', 'flash_fwd', ['q_ptr=float16[2,100,128]', 'k_ptr=float16[2,100,128]',
+            'v_ptr=float16[2,100,128]', 'o_ptr=float16[2,100,128]', 'lse_ptr=float32[2,100]', 'sm_scale=0.088',
+            'seq_len=100', 'stride_h=12800', 'stride_n=128'], constexprs={'D': 128, 'BM': 64, 'BN': 32},
+            num_warps=8, grid=(2, 2), block_index=(1, 1, 0))
+fresh3_case('attn_bwd_preprocess', 'triton', 'attn_bwd_preprocess', ['o_ptr=float16[120,64]', 'do_ptr=float16[120,64]',
+            'delta_ptr=float32[120]', 'n_rows=120'], constexprs={'D': 64, 'BM': 32}, grid=(4,))
+fresh3_case('fused_add_rmsnorm', 'triton', 'fused_add_rmsnorm', ['x_ptr=bfloat16[4,896]', 'res_ptr=bfloat16[4,896]',
+            'w_ptr=bfloat16[896]', 'out_ptr=bfloat16[4,896]', 'res_out_ptr=bfloat16[4,896]', 'N=896', 'stride=896',
+            'eps=1e-6'], constexprs={'BLOCK': 1024}, grid=(4,))
+fresh3_case('moe_gather_rows', 'triton', 'moe_gather_rows', ['x_ptr=float16[20,256]', 'sorted_ids_ptr=int32[48]:0..39',
+            'out_ptr=float16[48,256]', 'num_valid=40', 'H=256'], constexprs={'TOPK': 2, 'BT': 16, 'BH': 128},
+            grid=(3,))
+fresh3_case('moe_scatter_add', 'triton', 'moe_scatter_add', ['y_ptr=float16[40,500]', 'ids_ptr=int32[40]:0..39',
+            'wts_ptr=float32[40]', 'out_ptr=float32[20,500]', 'num_valid=40', 'H=500'],
+            constexprs={'TOPK': 2, 'BH': 256}, grid=(4, 2), block_index=(3, 1, 0))
+fresh3_case('int8_gemv', 'triton', 'int8_gemv', ['x_ptr=float16[300]', 'w_ptr=int8[256,300]', 'scale_ptr=float16[256]',
+            'y_ptr=float16[256]', 'N=256', 'K=300', 'stride_wn=300'], constexprs={'BN': 64, 'BK': 128}, grid=(4,))
+fresh3_case('rope_3d', 'triton', 'rope_3d', ['q_ptr=float16[2,24,4,64]', 'cos_ptr=float32[24,32]',
+            'sin_ptr=float32[24,32]', 'seq_len=24', 'stride_b=6144', 'stride_s=256', 'stride_h=64'],
+            constexprs={'HALF': 32, 'BS': 16}, num_warps=2, grid=(2, 4, 2), block_index=(1, 3, 1))
+fresh3_case('segmented_cumsum', 'triton', 'segmented_cumsum', ['x_ptr=float32[1000]', 'flag_ptr=int8[1000]:0..1',
+            'out_ptr=float32[1000]', 'n=1000'], constexprs={'BLOCK': 512}, grid=(2,))
+fresh3_case('top_p_prep', 'triton', 'top_p_prep', ['logits_ptr=float32[4,1000]', 'sorted_ptr=float32[4,1000]',
+            'keep_ptr=int8[4,1000]', 'V=1000', 'top_p=0.9', 'stride=1000'], constexprs={'BLOCK': 1024}, grid=(4,))
+fresh3_case('adamw_step', 'triton', 'adamw_step', ['p_ptr=float32[4000]', 'g_ptr=bfloat16[4000]', 'm_ptr=float32[4000]',
+            'v_ptr=float32[4000]', 'n=4000', 'lr=1e-3', 'beta1=0.9', 'beta2=0.999', 'eps=1e-8', 'wd=0.01', 'bc1=0.1',
+            'bc2=0.001'], constexprs={'BLOCK': 1024}, grid=(4,))
+fresh3_case('softmax_long_row', 'triton', 'softmax_long_row', ['x_ptr=float16[2,10000]', 'y_ptr=float32[2,10000]',
+            'N=10000', 'stride=10000'], constexprs={'BLOCK': 2048}, num_warps=8, grid=(2,))
+fresh3_case('im2col3x3', 'triton', 'im2col3x3', ['x_ptr=float32[24,16,16]', 'col_ptr=float32[256,216]', 'C=24',
+            'H=16', 'W=16'], constexprs={'BP': 64, 'BC': 16}, grid=(4, 2), block_index=(2, 1, 0))
+fresh3_case('ragged_row_argmax', 'triton', 'ragged_row_argmax', ['x_ptr=float32[40,100]', 'lens_ptr=int32[40]:1..100',
+            'max_ptr=float32[40]', 'idx_ptr=int32[40]', 'M=40', 'stride=100'], constexprs={'BM': 16, 'BN': 128},
+            grid=(3,))
+fresh3_case('matmul_desc_leaky', 'triton', 'matmul_desc_leaky', ['a_desc=float16[100,80]@64x32',
+            'b_desc=float16[80,120]@32x64', 'c_desc=float16[100,120]@64x64', 'K=80'],
+            constexprs={'BM': 64, 'BN': 64, 'BK': 32}, num_warps=8, grid=(2, 2))
+fresh3_case('reshape_and_cache', 'triton', 'reshape_and_cache', ['k_ptr=float16[8,200]', 'v_ptr=float16[8,200]',
+            'kc_ptr=float16[64,200]', 'vc_ptr=float16[64,200]', 'slot_ptr=int64[8]:0..63', 'HD=200'],
+            constexprs={'BD': 128, 'EVEN': False}, num_warps=2, num_stages=3, grid=(8,))
+SKIPS.update({f"{c['file']}:{c['kernel']}": "a kernel of the third fresh held-out batch (fresh3.*), written before "
+              "its first recording on the GPU" for c in CASES if c["id"].startswith("fresh3.")})
+assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"

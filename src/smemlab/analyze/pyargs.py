@@ -88,11 +88,35 @@ def _span(name: str, v: np.ndarray) -> tuple[np.ndarray, tuple[int, ...] | None]
 
 COMPLEX = {"complex64": np.dtype(np.complex64), "complex128": np.dtype(np.complex128)}
 _PART = {8: "float32", 16: "float64"}  # a complex element's itemsize -> the type of each of its two parts
+# record types a kernel's array may hold, by the name --arg gives them: numba.cuda.random's generator states
+RECORDS = {"xoroshiro128p": np.dtype([("s0", np.uint64), ("s1", np.uint64)], align=True)}
+
+
+def _record_part(dtype: np.dtype) -> np.dtype | None:
+    """The one numeric type every field of a packed record type is (its buffer is held as that), else None."""
+    if dtype.names is None or dtype.subdtype is not None:
+        return None
+    kinds = {dtype.fields[f][0] for f in dtype.names}
+    if len(kinds) != 1:
+        return None
+    part = kinds.pop()
+    if part.kind not in "biuf" or part.shape or dtype.itemsize != part.itemsize * len(dtype.names) or \
+            any(dtype.fields[f][1] != i * part.itemsize for i, f in enumerate(dtype.names)):
+        return None
+    return part
 
 
 def part_type(dtype: np.dtype) -> np.dtype:
-    """The element type a buffer of `dtype` is held in: a complex type's real part, else itself."""
-    return np.dtype(_PART[dtype.itemsize]) if dtype.kind == "c" else dtype
+    """The element type a buffer of `dtype` is held in: a complex type's real part, a record's one field type,
+    else itself."""
+    if dtype.kind == "c":
+        return np.dtype(_PART[dtype.itemsize])
+    return _record_part(dtype) or dtype
+
+
+def _is_split(dtype: np.dtype) -> bool:
+    """Whether an element of `dtype` is held as several of part_type(dtype) (complex numbers, records)."""
+    return part_type(dtype) != dtype
 
 
 _BLOCK = re.compile(r"^(.*?)\s*@\s*(\d+(?:\s*x\s*\d+)*)\s*(?:,\s*(zero|nan))?$")
@@ -128,6 +152,12 @@ def parse(text: str) -> PyArg:
                    f"[{2 * int(np.prod(shape))}]{m.group(3) or ''}"
             A.parse_arg(flat)
             return PyArg(name, complex_type, shape, None, flat)
+        record = RECORDS.get(m.group(1).strip())
+        if record is not None:  # held as its fields' type, each element's fields one after another
+            part = part_type(record)
+            flat = f"{name}={part.name}[{record.itemsize // part.itemsize * int(np.prod(shape))}]{m.group(3) or ''}"
+            A.parse_arg(flat)
+            return PyArg(name, record, shape, None, flat)
         flat = f"{name}={m.group(1)}[{int(np.prod(shape))}]{m.group(3) or ''}"
         _, spec = A.parse_arg(flat)
         if spec.count != int(np.prod(shape)):
@@ -150,14 +180,15 @@ def from_values(values: dict, folder: Path) -> list[PyArg]:
             out.append(PyArg(name, None, (), None, f"{name}=None"))
         elif isinstance(v, str):
             out.append(parse(f"{name}={v}"))
-        elif isinstance(v, np.ndarray) and v.dtype.kind == "c":
+        elif isinstance(v, np.ndarray) and _is_split(v.dtype):
             path = folder / f"{name}.npy"
             flat, strides = _span(name, v)
             np.save(path, flat.view(part_type(v.dtype)))
             out.append(PyArg(name, v.dtype, v.shape or (1,), None, f"{name}={path}", byte_strides=strides))
         elif isinstance(v, np.ndarray):
             if v.dtype.kind not in "biuf":
-                raise UserError(f"argument {name}: a {v.dtype} array; give numbers")
+                raise UserError(f"argument {name}: a {v.dtype} array; give numbers (or records whose fields are "
+                                f"all one number type)")
             path = folder / f"{name}.npy"
             flat, strides = _span(name, v)
             np.save(path, flat)
@@ -195,17 +226,25 @@ def merge(texts: list[str] | None, values: dict | None, folder: Path) -> dict[st
     return got
 
 
-def check_names(kernel: str, params: list[str], given: dict[str, PyArg], hint: str = "float32[1024]") -> None:
-    """Every parameter given once, and no other name."""
+def check_names(kernel: str, params: list[str], given: dict[str, PyArg], hint: str = "float32[1024]",
+                pointer_names: bool = False) -> None:
+    """Every parameter given once, and no other name. `pointer_names`: the kernel's arrays are its parameters
+    named ..._ptr (Triton's custom), so where some is, the example for any other is a scalar."""
     unknown = [n for n in given if n not in params]
     if unknown:
         raise UserError(f"--arg {unknown[0]}: {kernel} has no parameter of that name (its parameters: "
                         f"{', '.join(params) or 'none'})")
     missing = [p for p in params if p not in given]
     if missing:
-        eg = " ".join(f"--arg {p}={hint}" for p in missing)
+        pointer_names = pointer_names and any(_pointer_name(p) for p in params)  # the kernel keeps the custom
+        eg = " ".join(f"--arg {p}={hint if not pointer_names or _pointer_name(p) else 1024}" for p in missing)
         raise UserError(f"{kernel} needs {len(missing)} more --arg{'s' if len(missing) > 1 else ''}: "
                         f"{', '.join(missing)} (e.g. {eg}; a scalar as --arg NAME=4096)")
+
+
+def _pointer_name(name: str) -> bool:
+    n = name.lower()
+    return n.endswith("ptr") or n.endswith("desc") or n.startswith("ptr")
 
 
 def scratch() -> tempfile.TemporaryDirectory:
@@ -216,7 +255,7 @@ def reshape_buffers(buffers: dict, given: dict[str, PyArg]) -> dict:
     """The pointer arguments' contents after the run, in their arguments' shapes."""
     out = dict(buffers)
     for name, a in given.items():
-        if a.is_array and name in out and a.dtype.kind == "c" and out[name].dtype == part_type(a.dtype):
+        if a.is_array and name in out and _is_split(a.dtype) and out[name].dtype == part_type(a.dtype):
             out[name] = out[name].view(a.dtype)
         if a.is_array and name in out and a.byte_strides is not None:  # the view's elements of the span
             out[name] = np.lib.stride_tricks.as_strided(out[name], a.shape, a.byte_strides).copy()

@@ -186,7 +186,7 @@ def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], constexprs: di
         raise UserError(f"--constexpr {unknown[0]}: {name} has no tl.constexpr parameter of that name (its "
                         f"constexpr parameters: {', '.join(const_names) or 'none'})")
     runtime = [p.name for p in fn.params if not p.is_constexpr]
-    pyargs.check_names(name, runtime, given, "float32[1024]")
+    pyargs.check_names(name, runtime, given, "float32[1024]", pointer_names=True)
     defaults = {p.name for p in fn.params if p.is_constexpr and p.has_default}
     missing = [c for c in const_names if c not in constexprs and c not in defaults]
     if missing:
