@@ -50,6 +50,8 @@ KNOWN = {
                                "warps whose lanes are done (requests 900/600/537/558 emulated, 984/672/687/630 "
                                "measured; sectors within 0.2-3.4%)"
        for k in ("scalar_f64.b48", "scalar_f64.b64", "vector_f64.v32", "vector_f64.v8")},
+    "fresh3.numba.fp16_fma_relu": "cuda.fp16.hfma/hmax through Numba's ABI, as fresh.numba.half_axpby: local loads "
+                                  "80 and stores 84 requests measured, the PTX's 104 and 244 emulated",
     "dd.spmv.scalar": "a row loop whose trip count is the data's: ptxas unrolled it into predicated LDGs, issued by "
                       "warps whose lanes are done (464 requests counted, 416 emulated; sectors 5,164 against 5,150)",
     "triton.matmul.128x128x64": "the k-loop's cp.async of tiles past K (source size 0: LDGSTS with its ignore-source "
