@@ -357,7 +357,7 @@ def ldgsts_costs(a: np.ndarray, zfill: bool, size: int = 16, chunks: np.ndarray 
     """
     if chunks is None:
         raise ValueError("a cp.async's cost needs each lane's global chunk")
-    if prefetch or size != 16:
+    if prefetch or zfill or size != 16:  # zero lanes as the lines they name: only the plain 16-byte form groups them
         chunks = np.where(chunks <= ZERO_SOURCE, ZERO_SOURCE - chunks, chunks)
     if size == 4:
         return _word_copy_costs(a, chunks)
@@ -449,7 +449,7 @@ def _ldgsts16_warp(d: np.ndarray, c: np.ndarray, zfill: bool) -> tuple[int, int]
         if not on.any():
             continue
         lanes = list(zip(dq[on].tolist(), cq[on].tolist()))  # (shared byte offset, global chunk)
-        cost = len({(y // 8, x // 128, ((x >> 4) ^ y) & 3) if y != ZERO_SOURCE or zfill else (ZERO_SOURCE, x // 128)
+        cost = len({(y // 8, x // 128, ((x >> 4) ^ y) & 3) if y != ZERO_SOURCE else (ZERO_SOURCE, x // 128)
                     for x, y in lanes})
         if zfill:
             line_starts = {y // 8 for x, y in lanes if y % 8 == 0}
