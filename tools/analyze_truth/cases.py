@@ -252,6 +252,40 @@ def _fresh2_data() -> dict[str, np.ndarray]:
     }
 
 
+def _fresh3_data() -> dict[str, np.ndarray]:
+    """The .npy inputs of the third fresh batch (kernels/fresh3_*.cu): two sorted runs to merge, a text of words and
+    lines, the CRC-32 table, a lower-triangular CSR matrix (diagonal last in a row) with its level schedule,
+    clustered particle positions (their own generator)."""
+    rng = np.random.default_rng(20261210)
+    words = rng.choice(["a", "to", "the", "data", "kernel", "memory", "bandwidth", "x", "coalesced"], 700)
+    seps = rng.choice([" ", " ", " ", "  ", "\n", "\t"], 700)
+    text = np.frombuffer("".join(w + s for w, s in zip(words, seps)).encode()[:3001], np.uint8)
+    crc = np.arange(256, dtype=np.uint32)
+    for _ in range(8):
+        crc = np.where(crc & 1, (crc >> 1) ^ np.uint32(0xEDB88320), crc >> 1).astype(np.uint32)
+    rows, ptr, cols, level = 160, [0], [], np.zeros(160, np.int64)
+    for i in range(rows):
+        m = min(i, int(rng.choice([0, 1, 2, 3, 5, 12, 33, 40])))
+        deps = np.sort(rng.choice(i, size=m, replace=False)) if m else np.zeros(0, np.int64)
+        level[i] = 1 + level[deps].max() if m else 0
+        cols += [*deps.tolist(), i]
+        ptr.append(len(cols))
+    order = np.argsort(level, kind="stable")
+    pos = rng.random((700, 3))
+    pos = np.where(rng.random((700, 1)) < 0.6, 0.3 + 0.05 * rng.standard_normal((700, 3)), pos)
+    return {
+        "fresh3_merge_a": np.sort(rng.integers(0, 2000, 700)).astype(np.int32),
+        "fresh3_merge_b": np.sort(rng.integers(500, 1500, 500)).astype(np.int32),
+        "fresh3_text": text,
+        "fresh3_crc_table": crc,
+        "fresh3_tri_row_ptr": np.asarray(ptr, np.int32),
+        "fresh3_tri_cols": np.asarray(cols, np.int32),
+        "fresh3_tri_levels": order.astype(np.int32),
+        "fresh3_tri_level_ptr": np.searchsorted(level[order], np.arange(level.max() + 2)).astype(np.int32),
+        "fresh3_positions": np.clip(pos, 0, 0.999).astype(np.float32).reshape(-1),
+    }
+
+
 def data_files() -> dict[str, np.ndarray]:
     """Every .npy input, by name (deterministic: regenerated identically)."""
     from smemlab.lab.histogram import make_keys  # the experiment's own keys
@@ -280,6 +314,7 @@ def data_files() -> dict[str, np.ndarray]:
         **{f"cp_async{size}_src": np.stack([g for _, _, g in p]).astype(np.int32) for size, p in CP_ASYNC_PATTERNS.items()},
         **_fresh_data(),
         **_fresh2_data(),
+        **_fresh3_data(),
     }
     return out
 
@@ -1355,6 +1390,148 @@ fresh2("bf16_scale_cols", F2C, "bf16_scale_cols", (32, 4),
 for name, bins in (("spread", "int32[1000]:0..15"), ("clustered", "int32[1000]:3..4")):
     fresh2(f"weighted_hist_f64.{name}", F2C, "weighted_hist_f64", (128,),
            [f"bins={bins}", "weights=float64[1000]", "n=1000", "hist=float64[16]", "events=uint64[1]"], dyn=4 * 16 * 8 + 4 * 8)
+
+
+# ---- the third fresh held-out batch (kernels/fresh3_kernels.cu, fresh3_apps.cu): scientific and systems code,
+# written before its first recording
+F3K, F3A = f"{K}/fresh3_kernels.cu", f"{K}/fresh3_apps.cu"
+_F3 = _fresh3_data()
+_F3_LP = [int(v) for v in _F3["fresh3_tri_level_ptr"]]
+
+
+def fresh3(id, file, kernel, block, args, **kw):
+    return case("fresh3." + id, file, kernel, block, args, **kw)
+
+
+# FDTD (Yee): E with a 3-D block and with a flat one, H marching in z
+for (bx, by, bz), (nx, ny, nz) in (((8, 8, 4), (12, 10, 8)), ((32, 4, 1), (40, 9, 5))):
+    n = nx * ny * nz
+    fresh3(f"fdtd_update_e.{bx}x{by}x{bz}.{nx}x{ny}x{nz}", F3K, "fdtd_update_e", (bx, by, bz),
+           [f"ex=float32[{n}]", f"ey=float32[{n}]", f"ez=float32[{n}]", f"hx=float32[{n}]", f"hy=float32[{n}]", f"hz=float32[{n}]",
+            f"eps_inv=float32[{n}]:0.5..1", f"nx={nx}", f"ny={ny}", f"nz={nz}", "dt=0.5"])
+for (bx, by), (nx, ny, nz) in (((16, 8), (20, 12, 6)), ((32, 4), (33, 8, 4))):
+    n = nx * ny * nz
+    fresh3(f"fdtd_update_h.{bx}x{by}.{nx}x{ny}x{nz}", F3K, "fdtd_update_h", (bx, by),
+           [f"hx=float32[{n}]", f"hy=float32[{n}]", f"hz=float32[{n}]", f"ex=float32[{n}]", f"ey=float32[{n}]", f"ez=float32[{n}]",
+            f"nx={nx}", f"ny={ny}", f"nz={nz}", "ch=0.5"])
+# 2-D Jacobi with shared halos: every block of a small grid (edges clamp), a ragged domain
+for nx, ny, grid in ((40, 30, (3, 2, 1)), (32, 16, (2, 1, 1)), (21, 37, (2, 3, 1))):
+    fresh3(f"heat2d_jacobi.{nx}x{ny}", F3K, "heat2d_jacobi", (16, 16),
+           [f"u=float32[{nx * ny}]", f"unew=float32[{nx * ny}]", f"nx={nx}", f"ny={ny}", "alpha=0.2"], grid=grid)
+# 25-point star, register queue along z, two tile shapes
+for bx, by, grid, nz in ((16, 8, (2, 2, 1), 14), (32, 4, (1, 3, 1), 12)):
+    nx, ny = bx * grid[0] + 8, by * grid[1] + 8
+    fresh3(f"star25_pencil.{bx}x{by}", F3K, f"star25_pencil<{bx}, {by}>", (bx, by),
+           [f"in=float32[{nx * ny * nz}]", f"out=float32[{nx * ny * nz}]", f"nx={nx}", f"ny={ny}", f"nz={nz}", "coef=float32[5]"],
+           grid=grid)
+# D2Q9 stream, periodic: one block striding, two blocks of 96
+for (nx, ny), b, g in (((30, 20), 128, 1), ((32, 16), 96, 2), ((17, 9), 64, 1)):
+    fresh3(f"lbm_d2q9_stream.{nx}x{ny}.b{b}.g{g}", F3K, "lbm_d2q9_stream", (b,),
+           [f"f_in=float32[{9 * nx * ny}]:0.1..1", f"f_out=float32[{9 * nx * ny}]", f"rho=float32[{nx * ny}]",
+            f"ux=float32[{nx * ny}]", f"uy=float32[{nx * ny}]", f"nx={nx}", f"ny={ny}"], grid=(g, 1, 1))
+# multigrid transfers: restriction reads the fine grid at stride 2 (double), prolongation adds into it
+for (ncx, ncy), blk in (((16, 16), (16, 8)), ((20, 10), (32, 4))):
+    fresh3(f"mg_restrict_fw.{ncx}x{ncy}", F3K, "mg_restrict_fw", blk,
+           [f"fine=float64[{(2 * ncx + 1) * (2 * ncy + 1)}]", f"coarse=float64[{(ncx + 1) * (ncy + 1)}]", f"ncx={ncx}", f"ncy={ncy}"])
+for (ncx, ncy), grid in (((16, 8), (2, 3, 1)), ((10, 12), (1, 4, 1))):
+    fresh3(f"mg_prolong_add.{ncx}x{ncy}", F3K, "mg_prolong_add", (32, 8),
+           [f"coarse=float32[{(ncx + 1) * (ncy + 1)}]", f"fine=float32[{(2 * ncx + 1) * (2 * ncy + 1)}]", f"ncx={ncx}", f"ncy={ncy}"],
+           grid=grid)
+# red-black Gauss-Seidel, both colours
+for (nx, ny), blk in (((66, 20), (32, 4)), ((35, 35), (16, 8))):
+    for color in (0, 1):
+        fresh3(f"rb_gauss_seidel.{nx}x{ny}.c{color}", F3K, "rb_gauss_seidel", blk,
+               [f"u=float32[{nx * ny}]", f"f=float32[{nx * ny}]", f"nx={nx}", f"ny={ny}", "h2=0.01", f"color={color}"])
+# upwind fluxes in shared, velocities of both signs; a partial warp
+for n, b in ((1000, 128), (300, 100)):
+    fresh3(f"upwind_advect.n{n}.b{b}", F3K, "upwind_advect", (b,),
+           [f"q=float32[{n}]", f"vel_face=float32[{n + 1}]:-1..1", f"q_new=float32[{n}]", f"n={n}", "dtdx=0.4"], dyn=(b + 1) * 4)
+# 8th-order acoustic update, double
+for (nx, ny), blk in (((48, 40), (32, 4)), ((37, 30), (16, 8))):
+    fresh3(f"acoustic8_2d.{nx}x{ny}", F3K, "acoustic8_2d", blk,
+           [f"p=float64[{nx * ny}]", f"p_prev=float64[{nx * ny}]", f"p_next=float64[{nx * ny}]", f"vel2=float64[{nx * ny}]:1..4",
+            f"nx={nx}", f"ny={ny}", "dt2_h2=0.01"])
+# 256-point FFT rows: bit-reversed gather, butterflies on float2 in shared
+for rows in (4, 3):
+    fresh3(f"fft256_rows.r{rows}", F3K, "fft256_rows", (128, 2),
+           [f"in=float2[{256 * rows}]", f"out=float2[{256 * rows}]", f"rows={rows}"])
+# blocked Floyd-Warshall, phase 3: every tile of a 4x4 grid (the pivot row and column return at once)
+for n, pitch, kb in ((64, 64, 1), (60, 61, 2)):
+    fresh3(f"fw_phase3.n{n}.pitch{pitch}.kb{kb}", F3K, "fw_phase3", (16, 16),
+           [f"dist=int32[{n * pitch}]:0..100", f"n={n}", f"pitch={pitch}", f"kb={kb}"], grid=(4, 4, 1))
+
+# radix sort local pass: 4 blocks of 256 (the last partial), digits at three shifts
+for shift in (0, 4, 28):
+    fresh3(f"radix_local_pass.shift{shift}", F3A, "radix_local_pass", (256,),
+           [f"keys_in={npy('keys_random_u32')}", "keys_out=uint32[1000]", "block_counts=uint32[64]", "n=1000", f"shift={shift}"],
+           grid=(4, 1, 1))
+# merge path partition: binary searches in global
+for b, ipt in ((128, 8), (96, 3)):
+    fresh3(f"merge_path_partition.b{b}.ipt{ipt}", F3A, "merge_path_partition", (b,),
+           [f"a={npy('fresh3_merge_a')}", "na=700", f"b={npy('fresh3_merge_b')}", "nb=500", f"a_split=int32[{b}]",
+            f"items_per_thread={ipt}"])
+# reduce by key over sorted segment ids, integer atomics at segment tails
+for b in (128, 96):
+    fresh3(f"reduce_by_key_warp.b{b}", F3A, "reduce_by_key_warp", (b,),
+           [f"keys={npy('fresh_segments_600')}", "vals=int32[600]:0..9", "sums=int32[24]", "n=600"])
+# text scanning, four bytes a load
+for b, n in ((256, 3001), (96, 2048), (64, 1003)):
+    fresh3(f"count_lines_words.b{b}.n{n}", F3A, "count_lines_words", (b,),
+           [f"text={npy('fresh3_text')}", f"nbytes={n}", "lines=uint32[1]", "words=uint32[1]"])
+# CRC-32 of records, a thread a record (bytes at a record's stride)
+for rb, nr in ((16, 64), (37, 50), (64, 40)):
+    fresh3(f"crc32_records.rb{rb}", F3A, "crc32_records", (64,),
+           [f"data=uint8[{rb * nr}]", f"record_bytes={rb}", f"nrecords={nr}", f"table={npy('fresh3_crc_table')}",
+            f"crc_out=uint32[{nr}]"])
+# level-scheduled triangular solve, three levels
+TRI = [f"row_ptr={npy('fresh3_tri_row_ptr')}", f"cols={npy('fresh3_tri_cols')}",
+       f"vals=float32[{len(_F3['fresh3_tri_cols'])}]:0.5..1", "b=float32[160]", "x=float32[160]",
+       f"level_rows={npy('fresh3_tri_levels')}"]
+for lv in (0, 19, 21):
+    fresh3(f"sptrsv_level_warp.level{lv}", F3A, "sptrsv_level_warp", (128,),
+           TRI + [f"level_begin={_F3_LP[lv]}", f"level_end={_F3_LP[lv + 1]}"])
+# histogram equalisation of an 8-bit image, pitched
+for (w, h, pitch), blk in (((60, 64, 64), (32, 8)), ((100, 40, 100), (16, 16))):
+    fresh3(f"hist_equalize.w{w}.pitch{pitch}", F3A, "hist_equalize", blk,
+           [f"img={npy('fresh_bytes_clustered_4096')}", f"out=uint8[{pitch * h}]", f"width={w}", f"height={h}", f"pitch={pitch}"])
+# half-precision GEMV, a warp a row, padded leading dimension
+for cols2, lda2 in ((64, 64), (50, 52), (100, 100)):
+    fresh3(f"hgemv_half2.c{cols2}.lda{lda2}", F3A, "hgemv_half2", (128,),
+           [f"A=half2[{40 * lda2}]:-1..1", f"x=half2[{cols2}]:-1..1", "y=uint16[40]", "rows=40", f"cols2={cols2}", f"lda2={lda2}"])
+# __ldg of structs
+for n, b in ((96, 96), (200, 128)):
+    fresh3(f"lj_forces_ldg.n{n}", F3A, "lj_forces_ldg", (b,),
+           [f"parts=float32[{8 * n}]:0..4", f"force=float4[{n}]", f"n={n}", "cutoff2=2.0"])
+for n, b in ((500, 128), (333, 100)):
+    fresh3(f"center_of_mass_ldg.n{n}.b{b}", F3A, "center_of_mass_ldg", (b,),
+           [f"bodies=float32[{4 * n}]:0..1", f"n={n}", "partial=float4[4]"])
+# ring buffer: a producer warp, consumers a stage behind
+for b, chunks in ((96, 8), (160, 5)):
+    fresh3(f"ring_pipeline.b{b}", F3A, "ring_pipeline", (b,),
+           [f"in=float32[{128 * chunks}]", f"out=float32[{128 * chunks}]", f"nchunks={chunks}", "scale=0.5"])
+# cell lists: 12-byte positions, global atomics on clustered cells
+for b, n in ((128, 700), (200, 450)):
+    fresh3(f"cell_count.b{b}.n{n}", F3A, "cell_count", (b,),
+           [f"pos={npy('fresh3_positions')}", f"n={n}", "inv_cell=4.0", "ncell=4", f"cell_of=int32[{n}]", "cell_counts=int32[64]"])
+# batched 4x4 LU, a thread a 64-byte matrix
+for batch, b in ((100, 128), (48, 64)):
+    fresh3(f"batched_lu4.batch{batch}", F3A, "batched_lu4", (b,),
+           [f"mats=float32[{16 * batch}]:-1..1", f"pivots=int32[{4 * batch}]", f"batch={batch}"])
+# Bayer demosaic: pitched 8-bit mosaic to packed RGB, every block of the grid
+for (w, h, rp, op), grid in (((90, 24, 100, 272), (3, 3, 1)), ((64, 16, 64, 192), (2, 2, 1))):
+    fresh3(f"demosaic_rggb.w{w}.pitch{rp}", F3A, "demosaic_rggb", (32, 8),
+           [f"raw=uint8[{rp * h}]", f"raw_pitch={rp}", f"rgb=uchar3[{op * h // 3 + 1}]", f"rgb_pitch={op}", f"width={w}",
+            f"height={h}"], grid=grid)
+# llm.c permute (B, T, 3, NH, HS) -> q, k, v; every block of the launch
+for B, N, NH, d, b in ((2, 16, 4, 16, 256), (1, 12, 3, 20, 192)):
+    tot = B * N * NH * d
+    fresh3(f"permute_qkv.nh{NH}.d{d}", F3A, "permute_qkv", (b,),
+           [f"q=float32[{tot}]", f"k=float32[{tot}]", f"v=float32[{tot}]", f"inp=float32[{3 * tot}]", f"B={B}", f"N={N}",
+            f"NH={NH}", f"d={d}"], grid=(-(-tot // b), 1, 1))
+# Euler flux from 20-byte cells
+for (nx, ny), blk in (((40, 8), (32, 4)), ((17, 12), (16, 8))):
+    fresh3(f"euler_flux_x.{nx}x{ny}", F3A, "euler_flux_x", blk,
+           [f"cells=float32[{5 * nx * ny}]:0.5..2", f"flux=float32[{3 * (nx - 1) * ny}]", f"nx={nx}", f"ny={ny}", "gamma=1.4"])
 
 
 # ---- Python kernels as people write them (issue 30): the robustness corpus's Triton and Numba kernels
