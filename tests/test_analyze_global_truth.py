@@ -44,16 +44,12 @@ KNOWN = {
     "fresh.numba.half_axpby": "cuda.fp16.hmul/hfma through Numba's ABI (results by pointer into local memory), as "
                               "robust.numba.float16_math: ptxas keeps other local traffic than the PTX's (line 272: "
                               "20 local loads and 16 stores executed, the PTX's 16 and 72 emulated)",
-    **{f"fresh2.spmv_csr_{k}": "as dd.spmv.scalar: a CSR row loop whose trip count is the data's (a thread a row, or a "
-                               "vector of 32 or 8 lanes a row striding by its width), which ptxas unrolls again into "
-                               "predicated LDGs: its SASS loads serve lanes at different trips and are issued by "
-                               "warps whose lanes are done (requests 900/600/537/558 emulated, 984/672/687/630 "
-                               "measured; sectors within 0.2-3.4%)"
-       for k in ("scalar_f64.b48", "scalar_f64.b64", "vector_f64.v32", "vector_f64.v8")},
     "fresh3.numba.fp16_fma_relu": "cuda.fp16.hfma/hmax through Numba's ABI, as fresh.numba.half_axpby: local loads "
                                   "80 and stores 84 requests measured, the PTX's 104 and 244 emulated",
-    "dd.spmv.scalar": "a row loop whose trip count is the data's: ptxas unrolled it into predicated LDGs, issued by "
-                      "warps whose lanes are done (464 requests counted, 416 emulated; sectors 5,164 against 5,150)",
+    **{f"fresh3.hist_equalize.{v}": "the byte-histogram loop's ATOMS.POPC.INC leaves the warp split (as "
+       "test_analyze_truth.HIST_EQUALIZE_SPLIT): line 154's LDG.E.U8 executed 160 times (164 at width 100) where "
+       "the lock-step trips give 128, the same 3,840 (4,000) threads, 184 sectors against 128 (472 against 370)"
+       for v in ("w60.pitch64", "w100.pitch100")},
     "triton.matmul.128x128x64": "the k-loop's cp.async of tiles past K (source size 0: LDGSTS with its ignore-source "
                                 "predicate, zero-filled, no global read): Nsight Compute's source view gives a few of "
                                 "their 128 warp executions 16 sectors each with no request, a different few each "

@@ -103,7 +103,7 @@ def _planned(ptx: str, listing) -> tuple:
     module = parse_module(ptx)
     flow = build_flow(module.kernels["k"].body)
     sites = shared_accesses(flow.instrs)
-    return sass.plan(flow.instrs, flow.block_of, sites, listing, module.files), flow.instrs, sites
+    return sass.plan(flow.instrs, flow.block_of, sites, listing, module.files, flow=flow), flow.instrs, sites
 
 
 GUARDED_PTX = PTX_HEAD + """.visible .entry k(.param .u32 k_p)
@@ -665,3 +665,160 @@ def test_a_vector_matched_to_the_wrong_array_of_a_line_is_matched_again(tmp_path
     r = analyze_source(str(src), "dct_rows", (8, 8, 4), args=["out=float32[256]", "in=float32[320]"])
     widths = sorted({s.size for s in r.sites if s.kind == "load" and s.requests})
     assert widths == [4, 16] and r.totals("load")["requests"] > 0
+
+
+TWIN_PTX = PTX_HEAD + """.visible .entry k(.param .u32 k_p)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<8>;
+    .reg .f32 %f<4>;
+    .shared .align 4 .b8 c[1024];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, c;
+    shr.u32 %r3, %r1, 1;
+    shl.b32 %r4, %r3, 2;
+    add.s32 %r5, %r2, %r4;
+    and.b32 %r6, %r1, 1;
+    setp.eq.s32 %p1, %r6, 0;
+    @%p1 bra $L__BB0_2;
+    .loc 1 13 9
+    ld.shared.f32 %f1, [%r5];
+    ld.shared.f32 %f2, [%r5+4];
+    add.f32 %f3, %f1, %f2;
+    bra.uni $L__BB0_3;
+$L__BB0_2:
+    .loc 1 12 9
+    ld.shared.f32 %f3, [%r5];
+$L__BB0_3:
+    .loc 1 14 5
+    st.shared.f32 [%r5], %f3;
+    ret;
+}
+"""
+
+
+def test_two_arms_loading_one_address_that_ptxas_makes_one_load_are_twins_on_its_line():
+    # fresh3.mg_prolong_add: `if (...) v = c[k]; else v = c[k] + c[k + 1];` on two lines, if-converted by ptxas
+    # into one block with one load of c[k] on the second arm's line (its first line has no load of its own)
+    from smemlab.analyze.sass import SassAccess
+
+    listing = [SassAccess("k.cu", 13, "load", 4, "R2", 0, "LDS R3, [R2]"),
+               SassAccess("k.cu", 13, "load", 4, "R2", 4, "@!P0 LDS R4, [R2+0x4]"), _sts(14, "R2")]
+    plan, instrs, sites = _planned(TWIN_PTX, listing)
+    loads = {instrs[pc].loc.line: pc for pc, (op, _) in sites.items() if op == "load" and "+4" not in instrs[pc].text}
+    assert plan.unions == {loads[12]: loads[13], loads[13]: loads[13]}
+    assert plan.lines[loads[12]] == 13 and not plan.removed
+
+
+def test_a_warp_that_runs_both_twins_makes_one_request_and_one_that_runs_one_arm_its_own():
+    led = Ledger(WARPS)
+    led.unions = {5: 7, 7: 7}
+    arm_a, arm_b = led.site(5, "load", 4, Loc(1, 13), "c[k]"), led.site(7, "load", 4, Loc(1, 13), "c[k]")
+    lane = np.arange(THREADS) % 32
+    offsets = (lane // 2) * 4
+    even, odd = lane % 2 == 0, lane % 2 == 1
+    warp0 = np.arange(THREADS) < 32
+    led.record(arm_a, offsets, even, WARPS)  # both warps: the even lanes
+    led.record(arm_b, offsets, odd & warp0, 1)  # warp 0 only: its odd lanes (warp 1's run arm a alone)
+    led.record(arm_a, offsets, even & warp0, 1)  # warp 0 again (a loop's next trip): a request of its own
+    led.finish()
+    requests = {s.pc: s.requests for s in led.sites.values() if s.requests}
+    assert sum(requests.values()) == 3  # warp 0: both arms once, then arm a alone; warp 1: arm a alone
+    # each a broadcast of 16 words to 32 or 16 lanes: one wavefront a request
+    assert sum(s.wavefronts for s in led.sites.values()) == 3
+
+
+LOOP_PTX = PTX_HEAD + """.visible .entry k(.param .u32 k_p)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<8>;
+    .reg .f32 %f<4>;
+    .shared .align 4 .b8 s[4096];
+    ld.param.u32 %r1, [k_p];
+    mov.u32 %r2, s;
+    mov.u32 %r3, 0;
+$L__BB0_1:
+    .loc 1 5 9
+    ld.shared.f32 %f1, [%r2];
+    add.s32 %r2, %r2, 128;
+    add.s32 %r3, %r3, 1;
+    setp.lt.s32 %p1, %r3, %r1;
+    @%p1 bra $L__BB0_1;
+    .loc 1 6 5
+    st.shared.f32 [%r2], %f1;
+    ret;
+}
+"""
+
+
+def _loop_listing(main: int, tail: list[int], predicated_last: bool = False) -> str:
+    """An nvdisasm -g listing of kernel k: a SASS loop of `main` LDS on line 5, then blocks of `tail` LDS, each
+    behind a branch (the last one predicated instead, `predicated_last`: corpus.divergent_branches's `@P0 LDS`)."""
+    out = ["//--------------------- .text.k --------------------------", '\t//## File "k.cu", line 5']
+    at = 0
+
+    def ins(text: str) -> None:
+        nonlocal at
+        out.append(f"        /*{at:04x}*/                   {text} ;")
+        at += 16
+
+    out.append(".L_x_0:")
+    for i in range(main):
+        ins(f"LDS R{4 + i}, [R2+{0x80 * i:#x}]")
+    ins("@P0 BRA `(.L_x_0)")
+    for b, n in enumerate(tail):
+        last = predicated_last and b == len(tail) - 1
+        if not last:
+            ins("@!P1 BRA `(.L_x_9)")
+        for i in range(n):
+            ins(f"{'@P0' if last else ''} LDS R{4 + i}, [R2+{0x80 * i:#x}]")
+    out.append(".L_x_9:")
+    out.append('\t//## File "k.cu", line 6')
+    ins("STS [R2], R4")
+    ins("EXIT")
+    return "\n".join(out) + "\n"
+
+
+def _unrolled(listing: str) -> dict:
+    from smemlab.analyze import sass
+    from smemlab.analyze.cfg import build_flow
+    from smemlab.analyze.ptx import parse_module
+    from smemlab.analyze.session import shared_accesses
+
+    module = parse_module(LOOP_PTX)
+    flow = build_flow(module.kernels["k"].body)
+    sites = shared_accesses(flow.instrs)
+    loads = [pc for pc, (op, _) in sites.items() if op == "load"]
+    found = sass.unrolled_loops(listing, "k", flow, sites, sass.parse_sass(listing, "k"), module.files)
+    return {flow.instrs[pc].text.split()[0]: v[1] for pc, v in found.items()}, loads
+
+
+def test_a_loop_ptxas_unrolled_again_with_blocks_for_its_remainder_is_found():
+    # dd.spmv.scalar, the CSR SpMVs: a SASS loop of U copies of the PTX loop's body, then U/2 ... 1 copies
+    assert _unrolled(_loop_listing(4, [2, 1]))[0] == {"ld.shared.f32": 4}
+    assert _unrolled(_loop_listing(2, [1]))[0] == {"ld.shared.f32": 2}
+    assert _unrolled(_loop_listing(4, [2, 1], predicated_last=True))[0] == {"ld.shared.f32": 4}
+
+
+def test_a_loop_whose_sass_is_not_unrolled_again_or_has_another_remainder_is_left_alone():
+    assert _unrolled(_loop_listing(1, []))[0] == {}  # the PTX's trips are the SASS's
+    assert _unrolled(_loop_listing(4, []))[0] == {}  # no remainder blocks: a count ptxas knows, or another form
+    assert _unrolled(_loop_listing(4, [1, 1, 1]))[0] == {}  # one copy a remainder trip: not the blocks' grouping
+
+
+def test_an_unrolled_loop_runs_each_lane_in_the_sass_pass_or_block_its_trip_falls_in():
+    # lanes 0, 1, 2 run 6, 3 and 1 trips, each trip a row further in one bank: the PTX's lock step gives 6
+    # requests (1 wavefront each: the lanes at one trip read one word); the SASS loop of 4 copies makes lane 0's
+    # first 4 trips (4 requests); the 2-copy block lane 0's trips 4, 5 with lane 1's 0, 1, the 1-copy block lane 1's
+    # trip 2 with lane 2's 0 (3 requests of two rows in one bank: 2 wavefronts each)
+    led = Ledger(1)
+    led.unrolled = {3: (3, 4)}
+    site = led.site(3, "load", 4, Loc(1, 5), "s[..]")
+    trips = np.zeros(32, dtype=np.int64)
+    trips[:3] = (6, 3, 1)
+    for k in range(6):
+        led.record(site, np.full(32, 128 * k), trips > k, 1)
+    after = led.site(9, "store", 4, Loc(1, 6), "s[..] = v")
+    led.record(after, np.arange(32) * 4, np.ones(32, dtype=bool), 1)  # past the loop: the run is done
+    led.finish()
+    assert (site.requests, site.wavefronts) == (7, 4 + 3 * 2)

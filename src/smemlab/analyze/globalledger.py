@@ -155,7 +155,9 @@ def attach(ledger: Ledger, flow, cubin: bytes, symbol: str, files: dict[int, str
     every request's addresses kept in its site's `sources`."""
     text = sass.listing_text(cubin) if cubin else None
     listing = sass.parse_memory_sass(text, symbol) if text is not None else None
-    plan = sass.plan(flow.instrs, flow.block_of, memory_accesses(flow.instrs), listing, files)
+    sites = memory_accesses(flow.instrs)
+    plan = sass.plan(flow.instrs, flow.block_of, sites, listing, files, flow=flow)
+    plan.unrolled = sass.unrolled_loops(text, symbol, flow, sites, listing, files)
     aggregated, forms = frozenset(), None
     if text is not None:
         forms = sass.global_atomic_forms(text, symbol)

@@ -103,9 +103,14 @@ class Ledger:
         self.shift: dict[int, int] = {}  # pc -> bytes from its address to where its access starts (sass.py)
         self.relocate: dict[int, int] = {}  # pc -> the source line ptxas's line table gives its access (sass.py)
         self.joins: dict[int, int] = {}  # pc -> the line whose vectors it may complete, where they stand (sass.py)
+        self.unions: dict[int, int] = {}  # pc -> its twin's pc: two branches' accesses made one (sass._twins)
+        self.unrolled: dict[int, tuple[int, int]] = {}  # pc -> (loop, U): a loop ptxas unrolled again (_regroup)
         if plan is not None:
             self.plan, self.coalesce, self.whole = plan.sizes, plan.coalesce, plan.whole
             self.shift, self.relocate, self.joins = plan.shift, plan.lines, plan.joins
+            self.unions = {pc: t for pc, t in plan.unions.items() if pc not in plan.coalesce and t not in plan.coalesce}
+            mixed = {loop for pc, (loop, _) in plan.unrolled.items() if pc in plan.coalesce or pc in plan.unions}
+            self.unrolled = {pc: v for pc, v in plan.unrolled.items() if v[0] not in mixed}
             self.block_of = dict(enumerate(block_of)) if plan.coalesce else {}
         self.atomic_rules: dict[int, str] = atomic_rules or {}  # pc -> "lanes" | "words" | "spin"
         # pc -> (file, line) of its HGMMA (sass.wgmma_places)
@@ -113,6 +118,8 @@ class Ledger:
         # (file, line) -> the SASS's cp.async form: (zero-filling, prefetching) (sass.copy_forms)
         self.copy_forms: dict[tuple[int, int], tuple[bool, bool]] = copy_forms or {}
         self._runs: dict[tuple, dict] = {}  # (file, line, kind) -> the chunks being filled (_coalesce)
+        self._open_unions: dict[tuple, list] = {}  # (twin pc, kind, warp) -> [site, offsets, lanes, pcs] (_union)
+        self._trips: dict[int, dict] = {}  # loop -> its accesses so far, with each lane's trip (_regroup)
         self._rows = 0
         self._pending: list[Site] = []
 
@@ -129,10 +136,81 @@ class Ledger:
         """offsets: byte offsets in shared memory (int64, one per thread); em: active lanes."""
         if site.pc in self.shift:
             offsets = offsets + self.shift[site.pc]
+        if self._trips:  # an access outside a loop being run: the loop is done
+            for loop in [loop for loop in self._trips if self.unrolled.get(site.pc, (None,))[0] != loop]:
+                self._regroup(loop)
+        if site.pc in self.unrolled:
+            loop, unroll = self.unrolled[site.pc]
+            run = self._trips.setdefault(loop, {"unroll": unroll, "items": [], "trips": {}})
+            trips = run["trips"].setdefault(site.pc, np.zeros(len(em), dtype=np.int64))
+            run["items"].append((site, offsets.copy(), em.copy(), trips.copy()))
+            trips += em
+            return
         if site.pc in self.coalesce:
             self._coalesce(site, offsets, em, issued_warps, self.coalesce[site.pc])
             return
+        if site.pc in self.unions:
+            self._union(site, offsets, em)
+            return
         self._record(site, offsets, em, issued_warps)
+
+    def _regroup(self, loop: int) -> None:
+        """A run of a loop ptxas unrolled again by U (sass.unrolled_loops), its accesses as its SASS makes them:
+        a lane with T trips makes its first U * (T // U) in the SASS loop, U a pass, its SASS loop's k-th
+        access of a pass at its trip U * pass + k (lanes in that pass only: those with U more trips to go);
+        then its remainder T % U in the blocks of U/2, U/4 ... 1 copies whose bit the remainder has, largest
+        first. One request a warp for each SASS access and pass or block, of the lanes there, whatever PTX trip
+        each is at (the PTX runs a warp's trips in lock step)."""
+        run = self._trips.pop(loop)
+        unroll = run["unroll"]
+        total = np.max(np.stack([t for t in run["trips"].values()]), axis=0)
+        main = total // unroll * unroll
+        rest = total - main
+        made: dict[tuple, list] = {}  # (site, slot) -> [addresses, lanes]: each lane there at one of its trips
+        for site, off, em, trip in run["items"]:
+            slot = np.where(trip < main, trip, -1)
+            left, start, size = trip - main, np.zeros_like(trip), unroll // 2
+            while size:
+                has = (rest & size) != 0
+                here = has & (trip >= main) & (left >= start) & (left < start + size)
+                slot = np.where(here, (1 << 40) + size * unroll + (left - start), slot)
+                start = start + np.where(has, size, 0)
+                size //= 2
+            for s in np.unique(slot[em]):
+                lanes = em & (slot == s)
+                have = made.setdefault((site.pc, site.kind, int(s)), [site, np.zeros_like(off), np.zeros_like(em)])
+                have[1] = np.where(lanes, off, have[1])
+                have[2] |= lanes
+        for site, off, lanes in made.values():
+            self._record(site, off, lanes, int(lanes.reshape(self.W, WARP).any(axis=1).sum()))
+
+    def _union(self, site: Site, off: np.ndarray, em: np.ndarray) -> None:
+        """One of two branches' accesses of one address that ptxas made one access (sass._twins): a warp's lanes
+        of the two arms are one request, made when both arms have run or when an arm comes again (a loop);
+        an arm that runs alone is its own request (`finish` ends what is still open)."""
+        lanes = em.reshape(self.W, WARP)
+        offs = off.reshape(self.W, WARP)
+        for w in np.flatnonzero(lanes.any(axis=1)):
+            key = (self.unions[site.pc], site.kind, int(w))
+            open_ = self._open_unions.get(key)
+            if open_ is not None and (site.pc in open_[3] or (open_[2] & lanes[w]).any()):
+                self._union_out(self._open_unions.pop(key), int(w))
+                open_ = None
+            if open_ is None:
+                self._open_unions[key] = [site, offs[w].copy(), lanes[w].copy(), {site.pc}]
+                continue
+            open_[1] = np.where(lanes[w], offs[w], open_[1])
+            open_[2] |= lanes[w]
+            open_[3].add(site.pc)
+            if len(open_[3]) == 2:
+                self._union_out(self._open_unions.pop(key), int(w))
+
+    def _union_out(self, open_: list, w: int) -> None:
+        site, offs, lanes, _ = open_
+        off = np.zeros(self.W * WARP, dtype=np.int64)
+        em = np.zeros(self.W * WARP, dtype=bool)
+        off[w * WARP:(w + 1) * WARP], em[w * WARP:(w + 1) * WARP] = offs, lanes
+        self._record(site, off, em, 1)
 
     def record_copy(self, site: Site, offsets: np.ndarray, em: np.ndarray, issued_warps: int, chunks: np.ndarray) -> None:
         """A cp.async: as `record`, with each thread's global 16-byte chunk (address // 16), which
@@ -253,9 +331,14 @@ class Ledger:
 
     def finish(self) -> None:
         """The end of the kernel: chunks still open go through as they are, then the model runs."""
+        for loop in list(self._trips):
+            self._regroup(loop)
         for groups in self._runs.values():
             for gkey in list(groups):
                 self._end_group(groups, gkey)
+        for (*_, w), open_ in self._open_unions.items():
+            self._union_out(open_, w)
+        self._open_unions = {}
         self.flush()
 
     def flush(self) -> None:

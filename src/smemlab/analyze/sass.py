@@ -47,6 +47,7 @@ from itertools import combinations
 from pathlib import Path
 
 from smemlab.analyze.casloop import LOOPED, looped
+from smemlab.analyze.cfg import EXIT
 from smemlab.analyze.ptx import Addr, Instr
 
 _SASS_OPS = {"LDS": "load", "STS": "store", "ATOMS": "atomic"}
@@ -86,6 +87,10 @@ class Plan:
     lines: dict[int, int] = field(default_factory=dict)  # pc -> the source line its SASS access stands on
     removed: list[int] = field(default_factory=list)  # source lines whose accesses ptxas removed
     joins: dict[int, int] = field(default_factory=dict)  # pc -> the line whose run-time vectors it may complete
+    # pc -> its twin's pc: two branches' accesses of one address that ptxas makes one access (_twins, ledger.py)
+    unions: dict[int, int] = field(default_factory=dict)
+    # pc -> (its PTX loop's first pc, U): a loop ptxas unrolled again by U (unrolled_loops, ledger.py)
+    unrolled: dict[int, tuple[int, int]] = field(default_factory=dict)
     available: bool = True
     avoid: set[tuple[int, int]] = field(default_factory=set)  # (pc, width) no match may give (plan's `avoid`)
 
@@ -393,10 +398,11 @@ def _pair(fits: list[list]) -> list[int] | None:
 
 
 def plan(instrs: list[Instr], block_of: list[int], sites: dict[int, tuple[str, int]],
-         sass: list[SassAccess] | None, files: dict[int, str], avoid: frozenset = frozenset()) -> Plan:
+         sass: list[SassAccess] | None, files: dict[int, str], avoid: frozenset = frozenset(), flow=None) -> Plan:
     """Match the PTX shared accesses `sites` (pc -> (op, size)) with the SASS, line by line
     (`block_of`: pc -> its PTX basic block, cfg.Flow's; `files`: the PTX's file index -> path; `avoid`:
-    (pc, width) of vectors a run found misaligned, ledger.PlanMisaligned: their group takes another match)."""
+    (pc, width) of vectors a run found misaligned, ledger.PlanMisaligned: their group takes another match;
+    `flow`: the cfg.Flow, whose paths tell the arms of a branch apart, `_twins`)."""
     p = Plan(avoid=set(avoid))
     read = registers_read(instrs)
     narrow = {}
@@ -440,7 +446,7 @@ def plan(instrs: list[Instr], block_of: list[int], sites: dict[int, tuple[str, i
             continue  # the same widths (ptxas may have duplicated or hoisted code): nothing to merge
         if not _matched(p, key[1], groups, sgroups) and not (key[2] == "load" and _hoisted(p, key[1], groups, sgroups)):
             failed[key] = groups
-    _across_lines(p, failed, ptx_groups, sass_groups, sass, {pc for pc in sites if instrs[pc].lineless})
+    _across_lines(p, failed, ptx_groups, sass_groups, sass, {pc for pc in sites if instrs[pc].lineless}, flow)
     return p
 
 
@@ -490,7 +496,7 @@ def _matched(p: Plan, line: int, groups: dict, sgroups: list, relocate: bool = F
 
 
 def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_groups: dict,
-                  sass: list[SassAccess] = (), lineless: set[int] = frozenset()) -> None:
+                  sass: list[SassAccess] = (), lineless: set[int] = frozenset(), flow=None) -> None:
     """The lines whose PTX accesses their own SASS does not make, matched across neighbouring lines
     (NEAR lines apart at most), as ptxas and its line table do it:
     1. a SASS vector that the PTX makes from accesses on several lines (a float4 assembled from
@@ -568,6 +574,8 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
                 p.coalesce[pc], p.lines[pc] = wide, there[1]
             foreign.discard(there)
             orphans.discard(key)
+    if flow is not None:
+        _twins(p, failed, orphans, ptx_groups, nearest, lineless, flow)
     # 2, hoisted: a line whose SASS has more accesses of its kind than its PTX (an access NVVM hoisted
     # above a branch onto the `if` line, which ptxas's line table puts on the branch's line: a
     # Hillis-Steele scan's common load of both branches)
@@ -603,6 +611,40 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
                 p.coalesce[pc] = wide
                 if whole:
                     p.whole.add(pc)
+
+
+def _twins(p: Plan, failed: dict, orphans: set, ptx_groups: dict, nearest, lineless: set[int], flow) -> None:
+    """2, twins (`_across_lines`): an orphan's access whose address (PTX base register, guard, offset and width) an
+    access on a near line with SASS of its own makes in a basic block that no path joins to its own: the arms of an `if`/`else` chain
+    that both read `c[(cj + 1) * w + ci]`, one on each line, which ptxas if-converts into one block with one
+    load of it on the second's line (multigrid prolongation, fresh3.mg_prolong_add: its odd rows' two arms).
+    The two become one access there (`unions`): one request of the lanes of both arms where a warp runs both,
+    each arm's own where it runs only one (ledger.py). Not an access at `.loc 0` (`lineless`): NVVM hoisted
+    that one above the arms itself (the rows' common `c[cj * w + ci]`), and it keeps its own SASS. Nor one that a
+    path leads to from the other or back (a store and its guarded overwrite, Rodinia's srad; the arms of a loop's
+    body, which its back edge joins): those keep the rules below."""
+    for key in sorted(orphans):
+        near = [k for k in nearest(ptx_groups, key) if k not in failed]
+        for base in list(failed[key]):
+            reg, guard, block = base.rsplit("|", 2)
+            keep = []
+            for off, size, pc in failed[key][base]:
+                twin = next((tpc for k in near for tbase, g in ptx_groups[k].items() for toff, tsize, tpc in g
+                             if tbase.rsplit("|", 2)[:2] == [reg, guard] and tbase.rsplit("|", 2)[2] != block
+                             and (toff, tsize) == (off, size) and not flow.reaches(pc, tpc, EXIT)
+                             and not flow.reaches(tpc, pc, EXIT)), None)
+                if twin is None or pc in lineless:
+                    keep.append((off, size, pc))
+                    continue
+                p.unions[pc] = p.unions[twin] = twin
+                p.lines[pc] = next(k[1] for k in near if any(x[2] == twin for g in ptx_groups[k].values() for x in g))
+            if keep:
+                failed[key][base] = keep
+            else:
+                del failed[key][base]
+        if not failed[key]:
+            failed.pop(key)
+            orphans.discard(key)
 
 
 def _spread(p: Plan, failed: dict, orphans: set, foreign: set, sass, near, lineless: set[int]) -> None:
@@ -746,4 +788,82 @@ def _bytes(cov: list[tuple[int, int]]) -> set[int]:
     out = set()
     for o, s in cov:
         out.update(range(o, o + s))
+    return out
+
+
+_BRANCH = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P\w+\s+)?BRA(?:\.[A-Z]+)*\s+`\((\.L_x_\d+)\)")
+_LABEL_LINE = re.compile(r"^(\.L_x_\d+):")
+_ADDRESS = re.compile(r"/\*([0-9a-f]{4,})\*/")
+_GUARD = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(@!?U?P\w+)?")
+UNROLLS = (2, 4, 8, 16)  # the factors ptxas unrolls a loop by again (unrolled_loops)
+
+
+def unrolled_loops(text: str | None, symbol: str, flow, sites: dict[int, tuple[str, int]],
+                   accesses: list[SassAccess] | None, files: dict[int, str]) -> dict[int, tuple[int, int]]:
+    """pc -> (its loop's first pc, U) for the accesses `sites` of each innermost PTX loop that ptxas unrolled
+    again by U into a SASS loop of U copies of its body, followed by blocks of U/2, U/4 ... 1 copies: a loop
+    whose trip count the data gives (a CSR row's: `for (j = start; j < end; ++j)`), which runs in its SASS loop
+    while at least U trips remain to a lane, then in each block whose bit the lane's remainder has. Lanes whose
+    trips differ share a SASS access there at different PTX trips, where the PTX runs the warp's trips in lock
+    step (ledger.py regroups them; measured on an H100 and an H200: dd.spmv.scalar and the CSR SpMVs of
+    fresh2.*, tools/analyze_truth/data_dependent_notes.md). The PTX loop's accesses must be one basic block (each
+    runs once a trip), the SASS loop's those of the PTX loop's lines, U times their widths, and the accesses of
+    those lines after it, up to the next loop, blocks (parted by branches) of U/2, U/4 ... 1 times them, in that
+    order. Anything else: {} for that loop."""
+    if text is None or accesses is None or flow is None:
+        return {}
+    address: dict[str, int] = {}
+    branches: list[tuple[int, str]] = []
+    jumps: list[int] = []  # every branch's address: what parts the blocks after a loop
+    pending: list[str] = []
+    for _, _, raw in _kernel_lines(text, symbol):
+        lab = _LABEL_LINE.match(raw.strip())
+        if lab:
+            pending.append(lab.group(1))
+            continue
+        m = _ADDRESS.search(raw)
+        if not m:
+            continue
+        at = int(m.group(1), 16)
+        for lab in pending:
+            address[lab] = at
+        pending = []
+        b = _BRANCH.search(raw)
+        if b:
+            branches.append((at, b.group(2)))
+            jumps.append(at)
+    loops = sorted((address[t], at) for at, t in branches if t in address and address[t] <= at)
+    placed = [(int(_ADDRESS.search(s.text).group(1), 16), s) for s in accesses if _ADDRESS.search(s.text)]
+    out: dict[int, tuple[int, int]] = {}
+    back = sorted((t, pc) for pc, t in flow.targets.items() if t <= pc)
+    for start, end in back:
+        if any((s2, e2) != (start, end) and start <= s2 and e2 <= end for s2, e2 in back):
+            continue  # not innermost
+        body = [pc for pc in sites if start <= pc <= end]
+        if not body or len({flow.block_of[pc] for pc in body}) != 1:
+            continue
+        lines = {source_line(flow.instrs[pc].loc, files) for pc in body}
+        widths = sorted(sites[pc][1] for pc in body)
+        for i, (s_lo, s_hi) in enumerate(loops):
+            inside = [s for at, s in placed if s_lo <= at <= s_hi]
+            if not inside or any((s.file, s.line) not in lines for s in inside):
+                continue
+            u = len(inside) // len(body)
+            if u not in UNROLLS or sorted(s.width for s in inside) != sorted(widths * u):
+                continue
+            nxt = min((lo for lo, _ in loops[i + 1:] if lo > s_hi), default=1 << 62)
+            # the accesses after the loop in blocks: a branch before them, or another guard (`@P0 LDS`), starts one
+            made: list[list[int]] = []
+            last = None
+            for at, s in placed:
+                if s_hi < at < nxt and (s.file, s.line) in lines:
+                    key = (max(j for j in jumps if j < at), _GUARD.search(s.text).group(1))
+                    if key != last:
+                        made.append([])
+                    made[-1].append(s.width)
+                    last = key
+            made = [sorted(b) for b in made]
+            if made == [sorted(widths * (u >> k)) for k in range(1, u.bit_length())]:
+                out.update({pc: (start, u) for pc in body})
+            break
     return out

@@ -244,7 +244,10 @@ def _run_once(module, ptx, symbol, kernel, source, shown, files, sources, launch
     except PTXError as exc:
         raise UserError(f"{shown}: {exc}") from None
     listing = sass.disassemble(cubin, symbol) if cubin else None
-    plan = sass.plan(flow.instrs, flow.block_of, shared_accesses(flow.instrs), listing, module.files, avoid)
+    sites = shared_accesses(flow.instrs)
+    plan = sass.plan(flow.instrs, flow.block_of, sites, listing, module.files, avoid, flow)
+    plan.unrolled = sass.unrolled_loops(sass.listing_text(cubin) if cubin else None, symbol, flow, sites, listing,
+                                        module.files)
     forms = sass.copy_forms(cubin, symbol) if cubin else None
     ledger = Ledger(mach.W, plan, flow.block_of,
                     atomic_rules=sass.atomic_rules(flow.instrs, shared_atomics(flow.instrs), listing, module.files),
