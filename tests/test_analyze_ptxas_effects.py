@@ -779,13 +779,13 @@ def _loop_listing(main: int, tail: list[int], predicated_last: bool = False) -> 
     return "\n".join(out) + "\n"
 
 
-def _unrolled(listing: str) -> dict:
+def _unrolled(listing: str, ptx: str = LOOP_PTX) -> dict:
     from smemlab.analyze import sass
     from smemlab.analyze.cfg import build_flow
     from smemlab.analyze.ptx import parse_module
     from smemlab.analyze.session import shared_accesses
 
-    module = parse_module(LOOP_PTX)
+    module = parse_module(ptx)
     flow = build_flow(module.kernels["k"].body)
     sites = shared_accesses(flow.instrs)
     loads = [pc for pc, (op, _) in sites.items() if op == "load"]
@@ -822,3 +822,16 @@ def test_an_unrolled_loop_runs_each_lane_in_the_sass_pass_or_block_its_trip_fall
     led.record(after, np.arange(32) * 4, np.ones(32, dtype=bool), 1)  # past the loop: the run is done
     led.finish()
     assert (site.requests, site.wavefronts) == (7, 4 + 3 * 2)
+
+
+def test_a_loop_inside_a_loop_with_no_access_of_its_own_is_left_alone():
+    # what ends a run of the inner loop is the next access outside it (ledger.py): with none in the outer loop,
+    # one run could not be told from the next
+    outer = LOOP_PTX.replace("    mov.u32 %r3, 0;\n", "    mov.u32 %r6, 0;\n$L__BB0_0:\n    mov.u32 %r3, 0;\n")
+    tail = "    @%p1 bra $L__BB0_1;\n"
+    again = "    add.s32 %r6, %r6, 1;\n    setp.lt.s32 %p1, %r6, 4;\n    @%p1 bra $L__BB0_0;\n"
+    store = "    .loc 1 6 5\n    st.shared.f32 [%r2], %f1;\n"
+    after = outer.replace(tail, tail + again)  # the store after the outer loop
+    assert _unrolled(_loop_listing(4, [2, 1]), after)[0] == {}
+    each = outer.replace(tail, tail + store + again)  # a store in each outer trip
+    assert _unrolled(_loop_listing(4, [2, 1]), each)[0] == {"ld.shared.f32": 4}

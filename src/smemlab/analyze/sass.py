@@ -809,7 +809,8 @@ def unrolled_loops(text: str | None, symbol: str, flow, sites: dict[int, tuple[s
     fresh2.*, tools/analyze_truth/data_dependent_notes.md). The PTX loop's accesses must be one basic block (each
     runs once a trip), the SASS loop's those of the PTX loop's lines, U times their widths, and the accesses of
     those lines after it, up to the next loop, blocks (parted by branches) of U/2, U/4 ... 1 times them, in that
-    order. Anything else: {} for that loop."""
+    order; a loop around it must have accesses of its own (what tells one run of the loop from the next).
+    Anything else: {} for that loop."""
     if text is None or accesses is None or flow is None:
         return {}
     address: dict[str, int] = {}
@@ -841,6 +842,10 @@ def unrolled_loops(text: str | None, symbol: str, flow, sites: dict[int, tuple[s
             continue  # not innermost
         body = [pc for pc in sites if start <= pc <= end]
         if not body or len({flow.block_of[pc] for pc in body}) != 1:
+            continue
+        # a run ends at the next access outside the loop (ledger.py): each loop around it needs one of its own
+        if any(s2 <= start and end <= e2 and (s2, e2) != (start, end)
+               and not any(s2 <= pc <= e2 and not start <= pc <= end for pc in sites) for s2, e2 in back):
             continue
         lines = {source_line(flow.instrs[pc].loc, files) for pc in body}
         widths = sorted(sites[pc][1] for pc in body)
