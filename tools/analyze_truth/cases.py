@@ -1940,3 +1940,103 @@ fresh3_case('reshape_and_cache', 'triton', 'reshape_and_cache', ['k_ptr=float16[
             'kc_ptr=float16[64,200]', 'vc_ptr=float16[64,200]', 'slot_ptr=int64[8]:0..63', 'HD=200'],
             constexprs={'BD': 128, 'EVEN': False}, num_warps=2, num_stages=3, grid=(8,))
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
+
+
+# ---- a fourth fresh held-out batch (kernels/fresh4_numba.py, fresh4_triton.py): a layer-norm backward on [rows, N]
+# tiles with per-program partial dW/dB rows and a row-at-a-time column-sum second pass, a fused linear+bias+GELU(tanh)
+# matmul at 64x64x32 (2 stages) and 128x128x64 (3 stages), a batched matmul on a 3-D grid, a swizzled GROUP_M matmul
+# writing bf16, a softmax through tl.reduce with a jit combine and .cg loads, log-softmax+NLL with ignore_index, an
+# implicit-GEMM 3x3 conv, a causal depthwise conv1d, an int8 GEMM with dequant scales, a [B,M,N] transpose with
+# tl.trans, tl.histogram, tl.sort, tl.cumprod, seeded tl.rand dropout, a Welford tl.reduce over tuples, an autotuned +
+# heuristics split-K matmul with atomics; Numba: a float64 tiled matmul, a 3-D heat step, shfl_xor + shared block
+# sums, an int64 bitonic sort, an RGB uint8 histogram, an n-body splitting each body over 4 threads, a double-
+# buffered scan, an eager 2-D signature, scattered compare-and-swap claims, cuda.fma/selp on int16, a device
+# function's local array of 16, a constant-memory filter with a halo, complex64, activemask+ballot, 3-D int64 atomics;
+# written before their first recording. The whole small grid is replayed, as Nsight Compute counts the launch.
+def fresh4_case(id, compiler, kernel, args, grid=(1, 1, 1), block_index=(0, 0, 0), **launch):
+    """fresh2_case's launch (grid, block_index, constexprs, num_warps, num_stages, block, dyn) of a kernel of
+    fresh4_{compiler}.py."""
+    c = fresh2_case(id, compiler, kernel, args, grid=grid, block_index=block_index, **launch)
+    c.update(id=f"fresh4.{compiler}.{id}", file=f"{K}/fresh4_{compiler}.py")
+    return c
+
+
+fresh4_case('matmul_f64_tiled', 'numba', 'matmul_f64_tiled', ['a=float64[40,40]', 'b=float64[40,40]',
+            'c=float64[40,40]'], block=(16, 16), grid=(3, 3), block_index=(1, 2, 0))
+fresh4_case('heat3d_step', 'numba', 'heat3d_step', ['u=float32[8,16,16]', 'out=float32[8,16,16]', 'alpha=0.1'],
+            block=(8, 8, 4), grid=(2, 2, 2))
+fresh4_case('sum_xor_shared', 'numba', 'sum_xor_shared', ['x=float32[1000]', 'partial=float32[4]'], block=(256,),
+            grid=(4,))
+fresh4_case('bitonic_int64', 'numba', 'bitonic_int64', ['keys=int64[1024]', 'out=int64[1024]'], block=(256,),
+            grid=(2,))
+fresh4_case('rgb_hist_u8', 'numba', 'rgb_hist_u8', ['img=uint8[24,40,3]', 'hist=uint32[3,256]:0..0'],
+            block=(128,), grid=(3,))
+fresh4_case('nbody_split4', 'numba', 'nbody_split4', ['px=float32[300]', 'py=float32[300]', 'pz=float32[300]',
+            'm=float32[300]', 'ax=float32[300]', 'ay=float32[300]', 'az=float32[300]', 'soft2=0.01'], block=(64, 4),
+            grid=(5,), block_index=(4, 0, 0))
+fresh4_case('scan_double_buffer', 'numba', 'scan_double_buffer', ['x=int32[500]:0..9', 'out=int32[500]'],
+            block=(256,), grid=(2,))
+fresh4_case('scale_rows_explicit', 'numba', 'scale_rows_explicit', ['a=float32[20,50]', 's=float32[20]',
+            'out=float32[20,50]'], block=(32, 8), grid=(2, 3))
+fresh4_case('scatter_claim_cas', 'numba', 'scatter_claim_cas', ['keys=int32[200]:0..100000', 'table=int32[256]:-1..-1',
+            'slots=int32[200]'], block=(128,), grid=(2,))
+fresh4_case('fma_selp_int16', 'numba', 'fma_selp_int16', ['a=int16[200]:-1000..1000', 'b=int16[200]:-1000..1000',
+            'mask=uint8[200]:0..1', 'out=int16[200]', 'gain=3'], block=(128,), grid=(2,))
+fresh4_case('window_kth', 'numba', 'window_kth', ['x=float32[140]', 'out=float32[128]'], block=(128,))
+fresh4_case('smooth_const_halo', 'numba', 'smooth_const_halo', ['x=float32[1500]', 'y=float32[1500]'], block=(256,),
+            grid=(2,))
+fresh4_case('phase_shift_c64', 'numba', 'phase_shift_c64', ['z=complex64[32,32]', 'out=complex64[32,32]', 'k=0.1'],
+            block=(16, 16), grid=(2, 2))
+fresh4_case('positives_per_warp', 'numba', 'positives_per_warp', ['x=float32[250]', 'warp_counts=int32[8]'],
+            block=(128,), grid=(2,))
+fresh4_case('plane_counts_3d', 'numba', 'plane_counts_3d', ['v=float32[4,8,16]', 'thresh=0.5', 'counts=int64[4]:0..0'],
+            block=(16, 8, 2), grid=(1, 1, 2))
+fresh4_case('ln_bwd_tile_partial', 'triton', 'ln_bwd_tile_partial', ['x_ptr=float16[30,300]',
+            'dy_ptr=float16[30,300]', 'w_ptr=float16[300]', 'mean_ptr=float32[30]', 'rstd_ptr=float32[30]',
+            'dx_ptr=float16[30,300]', 'dw_part_ptr=float32[4,300]', 'db_part_ptr=float32[4,300]', 'M=30', 'N=300',
+            'stride=300'], constexprs={'BLOCK_M': 8, 'BLOCK_N': 512}, num_warps=8, grid=(4,), block_index=(3, 0, 0))
+fresh4_case('ln_bwd_colsum', 'triton', 'ln_bwd_colsum', ['dw_part_ptr=float32[40,300]', 'db_part_ptr=float32[40,300]',
+            'dw_ptr=float16[300]', 'db_ptr=float16[300]', 'P=40', 'N=300'], constexprs={'BLOCK_N': 128}, grid=(3,))
+fresh4_case('linear_gelu_64', 'triton', 'linear_gelu', ['a_ptr=float16[100,96]', 'w_ptr=float16[96,120]',
+            'bias_ptr=float16[120]', 'c_ptr=float16[100,120]', 'M=100', 'N=120', 'K=96', 'stride_am=96',
+            'stride_wk=120', 'stride_cm=120'], constexprs={'BM': 64, 'BN': 64, 'BK': 32}, num_stages=2, grid=(2, 2))
+fresh4_case('linear_gelu_128', 'triton', 'linear_gelu', ['a_ptr=float16[256,192]', 'w_ptr=float16[192,128]',
+            'bias_ptr=float16[128]', 'c_ptr=float16[256,128]', 'M=256', 'N=128', 'K=192', 'stride_am=192',
+            'stride_wk=128', 'stride_cm=128'], constexprs={'BM': 128, 'BN': 128, 'BK': 64}, num_warps=8,
+            num_stages=3, grid=(2, 1))
+fresh4_case('bmm_batched', 'triton', 'bmm_batched', ['a_ptr=float16[3,50,40]', 'b_ptr=float16[3,40,60]',
+            'c_ptr=float16[3,50,60]', 'M=50', 'N=60', 'K=40', 'stride_ab=2000', 'stride_bb=2400', 'stride_cb=3000'],
+            constexprs={'BM': 32, 'BN': 32, 'BK': 32}, grid=(2, 2, 3), block_index=(1, 0, 2))
+fresh4_case('matmul_swizzle_bf16', 'triton', 'matmul_swizzle_bf16', ['a_ptr=float16[128,64]', 'b_ptr=float16[64,96]',
+            'c_ptr=bfloat16[128,96]', 'M=128', 'N=96', 'K=64'], constexprs={'BM': 32, 'BN': 32, 'BK': 32,
+            'GROUP_M': 2}, grid=(12,), block_index=(5, 0, 0))
+fresh4_case('softmax_custom_reduce', 'triton', 'softmax_custom_reduce', ['x_ptr=float16[4,1000]',
+            'y_ptr=float32[4,1000]', 'N=1000', 'stride=1000'], constexprs={'BLOCK': 1024}, grid=(4,))
+fresh4_case('nll_log_softmax', 'triton', 'nll_log_softmax', ['logits_ptr=bfloat16[6,1500]',
+            'target_ptr=int64[6]:-100..1499', 'loss_ptr=float32[6]', 'V=1500', 'stride=1500', 'ignore_index=-100'],
+            constexprs={'BLOCK': 512}, grid=(6,))
+fresh4_case('conv2d_implicit_gemm', 'triton', 'conv2d_implicit_gemm', ['x_ptr=float16[2,16,16,24]',
+            'w_ptr=float16[216,32]', 'y_ptr=float16[2,256,32]', 'H=16', 'W=16', 'C=24', 'OC=32'],
+            constexprs={'KH': 3, 'KW': 3, 'BP': 64, 'BOC': 32, 'BC': 16}, grid=(4, 1, 2), block_index=(2, 0, 1))
+fresh4_case('depthwise_conv1d', 'triton', 'depthwise_conv1d', ['x_ptr=float16[2,64,150]', 'w_ptr=float32[64,4]',
+            'y_ptr=float16[2,64,150]', 'C=64', 'L=150'], constexprs={'KSIZE': 4, 'BC': 32, 'BL': 64},
+            grid=(2, 3, 2), block_index=(1, 2, 1))
+fresh4_case('int8_matmul_dequant', 'triton', 'int8_matmul_dequant', ['a_ptr=int8[100,128]:-127..127',
+            'b_ptr=int8[128,100]:-127..127', 'sa_ptr=float32[100]', 'sb_ptr=float32[100]', 'c_ptr=float16[100,100]',
+            'M=100', 'N=100', 'K=128'], constexprs={'BM': 64, 'BN': 64, 'BK': 64}, grid=(2, 2))
+fresh4_case('batched_transpose', 'triton', 'batched_transpose', ['x_ptr=float32[2,60,70]', 'y_ptr=float32[2,70,60]',
+            'M=60', 'N=70'], constexprs={'BM': 32, 'BN': 32}, grid=(2, 3, 2), block_index=(1, 2, 1))
+fresh4_case('token_histogram', 'triton', 'token_histogram', ['ids_ptr=int32[4000]:0..63', 'hist_ptr=int32[64]:0..0',
+            'n=4000'], constexprs={'BLOCK': 1024, 'NBINS': 64}, grid=(4,))
+fresh4_case('row_sort_topk', 'triton', 'row_sort_topk', ['x_ptr=float32[4,256]', 'out_ptr=float32[4,16]'],
+            constexprs={'N': 256, 'K': 16}, grid=(4,))
+fresh4_case('survival_cumprod', 'triton', 'survival_cumprod', ['p_ptr=float32[3,400]', 'out_ptr=float32[3,400]',
+            'N=400', 'stride=400'], constexprs={'BLOCK': 512}, grid=(3,))
+fresh4_case('dropout_seeded', 'triton', 'dropout_seeded', ['x_ptr=float32[4000]', 'y_ptr=float32[4000]',
+            'keep_ptr=int8[4000]', 'n=4000', 'p=0.1', 'seed=1234'], constexprs={'BLOCK': 1024}, grid=(4,))
+fresh4_case('welford_rows', 'triton', 'welford_rows', ['x_ptr=float16[4,768]', 'mean_ptr=float32[4]',
+            'var_ptr=float32[4]', 'N=768', 'stride=768'], constexprs={'BLOCK': 1024}, grid=(4,))
+fresh4_case('splitk_matmul', 'triton', 'splitk_matmul', ['a_ptr=float16[64,256]', 'b_ptr=float16[256,64]',
+            'c_ptr=float32[64,64]', 'M=64', 'N=64', 'K=256'], constexprs={'SPLIT_K': 2, 'BM': 32, 'BN': 32, 'BK': 32,
+            'EVEN_K': True}, num_warps=4, num_stages=2, grid=(2, 2, 2))
+assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"

@@ -75,7 +75,9 @@ def numba(kernel, block, *args, grid=(1, 1, 1), block_index=(0, 0, 0), dynamic_s
     from smemlab.analyze import numba_front
 
     run = {k: named.pop(k) for k in ("max_steps", "cluster", "time_limit", "name") if k in named}
-    values = _positional(numba_front.parameters(kernel) if args and not isinstance(kernel, str) else [], args)
+    if args and isinstance(kernel, str):  # a file's kernel: its parameters are those of the one `name` picks
+        run["name"], kernel = numba_front.find(kernel, run.get("name"))
+    values = _positional(numba_front.parameters(kernel) if args else [], args)
     return numba_front.analyze(kernel, block, grid, block_index, dynamic_shared, values={**values, **named}, **run)
 
 
