@@ -835,3 +835,42 @@ def test_a_loop_inside_a_loop_with_no_access_of_its_own_is_left_alone():
     assert _unrolled(_loop_listing(4, [2, 1]), after)[0] == {}
     each = outer.replace(tail, tail + store + again)  # a store in each outer trip
     assert _unrolled(_loop_listing(4, [2, 1]), each)[0] == {"ld.shared.f32": 4}
+
+
+UNLINED_PTX = PTX_HEAD + """.visible .entry k(.param .u32 k_p)
+{
+    .reg .b32 %r<8>;
+    .reg .f32 %f<4>;
+    .reg .f64 %fd<2>;
+    .shared .align 8 .b8 s[2048];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, s;
+    shl.b32 %r3, %r1, 3;
+    add.s32 %r4, %r2, %r3;
+    ld.shared.f64 %fd1, [%r4+1024];
+    .loc 1 12 5
+    ld.shared.f32 %f1, [%r4];
+    ld.shared.f32 %f2, [%r4+4];
+    add.f32 %f3, %f1, %f2;
+    .loc 1 13 5
+    st.shared.f32 [%r4], %f3;
+    ret;
+}
+"""
+
+
+def test_sass_of_code_with_no_line_on_a_line_leaves_that_lines_own_accesses_alone():
+    # fresh4.numba.phase_shift_c64: libdevice's sin/cos slow path (PTX with no line) has an LDG.E.64 that
+    # ptxas's line table puts on the line of the call, beside the line's own two 4-byte loads: not a vector
+    # of those two
+    from smemlab.analyze.sass import SassAccess
+
+    listing = [SassAccess("k.cu", 12, "load", 4, "R2", 0, "LDS R3, [R2]"),
+               SassAccess("k.cu", 12, "load", 4, "R2", 4, "LDS R4, [R2+0x4]"),
+               SassAccess("k.cu", 12, "load", 8, "R9", 0, "LDS.64 R6, [R9]"), _sts(13, "R2")]
+    plan, instrs, sites = _planned(UNLINED_PTX, listing)
+    own = [pc for pc, (op, size) in sites.items() if op == "load" and size == 4]
+    assert len(own) == 2 and not any(pc in plan.coalesce for pc in own) and 12 not in plan.unmatched
+    wider = [x for x in listing if x.width != 8] + [SassAccess("k.cu", 12, "load", 16, "R9", 0, "LDS.128 R4, [R9]")]
+    plan, _, _ = _planned(UNLINED_PTX, wider)  # SASS the code with no line does not make: as before
+    assert 12 in plan.unmatched

@@ -244,6 +244,19 @@ KNOWN = {
                                        "words), so sass.plan leaves the line unmatched and counts the PTX's loads "
                                        "(9,984 wavefronts against 3,072); its 4-byte cp.async with copies in flight "
                                        "1,152 against 846 (the word rule, as the tf32 copies)"),
+    **{f"fresh4.triton.{k}": ({("fresh4_triton.py", line, "ldgsts")},
+                              "a staged Triton matmul's 16-byte tile copies with stages in flight (measured on an H200, "
+                              f"2026-11-28: {hw} wavefronts on the line, {ours} by ldgsts_costs); " + STAGED_A_COPY)
+       for k, line, hw, ours in (("linear_gelu_64", 73, 784, 812), ("matmul_swizzle_bf16", 129, 960, 1152),
+                                 ("int8_matmul_dequant", 242, 684, 712))},
+    "fresh4.numba.bitonic_int64": ({("fresh4_numba.py", 89, "load"), ("fresh4_numba.py", 92, "store"),
+                                    ("fresh4_numba.py", 93, "store")},
+                                   "a bitonic sort of int64 keys in Numba: in the 9 stride-1 stages ptxas loads the pair "
+                                   "as one LDS.128 on line 90 and stores it as one STS.128 on line 93 (measured on an "
+                                   "H200, 2026-11-28); analyze joins the loads only in part (line 89: 2,336 wavefronts "
+                                   "against 1,824) and not the stores, whose two PTX addresses are on two registers "
+                                   "(line 92: 2,110 against 1,564; 93: 2,110 against 2,139): the 4-byte sorts' pair "
+                                   "rule (sass._partners) does not reach these"),
     "fresh2.triton.prefix_suffix_rows": ({("standard.py", 358, "load")},
                                          "tl.flip's exchange through shared memory (standard.py:358): ptxas reads it as "
                                          "8 LDS.128 a warp pass where analyze counts the PTX's narrower loads (512 "

@@ -41,7 +41,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -590,11 +590,23 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
             for pc in pcs(failed.pop(key)):
                 p.lines[pc] = there[1]
             orphans.discard(key)
+    unlined: dict[str, Counter] = defaultdict(Counter)  # op -> widths of removed accesses with no source line
     for key in sorted(orphans):  # 3
         if key[2].startswith("local") or not any(f[2] == key[2] for f in foreign):
-            for pc in pcs(failed.pop(key)):
-                p.sizes[pc] = 0
+            for g in failed.pop(key).values():
+                for _, size, pc in g:
+                    p.sizes[pc] = 0
+                    unlined[key[2]][size] += not key[1]
             p.removed.append(key[1])
+    # a line whose SASS makes its PTX's accesses at their widths and more, the more being those of code with no
+    # line that ptxas's line table puts there (libdevice's sin/cos slow path, an LDG.E.64 on the line of the call
+    # in a Numba kernel, fresh4.numba.phase_shift_c64): its own accesses keep their widths
+    for key in sorted(failed):
+        mine = Counter(x[1] for g in failed[key].values() for x in g)
+        extra = Counter(sass_widths(key)) - mine
+        if not mine - Counter(sass_widths(key)) and extra and not extra - unlined[key[2]]:
+            unlined[key[2]] -= extra
+            failed.pop(key)
     for key, groups in failed.items():
         p.unmatched.append(key[1])
         _partners(p, key, groups, ptx_groups, sass_groups)
