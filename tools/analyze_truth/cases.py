@@ -286,6 +286,40 @@ def _fresh3_data() -> dict[str, np.ndarray]:
     }
 
 
+def _fresh4_data() -> dict[str, np.ndarray]:
+    """The .npy inputs of the fourth fresh batch (kernels/fresh4_*.cu): token ids with repeats, COO row lists
+    (sorted and scattered), an ELLPACK matrix in column-major slots, a graph in CSR with a frontier and a visited
+    bitmap, a search pattern, a byte stream with runs (their own generator)."""
+    rng = np.random.default_rng(20261215)
+    rows, width, ld, xn = 120, 10, 128, 300
+    ell = np.full((width, ld), -1, np.int32)
+    for r in range(rows):
+        m = int(rng.choice([0, 1, 2, 4, 6, 10]))
+        ell[:m, r] = np.sort(rng.choice(xn, m, replace=False))
+    nv = 512
+    deg = rng.choice([0, 1, 2, 3, 4, 8, 20], nv)
+    ptr = np.concatenate([[0], np.cumsum(deg)]).astype(np.int32)
+    cols = np.concatenate([np.where(rng.random(d) < 0.5, (v + rng.integers(-20, 21, d)) % nv, rng.integers(0, nv, d))
+                           for v, d in enumerate(deg)]).astype(np.int32)
+    frontier = rng.random(nv) < 0.15
+    visited = frontier | (rng.random(nv) < 0.3)
+    pack = lambda b: np.packbits(b.reshape(-1, 32)[:, ::-1], axis=1).view(">u4").reshape(-1).astype(np.uint32)
+    runs = np.repeat(rng.integers(0, 6, 800), rng.choice([1, 1, 2, 3, 5, 9, 40], 800))[:2000].astype(np.uint8)
+    return {
+        "fresh4_tokens_64": ((rng.zipf(1.5, 64) - 1) % 50).astype(np.int32),
+        "fresh4_coo_rows_sorted": np.sort(rng.integers(0, 100, 2000)).astype(np.int32),
+        "fresh4_coo_rows_random": rng.integers(0, 100, 2000).astype(np.int32),
+        "fresh4_ell_cols": ell.reshape(-1),
+        "fresh4_graph_row_ptr": ptr,
+        "fresh4_graph_cols": cols,
+        "fresh4_frontier_bits": pack(frontier),
+        "fresh4_visited_bits": pack(visited),
+        "fresh4_pat_the": np.frombuffer(b"the ", np.uint8).copy(),
+        "fresh4_pat_bandwidth": np.frombuffer(b"bandwidth", np.uint8).copy(),
+        "fresh4_runs_2000": runs,
+    }
+
+
 def data_files() -> dict[str, np.ndarray]:
     """Every .npy input, by name (deterministic: regenerated identically)."""
     from smemlab.lab.histogram import make_keys  # the experiment's own keys
@@ -315,6 +349,7 @@ def data_files() -> dict[str, np.ndarray]:
         **_fresh_data(),
         **_fresh2_data(),
         **_fresh3_data(),
+        **_fresh4_data(),
     }
     return out
 
@@ -1532,6 +1567,150 @@ for B, N, NH, d, b in ((2, 16, 4, 16, 256), (1, 12, 3, 20, 192)):
 for (nx, ny), blk in (((40, 8), (32, 4)), ((17, 12), (16, 8))):
     fresh3(f"euler_flux_x.{nx}x{ny}", F3A, "euler_flux_x", blk,
            [f"cells=float32[{5 * nx * ny}]:0.5..2", f"flux=float32[{3 * (nx - 1) * ny}]", f"nx={nx}", f"ny={ny}", "gamma=1.4"])
+
+
+# ---- the fourth fresh held-out batch (kernels/fresh4_kernels.cu, fresh4_apps.cu, fresh4_common.cuh; fresh4_cg.cu
+# compiled by nvcc): machine-learning and data-processing kernels (llm.c-style layernorm/softmax, bias+GELU,
+# causal attention scores, rotary embeddings, embedding backward, argmax, depthwise 1-D convolutions, im2col,
+# batched small GEMMs, column sums, a templated 3-D permute; compaction, a 64-bit bitonic sort, sparse bookkeeping,
+# ELL SpMV, a bitmap BFS, string search, RLE, image downsampling, I420 to RGBA, grid sampling, a batched 16-bit
+# blur; cooperative-groups layernorm and bf16/half residuals), written before its first recording
+F4K, F4A, F4C = f"{K}/fresh4_kernels.cu", f"{K}/fresh4_apps.cu", f"{K}/fresh4_cg.cu"
+
+
+def fresh4(id, file, kernel, block, args, **kw):
+    c = case("fresh4." + id, file, kernel, block, args, **kw)
+    if file == F4C:
+        c["compiler"] = "nvcc"
+    return c
+
+
+# layernorm, a warp a row with float4 loads (one block, then two blocks of a grid)
+for N, C, b, g in ((8, 256, 128, 1), (13, 96, 96, 1), (16, 1000, 256, 2)):
+    fresh4(f"layernorm_fwd_warp.n{N}.c{C}.b{b}", F4K, "layernorm_fwd_warp", (b,),
+           [f"out=float32[{N * C}]", f"mean=float32[{N}]", f"rstd=float32[{N}]", f"inp=float32[{N * C}]",
+            f"weight=float32[{C}]", f"bias=float32[{C}]", f"N={N}", f"C={C}"], grid=(g, 1, 1))
+# online softmax, a warp a row of a (32, 8) block
+for N, C, g in ((8, 100, 1), (16, 50, 2), (8, 1000, 1)):
+    fresh4(f"softmax_online_fwd.n{N}.c{C}", F4K, "softmax_online_fwd", (32, 8),
+           [f"out=float32[{N * C}]", f"inp=float32[{N * C}]:-4..4", f"N={N}", f"C={C}"], grid=(g, 1, 1))
+# fused bias + GELU, a (64, 4) block over (rows, C)
+for rows, C, gx in ((16, 100, 2), (10, 200, 4)):
+    fresh4(f"bias_gelu_fwd.r{rows}.c{C}", F4K, "bias_gelu_fwd", (64, 4),
+           [f"out=float32[{rows * C}]", f"inp=float32[{rows * C}]", f"bias=float32[{C}]", f"rows={rows}", f"C={C}"],
+           grid=(gx, 1, 1))
+# causal attention scores, 16x16 shared tiles, q/k rows in a fused qkv-strided buffer
+for T, hs, ld in ((40, 32, 96), (64, 48, 144)):
+    fresh4(f"attn_scores_causal.t{T}.hs{hs}", F4K, "attn_scores_causal", (16, 16),
+           [f"att=float32[{T * T}]", f"q=float32[{T * ld}]", f"k=float32[{T * ld}]", f"T={T}", f"hs={hs}", f"ld={ld}",
+            f"scale={hs ** -0.5:.6f}"])
+# rotary embeddings: NeoX halves (a block a position), GPT-J float2 pairs on a 2-D grid
+for (bx, by), seq, heads, dim in (((32, 4), 8, 6, 64), ((16, 8), 6, 8, 40)):
+    fresh4(f"rope_neox.{bx}x{by}.h{heads}.d{dim}", F4K, "rope_neox", (bx, by),
+           [f"x=float32[{seq * heads * dim}]", f"cos_t=float32[{seq * dim // 2}]", f"sin_t=float32[{seq * dim // 2}]",
+            f"seq={seq}", f"heads={heads}", f"dim={dim}"], grid=(seq, 1, 1))
+for seq, heads, dim, gy in ((6, 8, 64, 2), (4, 6, 48, 2)):
+    fresh4(f"rope_interleaved_f2.h{heads}.d{dim}", F4K, "rope_interleaved_f2", (32, 4),
+           [f"x=float2[{seq * heads * dim // 2}]", f"inv_freq=float32[{dim // 2}]", f"seq={seq}", f"heads={heads}",
+            f"dim={dim}"], grid=(seq, gy, 1))
+# embedding backward, integer atomics into token rows (repeated tokens)
+for BT, C, b in ((64, 96, 256), (40, 128, 128)):
+    fresh4(f"embedding_bwd_fixed.bt{BT}.c{C}", F4K, "embedding_bwd_fixed", (b,),
+           [f"dwte_fx=int32[{50 * C}]", f"dout=float32[{BT * C}]", f"tokens={npy('fresh4_tokens_64')}", f"BT={BT}", f"C={C}"])
+for rows, V, b in ((6, 1000, 96), (16, 257, 256)):
+    fresh4(f"argmax_rows.r{rows}.v{V}", F4K, "argmax_rows", (b,),
+           [f"idx_out=int32[{rows}]", f"val_out=float32[{rows}]", f"logits=float32[{rows * V}]", f"rows={rows}", f"V={V}"])
+# depthwise 1-D convolutions: channels-last (templated kernel size), channels-first through shared memory
+for k, T, C, b in ((3, 64, 48, 256), (7, 50, 100, 128)):
+    fresh4(f"dwconv1d_cl.k{k}.c{C}", F4K, f"dwconv1d_cl<{k}>", (b,),
+           [f"y=float32[{T * C}]", f"x=float32[{T * C}]", f"w=float32[{C * k}]", f"b=float32[{C}]", f"T={T}", f"C={C}"])
+for k, T, C, b in ((5, 200, 8, 128), (7, 300, 6, 96)):
+    fresh4(f"dwconv1d_cf.k{k}.t{T}", F4K, f"dwconv1d_cf<{k}>", (b,),
+           [f"y=float32[{T * C}]", f"x=float32[{T * C}]", f"w=float32[{C * k}]", f"T={T}", f"C={C}"], dyn=4 * (T + k - 1))
+for C, H, W, b, g in ((3, 20, 20, 256, 1), (4, 15, 17, 128, 4)):
+    fresh4(f"im2col_3x3.c{C}.{H}x{W}", F4K, "im2col_3x3", (b,),
+           [f"col=float32[{9 * C * H * W}]", f"img=float32[{C * H * W}]", f"C={C}", f"H={H}", f"W={W}"], grid=(g, 1, 1))
+# batched small GEMMs: a thread a 4x4 product (float4 rows), a warp an 8x8 product
+for batch, b, g in ((100, 128, 1), (200, 96, 3)):
+    fresh4(f"batched_gemm4x4.batch{batch}.b{b}", F4K, "batched_gemm4x4", (b,),
+           [f"Cm=float4[{4 * batch}]", f"Am=float4[{4 * batch}]", f"Bm=float4[{4 * batch}]", f"batch={batch}"], grid=(g, 1, 1))
+for batch, b in ((12, 128), (5, 64)):
+    fresh4(f"batched_gemm8x8_warp.batch{batch}", F4K, "batched_gemm8x8_warp", (b,),
+           [f"Cm=float32[{64 * batch}]", f"Am=float32[{64 * batch}]", f"Bm=float32[{64 * batch}]", f"batch={batch}"])
+# column sums of a row-major matrix: a warp a column (lanes down the rows), then the coalesced (32, 8) tiles
+for rows, cols, b in ((64, 100, 256), (33, 48, 128)):
+    fresh4(f"colsum_warp_per_col.{rows}x{cols}", F4K, "colsum_warp_per_col", (b,),
+           [f"out=float32[{cols}]", f"A=float32[{rows * cols}]", f"rows={rows}", f"cols={cols}"])
+for rows, cols in ((64, 100), (200, 40)):
+    fresh4(f"colsum_tiled.{rows}x{cols}", F4K, "colsum_tiled", (32, 8),
+           [f"out=float32[{cols}]", f"A=float32[{rows * cols}]", f"rows={rows}", f"cols={cols}"])
+# 3-D permute (0 <-> 2) through shared tiles, two template instances; a block a d1 plane (grid z)
+for t, tile, rws, dt, (D0, D1, D2) in (("float", 32, 8, "float32", (40, 3, 50)), ("float", 32, 8, "float32", (32, 4, 32)),
+                                       ("unsigned short", 16, 16, "uint16", (20, 2, 36))):
+    fresh4(f"permute_021_tiled.{dt}.{D0}x{D1}x{D2}", F4K, f"permute_021_tiled<{t}, {tile}, {rws}>", (tile, rws),
+           [f"out={dt}[{D0 * D1 * D2}]", f"in={dt}[{D0 * D1 * D2}]", f"D0={D0}", f"D1={D1}", f"D2={D2}"], grid=(1, 1, D1))
+# data processing
+for n, b, th in ((3000, 256, 0.5), (1000, 96, -0.2)):
+    fresh4(f"compact_above.n{n}.b{b}", F4A, "compact_above", (b,),
+           [f"out=float32[{n}]", "out_count=int32[1]", f"in=float32[{n}]:-1..1", f"n={n}", f"threshold={th}"])
+for seg, nseg in ((128, 4), (256, 3)):
+    fresh4(f"bitonic_segments_u64.seg{seg}", F4A, f"bitonic_segments_u64<{seg}>", (seg // 2,),
+           [f"keys=uint64[{seg * nseg}]", f"nseg={nseg}"])
+for b in (64, 48):
+    fresh4(f"csr_rowlen_hist.b{b}", F4A, "csr_rowlen_hist", (b,),
+           ["hist=uint32[16]", f"row_ptr={npy('csr_row_ptr')}", "rows=64"])
+for order, b in (("sorted", 256), ("random", 200)):
+    fresh4(f"coo_row_count.{order}.b{b}", F4A, "coo_row_count", (b,),
+           ["row_counts=int32[100]", f"coo_rows={npy('fresh4_coo_rows_' + order)}", "nnz=2000"])
+for rows, b in ((120, 128), (90, 96)):
+    fresh4(f"ell_spmv_colmajor.r{rows}.b{b}", F4A, "ell_spmv_colmajor", (b,),
+           [f"y=float32[{rows}]", f"ell_cols={npy('fresh4_ell_cols')}", "ell_vals=float32[1280]", "x=float32[300]",
+            f"rows={rows}", "width=10", "ld=128"])
+for b, g in ((256, 1), (100, 2)):
+    fresh4(f"bfs_bitmap_step.b{b}.g{g}", F4A, "bfs_bitmap_step", (b,),
+           ["next=uint32[16]", f"visited={npy('fresh4_visited_bits')}", "parent=int32[512]",
+            f"frontier={npy('fresh4_frontier_bits')}", f"row_ptr={npy('fresh4_graph_row_ptr')}",
+            f"cols={npy('fresh4_graph_cols')}", "nv=512"], grid=(g, 1, 1))
+for pat, m, b in (("the", 4, 256), ("bandwidth", 9, 128)):
+    fresh4(f"find_pattern.{pat}.b{b}", F4A, "find_pattern", (b,),
+           ["match_pos=int32[3001]", "nmatch=int32[1]", f"text={npy('fresh3_text')}", "n=3001",
+            f"pat={npy('fresh4_pat_' + pat)}", f"m={m}"])
+for n, b in ((2000, 256), (777, 96)):
+    fresh4(f"rle_encode.n{n}.b{b}", F4A, "rle_encode", (b,),
+           [f"run_vals=uint8[{n}]", f"run_starts=int32[{n}]", f"run_lens=int32[{n}]", "nruns=int32[1]",
+            f"in={npy('fresh4_runs_2000')}", f"n={n}"])
+# images: pitches that are not multiples of 128 bytes, grids of edge blocks
+for w, h, sp, dp, g in ((64, 48, 72, 40, (2, 2, 1)), (50, 30, 50, 25, (2, 1, 1))):
+    fresh4(f"downsample2x2_gray.w{w}.pitch{sp}", F4A, "downsample2x2_gray", (16, 16),
+           [f"dst=uint8[{dp * h // 2}]", f"dst_pitch={dp}", f"src=uchar4[{sp * h}]", f"src_pitch={sp}", f"w={w}", f"h={h}"],
+           grid=g)
+for w, h, yp, uvp, rp, g in ((64, 32, 80, 48, 64, (2, 4, 1)), (50, 20, 50, 25, 52, (2, 3, 1))):
+    fresh4(f"i420_to_rgba.w{w}.ypitch{yp}", F4A, "i420_to_rgba", (32, 8),
+           [f"rgba=uchar4[{rp * h}]", f"rgba_pitch={rp}", f"Y=uint8[{yp * h}]", f"y_pitch={yp}",
+            f"U=uint8[{uvp * h // 2}]", f"V=uint8[{uvp * h // 2}]", f"uv_pitch={uvp}", f"w={w}", f"h={h}"], grid=g)
+for Ho, Wo, g in ((16, 16, (1, 1, 1)), (20, 24, (2, 2, 1))):
+    fresh4(f"grid_sample_bilinear.{Ho}x{Wo}", F4A, "grid_sample_bilinear", (16, 16),
+           [f"out=float32[{3 * Ho * Wo}]", "img=float32[6000]", f"grid=float2[{Ho * Wo}]:-1.1..1.1", "C=3", "H=40",
+            "W=50", f"Ho={Ho}", f"Wo={Wo}"], grid=g)
+for w, h, pitch, nimg, g in ((20, 12, 24, 4, (3, 2, 1)), (16, 16, 16, 6, (2, 2, 1))):
+    fresh4(f"box3_u16_batch.w{w}.n{nimg}", F4A, "box3_u16_batch", (8, 8, 4),
+           [f"out=uint16[{pitch * h * nimg}]", f"in=uint16[{pitch * h * nimg}]", f"w={w}", f"h={h}", f"pitch={pitch}",
+            f"nimg={nimg}"], grid=g)
+# nvcc: cooperative groups, bf16/half pairs
+for N, C, b in ((8, 100, 128), (16, 768, 256)):
+    fresh4(f"layernorm_cg.n{N}.c{C}", F4C, "layernorm_cg", (b,),
+           [f"out=float32[{N * C}]", f"mean=float32[{N}]", f"rstd=float32[{N}]", f"inp=float32[{N * C}]",
+            f"weight=float32[{C}]", f"bias=float32[{C}]", f"N={N}", f"C={C}"])
+for off2, n2, b in ((0, 1000, 256), (3, 777, 96)):
+    fresh4(f"residual_add_bf16x2.off{off2}.b{b}", F4C, "residual_add_bf16x2", (b,),
+           [f"out=bfloat162[{off2 + n2}]", f"a=bfloat162[{off2 + n2}]", f"b=bfloat162[{off2 + n2}]", f"off2={off2}",
+            f"n2={n2}"])
+for n, b in ((1024, 128), (1000, 96)):
+    fresh4(f"residual_axpy_half8.n{n}.b{b}", F4C, "residual_axpy_half8", (b,), [f"x=half[{n}]", f"h=half[{n}]", "alpha=0.5", f"n={n}"])
+for rows, C, b in ((4, 512, 128), (3, 300, 96)):
+    fresh4(f"fused_residual_rmsnorm_bf16.r{rows}.c{C}", F4C, "fused_residual_rmsnorm_bf16", (b,),
+           [f"normed=bfloat16[{rows * C}]", f"resid=bfloat16[{rows * C}]", f"delta=bfloat16[{rows * C}]", f"w=bfloat16[{C}]",
+            f"rows={rows}", f"C={C}"])
 
 
 # ---- Python kernels as people write them (issue 30): the robustness corpus's Triton and Numba kernels
