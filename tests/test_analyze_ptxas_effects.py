@@ -751,9 +751,10 @@ $L__BB0_1:
 """
 
 
-def _loop_listing(main: int, tail: list[int], predicated_last: bool = False) -> str:
+def _loop_listing(main: int, tail: list[int], predicated_last: bool = False, looped_last: bool = False) -> str:
     """An nvdisasm -g listing of kernel k: a SASS loop of `main` LDS on line 5, then blocks of `tail` LDS, each
-    behind a branch (the last one predicated instead, `predicated_last`: corpus.divergent_branches's `@P0 LDS`)."""
+    behind a branch (the last one predicated instead, `predicated_last`: corpus.divergent_branches's `@P0 LDS`;
+    or a loop, `looped_last`: fresh4.argmax_rows's)."""
     out = ["//--------------------- .text.k --------------------------", '\t//## File "k.cu", line 5']
     at = 0
 
@@ -770,8 +771,12 @@ def _loop_listing(main: int, tail: list[int], predicated_last: bool = False) -> 
         last = predicated_last and b == len(tail) - 1
         if not last:
             ins("@!P1 BRA `(.L_x_9)")
+        if looped_last and b == len(tail) - 1:
+            out.append(".L_x_7:")
         for i in range(n):
             ins(f"{'@P0' if last else ''} LDS R{4 + i}, [R2+{0x80 * i:#x}]")
+        if looped_last and b == len(tail) - 1:
+            ins("@P2 BRA `(.L_x_7)")
     out.append(".L_x_9:")
     out.append('\t//## File "k.cu", line 6')
     ins("STS [R2], R4")
@@ -798,6 +803,7 @@ def test_a_loop_ptxas_unrolled_again_with_blocks_for_its_remainder_is_found():
     assert _unrolled(_loop_listing(4, [2, 1]))[0] == {"ld.shared.f32": 4}
     assert _unrolled(_loop_listing(2, [1]))[0] == {"ld.shared.f32": 2}
     assert _unrolled(_loop_listing(4, [2, 1], predicated_last=True))[0] == {"ld.shared.f32": 4}
+    assert _unrolled(_loop_listing(4, [2, 1], looped_last=True))[0] == {"ld.shared.f32": 4}
 
 
 def test_a_loop_whose_sass_is_not_unrolled_again_or_has_another_remainder_is_left_alone():
@@ -812,7 +818,7 @@ def test_an_unrolled_loop_runs_each_lane_in_the_sass_pass_or_block_its_trip_fall
     # first 4 trips (4 requests); the 2-copy block lane 0's trips 4, 5 with lane 1's 0, 1, the 1-copy block lane 1's
     # trip 2 with lane 2's 0 (3 requests of two rows in one bank: 2 wavefronts each)
     led = Ledger(1)
-    led.unrolled = {3: (3, 4)}
+    led.unrolled = {3: (3, 4, 9)}
     site = led.site(3, "load", 4, Loc(1, 5), "s[..]")
     trips = np.zeros(32, dtype=np.int64)
     trips[:3] = (6, 3, 1)
@@ -824,17 +830,22 @@ def test_an_unrolled_loop_runs_each_lane_in_the_sass_pass_or_block_its_trip_fall
     assert (site.requests, site.wavefronts) == (7, 4 + 3 * 2)
 
 
-def test_a_loop_inside_a_loop_with_no_access_of_its_own_is_left_alone():
-    # what ends a run of the inner loop is the next access outside it (ledger.py): with none in the outer loop,
-    # one run could not be told from the next
-    outer = LOOP_PTX.replace("    mov.u32 %r3, 0;\n", "    mov.u32 %r6, 0;\n$L__BB0_0:\n    mov.u32 %r3, 0;\n")
-    tail = "    @%p1 bra $L__BB0_1;\n"
-    again = "    add.s32 %r6, %r6, 1;\n    setp.lt.s32 %p1, %r6, 4;\n    @%p1 bra $L__BB0_0;\n"
-    store = "    .loc 1 6 5\n    st.shared.f32 [%r2], %f1;\n"
-    after = outer.replace(tail, tail + again)  # the store after the outer loop
-    assert _unrolled(_loop_listing(4, [2, 1]), after)[0] == {}
-    each = outer.replace(tail, tail + store + again)  # a store in each outer trip
-    assert _unrolled(_loop_listing(4, [2, 1]), each)[0] == {"ld.shared.f32": 4}
+def test_runs_of_an_unrolled_loop_inside_a_loop_end_where_the_paths_leave_it():
+    # fresh2.layernorm_backward: `for (i = tid; i < C; i += blockDim.x) for (w = 0; w < nWarps; w++) ...s[w*C+i]`,
+    # an outer loop with no shared access of its own: each outer trip's inner run is regrouped on its own when
+    # the paths come to a block outside the inner loop (executor.py calls Ledger.leave there), not summed with
+    # the next trip's (whose trips would then count from the first run's)
+    led = Ledger(1)
+    led.unrolled = {3: (3, 4, 9)}
+    site = led.site(3, "load", 4, Loc(1, 5), "s[..]")
+    for k in range(3):
+        led.record(site, np.full(32, 128 * k), np.ones(32, dtype=bool), 1)
+    led.leave(5)  # a block inside the loop (pcs 3 to 9): the run goes on
+    assert 3 in led._trips and site.requests == 0
+    led.leave(12)  # past it: the run is made, its 3 trips as the 2- and 1-copy blocks
+    assert not led._trips
+    led.finish()
+    assert site.requests == 3
 
 
 UNLINED_PTX = PTX_HEAD + """.visible .entry k(.param .u32 k_p)

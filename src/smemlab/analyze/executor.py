@@ -107,6 +107,7 @@ class Executor:
         self.steps = 0
         self.issued_warps = 0
         self.trace = None  # spills.Trace: every visit of a basic block, where the SASS spills (spills.py)
+        self.on_block = None  # called with a basic block's first pc at each visit (ledger.Ledger.leave)
         self.barriers = 0
         self.arrived: dict[int, np.ndarray] = {}  # barrier -> threads arrived in its current phase
         # warp-synchronous key (pc, or warpsync.BAR_WARP) -> (threads arrived, the membermask each gave)
@@ -219,6 +220,7 @@ class Executor:
         kinds, ops, run_end, instrs, leaders = self.kinds, self.ops, self.run_end, self.flow.instrs, self.flow.leaders
         max_steps = self.max_steps
         trace = self.trace
+        on_block = self.on_block
         deadline = time.monotonic() + self.time_limit if self.time_limit else None
         with np.errstate(all="ignore"):
             while stack:
@@ -232,6 +234,8 @@ class Executor:
                     continue
                 if trace is not None and leaders[pc] and e.waiting is None:
                     trace.visit(pc, e.mask)
+                if on_block is not None and leaders[pc] and e.waiting is None:
+                    on_block(pc)
                 kind = kinds[pc]
                 if kind == PLAIN:
                     end = run_end[pc]

@@ -104,12 +104,13 @@ class Ledger:
         self.relocate: dict[int, int] = {}  # pc -> the source line ptxas's line table gives its access (sass.py)
         self.joins: dict[int, int] = {}  # pc -> the line whose vectors it may complete, where they stand (sass.py)
         self.unions: dict[int, int] = {}  # pc -> its twin's pc: two branches' accesses made one (sass._twins)
-        self.unrolled: dict[int, tuple[int, int]] = {}  # pc -> (loop, U): a loop ptxas unrolled again (_regroup)
+        # pc -> (loop's first pc, U, its last pc): a loop ptxas unrolled again (_regroup)
+        self.unrolled: dict[int, tuple[int, int, int]] = {}
         if plan is not None:
             self.plan, self.coalesce, self.whole = plan.sizes, plan.coalesce, plan.whole
             self.shift, self.relocate, self.joins = plan.shift, plan.lines, plan.joins
             self.unions = {pc: t for pc, t in plan.unions.items() if pc not in plan.coalesce and t not in plan.coalesce}
-            mixed = {loop for pc, (loop, _) in plan.unrolled.items() if pc in plan.coalesce or pc in plan.unions}
+            mixed = {v[0] for pc, v in plan.unrolled.items() if pc in plan.coalesce or pc in plan.unions}
             self.unrolled = {pc: v for pc, v in plan.unrolled.items() if v[0] not in mixed}
             self.block_of = dict(enumerate(block_of)) if plan.coalesce else {}
         self.atomic_rules: dict[int, str] = atomic_rules or {}  # pc -> "lanes" | "words" | "spin"
@@ -140,8 +141,8 @@ class Ledger:
             for loop in [loop for loop in self._trips if self.unrolled.get(site.pc, (None,))[0] != loop]:
                 self._regroup(loop)
         if site.pc in self.unrolled:
-            loop, unroll = self.unrolled[site.pc]
-            run = self._trips.setdefault(loop, {"unroll": unroll, "items": [], "trips": {}})
+            loop, unroll, last = self.unrolled[site.pc]
+            run = self._trips.setdefault(loop, {"unroll": unroll, "last": last, "items": [], "trips": {}})
             trips = run["trips"].setdefault(site.pc, np.zeros(len(em), dtype=np.int64))
             run["items"].append((site, offsets.copy(), em.copy(), trips.copy()))
             trips += em
@@ -153,6 +154,13 @@ class Ledger:
             self._union(site, offsets, em)
             return
         self._record(site, offsets, em, issued_warps)
+
+    def leave(self, pc: int) -> None:
+        """The block's paths are at `pc` (a basic block's first instruction, executor.py): the runs of the loops it
+        lies outside are done, the lanes that left them early waiting there too (a loop inside a loop: the inner
+        one's runs, one an outer trip)."""
+        for loop in [loop for loop, run in self._trips.items() if not loop <= pc <= run["last"]]:
+            self._regroup(loop)
 
     def _regroup(self, loop: int) -> None:
         """A run of a loop ptxas unrolled again by U (sass.unrolled_loops), its accesses as its SASS makes them:

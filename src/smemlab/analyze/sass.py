@@ -89,8 +89,8 @@ class Plan:
     joins: dict[int, int] = field(default_factory=dict)  # pc -> the line whose run-time vectors it may complete
     # pc -> its twin's pc: two branches' accesses of one address that ptxas makes one access (_twins, ledger.py)
     unions: dict[int, int] = field(default_factory=dict)
-    # pc -> (its PTX loop's first pc, U): a loop ptxas unrolled again by U (unrolled_loops, ledger.py)
-    unrolled: dict[int, tuple[int, int]] = field(default_factory=dict)
+    # pc -> (its PTX loop's first pc, U, last pc): a loop ptxas unrolled again by U (unrolled_loops, ledger.py)
+    unrolled: dict[int, tuple[int, int, int]] = field(default_factory=dict)
     available: bool = True
     avoid: set[tuple[int, int]] = field(default_factory=set)  # (pc, width) no match may give (plan's `avoid`)
 
@@ -811,8 +811,8 @@ UNROLLS = (2, 4, 8, 16)  # the factors ptxas unrolls a loop by again (unrolled_l
 
 
 def unrolled_loops(text: str | None, symbol: str, flow, sites: dict[int, tuple[str, int]],
-                   accesses: list[SassAccess] | None, files: dict[int, str]) -> dict[int, tuple[int, int]]:
-    """pc -> (its loop's first pc, U) for the accesses `sites` of each innermost PTX loop that ptxas unrolled
+                   accesses: list[SassAccess] | None, files: dict[int, str]) -> dict[int, tuple[int, int, int]]:
+    """pc -> (its loop's first pc, U, its last pc) for the accesses `sites` of each innermost PTX loop that ptxas unrolled
     again by U into a SASS loop of U copies of its body, followed by blocks of U/2, U/4 ... 1 copies: a loop
     whose trip count the data gives (a CSR row's: `for (j = start; j < end; ++j)`), which runs in its SASS loop
     while at least U trips remain to a lane, then in each block whose bit the lane's remainder has. Lanes whose
@@ -820,8 +820,8 @@ def unrolled_loops(text: str | None, symbol: str, flow, sites: dict[int, tuple[s
     step (ledger.py regroups them; measured on an H100 and an H200: dd.spmv.scalar and the CSR SpMVs of
     fresh2.*, tools/analyze_truth/data_dependent_notes.md). The PTX loop's accesses must be one basic block (each
     runs once a trip), the SASS loop's those of the PTX loop's lines, U times their widths, and the accesses of
-    those lines after it, up to the next loop, blocks (parted by branches) of U/2, U/4 ... 1 times them, in that
-    order; a loop around it must have accesses of its own (what tells one run of the loop from the next).
+    those lines after it, up to the next loop, begin with blocks (parted by branches or guards) of U/2, U/4 ...
+    1 times them, in that order; a loop around it must have accesses of its own (what tells one run of the loop from the next).
     Anything else: {} for that loop."""
     if text is None or accesses is None or flow is None:
         return {}
@@ -855,10 +855,6 @@ def unrolled_loops(text: str | None, symbol: str, flow, sites: dict[int, tuple[s
         body = [pc for pc in sites if start <= pc <= end]
         if not body or len({flow.block_of[pc] for pc in body}) != 1:
             continue
-        # a run ends at the next access outside the loop (ledger.py): each loop around it needs one of its own
-        if any(s2 <= start and end <= e2 and (s2, e2) != (start, end)
-               and not any(s2 <= pc <= e2 and not start <= pc <= end for pc in sites) for s2, e2 in back):
-            continue
         lines = {source_line(flow.instrs[pc].loc, files) for pc in body}
         widths = sorted(sites[pc][1] for pc in body)
         for i, (s_lo, s_hi) in enumerate(loops):
@@ -868,7 +864,11 @@ def unrolled_loops(text: str | None, symbol: str, flow, sites: dict[int, tuple[s
             u = len(inside) // len(body)
             if u not in UNROLLS or sorted(s.width for s in inside) != sorted(widths * u):
                 continue
-            nxt = min((lo for lo, _ in loops[i + 1:] if lo > s_hi), default=1 << 62)
+            # the next loop ends the blocks; not a loop of one copy of the body (ptxas's last block as a loop over
+            # what is left, at most one trip there: argmax_rows)
+            nxt = min((lo for lo, hi in loops[i + 1:] if lo > s_hi and sorted(
+                s.width for at, s in placed if lo <= at <= hi and (s.file, s.line) in lines) != widths),
+                default=1 << 62)
             # the accesses after the loop in blocks: a branch before them, or another guard (`@P0 LDS`), starts one
             made: list[list[int]] = []
             last = None
@@ -880,7 +880,9 @@ def unrolled_loops(text: str | None, symbol: str, flow, sites: dict[int, tuple[s
                     made[-1].append(s.width)
                     last = key
             made = [sorted(b) for b in made]
-            if made == [sorted(widths * (u >> k)) for k in range(1, u.bit_length())]:
-                out.update({pc: (start, u) for pc in body})
+            # (blocks past those: other code of the lines, NVVM's remainder loop that ptxas put after: argmax_rows)
+            want = [sorted(widths * (u >> k)) for k in range(1, u.bit_length())]
+            if made[:len(want)] == want:
+                out.update({pc: (start, u, end) for pc in body})
             break
     return out

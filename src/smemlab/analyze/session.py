@@ -290,6 +290,8 @@ def _run_once(module, ptx, symbol, kernel, source, shown, files, sources, launch
         if text is not None else None
     if spilled is not None:
         ex.trace = spills.Trace({s: b for b, s in enumerate(flow.starts)}, mach.valid.size)
+    if ledger.unrolled or memory.unrolled:  # the runs of loops ptxas unrolled again end where the paths leave them
+        ex.on_block = lambda pc: (ledger.leave(pc), memory.leave(pc))
     try:
         ex.run()
     finally:
