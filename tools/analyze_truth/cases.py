@@ -1119,7 +1119,7 @@ case("spills.bounds_shared", SP, "spill_bounds_shared", (256,), ["out=float32[10
 case("spills.local_dynamic_quads", SP, "local_dynamic_quads", (64,),
      ["out=float4[128]", "in=float4[2048]:-1..1", "idx=int32[256]:0..1000"])
 
-assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
+
 
 
 def package_kernels_without_case() -> list[str]:
@@ -1942,7 +1942,7 @@ fresh_case('mha_heads', 'triton', 'mha_heads', ['q_ptr=float16[2,128,64]', 'k_pt
            constexprs={'H': 2, 'BM': 64, 'BN': 32, 'D': 64})
 fresh_case('embedding_gather', 'triton', 'embedding_gather', ['ids_ptr=int64[16]:0..999', 'table_ptr=float32[1000,200]',
            'out_ptr=float32[16,200]', 'D=200'], constexprs={'BLOCK_D': 128})
-assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
+
 
 
 # ---- a second fresh batch of Python kernels as a held-out checker writes them (kernels/fresh2_numba.py,
@@ -2030,7 +2030,7 @@ fresh2_case('geglu_fwd', 'triton', 'geglu_fwd', ['x_ptr=float16[8,1600]', 'out_p
 fresh2_case('math_mix3d', 'triton', 'math_mix3d', ['x_ptr=float32[2,3,1500]', 'y_ptr=float32[2,3,1500]',
             'out_ptr=float32[2,3,1500]', 'B=2', 'H=3', 'N=1500'], constexprs={'BLOCK': 1024}, num_warps=8,
             grid=(2, 3, 2), block_index=(1, 2, 1))
-assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
+
 
 
 # ---- a third fresh held-out batch (kernels/fresh3_numba.py, fresh3_triton.py): FlashAttention-2 forward at head
@@ -2118,7 +2118,7 @@ fresh3_case('matmul_desc_leaky', 'triton', 'matmul_desc_leaky', ['a_desc=float16
 fresh3_case('reshape_and_cache', 'triton', 'reshape_and_cache', ['k_ptr=float16[8,200]', 'v_ptr=float16[8,200]',
             'kc_ptr=float16[64,200]', 'vc_ptr=float16[64,200]', 'slot_ptr=int64[8]:0..63', 'HD=200'],
             constexprs={'BD': 128, 'EVEN': False}, num_warps=2, num_stages=3, grid=(8,))
-assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
+
 
 
 # ---- a fourth fresh held-out batch (kernels/fresh4_numba.py, fresh4_triton.py): a layer-norm backward on [rows, N]
@@ -2218,4 +2218,102 @@ fresh4_case('welford_rows', 'triton', 'welford_rows', ['x_ptr=float16[4,768]', '
 fresh4_case('splitk_matmul', 'triton', 'splitk_matmul', ['a_ptr=float16[64,256]', 'b_ptr=float16[256,64]',
             'c_ptr=float32[64,64]', 'M=64', 'N=64', 'K=256'], constexprs={'SPLIT_K': 2, 'BM': 32, 'BN': 32, 'BK': 32,
             'EVEN_K': True}, num_warps=4, num_stages=2, grid=(2, 2, 2))
+
+
+# ---- a fifth fresh batch of Python kernels (kernels/fresh5_numba.py, fresh5_triton.py): loops and control flow
+#      (ragged rows from offsets, CSR SpMV a thread and a warp a row, binary searches, union-find by path halving, a
+#      sentinel break, run lengths, early returns, grid-stride loops, if/elif edges) and LLM kernels (RMSNorm and
+#      SwiGLU backward, paged-attention decode over a block table, rotary backward, int8 KV-cache stores, an fp8 dot,
+#      tl.topk, cu_seqlens, unrolled and flattened loops, an autotuned soft-cap), written before their first recording
+def fresh5_case(id, compiler, kernel, args, grid=(1, 1, 1), block_index=(0, 0, 0), **launch):
+    """fresh2_case's launch (grid, block_index, constexprs, num_warps, num_stages, block, dyn) of a kernel of
+    fresh5_{compiler}.py."""
+    c = fresh2_case(id, compiler, kernel, args, grid=grid, block_index=block_index, **launch)
+    c.update(id=f"fresh5.{compiler}.{id}", file=f"{K}/fresh5_{compiler}.py")
+    return c
+
+
+fresh5_case('ragged_row_mean', 'numba', 'ragged_row_mean', [f"offsets={npy('fresh2_bfs_offsets')}",
+            'vals=float32[2170]', 'out=float32[300]'], block=(128,), grid=(3,))
+fresh5_case('csr_spmv_scalar', 'numba', 'csr_spmv_scalar', [f"row_ptr={npy('csr_row_ptr')}",
+            f"cols={npy('csr_cols')}", f"vals={npy('csr_vals')}", 'x=float32[512]', 'y=float32[64]'], block=(64,))
+fresh5_case('csr_spmv_warp', 'numba', 'csr_spmv_warp', [f"row_ptr={npy('csr_row_ptr')}", f"cols={npy('csr_cols')}",
+            f"vals={npy('csr_vals')}", 'x=float32[512]', 'y=float32[64]'], block=(128,), grid=(16,), block_index=(3,
+            0, 0))
+fresh5_case('searchsorted_left', 'numba', 'searchsorted_left', [f"sorted_keys={npy('fresh3_merge_a')}",
+            'queries=int32[200]:0..2000', 'out=int32[200]'], block=(128,), grid=(2,))
+fresh5_case('find_root_halving', 'numba', 'find_root_halving', ['rnd=int32[500]:0..100000', 'roots=int32[500]'],
+            block=(128,), grid=(4,), block_index=(2, 0, 0))
+fresh5_case('word_length_at', 'numba', 'word_length_at', [f"text={npy('fresh3_text')}", 'n=3001', 'out=int32[3001]'],
+            block=(256,), grid=(12,), block_index=(5, 0, 0))
+fresh5_case('positive_log1p', 'numba', 'positive_log1p', ['x=float32[300]', 'y=float32[300]', 'n=300'], block=(128,),
+            grid=(3,))
+fresh5_case('dequant_int16_stride', 'numba', 'dequant_int16_stride', ['q=int16[1000]:-30000..30000',
+            'scales=float32[16]', 'out=float32[1000]', 'group=64'], block=(128,), grid=(3,))
+fresh5_case('laplace_u8_edges', 'numba', 'laplace_u8_edges', ['img=uint8[40,40]:0..255', 'out=int16[40,40]'],
+            block=(16, 16), grid=(3, 3), block_index=(2, 2, 0))
+fresh5_case('box_blur_nested', 'numba', 'box_blur_nested', ['a=float32[36,50]', 'out=float32[36,50]', 'radius=2'],
+            block=(32, 8), grid=(2, 5), block_index=(1, 4, 0))
+fresh5_case('lower_tri_matvec', 'numba', 'lower_tri_matvec', ['L=float32[100,100]', 'x=float32[100]',
+            'y=float32[100]'], block=(64,), grid=(2,))
+fresh5_case('ballot_compact', 'numba', 'ballot_compact', ['x=float32[300]', 'out=float32[384]', 'counts=int32[12]'],
+            block=(128,), grid=(3,))
+fresh5_case('run_lengths', 'numba', 'run_lengths', [f"data={npy('fresh4_runs_2000')}", 'lens=int32[2000]'],
+            block=(256,), grid=(8,), block_index=(1, 0, 0))
+fresh5_case('warp_ragged_max', 'numba', 'warp_ragged_max', [f"offsets={npy('fresh2_bfs_offsets')}",
+            'vals=float32[2170]', 'out=float32[300]', 'nrows=300'], block=(128,), grid=(75,), block_index=(10, 0, 0))
+fresh5_case('shared_scan_until', 'numba', 'shared_scan_until', ['data=uint8[500]:0..255', 'limit=200',
+            'out=int32[500]'], block=(128,), grid=(4,), block_index=(3, 0, 0))
+fresh5_case('collatz_steps', 'numba', 'collatz_steps', ['starts=int64[128]:1..100000', 'steps=int32[128]'],
+            block=(128,))
+fresh5_case('row_normalise_guarded', 'numba', 'row_normalise_guarded', ['a=float32[20,700]'], block=(256,),
+            grid=(20,))
+fresh5_case('rmsnorm_bwd', 'triton', 'rmsnorm_bwd', ['dy_ptr=float16[30,768]', 'x_ptr=float16[30,768]',
+            'w_ptr=float16[768]', 'rstd_ptr=float32[30]:0.5..2', 'dx_ptr=float16[30,768]',
+            'dw_part_ptr=float32[4,768]', 'M=30', 'N=768', 'stride=768'], constexprs={'ROWS': 8, 'BLOCK': 1024},
+            grid=(4,), num_warps=4)
+fresh5_case('swiglu_bwd', 'triton', 'swiglu_bwd', ['dh_ptr=bfloat16[4,1376]', 'g_ptr=bfloat16[4,1376]',
+            'u_ptr=bfloat16[4,1376]', 'dg_ptr=bfloat16[4,1376]', 'du_ptr=bfloat16[4,1376]', 'n_cols=1376',
+            'stride=1376'], constexprs={'BLOCK': 512}, grid=(4, 3), block_index=(1, 2, 0), num_warps=4)
+fresh5_case('paged_attn_decode', 'triton', 'paged_attn_decode', ['q_ptr=float16[2,4,64]',
+            'k_cache_ptr=float16[16,16,4,64]', 'v_cache_ptr=float16[16,16,4,64]', 'block_table_ptr=int32[2,4]:0..15',
+            'seq_lens_ptr=int32[2]:20..64', 'out_ptr=float16[2,4,64]', 'scale=0.125', 'max_blocks=4', 'num_heads=4'],
+            constexprs={'D': 64, 'BS': 16}, grid=(2, 4), block_index=(1, 2, 0), num_warps=4)
+fresh5_case('rotary_bwd', 'triton', 'rotary_bwd', ['dq_ptr=float16[16,8,128]', 'cos_ptr=float32[256,64]',
+            'sin_ptr=float32[256,64]', 'pos_ptr=int64[16]:0..255', 'stride_tok=1024', 'stride_head=128'],
+            constexprs={'HALF': 64}, grid=(16, 8), block_index=(5, 3, 0), num_warps=2)
+fresh5_case('kv_quant_store_int8', 'triton', 'kv_quant_store_int8', ['k_ptr=float16[8,128]',
+            'slot_ptr=int32[8]:0..31', 'cache_ptr=int8[32,128]', 'scale_ptr=float32[32]'], constexprs={'HD': 128,
+            'BLOCK': 128}, grid=(8,), block_index=(2, 0, 0), num_warps=4)
+fresh5_case('fp8_matmul_scaled', 'triton', 'fp8_matmul_scaled', ['a_ptr=float8_e4m3fn[80,96]',
+            'b_ptr=float8_e4m3fn[96,64]', 'c_ptr=float16[80,64]', 'a_scale_ptr=float32[1]:0.5..0.5',
+            'b_scale_ptr=float32[1]:0.25..0.25', 'M=80', 'N=64', 'K=96', 'stride_am=96', 'stride_bk=64',
+            'stride_cm=64'], constexprs={'BM': 64, 'BN': 64, 'BK': 32}, grid=(2, 1), block_index=(1, 0, 0),
+            num_warps=4, num_stages=3)
+fresh5_case('topk_mask_logits', 'triton', 'topk_mask_logits', ['logits_ptr=float32[4,1000]',
+            'temp_ptr=float32[4]:0.5..1.5', 'out_ptr=float32[4,1000]', 'V=1000', 'stride=1000'], constexprs={'K': 8,
+            'BLOCK': 1024}, grid=(4,), num_warps=4)
+fresh5_case('varlen_mean_pool', 'triton', 'varlen_mean_pool', ['x_ptr=float16[136,96]',
+            f"cu_seqlens_ptr={npy('fresh_packet_offsets')}", 'out_ptr=float32[5,96]', 'D=96'], constexprs={'BLOCK_T':
+            16, 'BLOCK_D': 64}, grid=(5, 2), block_index=(3, 1, 0), num_warps=4)
+fresh5_case('scale_add_unrolled', 'triton', 'scale_add_unrolled', ['x_ptr=float32[4,1000]', 'r_ptr=float32[4,1000]',
+            'y_ptr=float32[4,1000]', 'alpha=0.5', 'N=1000'], constexprs={'BLOCK': 256}, grid=(4,), num_warps=4)
+fresh5_case('tile_sq_norms_flat', 'triton', 'tile_sq_norms_flat', ['x_ptr=float32[16,300]', 'out_ptr=float32[16]',
+            'N=300'], constexprs={'ROWS': 4, 'BLOCK': 128}, grid=(4,), num_warps=2)
+fresh5_case('bias_gelu_live', 'triton', 'bias_gelu_live', ['x_ptr=float16[8,768]', 'b_ptr=float16[768]',
+            'y_ptr=float16[8,768]', 'n_live_ptr=int32[1]:5..5', 'N=768'], constexprs={'BLOCK': 1024}, grid=(8,),
+            block_index=(2, 0, 0), num_warps=4)
+fresh5_case('sum_over_h_n', 'triton', 'sum_over_h_n', ['x_ptr=float32[3,12,200]', 'out_ptr=float32[3]', 'H=12',
+            'N=200', 'stride_b=2400', 'stride_h=200'], constexprs={'BLOCK_H': 16, 'BLOCK_N': 64}, grid=(3,),
+            block_index=(1, 0, 0), num_warps=4)
+fresh5_case('repetition_penalty', 'triton', 'repetition_penalty', ['logits_ptr=float32[4,1000]',
+            'tokens_ptr=int32[4,48]:0..999', 'n_tokens_ptr=int32[4]:10..48', 'penalty=1.2', 'V=1000',
+            'max_tokens=48'], constexprs={'BLOCK': 32}, grid=(4,), block_index=(1, 0, 0), num_warps=1)
+fresh5_case('kl_div_rows', 'triton', 'kl_div_rows', ['logp_ptr=float32[4,2000]', 'logq_ptr=float32[4,2000]',
+            'loss_ptr=float32[4]', 'V=2000', 'stride=2000'], constexprs={'BLOCK': 512}, grid=(4,), num_warps=4)
+fresh5_case('alibi_causal_scores', 'triton', 'alibi_causal_scores', ['s_ptr=float32[8,80,80]',
+            'slopes_ptr=float32[4]', 'T=80', 'H=4'], constexprs={'BQ': 32, 'BKV': 32}, grid=(8, 3, 3), block_index=(5,
+            2, 1), num_warps=4)
+fresh5_case('logit_softcap', 'triton', 'logit_softcap', ['logits_ptr=bfloat16[2,4096]', 'V=4096', 'stride=4096',
+            'cap=30.0'], constexprs={'BLOCK': 1024, 'EVEN_N': True}, grid=(2,), num_warps=4)
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
