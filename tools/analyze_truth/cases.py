@@ -320,6 +320,120 @@ def _fresh4_data() -> dict[str, np.ndarray]:
     }
 
 
+def _fresh5_data() -> dict[str, np.ndarray]:
+    """The .npy inputs of the fifth fresh batch (kernels/fresh5_*.cu): ragged segment offsets, linked lists, a
+    union-find forest of chains (one query a tree), sorted keys and queries, a non-uniform interpolation table, a
+    banded matrix's column ranges, type tags, masks and a permutation, particles sorted by cell, a sorted dictionary
+    of words, two CSR matrices with the ESC product's row slots, expansion counts, sorted keys in runs, work lists,
+    polylines, Collatz starts and their memo table (their own generator)."""
+    rng = np.random.default_rng(20261220)
+    lens = rng.choice([0, 1, 5, 17, 31, 32, 33, 64, 100, 150], 48)
+    ragged = np.concatenate([[0], np.cumsum(lens)]).astype(np.int32)
+    seg = np.concatenate([[0], np.cumsum(np.minimum(rng.zipf(1.4, 200), 40))]).astype(np.int32)
+    # linked lists: 128 heads over 1500 nodes, chains of geometric lengths (some empty) in scattered nodes
+    nodes, nlists = 1500, 128
+    order = rng.permutation(nodes)
+    cuts = np.sort(rng.choice(np.arange(1, nodes), nlists - 1, replace=False))
+    head, nxt = np.full(nlists, -1, np.int32), np.full(nodes, -1, np.int32)
+    for li, chain in enumerate(np.split(order, cuts)):
+        chain = chain[: int(rng.choice([0, 1, 3, 8, 20, 60]))] if li % 5 == 0 else chain
+        if len(chain):
+            head[li] = chain[0]
+            nxt[chain[:-1]] = chain[1:]
+    # union-find: 128 trees, each a chain of 1..40 nodes (random places), the query its deepest node
+    uf_n = 2000
+    place = rng.permutation(uf_n)
+    parent, query, at = np.arange(uf_n, dtype=np.int32), np.zeros(128, np.int32), 0
+    for t in range(128):
+        m = int(rng.choice([1, 2, 4, 9, 17, 40]))
+        chain = place[at:at + m]
+        at += m
+        parent[chain[1:]] = chain[:-1]  # chain[0] the root
+        query[t] = chain[-1]
+    keys = np.sort(rng.integers(0, 5000, 2048)).astype(np.int32)
+    xp = np.cumsum(rng.exponential(1.0, 200)).astype(np.float32)
+    xq = rng.uniform(xp[0], xp[-1], 1000).astype(np.float32)
+    rows, cols = 60, 200
+    centre = np.linspace(0, cols, rows)
+    bw = rng.choice([0, 3, 17, 40, 70], rows)
+    lo = np.clip(centre - bw, 0, cols).astype(np.int32)
+    hi = np.clip(centre + bw, 0, cols).astype(np.int32)
+    tags = np.repeat(rng.choice([0, 1, 2, 3, 4], 200, p=[.4, .2, .2, .15, .05]), rng.choice([1, 4, 32], 200))[:1000]
+    # particles clustered in [0, 1)^3, sorted by cell of a 4^3 grid
+    G, npart = 4, 500
+    pos = np.where(rng.random((npart, 1)) < 0.5, rng.random((npart, 3)),
+                   np.clip(0.6 + 0.08 * rng.standard_normal((npart, 3)), 0, 0.999))
+    cell = (np.minimum((pos * G).astype(int), G - 1) * [1, G, G * G]).sum(1)
+    o = np.argsort(cell, kind="stable")
+    pos, cell = pos[o], cell[o]
+    cs = np.full(G ** 3, -1, np.int32)
+    ce = np.full(G ** 3, -1, np.int32)
+    for c in np.unique(cell):
+        w = np.flatnonzero(cell == c)
+        cs[c], ce[c] = w[0], w[-1] + 1
+    p4 = np.concatenate([pos, rng.uniform(0.5, 1.5, (npart, 1))], 1).astype(np.float32).reshape(-1)
+    # a sorted dictionary with shared prefixes
+    stems = ["mem", "memory", "memo", "band", "bandwidth", "ker", "kernel", "sector", "sect", "warp", "wave"]
+    words = sorted({rng.choice(stems) + "".join(rng.choice(list("aeiost"), int(rng.integers(0, 6))))
+                    for _ in range(400)})
+    woff = np.concatenate([[0], np.cumsum([len(w) for w in words])]).astype(np.int32)
+    # ESC: A (40 x 60) and B (60 x 100) in CSR, the product's row slots
+    def csr(r, c, choices):
+        ln = rng.choice(choices, r)
+        ptr = np.concatenate([[0], np.cumsum(ln)]).astype(np.int32)
+        ci = np.concatenate([np.sort(rng.choice(c, k, replace=False)) for k in ln]).astype(np.int32)
+        return ptr, ci
+    a_ptr, a_cols = csr(40, 60, [0, 1, 2, 4, 7])
+    b_ptr, b_cols = csr(60, 100, [0, 1, 3, 12, 33, 50])
+    out_len = [int(np.diff(b_ptr)[a_cols[a_ptr[r]:a_ptr[r + 1]]].sum()) for r in range(40)]
+    counts = np.minimum(rng.zipf(1.8, 1000) - 1, 12).astype(np.int32)
+    runs = np.repeat(np.arange(300), rng.choice([1, 1, 2, 3, 7, 16, 40], 300))[:2000].astype(np.int32)
+    qlen = rng.choice([0, 1, 2, 5, 9, 20], 200).astype(np.int32)
+    poly = np.concatenate([[0], np.cumsum(rng.choice([0, 1, 2, 3, 8, 30], 150))]).astype(np.int32)
+    memo = np.zeros(1024, np.int32)
+    for v in range(2, 1024):
+        x, s = v, 0
+        while x >= v:
+            x, s = (3 * x + 1 if x & 1 else x >> 1), s + 1
+        memo[v] = s + memo[x]
+    return {
+        "fresh5_ragged_offsets": ragged,
+        "fresh5_seg_offsets_200": seg,
+        "fresh5_list_head": head,
+        "fresh5_list_next": nxt,
+        "fresh5_uf_parent": parent,
+        "fresh5_uf_query": query,
+        "fresh5_sorted_keys": keys,
+        "fresh5_key_queries": rng.integers(-10, 5100, 1000).astype(np.int32),
+        "fresh5_interp_xp": xp,
+        "fresh5_interp_x": xq,
+        "fresh5_band_lo": lo,
+        "fresh5_band_hi": hi,
+        "fresh5_tags": tags.astype(np.uint8),
+        "fresh5_tag_idx": rng.integers(0, 512, 1000).astype(np.int32),
+        "fresh5_mask_random": (rng.random(1000) < 0.5).astype(np.int32),
+        "fresh5_mask_runs": np.repeat(rng.integers(0, 2, 100), 10).astype(np.int32),
+        "fresh5_perm_1000": rng.permutation(1000).astype(np.int32),
+        "fresh5_sph_pos": p4,
+        "fresh5_sph_cell_start": cs,
+        "fresh5_sph_cell_end": ce,
+        "fresh5_dict_chars": np.frombuffer("".join(words).encode(), np.uint8).copy(),
+        "fresh5_dict_offsets": woff,
+        "fresh5_esc_a_ptr": a_ptr,
+        "fresh5_esc_a_cols": a_cols,
+        "fresh5_esc_b_ptr": b_ptr,
+        "fresh5_esc_b_cols": b_cols,
+        "fresh5_esc_out_ptr": np.concatenate([[0], np.cumsum(out_len)]).astype(np.int32),
+        "fresh5_expand_counts": counts,
+        "fresh5_run_keys": runs,
+        "fresh5_work_off": np.concatenate([[0], np.cumsum(qlen)[:-1]]).astype(np.int32),
+        "fresh5_work_len": qlen,
+        "fresh5_poly_offsets": poly,
+        "fresh5_collatz_start": rng.integers(1, 200000, 1000).astype(np.int64),
+        "fresh5_collatz_memo": memo,
+    }
+
+
 def data_files() -> dict[str, np.ndarray]:
     """Every .npy input, by name (deterministic: regenerated identically)."""
     from smemlab.lab.histogram import make_keys  # the experiment's own keys
@@ -350,6 +464,7 @@ def data_files() -> dict[str, np.ndarray]:
         **_fresh2_data(),
         **_fresh3_data(),
         **_fresh4_data(),
+        **_fresh5_data(),
     }
     return out
 
@@ -1711,6 +1826,141 @@ for rows, C, b in ((4, 512, 128), (3, 300, 96)):
     fresh4(f"fused_residual_rmsnorm_bf16.r{rows}.c{C}", F4C, "fused_residual_rmsnorm_bf16", (b,),
            [f"normed=bfloat16[{rows * C}]", f"resid=bfloat16[{rows * C}]", f"delta=bfloat16[{rows * C}]", f"w=bfloat16[{C}]",
             f"rows={rows}", f"C={C}"])
+
+
+# ---- the fifth fresh held-out batch (kernels/fresh5_kernels.cu, fresh5_apps.cu, fresh5_common.cuh): control flow
+# around memory accesses (ragged segments a warp or a thread each, CSR SpMV with 4 to 32 lanes a row and an
+# unrolled row loop, linked-list and union-find walks, binary search, an interpolation index that walks, escape-time
+# and Collatz loops, batched Thomas solves, unrolled tails, break/continue on data, a type-tag switch, boundary
+# branches, SPH neighbour cells, a k-nearest insertion, string comparisons to the first difference, ESC expansion,
+# scan-based expansion, run lengths, a uchar4 loop with a scalar tail, an __any_sync work list, a symmetric
+# matrix-vector product from lower storage), written before its first recording; grids of up to 6 blocks
+F5K, F5A = f"{K}/fresh5_kernels.cu", f"{K}/fresh5_apps.cu"
+_F5 = _fresh5_data()
+_F5N = {k: int(v[-1]) for k, v in _F5.items() if k.endswith(("offsets", "_ptr", "offsets_200"))}
+
+
+def fresh5(id, file, kernel, block, args, **kw):
+    return case("fresh5." + id, file, kernel, block, args, **kw)
+
+
+_RAG = npy("fresh5_ragged_offsets")
+for (wy, g) in ((8, 1), (4, 3)):
+    fresh5(f"ragged_row_sum_warp.32x{wy}.g{g}", F5K, "ragged_row_sum_warp", (32, wy),
+           ["sums=float32[48]", f"vals=float32[{_F5N['fresh5_ragged_offsets']}]", f"offsets={_RAG}", "nseg=48"], grid=(g, 1, 1))
+for b in (128, 96):
+    fresh5(f"ragged_softmax_warp.b{b}", F5K, "ragged_softmax_warp", (b,),
+           [f"out=float32[{_F5N['fresh5_ragged_offsets']}]", f"in=float32[{_F5N['fresh5_ragged_offsets']}]:-3..3",
+            f"offsets={_RAG}", "nseg=48"])
+for L, b, g in ((4, 128, 1), (8, 256, 1), (16, 64, 2), (32, 256, 1), (32, 96, 2)):
+    fresh5(f"csr_spmv_lanes.l{L}.b{b}.g{g}", F5K, f"csr_spmv_lanes<{L}>", (b,),
+           ["y=float32[64]", f"row_ptr={npy('csr_row_ptr')}", f"cols={npy('csr_cols')}", f"vals={npy('csr_vals')}",
+            "x=float32[512]", "rows=64"], grid=(g, 1, 1))
+for b, g in ((96, 1), (64, 2)):
+    fresh5(f"segment_sum_thread_i16.b{b}.g{g}", F5K, "segment_sum_thread_i16", (b,),
+           ["sums=int32[200]", f"samples=int16[{_F5N['fresh5_seg_offsets_200']}]", f"offsets={npy('fresh5_seg_offsets_200')}",
+            "nseg=200"], grid=(g, 1, 1))
+for b, g, maxd in ((64, 2, 1000), (128, 1, 16)):
+    fresh5(f"list_walk_sum.b{b}.max{maxd}", F5K, "list_walk_sum", (b,),
+           ["out=float32[128]", "length=int32[128]", f"head={npy('fresh5_list_head')}", f"next={npy('fresh5_list_next')}",
+            "val=float32[1500]", "nlists=128", f"maxd={maxd}"], grid=(g, 1, 1))
+for b, g in ((128, 1), (48, 3)):
+    fresh5(f"uf_find_halving.b{b}", F5K, "uf_find_halving", (b,),
+           ["root=int32[128]", f"parent={npy('fresh5_uf_parent')}", f"query={npy('fresh5_uf_query')}", "nq=128"], grid=(g, 1, 1))
+for b, nq in ((256, 1000), (200, 333)):
+    fresh5(f"lower_bound_queries.b{b}.q{nq}", F5K, "lower_bound_queries", (b,),
+           [f"pos=int32[{nq}]", f"keys={npy('fresh5_sorted_keys')}", "nkeys=2048", f"queries={npy('fresh5_key_queries')}",
+            f"nq={nq}"])
+for b, n in ((200, 1000), (64, 300)):
+    fresh5(f"interp1d_walk.b{b}.n{n}", F5K, "interp1d_walk", (b,),
+           [f"y=float32[{n}]", f"x={npy('fresh5_interp_x')}", f"n={n}", f"xp={npy('fresh5_interp_xp')}", "fp=float32[200]",
+            "m=200"])
+for (bx, by), w, h, pitch, g in (((16, 16), 40, 30, 44, (3, 2, 1)), ((32, 8), 64, 16, 64, (2, 2, 1))):
+    fresh5(f"escape_time_palette.{bx}x{by}.w{w}.pitch{pitch}", F5K, "escape_time_palette", (bx, by),
+           [f"img=uchar4[{pitch * h}]", f"pitch={pitch}", "palette=uchar4[64]", f"w={w}", f"h={h}", "x0=-2.1",
+            "y0=-1.2", f"dx={2.4 / h:.6f}", "maxit=60"], grid=g)
+for inter, nsys, m, b, g in ((1, 96, 16, 96, 1), (0, 96, 16, 96, 1), (1, 200, 9, 128, 2), (0, 200, 9, 128, 2)):
+    fresh5(f"thomas_batch.{'interleaved' if inter else 'contiguous'}.s{nsys}.m{m}", F5K,
+           f"thomas_batch<{'true' if inter else 'false'}>", (b,),
+           [f"xout=float32[{nsys * m}]", f"cp=float32[{nsys * m}]", f"a=float32[{nsys * m}]:-1..1",
+            f"b=float32[{nsys * m}]:4..5", f"c=float32[{nsys * m}]:-1..1", f"d=float32[{nsys * m}]", f"nsys={nsys}",
+            f"m={m}"], grid=(g, 1, 1))
+for ilp, n, b, g in ((4, 3000, 256, 1), (8, 1000, 96, 1), (4, 777, 64, 2)):
+    fresh5(f"scale_shift_tail.ilp{ilp}.n{n}.b{b}", F5K, f"scale_shift_tail<{ilp}>", (b,),
+           [f"y=float64[{n}]", f"x=float64[{n}]", "a=1.5", "b=-0.25", f"n={n}"], grid=(g, 1, 1))
+for rows, cols, lda, b, thr in ((150, 40, 41, 96, 0.9), (64, 100, 128, 64, 0.99)):
+    fresh5(f"first_above_break.r{rows}.lda{lda}", F5K, "first_above_break", (b,),
+           [f"pos=int32[{rows}]", f"A=float32[{rows * lda}]:-1..1", f"rows={rows}", f"cols={cols}", f"lda={lda}",
+            f"thr={thr}"])
+for (wy, g), lda in (((4, 1), 200), ((8, 2), 203)):
+    fresh5(f"banded_matvec_f64.32x{wy}.g{g}.lda{lda}", F5K, "banded_matvec_f64", (32, wy),
+           ["y=float64[60]", f"A=float64[{60 * lda}]", f"lda={lda}", f"lo={npy('fresh5_band_lo')}",
+            f"hi={npy('fresh5_band_hi')}", "x=float64[200]", "rows=60"], grid=(g, 1, 1))
+for n, b, g in ((1000, 256, 1), (777, 96, 2)):
+    fresh5(f"gridstride_clean_f2.n{n}.b{b}", F5K, "gridstride_clean_f2", (b,),
+           [f"mag=float32[{n}]", "kept=int32[1]", f"in=float2[{n}]:-1..1", f"n={n}"], grid=(g, 1, 1))
+for n, b, g in ((1000, 256, 4), (500, 96, 6)):
+    fresh5(f"typed_gather_switch.n{n}.b{b}", F5K, "typed_gather_switch", (b,),
+           [f"out=float32[{n}]", f"tag={npy('fresh5_tags')}", f"idx={npy('fresh5_tag_idx')}", "f32=float32[512]",
+            "f64=float64[512]", "i32=int32[512]", "i16=int16[512]", "scale16=0.001", f"n={n}"], grid=(g, 1, 1))
+for mask, b, g in (("random", 256, 4), ("runs", 100, 10)):
+    fresh5(f"select_two_sources.{mask}.b{b}", F5K, "select_two_sources", (b,),
+           ["out=float32[1000]", f"mask={npy('fresh5_mask_' + mask)}", "a=float32[1000]", "b=float32[1000]",
+            "w=float32[1000]", f"perm={npy('fresh5_perm_1000')}", "n=1000"], grid=(g, 1, 1))
+for (bx, by), w, h, pitch, g in (((16, 16), 40, 36, 41, (3, 3, 1)), ((32, 8), 50, 20, 64, (2, 3, 1))):
+    fresh5(f"diffuse_boundary_branches.{bx}x{by}.w{w}.pitch{pitch}", F5K, "diffuse_boundary_branches", (bx, by),
+           [f"out=float32[{pitch * h}]", f"in=float32[{pitch * h}]", f"w={w}", f"h={h}", f"pitch={pitch}", "k=0.2"],
+           grid=g)
+for b, g, hh in ((128, 4, 0.2), (96, 6, 0.3)):
+    fresh5(f"sph_density_cells.b{b}.h{hh}", F5K, "sph_density_cells", (b,),
+           ["rho=float32[500]", f"pos={npy('fresh5_sph_pos')}", f"cell_start={npy('fresh5_sph_cell_start')}",
+            f"cell_end={npy('fresh5_sph_cell_end')}", "n=500", "G=4", f"h={hh}"], grid=(g, 1, 1))
+for nq, nref, b, g in ((64, 300, 64, 1), (100, 200, 64, 2)):
+    fresh5(f"knn_shared_insertion.q{nq}.r{nref}", F5K, "knn_shared_insertion", (b,),
+           [f"nbr=int32[{nq * 8}]", f"nbr_d=float32[{nq * 8}]", f"queries=float2[{nq}]:0..1", f"nq={nq}",
+            f"refs=float2[{nref}]:0..1", f"nref={nref}"], grid=(g, 1, 1))
+_NW = len(_F5["fresh5_dict_offsets"]) - 1
+for b, g in ((128, 3), (96, 4)):
+    fresh5(f"strcmp_adjacent.b{b}", F5A, "strcmp_adjacent", (b,),
+           [f"cmp=int32[{_NW}]", f"common=int32[{_NW}]", f"chars={npy('fresh5_dict_chars')}",
+            f"offsets={npy('fresh5_dict_offsets')}", f"nstr={_NW}"], grid=(g, 1, 1))
+_ESC = _F5N["fresh5_esc_out_ptr"]
+for wy, g in ((4, 1), (8, 2)):
+    fresh5(f"spgemm_esc_expand.32x{wy}.g{g}", F5A, "spgemm_esc_expand", (32, wy),
+           [f"out_cols=int32[{_ESC}]", f"out_vals=float32[{_ESC}]", f"out_ptr={npy('fresh5_esc_out_ptr')}",
+            f"a_ptr={npy('fresh5_esc_a_ptr')}", f"a_cols={npy('fresh5_esc_a_cols')}",
+            f"a_vals=float32[{_F5N['fresh5_esc_a_ptr']}]", f"b_ptr={npy('fresh5_esc_b_ptr')}",
+            f"b_cols={npy('fresh5_esc_b_cols')}", f"b_vals=float32[{_F5N['fresh5_esc_b_ptr']}]", "rows=40"], grid=(g, 1, 1))
+_EXP = int(_F5["fresh5_expand_counts"].sum())
+for n, b in ((1000, 256), (500, 128)):
+    fresh5(f"expand_by_counts.n{n}.b{b}", F5A, "expand_by_counts", (b,),
+           [f"out_item=int32[{_EXP}]", f"out_rank=int16[{_EXP}]", f"counts={npy('fresh5_expand_counts')}", f"n={n}"])
+for n, b, g in ((2000, 256, 1), (1500, 96, 3)):
+    fresh5(f"run_lengths_walk.n{n}.b{b}", F5A, "run_lengths_walk", (b,),
+           ["run_len=int32[300]", f"keys={npy('fresh5_run_keys')}", f"n={n}"], grid=(g, 1, 1))
+for n, b, g in ((3001, 256, 1), (2998, 128, 2)):
+    fresh5(f"byte_class_count.n{n}.b{b}", F5A, "byte_class_count", (b,),
+           ["counts=uint32[6]", f"text={npy('fresh3_text')}", f"n={n}"], grid=(g, 1, 1))
+for b, g in ((64, 4), (200, 1)):
+    fresh5(f"worklist_warp_any.b{b}", F5A, "worklist_warp_any", (b,),
+           ["out=int32[200]", f"items=int16[{int(_F5['fresh5_work_len'].sum())}]:-5..5", f"qoff={npy('fresh5_work_off')}",
+            f"qlen={npy('fresh5_work_len')}", "nq=200"], grid=(g, 1, 1))
+for n, lda, g in ((100, 100, 4), (70, 72, 3)):
+    fresh5(f"symv_lower_tiled.n{n}.lda{lda}", F5A, "symv_lower_tiled", (32, 8),
+           [f"y=float32[{n}]", f"A=float32[{n * lda}]", f"lda={lda}", f"x=float32[{n}]", f"n={n}"], grid=(g, 1, 1))
+_PTS = _F5N["fresh5_poly_offsets"]
+for b, g in ((64, 3), (160, 1)):
+    fresh5(f"polyline_lengths_f64.b{b}", F5A, "polyline_lengths_f64", (b,),
+           ["len=float64[150]", f"pts=double2[{_PTS}]", f"offsets={npy('fresh5_poly_offsets')}", "nlines=150"],
+           grid=(g, 1, 1))
+for tsize, n, b in ((1024, 1000, 256), (64, 500, 96)):
+    fresh5(f"collatz_memo.t{tsize}.n{n}", F5A, "collatz_memo", (b,),
+           [f"steps=int32[{n}]", f"start={npy('fresh5_collatz_start')}", f"memo={npy('fresh5_collatz_memo')}",
+            f"tsize={tsize}", f"n={n}"])
+for b, g in ((256, 1), (64, 2)):
+    fresh5(f"segment_span_i16.b{b}.g{g}", F5A, "segment_span_i16", (b,),
+           ["span=int16[48]", f"vals=int16[{_F5N['fresh5_ragged_offsets']}]:-3000..3000", f"offsets={_RAG}", "nseg=48"],
+           grid=(g, 1, 1))
 
 
 # ---- Python kernels as people write them (issue 30): the robustness corpus's Triton and Numba kernels
