@@ -50,6 +50,15 @@ KNOWN = {
        "test_analyze_truth.HIST_EQUALIZE_SPLIT): line 154's LDG.E.U8 executed 160 times (164 at width 100) where "
        "the lock-step trips give 128, the same 3,840 (4,000) threads, 184 sectors against 128 (472 against 370)"
        for v in ("w60.pitch64", "w100.pitch100")},
+    **{f"fresh5.spgemm_esc_expand.{v}": "`av = a_vals[k]` read before a row loop that may run no trip: ptxas sank "
+       "the load into the loop's preheader, so rows of B with no entry make none (line 48: 96 sectors in the "
+       "requests measured on an H200, 2026-11-28, where the PTX's unconditional load makes 110; 781 load "
+       "requests against 795): a global load sunk past a guard, not modelled" for v in ("32x4.g1", "32x8.g2")},
+    **{f"fresh5.knn_shared_insertion.{v}": "a per-thread insertion sort in a local array (`while (j > 0 && "
+       "bestd[j - 1] > d)`): ptxas keeps other local loads than the PTX's and puts some on the `if` line (H200, "
+       f"2026-11-28: line 425 {a} sectors measured, {b} emulated; line 427 {c} against {d}), the stores exact"
+       for v, a, b, c, d in (("q64.r300", "1,960", "1,360", "4,947", "5,201"),
+                             ("q100.r200", "2,709", "1,909", "7,286", "7,670"))},
     "fresh4.triton.linear_gelu_128": "the k-loop's cp.async of tiles past K (source size 0), as triton.matmul.128x128x64, "
                                      "the other way: the source view gives line 73 48 sectors fewer than its 3,072 "
                                      "(ideal 6,352 against 6,400) where the kernel's global-load counter has the "

@@ -249,6 +249,10 @@ KNOWN = {
                               f"2026-11-28: {hw} wavefronts on the line, {ours} by ldgsts_costs); " + STAGED_A_COPY)
        for k, line, hw, ours in (("linear_gelu_64", 73, 784, 812), ("matmul_swizzle_bf16", 129, 960, 1152),
                                  ("int8_matmul_dequant", 242, 684, 712))},
+    "fresh5.triton.kl_div_rows": ({("fresh5_triton.py", 254, "ldgsts"), ("fresh5_triton.py", 255, "ldgsts")},
+                                  "tl.range(num_stages=2): both rows' 16-byte copies with a stage in flight, 456 "
+                                  "wavefronts a line measured on an H200 (2026-11-28), 448 by ldgsts_costs; "
+                                  + STAGED_A_COPY),
     "fresh4.numba.bitonic_int64": ({("fresh4_numba.py", 89, "load"), ("fresh4_numba.py", 92, "store"),
                                     ("fresh4_numba.py", 93, "store")},
                                    "a bitonic sort of int64 keys in Numba: in the 9 stride-1 stages ptxas loads the pair "
