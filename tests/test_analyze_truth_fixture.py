@@ -130,7 +130,7 @@ def test_launch_shapes_are_one_block_or_one_cluster():
         if "cluster" in c or np.prod(c["grid"]) == 1:
             assert c["grid"] == cluster and c["block_index"] == [0, 0, 0], c["id"]
         else:
-            assert len(c["grid"]) == 3 and np.prod(c["grid"]) <= 64, c["id"]
+            assert len(c["grid"]) == 3 and np.prod(c["grid"]) <= 128, c["id"]
             assert all(0 <= b < g for b, g in zip(c["block_index"], c["grid"])), c["id"]
         assert len(c["block"]) == 3 and 1 <= np.prod(c["block"]) <= 1024, c["id"]
         assert 0 <= c["dynamic_shared"] <= 227 * 1024, c["id"]
