@@ -137,10 +137,7 @@ class Ledger:
         """offsets: byte offsets in shared memory (int64, one per thread); em: active lanes."""
         if site.pc in self.shift:
             offsets = offsets + self.shift[site.pc]
-        if self._trips:  # an access outside a loop being run: the loop is done
-            for loop in [loop for loop in self._trips if self.unrolled.get(site.pc, (None,))[0] != loop]:
-                self._regroup(loop)
-        if site.pc in self.unrolled:
+        if site.pc in self.unrolled:  # a run ends where the paths leave its loop (`leave`) or at `finish`
             loop, unroll, last = self.unrolled[site.pc]
             run = self._trips.setdefault(loop, {"unroll": unroll, "last": last, "items": [], "trips": {}})
             trips = run["trips"].setdefault(site.pc, np.zeros(len(em), dtype=np.int64))
@@ -171,7 +168,7 @@ class Ledger:
         each is at (the PTX runs a warp's trips in lock step)."""
         run = self._trips.pop(loop)
         unroll = run["unroll"]
-        total = np.max(np.stack([t for t in run["trips"].values()]), axis=0)
+        total = np.max(np.stack(list(run["trips"].values())), axis=0)
         main = total // unroll * unroll
         rest = total - main
         made: dict[tuple, list] = {}  # (site, slot) -> [addresses, lanes]: each lane there at one of its trips

@@ -641,15 +641,15 @@ def _twins(p: Plan, failed: dict, orphans: set, ptx_groups: dict, nearest, linel
             reg, guard, block = base.rsplit("|", 2)
             keep = []
             for off, size, pc in failed[key][base]:
-                twin = next((tpc for k in near for tbase, g in ptx_groups[k].items() for toff, tsize, tpc in g
-                             if tbase.rsplit("|", 2)[:2] == [reg, guard] and tbase.rsplit("|", 2)[2] != block
-                             and (toff, tsize) == (off, size) and not flow.reaches(pc, tpc, EXIT)
-                             and not flow.reaches(tpc, pc, EXIT)), None)
+                line, twin = next(((k[1], tpc) for k in near for tbase, g in ptx_groups[k].items() for toff, tsize, tpc in g
+                                   if tbase.rsplit("|", 2)[:2] == [reg, guard] and tbase.rsplit("|", 2)[2] != block
+                                   and (toff, tsize) == (off, size) and not flow.reaches(pc, tpc, EXIT)
+                                   and not flow.reaches(tpc, pc, EXIT)), (None, None))
                 if twin is None or pc in lineless:
                     keep.append((off, size, pc))
                     continue
                 p.unions[pc] = p.unions[twin] = twin
-                p.lines[pc] = next(k[1] for k in near if any(x[2] == twin for g in ptx_groups[k].values() for x in g))
+                p.lines[pc] = line
             if keep:
                 failed[key][base] = keep
             else:
@@ -821,8 +821,7 @@ def unrolled_loops(text: str | None, symbol: str, flow, sites: dict[int, tuple[s
     fresh2.*, tools/analyze_truth/data_dependent_notes.md). The PTX loop's accesses must be one basic block (each
     runs once a trip), the SASS loop's those of the PTX loop's lines, U times their widths, and the accesses of
     those lines after it, up to the next loop, begin with blocks (parted by branches or guards) of U/2, U/4 ...
-    1 times them, in that order; a loop around it must have accesses of its own (what tells one run of the loop from the next).
-    Anything else: {} for that loop."""
+    1 times them, in that order. Anything else: {} for that loop."""
     if text is None or accesses is None or flow is None:
         return {}
     address: dict[str, int] = {}
@@ -847,7 +846,7 @@ def unrolled_loops(text: str | None, symbol: str, flow, sites: dict[int, tuple[s
             jumps.append(at)
     loops = sorted((address[t], at) for at, t in branches if t in address and address[t] <= at)
     placed = [(int(_ADDRESS.search(s.text).group(1), 16), s) for s in accesses if _ADDRESS.search(s.text)]
-    out: dict[int, tuple[int, int]] = {}
+    out: dict[int, tuple[int, int, int]] = {}
     back = sorted((t, pc) for pc, t in flow.targets.items() if t <= pc)
     for start, end in back:
         if any((s2, e2) != (start, end) and start <= s2 and e2 <= end for s2, e2 in back):

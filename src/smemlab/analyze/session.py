@@ -243,11 +243,11 @@ def _run_once(module, ptx, symbol, kernel, source, shown, files, sources, launch
         mach = Machine(module, k, launch, bound.space, bound.params, bound.const)
     except PTXError as exc:
         raise UserError(f"{shown}: {exc}") from None
-    listing = sass.disassemble(cubin, symbol) if cubin else None
+    text = sass.listing_text(cubin) if cubin else None  # nvdisasm's listing (None without it): read once here
+    listing = sass.parse_sass(text, symbol) if text is not None else None
     sites = shared_accesses(flow.instrs)
     plan = sass.plan(flow.instrs, flow.block_of, sites, listing, module.files, avoid, flow)
-    plan.unrolled = sass.unrolled_loops(sass.listing_text(cubin) if cubin else None, symbol, flow, sites, listing,
-                                        module.files)
+    plan.unrolled = sass.unrolled_loops(text, symbol, flow, sites, listing, module.files)
     forms = sass.copy_forms(cubin, symbol) if cubin else None
     ledger = Ledger(mach.W, plan, flow.block_of,
                     atomic_rules=sass.atomic_rules(flow.instrs, shared_atomics(flow.instrs), listing, module.files),
@@ -285,7 +285,6 @@ def _run_once(module, ptx, symbol, kernel, source, shown, files, sources, launch
     dead.watched |= {mach.reg_index(r) for regs in sunk.values() for r in regs}
     mach.dead = dead if dead.watched else None
     ex = Executor(flow, mach, ledger, int(max_steps), where, describe_thread, time_limit)
-    text = sass.listing_text(cubin) if cubin else None
     spilled = spills.count(text, symbol, flow, module.files, frozenset(ledger.coalesce) | frozenset(memory.coalesce)) \
         if text is not None else None
     if spilled is not None:
