@@ -269,13 +269,7 @@ KNOWN = {
 
 
 # case id -> why analyze refuses the kernel (a UserError), while its truth is recorded for when it does not
-REFUSED: dict[str, str] = {
-    **{case: "tensor descriptors made in the kernel (tl.make_tensor_descriptor): ptxas lowers each tensormap.replace "
-             "into word-level LDS/STS of the hardware's tensor-map layout (undocumented; 7 LDS, 7 STS and 2 STS.64 a "
-             "2-d map, one thread) and copies the map to global memory with UTMACCTL; not emulated"
-       for case in ("triton.tma_add_tiles_device.float32.32", "triton.tma_add_tiles_device.float16.64",
-                    "triton.tma_matmul_device.64x64x32")},
-}
+REFUSED: dict[str, str] = {}
 
 
 @lru_cache(maxsize=1)

@@ -40,7 +40,7 @@ import time
 
 import numpy as np
 
-from smemlab.analyze import alu, carry, memops, mma, tma, warpops, warpsync, wgmma, wmma  # noqa: F401  (registers the builders)
+from smemlab.analyze import alu, carry, memops, mma, tensormaps, tma, warpops, warpsync, wgmma, wmma  # noqa: F401  (registers the builders)
 from smemlab.analyze.cfg import EXIT, Flow
 from smemlab.analyze.externs import Runtime
 from smemlab.analyze.machine import WARP, Machine

@@ -106,6 +106,8 @@ class Ledger:
         self.unions: dict[int, int] = {}  # pc -> its twin's pc: two branches' accesses made one (sass._twins)
         # pc -> (loop's first pc, U, its last pc): a loop ptxas unrolled again (_regroup)
         self.unrolled: dict[int, tuple[int, int, int]] = {}
+        # pc -> [(load | store, bytes)]: ptxas's shared accesses of a run of tensormap.replace (tensormaps.py)
+        self.tensormap_costs: dict[int, list[tuple[str, int]]] = {}
         if plan is not None:
             self.plan, self.coalesce, self.whole = plan.sizes, plan.coalesce, plan.whole
             self.shift, self.relocate, self.joins = plan.shift, plan.lines, plan.joins

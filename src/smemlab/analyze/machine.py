@@ -343,7 +343,9 @@ class Machine:
 def param_offsets(params: list[Variable]) -> list[int]:
     out, pos = [], 0
     for p in params:
-        a = max(p.align, 1)
+        # at least the element's own alignment: `.param .u64 .ptr .global .align 1 p` names the pointee's (Triton's
+        # scratch pointers after 32-bit integers)
+        a = max(p.align, p.elem_size, 1)
         pos = -(-pos // a) * a
         out.append(pos)
         pos += p.size

@@ -12,7 +12,8 @@ from __future__ import annotations
 # what each module that registers builders models (the executor imports them all)
 MODULES = {"alu": "arithmetic, logic, conversions, special functions", "carry": "extended-precision carry chains",
            "memops": "loads, stores, atomics, address spaces, async copies, fences",
-           "mma": "tensor cores: mma.sync", "warpops": "warp shuffles, votes, match, redux, elect",
+           "mma": "tensor cores: mma.sync", "tensormaps": "tensor maps made in the kernel",
+           "tma": "TMA tensor copies", "warpops": "warp shuffles, votes, match, redux, elect",
            "warpsync": "warp-synchronous barriers", "wgmma": "Hopper's warpgroup MMA", "wmma": "tensor cores: wmma"}
 # handled by the executor (executor.Executor._decode), not a builder
 CONTROL = {"bra": "branch (uniform or divergent, with reconvergence)", "brx.idx": "jump table",

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from smemlab.analyze import args as A
-from smemlab.analyze import sass, spills
+from smemlab.analyze import sass, spills, tensormaps
 from smemlab.analyze.cfg import build_flow
 from smemlab.analyze.deadloads import DeadLoads, sunk_loads
 from smemlab.analyze.executor import AnalyzeError, Executor
@@ -254,6 +254,7 @@ def _run_once(module, ptx, symbol, kernel, source, shown, files, sources, launch
                     wgmma_places=sass.wgmma_places(flow.instrs, cubin, symbol, module.files),
                     copy_forms={(i, line): z for i, path in module.files.items() for (name, line), z in (forms or {}).items()
                                 if Path(path).name == name})
+    ledger.tensormap_costs = tensormaps.sass_costs(flow.instrs, flow.block_of, sites, listing, module.files)
     memory = attach_memory(ledger, flow, cubin, symbol, module.files, keep_addresses)
 
     def where(pc: int) -> str:

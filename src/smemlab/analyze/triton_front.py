@@ -31,8 +31,6 @@ ALIGN = 256  # GlobalSpace's buffer alignment: data_ptr() % 16 == 0, as the laun
 LACKS = {"tcgen05": "Blackwell's tensor cores: compile for sm_90 (--arch sm_90)",
          "setmaxnreg": "warp specialisation's register reallocation: drop the warp_specialize / num_consumer_groups "
                        "options",
-         "tensormap.replace": "a tensor descriptor made in the kernel (tl.make_tensor_descriptor): pass it from the host "
-                              "as a TensorDescriptor instead (--arg NAME=DTYPE[R,C]@BRxBC)",
          "cp.reduce.async.bulk": "a TMA reduction (a descriptor's atomic_add / reduce): store the tile instead"}
 
 
