@@ -434,6 +434,29 @@ def _fresh5_data() -> dict[str, np.ndarray]:
     }
 
 
+def _fresh6py_data() -> dict[str, np.ndarray]:
+    """The .npy inputs of the sixth fresh batch's Python kernels (kernels/fresh6_numba.py, fresh6_triton.py): per-row
+    permutations, packed-document start flags, distinct top-k expert ids per token, a KV-cache block copy mapping
+    (sources and destinations disjoint) and ragged row lengths (their own generator)."""
+    rng = np.random.default_rng(20261231)
+    perm = np.stack([rng.permutation(64) for _ in range(24)]).astype(np.int32)
+    bos = np.zeros((12, 128), np.int32)
+    for r in range(12):
+        bos[r, np.sort(rng.choice(np.arange(1, 128), int(rng.integers(1, 6)), replace=False))] = 1
+        bos[r, 0] = 1
+    topk = np.stack([rng.choice(16, 2, replace=False) for _ in range(200)]).astype(np.int32)
+    blocks = rng.permutation(32)
+    mapping = np.stack([blocks[:6], blocks[6:12]], axis=1).astype(np.int32)
+    lens = rng.choice([1, 7, 33, 64, 100, 150, 200], 10).astype(np.int32)
+    return {
+        "fresh6py_row_perm_24x64": perm,
+        "fresh6py_doc_bos_12x128": bos,
+        "fresh6py_topk_ids_200x2": topk,
+        "fresh6py_kv_block_mapping": mapping,
+        "fresh6py_ragged_lens_10": lens,
+    }
+
+
 def data_files() -> dict[str, np.ndarray]:
     """Every .npy input, by name (deterministic: regenerated identically)."""
     from smemlab.lab.histogram import make_keys  # the experiment's own keys
@@ -465,6 +488,7 @@ def data_files() -> dict[str, np.ndarray]:
         **_fresh3_data(),
         **_fresh4_data(),
         **_fresh5_data(),
+        **_fresh6py_data(),
     }
     return out
 
@@ -2566,4 +2590,110 @@ fresh5_case('alibi_causal_scores', 'triton', 'alibi_causal_scores', ['s_ptr=floa
             2, 1), num_warps=4)
 fresh5_case('logit_softcap', 'triton', 'logit_softcap', ['logits_ptr=bfloat16[2,4096]', 'V=4096', 'stride=4096',
             'cap=30.0'], constexprs={'BLOCK': 1024, 'EVEN_N': True}, grid=(2,), num_warps=4)
+# ---- the sixth fresh held-out batch of Python kernels (kernels/fresh6_numba.py, fresh6_triton.py): 2025-2026 ML and
+# HPC Python (Triton tensor descriptors made in the kernel, persistent and pipelined matmuls, causal attention,
+# split/join/permute/gather, custom scans and reductions, 2-D atomics, heuristics, int64 offsets, load hints;
+# Numba device functions over padded 2-D/3-D shared tiles, fp16 and int8, constant and local arrays, tuple-indexed
+# shared atomics, warp shuffles and votes, 2-D/3-D grid-stride loops), written before its first recording
+def fresh6_case(id, compiler, kernel, args, grid=(1, 1, 1), block_index=(0, 0, 0), **launch):
+    """fresh2_case's launch (grid, block_index, constexprs, num_warps, num_stages, block, dyn) of a kernel of
+    fresh6_{compiler}.py."""
+    c = fresh2_case(id, compiler, kernel, args, grid=grid, block_index=block_index, **launch)
+    c.update(id=f"fresh6.{compiler}.{id}", file=f"{K}/fresh6_{compiler}.py")
+    return c
+
+
+fresh6_case('reduce_sum_textbook', 'numba', 'reduce_sum_textbook', ['x=float32[5000]', 'partials=float32[4]'],
+            block=(256,), grid=(4,), block_index=(2, 0, 0))
+fresh6_case('matmul_f64_2rows', 'numba', 'matmul_f64_2rows', ['A=float64[40,48]', 'B=float64[48,36]',
+            'C=float64[40,36]'], block=(16, 16), grid=(3, 2), block_index=(2, 1, 0))
+fresh6_case('image_hist_u8', 'numba', 'image_hist_u8', ['img=uint8[60,90]:0..255', 'hist=int32[256]:0..0'],
+            block=(32, 8), grid=(2, 2), block_index=(1, 0, 0))
+fresh6_case('transpose_i16', 'numba', 'transpose_i16', ['src=int16[70,100]:-1000..1000', 'dst=int16[100,70]'],
+            block=(32, 8), grid=(4, 3), block_index=(3, 2, 0))
+fresh6_case('smooth9_halo', 'numba', 'smooth9_halo', ['a=float32[40,44]', 'out=float32[40,44]'], block=(16, 16),
+            grid=(3, 3), block_index=(2, 0, 0))
+fresh6_case('diffuse_fp16', 'numba', 'diffuse_fp16', ['x=float16[300]', 'y=float16[300]', 'alpha=float16[1]:0.2..0.2'],
+            block=(128,), grid=(3,), block_index=(2, 0, 0))
+fresh6_case('int8_gemv_warp', 'numba', 'int8_gemv_warp', ['W=int8[40,320]:-127..127', 'x=int8[320]:-127..127',
+            'scales=float32[40]:0.001..0.01', 'y=float32[40]'], block=(256,), grid=(5,), block_index=(4, 0, 0))
+fresh6_case('gauss7_const_local', 'numba', 'gauss7_const_local', ['x=float32[1200]', 'y=float32[1200]'],
+            block=(128,), grid=(3,), block_index=(2, 0, 0))
+fresh6_case('outlier_votes', 'numba', 'outlier_votes', ['x=float32[300]:-2..2', 'thresh=1.5', 'warp_counts=int32[10]',
+            'first_lane=int32[10]', 'block_max=int32[3]'], block=(128,), grid=(3,), block_index=(2, 0, 0))
+fresh6_case('warp_softmax64', 'numba', 'warp_softmax64', ['x=float32[20,64]:-4..4', 'y=float32[20,64]'],
+            block=(128,), grid=(5,), block_index=(1, 0, 0))
+fresh6_case('smooth7_3d', 'numba', 'smooth7_3d', ['u=float32[10,20,20]', 'out=float32[10,20,20]'], block=(8, 8, 4),
+            grid=(3, 3, 3), block_index=(2, 1, 2))
+fresh6_case('group_col_absmax', 'numba', 'group_col_absmax', ['q=int8[200,48]:-127..127', 'group_rows=16',
+            'out=int32[4,48]:0..0'], block=(32, 8), grid=(2, 2), block_index=(1, 1, 0))
+fresh6_case('affine_2d_gridstride', 'numba', 'affine_2d_gridstride', ['a=float32[100,130]', 'gain=float32[130]',
+            'bias=float32[100]', 'out=float32[100,130]'], block=(32, 8), grid=(2, 3), block_index=(1, 2, 0))
+fresh6_case('block_scan_shfl', 'numba', 'block_scan_shfl', ['counts=int32[700]:0..9', 'offsets=int32[700]',
+            'block_totals=int32[3]'], block=(256,), grid=(3,), block_index=(2, 0, 0))
+fresh6_case('layernorm_fwd_block', 'numba', 'layernorm_fwd_block', ['x=float32[6,700]', 'gamma=float32[700]',
+            'beta=float32[700]', 'y=float32[6,700]', 'mean_out=float32[6]', 'rstd_out=float32[6]', 'eps=1e-5'],
+            block=(256,), grid=(6,), block_index=(3, 0, 0))
+fresh6_case('pack_mask_bits', 'numba', 'pack_mask_bits', ['x=float32[1000]:-1..1', 'threshold=0.3',
+            'words=uint32[32]'], block=(256,), grid=(4,), block_index=(3, 0, 0))
+fresh6_case('desc_rowscale_cast', 'triton', 'desc_rowscale_cast', ['src_ptr=float16[96,200]',
+            'dst_ptr=bfloat16[96,200]', 'scale_ptr=float32[96]:0.5..2', 'M=96', 'N=200'],
+            constexprs={'BM': 32, 'BN': 64}, grid=(3,), block_index=(1, 0, 0), num_warps=4)
+fresh6_case('desc_matmul', 'triton', 'desc_matmul', ['a_ptr=float16[128,96]', 'b_ptr=float16[96,128]',
+            'c_ptr=float16[128,128]', 'M=128', 'N=128', 'K=96'], constexprs={'BM': 64, 'BN': 64, 'BK': 32,
+            'STAGES': 3}, grid=(2, 2), block_index=(1, 0, 0), num_warps=4, num_stages=3)
+fresh6_case('persistent_linear', 'triton', 'persistent_linear', ['x_ptr=bfloat16[192,128]', 'w_ptr=bfloat16[160,128]',
+            'y_ptr=bfloat16[192,160]', 'M=192', 'N=160', 'K=128'], constexprs={'BM': 64, 'BN': 64, 'BK': 64,
+            'NUM_SMS': 4}, grid=(4,), block_index=(1, 0, 0), num_warps=4, num_stages=3)
+fresh6_case('attn_fwd_causal_desc', 'triton', 'attn_fwd_causal_desc', ['q_ptr=float16[2,128,64]',
+            'k_ptr=float16[2,128,64]', 'v_ptr=float16[2,128,64]', 'o_ptr=float16[2,128,64]', 'sm_scale=0.125',
+            'T=128', 'ZH=2'], constexprs={'HEAD_D': 64, 'BLOCK_M': 64, 'BLOCK_N': 32}, grid=(2, 2),
+            block_index=(1, 1, 0), num_warps=4, num_stages=2)
+for stages, bk in ((1, 16), (2, 32), (4, 64)):
+    fresh6_case(f'matmul_grouped_bf16.s{stages}.k{bk}', 'triton', 'matmul_grouped_bf16', ['a_ptr=bfloat16[160,120]',
+                'b_ptr=bfloat16[120,96]', 'c_ptr=bfloat16[160,96]', 'M=160', 'N=96', 'K=120', 'stride_am=120',
+                'stride_ak=1', 'stride_bk=96', 'stride_bn=1', 'stride_cm=96', 'stride_cn=1'],
+                constexprs={'BLOCK_M': 64, 'BLOCK_N': 32, 'BLOCK_K': bk, 'GROUP_M': 2}, grid=(9,),
+                block_index=(4, 0, 0), num_warps=4, num_stages=stages)
+fresh6_case('gram_fp32_ieee', 'triton', 'gram_fp32_ieee', ['x_ptr=float32[300,48]', 'g_ptr=float32[48,48]',
+            'n_rows=300', 'D=48'], constexprs={'BD': 32, 'BK': 32}, grid=(2, 2), block_index=(1, 0, 0), num_warps=4,
+            num_stages=2)
+fresh6_case('rope_interleaved', 'triton', 'rope_interleaved', ['x_ptr=float16[40,4,64]', 'cos_ptr=float32[40,32]',
+            'sin_ptr=float32[40,32]', 'out_ptr=float16[40,4,64]', 'T=40', 'stride_t=256', 'stride_h=64'],
+            constexprs={'D': 64, 'BT': 16}, grid=(3, 4), block_index=(2, 1, 0), num_warps=2)
+fresh6_case('qkv_split_heads', 'triton', 'qkv_split_heads', ['qkv_ptr=float16[50,384]', 'q_out_ptr=float16[4,50,32]',
+            'T=50'], constexprs={'H': 4, 'D': 32, 'BT': 16}, grid=(4,), block_index=(3, 0, 0), num_warps=4)
+fresh6_case('apply_row_permutation', 'triton', 'apply_row_permutation', ['vals_ptr=float32[24,64]',
+            f"perm_ptr={npy('fresh6py_row_perm_24x64')}", 'out_ptr=float32[24,64]', 'R=24'], constexprs={'C': 64,
+            'BR': 8}, grid=(3,), block_index=(1, 0, 0), num_warps=2)
+fresh6_case('packed_doc_cumsum', 'triton', 'packed_doc_cumsum', ['val_ptr=float32[12,128]',
+            f"bos_ptr={npy('fresh6py_doc_bos_12x128')}", 'out_ptr=float32[12,128]', 'R=12'], constexprs={'L': 128,
+            'BR': 4}, grid=(3,), block_index=(2, 0, 0), num_warps=4)
+fresh6_case('maxplus_recurrence', 'triton', 'maxplus_recurrence', ['a_ptr=float32[4,700]:-1..0.2',
+            'b_ptr=float32[4,700]:-2..2', 'h_ptr=float32[4,700]', 'L=700', 'stride=700'], constexprs={'BLOCK': 256},
+            grid=(4,), block_index=(1, 0, 0), num_warps=4)
+fresh6_case('greedy_argmax', 'triton', 'greedy_argmax', ['logits_ptr=float16[10,1000]:-3..3', 'out_ptr=int32[10]',
+            'R=10', 'V=1000', 'stride=1000'], constexprs={'BR': 4, 'BV': 256}, grid=(3,), block_index=(2, 0, 0),
+            num_warps=4)
+fresh6_case('time_cumsum', 'triton', 'time_cumsum', ['x_ptr=float32[300,96]', 'y_ptr=float32[300,96]', 'T=300',
+            'C=96'], constexprs={'BT': 64, 'BC': 32}, grid=(3,), block_index=(1, 0, 0), num_warps=4)
+fresh6_case('embedding_bwd_atomic', 'triton', 'embedding_bwd_atomic', ['ids_ptr=int32[100]:0..49',
+            'dy_ptr=float16[100,96]', 'dw_ptr=float32[50,96]:0..0', 'N=100', 'D=96'], constexprs={'BN': 32,
+            'BD': 64}, grid=(4, 2), block_index=(3, 1, 0), num_warps=4)
+fresh6_case('moe_router_stats', 'triton', 'moe_router_stats', [f"topk_ids_ptr={npy('fresh6py_topk_ids_200x2')}",
+            'counts_ptr=int32[16]:0..0', 'last_tok_ptr=int32[16]:0..0', 'n_tokens=200'], constexprs={'TOPK': 2,
+            'BT': 64}, grid=(4,), block_index=(3, 0, 0), num_warps=2)
+fresh6_case('ragged_log_softmax', 'triton', 'ragged_log_softmax', ['x_ptr=float32[10,200]',
+            f"lens_ptr={npy('fresh6py_ragged_lens_10')}", 'y_ptr=float32[10,200]', 'B=10', 'LMAX=200'],
+            constexprs={'BR': 4, 'BL': 256}, grid=(3,), block_index=(1, 0, 0), num_warps=4)
+for n, even in ((512, True), (500, False)):
+    fresh6_case(f'gemv_bf16.n{n}', 'triton', 'gemv_bf16', [f'w_ptr=bfloat16[96,{n}]', f'x_ptr=bfloat16[{n}]',
+                'y_ptr=bfloat16[96]', 'M=96', f'N={n}', f'stride_wm={n}'], constexprs={'BM': 32, 'BN': 128,
+                'EVEN_N': even}, grid=(3,), block_index=(1, 0, 0), num_warps=4)
+fresh6_case('kv_copy_blocks', 'triton', 'kv_copy_blocks', ['key_cache_ptr=float16[32,16,4,32]',
+            'value_cache_ptr=float16[32,16,4,32]', f"mapping_ptr={npy('fresh6py_kv_block_mapping')}",
+            'block_numel=2048'], constexprs={'BLOCK': 1024}, grid=(6,), block_index=(2, 0, 0), num_warps=4)
+fresh6_case('mse_fwd_bwd', 'triton', 'mse_fwd_bwd', ['pred_ptr=bfloat16[4,3000]', 'target_ptr=bfloat16[4,3000]',
+            'grad_ptr=bfloat16[4,3000]', 'loss_ptr=float32[4]', 'N=3000', 'stride=3000'],
+            constexprs={'BLOCK': 1024, 'STAGES': 3}, grid=(4,), block_index=(2, 0, 0), num_warps=4, num_stages=3)
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
