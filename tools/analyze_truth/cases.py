@@ -1987,6 +1987,167 @@ for b, g in ((256, 1), (64, 2)):
            grid=(g, 1, 1))
 
 
+# ---- the sixth fresh held-out batch (kernels/fresh6_kernels.cu, fresh6_apps.cu, fresh6_common.cuh; compiled by
+# nvcc, since NVRTC finds neither CUB, libcu++, cooperative groups, mma.h nor cuda_fp16.h on the include path): the
+# CUDA C++ library idioms of modern code (WMMA from and to shared and global memory with half and bf16 inputs,
+# cuda::pipeline and cooperative_groups::memcpy_async double buffering, __pipeline_memcpy_async, CUB's BlockLoad/
+# BlockStore/BlockReduce/BlockScan/BlockRadixSort/BlockHistogram/WarpReduce/WarpScan, clusters with distributed
+# shared memory (__cluster_dims__ and a cluster shape given at launch), tiled_partition/cg::reduce/coalesced_threads),
+# GEMM and attention layouts (XOR-swizzled fp16 tiles, ldmatrix + mma.sync, M-major staging, online softmax) and data
+# layouts (a 20-byte particle struct, float3/float4/SoA, a float/int union, bitfields, half2/bf16x2, uchar4/char4,
+# double2 FFTs, 64-bit atomics and a CAS loop, templated grid-stride loops), written before its first recording;
+# grids of up to 8 blocks
+F6K, F6A = f"{K}/fresh6_kernels.cu", f"{K}/fresh6_apps.cu"
+
+
+def fresh6(id, file, kernel, block, args, **kw):
+    c = case("fresh6." + id, file, kernel, block, args, **kw)
+    c["compiler"] = "nvcc"
+    return c
+
+
+# WMMA
+for pad, M, N, Kd in ((0, 64, 64, 64), (8, 96, 64, 96), (8, 32, 32, 128)):
+    fresh6(f"wmma_gemm_smem.pad{pad}.m{M}n{N}k{Kd}", F6K, f"wmma_gemm_smem<{pad}>", (128,),
+           [f"C=float32[{M * N}]", f"A=float16[{M * Kd}]:-1..1", f"B=float16[{Kd * N}]:-1..1", f"bias=float32[{N}]",
+            f"M={M}", f"N={N}", f"K={Kd}"], grid=(N // 32, M // 32, 1))
+for col, M, N, Kd, wy, g in (("false", 64, 48, 64, 4, 3), ("true", 32, 64, 32, 2, 4)):
+    fresh6(f"wmma_bf16_direct.{'colout' if col == 'true' else 'rowout'}.m{M}n{N}k{Kd}", F6K, f"wmma_bf16_direct<{col}>",
+           (32, wy), [f"C=float32[{M * N}]", f"A=bfloat16[{M * Kd}]:-1..1", f"Bt=bfloat16[{N * Kd}]:-1..1", f"M={M}",
+                      f"N={N}", f"K={Kd}"], grid=(g, 1, 1))
+for M, N, Kd, b, g in ((64, 64, 48, 128, 2), (48, 32, 32, 64, 1)):
+    fresh6(f"wmma_colmajor_relu.m{M}n{N}k{Kd}.b{b}", F6K, "wmma_colmajor_relu", (b,),
+           [f"C=float16[{M * N}]", f"A=float16[{M * Kd}]:-1..1", f"B=float16[{Kd * N}]:-1..1", f"M={M}", f"N={N}",
+            f"K={Kd}"], grid=(g, 1, 1))
+# pipelines
+for b, rows, cols, g in ((128, 12, 256, 3), (256, 8, 500, 2), (64, 5, 96, 1)):
+    fresh6(f"rmsnorm_rows_pipelined.b{b}.r{rows}.c{cols}", F6K, f"rmsnorm_rows_pipelined<{b}>", (b,),
+           [f"out=float32[{rows * cols}]", f"in=float32[{rows * cols}]:-2..2", f"gamma=float32[{cols}]", f"rows={rows}",
+            f"cols={cols}"], grid=(g, 1, 1))
+for w, rows, cols in ((128, 64, 256), (64, 50, 160)):
+    fresh6(f"colsum_cg_async.w{w}.r{rows}.c{cols}", F6K, f"colsum_cg_async<{w}>", (w,),
+           [f"colsum=float32[{cols}]", f"colmean=float32[{cols}]", f"A=float32[{rows * cols}]", f"rows={rows}",
+            f"cols={cols}"], grid=((cols + w - 1) // w, 1, 1))
+for n, b, g in ((2048, 128, 2), (1001, 64, 3)):
+    fresh6(f"stencil7_pipeline_prims.n{n}.b{b}", F6K, "stencil7_pipeline_prims", (b,),
+           [f"out=float32[{n}]", f"in=float32[{n}]", f"n={n}"], grid=(g, 1, 1))
+# CUB
+for b, items, algo, n, g in ((128, 4, 0, 2048, 2), (96, 4, 1, 1000, 2), (128, 4, 2, 1536, 3), (64, 2, 0, 300, 1)):
+    fresh6(f"cub_gelu_tiles.b{b}.i{items}.a{algo}.n{n}", F6K, f"cub_gelu_tiles<{b}, {items}, {algo}>", (b,),
+           [f"out=float32[{n}]", f"in=float32[{n}]:-3..3", f"n={n}"], grid=(g, 1, 1))
+for b, rak, rows, cols, g in ((128, 0, 6, 1000, 3), (256, 1, 4, 256, 4), (80, 1, 5, 333, 2)):
+    fresh6(f"row_sum_max_cub.b{b}.raking{rak}.c{cols}", F6K, f"row_sum_max_cub<{b}, {rak}>", (b,),
+           [f"rsum=float32[{rows}]", f"rmax=float32[{rows}]", f"X=float32[{rows * cols}]:-1..1", f"rows={rows}",
+            f"cols={cols}"], grid=(g, 1, 1))
+for b, items, n, g in ((128, 4, 2048, 4), (96, 2, 1000, 2)):
+    fresh6(f"compact_positive_scan.b{b}.i{items}.n{n}", F6K, f"compact_positive_scan<{b}, {items}>", (b,),
+           [f"out=float32[{n}]", f"counts=int32[{-(-n // (b * items))}]", f"in=float32[{n}]:-1..1", f"n={n}"],
+           grid=(g, 1, 1))
+for b, items, ln, g in ((128, 2, 256, 3), (64, 4, 200, 2)):
+    fresh6(f"running_max_drawdown.b{b}.i{items}.len{ln}", F6K, f"running_max_drawdown<{b}, {items}>", (b,),
+           [f"runmax=float32[{g * ln}]", f"drawdown=float32[{g * ln}]", f"price=float32[{g * ln}]:1..2", f"len={ln}"],
+           grid=(g, 1, 1))
+for b, items, n in ((128, 4, 1024), (64, 8, 900)):
+    fresh6(f"radix_sort_tile_keys.b{b}.i{items}.n{n}", F6K, f"radix_sort_tile_keys<{b}, {items}>", (b,),
+           [f"sorted=uint32[{n}]", f"keys=uint32[{n}]", f"n={n}"], grid=(-(-n // (b * items)), 1, 1))
+for b, items, n in ((128, 2, 512), (256, 1, 600)):
+    fresh6(f"radix_sort_scores_desc.b{b}.i{items}.n{n}", F6K, f"radix_sort_scores_desc<{b}, {items}>", (b,),
+           [f"out_score=float32[{n}]", f"out_id=int32[{n}]", f"score=float32[{n}]:-5..5", f"n={n}"],
+           grid=(-(-n // (b * items)), 1, 1))
+for b, items, srt, n, g in ((128, 4, 1, 4096, 4), (64, 8, 0, 3001, 3)):
+    fresh6(f"byte_histogram_cub.b{b}.i{items}.{'sort' if srt else 'atomic'}.n{n}", F6K,
+           f"byte_histogram_cub<{b}, {items}, {srt}>", (b,),
+           ["hist=uint32[256]", f"data=uint8[{n}]", f"n={n}"], grid=(g, 1, 1))
+for lw, rows, cols, b, g in ((32, 20, 100, 128, 2), (16, 40, 48, 64, 3)):
+    fresh6(f"warp_row_stats_cub.lw{lw}.r{rows}.c{cols}", F6K, f"warp_row_stats_cub<{lw}>", (b,),
+           [f"rsum=float32[{rows}]", f"lane_off=int32[{rows * lw}]", f"rcount=int32[{rows}]",
+            f"X=float32[{rows * cols}]:-1..1", f"rows={rows}", f"cols={cols}", "thr=0.25"], grid=(g, 1, 1))
+# clusters and distributed shared memory (grid = a multiple of the cluster)
+for b, g in ((128, 2), (64, 4)):
+    fresh6(f"rod_diffusion_cluster2.b{b}.g{g}", F6K, "rod_diffusion_cluster2", (b,),
+           [f"u=float32[{b * g}]", f"u0=float32[{b * g}]", "alpha=0.2", "steps=4"], grid=(g, 1, 1), cluster=(2, 1, 1))
+for b, g, n in ((128, 4, 2000), (64, 8, 1500)):
+    fresh6(f"dsmem_histogram_cluster4.b{b}.g{g}", F6K, "dsmem_histogram_cluster4", (b,),
+           [f"hist=uint32[{g // 4 * 256}]", f"keys=uint32[{n}]", f"n={n}"], grid=(g, 1, 1), cluster=(4, 1, 1))
+for cs, g, cols, b in ((2, 2, 1000, 128), (2, 4, 300, 64), (4, 4, 777, 96)):
+    fresh6(f"cluster_row_softmax.cs{cs}.g{g}.c{cols}", F6K, "cluster_row_softmax", (b,),
+           [f"out=float32[{g // cs * cols}]", f"in=float32[{g // cs * cols}]:-3..3", f"cols={cols}"], grid=(g, 1, 1),
+           cluster=(cs, 1, 1))
+# warp-level cooperative groups
+for t, nseg, ln, b, g in ((16, 50, 40, 128, 2), (8, 100, 13, 64, 3)):
+    fresh6(f"segment_dot_tiles.t{t}.s{nseg}.len{ln}", F6K, f"segment_dot_tiles<{t}>", (b,),
+           [f"dot=float32[{nseg}]", f"a=float32[{nseg * ln}]", f"b=float32[{nseg * ln}]", f"nseg={nseg}",
+            f"seglen={ln}"], grid=(g, 1, 1))
+for rows, cols, b, g in ((64, 64, 128, 2), (40, 24, 32, 3)):
+    fresh6(f"transpose8_tile_shfl.{rows}x{cols}.b{b}", F6K, "transpose8_tile_shfl", (b,),
+           [f"out=float32[{rows * cols}]", f"in=float32[{rows * cols}]", f"rows={rows}", f"cols={cols}"], grid=(g, 1, 1))
+for n, b, g, chunk, thr in ((2048, 128, 2, 256, 0.3), (1000, 64, 2, 250, 0.0)):
+    fresh6(f"filter_append_coalesced.n{n}.b{b}", F6K, "filter_append_coalesced", (b,),
+           [f"out=float32[{n}]", f"warp_count=int32[{b * g // 32}]", f"in=float32[{n}]:-1..1", f"n={n}", f"thr={thr}",
+            f"chunk={chunk}"], grid=(g, 1, 1))
+# GEMM and attention layouts
+for rows, cols in ((128, 64), (64, 192)):
+    fresh6(f"transpose_f16_swizzled.{rows}x{cols}", F6A, "transpose_f16_swizzled", (128,),
+           [f"out=float16[{rows * cols}]", f"in=float16[{rows * cols}]", f"rows={rows}", f"cols={cols}"],
+           grid=(cols // 64, rows // 64, 1))
+for M, Kd in ((128, 64), (64, 192)):
+    fresh6(f"hgemm_ldmatrix_swizzle.m{M}k{Kd}", F6A, "hgemm_ldmatrix_swizzle", (128,),
+           [f"C=float32[{M * 32}]", f"A=float16[{M * Kd}]:-1..1", f"B=float16[{Kd * 32}]:-1..1", f"M={M}", f"K={Kd}"],
+           grid=(M // 64, 1, 1))
+for pad, M, N, Kd in ((0, 64, 64, 32), (4, 32, 96, 40)):
+    fresh6(f"sgemm_mmajor_staging.pad{pad}.m{M}n{N}k{Kd}", F6A, f"sgemm_mmajor_staging<{pad}>", (64,),
+           [f"C=float32[{M * N}]", f"A=float32[{M * Kd}]:-1..1", f"B=float32[{Kd * N}]:-1..1", f"M={M}", f"N={N}",
+            f"K={Kd}"], grid=(N // 32, M // 32, 1))
+for nq, nk, b, g in ((64, 100, 64, 1), (128, 64, 64, 2), (80, 40, 32, 3)):
+    fresh6(f"attention_online_softmax.q{nq}.k{nk}.b{b}", F6A, "attention_online_softmax", (b,),
+           [f"O=float32[{nq * 32}]", f"Q=float32[{nq * 32}]:-1..1", f"Kmat=float32[{nk * 32}]:-1..1",
+            f"V=float32[{nk * 32}]", f"nq={nq}", f"nk={nk}", "scale=0.1767767"], grid=(g, 1, 1))
+# data layouts
+for n, b, g in ((500, 128, 2), (333, 96, 4)):
+    fresh6(f"advect_particles_aos20.n{n}.b{b}", F6A, "advect_particles_aos20", (b,),
+           [f"p=float32[{5 * n}]:0..1", f"vel=float3[{n}]:-1..1", "dt=0.05", f"n={n}", "G=8"], grid=(g, 1, 1))
+for n, b, g in ((1000, 256, 2), (333, 64, 3)):
+    fresh6(f"advect_particles_soa.n{n}.b{b}", F6A, "advect_particles_soa", (b,),
+           [f"x=float32[{n}]", f"y=float32[{n}]", f"z=float32[{n}]", f"vx=float32[{n}]:-1..1", f"vy=float32[{n}]:-1..1",
+            f"vz=float32[{n}]:-1..1", f"mass=float32[{n}]:1..2", "dt=0.01", "drag=0.5", f"n={n}"], grid=(g, 1, 1))
+for n, b, g in ((256, 128, 2), (300, 64, 5)):
+    fresh6(f"nbody_accel_float4.n{n}.b{b}", F6A, "nbody_accel_float4", (b,),
+           [f"acc=float4[{n}]", f"pos=float4[{n}]:0..1", f"n={n}", "eps2=0.01"], grid=(g, 1, 1), dyn=16 * b)
+for n, b, g, shift in ((2000, 256, 2, 24), (1000, 128, 3, 0)):
+    fresh6(f"float_radix_digit_hist.n{n}.shift{shift}", F6A, "float_radix_digit_hist", (b,),
+           ["hist=uint32[256]", f"keys=uint32[{n}]", f"vals=float32[{n}]:-100..100", f"n={n}", f"shift={shift}"],
+           grid=(g, 1, 1))
+for (bx, by), w, h, pitch, g in (((16, 16), 50, 37, 52, (4, 3, 1)), ((32, 4), 70, 9, 72, (3, 3, 1))):
+    fresh6(f"rgb565_to_rgba.{bx}x{by}.w{w}", F6A, "rgb565_to_rgba", (bx, by),
+           [f"rgba=uchar4[{w * h}]", f"chroma=int8[{4 * w * h}]", f"src=uint16[{pitch * h}]", f"w={w}", f"h={h}",
+            f"pitch={pitch}"], grid=g)
+for w, h, pitch, g in ((50, 37, 52, (4, 3, 1)), (33, 20, 33, (3, 2, 1))):
+    fresh6(f"box3_uchar4_smem.w{w}.h{h}.pitch{pitch}", F6A, "box3_uchar4_smem", (16, 16),
+           [f"dst=uchar4[{pitch * h}]", f"src=uchar4[{pitch * h}]", f"w={w}", f"h={h}", f"pitch={pitch}"], grid=g)
+for lg, b, g in ((8, 128, 2), (6, 16, 4)):
+    fresh6(f"fft_radix2_double2.n{1 << lg}.b{b}", F6A, "fft_radix2_double2", (b,),
+           [f"out=double2[{g << lg}]", f"in=double2[{g << lg}]:-1..1", f"log2n={lg}"], grid=(g, 1, 1), dyn=16 << lg)
+for n, nb, b, g in ((2000, 64, 256, 2), (1000, 300, 128, 3)):
+    fresh6(f"weighted_hist_fixed64.n{n}.bins{nb}", F6A, "weighted_hist_fixed64", (b,),
+           [f"sum=uint64[{nb}]", f"maxw=int64[{nb}]:-5..0", f"bin=int32[{n}]:0..1000", f"weight=float32[{n}]:0..4",
+            f"n={n}", f"nbins={nb}"], grid=(g, 1, 1))
+for rows, cols, b, g in ((40, 100, 128, 2), (16, 33, 64, 1)):
+    fresh6(f"row_max_cas_f64.r{rows}.c{cols}", F6A, "row_max_cas_f64", (b,),
+           [f"rmax=float64[{rows}]:-1..0", f"X=float64[{rows * cols}]:0..10", f"rows={rows}", f"cols={cols}"],
+           grid=(g, 1, 1))
+for b, t, n, g in ((128, "float", 3000, 4), (256, "double", 5000, 2), (64, "float", 1000, 8)):
+    dt = "float32" if t == "float" else "float64"
+    fresh6(f"axpby_gridstride.b{b}.{t}.n{n}", F6A, f"axpby_gridstride<{b}, {t}>", (b,),
+           [f"y={dt}[{n}]", f"x={dt}[{n}]", "a=1.5", "b=-0.5", f"n={n}"], grid=(g, 1, 1))
+for rows, h2, b, g in ((4, 200, 128, (2, 2, 1)), (3, 77, 64, (1, 3, 1))):
+    fresh6(f"geglu_bf16x2.r{rows}.h{2 * h2}", F6A, "geglu_bf16x2", (b,),
+           [f"out=bfloat162[{rows * h2}]", f"in=bfloat162[{rows * 2 * h2}]:-2..2", f"rows={rows}", f"H2={h2}"], grid=g)
+for rows, C, b, g in ((4, 512, 128, 2), (3, 301, 64, 3)):
+    fresh6(f"layer_scale_residual_half2.r{rows}.c{C}", F6A, "layer_scale_residual_half2", (b,),
+           [f"x=float16[{rows * C}]:-1..1", f"y=float16[{rows * C}]:-1..1", f"gamma=float16[{C}]:0..1", f"rows={rows}",
+            f"C={C}"], grid=(g, 1, 1))
+
+
 # ---- Python kernels as people write them (issue 30): the robustness corpus's Triton and Numba kernels
 # (kernels/robust_triton.py, kernels/robust_numba.py, which tests/test_analyze_python_robust.py also runs: their
 # lines are the truth's), one program or block each
