@@ -59,6 +59,17 @@ KNOWN = {
        f"2026-11-28: line 425 {a} sectors measured, {b} emulated; line 427 {c} against {d}), the stores exact"
        for v, a, b, c, d in (("q64.r300", "1,960", "1,360", "4,947", "5,201"),
                              ("q100.r200", "2,709", "1,909", "7,286", "7,670"))},
+    # the sixth fresh batch (recorded on an H200, 2026-11-28), found at its first recording, causes not yet found
+    **{f"fresh6.row_max_cas_f64.{v}": "a 64-bit atomicCAS loop (a double max) over a row, a warp a row: line 375's "
+                                      "loads, analyze 156 sectors against 166 (r16.c33; 1,040 against 1,168 at "
+                                      "r40.c100, requests 320 against 448): the loop's trips as the hardware runs "
+                                      "them, not yet explained" for v in ("r40.c100", "r16.c33")},
+    "fresh6.weighted_hist_fixed64.n1000.bins300": "64-bit fixed-point atomicAdd into 300 bins: 1,727 sectors against "
+                                                  "1,728 in all, the source page giving the lines (101, 226) none: the "
+                                                  "atomic sector hash at a bin count of 300, not yet explained",
+    "fresh6.numba.diffuse_fp16": "Numba's float16 ABI through local memory (as fresh.numba.half_axpby, "
+                                 "robust.numba.float16_math): its local loads and stores stand on other lines and "
+                                 "counts than analyze gives (line 251: 342 local-load sectors against none)",
     "fresh4.triton.linear_gelu_128": "the k-loop's cp.async of tiles past K (source size 0), as triton.matmul.128x128x64, "
                                      "the other way: the source view gives line 73 48 sectors fewer than its 3,072 "
                                      "(ideal 6,352 against 6,400) where the kernel's global-load counter has the "

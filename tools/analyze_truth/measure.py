@@ -31,6 +31,7 @@ import argparse
 import csv
 import hashlib
 import json
+import math
 import os
 import re
 import subprocess
@@ -122,7 +123,8 @@ def kernel_params(text: str, kernel: str) -> list[tuple[str, str]]:
     """[(C type, name)] of `kernel` (a name expression: 'k', 'ns::k', 'k<1, 2>') in the source text."""
     base = kernel.split("<")[0].split("::")[-1].strip()
     text = re.sub(r"//[^\n]*", "", text)
-    pat = re.compile(r"__global__\s+void\s+(?:__launch_bounds__\s*\((?:[^()]|\([^()]*\))*\)\s*)?" + re.escape(base) + r"\s*\(")
+    # attributes between `void` and the name: __launch_bounds__(...), __cluster_dims__(...)
+    pat = re.compile(r"__global__\s+void\s+(?:__\w+__\s*\((?:[^()]|\([^()]*\))*\)\s*)*" + re.escape(base) + r"\s*\(")
     m = pat.search(text)
     if not m:
         raise ValueError(f"kernel {kernel!r}: no `__global__ void {base}(` in the source")
@@ -240,6 +242,8 @@ def compile_whole(case: dict) -> tuple[bytes, str, list[tuple[str, str]]]:
     k = unit.module.kernels[unit.symbol]
     _, names = parameter_names(k, unit.source, unit.kernel)
     ctypes = nvcc.parameters_of(unit.declarations[unit.symbol])
+    if len(ctypes) != len(k.params):  # an extern "C" kernel: its symbol names no types, its declaration does
+        return unit.cubin, unit.symbol, kernel_params(source_path(case["file"]).read_text(), case["kernel"])
     # an empty struct (a tag, std::integral_constant) is launched as the one byte it is
     ctypes = ["unsigned char" if empty_param(p) else t for p, t in zip(k.params, ctypes)]
     return unit.cubin, unit.symbol, list(zip(ctypes, names))
@@ -270,7 +274,7 @@ def _python_unit(case: dict, folder: str):
     arch = int(case.get("arch", 90))
     unit, texts, shared = triton_front.compile_kernel(fn, name, given, dict(case.get("constexprs", {})),
                                                       int(case["num_warps"]), int(case["num_stages"]), arch, path,
-                                                      path, refuse=False)
+                                                      path, refuse=False, programs=math.prod(case["grid"]))
     if arch != 90:  # the GPU here is an sm_90: the same PTX, assembled for it as Triton's own ptxas call would
         unit.cubin = _ptxas_sm90(unit.ptx)
     return unit, texts, shared

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -165,10 +166,12 @@ def _tl_dtype(text: str):
 
 def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], constexprs: dict, num_warps: int,
                    num_stages: int, arch: int = 90, path: str | None = None, shown: str | None = None,
-                   refuse: bool = True):
+                   refuse: bool = True, programs: int = 1):
     """(unit, --arg texts, shared bytes) for `fn` specialised to the arguments, as Triton's launcher would.
     `refuse`: stop at instructions the emulator does not run (False: the unit all the same, for a tool that
-    only launches its cubin, such as the truth recording's build)."""
+    only launches its cubin, such as the truth recording's build). `programs`: the grid's programs, each of which
+    has its own part of the global scratch (Triton's in-kernel tensor descriptors live there), as the launcher
+    allocates it."""
     triton = require()
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource, make_backend
@@ -231,7 +234,7 @@ def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], constexprs: di
                ("__profile_scratch", getattr(md, "profile_scratch_size", 0))]
     for n, size in scratch[: len(params) - len(kept)]:
         decls.append(f"uint8* {n}" if size else f"long long {n}")
-        texts.append(f"{n}=uint8[{size}]" if size else f"{n}=0")
+        texts.append(f"{n}=uint8[{size * programs}]" if size else f"{n}=0")
     if len(decls) != len(params):
         raise UserError(f"{name}: Triton's kernel has {len(params)} parameters where the arguments make "
                         f"{len(decls)} (a Triton release this front end does not know?)")
@@ -512,7 +515,7 @@ def analyze(kernel, grid=(1, 1, 1), *positional, name: str | None = None, args: 
         constexprs, num_warps, num_stages, chosen = _tune(kernel, name, tuning, given, constexprs, num_warps,
                                                           num_stages)
         unit, texts, shared = compile_kernel(kernel, name, given, constexprs, int(num_warps),
-                                             int(num_stages), arch, path, shown)
+                                             int(num_stages), arch, path, shown, programs=math.prod(grid))
         report = analyze_unit(unit, (32 * int(num_warps), 1, 1), grid, program, shared, texts, **run)
     report.buffers = pyargs.reshape_buffers(report.buffers, given)
     report.chosen = chosen
