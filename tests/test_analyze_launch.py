@@ -101,3 +101,22 @@ def test_translation_rule_costs_atomics_by_their_busiest_word():
     block0 = run((0, 0, 0)).memory_totals("global atomic")
     assert (block0["requests"], block0["sectors"]) == (2, 2 * 4)  # block 0: its warps' 8 words in one sector each
     assert want["sectors"] > 9 * 2 * 4  # some blocks straddle two sectors
+
+
+def test_a_grid_of_clusters_sums_each_cluster_once():
+    # a report of a clustered launch holds its whole cluster: the launch is the sum over the clusters, each run at
+    # its first block (a grid of 4 blocks in clusters of 2: two runs, at blocks 0 and 2)
+    from types import SimpleNamespace
+
+    from smemlab.analyze.globalledger import MEMORY_KINDS
+
+    ran = []
+
+    def run(b):
+        ran.append(b)
+        return SimpleNamespace(memory_totals=lambda k: {"requests": 4 if k == "global load" else 0, "sectors": 16
+                                                        if k == "global load" else 0, "ideal_sectors": 0})
+    got = whole_launch(run, (4, 1, 1), "all", (2, 1, 1))
+    assert ran == [(0, 0, 0), (2, 0, 0)] and got.blocks == 4 and got.method == "every block"
+    assert got.totals["global load"]["requests"] == 8 and got.totals["global load"]["sectors"] == 32
+    assert set(got.totals) == set(MEMORY_KINDS)

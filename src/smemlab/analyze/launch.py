@@ -64,24 +64,34 @@ def every_block(grid) -> list[tuple[int, int, int]]:
     return [(x, y, z) for z in range(grid[2]) for y in range(grid[1]) for x in range(grid[0])]
 
 
-def whole_launch(run, grid: tuple[int, int, int], blocks: str | int) -> LaunchTotals:
-    """`run(block_index)`: the Report of one block, with its requests' addresses kept."""
-    total = grid[0] * grid[1] * grid[2]
+def whole_launch(run, grid: tuple[int, int, int], blocks: str | int,
+                 cluster: tuple[int, int, int] = (1, 1, 1)) -> LaunchTotals:
+    """`run(block_index)`: the Report of one block (of its whole cluster where the launch has clusters of shape
+    `cluster`: the sum then goes over the clusters, each emulated once at its first block), with its requests'
+    addresses kept. `blocks`: "all" or how many blocks (clusters) to emulate at most."""
+    units = tuple(g // c for g, c in zip(grid, cluster))  # what one run covers: a block, or a cluster
+    total = units[0] * units[1] * units[2]
+    in_grid = total * cluster[0] * cluster[1] * cluster[2]
+
+    def origin(u):
+        return tuple(i * c for i, c in zip(u, cluster))
+
     if blocks == "all" and total <= ALL_EMULATED or (blocks != "all" and int(blocks) >= total):
-        chosen = every_block(grid)
+        chosen = every_block(units)
     else:
-        chosen = sample(grid, DEFAULT_SAMPLE if blocks == "all" else int(blocks))
-    reports = {b: run(b) for b in chosen}
+        chosen = sample(units, DEFAULT_SAMPLE if blocks == "all" else int(blocks))
+    reports = {u: run(origin(u)) for u in chosen}
+    emulated = [origin(u) for u in chosen]
     if len(chosen) == total:
-        return LaunchTotals(total, chosen, "every block", _summed(reports.values(), exact=True))
-    moves = _moves(reports, grid)
+        return LaunchTotals(in_grid, emulated, "every block", _summed(reports.values(), exact=True))
+    moves = _moves(reports, units)
     if moves is not None:
-        return LaunchTotals(total, chosen, "translation", _translated(reports[(0, 0, 0)], moves, grid))
+        return LaunchTotals(in_grid, emulated, "translation", _translated(reports[(0, 0, 0)], moves, units))
     mean = _summed(reports.values(), exact=False)
     for t in mean.values():
         for k in ("requests", "sectors", "ideal_sectors"):
             t[k] = round(t[k] * total / len(chosen))
-    return LaunchTotals(total, chosen, "sample mean", mean)
+    return LaunchTotals(in_grid, emulated, "sample mean", mean)
 
 
 def _summed(reports, exact: bool) -> dict:

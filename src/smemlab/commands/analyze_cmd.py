@@ -108,8 +108,9 @@ def _launch(args, report):
                                       keep_addresses=True)
         return analyze_source(args.file, report.kernel, report.block, report.grid, b, report.dynamic_shared, args.arg,
                               _defines(args.define), args.include, compiler=args.compiler,
-                              options=_options(args.options), keep_addresses=True)
-    return whole_launch(run, report.grid, blocks)
+                              options=_options(args.options), keep_addresses=True, cluster=cluster)
+    cluster = tuple(report.cluster)  # a report of a clustered launch holds its whole cluster: sum the clusters
+    return whole_launch(run, report.grid, blocks, cluster)
 
 
 def _dims(text: str, what: str, zero_ok: bool = False) -> tuple[int, ...]:
