@@ -120,3 +120,35 @@ def test_a_grid_of_clusters_sums_each_cluster_once():
     assert ran == [(0, 0, 0), (2, 0, 0)] and got.blocks == 4 and got.method == "every block"
     assert got.totals["global load"]["requests"] == 8 and got.totals["global load"]["sectors"] == 32
     assert set(got.totals) == set(MEMORY_KINDS)
+
+
+def _truth(case_id: str) -> dict:
+    fixture = json.loads((Path(__file__).parent / "data" / "analyze_truth.json").read_text())
+    return next(c for c in fixture["cases"] if c["id"] == case_id)
+
+
+@pytest.mark.parametrize("case_id, extra", [
+    ("fresh5.numba.laplace_u8_edges", ["--block", "16,16"]),
+    ("fresh5.triton.repetition_penalty", ["--triton", "--num-warps", "1"]),
+])
+def test_python_kernels_whole_launch_as_nsight_compute_counts_it(case_id, extra, capsys):
+    case = _truth(case_id)
+    pytest.importorskip(case["compiler"])
+    from importlib.metadata import version
+
+    here = {k: version(k.replace("_", "-")) for k in case.get("front_end", {})}
+    if here != case.get("front_end"):  # another release compiles other PTX (test_analyze_truth._other_front_end)
+        pytest.skip(f"the truth is of {case.get('front_end')}'s cubins; this machine has {here}")
+    root = Path(__file__).parent.parent
+    argv = ["analyze", str(root / case["file"]), "--kernel", case["kernel"], "--grid", ",".join(map(str, case["grid"])),
+            "--blocks", "all", "--json", *extra]
+    argv += [x for a in case["args"] for x in ("--arg", a)]
+    argv += [x for k, v in (case.get("constexprs") or {}).items() for x in ("--constexpr", f"{k}={v}")]
+    assert main(argv) == 0
+    launch = json.loads(capsys.readouterr().out)["launch"]
+    assert launch["exact"] and launch["emulated"] == launch["blocks"] == int(np.prod(case["grid"]))
+    for kind in ("global load", "global store"):
+        want = case["memory"]["totals"][kind]
+        got = launch[kind.replace(" ", "_")]
+        assert (got["requests"], got["sectors"], got["ideal_sectors"]) == \
+               (want["requests"], want["sectors"], want["ideal_sectors"]), kind

@@ -182,12 +182,12 @@ def analyze_source(path: str, kernel: str | None, block, grid=(1, 1, 1), block_i
 
 def analyze_unit(unit, block, grid=(1, 1, 1), block_index=(0, 0, 0), dynamic_shared: int = 0,
                  args: list[str] | None = None, max_steps: int = DEFAULT_MAX_STEPS, cluster=None,
-                 time_limit: float | None = DEFAULT_TIME_LIMIT) -> Report:
+                 time_limit: float | None = DEFAULT_TIME_LIMIT, keep_addresses: bool = False) -> Report:
     """The same on a unit.Unit another front end made (Numba, Triton, a source string)."""
     block, grid, block_index = _check_launch(block, grid, block_index, dynamic_shared)
     return _run(unit.module, unit.ptx, unit.symbol, unit.kernel, unit.source, unit.shown, unit.files, unit.sources,
                 Launch(block, grid, block_index, int(dynamic_shared)), args, max_steps, unit.cubin, cluster,
-                fields=unit.fields, time_limit=time_limit)
+                fields=unit.fields, time_limit=time_limit, keep_addresses=keep_addresses)
 
 
 def analyze_ptx(ptx: str, kernel: str, block, grid=(1, 1, 1), block_index=(0, 0, 0), dynamic_shared: int = 0,

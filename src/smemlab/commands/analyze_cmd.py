@@ -79,7 +79,8 @@ def register(sub) -> None:
     p.add_argument("--blocks", default=None, metavar="all|N",
                    help="also count the whole launch's global and local traffic: every block of a small grid "
                         "(all), or N sampled blocks (first, neighbours, last of each dimension) with the rest "
-                        "from the translation rule; each total marked exact or extrapolated")
+                        "from the translation rule; each total marked exact or extrapolated. CUDA, Numba, CuPy "
+                        "(blocks) and Triton (programs) kernels; a launch in clusters counts each cluster once")
     p.add_argument("--max-steps", default=None, metavar="N",
                    help="stop after N warp-instructions (default 10,000,000)")
     p.add_argument("--time-limit", default=None, metavar="SECONDS",
@@ -93,14 +94,13 @@ def _launch(args, report):
     from smemlab.analyze.launch import whole_launch
 
     cupy = getattr(report, "cupy", None)  # (the CuPy kernel, its name) where the report is of one
-    if args.file.endswith(".py") and cupy is None:
-        raise UserError("--blocks takes a CUDA file or a CuPy kernel for now; a Numba or Triton kernel is analysed one "
-                        "block at a time")
     blocks = args.blocks.strip().lower()
     if blocks != "all":
         blocks = _count(blocks, "blocks", 1)
 
     def run(b):
+        if args.file.endswith(".py") and cupy is None:  # a Numba kernel's block, a Triton kernel's program
+            return _python(args, b, keep_addresses=True)
         if cupy is not None:
             from smemlab.analyze import cupy_front
 
@@ -251,12 +251,16 @@ def run(args) -> int:
         return exc.exit_status
 
 
-def _python(args):
-    """A kernel in a Python file: Numba's @cuda.jit, or with --triton a @triton.jit function."""
+def _python(args, block_index=None, keep_addresses: bool = False):
+    """A kernel in a Python file: Numba's @cuda.jit, or with --triton a @triton.jit function; `block_index`: the
+    block (program) to emulate where not --block-index's, `keep_addresses`: for --blocks (launch.py)."""
     from smemlab.analyze import DEFAULT_MAX_STEPS, DEFAULT_TIME_LIMIT
 
     run = {"max_steps": _count(args.max_steps, "max-steps", 1) if args.max_steps is not None else DEFAULT_MAX_STEPS,
            "time_limit": _seconds(args.time_limit) if args.time_limit is not None else DEFAULT_TIME_LIMIT}
+    if keep_addresses:
+        run["keep_addresses"] = True
+    index = tuple(block_index) if block_index is not None else _dims(args.block_index, "block-index", zero_ok=True)
     if args.define or args.include or args.options or args.compiler != "auto":
         raise UserError("--define, -I, -X and --compiler are for CUDA C++ files; a Python file's kernel is compiled "
                         "by its own compiler (Numba or Triton), a CuPy kernel with the options and backend its "
@@ -271,7 +275,7 @@ def _python(args):
             args.file, _dims(args.grid, "grid"), name=args.kernel, args=args.arg, constexprs=args.constexpr,
             num_warps=None if args.num_warps is None else _count(args.num_warps, "num-warps", 1),
             num_stages=None if args.num_stages is None else _count(args.num_stages, "num-stages", 1),
-            program=_dims(args.block_index, "block-index", zero_ok=True), **run)
+            program=index, **run)
     from smemlab.analyze import cupy_front, numba_front
 
     hit = cupy_front.pick(args.file, args.kernel) if cupy_front.mentions(args.file) else None
@@ -283,13 +287,13 @@ def _python(args):
         found, name = hit
         report = cupy_front.analyze(
             args.file, found, name, _dims(args.block, "block"), _dims(args.grid, "grid"),
-            _dims(args.block_index, "block-index", zero_ok=True), _count(args.dynamic_shared, "dynamic-shared"),
+            index, _count(args.dynamic_shared, "dynamic-shared"),
             args=args.arg, cluster=_dims(args.cluster, "cluster") if args.cluster is not None else None, **run)
         report.cupy = (found, name)  # what --blocks analyses again, block by block
         return report
     return numba_front.analyze(
         args.file, _dims(args.block, "block"), _dims(args.grid, "grid"),
-        _dims(args.block_index, "block-index", zero_ok=True), _count(args.dynamic_shared, "dynamic-shared"),
+        index, _count(args.dynamic_shared, "dynamic-shared"),
         args=args.arg, name=args.kernel,
         cluster=_dims(args.cluster, "cluster") if args.cluster is not None else None, **run)
 
