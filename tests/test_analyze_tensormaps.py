@@ -23,7 +23,7 @@ def test_the_fields_read_back_as_a_host_map_of_them():
     tm = _fields(global_address=0x7000_0000_1000, rank=1, box_dim_o0=32, box_dim_o1=16, global_dim_o0=128,
                  global_dim_o1=32, global_stride_o0=512, element_stride_o0=1, element_stride_o1=1, elemtype=10,
                  swizzle_mode=2, fill_mode=1)
-    assert tm == tma.TensorMap(0x7000_0000_1000, 2, (128, 32), (512,), (32, 16), 2, True)
+    assert tm == tma.TensorMap(0x7000_0000_1000, 2, (128, 32), (512,), (32, 16), 2, True, "bf16")
 
 
 @pytest.mark.parametrize("code, size", [(0, 1), (1, 2), (3, 4), (5, 8), (6, 2), (7, 4), (9, 8), (10, 2), (11, 4)])

@@ -138,3 +138,36 @@ def test_triton_tma_copy_through_a_host_descriptor():
     with pytest.raises(UserError, match="block of 1 sizes"):
         triton_front.analyze(path, (1, 1, 1), name="tma_edge", constexprs={"BR": 16, "BC": 32},
                              args=["out_desc=float32[24,40]@16", "in_desc=float32[24,40]@16x32"])
+
+
+def test_tma_reductions_combine_as_ptx_red_does():
+    f = np.array([1.5, -2.0, 3.0], dtype=np.float32).view(np.uint32)
+    g = np.array([0.25, 4.0, -1.0], dtype=np.float32).view(np.uint32)
+    assert tma.reduced(f, g, "add", "f32").view(np.float32).tolist() == [1.75, 2.0, 2.0]
+    assert tma.reduced(f, g, "max", "f32").view(np.float32).tolist() == [1.5, 4.0, 3.0]
+    from smemlab.analyze import halves
+
+    one, third = halves.encode(np.array([1.0]), "bf16"), halves.encode(np.array([1 / 3]), "bf16")
+    got = halves.decode(tma.reduced(one, third, "add", "bf16"), "bf16")
+    assert got.tolist() == halves.decode(halves.encode(np.array([1 + float(halves.decode(third, "bf16")[0])]),
+                                                       "bf16"), "bf16").tolist()  # rounded to bf16 once
+    s = np.array([-5, 7], dtype=np.int32).view(np.uint32)
+    t = np.array([3, -9], dtype=np.int32).view(np.uint32)
+    assert tma.reduced(s, t, "min", "s32").view(np.int32).tolist() == [-5, -9]
+    u = np.array([0, 4, 5], dtype=np.uint32)
+    assert tma.reduced(u, np.full(3, 4, np.uint32), "inc", "u32").tolist() == [1, 0, 0]
+    assert tma.reduced(u, np.full(3, 4, np.uint32), "dec", "u32").tolist() == [4, 3, 4]
+    with pytest.raises(ValueError):
+        tma.reduced(f, g, "xor", "f32")
+    with pytest.raises(ValueError, match="no element type"):
+        tma.reduced(u, u, "add", "")
+
+
+def test_triton_tma_reduction_adds_the_tile_into_the_tensor():
+    pytest.importorskip("triton")
+    from smemlab.analyze import triton_front
+
+    path = "tools/analyze_truth/kernels/triton_kernels.py"
+    r = triton_front.analyze(path, (1, 1, 1), name="tma_accumulate_tiles", constexprs={"C": 64, "BR": 16},
+                             args=["dst_desc=float32[32,64]:1..1@16x64", "src_ptr=float32[32,64]:-4..4"])
+    np.testing.assert_array_equal(r.buffers["dst_desc"], r.buffers["src_ptr"] + 1)

@@ -1245,6 +1245,12 @@ for dt, bc in (("float32", 32), ("float16", 64)):
                 {"R": 32, "C": 128, "BR": 16, "BC": bc})
 triton_case("tma_matmul_device.64x64x32", "tma_matmul_device", ["c_ptr=float16[64,64]", "a_ptr=float16[64,128]",
             "b_ptr=float16[128,64]", "M=64", "N=64", "K=128"], {"BM": 64, "BN": 64, "BK": 32})
+# TMA reductions (cp.reduce.async.bulk.tensor: a descriptor's atomic_add / atomic_max)
+for dt in ("float32", "bfloat16"):
+    triton_case(f"tma_accumulate_tiles.{dt}", "tma_accumulate_tiles", [f"dst_desc={dt}[32,64]@16x64",
+                f"src_ptr={dt}[32,64]:-4..4"], {"C": 64, "BR": 16})
+triton_case("tma_max_tiles_device.int32", "tma_max_tiles_device", ["dst_ptr=int32[32,32]:-50..50",
+            "src_ptr=int32[32,32]:-100..100"], {"R": 32, "C": 32, "BR": 8})
 
 # ---- register spills (analyze/spills.py): local memory ptxas makes, and one local array of the source's own
 SP = f"{K}/spills.cu"

@@ -566,7 +566,8 @@ def bind(module: Module, kernel: Kernel, source: str, kernel_name: str, arg_text
         from smemlab.analyze import tma
     for off, buf, spec in map_slots:
         try:
-            tm = tma.TensorMap(buf.base, spec.elem, spec.dims, spec.strides, spec.box, spec.swizzle, spec.fill_nan)
+            tm = tma.TensorMap(buf.base, spec.elem, spec.dims, spec.strides, spec.box, spec.swizzle, spec.fill_nan,
+                               tma.FROM_DRIVER.get(spec.elem_type, "") if "type=" in spec.text else "")
         except ValueError as exc:
             raise UserError(f"--arg {spec.text}: {exc}") from None
         param_bytes[off:off + tma.SIZE] = tma.encode(tm)

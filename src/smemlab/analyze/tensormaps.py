@@ -37,14 +37,17 @@ from smemlab.analyze.alu import builder
 from smemlab.analyze.machine import Machine
 from smemlab.analyze.memops import Access, Fault, address_getter, space_of
 from smemlab.analyze.ptx import Instr, PTXError
-from smemlab.analyze.tma import _HEAD, MAGIC, SIZE, SWIZZLE_BYTES
+from smemlab.analyze.tma import _HEAD, ELEMENT_TYPES, MAGIC, SIZE, SWIZZLE_BYTES
 
-# PTX's tensormap element-type codes -> bytes an element (13-15 are packed 4- and 6-bit types: not emulated)
+# PTX's tensormap element-type codes -> bytes an element and tma.ELEMENT_TYPES's name (13-15 are packed 4- and
+# 6-bit types: not emulated)
 ELEMENT_BYTES = {0: 1, 1: 2, 2: 4, 3: 4, 4: 8, 5: 8, 6: 2, 7: 4, 8: 4, 9: 8, 10: 2, 11: 4, 12: 4}
+ELEMENT_NAMES = {0: "u8", 1: "u16", 2: "u32", 3: "s32", 4: "u64", 5: "s64", 6: "f16", 7: "f32", 8: "f32", 9: "f64",
+                 10: "bf16", 11: "f32", 12: "f32"}
 ORDERED = ("box_dim", "global_dim", "global_stride", "element_stride")  # fields with an ordinal operand
 # the place of each field in _HEAD's unpacked tuple (magic, address, rank, element bytes, swizzle, fill, dims[5],
 # strides[4], box[5])
-_ADDRESS, _RANK, _ELEM, _SWIZZLE, _FILL, _DIMS, _STRIDES, _BOX = 1, 2, 3, 4, 5, 6, 11, 15
+_ADDRESS, _RANK, _ELEM, _SWIZZLE, _FILL, _DIMS, _STRIDES, _BOX, _TYPE = 1, 2, 3, 4, 5, 6, 11, 15, 20
 _LIMITS = {"box_dim": 5, "global_dim": 5, "global_stride": 4, "element_stride": 5}
 
 
@@ -64,6 +67,7 @@ def replaced(raw: bytes, field: str, ord_: int, value: int) -> bytes:
         if value not in ELEMENT_BYTES:
             raise ValueError(f".elemtype {value}: the packed 4- and 6-bit element types are not emulated")
         f[_ELEM] = ELEMENT_BYTES[value]
+        f[_TYPE] = ELEMENT_TYPES.index(ELEMENT_NAMES[value])
     elif field == "swizzle_mode":
         if value not in SWIZZLE_BYTES:
             raise ValueError(f".swizzle_mode {value}: only none, 32, 64 and 128 bytes (0 to 3) are emulated")

@@ -10,7 +10,8 @@ tensor maps of a kernel's arguments are built by the front end (Triton's launche
 fields from the same arguments), encoded by `encode` into the parameter's 128 bytes, and decoded where a copy
 reads them. The layout (little-endian): magic "SMLTMAP1" (8), global address (u64), rank, element bytes,
 swizzle (0 none, 1 32-byte, 2 64-byte, 3 128-byte: CUtensorMapSwizzle), OOB fill (0 zeros, 1 NaN) (u32
-each), dims[5] (u32), strides[4] (u64, bytes, of dims 1..4), box[5] (u32).
+each), dims[5] (u32), strides[4] (u64, bytes, of dims 1..4), box[5] (u32), the element type (u32: an index
+into ELEMENT_TYPES, 0 where unknown; what a TMA reduction adds up as).
 
 The copy. A box at element coordinates c (one a dimension, innermost first, signed: a box may hang over any
 edge) covers elements c + i for 0 <= i < box; in shared memory it is dense, innermost dimension first, at the
@@ -45,7 +46,12 @@ from smemlab.analyze.ptx import Instr, PTXError, TensorAddr
 MAGIC = b"SMLTMAP1"
 SIZE = 128
 SWIZZLE_BYTES = {0: 0, 1: 32, 2: 64, 3: 128}  # CUtensorMapSwizzle -> the swizzle span S
-_HEAD = struct.Struct("<8sQIIII5I4Q5I")  # 8 + 8 + 16 + 20 + 32 + 20 = 104 bytes
+_HEAD = struct.Struct("<8sQIIII5I4Q5II")  # 8 + 8 + 16 + 20 + 32 + 20 + 4 = 108 bytes
+# the element types a map may name (index = its code in the map); CUtensorMapDataType -> ours (TF32 and FTZ
+# forms are float32 in memory)
+ELEMENT_TYPES = ("", "u8", "u16", "u32", "s32", "u64", "s64", "f16", "f32", "f64", "bf16")
+FROM_DRIVER = {0: "u8", 1: "u16", 2: "u32", 3: "s32", 4: "u64", 5: "s64", 6: "f16", 7: "f32", 8: "f64", 9: "bf16",
+               10: "f32", 11: "f32", 12: "f32"}
 
 
 @dataclass(frozen=True)
@@ -57,6 +63,7 @@ class TensorMap:
     box: tuple[int, ...]  # elements, innermost first
     swizzle: int = 0  # CUtensorMapSwizzle
     fill_nan: bool = False
+    element_type: str = ""  # one of ELEMENT_TYPES ("": not given)
 
     def __post_init__(self):
         rank = len(self.dims)
@@ -84,7 +91,7 @@ def encode(tm: TensorMap) -> bytes:
     rank = len(tm.dims)
     pad = lambda xs, n: tuple(xs) + (0,) * (n - len(xs))  # noqa: E731
     raw = _HEAD.pack(MAGIC, tm.address, rank, tm.elem_size, tm.swizzle, int(tm.fill_nan), *pad(tm.dims, 5),
-                     *pad(tm.strides, 4), *pad(tm.box, 5))
+                     *pad(tm.strides, 4), *pad(tm.box, 5), ELEMENT_TYPES.index(tm.element_type))
     return raw + bytes(SIZE - len(raw))
 
 
@@ -97,7 +104,7 @@ def decode(raw: bytes) -> TensorMap | None:
     if not 1 <= rank <= 5:
         return None
     return TensorMap(f[1], f[3], tuple(f[6:6 + rank]), tuple(f[11:11 + rank - 1]), tuple(f[15:15 + rank]), f[4],
-                     bool(f[5]))
+                     bool(f[5]), ELEMENT_TYPES[f[20]] if f[20] < len(ELEMENT_TYPES) else "")
 
 
 def swizzle(offsets: np.ndarray, mode: int) -> np.ndarray:
@@ -139,12 +146,47 @@ def _read_map(mach: Machine, addr: int, thread: int) -> TensorMap:
     return tm
 
 
-@builder("cp.async.bulk.tensor")
+REDUCTIONS = ("add", "min", "max", "inc", "dec", "and", "or", "xor")
+_INTS = {"u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "s32": np.int32, "u64": np.uint64, "s64": np.int64}
+
+
+def reduced(old: np.ndarray, new: np.ndarray, op: str, element_type: str) -> np.ndarray:
+    """The elements' bits after a TMA reduction `op` of `new` into `old` (both the raw unsigned words of the map's
+    element type): as PTX's red of that type, f16/bf16 rounded to nearest even."""
+    from smemlab.analyze import halves
+
+    raw = old.dtype
+    if element_type in ("f16", "bf16", "f32", "f64"):
+        if op not in ("add", "min", "max"):
+            raise ValueError(f".{op} of {element_type} elements: add, min and max only")
+        if element_type in ("f16", "bf16"):
+            a, b = halves.decode(old, element_type), halves.decode(new, element_type)
+        else:
+            a, b = old.view(np.float32 if element_type == "f32" else np.float64), \
+                new.view(np.float32 if element_type == "f32" else np.float64)
+        r = a + b if op == "add" else (np.fmin(a, b) if op == "min" else np.fmax(a, b))
+        return halves.encode(r, element_type) if element_type in ("f16", "bf16") else r.astype(a.dtype).view(raw)
+    if element_type not in _INTS:
+        raise ValueError("the tensor map names no element type (give type= in its --arg)")
+    t = _INTS[element_type]
+    a, b = old.view(t), new.view(t)
+    with np.errstate(over="ignore"):
+        r = {"add": lambda: a + b, "min": lambda: np.minimum(a, b), "max": lambda: np.maximum(a, b),
+             "and": lambda: a & b, "or": lambda: a | b, "xor": lambda: a ^ b,
+             "inc": lambda: np.where(a >= b, 0, a + 1), "dec": lambda: np.where((a == 0) | (a > b), b, a - 1)}[op]()
+    return r.astype(t).view(raw)
+
+
+@builder("cp.async.bulk.tensor", "cp.reduce.async.bulk.tensor")
 def b_tensor_copy(ins: Instr, mach: Machine, **_):
     """cp.async.bulk.tensor.Nd{.tile}.shared::{cluster,cta}.global.mbarrier::complete_tx::bytes [dst], [tmap,
-    {c...}], [mbar] (a load), and .global.shared::cta.bulk_group [tmap, {c...}], [src] (a store): the box
-    copied at once. Multicast, im2col, cache hints' other forms and reductions are refused."""
+    {c...}], [mbar] (a load), and .global.shared::cta.bulk_group [tmap, {c...}], [src] (a store; `cp.reduce...
+    .OP.bulk_group`: the box reduced into the tensor, OP of `reduced`): the box copied at once. Multicast, im2col
+    and cache hints' other forms are refused."""
     parts = ins.parts
+    op = next((p for p in parts if p in REDUCTIONS), None) if "reduce" in parts else None
+    if "reduce" in parts and op is None:
+        raise PTXError(f"{ins.opcode}: a TMA reduction of {', '.join(REDUCTIONS)} expected")
     if any(p.startswith(("multicast", "im2col")) for p in parts):
         raise PTXError(f"{ins.opcode}: multicast and im2col tensor copies are not supported")
     load = parts.index("global") > next((i for i, p in enumerate(parts) if p.startswith("shared")), 99)
@@ -189,6 +231,12 @@ def b_tensor_copy(ins: Instr, mach: Machine, **_):
                 vals[inside] = gsp.load(g, inside, es)[inside]
                 mine.store(s, every, es, vals)
                 _mbarrier_at(mach, int(bars[t]), t, "cp.async.bulk.tensor's mbarrier").transact(-tm.box_bytes)
+            elif op is not None:
+                try:
+                    vals = reduced(gsp.load(g, inside, es), mine.load(s, every, es), op, tm.element_type)
+                except ValueError as exc:
+                    raise Fault(f"{ins.opcode}: {exc}", t) from None
+                gsp.store(g, inside, es, vals)
             else:
                 gsp.store(g, inside, es, mine.load(s, every, es))
     return fn

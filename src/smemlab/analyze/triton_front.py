@@ -31,8 +31,7 @@ ALIGN = 256  # GlobalSpace's buffer alignment: data_ptr() % 16 == 0, as the laun
 # PTX instructions the emulator does not run -> what they come from and what to do instead
 LACKS = {"tcgen05": "Blackwell's tensor cores: compile for sm_90 (--arch sm_90)",
          "setmaxnreg": "warp specialisation's register reallocation: drop the warp_specialize / num_consumer_groups "
-                       "options",
-         "cp.reduce.async.bulk": "a TMA reduction (a descriptor's atomic_add / reduce): store the tile instead"}
+                       "options"}
 
 
 def require():
@@ -87,10 +86,12 @@ def unwrap(obj):
 
 
 class _Element:
-    """An element type NumPy lacks, named as torch names it: all Triton's binder reads of a dtype is its str."""
+    """An element type NumPy lacks, named as torch names it: Triton's binder reads its str, a host TensorDescriptor
+    its itemsize."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, itemsize: int):
         self.name = name
+        self.itemsize = itemsize
 
     def __str__(self) -> str:
         return self.name
@@ -104,7 +105,7 @@ class _Pointer:
     what a @triton.heuristics function may ask of it, as of a torch tensor (shape, numel, stride, ...)."""
 
     def __init__(self, dtype: np.dtype, fmt: str | None = None, shape: tuple[int, ...] = (1,)):
-        self.dtype = _Element(TRITON_ELEMENTS[fmt]) if fmt else dtype
+        self.dtype = _Element(TRITON_ELEMENTS[fmt], np.dtype(dtype).itemsize) if fmt else dtype
         self.shape = tuple(shape)
         self._itemsize = np.dtype(dtype).itemsize  # a bit format's dtype is its bits' (bfloat16: uint16)
 

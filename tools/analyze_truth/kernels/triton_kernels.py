@@ -246,3 +246,22 @@ def tma_matmul_device(c_ptr, a_ptr, b_ptr, M, N, K, BM: tl.constexpr, BN: tl.con
     for k in range(0, K, BK):
         acc = tl.dot(a_desc.load([0, k]), b_desc.load([k, 0]), acc)
     c_desc.store([0, 0], acc.to(tl.float16))
+
+
+@triton.jit
+def tma_accumulate_tiles(dst_desc, src_ptr, C: tl.constexpr, BR: tl.constexpr):
+    # a TMA reduction: each BR-row tile of src added into the tensor through its host descriptor (atomic_add)
+    cols = tl.arange(0, C)
+    for r in range(0, 2 * BR, BR):
+        rows = r + tl.arange(0, BR)
+        dst_desc.atomic_add([r, 0], tl.load(src_ptr + rows[:, None] * C + cols[None, :]))
+
+
+@triton.jit
+def tma_max_tiles_device(dst_ptr, src_ptr, R: tl.constexpr, C: tl.constexpr, BR: tl.constexpr):
+    # a TMA max-reduction through a descriptor made here
+    dst = tl.make_tensor_descriptor(dst_ptr, shape=[R, C], strides=[C, 1], block_shape=[BR, C])
+    cols = tl.arange(0, C)
+    for r in range(0, R, BR):
+        rows = r + tl.arange(0, BR)
+        dst.atomic_max([r, 0], tl.load(src_ptr + rows[:, None] * C + cols[None, :]))
