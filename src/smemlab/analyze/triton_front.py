@@ -516,7 +516,7 @@ def analyze(kernel, grid=(1, 1, 1), *positional, name: str | None = None, args: 
         constexprs, num_warps, num_stages, chosen = _tune(kernel, name, tuning, given, constexprs, num_warps,
                                                           num_stages)
         unit, texts, shared = compile_kernel(kernel, name, given, constexprs, int(num_warps),
-                                             int(num_stages), arch, path, shown, programs=math.prod(grid))
+                                             int(num_stages), arch, path, shown, programs=math.prod((grid,) if isinstance(grid, int) else grid))
         report = analyze_unit(unit, (32 * int(num_warps), 1, 1), grid, program, shared, texts, **run)
     report.buffers = pyargs.reshape_buffers(report.buffers, given)
     report.chosen = chosen
