@@ -60,10 +60,6 @@ KNOWN = {
        for v, a, b, c, d in (("q64.r300", "1,960", "1,360", "4,947", "5,201"),
                              ("q100.r200", "2,709", "1,909", "7,286", "7,670"))},
     # the sixth fresh batch (recorded on an H200, 2026-11-28), found at its first recording, causes not yet found
-    **{f"fresh6.row_max_cas_f64.{v}": "a 64-bit atomicCAS loop (a double max) over a row, a warp a row: line 375's "
-                                      "loads, analyze 156 sectors against 166 (r16.c33; 1,040 against 1,168 at "
-                                      "r40.c100, requests 320 against 448): the loop's trips as the hardware runs "
-                                      "them, not yet explained" for v in ("r40.c100", "r16.c33")},
     "fresh6.weighted_hist_fixed64.n1000.bins300": "64-bit fixed-point atomicAdd into 300 bins: 1,727 sectors against "
                                                   "1,728 in all, the source page giving the lines (101, 226) none: the "
                                                   "atomic sector hash at a bin count of 300, not yet explained",

@@ -884,3 +884,51 @@ def test_sass_of_code_with_no_line_on_a_line_leaves_that_lines_own_accesses_alon
     wider = [x for x in listing if x.width != 8] + [SassAccess("k.cu", 12, "load", 16, "R9", 0, "LDS.128 R4, [R9]")]
     plan, _, _ = _planned(UNLINED_PTX, wider)  # SASS the code with no line does not make: as before
     assert 12 in plan.unmatched
+
+
+YIELD_SRC = r'''
+__global__ void cas_rows(unsigned long long *flag, const float *x, float *out, int rows)
+{
+    const int lane = threadIdx.x & 31;
+    float s = 0.f;
+#pragma unroll 1
+    for (int row = 0; row < rows; ++row) {
+        s += x[row * 32 + lane];
+        s += __shfl_xor_sync(0xffffffffu, s, 1);
+        if (lane == 0) {
+#ifdef CAS_LOOP
+            unsigned long long old = *flag, assumed;
+            do {
+                assumed = old;
+                old = atomicCAS(flag, assumed, assumed + 1ull);
+            } while (old != assumed);
+#else
+            atomicAdd(flag, 1ull);
+#endif
+        }
+    }
+    out[threadIdx.x] = s;
+}
+'''
+
+
+def test_lanes_waiting_for_a_compare_and_swap_loop_run_ahead_to_the_next_shuffle(tmp_path):
+    """A CAS loop is a spin loop to ptxas (a YIELD in it), and the YIELD lets the lanes waiting for it at the
+    branch's reconvergence point go on: lanes 1-31 load the next row apart from lane 0, and the shuffle
+    brings the warp together again (fresh6.row_max_cas_f64, H200: from a warp's second row on its loads run
+    twice). A plain atomic (no loop) leaves the warp in lock step."""
+    from smemlab.analyze import analyze_source, render
+
+    src = tmp_path / "cas_rows.cu"
+    src.write_text(YIELD_SRC)
+    args = ["flag=uint64[1]:0..0", "x=float32[128]:0..1", "out=float32[32]", "rows=4"]
+
+    def x_loads(defines):
+        r = analyze_source(str(src), "cas_rows", (32,), args=args, defines=defines)
+        doc = render.to_json(r)
+        (line,) = [d for d in doc["lines"] if d["op"] == "global load" and d["line"] == 8]
+        return line["requests"], line["sectors"], int(r.buffers["flag"][0])
+
+    # row 0 together (4 sectors); rows 1-3 lane 0 (1 sector) apart from lanes 1-31 (4 sectors)
+    assert x_loads({"CAS_LOOP": "1"}) == (1 + 3 * 2, 4 + 3 * 5, 4)
+    assert x_loads({}) == (4, 4 * 4, 4)

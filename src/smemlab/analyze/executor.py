@@ -32,6 +32,16 @@ that never arrive are reported as the undefined behaviour they are; lanes that r
 shfl/vote/match/redux/elect instruction (NVVM emits one per branch for a call written in both) are
 reported too, as analyze does not pair two instructions' operands; `bar.warp.sync`s carry no data, and
 those at different places meet.
+
+A compare-and-swap loop (an `atom.cas` with a backward branch around it) is a spin loop to ptxas, which puts a
+YIELD in it, and a YIELD lets the lanes that wait at the reconvergence point of the divergent region around it
+go on: they do not wait there for the lanes still in the loop, and the warp runs as two groups until a
+warp-synchronous instruction or a barrier brings them together (the lanes that a shuffle's membermask names
+all meet there). Measured on an H200 (fresh6.row_max_cas_f64: `if (lane == 0)` a CAS loop on the row's
+maximum, then the next row's loads, then a shuffle reduction): from a warp's second row on, the loads of
+line 375 run twice, lane 0 apart from lanes 1-31 (30 executions of the first load for 16 rows of 2 warps,
+512 threads; 72 of the last 4 for 40 rows of 8 warps, 160 threads), which this reproduces exactly
+(`Executor._releases`: such a branch's paths meet at the enclosing region's point instead of their own).
 """
 
 from __future__ import annotations
@@ -118,6 +128,11 @@ class Executor:
         self.ops = [None] * n
         for pc, ins in enumerate(flow.instrs):
             self.kinds[pc], self.ops[pc] = self._decode(pc, ins)
+        # compare-and-swap atomics inside a loop: spin loops, which ptxas gives a YIELD (module docstring)
+        loops = [(t, b) for b, t in flow.targets.items() if t <= b]
+        self.cas_loops = [pc for pc, ins in enumerate(flow.instrs) if ins.parts[0] == "atom" and "cas" in ins.parts
+                          and any(t <= pc <= b for t, b in loops)]
+        self._released_at: dict[int, bool] = {}
         # straight runs of plain instructions, cut before every block leader and control instruction
         self.run_end = [0] * n
         stop = n
@@ -341,6 +356,8 @@ class Executor:
             return
         W = self.mach.W
         r = self.flow.ipdom[pc]
+        if self.cas_loops and self._releases(pc, target, r):
+            r = e.rpc  # a YIELD in the region lets its paths go on past its reconvergence point (docstring)
         if e.rpc != r:  # the entry waits at the reconvergence point with all its threads
             e.pc, e.holder = r, True
             self.stack.append(_Entry(pc + 1, not_taken, r, W))
@@ -348,6 +365,30 @@ class Executor:
             e.pc, e.mask = pc + 1, not_taken
             e.refresh(W)
         self.stack.append(_Entry(target, taken, r, W))
+
+    def _releases(self, pc: int, target: int, r: int) -> bool:
+        """Whether the divergent region of branch `pc` (reconverging at `r`) holds a compare-and-swap loop,
+        whose YIELD lets the lanes that wait at `r` go on (module docstring)."""
+        hit = self._released_at.get(pc)
+        if hit is None:
+            reaches = self.flow.reaches
+            hit = self._released_at[pc] = any(reaches(a, c, r) for c in self.cas_loops for a in (target, pc + 1)
+                                               if a != r)
+        return hit
+
+    def _merge_released(self, released: list) -> None:
+        """Paths that a warp-synchronous instruction or a barrier released together at one instruction, next
+        to each other on the stack and bound for the same point, go on as one (the hardware's warp
+        reconverges there): paths that a YIELD kept apart (module docstring)."""
+        st, W = self.stack, self.mach.W
+        ids = {id(x) for x in released}
+        for i in range(len(st) - 1, 0, -1):
+            a, b = st[i], st[i - 1]
+            if id(a) in ids and id(b) in ids and a.pc == b.pc and a.rpc == b.rpc and a.waiting is None \
+                    and b.waiting is None and not a.holder and not b.holder:
+                b.mask = b.mask | a.mask
+                b.refresh(W)
+                del st[i]
 
     def _spinning(self, e: _Entry, pc: int, target: int) -> None:
         warps = np.flatnonzero(e.mask.reshape(self.mach.W, WARP).any(axis=1))
@@ -496,7 +537,7 @@ class Executor:
             return False
         arrived &= ~ready
         self._execute_warp(key, ready)
-        released = []
+        released, whole = [], []
         for entry in self.stack:
             if entry.waiting != ("warp", key):
                 continue
@@ -506,6 +547,7 @@ class Executor:
             if not (entry.lanes & ~done).any():
                 entry.waiting = entry.lanes = None
                 entry.pc += 1
+                whole.append(entry)
                 continue
             # part of its lanes go on (with its lanes whose guard is off); the rest keep waiting
             go = (entry.mask & ~entry.lanes) | done
@@ -513,6 +555,8 @@ class Executor:
             entry.refresh(W)
             released.append(_Entry(entry.pc + 1, go, entry.rpc, W))
         self.stack.extend(released)
+        if self.cas_loops and len(whole) > 1:
+            self._merge_released(whole)
         return True
 
     def _execute_warp(self, key, lanes: np.ndarray) -> None:
@@ -577,19 +621,22 @@ class Executor:
         released = arrived & go
         self.arrived[key] = arrived & ~go
         W = self.mach.W
-        split = []
+        split, whole = [], []
         for entry in self.stack:
             if entry.waiting != key or not (entry.mask & go).any():
                 continue
             if not (entry.mask & ~go).any():
                 entry.waiting = None
                 entry.pc += 1
+                whole.append(entry)
                 continue
             # its threads of blocks whose barrier completed go on; the others keep waiting
             split.append(_Entry(entry.pc + 1, entry.mask & go, entry.rpc, W))
             entry.mask = entry.mask & ~go
             entry.refresh(W)
         self.stack.extend(split)
+        if self.cas_loops and len(whole) > 1:
+            self._merge_released(whole)
         self.barriers += int(done.sum())
         if red is not None:
             op, c, w = red
