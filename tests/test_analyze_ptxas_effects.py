@@ -932,3 +932,106 @@ def test_lanes_waiting_for_a_compare_and_swap_loop_run_ahead_to_the_next_shuffle
     # row 0 together (4 sectors); rows 1-3 lane 0 (1 sector) apart from lanes 1-31 (4 sectors)
     assert x_loads({"CAS_LOOP": "1"}) == (1 + 3 * 2, 4 + 3 * 5, 4)
     assert x_loads({}) == (4, 4 * 4, 4)
+
+
+WIDENED_PTX = PTX_HEAD + """.visible .entry k(.param .u32 k_p)
+{
+    .reg .pred %p<3>;
+    .reg .b32 %r<8>;
+    .reg .f32 %f<8>;
+    .shared .align 16 .b8 s[1040];
+    ld.param.u32 %r1, [k_p];
+    mov.u32 %r2, %tid.x;
+    mov.u32 %r3, s;
+    shl.b32 %r4, %r2, 4;
+    add.s32 %r5, %r3, %r4;
+    setp.ge.s32 %p1, %r2, %r1;
+    @%p1 bra $L__BB0_2;
+    .loc 1 36 5
+    ld.shared.v2.f32 {%f1, %f2}, [%r5+8];
+    ld.shared.f32 %f3, [%r5+4];
+    .loc 1 37 5
+    st.shared.f32 [%r5+1024], %f3;
+$L__BB0_2:
+    setp.ge.s32 %p2, %r2, 7;
+    @%p2 bra $L__BB0_4;
+    .loc 1 36 5
+    ld.shared.v2.f32 {%f4, %f5}, [%r5+8];
+    ld.shared.f32 %f6, [%r5+32];
+    .loc 1 37 5
+    st.shared.f32 [%r5+1024], %f6;
+$L__BB0_4:
+    ret;
+}
+"""
+
+
+def _lds(offset: int, width: int, base: str = "R17"):
+    from smemlab.analyze.sass import SassAccess
+
+    return SassAccess("k.cu", 36, "load", width, base, offset, f"LDS.{width * 8} [{base}+{offset:#x}]")
+
+
+def test_loads_of_one_block_ptxas_makes_a_wider_vector_of_count_as_that_vector_at_its_start():
+    # fresh6.stencil7_pipeline_prims (H200): a 7-point stencil's four points a thread, each in its own block; for
+    # the first, NVVM's `ld.shared.f32 [%r5+4]` and `ld.shared.v2.f32 [%r5+8]` are one LDS.128 [R17] of bytes
+    # 0-15 (the word at 0 not used); the other block's loads keep their widths
+    listing = [_lds(0, 16), _lds(8, 8), _lds(32, 4), _sts(37, "R17"), _sts(37, "R17")]
+    plan, instrs, sites = _planned(WIDENED_PTX, listing)
+    loads = sorted((instrs[pc].operands[-1].offset, pc) for pc, (op, _) in sites.items() if op == "load")
+    by_pc = {pc: off for off, pc in loads}
+    lead = next(pc for pc, off in by_pc.items() if off == 4)
+    mate = min(pc for pc, off in by_pc.items() if off == 8)
+    assert plan.sizes.get(lead) == 16 and plan.shift.get(lead) == -4 and plan.sizes.get(mate) == 0
+    assert all(pc not in plan.sizes for pc in by_pc if pc not in (lead, mate)) and 36 not in plan.unmatched
+
+
+def test_a_wider_vector_is_not_made_of_loads_of_two_blocks_or_of_one_load():
+    # an LDS.128 beside the first block's s[+4]: it would hold the v2 of the first block and the v2 of the second,
+    # loads of two blocks; with the first block's v2 alone it holds one load: nothing is merged
+    listing = [_lds(0, 16), _lds(4, 4), _lds(32, 4), _sts(37, "R17"), _sts(37, "R17")]
+    plan, _, _ = _planned(WIDENED_PTX, listing)
+    assert not plan.shift and not any(v in (0, 16) for v in plan.sizes.values())
+    # SASS that leaves the second block's s[+32] out: the rest is not the PTX's one to one
+    listing = [_lds(0, 16), _lds(4, 4), _lds(8, 8), _sts(37, "R17"), _sts(37, "R17")]
+    plan, _, _ = _planned(WIDENED_PTX, listing)
+    assert not plan.shift and not any(v in (0, 16) for v in plan.sizes.values())
+
+
+STENCIL7 = r'''
+extern "C" __global__ void st7(float *__restrict__ out, const float *__restrict__ in, int n)
+{
+    __shared__ __align__(16) float s[4 + 1024 + 4];
+    const float w[4] = {0.4f, 0.2f, 0.08f, 0.02f};
+    const int t = threadIdx.x;
+    for (int j = 0; j < 4; ++j) s[4 + 4 * t + j] = in[4 * t + j];
+    if (t < 4) { s[t] = 0.f; s[4 + 4 * blockDim.x + t] = 0.f; }
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+        const int i = t * 4 + j;
+        if (i < n) {
+            float v = w[0] * s[4 + i];
+#pragma unroll
+            for (int k = 1; k <= 3; ++k)
+                v += w[k] * (s[4 + i - k] + s[4 + i + k]);
+            out[i] = v;
+        }
+    }
+}
+'''
+
+
+def test_a_stencils_first_point_is_one_lds128_reading_a_word_it_does_not_use(tmp_path):
+    # NVRTC 13.5's ptxas makes 10 LDS a thread of the four points (2 + 3 + 3 + 2), the first point's
+    # s[i-3], s[i-2..i-1] one LDS.128 with the word before them: 4 wavefronts a warp each, 40 a warp
+    from smemlab.analyze import analyze_source
+
+    src = tmp_path / "st7.cu"
+    src.write_text(STENCIL7)
+    r = analyze_source(str(src), "st7", (64, 1, 1), args=["out=float32[256]", "in=float32[256]", "n=250"])
+    if not r.sass.available:
+        import pytest
+
+        pytest.skip("no nvdisasm: the SASS is not read")
+    assert r.totals("load")["requests"] == 20 and r.totals("load")["wavefronts"] == 80

@@ -254,11 +254,6 @@ KNOWN = {
                                   "wavefronts a line measured on an H200 (2026-11-28), 448 by ldgsts_costs; "
                                   + STAGED_A_COPY),
     # the sixth fresh batch (recorded on an H200, 2026-11-28), found at its first recording, causes not yet found
-    **{f"fresh6.stencil7_pipeline_prims.{v}": ({("fresh6_kernels.cu", 236, "load")},
-                                               "a 7-point stencil fed by __pipeline_memcpy_async "
-                                               "(cuda_pipeline_primitives.h): line 236's shared loads, analyze 224 "
-                                               "wavefronts against 192 at n=1001 (704 against 640 in all at n=2048): "
-                                               "not yet explained") for v in ("n2048.b128", "n1001.b64")},
     "fresh6.radix_sort_tile_keys.b64.i8.n900": ({("block_exchange.cuh", 734, "load")},
                                                 "cub::BlockRadixSort's exchange (block_exchange.cuh:734) of a 64-thread "
                                                 "block with 8 keys a thread and a ragged last tile: 32 wavefronts "

@@ -19,6 +19,8 @@ line already loaded is one ptxas drops); the emulator hands the model the addres
 start with the SASS width, and counts nothing for the others. The PTX groups of a line are paired
 with its SASS groups as a matching, not first come first served in the PTX's order. So PTX that NVRTC
 numbered, ordered or split differently is counted the same where ptxas made the same SASS of it.
+A vector may also hold loads of one basic block that do not start it or fill it (`_widened`: a stencil's
+`ld.shared.f32 [%r5+4]` and `ld.shared.v2.f32 [%r5+8]` as one `LDS.128 [R17]`, its first word unused).
 
 Where ptxas unrolled a loop again and vectorised it (the line's PTX has fewer, narrower accesses
 than its SASS), the groups cannot be matched statically: the ledger then merges, as they execute,
@@ -444,7 +446,8 @@ def plan(instrs: list[Instr], block_of: list[int], sites: dict[int, tuple[str, i
         widths = {x[1] for g in groups.values() for x in g}
         if ptx_shape == sass_shape or (sgroups and widths == {w for g in sgroups for _, w in g} and len(widths) == 1):
             continue  # the same widths (ptxas may have duplicated or hoisted code): nothing to merge
-        if not _matched(p, key[1], groups, sgroups) and not (key[2] == "load" and _hoisted(p, key[1], groups, sgroups)):
+        if not _matched(p, key[1], groups, sgroups) and not (key[2] == "load" and (
+                _hoisted(p, key[1], groups, sgroups) or _widened(p, key[1], groups, sass_groups[key]))):
             failed[key] = groups
     _across_lines(p, failed, ptx_groups, sass_groups, sass, {pc for pc in sites if instrs[pc].lineless}, flow)
     return p
@@ -466,6 +469,72 @@ def _hoisted(p: Plan, line: int, groups: dict, sgroups: list) -> bool:
             if o == min(x[0] for x in g) and blk != first:
                 return False
     return _matched(p, line, {k: [x[:3] for x in g] for k, g in merged.items()}, sgroups)
+
+
+def _widened(p: Plan, line: int, groups: dict, sgroups: dict) -> bool:
+    """A line's loads of one base register, in several basic blocks, where ptxas merged those of one block into
+    a vector that also reads bytes none of them reads: a 7-point stencil's `s[i - 3] .. s[i + 3]` for the four
+    points i = 4t + j of a thread, each point in its own block (`if (start + i < n)`), NVVM's PTX for j = 0
+    `ld.shared.f32 [%r5+4]` and `ld.shared.v2.f32 [%r5+8]`, ptxas's SASS one `LDS.128 [R17]` of bytes 0-15:
+    the word at 0 is loaded and not used, as the run-time merge reads words 1 to 3 of a chunk whole
+    (ledger._over_read). `_assign` cannot pair them: the SASS groups are by register, not by block, and the
+    vector starts where no PTX access does. Here the line's PTX and SASS accesses (`sgroups`: SASS base#copy ->
+    [(offset, width)]), at the offset from PTX to SASS that most accesses agree on, are the same but for SASS
+    loads each of which holds two or more PTX loads of one block (all of that block's inside its bytes) and
+    the rest the same offsets and widths one to one. Each such SASS load is counted at its width and place,
+    on the lowest of its PTX loads (`shift`: back to the vector's start); the others count nothing.
+    Measured: fresh6.stencil7_pipeline_prims (NVRTC 13.5's ptxas for sm_90, an H200)."""
+    regs = {b.split("|", 1)[0] for b in groups}
+    if len(regs) != 1 or len({b.split("#", 1)[0] for b in sgroups}) != 1:
+        return False
+    sass = sorted(x for g in sgroups.values() for x in g)
+    ptx = [(b, o, s, pc) for b, g in groups.items() for o, s, pc in g]
+    if len(sass) >= len(ptx) or len(ptx) > 64:
+        return False
+    agree = Counter(so - o for so, sw in set(sass) for _, o, s, _ in ptx if s == sw)
+    for d, _ in agree.most_common(4):
+        rest = Counter((o + d, s) for _, o, s, _ in ptx)
+        extras = list((Counter(sass) - rest).elements())
+        if not extras or len(extras) > 8 or any(w & (w - 1) for _, w in extras):
+            continue
+        found = _hold(extras, ptx, d, Counter(sass) - Counter(extras), p.avoid)
+        if found is None:
+            continue
+        for (so, w), inside in found:
+            lead = min(inside, key=lambda x: (x[1], -x[2], x[3]))
+            p.sizes[lead[3]] = w
+            shift = p.shift.get(lead[3], 0) + so - d - lead[1]
+            if shift:
+                p.shift[lead[3]] = shift
+            else:
+                p.shift.pop(lead[3], None)
+            for x in inside:
+                if x is not lead:
+                    p.sizes[x[3]] = 0
+            p.merged.append((line, [lead[3]] + sorted(x[3] for x in inside if x is not lead), w))
+        return True
+    return False
+
+
+def _hold(extras: list, ptx: list, d: int, others: Counter, avoid: set) -> list | None:
+    """For each SASS load of `extras` (offset, width), the PTX loads of one block it holds (`_widened`): all of that
+    block's loads inside its bytes, two or more, each narrower than it, none of them held by another; the PTX
+    loads held by none make `others` (offset, width) one to one. None where no choice does."""
+    if not extras:
+        left = Counter((o + d, s) for _, o, s, _ in ptx)
+        return [] if left == others else None
+    (so, w), more = extras[0], extras[1:]
+    for block in sorted({x[0] for x in ptx}):
+        inside = [x for x in ptx if x[0] == block and so <= x[1] + d and x[1] + d + x[2] <= so + w]
+        if len(inside) < 2 or any(x[2] >= w for x in inside):
+            continue
+        lead = min(inside, key=lambda x: (x[1], -x[2], x[3]))
+        if (lead[3], w) in avoid:
+            continue
+        rest = _hold(more, [x for x in ptx if x not in inside], d, others, avoid)
+        if rest is not None:
+            return [((so, w), inside)] + rest
+    return None
 
 
 def _matched(p: Plan, line: int, groups: dict, sgroups: list, relocate: bool = False) -> bool:
