@@ -30,6 +30,10 @@ class Flow:
     bsucc: list[list[int]] = None  # basic block -> its successors (len(starts): the exit)
     _reach: dict = None
 
+    def loops(self) -> list[tuple[int, int]]:
+        """(first instruction, backward branch) of every loop: a branch to itself or before it, sorted."""
+        return sorted((t, pc) for pc, t in self.targets.items() if t <= pc)
+
     def reaches(self, a: int, b: int, stop: int) -> bool:
         """Whether a thread at instruction `a` can come to instruction `b` without passing `stop` (an
         instruction index or EXIT)."""

@@ -129,7 +129,7 @@ class Executor:
         for pc, ins in enumerate(flow.instrs):
             self.kinds[pc], self.ops[pc] = self._decode(pc, ins)
         # compare-and-swap atomics inside a loop: spin loops, which ptxas gives a YIELD (module docstring)
-        loops = [(t, b) for b, t in flow.targets.items() if t <= b]
+        loops = flow.loops()
         self.cas_loops = [pc for pc, ins in enumerate(flow.instrs) if ins.parts[0] == "atom" and "cas" in ins.parts
                           and any(t <= pc <= b for t, b in loops)]
         self._released_at: dict[int, bool] = {}

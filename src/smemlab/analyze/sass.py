@@ -916,7 +916,7 @@ def unrolled_loops(text: str | None, symbol: str, flow, sites: dict[int, tuple[s
     loops = sorted((address[t], at) for at, t in branches if t in address and address[t] <= at)
     placed = [(int(_ADDRESS.search(s.text).group(1), 16), s) for s in accesses if _ADDRESS.search(s.text)]
     out: dict[int, tuple[int, int, int]] = {}
-    back = sorted((t, pc) for pc, t in flow.targets.items() if t <= pc)
+    back = flow.loops()
     for start, end in back:
         if any((s2, e2) != (start, end) and start <= s2 and e2 <= end for s2, e2 in back):
             continue  # not innermost

@@ -26,7 +26,6 @@ loads and stores of ptxas's) not counted.
 
 from __future__ import annotations
 
-import struct
 from collections import defaultdict
 
 import numpy as np
@@ -37,7 +36,7 @@ from smemlab.analyze.alu import builder
 from smemlab.analyze.machine import Machine
 from smemlab.analyze.memops import Access, Fault, address_getter, space_of
 from smemlab.analyze.ptx import Instr, PTXError
-from smemlab.analyze.tma import _HEAD, ELEMENT_TYPES, MAGIC, SIZE, SWIZZLE_BYTES
+from smemlab.analyze.tma import _HEAD, ELEMENT_TYPES, MAGIC, SIZE, SWIZZLE_BYTES, map_words, read_words, write_words
 
 # PTX's tensormap element-type codes -> bytes an element and tma.ELEMENT_TYPES's name (13-15 are packed 4- and
 # 6-bit types: not emulated)
@@ -54,7 +53,7 @@ _LIMITS = {"box_dim": 5, "global_dim": 5, "global_stride": 4, "element_stride": 
 def replaced(raw: bytes, field: str, ord_: int, value: int) -> bytes:
     """The 128 bytes of a tensor map (tma.py's layout) with one field set as `tensormap.replace` sets it; bytes that
     hold no such map (a zeroed buffer) start as an empty one."""
-    f = list(_HEAD.unpack_from(raw)) if raw[:8] == MAGIC else [MAGIC] + [0] * (len(_HEAD.unpack_from(bytes(SIZE))) - 1)
+    f = list(_HEAD.unpack_from(raw if raw[:8] == MAGIC else MAGIC + bytes(SIZE - len(MAGIC))))
     if field in ORDERED and not 0 <= ord_ < _LIMITS[field]:
         raise ValueError(f"ordinal {ord_} of .{field} is out of range")
     if field == "global_address":
@@ -91,36 +90,6 @@ def replaced(raw: bytes, field: str, ord_: int, value: int) -> bytes:
     return _HEAD.pack(*f) + bytes(SIZE - _HEAD.size)
 
 
-def _map_at(mach: Machine, space: str, addr: int, t: int) -> tuple[M.Space, int]:
-    """(the memory, the offset in it) of the 128-byte map at `addr` in `space`, as thread `t` sees it."""
-    if space == "generic":
-        win = M.WINDOWS.get(addr >> M.WINDOW_SHIFT)
-        if win not in ("shared", "global"):
-            raise Fault(f"a tensor map at generic address 0x{addr & 0xFFFFFFFFFFFFFFFF:x}: only maps in shared or "
-                        f"global memory are emulated", t)
-        space, addr = win, addr - (M.WINDOW_BASE[win] if win == "shared" else 0)
-    if space == "shared":
-        return mach.shared.block(int(mach.shared.rank[t])), addr
-    return mach.global_, addr - M.GLOBAL_BASE
-
-
-def _words(sp: M.Space, off: int, t: int) -> np.ndarray:
-    words = off + np.arange(0, SIZE, 8, dtype=np.int64)
-    try:
-        sp.check(words, np.ones(words.size, dtype=bool), 8, "tensor map")
-    except M.MemoryFault as exc:
-        raise Fault(str(exc), t) from None
-    return words
-
-
-def _read(sp: M.Space, words: np.ndarray) -> bytes:
-    return sp.load(words, np.ones(words.size, dtype=bool), 8).astype("<u8").tobytes()
-
-
-def _write(sp: M.Space, words: np.ndarray, raw: bytes) -> None:
-    sp.store(words, np.ones(words.size, dtype=bool), 8, np.frombuffer(raw, dtype="<u8").copy())
-
-
 @builder("tensormap.replace", context=True)
 def b_replace(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
     """tensormap.replace.tile.FIELD{.space}.b1024.bN [map], {ord,} value: one field of the map set, by each active
@@ -144,13 +113,12 @@ def b_replace(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
         o = gord() if gord is not None else None
         for t in np.flatnonzero(m):
             t = int(t)
-            sp, off = _map_at(mach, space, int(a[t]), t)
-            words = _words(sp, off, t)
+            _, sp, words = map_words(mach, space, int(a[t]), t, "tensor map")
             try:
-                raw = replaced(_read(sp, words), field, int(o[t]) if o is not None else 0, int(v[t]))
+                raw = replaced(read_words(sp, words), field, int(o[t]) if o is not None else 0, int(v[t]))
             except ValueError as exc:
                 raise Fault(f"{ins.opcode}: {exc}", t) from None
-            _write(sp, words, raw)
+            write_words(sp, words, raw)
         for i, (kind, width) in enumerate(costs):
             site = made.get(i)
             if site is None:

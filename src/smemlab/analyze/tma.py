@@ -128,20 +128,36 @@ def box_elements(tm: TensorMap, coords) -> tuple[np.ndarray, np.ndarray, np.ndar
     return goff, inside, soff
 
 
-def _read_map(mach: Machine, addr: int, thread: int) -> TensorMap:
+def map_words(mach: Machine, space: str, addr: int, thread: int, what: str) -> tuple[str, M.Space, np.ndarray]:
+    """(window name, the memory, the offsets of its 16 words) of the 128-byte tensor map at `addr` in `space`, as
+    `thread` sees it (shared memory: its own block's), checked."""
     em = np.zeros(mach.N, dtype=bool)
     em[thread] = True
     a = np.full(mach.N, addr, dtype=np.int64)
-    (name, sp, off, _), = resolve(mach, "generic", a, em)
+    (name, sp, off, _), = resolve(mach, space, a, em)
+    if name == "shared":
+        sp = mach.shared.block(int(mach.shared.rank[thread]))
     words = int(off[thread]) + np.arange(0, SIZE, 8, dtype=np.int64)
-    every = np.ones(words.size, dtype=bool)
     try:
-        sp.check(words, every, 8, "tensor map read")
+        sp.check(words, np.ones(words.size, dtype=bool), 8, what)
     except M.MemoryFault as exc:
         raise Fault(str(exc), thread) from None
-    tm = decode(sp.load(words, every, 8).astype("<u8").tobytes())
+    return name, sp, words
+
+
+def read_words(sp: M.Space, words: np.ndarray) -> bytes:
+    return sp.load(words, np.ones(words.size, dtype=bool), 8).astype("<u8").tobytes()
+
+
+def write_words(sp: M.Space, words: np.ndarray, raw: bytes) -> None:
+    sp.store(words, np.ones(words.size, dtype=bool), 8, np.frombuffer(raw, dtype="<u8").copy())
+
+
+def _read_map(mach: Machine, addr: int, thread: int) -> TensorMap:
+    name, sp, words = map_words(mach, "generic", addr, thread, "tensor map read")
+    tm = decode(read_words(sp, words))
     if tm is None:
-        raise Fault(f"the tensor map at {sp.describe(int(off[thread]))} ({name}) is not one analyze built: only "
+        raise Fault(f"the tensor map at {sp.describe(int(words[0]))} ({name}) is not one analyze built: only "
                     f"tensor maps of the kernel's arguments (Triton's TensorDescriptor) are understood", thread)
     return tm
 
