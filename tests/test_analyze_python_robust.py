@@ -462,3 +462,23 @@ def test_numba_kernel_calling_a_linked_cuda_function():
     r = sa.numba(str(KERNELS / "numba_linked.py"), (32,), name="use_foreign", x=x, out=np.zeros_like(x))
     np.testing.assert_array_equal(r.buffers["out"], x * x + 1)
     assert "mul_add" in r.ptx and ".extern .func" not in r.ptx.split("mul_add")[0].splitlines()[-1]
+
+
+@needs_triton
+def test_triton_parameter_named_num_stages_takes_the_launch_keyword():
+    # Triton's fused-softmax tutorial: `num_stages=2` at the launch binds to the kernel's parameter of that name
+    # (it crashed the front end: "got multiple values for keyword argument 'num_stages'"); with the parameter at 1
+    # the row loop is not pipelined (no cp.async), at 2 its loads go through cp.async
+    common = [str(KERNELS / "triton_softmax_tutorial.py"), "--triton", "--grid", "4", "--arg",
+              "output_ptr=float32[16,781]", "--arg", "input_ptr=float32[16,781]", "--arg", "input_row_stride=781",
+              "--arg", "output_row_stride=781", "--arg", "n_rows=16", "--arg", "n_cols=781", "--constexpr",
+              "BLOCK_SIZE=1024", "--json"]
+    runs = {how: _cli(*common, *how) for how in (("--num-stages", "1"), ("--num-stages", "2"),
+                                                  ("--constexpr", "num_stages=2"))}
+    for how, done in runs.items():
+        assert done.returncode == 0, (how, done.stdout + done.stderr)
+    one, two, named = (_json(d) for d in runs.values())
+    assert any("has a parameter named num_stages" in n for n in two["notes"])
+    # 4 rows a program, each 781 floats from a 16-byte-aligned row start: 100 requests of 4-byte lanes
+    assert "ldgsts" not in one and one["global_load"]["requests"] > 0  # no cp.async at all
+    assert two["ldgsts"]["requests"] > 0 and two["global_ldgsts"] == named["global_ldgsts"]

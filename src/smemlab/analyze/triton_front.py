@@ -197,7 +197,9 @@ def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], constexprs: di
     target = GPUTarget("cuda", arch, 32)
     backend = make_backend(target)
     binder = create_function_from_signature(fn.signature, fn.params, backend)
-    options = {"num_warps": num_warps, "num_stages": num_stages}
+    # a kernel parameter named num_stages (Triton's softmax tutorial has one) takes the launch's keyword of that
+    # name, so the compile option is never set: Triton's default
+    options = {k: v for k, v in (("num_warps", num_warps), ("num_stages", num_stages)) if k not in kparams}
     try:
         # Triton prints a failed ptxas run's whole PTX to stdout, which must hold only the --json object
         with contextlib.redirect_stdout(io.StringIO()):
@@ -471,6 +473,28 @@ def _tune(fn, name: str, tuning: Tuning | None, given: dict[str, pyargs.PyArg], 
     return constexprs, (4 if num_warps is None else num_warps), (3 if num_stages is None else num_stages), chosen
 
 
+def _launch_keywords_as_params(fn, name: str, constexprs: dict, num_warps, num_stages):
+    """A kernel with a parameter named num_warps or num_stages (the softmax tutorial's `num_stages: tl.constexpr`):
+    a launch's `num_stages=2` binds to the parameter, not to the compile option, which keeps Triton's default.
+    So --num-stages gives the parameter its value where --constexpr does not; returns the options left and notes."""
+    params = {p.name: p for p in fn.params}
+    notes, left = [], {"num_warps": num_warps, "num_stages": num_stages}
+    for option, value in list(left.items()):
+        p = params.get(option)
+        if p is None:
+            continue
+        flag = "--" + option.replace("_", "-")
+        if value is not None and p.is_constexpr and option not in constexprs:
+            constexprs[option] = int(value)
+            notes.append(f"{name} has a parameter named {option}: {flag} {value} is its value, as a launch's "
+                         f"{option}={value} keyword is, and Triton compiles with its default {option}")
+        elif value is not None:
+            notes.append(f"{name} has a parameter named {option}, which a launch's {option} keyword sets: "
+                         f"{flag} {value} is not a compile option Triton can take here; its default is used")
+        left[option] = None
+    return left["num_warps"], left["num_stages"], notes
+
+
 def analyze(kernel, grid=(1, 1, 1), *positional, name: str | None = None, args: list[str] | None = None,
             values: dict | None = None, constexprs=None, num_warps: int | None = None,
             num_stages: int | None = None, program=(0, 0, 0), arch: int = 90, **run):
@@ -513,8 +537,10 @@ def analyze(kernel, grid=(1, 1, 1), *positional, name: str | None = None, args: 
                 if p.name in constexprs:
                     raise UserError(f"{p.name} is given twice, as --arg and as --constexpr")
                 constexprs[p.name] = given.pop(p.name).value
+        num_warps, num_stages, clashes = _launch_keywords_as_params(kernel, name, constexprs, num_warps, num_stages)
         constexprs, num_warps, num_stages, chosen = _tune(kernel, name, tuning, given, constexprs, num_warps,
                                                           num_stages)
+        chosen = clashes + chosen
         unit, texts, shared = compile_kernel(kernel, name, given, constexprs, int(num_warps),
                                              int(num_stages), arch, path, shown, programs=math.prod((grid,) if isinstance(grid, int) else grid))
         report = analyze_unit(unit, (32 * int(num_warps), 1, 1), grid, program, shared, texts, **run)
