@@ -512,3 +512,72 @@ def test_compiling_leaves_the_interpreter_intact(monkeypatch):
     assert compiled.log == "" and compiled.ptx and compiled.cubin  # the empty log: the one-byte buffer
     assert sorted(given) == [("nvrtcGetCUBIN", bytearray), ("nvrtcGetPTX", bytearray), ("nvrtcGetProgramLog", bytearray)]
     assert bytes([0x20]) == b" " and b" "[0] == 0x20
+
+
+RUN_AHEAD = r'''
+extern "C" __global__ void produce_after_the_branch(int *out, int n)
+{
+    __shared__ int slot[32];
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    if (warp == 0) {  // the consumer waits for data that warp 1 writes only after this branch
+        for (int i = 0; i < n; ++i) {
+            asm volatile("bar.sync 1, 64;" ::: "memory");  // full
+            out[i * 32 + lane] = slot[lane] * 2;
+            asm volatile("bar.sync 2, 64;" ::: "memory");  // empty
+        }
+    }
+    if (warp == 1) {
+        for (int i = 0; i < n; ++i) {
+            slot[lane] = i * 100 + lane;
+            asm volatile("bar.sync 1, 64;" ::: "memory");
+            asm volatile("bar.sync 2, 64;" ::: "memory");
+        }
+    }
+}
+'''
+
+
+def test_threads_past_a_branch_meet_a_barrier_that_its_other_path_waits_at(tmp_path):
+    """Warps do not wait for each other where a branch's paths join (independent thread scheduling): warp 1
+    leaves the first `if` and fills the slot that warp 0 waits for inside it, as a warp-specialised kernel's
+    producer does (Triton's worker warp groups meet the default partition past their partition's code). The
+    emulator's reconvergence stack parked warp 1 at the join and reported a hang."""
+    src = tmp_path / "run_ahead.cu"
+    src.write_text(RUN_AHEAD)
+    n = 5
+    r = analyze_source(str(src), "produce_after_the_branch", (64, 1, 1), args=["out=int32[160]", f"n={n}"])
+    i, lane = np.divmod(np.arange(n * 32), 32)
+    assert np.array_equal(r.buffers["out"], (i * 100 + lane) * 2)
+    assert r.barriers == 2 * n
+
+
+TWO_SPINNERS = r'''
+extern "C" __global__ void two_spinners(int *out)
+{
+    __shared__ volatile int flag[2];
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    if (threadIdx.x < 2) flag[threadIdx.x] = 0;
+    __syncthreads();
+    if (warp < 2) {
+        if (warp == 0) {
+            while (flag[0] == 0) {}
+            out[lane] = flag[0] + flag[1];
+        } else {
+            while (flag[1] == 0) {}
+            out[32 + lane] = flag[1];
+        }
+    } else if (lane == 0) {
+        flag[1] = 7;
+        flag[0] = 5;
+    }
+}
+'''
+
+
+def test_a_spinning_path_lets_the_path_it_waits_for_run(tmp_path):
+    """Two warps spin on flags that a third sets: when one spin is seen making no progress, the path brought
+    up to run is one not seen spinning (the two spinners took turns, and the setter never ran)."""
+    src = tmp_path / "spinners.cu"
+    src.write_text(TWO_SPINNERS)
+    r = analyze_source(str(src), "two_spinners", (96, 1, 1), args=["out=int32[64]"])
+    assert np.array_equal(r.buffers["out"], np.r_[np.full(32, 12), np.full(32, 7)])

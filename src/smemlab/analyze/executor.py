@@ -111,6 +111,7 @@ class Executor:
         self.time_limit = time_limit  # seconds of wall clock, None: no limit
         self.spin = SpinWatch(mach)
         self.spun: set[bytes] = set()  # states where a spin let another path run (spin.py)
+        self.spin_pcs: set[int] = set()  # backward branches of loops seen spinning
         self.runtime = Runtime(mach, where)  # assert, printf, malloc, free
         self.where = where  # pc -> "file:line (source)"
         self.describe_thread = describe_thread  # linear thread id -> "thread 37 (threadIdx 5,1,0)"
@@ -338,7 +339,8 @@ class Executor:
         if target <= pc:
             state = self.spin.stuck(pc, self.stack, self.arrived, self.warp_arrived)
             if state is not None:
-                if state in self.spun or not self._bring_up_another():
+                self.spin_pcs.add(pc)
+                if state in self.spun or not (self._bring_up_another(self.spin_pcs) or self._run_ahead_parked()):
                     self._spinning(e, pc, target)
                 self.spun.add(state)  # another path runs; the spinning one branches again when it is back on top
                 return
@@ -461,12 +463,13 @@ class Executor:
             self.steps -= e.nw  # looking again at a barrier it waits at is no instruction
         if self._complete(key, n, red):
             return
-        if not self._let_another_run():
+        if not self._let_another_run(run_ahead=True):
             self._stuck(e, pc, key, n)
 
-    def _let_another_run(self) -> bool:
+    def _let_another_run(self, run_ahead: bool = False) -> bool:
         """Bring a path that can run to the top of the stack (the one there waits): it may exit, arrive,
-        or reach what the waiting paths wait at. False when none can."""
+        or reach what the waiting paths wait at. False when none can. `run_ahead` (a barrier of the block
+        waits): whole warps parked at a join may go on past it (_run_ahead_parked)."""
         st = self.stack
         while True:
             if st[-1].waiting is None or self._bring_up_another():
@@ -474,16 +477,47 @@ class Executor:
             # exits since a warp-synchronous instruction was last checked may have completed it
             if not any(self._complete_warp(k) for k, (arrived, _) in list(self.warp_arrived.items())
                        if arrived.any()):
-                return False
+                return run_ahead and self._run_ahead_parked()
 
-    def _bring_up_another(self) -> bool:
-        """Move the topmost path below the top that neither waits nor holds a reconvergence point to the top."""
-        st = self.stack
-        for j in range(len(st) - 2, -1, -1):
-            if st[j].waiting is None and not st[j].holder:
-                st.append(st.pop(j))
-                return True
+    def _run_ahead_parked(self) -> bool:
+        """Threads parked at a reconvergence point, waiting for the other paths of their branch, while those
+        paths wait at a barrier that the parked threads reach only past that point (or spin for what they do
+        there): the GPU's warps do not wait
+        for each other at a branch's join (independent thread scheduling), so the parked threads go on alone.
+        Warp specialisation is built so: Triton's worker warp groups leave their partition's code and meet the
+        default partition at `barrier.sync 1` in a dispatch loop further on. False when no thread is parked."""
+        st, W = self.stack, self.mach.W
+        above = np.zeros(self.mach.N, dtype=bool)
+        for j in range(len(st) - 1, -1, -1):
+            h = st[j]
+            if h.holder and h.waiting is None and 0 <= h.pc < len(self.flow.instrs):
+                parked = h.mask & ~above
+                # whole warps only: lanes of one warp on both sides would be a divergent `bar.sync`
+                warps = parked.reshape(W, WARP).any(axis=1)
+                if parked.any() and (h.mask & above).any() and not above.reshape(W, WARP)[warps].any():
+                    h.mask = h.mask & ~parked
+                    h.refresh(W)
+                    st.append(_Entry(h.pc, parked, h.rpc, W))
+                    return True
+            above |= h.mask
         return False
+
+    def _bring_up_another(self, spinning: set[int] = frozenset()) -> bool:
+        """Move the topmost path below the top that neither waits nor holds a reconvergence point to the top;
+        one not at a loop seen spinning (`spinning`: its branch pcs) first, so that two spinning paths do not
+        take turns while the one they wait for never runs."""
+        st = self.stack
+        free = [j for j in range(len(st) - 2, -1, -1) if st[j].waiting is None and not st[j].holder]
+        if not free:
+            return False
+        j = next((j for j in free if not self._spins_at(st[j].pc, spinning)), free[0])
+        st.append(st.pop(j))
+        return True
+
+    def _spins_at(self, pc: int, spinning: set[int]) -> bool:
+        """Whether a path at `pc` sits in a loop seen spinning (its pc between the loop's head and branch)."""
+        targets = self.flow.targets
+        return any(targets[b] <= pc <= b for b in spinning)
 
     # ------------------------------------------------------------------ warp-synchronous instructions
 

@@ -473,6 +473,15 @@ def _tune(fn, name: str, tuning: Tuning | None, given: dict[str, pyargs.PyArg], 
     return constexprs, (4 if num_warps is None else num_warps), (3 if num_stages is None else num_stages), chosen
 
 
+def program_block(unit, num_warps: int) -> tuple[int, int, int]:
+    """The threads of one program: num_warps warps, or the block the PTX requires (.reqntid), which warp
+    specialisation makes larger (a producer warp group beside the num_warps consumers: 384 threads for 4)."""
+    need = unit.module.kernels[unit.symbol].reqntid
+    if need:
+        return tuple(need) + (1,) * (3 - len(need))
+    return (32 * int(num_warps), 1, 1)
+
+
 def _launch_keywords_as_params(fn, name: str, constexprs: dict, num_warps, num_stages):
     """A kernel with a parameter named num_warps or num_stages (the softmax tutorial's `num_stages: tl.constexpr`):
     a launch's `num_stages=2` binds to the parameter, not to the compile option, which keeps Triton's default.
@@ -543,7 +552,7 @@ def analyze(kernel, grid=(1, 1, 1), *positional, name: str | None = None, args: 
         chosen = clashes + chosen
         unit, texts, shared = compile_kernel(kernel, name, given, constexprs, int(num_warps),
                                              int(num_stages), arch, path, shown, programs=math.prod((grid,) if isinstance(grid, int) else grid))
-        report = analyze_unit(unit, (32 * int(num_warps), 1, 1), grid, program, shared, texts, **run)
+        report = analyze_unit(unit, program_block(unit, num_warps), grid, program, shared, texts, **run)
     report.buffers = pyargs.reshape_buffers(report.buffers, given)
     report.chosen = chosen
     return report
