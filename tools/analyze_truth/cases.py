@@ -457,6 +457,21 @@ def _fresh6py_data() -> dict[str, np.ndarray]:
     }
 
 
+def _fresh7py_data() -> dict[str, np.ndarray]:
+    """The .npy inputs of the seventh fresh batch's Python kernels (kernels/fresh7_triton.py): the grouped GEMM's
+    tables, three problems (M, N, K) packed one after another into the A, B and C buffers, their byte offsets (int64)
+    and their sizes (int32, flat M, N, K triples)."""
+    dims = np.array([[48, 32, 64], [80, 64, 32], [16, 48, 48]], np.int32)
+    def offsets(sizes):
+        return (np.concatenate([[0], np.cumsum(sizes)[:-1]]) * 2).astype(np.int64)  # float16: 2 bytes
+    return {
+        "fresh7py_gg_a_off": offsets(dims[:, 0] * dims[:, 2]),
+        "fresh7py_gg_b_off": offsets(dims[:, 2] * dims[:, 1]),
+        "fresh7py_gg_c_off": offsets(dims[:, 0] * dims[:, 1]),
+        "fresh7py_gg_dims": dims.reshape(-1).copy(),
+    }
+
+
 def data_files() -> dict[str, np.ndarray]:
     """Every .npy input, by name (deterministic: regenerated identically)."""
     from smemlab.lab.histogram import make_keys  # the experiment's own keys
@@ -489,6 +504,7 @@ def data_files() -> dict[str, np.ndarray]:
         **_fresh4_data(),
         **_fresh5_data(),
         **_fresh6py_data(),
+        **_fresh7py_data(),
     }
     return out
 
@@ -2863,4 +2879,133 @@ fresh6_case('kv_copy_blocks', 'triton', 'kv_copy_blocks', ['key_cache_ptr=float1
 fresh6_case('mse_fwd_bwd', 'triton', 'mse_fwd_bwd', ['pred_ptr=bfloat16[4,3000]', 'target_ptr=bfloat16[4,3000]',
             'grad_ptr=bfloat16[4,3000]', 'loss_ptr=float32[4]', 'N=3000', 'stride=3000'],
             constexprs={'BLOCK': 1024, 'STAGES': 3}, grid=(4,), block_index=(2, 0, 0), num_warps=4, num_stages=3)
+# ---- the seventh fresh held-out batch of Python kernels (kernels/fresh7_numba.py, fresh7_triton.py): what Python GPU
+# code of 2026 does that the earlier batches did not. Numba: complex64/complex128 (an in-shared FFT, a complex
+# multiply-accumulate), cuda.fp16 intrinsics, uint16/bool/int64 arrays and int64 shared atomics, module-level arrays
+# as constants beside cuda.const.array_like, dynamic shared memory sliced into views (one viewed as int32), a
+# compare-and-swap spin lock with threadfence and selp, brev/clz/ffs/popc/fma, tuple-returning device functions, a
+# local-array stack over a shared max-tree, a 3-D volume walked along its slow axis, odd-even merge sort, a float64
+# accumulator over float32 tiles, a 2-D prefix sum. Triton: philox dropout, sort/topk sampling prep, histogram,
+# a tuple associative scan (a chunked selective-scan recurrence), cumprod, batched 3-D dots, int8 dots to int32,
+# out_dtype/acc= dots, tf32x3, interleave/cat/reshape reductions, libdevice, cache and eviction hints, a layer-norm
+# backward under an atomic_cas lock, a grouped GEMM whose operand pointers come from an int64 table, nan-padded
+# descriptors (Triton 3.9 removed block pointers), swizzle2d with multiple_of/max_contiguous, fp8 per-token
+# quantisation, int4 unpacking before a dot, a fused linear cross-entropy chunk and chunked linear attention;
+# written before its first recording
+def fresh7_case(id, compiler, kernel, args, grid=(1, 1, 1), block_index=(0, 0, 0), **launch):
+    """fresh2_case's launch (grid, block_index, constexprs, num_warps, num_stages, block, dyn) of a kernel of
+    fresh7_{compiler}.py."""
+    c = fresh2_case(id, compiler, kernel, args, grid=grid, block_index=block_index, **launch)
+    c.update(id=f"fresh7.{compiler}.{id}", file=f"{K}/fresh7_{compiler}.py")
+    return c
+
+
+fresh7_case('fft64_shared_c64', 'numba', 'fft64_shared_c64', ['x=complex64[4,64]', 'out=complex64[4,64]'],
+            block=(32,), grid=(4,), block_index=(2, 0, 0))
+fresh7_case('cmac_rows_c128', 'numba', 'cmac_rows_c128', ['A=complex128[300,96]', 'x=complex128[96]',
+            'y=complex128[300]'], block=(128,), grid=(3,), block_index=(2, 0, 0))
+fresh7_case('fp16_leaky_flip', 'numba', 'fp16_leaky_flip', ['x=float16[1000]:-2..2', 'y=float16[1000]',
+            'slope=float16[1]:0.1..0.1', 'scale=float16[1]:1.5..1.5'], block=(128,), grid=(8,), block_index=(7, 0, 0))
+fresh7_case('masked_code_sums', 'numba', 'masked_code_sums', ['mask=bool[3000]:0..1', 'codes=uint16[3000]:0..65535',
+            'weights=int64[3000]:-1000..1000', 'sums=int64[64]:0..0'], block=(256,), grid=(4,), block_index=(3, 0, 0))
+fresh7_case('cheb_approx_const', 'numba', 'cheb_approx_const', ['x=float32[1000]:-2..2', 'y=float32[1000]'],
+            block=(128,), grid=(4,), block_index=(3, 0, 0))
+fresh7_case('softmax_argmax_dyn', 'numba', 'softmax_argmax_dyn', ['x=float32[6,256]:-4..4', 'y=float32[6,256]',
+            'amax=int32[6]'], block=(128,), grid=(6,), block_index=(4, 0, 0), dyn=(256 + 2 * 128) * 4)
+fresh7_case('locked_sum_max', 'numba', 'locked_sum_max', ['x=float32[2000]', 'lock=int32[1]:0..0',
+            'totals=float32[2]:0..0'], block=(256,), grid=(8,), block_index=(5, 0, 0))
+fresh7_case('bitmask_stats', 'numba', 'bitmask_stats', ['words=uint32[1000]:0..300000', 'offsets=int32[1000]',
+            'lowbit=int32[1000]', 'reversed_words=uint32[1000]', 'density=float32[1000]', 'clz_hist=int32[33]:0..0'],
+            block=(128,), grid=(8,), block_index=(7, 0, 0))
+fresh7_case('minmax_argmin', 'numba', 'minmax_argmin', ['x=float32[5000]', 'out_min=float32[4]', 'out_max=float32[4]',
+            'out_arg=int32[4]'], block=(256,), grid=(4,), block_index=(1, 0, 0))
+fresh7_case('maxtree_count_above', 'numba', 'maxtree_count_above', ['leaves=float32[4,128]:0..1',
+            'queries=float32[4,128]:0.5..1', 'counts=int32[4,128]'], block=(128,), grid=(4,), block_index=(2, 0, 0))
+fresh7_case('sum_over_y_slow_axis', 'numba', 'sum_over_y_slow_axis', ['v=float32[20,12,40]', 'out=float32[20,40]'],
+            block=(16, 8), grid=(2, 3), block_index=(1, 2, 0))
+fresh7_case('odd_even_merge_sort_kv', 'numba', 'odd_even_merge_sort_kv', ['keys=int32[768]:0..1000',
+            'vals=float32[768]', 'out_keys=int32[768]', 'out_vals=float32[768]'], block=(128,), grid=(3,),
+            block_index=(1, 0, 0))
+for bi in ((2, 3, 0), (1, 1, 0)):
+    fresh7_case(f'matmul_f32_tiles_f64_acc.b{bi[0]}{bi[1]}', 'numba', 'matmul_f32_tiles_f64_acc',
+                ['A=float32[50,70]', 'B=float32[70,40]', 'C=float32[50,40]'], block=(16, 16), grid=(3, 4),
+                block_index=bi)
+fresh7_case('tile_summed_area', 'numba', 'tile_summed_area', ['img=float32[64,90]', 'sat=float32[64,90]'],
+            block=(32, 8), grid=(3, 2), block_index=(2, 1, 0))
+fresh7_case('dropout_rowseed.b256', 'triton', 'dropout_rowseed', ['x_ptr=float32[6,1000]',
+            'seed_ptr=int32[6]:0..100000', 'out_ptr=float32[6,1000]', 'N=1000', 'stride=1000', 'p=0.1'],
+            constexprs={'BLOCK': 256}, grid=(6,), block_index=(3, 0, 0), num_warps=2)
+fresh7_case('dropout_rowseed.b1024', 'triton', 'dropout_rowseed', ['x_ptr=float32[6,1000]',
+            'seed_ptr=int32[6]:0..100000', 'out_ptr=float32[6,1000]', 'N=1000', 'stride=1000', 'p=0.1'],
+            constexprs={'BLOCK': 1024}, grid=(6,), block_index=(5, 0, 0), num_warps=8)
+fresh7_case('topk_sampling_prep', 'triton', 'topk_sampling_prep', ['logits_ptr=float16[6,1000]:-5..5',
+            'probs_ptr=float32[6,16]', 'ids_ptr=int32[6,16]', 'cdf_ptr=float32[6,16]', 'V=1000', 'stride=1000',
+            'inv_temp=1.25'], constexprs={'BV': 1024, 'K': 16}, grid=(6,), block_index=(2, 0, 0), num_warps=4)
+fresh7_case('token_histogram', 'triton', 'token_histogram', ['ids_ptr=int32[3000]:0..127', 'hist_ptr=int32[128]:0..0',
+            'N=3000'], constexprs={'NB': 128, 'BLOCK': 512}, grid=(6,), block_index=(5, 0, 0), num_warps=4)
+for bd, chunk, nw, grid, bi in ((16, 64, 4, (2, 2), (1, 1, 0)), (32, 32, 2, (1, 2), (0, 1, 0))):
+    fresh7_case(f'selective_scan_chunked.d{bd}c{chunk}', 'triton', 'selective_scan_chunked',
+                ['a_ptr=float32[2,32,200]:0.8..1', 'b_ptr=float32[2,32,200]:-1..1', 'h_ptr=float32[2,32,200]',
+                 'hlast_ptr=float32[2,32]', 'D=32', 'L=200'], constexprs={'BD': bd, 'CHUNK': chunk}, grid=grid,
+                block_index=bi, num_warps=nw)
+fresh7_case('survival_cumprod', 'triton', 'survival_cumprod', ['hazard_ptr=float32[6,300]:0..0.1',
+            'surv_ptr=float32[6,300]', 'life_ptr=float32[6]', 'L=300', 'stride=300'], constexprs={'BLOCK': 512},
+            grid=(6,), block_index=(4, 0, 0), num_warps=4)
+fresh7_case('bmm_3d_dot', 'triton', 'bmm_3d_dot', ['a_ptr=float16[4,48,64]', 'b_ptr=float16[4,64,40]',
+            'c_ptr=float16[4,48,40]', 'NB=4', 'M=48', 'N=40', 'K=64'], constexprs={'BB': 2, 'BM': 16, 'BN': 32,
+            'BK': 32}, grid=(2, 3, 2), block_index=(1, 2, 1), num_warps=4, num_stages=2)
+for stages in (2, 3):
+    fresh7_case(f'w8a8_linear.s{stages}', 'triton', 'w8a8_linear', ['x_ptr=int8[96,128]:-127..127',
+                'w_ptr=int8[64,128]:-127..127', 'xs_ptr=float32[96]:0.001..0.01', 'ws_ptr=float32[64]:0.001..0.01',
+                'y_ptr=float16[96,64]', 'M=96', 'N=64', 'K=128'], constexprs={'BM': 32, 'BN': 64, 'BK': 64},
+                grid=(3, 1), block_index=(1, 0, 0), num_warps=4, num_stages=stages)
+fresh7_case('lora_linear', 'triton', 'lora_linear', ['x_ptr=float16[64,96]:-1..1', 'w_ptr=float16[96,64]:-0.1..0.1',
+            'a_ptr=float16[96,16]:-0.1..0.1', 'b_ptr=float16[16,64]:-0.1..0.1', 'y_ptr=float16[64,64]', 'M=64', 'N=64',
+            'K=96', 'scaling=0.5'], constexprs={'R': 16, 'BM': 32, 'BN': 32, 'BK': 32}, grid=(2, 2),
+            block_index=(1, 1, 0), num_warps=4, num_stages=2)
+fresh7_case('cross_cov_tf32x3', 'triton', 'cross_cov_tf32x3', ['x_ptr=float32[300,48]', 'y_ptr=float32[300,40]',
+            'mx_ptr=float32[48]', 'my_ptr=float32[40]', 'c_ptr=float32[48,40]', 'n=300', 'P=48', 'Q=40'],
+            constexprs={'BP': 32, 'BQ': 32, 'BK': 32}, grid=(2, 2), block_index=(1, 1, 0), num_warps=4,
+            num_stages=2)
+fresh7_case('pack_kv_interleaved', 'triton', 'pack_kv_interleaved', ['k_ptr=float16[50,64]', 'v_ptr=float16[50,64]',
+            'kv_ptr=float16[50,128]', 'amax_ptr=float32[1]:0..0', 'knorm_ptr=float32[50]', 'T=50'],
+            constexprs={'D': 64, 'BT': 16}, grid=(4,), block_index=(3, 0, 0), num_warps=4)
+for act in ('gelu_erf', 'gelu_tanh', 'relu2'):
+    fresh7_case(f'activation_libdevice.{act}', 'triton', 'activation_libdevice', ['x_ptr=bfloat16[3000]:-4..4',
+                'y_ptr=bfloat16[3000]', 'n=3000'], constexprs={'ACT': act, 'BLOCK': 1024}, grid=(3,),
+                block_index=(2, 0, 0), num_warps=4)
+fresh7_case('add_rmsnorm_hints', 'triton', 'add_rmsnorm_hints', ['x_ptr=float16[8,768]', 'res_ptr=float16[8,768]',
+            'w_ptr=float16[768]', 'out_ptr=float16[8,768]', 'res_out_ptr=float16[8,768]', 'N=768', 'stride=768',
+            'eps=1e-6'], constexprs={'BLOCK': 1024}, grid=(8,), block_index=(6, 0, 0), num_warps=4)
+fresh7_case('ln_bwd_grouped_lock', 'triton', 'ln_bwd_grouped_lock', ['x_ptr=float16[16,300]', 'dy_ptr=float16[16,300]',
+            'w_ptr=float16[300]', 'mean_ptr=float32[16]:-0.1..0.1', 'rstd_ptr=float32[16]:0.5..2',
+            'dx_ptr=float16[16,300]', 'dw_acc_ptr=float32[4,300]:0..0', 'db_acc_ptr=float32[4,300]:0..0',
+            'lock_ptr=int32[8]:0..0', 'M=16', 'N=300'], constexprs={'ROWS': 2, 'GROUP': 4, 'BLOCK': 512},
+            grid=(8,), block_index=(5, 0, 0), num_warps=4)
+fresh7_case('grouped_gemm_table', 'triton', 'grouped_gemm_table', ['a_base=float16[6400]:-1..1',
+            'b_base=float16[6400]:-1..1', 'c_base=float16[7424]', f"a_off_ptr={npy('fresh7py_gg_a_off')}",
+            f"b_off_ptr={npy('fresh7py_gg_b_off')}", f"c_off_ptr={npy('fresh7py_gg_c_off')}",
+            f"dims_ptr={npy('fresh7py_gg_dims')}", 'G=3'], constexprs={'NUM_PROGS': 4, 'BM': 32, 'BN': 32, 'BK': 32},
+            grid=(4,), block_index=(1, 0, 0), num_warps=4, num_stages=2)
+fresh7_case('desc_nanpad_colmax', 'triton', 'desc_nanpad_colmax', ['x_ptr=float32[100,200]', 'out_ptr=float32[200]',
+            'M=100', 'N=200'], constexprs={'BM': 32, 'BN': 64}, grid=(4,), block_index=(3, 0, 0), num_warps=4)
+fresh7_case('matmul_swizzle2d', 'triton', 'matmul_swizzle2d', ['a_ptr=float16[128,96]', 'b_ptr=float16[96,80]',
+            'c_ptr=float16[128,80]', 'M=128', 'N=80', 'K=96', 'stride_am=96', 'stride_bk=80', 'stride_cm=80'],
+            constexprs={'BM': 64, 'BN': 32, 'BK': 32, 'GROUP': 2}, grid=(6,), block_index=(3, 0, 0), num_warps=4,
+            num_stages=3)
+for nw, bi in ((4, 5), (1, 2)):
+    fresh7_case(f'fp8_per_token_quant.w{nw}', 'triton', 'fp8_per_token_quant', ['x_ptr=bfloat16[24,512]:-3..3',
+                'q_ptr=float8_e4m3fn[24,512]', 's_ptr=float32[24]', 'T=24', 'H=512'], constexprs={'BT': 4, 'BH': 512},
+                grid=(6,), block_index=(bi, 0, 0), num_warps=nw)
+fresh7_case('w4a16_linear', 'triton', 'w4a16_linear', ['x_ptr=float16[32,256]:-1..1', 'wq_ptr=uint8[128,128]:0..255',
+            'sc_ptr=float16[128,4]:0.01..0.05', 'y_ptr=float16[32,128]', 'M=32', 'N=128', 'K=256'],
+            constexprs={'G': 64, 'BM': 16, 'BN': 64, 'BK': 64}, grid=(2, 2), block_index=(1, 1, 0), num_warps=4,
+            num_stages=2)
+fresh7_case('linear_xent_chunk', 'triton', 'linear_xent_chunk', ['h_ptr=bfloat16[40,64]:-1..1',
+            'w_ptr=bfloat16[500,64]:-0.2..0.2', 'tgt_ptr=int32[40]:0..499', 'loss_ptr=float32[40]',
+            'lse_ptr=float32[40]', 'T=40', 'V=500'], constexprs={'D': 64, 'BT': 16, 'BV': 64}, grid=(3,),
+            block_index=(2, 0, 0), num_warps=4)
+fresh7_case('chunked_linear_attn', 'triton', 'chunked_linear_attn', ['q_ptr=float16[4,100,16]:-0.5..0.5',
+            'k_ptr=float16[4,100,16]:-0.5..0.5', 'v_ptr=float16[4,100,16]:-0.5..0.5', 'o_ptr=float16[4,100,16]',
+            'T=100'], constexprs={'D': 16, 'C': 16}, grid=(4,), block_index=(2, 0, 0), num_warps=2)
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
