@@ -63,6 +63,23 @@ KNOWN = {
     "fresh6.weighted_hist_fixed64.n1000.bins300": "64-bit fixed-point atomicAdd into 300 bins: 1,727 sectors against "
                                                   "1,728 in all, the source page giving the lines (101, 226) none: the "
                                                   "atomic sector hash at a bin count of 300, not yet explained",
+    # the seventh fresh batch of Python kernels (recorded on an H200, 2026-11-28), found at its first recording
+    "fresh7.numba.fp16_leaky_flip": "Numba's float16 ABI through local memory (cuda.fp16.hmul/hmax, as "
+                                    "fresh6.numba.diffuse_fp16): 288 local load and 352 local store requests measured, "
+                                    "384 and 864 emulated, on other lines (line 162's 768 local-load sectors analyze "
+                                    "puts on no line)",
+    "fresh7.numba.locked_sum_max": "a cuda.atomic.cas spin lock on global memory (line 285): 148 atomic sectors "
+                                   "measured where one trip a block gives 8; the trips depend on which block holds "
+                                   "the lock when, which analyze, emulating each block alone, does not model",
+    "fresh7.triton.ln_bwd_grouped_lock": "the tl.atomic_cas spin lock (line 290: 32 atomic sectors measured, 8 for one "
+                                         "trip a program) and what it guards: the partial sums' loads (lines 294, 295: "
+                                         "624 sectors each measured, none emulated) run in every program but the first "
+                                         "of its group to take the lock; analyze emulates each program alone, each the "
+                                         "first",
+    "fresh7.triton.grouped_gemm_table": "line 314's `gk = tl.load(dims_ptr + 3 * g + 2)`, read only inside the "
+                                        "while loop over the program's tiles: ptxas loads it under the loop's guard "
+                                        "(32 sectors, 16 requests measured; the PTX's unconditional load gives 48): "
+                                        "a global load sunk past a guard, as fresh5's, not modelled",
     "fresh6.numba.diffuse_fp16": "Numba's float16 ABI through local memory (as fresh.numba.half_axpby, "
                                  "robust.numba.float16_math): its local loads and stores stand on other lines and "
                                  "counts than analyze gives (line 251: 342 local-load sectors against none)",

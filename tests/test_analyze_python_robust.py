@@ -482,3 +482,25 @@ def test_triton_parameter_named_num_stages_takes_the_launch_keyword():
     # 4 rows a program, each 781 floats from a 16-byte-aligned row start: 100 requests of 4-byte lanes
     assert "ldgsts" not in one and one["global_load"]["requests"] > 0  # no cp.async at all
     assert two["ldgsts"]["requests"] > 0 and two["global_ldgsts"] == named["global_ldgsts"]
+
+
+@needs_triton
+def test_triton_kernel_whose_decorator_fails_without_a_gpu():
+    # the fused-attention tutorial's `@triton.autotune(configs=list(filter(keep_tma, configs)))`: keep_tma asks
+    # torch for the device; the kernel is defined without that decorator (it was "not among what ran")
+    path = KERNELS / "triton_failing_decorator.py"
+    done = _cli(path, "--triton", "--kernel", "scale_rows", "--grid", "4", "--constexpr", "BLOCK=256", "--arg",
+                "x_ptr=float32[1024]", "--arg", "y_ptr=float32[1024]", "--arg", "n=1024", "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "scale_rows is defined without @triton.autotune(" in done.stderr
+    # 256 floats a program, 4 warps of 2 floats a lane (n a multiple of 16: one 8-byte load a lane): 4 load
+    # requests of 256 bytes, 8 sectors each
+    assert (_json(done)["global_load"]["requests"], _json(done)["global_load"]["sectors"]) == (4, 32)
+
+
+@needs_triton
+def test_triton_kernel_that_triton_refuses_names_the_reason():
+    path = KERNELS / "triton_failing_decorator.py"
+    done = _cli(path, "--triton", "--kernel", "old_style", "--grid", "1", "--arg", "x_ptr=float32[64]", "--arg", "n=64")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "its definition (line 20) raised TypeError" in done.stderr and "**meta" in done.stderr

@@ -259,6 +259,30 @@ KNOWN = {
                                                 "block with 8 keys a thread and a ragged last tile: 32 wavefronts "
                                                 "against 30; the other launches of the kernel match: not yet explained"),
     "fresh6.triton.matmul_grouped_bf16.s2.k32": ({("fresh6_triton.py", 131, "ldgsts")}, STAGED_A_COPY),
+    # the seventh fresh batch of Python kernels (recorded on an H200, 2026-11-28), found at its first recording
+    "fresh7.numba.masked_code_sums": ({("fresh7_numba.py", 177, "load"), ("fresh7_numba.py", 177, "atomic")},
+                                      "cuda.atomic.add of int64 weights on shared bins is ptxas's compare-and-swap "
+                                      "loop (LDS.64 + ATOMS.CAST.SPIN.64), whose trips depend on timing across warps "
+                                      "(321 executions of each measured, and the metrics' second run differs: 765/"
+                                      "1,217 load/atomic wavefronts against 757/1,230); analyze runs each warp's loop "
+                                      "as if alone, as for corpus.histogram_float"),
+    "fresh7.triton.cross_cov_tf32x3": ({("fresh7_triton.py", 195, "ldgsts")},
+                                       "x's 4-byte cp.async read down the columns into a transposed tile with a stage "
+                                       "in flight: 2,260 wavefronts measured, 2,308 by ldgsts_costs's word rule, as "
+                                       "triton.matmul_typed.float32.float32.64x64x32's B copies"),
+    "fresh7.triton.matmul_swizzle2d": ({("fresh7_triton.py", 368, "ldgsts"), ("fresh7_triton.py", 369, "ldgsts")},
+                                       "num_stages=3, 64-byte rows of A and B: the prologue's copies cost 2 wavefronts a "
+                                       "quarter (192 a copy instruction over 24 warp-executions), the loop's copy of "
+                                       "the one tile in range 1 a quarter where the same lanes' pattern gives 2 "
+                                       "(A: 1,344 measured, 1,536 emulated; B: 800 against 960). " + STAGED_A_COPY),
+    "fresh7.triton.w4a16_linear": ({("fresh7_triton.py", 409, "ldgsts")},
+                                   "the packed int4 weights' 32-byte rows, four global lines a quarter into one shared "
+                                   "row, copied with a stage in flight: 1,088 wavefronts measured, 1,280 emulated. "
+                                   + STAGED_A_COPY),
+    "fresh7.triton.ln_bwd_grouped_lock": ({("fresh7_triton.py", 290, "load"), ("fresh7_triton.py", 290, "store")},
+                                          "the tl.atomic_cas spin lock's result broadcast through shared memory: its "
+                                          "trips depend on which of the 4 programs holds the lock when (128 load and 32 "
+                                          "store wavefronts measured, 32 and 8 for one trip each)"),
     "fresh4.numba.bitonic_int64": ({("fresh4_numba.py", 89, "load"), ("fresh4_numba.py", 92, "store"),
                                     ("fresh4_numba.py", 93, "store")},
                                    "a bitonic sort of int64 keys in Numba: in the 9 stride-1 stages ptxas loads the pair "

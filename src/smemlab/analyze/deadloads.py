@@ -62,7 +62,12 @@ def sunk_loads(instrs: list[Instr], block_of: list[int]) -> dict[int, list[str]]
         if len({str(instrs[j].guard) for j in readers}) > 1:
             continue
         between = instrs[pc + 1:max(readers)]
-        if any(x.parts[0] in _FENCES or (x.parts[0] == "st" and "global" not in x.parts and "local" not in x.parts)
+        # a store under another guard between them: ptxas cannot make the guard an early exit before it (a
+        # tile stored through shared memory in two halves under two row masks, each half's loads read only by
+        # its own stores: fresh7.triton.cross_cov_tf32x3, every LDS executed by every warp)
+        guard = str(instrs[readers[0]].guard)
+        if any(x.parts[0] in _FENCES or (x.parts[0] == "st" and (("global" not in x.parts and "local" not in x.parts)
+                                                                 or str(x.guard) != guard))
                for x in between):
             continue
         if not _ends_the_kernel(instrs, max(readers)):

@@ -46,12 +46,15 @@ def load(path: str) -> ModuleType:
         line = _line_in(exc, p.resolve())
         skipped = _go_on(module, p.resolve(), line)
         setattr(module, _STOPPED, (what, line, skipped))
+        getattr(module, _FAILURES).setdefault(line, what.removeprefix("failed: "))
     finally:
         sys.path.remove(folder)
     return module
 
 
 _STOPPED = "__smemlab_import_stopped__"
+_FAILURES = "__smemlab_import_failures__"  # line -> what its top-level statement raised
+_UNDECORATED = "__smemlab_undecorated__"  # name -> the decorators it was defined without, and why
 
 
 def _line_in(exc: BaseException, path: Path) -> int | None:
@@ -74,6 +77,9 @@ def _go_on(module: ModuleType, path: Path, failed: int | None) -> list[int]:
     import __future__
     import ast
 
+    failures, undecorated = {}, {}
+    setattr(module, _FAILURES, failures)
+    setattr(module, _UNDECORATED, undecorated)
     if failed is None:
         return []
     try:
@@ -82,19 +88,61 @@ def _go_on(module: ModuleType, path: Path, failed: int | None) -> list[int]:
         return []
     flags = __future__.annotations.compiler_flag if \
         module.__dict__.get("annotations") is __future__.annotations else 0
+
+    def run(body, mode="exec"):
+        tree = ast.Module(body=body, type_ignores=[]) if mode == "exec" else ast.Expression(body=body)
+        code = compile(tree, str(path), mode, flags=flags, dont_inherit=True)
+        return eval(code, module.__dict__) if mode == "eval" else exec(code, module.__dict__)  # noqa: S102, S307
+
     skipped = []
     for stmt in tree.body:
-        if stmt.lineno <= failed:
+        if stmt.lineno <= failed and not _holds_decorator_line(stmt, failed):
             continue
         try:
-            code = compile(ast.Module(body=[stmt], type_ignores=[]), str(path), "exec", flags=flags,
-                           dont_inherit=True)
-            exec(code, module.__dict__)  # noqa: S102 - the user's own file, which they asked to import
+            run([stmt])  # the user's own file, which they asked to import
         except KeyboardInterrupt:
             raise
-        except BaseException:  # noqa: BLE001 - a statement of the user's that fails with no GPU: skipped
-            skipped.append(stmt.lineno)
+        except BaseException as exc:  # noqa: BLE001 - a statement of the user's that fails with no GPU: skipped
+            failures[stmt.lineno] = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+            dropped = _define_undecorated(stmt, run, module.__dict__) if getattr(stmt, "decorator_list", None) else None
+            if dropped:
+                undecorated[stmt.name] = dropped
+            else:
+                skipped.append(stmt.lineno)
     return skipped
+
+
+def _holds_decorator_line(stmt, line: int) -> bool:
+    """Whether `line` is in a decorator of definition `stmt` (where the import stopped: a decorator that needs
+    a GPU, `@triton.autotune(configs=[c for c in configs if keep(c)])` asking torch for the device)."""
+    return any(d.lineno <= line <= (d.end_lineno or d.lineno) for d in getattr(stmt, "decorator_list", ()))
+
+
+def _define_undecorated(stmt, run, namespace: dict) -> list[str] | None:
+    """Define the function or class of `stmt` with the decorators that raise left out, applied innermost
+    first as Python does; returns those left out ('@text: error'), or None where the definition fails even so
+    or no decorator failed."""
+    import ast
+    import copy
+
+    bare = copy.copy(stmt)
+    bare.decorator_list = []
+    try:
+        run([bare])
+    except BaseException:  # noqa: BLE001 - its body fails too: the statement is skipped
+        return None
+    obj, dropped = namespace[stmt.name], []
+    for d in reversed(stmt.decorator_list):
+        try:
+            obj = run(d, "eval")(obj)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - a decorator that needs a GPU or torch: left out
+            dropped.append(f"@{ast.unparse(d)} ({type(exc).__name__}: {' '.join(str(exc).split())})")
+    if not dropped:
+        return None
+    namespace[stmt.name] = obj
+    return dropped
 
 
 def _stopped(module: ModuleType, path: str) -> str | None:
@@ -123,7 +171,11 @@ def pick(module: ModuleType, path: str, name: str | None, is_kernel, what: str):
     elif stopped and len(found) == 1:
         name, obj = next(iter(found.items()))
     if obj is None and stopped:  # the kernel's own definition may be what failed
-        raise UserError(stopped if name is None else f"{stopped}, and {what} kernel {name} is not among what ran")
+        if name is None:
+            raise UserError(stopped)
+        why = _definition_failure(module, path, name)
+        raise UserError(f"{stopped}, and {what} kernel {name} is not among what ran"
+                        + (f": {why}" if why else ""))
     if not found:
         other = _other_front(module, what)
         if other:
@@ -138,7 +190,30 @@ def pick(module: ModuleType, path: str, name: str | None, is_kernel, what: str):
                         f"{', '.join(sorted(found)) or 'none'})")
     if stopped:
         sys.stderr.write(f"note: {stopped}; {name} is analysed as the file defines it\n")
+    dropped = getattr(module, _UNDECORATED, {}).get(name)
+    if dropped:
+        sys.stderr.write(f"note: {name} is defined without {'; '.join(dropped)}, which raised when the file was imported here; "
+                         f"give what it would have chosen (--constexpr, --num-warps, --num-stages)\n")
     return name, obj
+
+
+def _definition_failure(module: ModuleType, path: str, name: str) -> str | None:
+    """What the top-level definition of `name` raised when the file was imported, or None."""
+    import ast
+
+    failures = getattr(module, _FAILURES, {})
+    try:
+        tree = ast.parse(Path(path).read_text(errors="replace"))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    for stmt in tree.body:
+        if getattr(stmt, "name", None) != name:
+            continue
+        first = min([stmt.lineno] + [d.lineno for d in getattr(stmt, "decorator_list", ())])
+        for line, error in failures.items():
+            if line is not None and first <= line <= (stmt.end_lineno or stmt.lineno):
+                return f"its definition (line {stmt.lineno}) raised {error}"
+    return None
 
 
 def _other_front(module: ModuleType, what: str) -> str | None:
