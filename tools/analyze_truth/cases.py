@@ -472,6 +472,68 @@ def _fresh7py_data() -> dict[str, np.ndarray]:
     }
 
 
+def _fresh7_data() -> dict[str, np.ndarray]:
+    """The .npy inputs of the seventh fresh batch (kernels/fresh7_*.cu): ggml q4_0 / q8_0 blocks with real half
+    scales, rope and rotary position ids, vLLM slot mappings (distinct slots, some -1 = padding), smooth remap
+    maps, two inverse affine matrices, embedding_bag offsets (empty bags included), cross-entropy targets with
+    ignore_index (-100) and a CSR matrix with rows of 0 to 50 nonzeros (their own generator)."""
+    rng = np.random.default_rng(20270107)
+
+    def blocks(n, qk_bytes, signed):
+        d = rng.uniform(0.002, 0.02, n).astype(np.float16).view(np.uint8).reshape(n, 2)
+        q = (rng.integers(-127, 128, (n, qk_bytes)).astype(np.int8).view(np.uint8) if signed
+             else rng.integers(0, 256, (n, qk_bytes)).astype(np.uint8))
+        return np.concatenate([d, q], axis=1).reshape(-1)
+
+    def slots(ntok, nslots, pad):
+        s = rng.choice(nslots, ntok, replace=False).astype(np.int64)
+        s[rng.choice(ntok, pad, replace=False)] = -1
+        return s
+
+    def affine_inverse(angle_deg, scale, shear, cx, cy, tx, ty):
+        a = np.deg2rad(angle_deg)
+        fwd = np.array([[scale * np.cos(a), -scale * np.sin(a) + shear], [scale * np.sin(a), scale * np.cos(a)]])
+        inv = np.linalg.inv(fwd)
+        t = np.array([cx, cy]) - inv @ np.array([cx + tx, cy + ty])
+        return np.concatenate([inv, t[:, None]], axis=1).reshape(-1).astype(np.float32)
+
+    def bag_offsets(nbags, nnz):
+        lens = rng.choice([0, 1, 2, 5, 9, 16], nbags).astype(np.int64)
+        lens = np.floor(lens * nnz / max(1, lens.sum())).astype(np.int64)
+        return np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
+
+    def targets(n, v):
+        t = rng.integers(0, v, n).astype(np.int64)
+        t[rng.choice(n, max(1, n // 4), replace=False)] = -100
+        return t
+
+    yy, xx = np.mgrid[0:20, 0:48].astype(np.float32)
+    r2 = ((xx - 24) / 24) ** 2 + ((yy - 10) / 10) ** 2
+    mx = (20 + (xx - 24) * (0.8 + 0.15 * r2) + 0.5).astype(np.float32)  # barrel-like lens map into a 40 x 30 image
+    my = (15 + (yy - 10) * (1.3 + 0.2 * r2) + 0.25).astype(np.float32)
+    lens = rng.choice([0, 1, 3, 8, 31, 32, 33, 50], 40)
+    row_ptr = np.concatenate([[0], np.cumsum(lens)]).astype(np.int32)
+    cols = np.concatenate([np.sort(rng.choice(96, k, replace=False)) for k in lens]).astype(np.int32)
+    return {
+        "fresh7_q4_0_blocks_2048": blocks(2048, 16, False),
+        "fresh7_q8_0_blocks_256": blocks(256, 32, True),
+        "fresh7_rope_pos_16": np.concatenate([np.arange(500, 508), rng.integers(0, 4096, 8)]).astype(np.int32),
+        "fresh7_rotary_pos_8": rng.integers(0, 256, 8).astype(np.int64),
+        "fresh7_slots_8_of_96": slots(8, 96, 2),
+        "fresh7_slots_6_of_32": slots(6, 32, 1),
+        "fresh7_remap_mx_20x48": mx,
+        "fresh7_remap_my_20x48": my,
+        "fresh7_affine_rot20": affine_inverse(20, 0.8, 0.0, 30, 20, 2, -1),
+        "fresh7_affine_shear": affine_inverse(-7, 1.1, 0.25, 16, 12, 0, 0),
+        "fresh7_bag_offsets_24_of_200": bag_offsets(24, 200),
+        "fresh7_bag_offsets_10_of_64": bag_offsets(10, 64),
+        "fresh7_ce_target_8_v1000": targets(8, 1000),
+        "fresh7_ce_target_6_v3001": targets(6, 3001),
+        "fresh7_csr_row_ptr_40": row_ptr,
+        "fresh7_csr_cols_40x96": cols,
+    }
+
+
 def data_files() -> dict[str, np.ndarray]:
     """Every .npy input, by name (deterministic: regenerated identically)."""
     from smemlab.lab.histogram import make_keys  # the experiment's own keys
@@ -505,6 +567,7 @@ def data_files() -> dict[str, np.ndarray]:
         **_fresh5_data(),
         **_fresh6py_data(),
         **_fresh7py_data(),
+        **_fresh7_data(),
     }
     return out
 
@@ -2168,6 +2231,210 @@ for rows, C, b, g in ((4, 512, 128, 2), (3, 301, 64, 3)):
     fresh6(f"layer_scale_residual_half2.r{rows}.c{C}", F6A, "layer_scale_residual_half2", (b,),
            [f"x=float16[{rows * C}]:-1..1", f"y=float16[{rows * C}]:-1..1", f"gamma=float16[{C}]:0..1", f"rows={rows}",
             f"C={C}"], grid=(g, 1, 1))
+
+
+# ---- the seventh fresh held-out batch (kernels/fresh7_kernels.cu, compiled by nvcc, and fresh7_apps.cu, compiled
+# by NVRTC, with fresh7_common.cuh): ports of public libraries' kernels as an engineer writes them in their own words,
+# files as they sit (host launchers and a main() that the recording never runs, static kernels, namespaces,
+# extern "C" kernels inside a namespace, `if constexpr`): ggml's 18- and 34-byte q4_0/q8_0 blocks (dequantisation,
+# a warp-per-row quantised mat-vec with hand-written integer dot products, rms_norm, rope with position ids, a
+# masked and scaled softmax cached in dynamic shared memory), vLLM's serving kernels (fused add + rms_norm with
+# uint4/half2 vectors and CUB's BlockReduce, silu_and_mul with __ldcs/__stcs, reshape_and_cache with a slot mapping
+# and __stwt, rotary embedding from a cos/sin cache, half2/bf16x2 atomics), OpenCV's pitched images (uchar3 BGR
+# with odd steps, bilinear resize, remap, erode/dilate and Sobel on shared tiles with halos, a two-pass integral
+# image, warpAffine with border modes), ATen's int64-indexed tensor kernels (index_select along dims 0 and 1,
+# gather from a strided view, scatter_add, embedding_bag, max_pool2d with indices, adaptive average pooling, nearest
+# upsampling on a 3-D grid, Welford batch-norm statistics, cross-entropy with __reduce_add_sync, a warp-per-row
+# cumsum, a ticketed grid reduction read through volatile) and faiss/cuSPARSE/MAGMA kernels (L2 distance tiles in
+# one carved extern buffer with an atomicMax on packed 64-bit keys, a register top-k, warp-per-row CSR SpMM, a
+# transposed gemv with a volatile warp tail, a padded lower syrk tile), written before its first recording;
+# grids of up to 8 blocks
+F7K, F7A = f"{K}/fresh7_kernels.cu", f"{K}/fresh7_apps.cu"
+
+
+def fresh7(id, file, kernel, block, args, **kw):
+    c = case("fresh7." + id, file, kernel, block, args, **kw)
+    if file == F7K:
+        c["compiler"] = "nvcc"
+    return c
+
+
+# ---- ggml-style quantised blocks (nvcc)
+_Q4, _Q8 = npy("fresh7_q4_0_blocks_2048"), npy("fresh7_q8_0_blocks_256")
+for t, nb, b, g in (("float", 100, 128, 4), ("float", 333, 256, 8), ("half", 64, 96, 3)):
+    fresh7(f"dequantize_block_q4_0.{t}.nb{nb}.b{b}", F7K, f"dequantize_block_q4_0<{t}>", (b,),
+           [f"vx={_Q4}", f"y={'float32' if t == 'float' else 'float16'}[{nb * 32}]", f"nb={nb}"], grid=(g, 1, 1))
+for nb, b, g in ((256, 256, 4), (50, 96, 3)):
+    fresh7(f"dequantize_q8_0_bf16x2.nb{nb}.b{b}", F7K, "dequantize_q8_0_bf16x2", (b,),
+           [f"x={_Q8}", f"y=bfloat16[{nb * 32}]", f"nb={nb}"], grid=(g, 1, 1))
+for nw, ncols, nrows, g in ((4, 512, 32, 8), (2, 1024, 13, 7), (4, 2048, 30, 8)):
+    fresh7(f"mul_mat_vec_q4_0_q8_0.w{nw}.c{ncols}.r{nrows}", F7K, f"mul_mat_vec_q4_0_q8_0<{nw}>", (32, nw),
+           [f"vw={_Q4}", f"vy={_Q8}", f"dst=float32[{nrows}]", f"ncols={ncols}", f"nrows={nrows}"], grid=(g, 1, 1))
+for wy, ncols, nrows, g in ((4, 256, 30, 8), (8, 1024, 8, 1)):
+    fresh7(f"mul_mat_vec_q8_0_f32.32x{wy}.c{ncols}.r{nrows}", F7K, "mul_mat_vec_q8_0_f32", (32, wy),
+           [f"w={_Q8}", f"x=float32[{ncols}]", f"dst=float32[{nrows}]", f"ncols={ncols}", f"nrows={nrows}"],
+           grid=(g, 1, 1), dyn=4 * ncols)
+for b, rows, cols in ((32, 6, 700), (256, 4, 4096), (1024, 2, 5000)):
+    fresh7(f"rms_norm_f32.b{b}.r{rows}.c{cols}", F7K, f"rms_norm_f32<{b}>", (b,),
+           [f"x=float32[{rows * cols}]:-2..2", f"dst=float32[{rows * cols}]", f"ncols={cols}", "eps=1e-6"],
+           grid=(rows, 1, 1))
+for neox, tok, heads, hd, nd, (bx, by) in ((0, 14, 2, 64, 64, (32, 4)), (1, 10, 4, 128, 64, (32, 8)),
+                                            (0, 7, 3, 80, 80, (16, 4))):
+    fresh7(f"rope_f16.{'neox' if neox else 'norm'}.t{tok}.h{heads}.d{hd}.nd{nd}", F7K,
+           f"rope_f16<{'true' if neox else 'false'}>", (bx, by),
+           [f"x=float16[{tok * heads * hd}]", f"pos={npy('fresh7_rope_pos_16')}", f"n_tokens={tok}", f"n_heads={heads}",
+            f"head_dim={hd}", f"n_dims={nd}", "freq_base=10000.0"], grid=(heads, -(-tok // by), 1))
+for sh, b, rows, cols, mrows in ((1, 128, 8, 500, 4), (0, 256, 6, 1000, 6), (1, 64, 3, 77, 1)):
+    fresh7(f"soft_max_masked.{'shared' if sh else 'global'}.b{b}.r{rows}.c{cols}", F7K,
+           f"soft_max_masked<{'true' if sh else 'false'}, {b}>", (b,),
+           [f"x=float32[{rows * cols}]:-4..4", f"mask=float16[{mrows * cols}]:-1..0", f"dst=float32[{rows * cols}]",
+            f"ncols={cols}", f"nrows_mask={mrows}", "scale=0.125"], grid=(rows, 1, 1),
+           dyn=4 * (32 + cols) if sh else 128)
+# ---- vLLM-style serving kernels (nvcc)
+for b, tok, hid in ((256, 4, 1024), (128, 6, 776), (64, 3, 2048)):
+    fresh7(f"fused_add_rms_norm_vec8.b{b}.t{tok}.h{hid}", F7K, f"vllm::fused_add_rms_norm_vec8<{b}>", (b,),
+           [f"input=float16[{tok * hid}]", f"residual=float16[{tok * hid}]", f"weight=float16[{hid}]:0.5..1.5",
+            "epsilon=1e-6", f"hidden_size={hid}"], grid=(tok, 1, 1))
+for b, tok, d in ((128, 5, 1000), (64, 4, 333), (256, 8, 1408)):
+    fresh7(f"silu_and_mul_bf16.b{b}.t{tok}.d{d}", F7K, "vllm::silu_and_mul_bf16", (b,),
+           [f"out=bfloat16[{tok * d}]", f"input=bfloat16[{tok * 2 * d}]:-3..3", f"d={d}"], grid=(tok, 1, 1))
+for tok, H, D, bs, nblk, stride, b, slots in ((8, 4, 64, 16, 6, 768, 128, "fresh7_slots_8_of_96"),
+                                              (6, 2, 128, 8, 4, 256, 256, "fresh7_slots_6_of_32")):
+    cache = nblk * H * D * bs
+    fresh7(f"reshape_and_cache_f16.t{tok}.h{H}.d{D}.bs{bs}", F7K, "vllm::reshape_and_cache_f16", (b,),
+           [f"key=float16[{tok * stride}]", f"value=float16[{tok * stride}]", f"key_cache=float16[{cache}]",
+            f"value_cache=float16[{cache}]", f"slot_mapping={npy(slots)}", f"key_stride={stride}",
+            f"value_stride={stride}", f"num_heads={H}", f"head_size={D}", f"block_size={bs}", "x=8"], grid=(tok, 1, 1))
+for neox, tok, nh, nkv, hs, rot, b in ((1, 8, 4, 2, 64, 64, 128), (0, 5, 8, 8, 128, 64, 256)):
+    fresh7(f"rotary_embedding_f16.{'neox' if neox else 'gptj'}.t{tok}.h{nh}.kv{nkv}.d{hs}.rot{rot}", F7K,
+           f"vllm::rotary_embedding_f16<{'true' if neox else 'false'}>", (b,),
+           [f"positions={npy('fresh7_rotary_pos_8')}", f"query=float16[{tok * nh * hs}]", f"key=float16[{tok * nkv * hs}]",
+            f"cos_sin_cache=float32[{256 * rot}]", f"rot_dim={rot}", f"query_stride={nh * hs}",
+            f"key_stride={nkv * hs}", f"num_heads={nh}", f"num_kv_heads={nkv}", f"head_size={hs}"], grid=(tok, 1, 1))
+for t2, V, D, T, (bx, by), g in (("__half2", 50, 128, 40, (32, 8), 5), ("__nv_bfloat162", 30, 64, 64, (32, 8), 8)):
+    dt = "float16" if t2 == "__half2" else "bfloat16"
+    fresh7(f"embedding_backward_packed.{dt}.v{V}.d{D}.t{T}", F7K, f"embedding_backward_packed<{t2}>", (bx, by),
+           [f"grad_weight={dt}[{V * D}]", f"grad_out={dt}[{T * D}]", f"ids=int64[{T}]:0..{V - 1}", f"n_tokens={T}",
+            f"dim2={D // 2}"], grid=(g, 1, 1))
+
+# ---- OpenCV-style image kernels (NVRTC; steps in bytes)
+for cols, rows, sstep, dstep, (bx, by), g in ((50, 20, 157, 53, (32, 8), (2, 3, 1)),
+                                              (100, 9, 304, 100, (64, 4), (2, 3, 1))):
+    fresh7(f"bgr_to_gray_u8.{cols}x{rows}.step{sstep}", F7A, "cvdev::bgr_to_gray_u8", (bx, by),
+           [f"src=uint8[{rows * sstep}]:0..255", f"src_step={sstep}", f"dst=uint8[{rows * dstep}]", f"dst_step={dstep}",
+            f"cols={cols}", f"rows={rows}"], grid=g)
+for t, (sc, sr, ss), (dc, dr, ds), blk, g in (("unsigned char", (37, 23, 40), (50, 30, 52), (32, 8), (2, 4, 1)),
+                                              ("float", (64, 48, 268), (25, 19, 108), (16, 16), (2, 2, 1))):
+    dt, es = ("uint8", 1) if t == "unsigned char" else ("float32", 4)
+    fresh7(f"resize_linear.{dt}.{sc}x{sr}.to{dc}x{dr}", F7A, f"cvdev::resize_linear<{t}>", blk,
+           [f"src={dt}[{sr * ss // es}]", f"src_step={ss}", f"src_cols={sc}", f"src_rows={sr}",
+            f"dst={dt}[{dr * ds // es}]", f"dst_step={ds}", f"dst_cols={dc}", f"dst_rows={dr}", f"fx={sc / dc:.6f}",
+            f"fy={sr / dr:.6f}"], grid=g)
+for name, mx, my in (("lens", npy("fresh7_remap_mx_20x48"), npy("fresh7_remap_my_20x48")),
+                     ("random", "float32[960]:-3..42", "float32[960]:-3..32")):
+    fresh7(f"remap_linear_bgra.{name}.40x30.to48x20", F7A, "cvdev::remap_linear_bgra", (16, 16),
+           [f"src=uint8[{30 * 176}]:0..255", "src_step=176", "src_cols=40", "src_rows=30", f"map_x={mx}", f"map_y={my}",
+            f"dst=uint8[{20 * 192}]", "dst_step=192", "dst_cols=48", "dst_rows=20", "border_bgra=8421504"],
+           grid=(3, 2, 1))
+for dil, R, cols, rows, step, g in ((0, 1, 45, 30, 48, (3, 2, 1)), (1, 2, 60, 20, 63, (4, 2, 1))):
+    fresh7(f"morph_square_u8.{'dilate' if dil else 'erode'}.r{R}.{cols}x{rows}.step{step}", F7A,
+           f"cvdev::morph_square_u8<{'true' if dil else 'false'}, {R}>", (16, 16),
+           [f"src=uint8[{rows * step}]:0..255", f"src_step={step}", f"dst=uint8[{rows * step}]", f"dst_step={step}",
+            f"cols={cols}", f"rows={rows}"], grid=g)
+for cols, rows, sstep, dstep, g in ((70, 16, 72, 150, (3, 2, 1)), (33, 24, 33, 68, (2, 3, 1))):
+    fresh7(f"sobel3x3_s16.{cols}x{rows}.step{sstep}", F7A, "cvdev::sobel3x3_s16", (32, 8),
+           [f"src=uint8[{rows * sstep}]:0..255", f"src_step={sstep}", f"dx=int16[{rows * dstep // 2}]",
+            f"dy=int16[{rows * dstep // 2}]", f"dst_step={dstep}", f"cols={cols}", f"rows={rows}"], grid=g)
+for cols, rows, sstep, sumstep, b in ((300, 8, 301, 1220, 128), (97, 5, 97, 400, 64)):
+    fresh7(f"integral_rows_u8.{cols}x{rows}.b{b}", F7A, "cvdev::integral_rows_u8", (b,),
+           [f"src=uint8[{rows * sstep}]:0..255", f"src_step={sstep}", f"sum=int32[{(rows + 1) * sumstep // 4}]",
+            f"sum_step={sumstep}", f"cols={cols}", f"rows={rows}"], grid=(rows, 1, 1))
+    fresh7(f"integral_cols.{cols}x{rows}.b{b}", F7A, "cvdev::integral_cols", (b,),
+           [f"sum=int32[{(rows + 1) * sumstep // 4}]:0..255", f"sum_step={sumstep}", f"cols={cols}", f"rows={rows}"],
+           grid=(-(-(cols + 1) // b), 1, 1))
+for border, (sc, sr, ss), (dc, dr, ds), M, blk, g in ((0, (60, 40, 185), (64, 32, 192), "fresh7_affine_rot20", (16, 16), (4, 2, 1)),
+                                                      (1, (33, 25, 101), (40, 20, 120), "fresh7_affine_shear", (32, 8), (2, 3, 1))):
+    fresh7(f"warp_affine_bgr.{'replicate' if border else 'constant'}.{sc}x{sr}.to{dc}x{dr}", F7A, "cvdev::warp_affine_bgr",
+           blk, [f"src=uint8[{sr * ss}]:0..255", f"src_step={ss}", f"src_cols={sc}", f"src_rows={sr}",
+                 f"dst=uint8[{dr * ds}]", f"dst_step={ds}", f"dst_cols={dc}", f"dst_rows={dr}", f"M={npy(M)}",
+                 f"border_mode={border}"], grid=g)
+
+# ---- ATen-style tensor kernels (NVRTC)
+for dim, n0, n1, k, b, g in ((0, 100, 48, 30, 128, 4), (1, 40, 70, 25, 256, 2)):
+    out = k * n1 if dim == 0 else n0 * k
+    fresh7(f"index_select_2d.dim{dim}.{n0}x{n1}.k{k}", F7A, f"at_native::index_select_2d<{dim}>", (b,),
+           [f"out=float32[{out}]", f"self=float32[{n0 * n1}]", f"index=int64[{k}]:0..{(n0 if dim == 0 else n1) - 1}",
+            f"n0={n0}", f"n1={n1}", f"k={k}"], grid=(g, 1, 1))
+for name, (s0, s1, s2), (st0, st1, st2), selfn, b, g in (("contig", (6, 12, 40), (2000, 40, 1), 6 * 50 * 40, 256, 4),
+                                                         ("permuted", (4, 10, 30), (960, 1, 32), 4 * 30 * 32, 128, 3)):
+    bound = 49 if name == "contig" else 31
+    fresh7(f"gather_dim1_3d.{name}.{s0}x{s1}x{s2}", F7A, "at_native::gather_dim1_3d", (b,),
+           [f"out=float32[{s0 * s1 * s2}]", f"self=float32[{selfn}]", f"index=int64[{s0 * s1 * s2}]:0..{bound}",
+            f"size0={s0}", f"size1={s1}", f"size2={s2}", f"self_stride0={st0}", f"self_stride1={st1}",
+            f"self_stride2={st2}"], grid=(g, 1, 1))
+for dim, a, bb, srows, scols, b, g in ((1, 20, 30, 20, 64, 128, 2), (0, 40, 50, 16, 50, 256, 4)):
+    fresh7(f"scatter_add_2d.dim{dim}.{a}x{bb}.into{srows}x{scols}", F7A, f"at_native::scatter_add_2d<{dim}>", (b,),
+           [f"self=float32[{srows * scols}]", f"index=int64[{a * bb}]:0..{(scols if dim == 1 else srows) - 1}",
+            f"src=float32[{a * bb}]", f"a={a}", f"b={bb}", f"self_size1={scols}"], grid=(g, 1, 1))
+for V, D, nnz, bags, (bx, by), g in ((100, 64, 200, 24, (32, 4), 6), (500, 40, 64, 10, (32, 2), 5)):
+    fresh7(f"embedding_bag_sum.v{V}.d{D}.bags{bags}", F7A, "at_native::embedding_bag_sum", (bx, by),
+           [f"output=float32[{bags * D}]", f"bag_size=int64[{bags}]", f"weight=float32[{V * D}]",
+            f"indices=int64[{nnz}]:0..{V - 1}", f"offsets={npy(f'fresh7_bag_offsets_{bags}_of_{nnz}')}",
+            f"num_indices={nnz}", f"num_bags={bags}", f"dim={D}"], grid=(g, 1, 1))
+for nc, H, W, k, s, p, b, g in ((6, 20, 22, 3, 2, 1, 128, 3), (4, 17, 17, 2, 2, 0, 64, 2)):
+    OH, OW = (H + 2 * p - k) // s + 1, (W + 2 * p - k) // s + 1
+    fresh7(f"max_pool2d_with_indices.k{k}s{s}p{p}.{nc}x{H}x{W}", F7A, "at_native::max_pool2d_with_indices", (b,),
+           [f"out=float32[{nc * OH * OW}]", f"indices=int64[{nc * OH * OW}]", f"in=float32[{nc * H * W}]", f"nc={nc}",
+            f"H={H}", f"W={W}", f"OH={OH}", f"OW={OW}", f"k={k}", f"s={s}", f"p={p}"], grid=(g, 1, 1))
+for planes, IH, IW, OH, OW, blk, g in ((12, 15, 20, 4, 6, (8, 4), 6), (5, 7, 7, 3, 3, (16, 16), 2)):
+    fresh7(f"adaptive_avg_pool2d.p{planes}.{IH}x{IW}.to{OH}x{OW}", F7A, "at_native::adaptive_avg_pool2d", blk,
+           [f"out=float32[{planes * OH * OW}]", f"in=float32[{planes * IH * IW}]", f"planes={planes}", f"IH={IH}",
+            f"IW={IW}", f"OH={OH}", f"OW={OW}"], grid=(g, 1, 1))
+for planes, IH, IW, OH, OW, blk, g in ((6, 10, 15, 20, 45, (32, 8), (2, 3, 1)), (8, 7, 9, 16, 20, (32, 4), (1, 4, 2))):
+    fresh7(f"upsample_nearest2d.p{planes}.{IH}x{IW}.to{OH}x{OW}", F7A, "at_native::upsample_nearest2d", blk,
+           [f"out=float32[{planes * OH * OW}]", f"in=float32[{planes * IH * IW}]", f"planes={planes}", f"IH={IH}",
+            f"IW={IW}", f"OH={OH}", f"OW={OW}"], grid=g)
+for N, C, HW, blk in ((4, 6, 100, (32, 4)), (3, 8, 49, (64, 2))):
+    fresh7(f"batch_norm_collect_statistics.n{N}.c{C}.hw{HW}", F7A, "at_native::batch_norm_collect_statistics", blk,
+           [f"save_mean=float32[{C}]", f"save_invstd=float32[{C}]", f"input=float32[{N * C * HW}]:0..3", f"N={N}",
+            f"C={C}", f"HW={HW}", "eps=1e-5"], grid=(C, 1, 1))
+for b, rows, V in ((256, 8, 1000), (128, 6, 3001)):
+    fresh7(f"cross_entropy_fwd.b{b}.r{rows}.v{V}", F7A, f"at_native::cross_entropy_fwd<{b}>", (b,),
+           [f"loss=float32[{rows}]", f"rank=int32[{rows}]", f"logits=float32[{rows * V}]:-4..4",
+            f"target={npy(f'fresh7_ce_target_{rows}_v{V}')}", f"V={V}", "ignore_index=-100"], grid=(rows, 1, 1))
+for rows, cols, b, g in ((20, 100, 128, 5), (7, 1000, 64, 4)):
+    fresh7(f"cumsum_lastdim_warp.r{rows}.c{cols}.b{b}", F7A, "at_native::cumsum_lastdim_warp", (b,),
+           [f"out=float32[{rows * cols}]", f"in=float32[{rows * cols}]", f"rows={rows}", f"cols={cols}"], grid=(g, 1, 1))
+for n, b, g in ((5000, 256, 4), (777, 96, 3)):
+    fresh7(f"weighted_mean_ticket.n{n}.b{b}.g{g}", F7A, "at_native::weighted_mean_ticket", (b,),
+           ["result=float32[1]", f"partials=float32[{2 * g}]", "ticket=uint32[1]:0..0", f"loss=float32[{n}]:0..5",
+            f"weight=float32[{n}]:0..1", f"n={n}"], grid=(g, 1, 1))
+
+# ---- faiss / cuSPARSE / MAGMA-style kernels (NVRTC)
+for nq, nb, d in ((32, 64, 40), (20, 50, 24)):
+    fresh7(f"l2_distance_tiles.q{nq}.n{nb}.d{d}", F7A, "l2_distance_tiles", (16, 16),
+           [f"dist=float32[{nq * nb}]", f"best=uint64[{nq}]:0..0", f"Q=float32[{nq * d}]", f"X=float32[{nb * d}]",
+            f"nq={nq}", f"nb={nb}", f"d={d}"], grid=(4, 2, 1), dyn=2 * 16 * 17 * 4)
+for k, nq, n, b, g in ((8, 16, 500, 128, 4), (4, 10, 77, 64, 5)):
+    fresh7(f"warp_select_topk.k{k}.q{nq}.n{n}", F7A, f"warp_select_topk<{k}>", (b,),
+           [f"out_dist=float32[{nq * k}]", f"out_idx=int32[{nq * k}]", f"dist=float32[{nq * n}]:0..10", f"nq={nq}",
+            f"n={n}"], grid=(g, 1, 1))
+_F7 = _fresh7_data()
+_F7NNZ = int(_F7["fresh7_csr_row_ptr_40"][-1])
+for n, ldb, ldc, b, g in ((48, 50, 48, 256, 5), (64, 64, 72, 160, 8)):
+    fresh7(f"csr_spmm_warp_row.n{n}.ldb{ldb}.ldc{ldc}", F7A, "csr_spmm_warp_row", (b,),
+           [f"C=float32[{40 * ldc}]", f"ldc={ldc}", f"row_ptr={npy('fresh7_csr_row_ptr_40')}",
+            f"col_ind={npy('fresh7_csr_cols_40x96')}", f"val=float32[{_F7NNZ}]", f"B=float32[{96 * ldb}]", f"ldb={ldb}",
+            "m=40", f"n={n}"], grid=(g, 1, 1))
+for nt, tn, m, n, lda, g in ((256, 4, 300, 30, 301, 8), (128, 8, 1000, 20, 1000, 3)):
+    fresh7(f"gemvt_shared_reduce.nt{nt}.tn{tn}.m{m}.n{n}", F7A, f"gemvt_shared_reduce<{nt}, {tn}>", (nt,),
+           [f"m={m}", f"n={n}", "alpha=1.0", f"A=float32[{n * lda}]", f"lda={lda}", f"x=float32[{m}]", "beta=0.5",
+            f"y=float32[{n}]"], grid=(g, 1, 1))
+for n, k, lda, ldc in ((48, 40, 41, 50), (40, 37, 37, 40)):
+    tiles = -(-n // 16)
+    fresh7(f"syrk_lower_tiles.n{n}.k{k}.lda{lda}", F7A, "syrk_lower_tiles", (16, 16),
+           [f"C=float32[{n * ldc}]", f"ldc={ldc}", f"A=float32[{n * lda}]", f"lda={lda}", f"n={n}", f"k={k}",
+            "alpha=1.0", "beta=0.5"], grid=(tiles * (tiles + 1) // 2, 1, 1))
 
 
 # ---- Python kernels as people write them (issue 30): the robustness corpus's Triton and Numba kernels

@@ -106,6 +106,9 @@ SCALAR_TYPES = {
     "unsigned long long int": "uint64", "size_t": "uint64", "u64": "uint64", "i64": "int64", "float": "float32",
     "double": "float64", "short": "int16", "unsigned short": "uint16", "char": "int8", "unsigned char": "uint8",
     "bool": "bool", "long": "int64", "unsigned long": "uint64",
+    # <cstdint> names, as kernels compiled by NVRTC spell them (nvcc's cases take their types from the symbol)
+    "int8_t": "int8", "uint8_t": "uint8", "int16_t": "int16", "uint16_t": "uint16", "int32_t": "int32",
+    "uint32_t": "uint32", "int64_t": "int64", "uint64_t": "uint64",
 }
 
 
