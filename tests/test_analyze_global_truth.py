@@ -72,10 +72,10 @@ KNOWN = {
                                    "measured where one trip a block gives 8; the trips depend on which block holds "
                                    "the lock when, which analyze, emulating each block alone, does not model",
     "fresh7.triton.ln_bwd_grouped_lock": "the tl.atomic_cas spin lock (line 290: 32 atomic sectors measured, 8 for one "
-                                         "trip a program) and what it guards: the partial sums' loads (lines 294, 295: "
-                                         "624 sectors each measured, none emulated) run in every program but the first "
-                                         "of its group to take the lock; analyze emulates each program alone, each the "
-                                         "first",
+                                         "trip a program): its trips depend on which program holds the lock when; "
+                                         "the partial sums' loads that the lock guards (lines 294, 295, in every "
+                                         "program but the first of its group) match, the programs run in order "
+                                         "(launch.in_order)",
     "fresh7.triton.grouped_gemm_table": "line 314's `gk = tl.load(dims_ptr + 3 * g + 2)`, read only inside the "
                                         "while loop over the program's tiles: ptxas loads it under the loop's guard "
                                         "(32 sectors, 16 requests measured; the PTX's unconditional load gives 48): "

@@ -152,3 +152,48 @@ def test_python_kernels_whole_launch_as_nsight_compute_counts_it(case_id, extra,
         got = launch[kind.replace(" ", "_")]
         assert (got["requests"], got["sectors"], got["ideal_sectors"]) == \
                (want["requests"], want["sectors"], want["ideal_sectors"]), kind
+
+
+TICKET = r'''
+extern "C" __global__ void sum_with_ticket(const float *x, float *partial, unsigned *ticket, float *total, int n)
+{
+    __shared__ float s[128];
+    __shared__ bool last;
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    s[threadIdx.x] = i < n ? x[i] : 0.0f;
+    __syncthreads();
+    for (int k = blockDim.x / 2; k > 0; k /= 2) {
+        if (threadIdx.x < k) s[threadIdx.x] += s[threadIdx.x + k];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        partial[blockIdx.x] = s[0];
+        __threadfence();
+        last = atomicInc(ticket, gridDim.x) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (last && threadIdx.x < gridDim.x)  // the last block to finish sums the partials
+        atomicAdd(total, partial[threadIdx.x]);
+}
+'''
+
+
+def test_blocks_run_in_order_and_see_what_earlier_blocks_wrote(tmp_path):
+    # a threadfence reduction: each block takes a ticket; the one that finds itself last (whatever the order, one
+    # block does) reads every partial. Emulated alone, every block found the ticket at 0 and none was last
+    src = tmp_path / "ticket.cu"
+    src.write_text(TICKET)
+    grid = (5, 1, 1)
+
+    def run(b):
+        return analyze_source(str(src), "sum_with_ticket", (128,), grid, b, 0,
+                              ["x=float32[600]", "partial=float32[5]", "ticket=uint32[1]:0..0", "total=float32[1]:0..0",
+                               "n=600"], compiler="nvrtc", keep_addresses=True)
+    got = whole_launch(run, grid, "all")
+    # loads: 4 warps x 5 blocks of x (the last block's 600 - 512 = 88 elements: 3 warps), and the last block's one
+    # warp reading the 5 partials
+    assert got.totals["global load"]["requests"] == 4 * 4 + 3 + 1
+    # atomics: a ticket a block, and the last block's warp adding the partials to the total (one request)
+    assert got.totals["global atomic"]["requests"] == 5 + 1
+    alone = [run((b, 0, 0)).memory_totals("global atomic")["requests"] for b in range(5)]
+    assert sum(alone) == 5  # each block alone takes its ticket and is never last

@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 import struct
 import zlib
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -392,10 +394,29 @@ def _load_npy(name: str, spec: FileSpec) -> np.ndarray:
     return np.ascontiguousarray(a)
 
 
+# buffer name -> the contents an earlier block of the launch left there (carried)
+_CARRIED: ContextVar[dict | None] = ContextVar("smemlab_carried_buffers", default=None)
+
+
+@contextmanager
+def carried(buffers: dict | None):
+    """Bind the arguments of the runs inside with the contents `buffers` (name -> array, a Report's buffers)
+    in place of their fill: the global memory an earlier block of the launch left behind."""
+    token = _CARRIED.set(buffers)
+    try:
+        yield
+    finally:
+        _CARRIED.reset(token)
+
+
 def _data_for(name: str, spec) -> np.ndarray:
-    if isinstance(spec, FileSpec):
-        return _load_npy(name, spec)
-    return fill(name, spec)
+    data = _load_npy(name, spec) if isinstance(spec, FileSpec) else fill(name, spec)
+    prior = (_CARRIED.get() or {}).get(name)
+    if prior is not None:
+        raw = np.ascontiguousarray(prior).tobytes()
+        if len(raw) == data.nbytes:
+            return np.frombuffer(raw, dtype=data.dtype).reshape(data.shape).copy()
+    return data
 
 
 def parameter_names(kernel: Kernel, source: str, kernel_name: str) -> tuple[list[CParam | None], list[str]]:

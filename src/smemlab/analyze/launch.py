@@ -80,7 +80,7 @@ def whole_launch(run, grid: tuple[int, int, int], blocks: str | int,
         chosen = every_block(units)
     else:
         chosen = sample(units, DEFAULT_SAMPLE if blocks == "all" else int(blocks))
-    reports = {u: run(origin(u)) for u in chosen}
+    reports = dict(zip(chosen, in_order(run, [origin(u) for u in chosen])))
     emulated = [origin(u) for u in chosen]
     if len(chosen) == total:
         return LaunchTotals(in_grid, emulated, "every block", _summed(reports.values(), exact=True))
@@ -92,6 +92,23 @@ def whole_launch(run, grid: tuple[int, int, int], blocks: str | int,
         for k in ("requests", "sectors", "ideal_sectors"):
             t[k] = round(t[k] * total / len(chosen))
     return LaunchTotals(in_grid, emulated, "sample mean", mean)
+
+
+def in_order(run, origins) -> list:
+    """The reports of `run(origin)` for each block (cluster) in turn, each starting from the global memory the one
+    before it left: the launch as if its blocks ran one after another in that order. A block that reads what
+    another wrote sees it: the last block of a threadfence reduction, which counts the others in with an atomic
+    ticket, finds itself last and sums their partials; the blocks after the first to take a lock find the
+    partial sums it left. Each block emulated alone would find itself first everywhere."""
+    from smemlab.analyze.args import carried
+
+    reports, left = [], None
+    for o in origins:
+        with carried(left):
+            r = run(o)
+        left = getattr(r, "buffers", None)
+        reports.append(r)
+    return reports
 
 
 def _summed(reports, exact: bool) -> dict:

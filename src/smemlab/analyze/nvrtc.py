@@ -63,6 +63,10 @@ def find_kernel(entries: list[str], wanted: str, lowered: dict[str, str]) -> str
         return lowered[wanted]
     if wanted in entries:
         return wanted
+    # an extern "C" kernel declared inside a namespace keeps its plain symbol: `cv::bgr_to_gray` is `bgr_to_gray`
+    plain = wanted.rsplit("::", 1)[-1]
+    if "::" in wanted and plain in entries:
+        return plain
     matches = []
     for e in entries:
         q = itanium_name(e)
