@@ -505,12 +505,18 @@ class Executor:
     def _bring_up_another(self, spinning: set[int] = frozenset()) -> bool:
         """Move the topmost path below the top that neither waits nor holds a reconvergence point to the top;
         one not at a loop seen spinning (`spinning`: its branch pcs) first, so that two spinning paths do not
-        take turns while the one they wait for never runs."""
+        take turns while the one they wait for never runs. When every such path sits in a spinning loop, the
+        bottom-most: the one that ran least recently, so that they take turns round-robin, as the GPU's warp
+        schedulers let every resident warp issue. Taking the topmost instead starves a third: two paths that
+        spin swap places at the top of the stack forever, and the one below them, which may since have been
+        released (an mbarrier phase completed by a path that ran meanwhile), never runs again (a warp-specialised
+        kernel's default partition and first consumer group spinning on mbarriers that the second consumer
+        group, spinning below them for a phase already complete, would arrive on)."""
         st = self.stack
         free = [j for j in range(len(st) - 2, -1, -1) if st[j].waiting is None and not st[j].holder]
         if not free:
             return False
-        j = next((j for j in free if not self._spins_at(st[j].pc, spinning)), free[0])
+        j = next((j for j in free if not self._spins_at(st[j].pc, spinning)), free[-1])
         st.append(st.pop(j))
         return True
 

@@ -29,9 +29,7 @@ from smemlab.errors import UserError
 EXTRA = 'pip install "smemlab[triton]"'
 ALIGN = 256  # GlobalSpace's buffer alignment: data_ptr() % 16 == 0, as the launcher checks
 # PTX instructions the emulator does not run -> what they come from and what to do instead
-LACKS = {"tcgen05": "Blackwell's tensor cores: compile for sm_90 (--arch sm_90)",
-         "setmaxnreg": "warp specialisation's register reallocation: drop the warp_specialize / num_consumer_groups "
-                       "options"}
+LACKS = {"tcgen05": "Blackwell's tensor cores: compile for sm_90 (--arch sm_90)"}
 
 
 def require():

@@ -45,3 +45,30 @@ __global__ void handoff(int* out, int order)
         out[threadIdx.x] = -1;
     }
 }
+
+// Three warps that each wait for another, on three paths of one branch: warp `first` waits for
+// warp `second`'s x, then sets y; warp `second` sets x, then waits for y; the third warp waits for
+// y too. Once the two later warps both spin, the first warp (spinning since before x was set) must
+// get its turn: the GPU's schedulers let every warp issue, so this ends.
+__global__ void relay(int* out, int first, int second)
+{
+    __shared__ volatile int x, y;
+    if (threadIdx.x == 0) x = y = 0;
+    __syncthreads();
+    int w = threadIdx.x / 32, lane = threadIdx.x % 32;
+    if (w == first) {
+        while (x == 0) {
+        }
+        if (lane == 0) y = x + 1;
+        out[threadIdx.x] = 1;
+    } else if (w == second) {
+        if (lane == 0) x = 5;
+        while (y == 0) {
+        }
+        out[threadIdx.x] = 2 * y;
+    } else {
+        while (y == 0) {
+        }
+        out[threadIdx.x] = 3 * y;
+    }
+}
