@@ -3275,4 +3275,16 @@ fresh7_case('linear_xent_chunk', 'triton', 'linear_xent_chunk', ['h_ptr=bfloat16
 fresh7_case('chunked_linear_attn', 'triton', 'chunked_linear_attn', ['q_ptr=float16[4,100,16]:-0.5..0.5',
             'k_ptr=float16[4,100,16]:-0.5..0.5', 'v_ptr=float16[4,100,16]:-0.5..0.5', 'o_ptr=float16[4,100,16]',
             'T=100'], constexprs={'D': 16, 'C': 16}, grid=(4,), block_index=(2, 0, 0), num_warps=2)
+
+
+# ---- Triton warp specialisation (tests/data/analyze/ws_matmul.py): a tensor-descriptor matmul with
+# `tl.range(..., warp_specialize=True)` (Triton 3.9 on sm_90: 384-thread programs, a default partition issuing the
+# TMA loads and two wgmma consumer warp groups, mbarriers and named barriers between them) and the same without
+for _k in ("mm_ws", "mm_plain"):
+    _c = fresh7_case(_k, 'triton', _k, ['a_ptr=float16[256,256]', 'b_ptr=float16[256,256]', 'c_ptr=float16[256,256]',
+                                        'M=256', 'N=256', 'K=256'], constexprs={'BM': 128, 'BN': 128, 'BK': 64},
+                     grid=(2, 2), num_warps=4, num_stages=3)
+    _c.update(id=f"ws.triton.{_k}", file="tests/data/analyze/ws_matmul.py")
+    if _k == "mm_ws":
+        _c["block"] = [384, 1, 1]  # the PTX's .reqntid: the consumers' warp groups beside the default partition
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
