@@ -112,6 +112,7 @@ class Executor:
         self.spin = SpinWatch(mach)
         self.spun: set[bytes] = set()  # states where a spin let another path run (spin.py)
         self.spin_pcs: set[int] = set()  # backward branches of loops seen spinning
+        self.ran_ahead = self.ran_ahead_exited = None  # threads that went on past a join (_run_ahead_parked)
         self.runtime = Runtime(mach, where)  # assert, printf, malloc, free
         self.where = where  # pc -> "file:line (source)"
         self.describe_thread = describe_thread  # linear thread id -> "thread 37 (threadIdx 5,1,0)"
@@ -231,6 +232,8 @@ class Executor:
         W = mach.W
         live = mach.valid.copy()
         self.live = live
+        self.ran_ahead = np.zeros(mach.N, dtype=bool)
+        self.ran_ahead_exited = np.zeros(mach.N, dtype=bool)
         stack = [_Entry(0, live.copy(), EXIT, W)]
         self.stack = stack
         kinds, ops, run_end, instrs, leaders = self.kinds, self.ops, self.run_end, self.flow.instrs, self.flow.leaders
@@ -434,6 +437,7 @@ class Executor:
         leaving = m if ins.guard is None else m & self._pred(ins.guard)
         if leaving.any():
             self.live &= ~leaving
+            self.ran_ahead_exited |= leaving & self.ran_ahead
             W = self.mach.W
             for entry in self.stack:
                 if (entry.mask & leaving).any():
@@ -498,6 +502,7 @@ class Executor:
                     h.mask = h.mask & ~parked
                     h.refresh(W)
                     st.append(_Entry(h.pc, parked, h.rpc, W))
+                    self.ran_ahead |= parked
                     return True
             above |= h.mask
         return False
@@ -649,7 +654,9 @@ class Executor:
         per = self.mach.N // g
         came = arrived.reshape(g, per).any(axis=1)
         if n is None:
-            short = self.live & ~arrived
+            # a thread that ran ahead of a join and then left never came to this barrier: a __syncthreads() in
+            # divergent code, not a partition meeting the others further on (_run_ahead_parked)
+            short = (self.live | self.ran_ahead_exited) & ~arrived
             if short.any():
                 short &= ~self._bound_to_exit()
             done = came & ~short.reshape(g, per).any(axis=1)
@@ -709,7 +716,7 @@ class Executor:
         arrived = self.arrived[key] & self.live
         g = self._groups(key)
         came = np.repeat(arrived.reshape(g, -1).any(axis=1), self.mach.N // g)  # the blocks it waits in
-        missing = self.live & ~arrived & came
+        missing = (self.live | self.ran_ahead_exited) & ~arrived & came
         elsewhere = ""
         for other in reversed(self.stack):
             if (other.mask & missing).any() and 0 <= other.pc < len(self.flow.instrs):
