@@ -281,7 +281,10 @@ def test_wavefronts_are_at_least_ideal():
             if s["instructions_executed"] and s["threads"] and not s["op"].startswith("dsmem_") and not staged:
                 assert s["wavefronts"] >= s["ideal_wavefronts"] >= 1, (c["id"], s)
             assert s["wavefronts"] >= s["ideal_wavefronts"], (c["id"], s)
-        for op in OPS if not _warpgroup_mma(c) else ():  # (its operand reads: below)
+        # a spin lock's trips differ from one profiled run to the next (not repeatable), and the source view and
+        # the counters come from different runs: their totals need not bound each other (fresh7.triton.ln_bwd_grouped_lock)
+        timing = c.get("repeatable") is False and not c["attributed"]
+        for op in OPS if not _warpgroup_mma(c) and not timing else ():  # (its operand reads: below)
             t = c["totals"][op]
             # where the L1 counter is not the instructions' sum (timing-dependent contention: README), the sum is
             # what the source view's ideal belongs to
