@@ -41,8 +41,7 @@ def load(path: str) -> ModuleType:
         # cuda.to_device, a launch), which fails with no GPU. The import goes on past the statement that
         # failed, one top-level statement at a time, skipping each that fails, so that every kernel the file
         # defines is there; what failed is noted.
-        what = "called exit()" if isinstance(exc, SystemExit) else \
-            f"failed: {type(exc).__name__}: {' '.join(str(exc).split())}"
+        what = "called exit()" if isinstance(exc, SystemExit) else f"failed: {_said(exc)}"
         line = _line_in(exc, p.resolve())
         skipped = _go_on(module, p.resolve(), line)
         setattr(module, _STOPPED, (what, line, skipped))
@@ -50,6 +49,11 @@ def load(path: str) -> ModuleType:
     finally:
         sys.path.remove(folder)
     return module
+
+
+def _said(exc: BaseException) -> str:
+    """An exception of the user's code in one line: 'TypeError: what it says'."""
+    return f"{type(exc).__name__}: {' '.join(str(exc).split())}"
 
 
 _STOPPED = "__smemlab_import_stopped__"
@@ -103,7 +107,7 @@ def _go_on(module: ModuleType, path: Path, failed: int | None) -> list[int]:
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # noqa: BLE001 - a statement of the user's that fails with no GPU: skipped
-            failures[stmt.lineno] = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+            failures[stmt.lineno] = _said(exc)
             dropped = _define_undecorated(stmt, run, module.__dict__) if getattr(stmt, "decorator_list", None) else None
             if dropped:
                 undecorated[stmt.name] = dropped
@@ -138,7 +142,7 @@ def _define_undecorated(stmt, run, namespace: dict) -> list[str] | None:
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # noqa: BLE001 - a decorator that needs a GPU or torch: left out
-            dropped.append(f"@{ast.unparse(d)} ({type(exc).__name__}: {' '.join(str(exc).split())})")
+            dropped.append(f"@{ast.unparse(d)} ({_said(exc)})")
     if not dropped:
         return None
     namespace[stmt.name] = obj
