@@ -20,16 +20,18 @@ venv: $(VENV)/.installed
 run: venv
 	$(PY) -m smemlab suite
 
-# pytest exits 5 when it collected nothing to run; that is a failure of the suite, not a pass.
+# pytest exits 5 when it collected nothing to run; that is a failure of the suite, not a pass. The tests are
+# CPU-bound and independent: one worker per core (pytest-xdist), tests handed out as workers free up.
+XDIST := -n auto --dist worksteal
 test: venv
-	@$(PY) -m pytest -q -rs; rc=$$?; \
+	@$(PY) -m pytest -q -rs $(XDIST); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests; that is a broken suite, not a pass"; exit 1; fi; \
 	exit $$rc
 
 # The inner loop: everything but the hardware-truth replays and the slow modules (tests/conftest.py), under a
 # minute on 2 cores once the compile caches are warm.
 test-fast: venv
-	@$(PY) -m pytest -q -m "not truth and not slow" -p no:cacheprovider; rc=$$?; \
+	@$(PY) -m pytest -q -m "not truth and not slow" -p no:cacheprovider $(XDIST); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test-fast: pytest collected no tests"; exit 1; fi; exit $$rc
 
 # The plain install (numpy, rich, matplotlib): the bank model, list and report work, and nothing imports CUDA.

@@ -341,9 +341,9 @@ def compile_python(case: dict) -> tuple[bytes, str, list[tuple[str, str]], list[
     return unit.cubin, unit.symbol, params, texts, int(shared)
 
 
-def cubin_param_sizes(cubin: bytes, symbol: str) -> list[int]:
-    """The kernel's parameter sizes as its cubin records them (EIATTR_KPARAM_INFO of `.nv.info.SYMBOL`, what
-    the driver's parameter info and cuda.core's `arguments_info` report), read with no GPU."""
+def _cubin_kernel_info(cubin: bytes, symbol: str) -> list[tuple[int, bytes]]:
+    """The (attribute, value) records of the kernel's `.nv.info.SYMBOL` section that carry a value (EIFMT_SVAL),
+    read with no GPU."""
     import struct
 
     shoff, = struct.unpack_from("<Q", cubin, 0x28)
@@ -358,17 +358,38 @@ def cubin_param_sizes(cubin: bytes, symbol: str) -> list[int]:
     info = next((h for h in heads if name(h) == f".nv.info.{symbol}"), None)
     if info is None:
         raise ValueError(f"{symbol}: no .nv.info section in the cubin")
-    data, sizes, at = cubin[info[4]:info[4] + info[5]], {}, 0
+    data, records, at = cubin[info[4]:info[4] + info[5]], [], 0
     while at + 4 <= len(data):
         fmt, attr, value = struct.unpack_from("<BBH", data, at)
         at += 4
         if fmt != 0x04:  # EIFMT_SVAL carries `value` bytes; the others are 4 bytes in all
             continue
-        if attr == 0x17:  # EIATTR_KPARAM_INFO: index, ordinal, offset, then the size in bits 18-31
-            _, ordinal, _, flags = struct.unpack_from("<IHHI", data, at)
-            sizes[ordinal] = (flags >> 18) & 0x3FFF
+        records.append((attr, data[at:at + value]))
         at += value
+    return records
+
+
+def cubin_param_sizes(cubin: bytes, symbol: str) -> list[int]:
+    """The kernel's parameter sizes as its cubin records them (EIATTR_KPARAM_INFO, what the driver's parameter
+    info and cuda.core's `arguments_info` report)."""
+    import struct
+
+    sizes = {}
+    for attr, raw in _cubin_kernel_info(cubin, symbol):
+        if attr == 0x17:  # EIATTR_KPARAM_INFO: index, ordinal, offset, then the size in bits 18-31
+            _, ordinal, _, flags = struct.unpack_from("<IHHI", raw)
+            sizes[ordinal] = (flags >> 18) & 0x3FFF
     return [sizes[i] for i in range(len(sizes))]
+
+
+def cubin_required_block(cubin: bytes, symbol: str) -> list[int] | None:
+    """The block the kernel requires (EIATTR_REQNTID, from PTX's .reqntid), or None."""
+    import struct
+
+    for attr, raw in _cubin_kernel_info(cubin, symbol):
+        if attr == 0x10:
+            return list(struct.unpack_from("<III", raw))
+    return None
 
 
 def param_size(ctype: str) -> int:
