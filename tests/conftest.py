@@ -38,6 +38,14 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+@pytest.fixture(autouse=True)
+def _no_terminal_width(monkeypatch):
+    """pytest-xdist's workers inherit COLUMNS=80 from their launcher, where a plain run has none: the command
+    line's piped output then wraps its tables. Every test sees the plain run's environment."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
+
+
 @pytest.fixture(scope="session")
 def rt():
     """The GPU runtime, shared by every GPU test of the session."""

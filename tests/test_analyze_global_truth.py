@@ -50,10 +50,6 @@ KNOWN = {
        "test_analyze_truth.HIST_EQUALIZE_SPLIT): line 154's LDG.E.U8 executed 160 times (164 at width 100) where "
        "the lock-step trips give 128, the same 3,840 (4,000) threads, 184 sectors against 128 (472 against 370)"
        for v in ("w60.pitch64", "w100.pitch100")},
-    **{f"fresh5.spgemm_esc_expand.{v}": "`av = a_vals[k]` read before a row loop that may run no trip: ptxas sank "
-       "the load into the loop's preheader, so rows of B with no entry make none (line 48: 96 sectors in the "
-       "requests measured on an H200, 2026-11-28, where the PTX's unconditional load makes 110; 781 load "
-       "requests against 795): a global load sunk past a guard, not modelled" for v in ("32x4.g1", "32x8.g2")},
     **{f"fresh5.knn_shared_insertion.{v}": "a per-thread insertion sort in a local array (`while (j > 0 && "
        "bestd[j - 1] > d)`): ptxas keeps other local loads than the PTX's and puts some on the `if` line (H200, "
        f"2026-11-28: line 425 {a} sectors measured, {b} emulated; line 427 {c} against {d}), the stores exact"
@@ -76,10 +72,6 @@ KNOWN = {
                                          "the partial sums' loads that the lock guards (lines 294, 295, in every "
                                          "program but the first of its group) match, the programs run in order "
                                          "(launch.in_order)",
-    "fresh7.triton.grouped_gemm_table": "line 314's `gk = tl.load(dims_ptr + 3 * g + 2)`, read only inside the "
-                                        "while loop over the program's tiles: ptxas loads it under the loop's guard "
-                                        "(32 sectors, 16 requests measured; the PTX's unconditional load gives 48): "
-                                        "a global load sunk past a guard, as fresh5's, not modelled",
     "fresh6.numba.diffuse_fp16": "Numba's float16 ABI through local memory (as fresh.numba.half_axpby, "
                                  "robust.numba.float16_math): its local loads and stores stand on other lines and "
                                  "counts than analyze gives (line 251: 342 local-load sectors against none)",

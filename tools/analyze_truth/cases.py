@@ -534,6 +534,14 @@ def _fresh7_data() -> dict[str, np.ndarray]:
     }
 
 
+def _pointer_table_data() -> dict[str, np.ndarray]:
+    """kernels/pointer_tables*: the grouped GEMM's (M, N, K) and leading dimensions of three groups (one a full
+    64x64 problem, two narrow ones), and jagged row lengths of 0 to 70 elements."""
+    return {"ptab_sizes": np.array([64, 64, 64, 32, 64, 32, 64, 32, 64], np.int32),
+            "ptab_lds": np.array([64, 64, 64, 32, 64, 64, 64, 32, 32], np.int32),
+            "ptab_lengths": np.array([70, 0, 33, 1, 64, 17, 40, 5], np.int32)}
+
+
 def data_files() -> dict[str, np.ndarray]:
     """Every .npy input, by name (deterministic: regenerated identically)."""
     from smemlab.lab.histogram import make_keys  # the experiment's own keys
@@ -558,6 +566,7 @@ def data_files() -> dict[str, np.ndarray]:
         "sort_f32_dups_512": (np.random.default_rng(20261127).integers(-40, 40, 512) / 8).astype(np.float32),
         **dict(zip(("csr_row_ptr", "csr_cols", "csr_vals"), _csr(np.random.default_rng(20261128)))),
         "atomic_patterns": np.stack([a for _, a in ATOMIC_PATTERNS]),
+        **_pointer_table_data(),
         **{f"cp_async{size}_dst": np.stack([d for _, d, _ in p]).astype(np.int32) for size, p in CP_ASYNC_PATTERNS.items()},
         **{f"cp_async{size}_src": np.stack([g for _, _, g in p]).astype(np.int32) for size, p in CP_ASYNC_PATTERNS.items()},
         **_fresh_data(),
@@ -1330,6 +1339,31 @@ for dt in ("float32", "bfloat16"):
                 f"src_ptr={dt}[32,64]:-4..4"], {"C": 64, "BR": 16})
 triton_case("tma_max_tiles_device.int32", "tma_max_tiles_device", ["dst_ptr=int32[32,32]:-50..50",
             "src_ptr=int32[32,32]:-100..100"], {"R": 32, "C": 32, "BR": 8})
+
+# ---- tables of pointers (--arg NAME=ptrs(...)): kernels/pointer_tables.cu (cuBLAS-style batched pointer arrays, a
+# jagged array of rows) and pointer_tables_triton.py (a grouped GEMM reading its groups' matrices through int64
+# tables, and a row gather through one); each item a buffer of its own
+PT = f"{K}/pointer_tables.cu"
+case("ptrs.batched_axpy", PT, "batched_axpy", (128,), ["x=ptrs(3*float32[300])",
+     "y=ptrs(float32[300],float32[300],float32[301])", "alpha=0.5", "n=300"], grid=(2, 3, 1))
+case("ptrs.batched_sgemm_tiles", PT, "batched_sgemm_tiles", (16, 16), ["A=ptrs(2*float32[900])",
+     "B=ptrs(2*float32[900])", "C=ptrs(2*float32[900])", "n=30"], grid=(2, 2, 2))
+case("ptrs.jagged_row_sums", PT, "jagged_row_sums", (128,), ["rows=ptrs(float64[70],float64[1],float64[33],"
+     "float64[1],float64[64],float64[17],float64[40],float64[5])", f"lengths={npy('ptab_lengths')}",
+     "sums=float64[8]", "nrows=8"], grid=(2, 1, 1))
+for _bi in (0, 5):  # group 0's first tile; a narrow group's tile
+    _c = triton_case(f"ptrs.triton.grouped_mm.p{_bi}", "grouped_mm", [
+        "a_ptrs=ptrs(float16[64,64],float16[32,32],float16[64,64])",
+        "b_ptrs=ptrs(float16[64,64],float16[32,64],float16[64,32])",
+        "c_ptrs=ptrs(float16[64,64],float16[32,64],float16[64,32])",
+        f"sizes={npy('ptab_sizes')}", f"lds={npy('ptab_lds')}", "n_groups=3"],
+        {"NUM_PROGRAMS": 8, "BM": 32, "BN": 32, "BK": 32})
+    _c.update(id=f"ptrs.triton.grouped_mm.p{_bi}", file=f"{K}/pointer_tables_triton.py", grid=[8, 1, 1],
+              block_index=[_bi, 0, 0])
+_c = triton_case("ptrs.triton.gather_rows_from_table", "gather_rows_from_table", [
+    "table=ptrs(4*float32[100])", "out=float32[4,100]", "n_cols=100"], {"BLOCK": 128}, num_warps=2)
+_c.update(id="ptrs.triton.gather_rows_from_table", file=f"{K}/pointer_tables_triton.py", grid=[4, 1, 1],
+          block_index=[3, 0, 0])
 
 # ---- register spills (analyze/spills.py): local memory ptxas makes, and one local array of the source's own
 SP = f"{K}/spills.cu"

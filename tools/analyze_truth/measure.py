@@ -193,9 +193,22 @@ def fill(name: str, value: str) -> np.ndarray:
         raise ValueError(f"argument {name}={value}: {exc}") from None
     if isinstance(spec, args.TensorMapSpec):  # a tensor map's tensor
         return args._data_for(name, spec.data)
+    if isinstance(spec, args.PointerTableSpec):  # the table; its addresses are written once the items have them
+        return np.zeros(len(spec.items), dtype=np.uint64)
     if not isinstance(spec, args.BufferSpec):
         raise ValueError(f"argument {name}={value}: DTYPE[COUNT], DTYPE[COUNT]:LO..HI or PATH.npy expected")
     return args.fill(name, spec)
+
+
+def table_items(name: str, value: str) -> list[np.ndarray] | None:
+    """The arrays a ptrs(...) argument's table points to, filled as analyze fills them; None for other values."""
+    if not value.startswith("ptrs("):
+        return None
+    if str(REPO / "src") not in sys.path:
+        sys.path.insert(0, str(REPO / "src"))
+    from smemlab.analyze import args
+
+    return args.table_items(name, args.parse_arg(f"{name}={value}")[1])
 
 
 def check_args(case: dict, params: list[tuple[str, str]]) -> list[dict]:
@@ -212,7 +225,7 @@ def check_args(case: dict, params: list[tuple[str, str]]) -> list[dict]:
                 raise ValueError(f"{case['id']}: {name} is a tensor map; {value!r} is not DATA@tensormap(...)")
             out.append({"name": name, "ctype": ctype, "pointer": True, "value": value})
         elif dt is None:
-            if not (value.endswith(".npy") or BUF.match(value)):
+            if not (value.endswith(".npy") or BUF.match(value) or value.startswith("ptrs(")):
                 raise ValueError(f"{case['id']}: {name} is a pointer ({ctype}); {value!r} is not a buffer")
             out.append({"name": name, "ctype": ctype, "pointer": True, "value": value})
         else:
@@ -620,6 +633,16 @@ class Launcher:
                 host[p["name"]] = data
                 dev[p["name"]] = cp.asarray(data)
                 kargs.append(tmap(int(dev[p["name"]].data.ptr)))
+            elif p["pointer"] and table_items(p["name"], p["value"]) is not None:
+                ptrs = []  # each item a buffer of its own, the table their addresses
+                for k, item in enumerate(table_items(p["name"], p["value"])):
+                    key = f"{p['name']}[{k}]"
+                    host[key] = np.ascontiguousarray(item)
+                    dev[key] = cp.asarray(host[key])
+                    ptrs.append(int(dev[key].data.ptr))
+                host[p["name"]] = np.array(ptrs, dtype=np.uint64)
+                dev[p["name"]] = cp.asarray(host[p["name"]])
+                kargs.append(np.uintp(dev[p["name"]].data.ptr))
             elif p["pointer"]:
                 a = np.ascontiguousarray(fill(p["name"], p["value"]))
                 host[p["name"]] = a

@@ -6,6 +6,10 @@ VALUE is one of:
                             int, unsigned, float, double, half; vector types like float4 count 4 each)
   DTYPE[COUNT]:LO..HI       the same with values in LO..HI (inclusive for integers)
   FILE.npy                  a pointer to the array in the file
+  ptrs(ITEM, ITEM, ...)     a pointer to a table of 64-bit pointers, one to each ITEM's buffer (DTYPE[COUNT]
+                            (:LO..HI) or FILE.npy; N*ITEM for N alike): the pointer arrays of batched and grouped
+                            GEMMs (`const float *const *A`, Triton's int64 table cast to tl.pointer_type). Item i
+                            is filled as a buffer named NAME[i].
 A struct passed by value takes DTYPE[COUNT](:LO..HI) or FILE.npy too: their bytes, as many as the struct
 has, laid into it (the fields in order, with the struct's padding).
 
@@ -100,6 +104,38 @@ class TensorMapSpec:
 
 
 _TMAP = re.compile(r"^(.+?)@tensormap\((.*)\)$")
+_PTRS = re.compile(r"^ptrs\s*\((.*)\)$", re.S)
+MAX_TABLE = 4096
+
+
+@dataclass
+class PointerTableSpec:
+    """A buffer of 64-bit pointers to other buffers (the `ptrs(...)` form), each item a BufferSpec or FileSpec."""
+    items: list
+    text: str
+
+
+def _pointer_table_spec(name: str, inner: str, text: str) -> PointerTableSpec:
+    items = []
+    for part in split_top(inner):
+        m = re.match(r"^(\d+)\s*\*\s*(.+)$", part)
+        times, item = (int(m.group(1)), m.group(2)) if m else (1, part)
+        if not item:
+            raise UserError(f"--arg {text!r}: an empty item in ptrs(...)")
+        spec = parse_arg(f"{name}={item}")[1]
+        if not isinstance(spec, (BufferSpec, FileSpec)):
+            raise UserError(f"--arg {text!r}: each item of ptrs(...) is a buffer (DTYPE[COUNT] or FILE.npy), "
+                            f"not {item!r}")
+        items += [spec] * times
+    if not items or len(items) > MAX_TABLE:
+        raise UserError(f"--arg {text!r}: ptrs(...) takes 1 to {MAX_TABLE} buffers, e.g. "
+                        f"{name}=ptrs(float32[1024],float32[1024]) or {name}=ptrs(4*float16[4096])")
+    return PointerTableSpec(items, text)
+
+
+def table_items(name: str, spec: PointerTableSpec) -> list[np.ndarray]:
+    """The contents of the buffers a pointer table points to: item i filled as a buffer named NAME[i]."""
+    return [_data_for(f"{name}[{i}]", item) for i, item in enumerate(spec.items)]
 
 
 def _tensor_map_spec(name: str, value: str, text: str) -> TensorMapSpec:
@@ -171,6 +207,9 @@ def parse_arg(text: str):
         raise UserError(f"--arg {text!r}: {name!r} is not a parameter name")
     if _TMAP.match(value):
         return name, _tensor_map_spec(name, value, text)
+    table = _PTRS.match(value)
+    if table:
+        return name, _pointer_table_spec(name, table.group(1), text)
     if value.endswith(".npy"):
         return name, FileSpec(value, text)
     m = re.match(r"^([A-Za-z_][\w ]*?)\s*\[\s*(\d+)\s*\]\s*(?::\s*(.+?)\s*\.\.\s*(.+))?$", value)
@@ -194,7 +233,7 @@ def parse_arg(text: str):
     try:
         return name, Scalar(_number(value), text)
     except ValueError:
-        raise UserError(f"--arg {text!r}: {value!r} is not a number, DTYPE[COUNT] or FILE.npy") from None
+        raise UserError(f"--arg {text!r}: {value!r} is not a number, DTYPE[COUNT], FILE.npy or ptrs(...)") from None
 
 
 def fill(name: str, spec: BufferSpec) -> np.ndarray:
@@ -445,6 +484,13 @@ def _dtype_name(ctype: str) -> str:
     return ctype if (comps > 1 or bits) else dt.name
 
 
+def _table_buffers(name: str, spec: PointerTableSpec) -> tuple[Buffer, list[Buffer]]:
+    """The table's buffer (its addresses written once the global space lays the items out) and its items'."""
+    items = [Buffer(f"{name}[{k}]", 0, d.nbytes, d, d.dtype.name) for k, d in enumerate(table_items(name, spec))]
+    table = np.zeros(len(items), dtype=np.uint64)
+    return Buffer(name, 0, table.nbytes, table, "uint64"), items
+
+
 def _pack_field(name: str, f, v: Scalar) -> bytes:
     if f.pointer:
         raise UserError(f"--arg {v.text}: {name} is a pointer field; give a buffer such as {name}=float32[1024]")
@@ -501,6 +547,7 @@ def bind(module: Module, kernel: Kernel, source: str, kernel_name: str, arg_text
     buffers: list[Buffer] = []
     pointer_slots = []
     map_slots = []
+    tables: list[tuple[Buffer, list[Buffer]]] = []
     by_name: dict[str, Buffer] = {}
     for i, (p, c, name) in enumerate(zip(kernel.params, cparams, names)):
         spec = specs.get(name)
@@ -517,6 +564,13 @@ def bind(module: Module, kernel: Kernel, source: str, kernel_name: str, arg_text
                     continue
                 if not f.pointer:
                     raise UserError(f"--arg {fspec.text}: {fname} is not a pointer ({f.size} bytes); give a number")
+                if isinstance(fspec, PointerTableSpec):
+                    buf, items = _table_buffers(fname, fspec)
+                    buffers += [buf, *items]
+                    by_name.update({b.name: b for b in (buf, *items)})
+                    pointer_slots.append((at, buf))
+                    tables.append((buf, items))
+                    continue
                 data = _data_for(fname, fspec)
                 buf = Buffer(fname, 0, data.nbytes, data, data.dtype.name)
                 buffers.append(buf)
@@ -533,6 +587,16 @@ def bind(module: Module, kernel: Kernel, source: str, kernel_name: str, arg_text
                 continue
             raw = _pack_scalar(name, p, c, spec)
             param_bytes[offsets[i]:offsets[i] + len(raw)] = raw
+            continue
+        if isinstance(spec, PointerTableSpec):
+            if c is not None and not c.is_pointer or p.type.lstrip(".") not in ("u64", "b64", "s64"):
+                raise UserError(f"--arg {spec.text}: parameter {name} ({_ctype(p, c)}) is not a pointer; ptrs(...) "
+                                f"gives a pointer to a table of pointers")
+            buf, items = _table_buffers(name, spec)
+            buffers += [buf, *items]
+            by_name.update({b.name: b for b in (buf, *items)})
+            pointer_slots.append((offsets[i], buf))
+            tables.append((buf, items))
             continue
         if isinstance(spec, TensorMapSpec):  # the tensor's buffer; the map's bytes once it has an address
             if p.size != 128:
@@ -563,11 +627,13 @@ def bind(module: Module, kernel: Kernel, source: str, kernel_name: str, arg_text
         spec = specs.get(vname)
         if var.space == "const":
             if spec is not None:
-                if isinstance(spec, Scalar):
+                if not isinstance(spec, (BufferSpec, FileSpec)):
                     raise UserError(f"--arg {spec.text}: {vname} is a __constant__ array; give DTYPE[COUNT] or FILE.npy")
                 const[vname] = _data_for(vname, spec).tobytes()[: var.size]
             continue
         data = None
+        if isinstance(spec, (PointerTableSpec, TensorMapSpec)):
+            raise UserError(f"--arg {spec.text}: {vname} is a __device__ variable; give DTYPE[COUNT] or FILE.npy")
         if spec is not None:
             data = _data_for(vname, spec) if not isinstance(spec, Scalar) else None
             if data is None:
@@ -583,6 +649,9 @@ def bind(module: Module, kernel: Kernel, source: str, kernel_name: str, arg_text
     space = GlobalSpace(buffers + list(extra))
     for off, buf in pointer_slots:
         param_bytes[off:off + 8] = buf.base.to_bytes(8, "little")
+    for table, items in tables:
+        table.data[:] = [b.base for b in items]
+        space.contents(table)[:] = table.data.view(np.uint8)
     if map_slots:
         from smemlab.analyze import tma
     for off, buf, spec in map_slots:

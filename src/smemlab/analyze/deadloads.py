@@ -16,6 +16,15 @@ load read only by the guarded store that ends the kernel likewise (robust.triton
 tile in 4 warps, loaded by the 2 that store it). Only where one guard covers the readers and the kernel ends
 after them (`_ends_the_kernel`). Such a load is held back like an ldmatrix and counts on the lanes whose
 guard was on when they read it (a warp none of whose lanes read it issued nothing).
+
+Loads sunk below a branch (`loads_below_branch`). An unguarded, non-volatile `ld.global` whose value is read only past
+its block's conditional branch, on one side of it (directly, or through arithmetic of its own block that nothing
+else reads, such as the `cvta.to.global` of a pointer loaded from a table), with no store, atomic, barrier, fence or
+call after it in the block, is moved by ptxas below the branch, onto that side: it executes on the lanes that go
+there. A jagged array's row pointer loaded before its row loop (`r = rows[warp]; for (i = lane; i < len[warp]; ...)
+s += r[i]`): a warp whose row is empty never loads it (ptrs.jagged_row_sums: 7 of 8 warps); Triton's grouped GEMM
+loads a group's K in the loop header that tests whether this program has a tile in the group, read only by the tile
+loop's body (ptrs.triton.grouped_mm: one program in three groups loads it once).
 """
 
 from __future__ import annotations
@@ -78,6 +87,99 @@ def sunk_loads(instrs: list[Instr], block_of: list[int]) -> dict[int, list[str]]
     return out
 
 
+_NOT_PURE = _FENCES + ("ld", "ldu", "st", "ldmatrix", "shfl", "vote", "match", "activemask", "redux", "bra", "brx",
+                       "ret", "exit", "trap", "prefetch", "tex", "suld", "sust", "tld4", "isspacep")
+
+
+def _written_by(ins: Instr) -> list[str]:
+    if ins.parts[0] in ("st", "red", "bra", "bar", "barrier") or not ins.operands:
+        return []
+    d = ins.operands[0]
+    return [x.name for x in (d.items if isinstance(d, Vec) else (d,)) if isinstance(x, Reg)]
+
+
+def loads_below_branch(instrs: list[Instr], flow) -> dict[int, tuple[int, bool]]:
+    """pc -> (the branch, whether its taken side is the one) of each `ld.global` that ptxas moves below its block's
+    branch onto the side that reads it (module docstring)."""
+    out: dict[int, tuple[int, bool]] = {}
+    block_of, starts, bsucc = flow.block_of, flow.starts, flow.bsucc
+    nb = len(starts)
+    readers_of: dict[str, list[int]] | None = None
+    writers_of: dict[str, list[int]] | None = None
+    preds: list[list[int]] | None = None
+    for pc, ins in enumerate(instrs):
+        p = ins.parts
+        if p[0] != "ld" or "global" not in p or "volatile" in p or any(x in p for x in ("relaxed", "acquire")) \
+                or ins.guard is not None or not ins.operands:
+            continue
+        b = block_of[pc]
+        end = (starts[b + 1] if b + 1 < nb else len(instrs)) - 1
+        branch = instrs[end]
+        if branch.parts[0] != "bra" or branch.guard is None or end not in flow.targets:
+            continue
+        if any(x.parts[0] in _FENCES or x.parts[0] == "st" for x in instrs[pc + 1:end]):
+            continue
+        if readers_of is None:
+            readers_of, writers_of = defaultdict(list), defaultdict(list)
+            for j, other in enumerate(instrs):
+                for r in registers_read_by(other):
+                    readers_of[r].append(j)
+                if other.guard is not None:
+                    readers_of[other.guard.name].append(j)
+                for r in _written_by(other):
+                    writers_of[r].append(j)
+            preds = [[] for _ in range(nb + 1)]
+            for x in range(nb):
+                for y in bsucc[x]:
+                    preds[y].append(x)
+        # the value and what the block computes from it alone; every other definition of these registers comes
+        # before the load in its block (Triton's `mov.u32 %r, 0x0` before a load's inline asm)
+        values, chain, ok = set(_written_by(ins)), set(), bool(_written_by(ins))
+        for j in range(pc + 1, end):
+            x = instrs[j]
+            if registers_read_by(x) & values or (x.guard is not None and x.guard.name in values):
+                # only what reads nothing else (a cvta of the loaded pointer, a conversion): where the value is
+                # combined with another, ptxas computes it there, and loads it before the branch (lab/reduce's
+                # reduceGmem: `v + s[tid + 1]`, stored under `if (tid == 0)`: all 32 lanes load, 5 sectors)
+                if x.parts[0] in _NOT_PURE or x.guard is not None or not _written_by(x) or \
+                        not registers_read_by(x) <= values:
+                    ok = False
+                    break
+                chain.add(j)
+                values |= set(_written_by(x))
+        if not ok or any(w not in chain and w != pc and not (block_of[w] == b and w < pc)
+                         for r in values for w in writers_of[r]):
+            continue
+        outside = {j for r in values for j in readers_of[r] if j not in chain and j != pc}
+        if not outside or any(block_of[j] == b for j in outside):
+            continue
+        sides = [(flow.targets[end], True)] + ([(end + 1, False)] if end + 1 < len(instrs) else [])
+        for first, taken in sides:
+            s = block_of[first]
+            if s == b or preds[s] != [b] or (taken and end + 1 < len(instrs) and block_of[end + 1] == s):
+                continue
+            if all(_dominates(s, block_of[j], bsucc, nb) for j in outside):
+                out[pc] = (end, taken)
+                break
+    return out
+
+
+def _dominates(s: int, r: int, bsucc: list[list[int]], nb: int) -> bool:
+    """Whether every path from the kernel's entry to block r passes block s."""
+    if r == s:
+        return True
+    seen, todo = {s}, [0]
+    while todo:
+        x = todo.pop()
+        if x in seen or x >= nb:
+            continue
+        if x == r:
+            return False
+        seen.add(x)
+        todo.extend(bsucc[x])
+    return True
+
+
 def _ends_the_kernel(instrs: list[Instr], last: int) -> bool:
     """Whether the kernel ends after instruction `last` with nothing but arithmetic (a `ret` or `exit` before
     any branch): ptxas then turns the guard into an early exit of the threads it leaves off (`@P0 EXIT`), and
@@ -98,7 +200,14 @@ class DeadLoads:
         self.ledger, self.W = ledger, warps
         self.watched: set[int] = set()  # register indices some ldmatrix or sunk load writes
         self.sunk: set[int] = set()  # pcs of the sunk loads (sunk_loads)
+        self.below: dict[int, tuple[int, bool]] = {}  # loads_below_branch
+        self.taken_side: dict[int, bool] = {}  # their branches: whether the loads count on the taken side
+        self._at_branch: dict[int, list[tuple[np.ndarray, object]]] = defaultdict(list)
         self._by_reg: dict[int, list[dict]] = defaultdict(list)
+
+    def sink_below(self, below: dict[int, tuple[int, bool]]) -> None:
+        self.below = below
+        self.taken_side = {b: t for b, t in below.values()}
 
     def load(self, site, offsets: np.ndarray, em: np.ndarray, lanes: np.ndarray, regs: list[int],
              sunk: bool = False, emit=None) -> None:
@@ -110,6 +219,18 @@ class DeadLoads:
                "emit": emit}  # alive: per register, the lanes holding it
         for r in regs:
             self._by_reg[r].append(rec)
+
+    def hold(self, pc: int, em: np.ndarray, emit) -> None:
+        """A load that ptxas moved below its block's branch, executed by lanes `em`: recorded, by `emit(lanes)`, on
+        those of them that go the branch's way to its readers (`branch`)."""
+        self._at_branch[self.below[pc][0]].append((em.copy(), emit))
+
+    def branch(self, pc: int, to_readers: np.ndarray) -> None:
+        """Branch `pc` sent lanes `to_readers` to the side that reads the loads held for it."""
+        for em, emit in self._at_branch.pop(pc, ()):
+            live = em & to_readers
+            if live.any():
+                emit(live)
 
     def read(self, r: int, m: np.ndarray, on: np.ndarray | None = None) -> None:
         """Lanes `m` of the executing instruction read register `r`; `on`: those whose guard is on, where

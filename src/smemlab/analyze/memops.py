@@ -198,6 +198,7 @@ def b_ld(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
     # lanes that read it, once they do
     dead = mach.dead if mach.dead is not None and pc in mach.dead.sunk else None
     regs = [mach.reg_index(d.name) for d in dests if isinstance(d, Reg)] if dead is not None else []
+    below = mach.dead if mach.dead is not None and pc in mach.dead.below else None
     if acc.space == "shared":
         sp = mach.shared
         site = acc.site()
@@ -233,6 +234,8 @@ def b_ld(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
             w(v.view(dt), m, full)
         if dead is not None:  # ptxas runs it under its readers' guard: counted on the lanes that read it
             dead.load(None, None, m, m, regs, sunk=True, emit=lambda live, a=a: acc.record(resolve(mach, acc.space, a, live)))
+        elif below is not None:  # ptxas runs it past its block's branch: counted on the lanes that go there
+            below.hold(pc, m, lambda live, a=a: acc.record(resolve(mach, acc.space, a, live)))
         else:
             acc.record(groups)
     return ld

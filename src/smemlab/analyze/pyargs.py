@@ -131,6 +131,9 @@ def parse(text: str) -> PyArg:
         return PyArg(name, None, (), None, f"{name}=None")
     if sep and value in ("True", "False"):  # a Python bool: Numba types it boolean, Triton i1
         return PyArg(name, None, (), value == "True", f"{name}={int(value == 'True')}")
+    table = A._PTRS.match(value) if sep else None
+    if table:
+        return _pointer_table(name, table.group(1), text)
     b = _BLOCK.match(value) if sep and "@tensormap" not in value else None
     if b:
         a = parse(f"{name}={b.group(1)}")
@@ -172,6 +175,24 @@ def parse(text: str) -> PyArg:
     return PyArg(name, None, (), spec.value, f"{name}={value}")
 
 
+def _pointer_table(name: str, inner: str, text: str) -> PyArg:
+    """ptrs(ITEM, ...) with items in a Python kernel's forms (shapes, FILE.npy): a table of int64 addresses, as
+    a Triton program gets one from `torch.tensor([t.data_ptr() for t in ts])` and casts with tl.pointer_type."""
+    from smemlab.analyze.ptx import split_top
+
+    flat = []
+    for part in split_top(inner):
+        m = re.match(r"^(\d+)\s*\*\s*(.+)$", part)
+        times, item = (m.group(1) + "*", m.group(2)) if m else ("", part)
+        a = parse(f"{name}={item}")
+        if not a.is_array:
+            raise UserError(f"--arg {text!r}: each item of ptrs(...) is an array (DTYPE[D0,...] or FILE.npy)")
+        flat.append(times + a.text.partition("=")[2])
+    table = f"{name}=ptrs({','.join(flat)})"
+    _, spec = A.parse_arg(table)
+    return PyArg(name, np.dtype(np.int64), (len(spec.items),), None, table)
+
+
 def from_values(values: dict, folder: Path) -> list[PyArg]:
     """NAME -> a NumPy array, a number, or an --arg VALUE text; arrays are saved under `folder`."""
     out = []
@@ -194,6 +215,14 @@ def from_values(values: dict, folder: Path) -> list[PyArg]:
             np.save(path, flat)
             a = parse(f"{name}={path}")
             out.append(a if strides is None else PyArg(name, a.dtype, v.shape, None, a.text, byte_strides=strides))
+        elif isinstance(v, (list, tuple)) and v and all(isinstance(x, np.ndarray) for x in v):
+            paths = []  # a table of pointers to these arrays (a grouped GEMM's)
+            for k, x in enumerate(v):
+                if x.dtype.kind not in "biuf":
+                    raise UserError(f"argument {name}[{k}]: a {x.dtype} array; give numbers")
+                paths.append(folder / f"{name}.{k}.npy")
+                np.save(paths[-1], np.ascontiguousarray(x))
+            out.append(parse(f"{name}=ptrs({','.join(map(str, paths))})"))
         elif _is_descriptor(v):
             base = np.ascontiguousarray(v.base)
             if tuple(v.shape) != base.shape or [int(x) for x in v.strides] != [x // base.itemsize for x in base.strides]:
@@ -208,7 +237,8 @@ def from_values(values: dict, folder: Path) -> list[PyArg]:
         elif isinstance(v, (int, float, np.integer, np.floating)):
             out.append(parse(f"{name}={v!r}" if isinstance(v, float) else f"{name}={int(v)}"))
         else:
-            raise UserError(f"argument {name}: {type(v).__name__} is not an array, a number or an --arg text")
+            raise UserError(f"argument {name}: {type(v).__name__} is not an array, a list of arrays (a table of "
+                            f"pointers to them), a number or an --arg text")
     return out
 
 

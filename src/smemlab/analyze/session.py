@@ -10,7 +10,7 @@ import numpy as np
 from smemlab.analyze import args as A
 from smemlab.analyze import sass, spills, tensormaps
 from smemlab.analyze.cfg import build_flow
-from smemlab.analyze.deadloads import DeadLoads, sunk_loads
+from smemlab.analyze.deadloads import DeadLoads, loads_below_branch, sunk_loads
 from smemlab.analyze.executor import AnalyzeError, Executor
 from smemlab.analyze.globalledger import attach as attach_memory
 from smemlab.analyze.externs import heap_buffer, heap_needed
@@ -284,7 +284,8 @@ def _run_once(module, ptx, symbol, kernel, source, shown, files, sources, launch
     sunk = sunk_loads(flow.instrs, flow.block_of)
     dead.sunk = set(sunk)
     dead.watched |= {mach.reg_index(r) for regs in sunk.values() for r in regs}
-    mach.dead = dead if dead.watched else None
+    dead.sink_below(loads_below_branch(flow.instrs, flow))
+    mach.dead = dead if dead.watched or dead.below else None
     ex = Executor(flow, mach, ledger, int(max_steps), where, describe_thread, time_limit)
     spilled = spills.count(text, symbol, flow, module.files, frozenset(ledger.coalesce) | frozenset(memory.coalesce)) \
         if text is not None else None

@@ -32,7 +32,9 @@ def register(sub) -> None:
                "      --arg bins_per_block=64 --arg input=int32[8192]:0..255 --arg array_size=8192\n\n"
                "--arg VALUE: an integer or a float for a scalar parameter; DTYPE[COUNT] for a pointer to COUNT\n"
                "seeded random elements (int32, float32, ... or int, float, float4 ...), DTYPE[COUNT]:LO..HI for\n"
-               "values in a range, FILE.npy for given data. Random integers are 0..1023 and floats -1..1 unless a\n"
+               "values in a range, FILE.npy for given data, ptrs(ITEM,...) for a pointer to a table of pointers to\n"
+               "each item's buffer (batched pointer arrays, Triton's grouped-GEMM tables: ptrs(4*float16[4096]),\n"
+               "item i filled as NAME[i]). Random integers are 0..1023 and floats -1..1 unless a\n"
                "range is given; a buffer NAME is filled from numpy.random.default_rng(zlib.crc32(NAME)). A struct\n"
                "passed by value takes DTYPE[COUNT] or FILE.npy of its size: the bytes of its fields, padding included.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
