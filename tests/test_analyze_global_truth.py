@@ -60,6 +60,16 @@ KNOWN = {
                                                   "1,728 in all, the source page giving the lines (101, 226) none: the "
                                                   "atomic sector hash at a bin count of 300, not yet explained",
     # the seventh fresh batch of Python kernels (recorded on an H200, 2026-11-28), found at its first recording
+    "fresh8.numba.smooth5_fp16": "Numba's float16 ABI through local memory (cuda.fp16 math, as "
+                                 "fresh7.numba.fp16_leaky_flip): 304 local load and 304 local store requests "
+                                 "measured, 384 and 832 emulated, on other lines",
+    "fresh8.numba.column_extrema_atomic": "float atomic max/min on shared cells as compare-and-swap loops, timing-"
+                                          "dependent (not repeatable), as robust.numba.more_atomics: the global loads "
+                                          "between the loops' trips follow them (4,085 requests measured, 3,096 "
+                                          "emulated)",
+    **{f"fresh8.numba.hist_u8_per_warp.{v}": "uint8 pixels loaded a byte a lane in a grid-stride loop: 192 requests "
+       "measured, 188 emulated, the sectors equal (the ideal follows the requests); not understood yet"
+       for v in ("uniform", "dark")},
     "fresh7.numba.fp16_leaky_flip": "Numba's float16 ABI through local memory (cuda.fp16.hmul/hmax, as "
                                     "fresh6.numba.diffuse_fp16): 288 local load and 352 local store requests measured, "
                                     "384 and 864 emulated, on other lines (line 162's 768 local-load sectors analyze "

@@ -272,6 +272,25 @@ KNOWN = {
                                       "(321 executions of each measured, and the metrics' second run differs: 765/"
                                       "1,217 load/atomic wavefronts against 757/1,230); analyze runs each warp's loop "
                                       "as if alone, as for corpus.histogram_float"),
+    "fresh8.numba.column_extrema_atomic": ({("fresh8_numba.py", n, k) for n in range(388, 392) for k in ("load", "atomic")}
+                                           | {("fresh8_numba.py", n, "load") for n in (395, 396, 397)},
+                                           "cuda.atomic.max/min on float32 shared cells are compare-and-swap loops "
+                                           "whose trips depend on timing across warps (not repeatable: the metrics' "
+                                           "two runs differ, and the SASS-attributed totals are not the hardware's), "
+                                           "as fresh7.numba.masked_code_sums"),
+    "fresh8.numba.ring_inc_exch": ({("fresh8_numba.py", 416, "atomic")},
+                                   "cuda.atomic.exch into ring slots that cuda.atomic.inc handed out: line 416's ATOMS "
+                                   "cost 28 wavefronts measured, 16 emulated (the SASS-attributed totals are not the "
+                                   "hardware's: 540 against the lines' sum); not understood yet"),
+    "fresh8.triton.moe_align_sort": ({("fresh8_triton.py", 287, "store"), ("standard.py", 287, "store")},
+                                     "line 287's two st.shared.v2 (a tl.sum over axis 1): ptxas's line table puts one "
+                                     "of the two STS on standard.py:287, the line of the same number in the inlined "
+                                     "callee's file (8 + 8 wavefronts measured, 16 emulated on line 287: the total "
+                                     "agrees)"),
+    "fresh8.triton.w8a16_matmul": ({("fresh8_triton.py", 310, "ldgsts")},
+                                   "the int8 weight tile's cp.async (32-byte rows of BN=32 int8, num_stages=3): 192 "
+                                   "wavefronts measured, 576 emulated; small-width ldgsts of a staged tile, as "
+                                   "fresh7.triton.cross_cov_tf32x3, not modelled"),
     "fresh7.triton.cross_cov_tf32x3": ({("fresh7_triton.py", 195, "ldgsts")},
                                        "x's 4-byte cp.async read down the columns into a transposed tile with a stage "
                                        "in flight: 2,260 wavefronts measured, 2,308 by ldgsts_costs's word rule, as "

@@ -472,6 +472,41 @@ def _fresh7py_data() -> dict[str, np.ndarray]:
     }
 
 
+def _fresh8py_data() -> dict[str, np.ndarray]:
+    """The .npy inputs of the eighth fresh batch's Python kernels (kernels/fresh8_numba.py, fresh8_triton.py): a
+    skewed uint8 buffer (a dark image's pixel values), a CSR matrix of 48 rows x 200 columns with rows of 0 to 70
+    nonzeros, MoE top-2 expert ids of 200 tokens over 8 experts (skewed, distinct per token) and their counts,
+    paged-attention block tables and sequence lengths, a KV-cache slot mapping with padding (-1), varlen cumulative
+    lengths (an empty sequence included) and cross-entropy labels with ignore_index (-100) (their own generator)."""
+    rng = np.random.default_rng(20270211)
+    dark = np.clip(rng.normal(40, 12, 6000), 0, 255).astype(np.uint8)
+    dark[rng.choice(6000, 300, replace=False)] = 255  # saturated highlights
+    lens = rng.choice([0, 1, 5, 31, 32, 33, 70], 48)
+    row_ptr = np.concatenate([[0], np.cumsum(lens)]).astype(np.int32)
+    cols = np.concatenate([np.sort(rng.choice(200, k, replace=False)) for k in lens]).astype(np.int32)
+    weights = np.array([0.3, 0.2, 0.15, 0.1, 0.1, 0.07, 0.05, 0.03])
+    topk = np.stack([rng.choice(8, 2, replace=False, p=weights) for _ in range(200)]).astype(np.int32).reshape(-1)
+    counts = np.bincount(topk, minlength=8).astype(np.int32)
+    pages = rng.permutation(16)
+    table = np.zeros((2, 6), np.int32)
+    table[0, :6] = pages[:6]  # 83 tokens: 6 pages of 16
+    table[1, :3] = pages[6:9]  # 37 tokens: 3 pages
+    slots = rng.choice(128, 8, replace=False).astype(np.int64)
+    slots[[2, 6]] = -1
+    return {
+        "fresh8py_u8_dark_6000": dark,
+        "fresh8py_csr_row_ptr_48": row_ptr,
+        "fresh8py_csr_cols_48x200": cols,
+        "fresh8py_moe_topk_ids_400": topk,
+        "fresh8py_moe_counts_8": counts,
+        "fresh8py_block_table_2x6": table,
+        "fresh8py_seq_lens_2": np.array([83, 37], np.int32),
+        "fresh8py_slots_8_of_128": slots,
+        "fresh8py_cu_seqlens_4": np.array([0, 64, 81, 81, 121], np.int32),
+        "fresh8py_xent_labels_6": np.array([17, -100, 999, 512, -100, 3], np.int64),
+    }
+
+
 def _fresh7_data() -> dict[str, np.ndarray]:
     """The .npy inputs of the seventh fresh batch (kernels/fresh7_*.cu): ggml q4_0 / q8_0 blocks with real half
     scales, rope and rotary position ids, vLLM slot mappings (distinct slots, some -1 = padding), smooth remap
@@ -576,6 +611,7 @@ def data_files() -> dict[str, np.ndarray]:
         **_fresh5_data(),
         **_fresh6py_data(),
         **_fresh7py_data(),
+        **_fresh8py_data(),
         **_fresh7_data(),
     }
     return out
@@ -3321,4 +3357,145 @@ for _k in ("mm_ws", "mm_plain"):
     _c.update(id=f"ws.triton.{_k}", file="tests/data/analyze/ws_matmul.py")
     if _k == "mm_ws":
         _c["block"] = [384, 1, 1]  # the PTX's .reqntid: the consumers' warp groups beside the default partition
+# ---- the eighth fresh held-out batch of Python kernels (kernels/fresh8_numba.py, fresh8_triton.py): the classics
+# ported to numba-cuda and the fused LLM kernels of 2026 that the earlier batches did not cover. Numba: a heat-equation
+# step over a haloed shared tile, an n-body tile (positions as three arrays), Mandelbrot escape times (data-dependent
+# trip counts) with a shared histogram, a uint8 histogram with per-warp sub-histograms (uniform and skewed data), a
+# transpose of src[::2, :] sliced in the kernel, a bitonic key/value sort, a Blelloch scan with conflict-free padding,
+# a CSR mat-vec a warp a row (x gathered from shared, shfl_down_sync), a middle-axis reduction of a 3-D array, a
+# float16 stencil on cuda.fp16, float32/int64 atomic max/min, atomic inc/exch on a shared ring, syncthreads_count/or
+# with activemask/lanemask_lt compaction, a uint8 RGB box filter. Triton: GeGLU and SwiGLU forward and backward, NeoX
+# RoPE on (B, H, S, D), a label-smoothed cross-entropy with ignore_index and its gradient, RMSNorm backward with
+# partial dW, KL divergence, causal flash attention (head_dim 64 and 32), paged-attention decode over an int32 block
+# table, MoE expert counts (tl.atomic_add) and block-aligned sort, an int8 weight-only matmul, a 2:4 pruned matmul, a
+# KV-cache append into the split-x layout, fused add + LayerNorm, group norm, a causal conv1d (width 4), a top-p mask
+# by tl.sort/tl.cumsum, varlen-to-padded ragged 2-D tiles, a weight gradient through tl.trans, a column-major operand
+# read through a tensor descriptor (no block pointers in Triton 3.9); written before its first recording
+def fresh8_case(id, compiler, kernel, args, grid=(1, 1, 1), block_index=(0, 0, 0), **launch):
+    """fresh2_case's launch (grid, block_index, constexprs, num_warps, num_stages, block, dyn) of a kernel of
+    fresh8_{compiler}.py."""
+    c = fresh2_case(id, compiler, kernel, args, grid=grid, block_index=block_index, **launch)
+    c.update(id=f"fresh8.{compiler}.{id}", file=f"{K}/fresh8_{compiler}.py")
+    return c
+
+
+_F8 = _fresh8py_data()
+_F8NNZ = int(_F8["fresh8py_csr_row_ptr_48"][-1])
+_F8TOK = int(_F8["fresh8py_cu_seqlens_4"][-1])
+for bi in ((2, 2, 0), (1, 1, 0)):
+    fresh8_case(f'heat2d_step.b{bi[0]}{bi[1]}', 'numba', 'heat2d_step', ['u=float32[40,44]', 'u_new=float32[40,44]',
+                'r=0.2'], block=(16, 16), grid=(3, 3), block_index=bi)
+fresh8_case('nbody_accel', 'numba', 'nbody_accel', ['px=float32[300]', 'py=float32[300]', 'pz=float32[300]',
+            'mass=float32[300]:0.1..1', 'ax=float32[300]', 'ay=float32[300]', 'az=float32[300]', 'soft2=0.01'],
+            block=(128,), grid=(3,), block_index=(2, 0, 0))
+fresh8_case('mandelbrot_escape', 'numba', 'mandelbrot_escape', ['img=uint8[4,200]', 'counts=int32[65]:0..0',
+            'x0=-2.2', 'y0=-0.9', 'dx=0.0125', 'dy=0.6'], block=(128,), grid=(2, 4), block_index=(1, 1, 0))
+fresh8_case('hist_u8_per_warp.uniform', 'numba', 'hist_u8_per_warp', ['data=uint8[6000]:0..255',
+            'hist=int32[256]:0..0'], block=(256,), grid=(4,), block_index=(3, 0, 0))
+fresh8_case('hist_u8_per_warp.dark', 'numba', 'hist_u8_per_warp', [f"data={npy('fresh8py_u8_dark_6000')}",
+            'hist=int32[256]:0..0'], block=(256,), grid=(4,), block_index=(1, 0, 0))
+fresh8_case('transpose_even_rows', 'numba', 'transpose_even_rows', ['src=float32[100,72]', 'dst=float32[72,50]'],
+            block=(32, 8), grid=(3, 2), block_index=(2, 1, 0))
+fresh8_case('bitonic_sort_kv', 'numba', 'bitonic_sort_kv', ['keys=int32[768]:0..5000', 'vals=float32[768]',
+            'out_keys=int32[768]', 'out_vals=float32[768]'], block=(128,), grid=(3,), block_index=(1, 0, 0))
+for b in (0, 2):
+    fresh8_case(f'blelloch_scan_cf.b{b}', 'numba', 'blelloch_scan_cf', ['x=float32[1400]', 'y=float32[1400]',
+                'sums=float32[3]'], block=(256,), grid=(3,), block_index=(b, 0, 0))
+fresh8_case('csr_spmv_warp', 'numba', 'csr_spmv_warp', [f"row_ptr={npy('fresh8py_csr_row_ptr_48')}",
+            f"col_idx={npy('fresh8py_csr_cols_48x200')}", f'vals=float32[{_F8NNZ}]', 'x=float32[200]',
+            'y=float32[48]'], block=(128,), grid=(4,), block_index=(3, 0, 0))
+fresh8_case('reduce_axis1_3d', 'numba', 'reduce_axis1_3d', ['a=float32[2,50,70]', 'out_sum=float32[2,70]',
+            'out_max=float32[2,70]'], block=(32, 8), grid=(3, 2), block_index=(2, 1, 0))
+fresh8_case('smooth5_fp16', 'numba', 'smooth5_fp16', ['x=float16[500]:-1..1', 'y=float16[500]',
+            'w=float16[5]:0.1..0.3'], block=(128,), grid=(4,), block_index=(3, 0, 0))
+fresh8_case('column_extrema_atomic', 'numba', 'column_extrema_atomic', ['x=float32[400,32]:-10..10',
+            'stamps=int64[400,32]:0..1000000000000', 'fmax=float32[32]:-1e30..-1e30', 'fmin=float32[32]:1e30..1e30',
+            'tmax=int64[32]:0..0', 'tmin=int64[32]:2000000000000..2000000000000'], block=(32, 8), grid=(1, 4),
+            block_index=(0, 3, 0))
+fresh8_case('ring_inc_exch', 'numba', 'ring_inc_exch', ['vals=int32[500]:0..100000', 'displaced=int32[500]',
+            'ring_out=int32[4,64]', 'ticks=uint32[4]'], block=(128,), grid=(4,), block_index=(2, 0, 0))
+fresh8_case('compact_positive', 'numba', 'compact_positive', ['x=float32[1000]', 'out=float32[1024]',
+            'kept=int32[4]', 'flags=int32[4]'], block=(256,), grid=(4,), block_index=(3, 0, 0))
+fresh8_case('rgb_gray_box3', 'numba', 'rgb_gray_box3', ['rgb=uint8[24,70,3]:0..255', 'out=uint8[24,70]'],
+            block=(32, 8), grid=(3, 3), block_index=(2, 2, 0))
+fresh8_case('geglu_tanh_fwd', 'triton', 'geglu_tanh_fwd', ['a_ptr=bfloat16[6,1000]:-3..3', 'b_ptr=bfloat16[6,1000]',
+            'c_ptr=bfloat16[6,1000]', 'stride=1000', 'n_cols=1000'], constexprs={'BLOCK': 1024}, grid=(6,),
+            block_index=(5, 0, 0), num_warps=4)
+fresh8_case('geglu_tanh_bwd', 'triton', 'geglu_tanh_bwd', ['dc_ptr=bfloat16[6,1000]', 'a_ptr=bfloat16[6,1000]:-3..3',
+            'b_ptr=bfloat16[6,1000]', 'da_ptr=bfloat16[6,1000]', 'db_ptr=bfloat16[6,1000]', 'stride=1000',
+            'n_cols=1000'], constexprs={'BLOCK': 1024}, grid=(6,), block_index=(2, 0, 0), num_warps=8)
+fresh8_case('silu_and_mul_fwd', 'triton', 'silu_and_mul_fwd', ['x_ptr=float16[20,704]:-3..3', 'y_ptr=float16[20,352]',
+            'M=20', 'N=352'], constexprs={'BR': 4, 'BLOCK': 128}, grid=(5,), block_index=(4, 0, 0), num_warps=4)
+fresh8_case('silu_and_mul_bwd', 'triton', 'silu_and_mul_bwd', ['dy_ptr=float16[20,352]', 'x_ptr=float16[20,704]:-3..3',
+            'dx_ptr=float16[20,704]', 'M=20', 'N=352'], constexprs={'BR': 4, 'BLOCK': 256}, grid=(5,),
+            block_index=(2, 0, 0), num_warps=2)
+fresh8_case('rope_neox_bhsd', 'triton', 'rope_neox_bhsd', ['q_ptr=float16[2,2,40,64]', 'cos_ptr=float32[40,32]',
+            'sin_ptr=float32[40,32]', 'out_ptr=float16[2,2,40,64]', 'S=40', 'stride_bh=2560', 'stride_s=64'],
+            constexprs={'HALF': 32, 'BS': 16}, grid=(4, 3), block_index=(3, 2, 0), num_warps=2)
+for row in (3, 4):  # a labelled row and an ignored one
+    fresh8_case(f'xent_smooth_fwd.row{row}', 'triton', 'xent_smooth_fwd', ['logits_ptr=float32[6,1000]:-4..4',
+                f"labels_ptr={npy('fresh8py_xent_labels_6')}", 'loss_ptr=float32[6]', 'grad_ptr=float32[6,1000]',
+                'V=1000', 'stride=1000', 'ignore_index=-100', 'smoothing=0.1'], constexprs={'BLOCK': 256}, grid=(6,),
+                block_index=(row, 0, 0), num_warps=4)
+fresh8_case('rmsnorm_bwd', 'triton', 'rmsnorm_bwd', ['dy_ptr=float16[24,500]', 'x_ptr=float16[24,500]',
+            'w_ptr=float16[500]', 'rstd_ptr=float32[24]:0.5..2', 'dx_ptr=float16[24,500]', 'dw_part_ptr=float32[4,500]',
+            'M=24', 'N=500'], constexprs={'ROWS_PER': 6, 'BLOCK': 512}, grid=(4,), block_index=(3, 0, 0),
+            num_warps=4)
+for logt, lo, hi, nw in ((False, 0, 0.002, 4), (True, -9, -5, 2)):
+    fresh8_case(f"kl_div_rows.{'logt' if logt else 'prob'}", 'triton', 'kl_div_rows', ['logp_ptr=float32[6,1000]:-9..-5',
+                f'tgt_ptr=float32[6,1000]:{lo}..{hi}', 'loss_ptr=float32[6]', 'V=1000', 'stride=1000'],
+                constexprs={'LOG_TARGET': logt, 'BLOCK': 512}, grid=(6,), block_index=(1, 0, 0), num_warps=nw)
+fresh8_case('flash_attn_causal_fwd.d64', 'triton', 'flash_attn_causal_fwd', ['q_ptr=float16[2,64,64]',
+            'k_ptr=float16[2,64,64]', 'v_ptr=float16[2,64,64]', 'o_ptr=float16[2,64,64]', 'sm_scale=0.125', 'T=64'],
+            constexprs={'HEAD_D': 64, 'BLOCK_M': 32, 'BLOCK_N': 32}, grid=(2, 2), block_index=(1, 1, 0), num_warps=4,
+            num_stages=2)
+fresh8_case('flash_attn_causal_fwd.d32', 'triton', 'flash_attn_causal_fwd', ['q_ptr=float16[2,40,32]',
+            'k_ptr=float16[2,40,32]', 'v_ptr=float16[2,40,32]', 'o_ptr=float16[2,40,32]', 'sm_scale=0.17677', 'T=40'],
+            constexprs={'HEAD_D': 32, 'BLOCK_M': 16, 'BLOCK_N': 16}, grid=(3, 2), block_index=(2, 0, 0), num_warps=2,
+            num_stages=1)
+fresh8_case('paged_attn_decode', 'triton', 'paged_attn_decode', ['q_ptr=float16[2,4,64]',
+            'k_cache_ptr=float16[16,16,4,64]', 'v_cache_ptr=float16[16,16,4,64]',
+            f"block_table_ptr={npy('fresh8py_block_table_2x6')}", f"seq_lens_ptr={npy('fresh8py_seq_lens_2')}",
+            'out_ptr=float16[2,4,64]', 'sm_scale=0.125', 'max_blocks=6'], constexprs={'H': 4, 'D': 64, 'PAGE': 16},
+            grid=(4, 2), block_index=(2, 0, 0), num_warps=4)
+fresh8_case('moe_count_experts', 'triton', 'moe_count_experts', [f"topk_ids_ptr={npy('fresh8py_moe_topk_ids_400')}",
+            'counts_ptr=int32[8]:0..0', 'numel=400'], constexprs={'BLOCK': 128}, grid=(4,), block_index=(3, 0, 0),
+            num_warps=4)
+fresh8_case('moe_align_sort', 'triton', 'moe_align_sort', [f"topk_ids_ptr={npy('fresh8py_moe_topk_ids_400')}",
+            f"counts_ptr={npy('fresh8py_moe_counts_8')}", 'sorted_ids_ptr=int32[528]', 'expert_of_block_ptr=int32[33]',
+            'offsets_ptr=int32[9]', 'numel=400', 'capacity=528'], constexprs={'E': 8, 'BLOCK_SIZE': 16,
+            'MAX_BLOCKS': 64, 'FILL': 256}, grid=(1,), num_warps=4)
+fresh8_case('w8a16_matmul', 'triton', 'w8a16_matmul', ['x_ptr=float16[32,128]:-1..1', 'w_ptr=int8[128,96]:-127..127',
+            'scale_ptr=float16[96]:0.001..0.01', 'y_ptr=float16[32,96]', 'M=32', 'N=96', 'K=128'],
+            constexprs={'BM': 32, 'BN': 32, 'BK': 64}, grid=(1, 3), block_index=(0, 2, 0), num_warps=4, num_stages=3)
+fresh8_case('sparse24_matmul', 'triton', 'sparse24_matmul', ['a_ptr=float16[64,128]', 'b_ptr=float16[128,64]',
+            'c_ptr=float16[64,64]', 'M=64', 'N=64', 'K=128'], constexprs={'BM': 32, 'BN': 32, 'BK': 32}, grid=(2, 2),
+            block_index=(1, 0, 0), num_warps=4, num_stages=2)
+fresh8_case('kv_cache_append_splitx', 'triton', 'kv_cache_append_splitx', ['key_ptr=float16[8,4,32]',
+            'value_ptr=float16[8,4,32]', 'k_cache_ptr=float16[8,4,4,16,8]', 'v_cache_ptr=float16[8,4,32,16]',
+            f"slot_ptr={npy('fresh8py_slots_8_of_128')}"], constexprs={'H': 4, 'D': 32, 'PAGE': 16, 'X': 8},
+            grid=(8,), block_index=(3, 0, 0), num_warps=2)
+fresh8_case('add_layernorm_rows', 'triton', 'add_layernorm_rows', ['x_ptr=float16[8,768]', 'res_ptr=float16[8,768]',
+            'w_ptr=float16[768]', 'b_ptr=float16[768]', 'out_ptr=float16[8,768]', 'res_out_ptr=float16[8,768]',
+            'mean_ptr=float32[8]', 'rstd_ptr=float32[8]', 'M=8', 'N=768', 'eps=1e-5'],
+            constexprs={'ROWS': 2, 'BLOCK': 1024}, grid=(4,), block_index=(2, 0, 0), num_warps=8)
+fresh8_case('group_norm_fwd', 'triton', 'group_norm_fwd', ['x_ptr=float32[2,32,49]', 'w_ptr=float32[32]',
+            'b_ptr=float32[32]', 'y_ptr=float32[2,32,49]', 'C=32', 'HW=49', 'eps=1e-5'],
+            constexprs={'G': 4, 'BLOCK': 256}, grid=(4, 2), block_index=(3, 1, 0), num_warps=4)
+fresh8_case('causal_conv1d_silu', 'triton', 'causal_conv1d_silu', ['x_ptr=bfloat16[2,64,100]',
+            'w_ptr=bfloat16[64,4]:-0.5..0.5', 'bias_ptr=bfloat16[64]', 'y_ptr=bfloat16[2,64,100]', 'D=64', 'L=100'],
+            constexprs={'W': 4, 'BD': 32, 'BL': 64}, grid=(2, 2, 2), block_index=(0, 1, 1), num_warps=4)
+fresh8_case('top_p_mask', 'triton', 'top_p_mask', ['logits_ptr=float32[4,1000]:-6..6', 'out_ptr=float32[4,1000]',
+            'V=1000', 'stride=1000', 'top_p=0.9'], constexprs={'BV': 1024}, grid=(4,), block_index=(1, 0, 0),
+            num_warps=8)
+fresh8_case('varlen_to_padded', 'triton', 'varlen_to_padded', [f'x_ptr=float16[{_F8TOK},48]',
+            f"cu_ptr={npy('fresh8py_cu_seqlens_4')}", 'out_ptr=float16[4,64,48]', 'amask_ptr=int8[4,64]', 'LMAX=64',
+            'D=48', 'pad_value=-1.0'], constexprs={'BT': 32, 'BD': 64}, grid=(2, 4), block_index=(1, 3, 0),
+            num_warps=4)
+fresh8_case('linear_bwd_weight', 'triton', 'linear_bwd_weight', ['dy_ptr=bfloat16[128,64]', 'x_ptr=bfloat16[128,96]',
+            'dw_ptr=bfloat16[64,96]', 'T=128', 'N=64', 'K=96'], constexprs={'BT': 32, 'BN': 32, 'BK': 32},
+            grid=(2, 3), block_index=(1, 2, 0), num_warps=4, num_stages=3)
+fresh8_case('matmul_colmajor_a_desc', 'triton', 'matmul_colmajor_a_desc', ['at_ptr=float16[96,64]',
+            'b_ptr=float16[96,64]', 'c_ptr=float16[64,64]', 'M=64', 'N=64', 'K=96'],
+            constexprs={'BM': 32, 'BN': 32, 'BK': 32}, grid=(2, 2), block_index=(1, 1, 0), num_warps=4, num_stages=2)
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
