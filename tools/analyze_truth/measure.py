@@ -633,7 +633,7 @@ class Launcher:
                 host[p["name"]] = data
                 dev[p["name"]] = cp.asarray(data)
                 kargs.append(tmap(int(dev[p["name"]].data.ptr)))
-            elif p["pointer"] and table_items(p["name"], p["value"]) is not None:
+            elif p["pointer"] and p["value"].startswith("ptrs("):
                 ptrs = []  # each item a buffer of its own, the table their addresses
                 for k, item in enumerate(table_items(p["name"], p["value"])):
                     key = f"{p['name']}[{k}]"

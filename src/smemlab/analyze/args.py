@@ -115,11 +115,18 @@ class PointerTableSpec:
     text: str
 
 
-def _pointer_table_spec(name: str, inner: str, text: str) -> PointerTableSpec:
-    items = []
+def table_parts(inner: str) -> list[tuple[int, str]]:
+    """The items of `ptrs(INNER)`: (how many alike, the item's text), from `ITEM` or `N*ITEM`."""
+    out = []
     for part in split_top(inner):
         m = re.match(r"^(\d+)\s*\*\s*(.+)$", part)
-        times, item = (int(m.group(1)), m.group(2)) if m else (1, part)
+        out.append((int(m.group(1)), m.group(2)) if m else (1, part))
+    return out
+
+
+def _pointer_table_spec(name: str, inner: str, text: str) -> PointerTableSpec:
+    items = []
+    for times, item in table_parts(inner):
         if not item:
             raise UserError(f"--arg {text!r}: an empty item in ptrs(...)")
         spec = parse_arg(f"{name}={item}")[1]
@@ -549,6 +556,14 @@ def bind(module: Module, kernel: Kernel, source: str, kernel_name: str, arg_text
     map_slots = []
     tables: list[tuple[Buffer, list[Buffer]]] = []
     by_name: dict[str, Buffer] = {}
+
+    def add_table(name: str, spec: PointerTableSpec, at: int) -> None:
+        """The table and its items as buffers; the table's pointer at param byte `at`."""
+        buf, items = _table_buffers(name, spec)
+        buffers.extend([buf, *items])
+        by_name.update({b.name: b for b in (buf, *items)})
+        pointer_slots.append((at, buf))
+        tables.append((buf, items))
     for i, (p, c, name) in enumerate(zip(kernel.params, cparams, names)):
         spec = specs.get(name)
         if name in by_param:  # fields by name; the rest of the struct zero
@@ -565,11 +580,7 @@ def bind(module: Module, kernel: Kernel, source: str, kernel_name: str, arg_text
                 if not f.pointer:
                     raise UserError(f"--arg {fspec.text}: {fname} is not a pointer ({f.size} bytes); give a number")
                 if isinstance(fspec, PointerTableSpec):
-                    buf, items = _table_buffers(fname, fspec)
-                    buffers += [buf, *items]
-                    by_name.update({b.name: b for b in (buf, *items)})
-                    pointer_slots.append((at, buf))
-                    tables.append((buf, items))
+                    add_table(fname, fspec, at)
                     continue
                 data = _data_for(fname, fspec)
                 buf = Buffer(fname, 0, data.nbytes, data, data.dtype.name)
@@ -592,11 +603,7 @@ def bind(module: Module, kernel: Kernel, source: str, kernel_name: str, arg_text
             if c is not None and not c.is_pointer or p.type.lstrip(".") not in ("u64", "b64", "s64"):
                 raise UserError(f"--arg {spec.text}: parameter {name} ({_ctype(p, c)}) is not a pointer; ptrs(...) "
                                 f"gives a pointer to a table of pointers")
-            buf, items = _table_buffers(name, spec)
-            buffers += [buf, *items]
-            by_name.update({b.name: b for b in (buf, *items)})
-            pointer_slots.append((offsets[i], buf))
-            tables.append((buf, items))
+            add_table(name, spec, offsets[i])
             continue
         if isinstance(spec, TensorMapSpec):  # the tensor's buffer; the map's bytes once it has an address
             if p.size != 128:

@@ -58,10 +58,7 @@ def sunk_loads(instrs: list[Instr], block_of: list[int]) -> dict[int, list[str]]
         if not regs:
             continue
         if readers_of is None:  # register -> the instructions reading it, once a kernel has a shared load
-            readers_of = defaultdict(list)
-            for j, other in enumerate(instrs):
-                for r in registers_read_by(other):
-                    readers_of[r].append(j)
+            readers_of, _ = _register_uses(instrs, guards=False)
         readers = sorted({j for r in regs for j in readers_of.get(r, ()) if j != pc})
         if not readers or any(j < pc or block_of[j] != block_of[pc] or instrs[j].guard is None for j in readers):
             continue
@@ -89,6 +86,20 @@ def sunk_loads(instrs: list[Instr], block_of: list[int]) -> dict[int, list[str]]
 
 _NOT_PURE = _FENCES + ("ld", "ldu", "st", "ldmatrix", "shfl", "vote", "match", "activemask", "redux", "bra", "brx",
                        "ret", "exit", "trap", "prefetch", "tex", "suld", "sust", "tld4", "isspacep")
+
+
+def _register_uses(instrs: list[Instr], guards: bool) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+    """register -> the instructions reading it (and, with `guards`, testing it as their guard), and register ->
+    the instructions writing it."""
+    readers_of, writers_of = defaultdict(list), defaultdict(list)
+    for j, ins in enumerate(instrs):
+        for r in registers_read_by(ins):
+            readers_of[r].append(j)
+        if guards and ins.guard is not None:
+            readers_of[ins.guard.name].append(j)
+        for r in _written_by(ins):
+            writers_of[r].append(j)
+    return readers_of, writers_of
 
 
 def _written_by(ins: Instr) -> list[str]:
@@ -120,14 +131,7 @@ def loads_below_branch(instrs: list[Instr], flow) -> dict[int, tuple[int, bool]]
         if any(x.parts[0] in _FENCES or x.parts[0] == "st" for x in instrs[pc + 1:end]):
             continue
         if readers_of is None:
-            readers_of, writers_of = defaultdict(list), defaultdict(list)
-            for j, other in enumerate(instrs):
-                for r in registers_read_by(other):
-                    readers_of[r].append(j)
-                if other.guard is not None:
-                    readers_of[other.guard.name].append(j)
-                for r in _written_by(other):
-                    writers_of[r].append(j)
+            readers_of, writers_of = _register_uses(instrs, guards=True)
             preds = [[] for _ in range(nb + 1)]
             for x in range(nb):
                 for y in bsucc[x]:
@@ -158,26 +162,11 @@ def loads_below_branch(instrs: list[Instr], flow) -> dict[int, tuple[int, bool]]
             s = block_of[first]
             if s == b or preds[s] != [b] or (taken and end + 1 < len(instrs) and block_of[end + 1] == s):
                 continue
-            if all(_dominates(s, block_of[j], bsucc, nb) for j in outside):
+            # every path from the entry to each reader passes s (the entry itself aside, where no path avoids it)
+            if s == 0 or all(not flow.reaches(0, j, starts[s]) for j in outside):
                 out[pc] = (end, taken)
                 break
     return out
-
-
-def _dominates(s: int, r: int, bsucc: list[list[int]], nb: int) -> bool:
-    """Whether every path from the kernel's entry to block r passes block s."""
-    if r == s:
-        return True
-    seen, todo = {s}, [0]
-    while todo:
-        x = todo.pop()
-        if x in seen or x >= nb:
-            continue
-        if x == r:
-            return False
-        seen.add(x)
-        todo.extend(bsucc[x])
-    return True
 
 
 def _ends_the_kernel(instrs: list[Instr], last: int) -> bool:
@@ -224,6 +213,10 @@ class DeadLoads:
         """A load that ptxas moved below its block's branch, executed by lanes `em`: recorded, by `emit(lanes)`, on
         those of them that go the branch's way to its readers (`branch`)."""
         self._at_branch[self.below[pc][0]].append((em.copy(), emit))
+
+    def holding(self, pc: int) -> bool:
+        """Whether loads wait for branch `pc`."""
+        return pc in self._at_branch
 
     def branch(self, pc: int, to_readers: np.ndarray) -> None:
         """Branch `pc` sent lanes `to_readers` to the side that reads the loads held for it."""

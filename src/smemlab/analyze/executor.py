@@ -348,7 +348,7 @@ class Executor:
                 self.spun.add(state)  # another path runs; the spinning one branches again when it is back on top
                 return
         dead = self.mach.dead
-        if dead is not None and pc in dead._at_branch:  # loads ptxas moved below this branch (deadloads.py)
+        if dead is not None and dead.holding(pc):  # loads ptxas moved below this branch (deadloads.py)
             went = e.mask if ins.guard is None else e.mask & self._pred(ins.guard)
             dead.branch(pc, went if dead.taken_side[pc] else e.mask & ~went)
         if ins.guard is None:

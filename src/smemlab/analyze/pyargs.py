@@ -178,16 +178,12 @@ def parse(text: str) -> PyArg:
 def _pointer_table(name: str, inner: str, text: str) -> PyArg:
     """ptrs(ITEM, ...) with items in a Python kernel's forms (shapes, FILE.npy): a table of int64 addresses, as
     a Triton program gets one from `torch.tensor([t.data_ptr() for t in ts])` and casts with tl.pointer_type."""
-    from smemlab.analyze.ptx import split_top
-
     flat = []
-    for part in split_top(inner):
-        m = re.match(r"^(\d+)\s*\*\s*(.+)$", part)
-        times, item = (m.group(1) + "*", m.group(2)) if m else ("", part)
-        a = parse(f"{name}={item}")
-        if not a.is_array:
+    for times, item in A.table_parts(inner):
+        a = parse(f"{name}={item}") if item else None
+        if a is None or not a.is_array:
             raise UserError(f"--arg {text!r}: each item of ptrs(...) is an array (DTYPE[D0,...] or FILE.npy)")
-        flat.append(times + a.text.partition("=")[2])
+        flat.append(("" if times == 1 else f"{times}*") + a.text.partition("=")[2])
     table = f"{name}=ptrs({','.join(flat)})"
     _, spec = A.parse_arg(table)
     return PyArg(name, np.dtype(np.int64), (len(spec.items),), None, table)
