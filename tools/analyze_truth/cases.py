@@ -569,6 +569,87 @@ def _fresh7_data() -> dict[str, np.ndarray]:
     }
 
 
+def _f8_hash32(k: np.ndarray) -> np.ndarray:
+    """The murmur3 finaliser of kernels/fresh8_common.cuh (f8::hash32) on uint32."""
+    k = k.astype(np.uint64)
+    m = np.uint64(0xffffffff)
+    k ^= k >> np.uint64(16)
+    k = (k * np.uint64(0x85ebca6b)) & m
+    k ^= k >> np.uint64(13)
+    k = (k * np.uint64(0xc2b2ae35)) & m
+    k ^= k >> np.uint64(16)
+    return k.astype(np.uint32)
+
+
+def _fresh8_data() -> dict[str, np.ndarray]:
+    """The .npy inputs of the eighth fresh CUDA batch (kernels/fresh8_*.cu): hash-table keys with repeats, an
+    empty table and two tables built on the host with the kernels' hash and linear probing (with queries, half of
+    them absent), a CSR graph with a frontier and its levels, small graphs' edge lists for union-find, runs for
+    RLE, a sorted sparse vector's indices, sorted segment keys and radix-sort keys (their own generator)."""
+    rng = np.random.default_rng(20270301)
+    out: dict[str, np.ndarray] = {}
+    for cap, nkeys, ndistinct in ((512, 600, 150), (256, 300, 110)):
+        pool = rng.choice(2**31 - 1, ndistinct, replace=False).astype(np.uint32)
+        out[f"fresh8_hash_keys_{nkeys}"] = pool[rng.integers(0, ndistinct, nkeys)]
+        out[f"fresh8_hash_empty_{cap}"] = np.full(cap, 0xffffffff, np.uint32)
+        keys = np.full(cap, 0xffffffff, np.uint32)
+        vals = np.zeros(cap, np.uint32)
+        for k in pool:
+            slot = int(_f8_hash32(np.array([k]))[0]) & (cap - 1)
+            while keys[slot] != 0xffffffff:
+                slot = (slot + 1) & (cap - 1)
+            keys[slot] = k
+            vals[slot] = rng.integers(1, 9)
+        nq = 400 if cap == 512 else 200
+        absent = rng.integers(2**31, 2**32 - 2, nq // 2, dtype=np.uint64).astype(np.uint32)
+        q = np.concatenate([pool[rng.integers(0, ndistinct, nq - nq // 2)], absent])
+        rng.shuffle(q)
+        out[f"fresh8_hash_table_keys_{cap}"] = keys
+        out[f"fresh8_hash_table_vals_{cap}"] = vals
+        out[f"fresh8_hash_queries_{nq}"] = q
+    # a CSR graph of 300 vertices (degrees 0 to 45, some past a warp), a frontier of 40 and one of 100
+    nv = 300
+    deg = rng.choice([0, 1, 2, 3, 5, 8, 13, 31, 33, 45], nv)
+    out["fresh8_bfs_row_ptr"] = np.concatenate([[0], np.cumsum(deg)]).astype(np.int32)
+    out["fresh8_bfs_cols"] = np.concatenate([np.sort(rng.choice(nv, d, replace=False)) for d in deg]).astype(np.int32)
+    level = np.full(nv, -1, np.int32)
+    visited = rng.choice(nv, 120, replace=False)
+    level[visited] = rng.integers(0, 3, 120)
+    out["fresh8_bfs_level"] = level
+    out["fresh8_bfs_frontier_40"] = rng.choice(visited, 40, replace=False).astype(np.int32)
+    out["fresh8_bfs_frontier_100"] = rng.choice(visited, 100, replace=False).astype(np.int32)
+    # union-find: 4 random graphs of 200 vertices, 3 path-like graphs of 500 (long chains)
+    for ng, gnv, kind in ((4, 200, "random"), (3, 500, "chains")):
+        offs, edges = [0], []
+        for _ in range(ng):
+            if kind == "random":
+                m = int(rng.integers(0, 300))
+                e = rng.integers(0, gnv, (m, 2))
+            else:
+                perm = rng.permutation(gnv)
+                e = np.stack([perm[:-1], perm[1:]], 1)[rng.random(gnv - 1) < 0.9]
+                e = e[rng.permutation(len(e))]
+            edges.append(e)
+            offs.append(offs[-1] + len(e))
+        out[f"fresh8_uf_off_{ng}x{gnv}"] = np.array(offs, np.int32)
+        out[f"fresh8_uf_edges_{ng}x{gnv}"] = np.concatenate(edges).astype(np.int32).reshape(-1)
+    # RLE inputs: runs of 1 to 40, and a small alphabet
+    runs = np.repeat(rng.integers(0, 50, 200), rng.integers(1, 41, 200))[:1000]
+    out["fresh8_rle_runs_1000"] = runs.astype(np.int32)
+    out["fresh8_rle_alpha_777"] = rng.integers(0, 3, 777).astype(np.int32)
+    out["fresh8_sparse_idx_200_of_1000"] = np.sort(rng.choice(1000, 200, replace=False)).astype(np.int32)
+    out["fresh8_sparse_idx_77_of_300"] = np.sort(rng.choice(300, 77, replace=False)).astype(np.int32)
+    # sorted segment keys: segments of 1 to 100 (2000 keys), and mostly singletons (500 keys)
+    lens = rng.integers(1, 101, 100)
+    k = np.repeat(np.arange(100), lens)[:2000]
+    out["fresh8_seg_keys_2000"] = k.astype(np.int32)
+    lens = rng.choice([1, 1, 1, 2, 7], 500)
+    out["fresh8_seg_keys_500"] = np.repeat(np.arange(500), lens)[:500].astype(np.int32)
+    out["fresh8_radix_keys_1000"] = rng.integers(0, 2**32, 1000, dtype=np.uint64).astype(np.uint32)
+    out["fresh8_radix_keys_900"] = (rng.integers(0, 2**32, 900, dtype=np.uint64).astype(np.uint32) & 0xFFFF0F3F)
+    return out
+
+
 def _pointer_table_data() -> dict[str, np.ndarray]:
     """kernels/pointer_tables*: the grouped GEMM's (M, N, K) and leading dimensions of three groups (one a full
     64x64 problem, two narrow ones), and jagged row lengths of 0 to 70 elements."""
@@ -613,6 +694,7 @@ def data_files() -> dict[str, np.ndarray]:
         **_fresh7py_data(),
         **_fresh8py_data(),
         **_fresh7_data(),
+        **_fresh8_data(),
     }
     return out
 
@@ -2505,6 +2587,183 @@ for n, k, lda, ldc in ((48, 40, 41, 50), (40, 37, 37, 40)):
     fresh7(f"syrk_lower_tiles.n{n}.k{k}.lda{lda}", F7A, "syrk_lower_tiles", (16, 16),
            [f"C=float32[{n * ldc}]", f"ldc={ldc}", f"A=float32[{n * lda}]", f"lda={lda}", f"n={n}", f"k={k}",
             "alpha=1.0", "beta=0.5"], grid=(tiles * (tiles + 1) // 2, 1, 1))
+
+
+# ---- the eighth fresh held-out batch (kernels/fresh8_kernels.cu, compiled by nvcc, and fresh8_apps.cu, compiled
+# by NVRTC, with fresh8_common.cuh): code a CUDA engineer writes in 2026, files as they sit (host code and a main()
+# that the recording never runs, templates, macros, helpers in the header). nvcc: a WMMA 16x16x16 half GEMM staged
+# in shared (padded and unpadded ldm, the accumulators back through shared), cuda::memcpy_async with a 2-stage
+# cuda::pipeline, cg::memcpy_async with cg::reduce over thread_block_tile<16>/<8>, the __pipeline_memcpy_async
+# primitives with zero-fill, inline-PTX cp.async.cg 16-byte with zero-fill, ldmatrix.x4.trans on an XOR-swizzled
+# (and an unswizzled) tile, cuda::barrier arrive_and_wait with memcpy_async, tile shuffles, labeled_partition and
+# coalesced_threads warp-aggregated atomics, a grid of clusters of 2 and 4 reducing through map_shared_rank, a
+# linear-probing hash table (atomicCAS insert, lookup), a striped lock with a bounded __nanosleep back-off and
+# __ldlu/__stcg. NVRTC: ballot/popc stream compaction, a 4-bit radix ranking pass, a warp-per-vertex BFS step over
+# CSR, union-find with path halving in shared memory, RLE, a sorted sparse-dense dot, reduce-by-key with a segmented
+# scan, a shared ring of shorts (atomicInc, atomicExch), a z-marching 7-point stencil, a 9-point stencil with a
+# register queue, cyclic reduction, batched LU with pivoting in [16][17]/[32][33] double tiles, a 1-D convolution
+# with __constant__ taps, an 8x8x4-block box filter, a 32x4x2-block batched double transpose, a bitonic sort in
+# template-sized dynamic shared memory, float4/int2/double2 rows with odd pitches, 12- and 20-byte structs (AoS,
+# a shared struct tile, SoA) and a partial-mask butterfly; written blind, before its first recording; grids of up
+# to 8 blocks
+F8K, F8A = f"{K}/fresh8_kernels.cu", f"{K}/fresh8_apps.cu"
+
+
+def fresh8(id, file, kernel, block, args, **kw):
+    c = case("fresh8." + id, file, kernel, block, args, **kw)
+    if file == F8K:
+        c["compiler"] = "nvcc"
+    return c
+
+
+# ---- tensor cores, async copies, cooperative groups, clusters, hash table (nvcc)
+for pad, M, N, Kd in ((0, 64, 64, 64), (8, 64, 96, 48)):
+    fresh8(f"wmma_gemm_bias_relu.pad{pad}.{M}x{N}x{Kd}", F8K, f"wmma_gemm_bias_relu<{pad}>", (128,),
+           [f"A=float16[{M * Kd}]:-1..1", f"B=float16[{Kd * N}]:-1..1", f"bias=float32[{N}]", f"C=float32[{M * N}]",
+            f"M={M}", f"N={N}", f"K={Kd}"], grid=(N // 32, M // 32, 1))
+for tile, b, rows, n, g in ((256, 128, 6, 1000, 3), (128, 64, 5, 777, 5)):
+    fresh8(f"pipelined_row_dot.t{tile}.b{b}.r{rows}.n{n}", F8K, f"pipelined_row_dot<{tile}>", (b,),
+           [f"x=float32[{rows * n}]", f"w=float32[{n}]", f"out=float32[{rows}]", f"rows={rows}", f"n={n}"],
+           grid=(g, 1, 1))
+for ts, b, rows, cols, g in ((16, 128, 20, 48, 3), (8, 64, 30, 100, 4)):
+    fresh8(f"layernorm_tiles.t{ts}.r{rows}.c{cols}", F8K, f"layernorm_tiles<{ts}>", (b,),
+           [f"x=float32[{rows * cols}]:-2..2", f"gamma=float32[{cols}]:0.5..1.5", f"beta=float32[{cols}]",
+            f"y=float32[{rows * cols}]", f"rows={rows}", f"cols={cols}", "eps=1e-5"], grid=(g, 1, 1),
+           dyn=4 * (b // ts) * cols)
+for r, n, b, g in ((3, 2000, 256, 3), (8, 1001, 128, 2)):
+    fresh8(f"blur1d_pipeline_prims.r{r}.n{n}.b{b}", F8K, f"blur1d_pipeline_prims<{r}>", (b,),
+           [f"in=float32[{n}]", f"out=float32[{n}]", f"n={n}"], grid=(g, 1, 1))
+for M, Kd, lda, b, g in ((40, 301, 304, 128, 4), (13, 130, 132, 256, 2)):
+    fresh8(f"gemv_cp_async_zfill.m{M}.k{Kd}.lda{lda}", F8K, "gemv_cp_async_zfill", (b,),
+           [f"A=float32[{M * lda}]", f"lda={lda}", f"x=float32[{Kd}]", f"y=float32[{M}]", f"M={M}", f"K={Kd}"],
+           grid=(g, 1, 1))
+for swz, rows, cols, b in ((1, 64, 128, 128), (0, 128, 64, 64)):
+    fresh8(f"ldmatrix_transpose_f16.{'swizzled' if swz else 'plain'}.{rows}x{cols}", F8K,
+           f"ldmatrix_transpose_f16<{'true' if swz else 'false'}>", (b,),
+           [f"in=float16[{rows * cols}]:-2..2", f"out=float16[{rows * cols}]", f"rows={rows}", f"cols={cols}"],
+           grid=(cols // 64, rows // 64, 1))
+for n, chunk, b, g in ((3000, 512, 256, 2), (1001, 100, 64, 3)):
+    fresh8(f"barrier_moving_average.n{n}.chunk{chunk}", F8K, "barrier_moving_average", (b,),
+           [f"in=float32[{n}]", f"out=float32[{n}]", f"n={n}", f"chunk={chunk}"], grid=(g, 1, 1))
+for ts, nseg, ln, b, g in ((16, 50, 40, 128, 2), (8, 100, 13, 256, 3)):
+    fresh8(f"segment_softmax_tiles.t{ts}.s{nseg}.len{ln}", F8K, f"segment_softmax_tiles<{ts}>", (b,),
+           [f"x=float32[{nseg * ln}]:-4..4", f"y=float32[{nseg * ln}]", f"nseg={nseg}", f"seglen={ln}"],
+           grid=(g, 1, 1))
+for n, nbins, hi, b, g in ((3000, 64, 100000, 256, 4), (1000, 200, 999, 128, 2)):
+    fresh8(f"labeled_bin_count.n{n}.bins{nbins}", F8K, "labeled_bin_count", (b,),
+           [f"keys=uint32[{n}]:0..{hi}", f"n={n}", f"nbins={nbins}", f"counts=uint32[{nbins}]:0..0",
+            "odd_count=uint32[1]:0..0"], grid=(g, 1, 1), dyn=4 * nbins)
+for cs, rows, b, g in ((2, 100, 128, 4), (4, 50, 256, 8)):
+    fresh8(f"cluster_column_sums.cs{cs}.r{rows}.g{g}", F8K, "cluster_column_sums", (b,),
+           [f"m=float32[{g // cs * rows * 64}]", f"colsum=float32[{g // cs * 64}]", f"rows={rows}"], grid=(g, 1, 1),
+           cluster=(cs, 1, 1))
+for cap, nkeys, b, g in ((512, 600, 128, 4), (256, 300, 64, 3)):
+    fresh8(f"hash_count_insert.cap{cap}.n{nkeys}", F8K, "hash_count_insert", (b,),
+           [f"table_keys={npy(f'fresh8_hash_empty_{cap}')}", f"table_vals=uint32[{cap}]:0..0", f"capacity={cap}",
+            f"keys={npy(f'fresh8_hash_keys_{nkeys}')}", f"n={nkeys}"], grid=(g, 1, 1))
+for cap, nq, b, g in ((512, 400, 128, 4), (256, 200, 64, 4)):
+    fresh8(f"hash_count_lookup.cap{cap}.q{nq}", F8K, "hash_count_lookup", (b,),
+           [f"table_keys={npy(f'fresh8_hash_table_keys_{cap}')}", f"table_vals={npy(f'fresh8_hash_table_vals_{cap}')}",
+            f"capacity={cap}", f"queries={npy(f'fresh8_hash_queries_{nq}')}", f"result=uint32[{nq}]", f"n={nq}"],
+           grid=(g, 1, 1))
+for n, nlocks, b, g in ((5000, 8, 256, 4), (777, 4, 96, 3)):
+    fresh8(f"striped_lock_accumulate.n{n}.locks{nlocks}.g{g}", F8K, "striped_lock_accumulate", (b,),
+           [f"x=float32[{n}]", f"n={n}", f"acc_rows=float32[{nlocks}]:0..0", f"locks=int32[{nlocks}]:0..0",
+            f"nlocks={nlocks}", f"copy_out=float32[{n}]"], grid=(g, 1, 1))
+
+# ---- irregular kernels (NVRTC)
+for n, thr, chunk, b, g in ((2000, 0.3, 500, 128, 4), (777, -0.5, 259, 96, 3)):
+    fresh8(f"compact_greater.n{n}.b{b}", F8A, "compact_greater", (b,),
+           [f"in=float32[{n}]", f"n={n}", f"thr={thr}", f"out=float32[{n}]", f"out_idx=int32[{n}]",
+            f"block_counts=int32[{g}]", f"chunk={chunk}"], grid=(g, 1, 1))
+for bl, n, shift, g in ((256, 1000, 0, 4), (128, 900, 4, 8)):
+    fresh8(f"radix_rank_pass.b{bl}.n{n}.shift{shift}", F8A, f"radix_rank_pass<{bl}>", (bl,),
+           [f"keys_in={npy(f'fresh8_radix_keys_{n}')}", f"keys_out=uint32[{n}]", f"tile_hist=int32[{g * 16}]",
+            f"n={n}", f"shift={shift}"], grid=(g, 1, 1))
+for nf, b, g in ((40, 128, 4), (100, 256, 2)):
+    fresh8(f"bfs_expand_warp.f{nf}.b{b}", F8A, "bfs_expand_warp", (b,),
+           [f"row_ptr={npy('fresh8_bfs_row_ptr')}", f"col_idx={npy('fresh8_bfs_cols')}",
+            f"frontier={npy(f'fresh8_bfs_frontier_{nf}')}", f"nfront={nf}", f"level_in={npy('fresh8_bfs_level')}",
+            "level_out=int32[300]", "next_flag=uint8[300]:0..0", "depth=2", "discovered=int32[1]:0..0"],
+           grid=(g, 1, 1))
+for ng, gnv in ((4, 200), (3, 500)):
+    fresh8(f"union_find_components.g{ng}.nv{gnv}", F8A, "union_find_components", (32,),
+           [f"edge_off={npy(f'fresh8_uf_off_{ng}x{gnv}')}", f"edges={npy(f'fresh8_uf_edges_{ng}x{gnv}')}",
+            f"nv={gnv}", f"labels=int32[{ng * gnv}]"], grid=(ng, 1, 1))
+for name, n, b, g in (("runs_1000", 1000, 256, 4), ("alpha_777", 777, 128, 7)):
+    fresh8(f"rle_tiles.{name}.b{b}", F8A, "rle_tiles", (b,),
+           [f"in={npy(f'fresh8_rle_{name}')}", f"n={n}", f"run_vals=int32[{n}]", f"run_lens=int32[{n}]",
+            f"tile_runs=int32[{g}]"], grid=(g, 1, 1))
+for nnz, cols, ld, rows, b, g in ((200, 1000, 1003, 30, 128, 3), (77, 300, 300, 50, 64, 5)):
+    fresh8(f"sparse_dense_rowdot.nnz{nnz}.ld{ld}.r{rows}", F8A, "sparse_dense_rowdot", (b,),
+           [f"idx={npy(f'fresh8_sparse_idx_{nnz}_of_{cols}')}", f"val=float32[{nnz}]", f"nnz={nnz}",
+            f"D=float32[{rows * ld}]", f"ld={ld}", f"rows={rows}", f"y=float32[{rows}]"], grid=(g, 1, 1))
+for n, nkeys, b, g in ((2000, 100, 256, 4), (500, 500, 128, 2)):
+    fresh8(f"segmented_sum_by_key.n{n}.b{b}", F8A, "segmented_sum_by_key", (b,),
+           [f"keys={npy(f'fresh8_seg_keys_{n}')}", f"vals=float32[{n}]", f"n={n}", f"out=float32[{nkeys}]:0..0"],
+           grid=(g, 1, 1))
+for n, thr, b, g in ((4000, 200, 128, 4), (1000, 100, 64, 2)):
+    fresh8(f"bright_byte_ring.n{n}.thr{thr}", F8A, "bright_byte_ring", (b,),
+           [f"bytes=uint8[{n}]:0..255", f"n={n}", f"thr={thr}", f"ring_out=int16[{g * 64}]",
+            f"last_out=int32[{g * 8}]", f"heads=uint32[{g}]"], grid=(g, 1, 1))
+
+# ---- stencils and small solvers (NVRTC)
+for nx, ny, nz in ((50, 20, 6), (32, 9, 10)):
+    fresh8(f"stencil7_zmarch.{nx}x{ny}x{nz}", F8A, "stencil7_zmarch", (32, 8),
+           [f"in=float32[{nx * ny * nz}]", f"out=float32[{nx * ny * nz}]", f"nx={nx}", f"ny={ny}", f"nz={nz}",
+            "c0=0.4", "c1=0.1"], grid=(-(-nx // 32), -(-ny // 8), 1))
+for bx, rows, cols, band in ((64, 40, 100, 16), (32, 25, 70, 13)):
+    fresh8(f"stencil9_regqueue.bx{bx}.{rows}x{cols}.band{band}", F8A, f"stencil9_regqueue<{bx}>", (bx,),
+           [f"in=float32[{rows * cols}]", f"out=float32[{rows * cols}]", f"rows={rows}", f"cols={cols}",
+            f"band={band}"], grid=(-(-cols // bx), -(-rows // band), 1))
+for n, nsys in ((128, 4), (64, 6)):
+    fresh8(f"tridiag_cyclic_reduction.n{n}.s{nsys}", F8A, "tridiag_cyclic_reduction", (n // 2,),
+           [f"A=float32[{nsys * n}]:-1..1", f"B=float32[{nsys * n}]:4..5", f"C=float32[{nsys * n}]:-1..1",
+            f"D=float32[{nsys * n}]", f"X=float32[{nsys * n}]", f"n={n}"], grid=(nsys, 1, 1), dyn=5 * 4 * n)
+for N, nmat in ((16, 6), (32, 3)):
+    fresh8(f"batched_lu_pivot.n{N}.m{nmat}", F8A, f"batched_lu_pivot<{N}>", (N, 4),
+           [f"mats=float64[{nmat * N * N}]", f"pivots=int32[{nmat * N}]"], grid=(nmat, 1, 1))
+for r, n, b in ((4, 2000, 256), (7, 1000, 128)):
+    fresh8(f"conv1d_const_taps.r{r}.n{n}.b{b}", F8A, f"conv1d_const_taps<{r}>", (b,),
+           [f"x=float32[{n}]", f"y=float32[{n}]", f"n={n}"], grid=(-(-n // b), 1, 1), dyn=4 * (b + 2 * r),
+           constants={"c_taps": np.concatenate([np.hanning(2 * r + 3)[1:-1] / np.hanning(2 * r + 3).sum(),
+                                                np.zeros(33 - (2 * r + 1))])})
+for nx, ny, nz in ((16, 12, 7), (9, 8, 4)):
+    fresh8(f"box3d_mean.{nx}x{ny}x{nz}", F8A, "box3d_mean", (8, 8, 4),
+           [f"in=float32[{nx * ny * nz}]", f"out=float32[{nx * ny * nz}]", f"nx={nx}", f"ny={ny}", f"nz={nz}"],
+           grid=(-(-nx // 8), -(-ny // 8), -(-nz // 4)))
+for rows, cols, batch in ((40, 33, 3), (32, 70, 2)):
+    fresh8(f"transpose_f64_batched.{rows}x{cols}.b{batch}", F8A, "transpose_f64_batched", (32, 4, 2),
+           [f"in=float64[{batch * rows * cols}]", f"out=float64[{batch * rows * cols}]", f"rows={rows}",
+            f"cols={cols}", f"batch={batch}"], grid=(-(-cols // 32), -(-rows // 32), -(-batch // 2)))
+for items, b, n, g in ((4, 128, 1000, 2), (2, 128, 700, 3)):
+    fresh8(f"bitonic_sort_chunks.i{items}.b{b}.n{n}", F8A, f"bitonic_sort_chunks<{items}>", (b,),
+           [f"keys=uint32[{n}]:0..4294967295", f"n={n}"], grid=(g, 1, 1), dyn=4 * items * b)
+
+# ---- memory layouts (NVRTC)
+for t, v, dt, rows, cols, pitch, b, g in (("float", "float4", "float32", 6, 301, 301, 64, 3),
+                                          ("int", "int2", "int32", 5, 99, 99, 32, 5),
+                                          ("double", "double2", "float64", 4, 150, 151, 64, 4)):
+    fresh8(f"axpy_rows_vec.{v}.r{rows}.c{cols}.p{pitch}", F8A, f"axpy_rows_vec<{t}, {v}>", (b,),
+           [f"x={dt}[{rows * pitch}]", f"y={dt}[{rows * pitch}]", f"rows={rows}", f"cols={cols}", f"pitch={pitch}",
+            "alpha=1.5"], grid=(g, 1, 1))
+for n, b, g in ((1000, 128, 4), (333, 64, 3)):
+    fresh8(f"particles_aos_drift.n{n}.b{b}", F8A, "particles_aos_drift", (b,),
+           [f"p=float32[{5 * n}]:0..10", f"vel=float32[{3 * n}]", f"n={n}", "dt=0.01", "inv_cell=0.5",
+            "cells_per_side=5"], grid=(g, 1, 1))
+for n, b, g in ((500, 128, 4), (200, 64, 4)):
+    fresh8(f"nbody_tile_aos.n{n}.b{b}", F8A, "nbody_tile_aos", (b,),
+           [f"p=float32[{5 * n}]:0..1", f"acc=float32[{3 * n}]", f"n={n}", "eps2=0.01"], grid=(g, 1, 1))
+for n, b, g in ((3000, 256, 4), (1000, 96, 3)):
+    fresh8(f"centroid_aos12.n{n}.b{b}", F8A, "centroid_aos12", (b,),
+           [f"pts=float32[{3 * n}]", f"n={n}", "sum3=float32[3]:0..0"], grid=(g, 1, 1))
+    fresh8(f"centroid_soa.n{n}.b{b}", F8A, "centroid_soa", (b,),
+           [f"xs=float32[{n}]", f"ys=float32[{n}]", f"zs=float32[{n}]", f"n={n}", "sum3=float32[3]:0..0"],
+           grid=(g, 1, 1))
+for n, b, g in ((1000, 128, 8), (300, 64, 5)):
+    fresh8(f"warp_sums_ragged.n{n}.b{b}", F8A, "warp_sums_ragged", (b,),
+           [f"x=float32[{n}]:0.5..1.5", f"n={n}", f"warp_sum=float32[{g * b // 32}]", f"y=float32[{n}]"],
+           grid=(g, 1, 1))
 
 
 # ---- Python kernels as people write them (issue 30): the robustness corpus's Triton and Numba kernels
