@@ -507,6 +507,25 @@ def _fresh8py_data() -> dict[str, np.ndarray]:
     }
 
 
+def _fresh9py_data() -> dict[str, np.ndarray]:
+    """The .npy inputs of the ninth fresh batch's Python kernels (kernels/fresh9_numba.py, fresh9_triton.py): 32-bit
+    radix-sort keys (full range), a gather index into 2000 values with repeats (clustered, as a sparse row order
+    gives), a scatter permutation of 1500 slots (distinct, so the output has one writer a slot) and class ids in
+    [0, 64) with a skewed, long-tailed distribution (their own generator)."""
+    rng = np.random.default_rng(20270304)
+    keys = rng.integers(0, 2**32, 3000, dtype=np.uint64).astype(np.uint32)
+    base = np.sort(rng.integers(0, 2000, 1500))
+    gather = np.clip(base + rng.integers(-3, 4, 1500), 0, 1999).astype(np.int32)
+    scatter = rng.permutation(1500).astype(np.int32)
+    ids = np.minimum(rng.geometric(0.08, 3000) - 1, 63).astype(np.int32)
+    return {
+        "fresh9py_radix_keys_3000": keys,
+        "fresh9py_gather_idx_1500_of_2000": gather,
+        "fresh9py_scatter_perm_1500": scatter,
+        "fresh9py_class_ids_3000_of_64": ids,
+    }
+
+
 def _fresh7_data() -> dict[str, np.ndarray]:
     """The .npy inputs of the seventh fresh batch (kernels/fresh7_*.cu): ggml q4_0 / q8_0 blocks with real half
     scales, rope and rotary position ids, vLLM slot mappings (distinct slots, some -1 = padding), smooth remap
@@ -693,6 +712,7 @@ def data_files() -> dict[str, np.ndarray]:
         **_fresh6py_data(),
         **_fresh7py_data(),
         **_fresh8py_data(),
+        **_fresh9py_data(),
         **_fresh7_data(),
         **_fresh8_data(),
     }
@@ -3757,4 +3777,104 @@ fresh8_case('linear_bwd_weight', 'triton', 'linear_bwd_weight', ['dy_ptr=bfloat1
 fresh8_case('matmul_colmajor_a_desc', 'triton', 'matmul_colmajor_a_desc', ['at_ptr=float16[96,64]',
             'b_ptr=float16[96,64]', 'c_ptr=float16[64,64]', 'M=64', 'N=64', 'K=96'],
             constexprs={'BM': 32, 'BN': 32, 'BK': 32}, grid=(2, 2), block_index=(1, 1, 0), num_warps=4, num_stages=2)
+assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
+
+
+# ---- the ninth fresh held-out batch of Python kernels (kernels/fresh9_numba.py, fresh9_triton.py): the
+# image-processing, linear-algebra and data-parallel primitives a numba-cuda user writes, and the everyday Triton
+# building blocks of a 2026 model codebase. Numba: a 5x5 convolution (filter in cuda.const.array_like) over a 20x20
+# haloed shared tile, a float64-accumulating tiled matmul through 16x17 padded tiles, a warp-per-row softmax
+# (shfl_xor_sync), a block max + argmax over (value, index) pairs in two shared arrays, a 4-bit radix-digit histogram
+# by shared int32 atomics (low and high digit of random uint32 keys), a 3-D 7-point stencil marching along z with a
+# 2-D shared plane, a complex64 transpose through a 32x33 tile, a Hillis-Steele double-buffered scan, an int32-indexed
+# gather/scatter (a permutation: one writer a slot), a saturating uint8 add and an int16 3x3 box blur over an int16
+# shared tile, a sum of squares over a dynamic shared array (cuda.shared.array(0, ...)) and a per-thread insertion
+# sort of 8 values in cuda.local.array. Triton: fused bias + erf-GELU + residual, an online-max log-softmax, a
+# batched matmul with all 3-D strides passed in (B read as a transposed view), the float16 K-loop GEMM with grouped
+# program order at 64x64x32 and at 128x128x64 (wgmma on sm_90), both with three stages, a non-causal attention forward
+# (head_dim 64, T = 100: a ragged last key tile), RMSNorm forward, a tl.trans transpose, a per-row top-1 (tl.argmax),
+# a cumulative product by tl.associative_scan, a class histogram by tl.histogram (masked tail) and integer
+# tl.atomic_add, column sums of a column-major matrix, a per-row absmax int8 quantiser and a masked 2-D copy between
+# differently strided non-power-of-two views; written before its first recording, every output deterministic
+def fresh9_case(id, compiler, kernel, args, grid=(1, 1, 1), block_index=(0, 0, 0), **launch):
+    """fresh2_case's launch (grid, block_index, constexprs, num_warps, num_stages, block, dyn) of a kernel of
+    fresh9_{compiler}.py."""
+    c = fresh2_case(id, compiler, kernel, args, grid=grid, block_index=block_index, **launch)
+    c.update(id=f"fresh9.{compiler}.{id}", file=f"{K}/fresh9_{compiler}.py")
+    return c
+
+
+for bi in ((0, 0, 0), (3, 2, 0)):  # a corner block (halo zero-padded on two sides) and the ragged far corner
+    fresh9_case(f'conv2d_5x5_const.b{bi[0]}{bi[1]}', 'numba', 'conv2d_5x5_const', ['img=float32[40,50]',
+                'out=float32[40,50]'], block=(16, 16), grid=(4, 3), block_index=bi)
+for bi in ((1, 1, 0), (4, 3, 0)):
+    fresh9_case(f'matmul_f64acc.b{bi[0]}{bi[1]}', 'numba', 'matmul_f64acc', ['a=float32[50,40]', 'b=float32[40,70]',
+                'c=float32[50,70]'], block=(16, 16), grid=(5, 4), block_index=bi)
+fresh9_case('softmax_warp_rows.wide', 'numba', 'softmax_warp_rows', ['x=float32[10,300]:-4..4', 'y=float32[10,300]'],
+            block=(128,), grid=(3,), block_index=(2, 0, 0))  # rows 8..11 of 10: two warps leave at once
+fresh9_case('softmax_warp_rows.narrow', 'numba', 'softmax_warp_rows', ['x=float32[16,64]:-4..4',
+            'y=float32[16,64]'], block=(128,), grid=(4,), block_index=(1, 0, 0))
+fresh9_case('block_argmax', 'numba', 'block_argmax', ['x=float32[5000]', 'best_val=float32[4]', 'best_idx=int32[4]'],
+            block=(256,), grid=(4,), block_index=(2, 0, 0))
+for shift in (0, 28):
+    fresh9_case(f'radix_digit_hist.s{shift}', 'numba', 'radix_digit_hist', [f"keys={npy('fresh9py_radix_keys_3000')}",
+                f'shift={shift}', 'counts=int32[4,16]'], block=(256,), grid=(4,), block_index=(1, 0, 0))
+fresh9_case('stencil7_march_z', 'numba', 'stencil7_march_z', ['u=float32[6,18,70]', 'out=float32[6,18,70]',
+            'c0=0.4', 'c1=0.1'], block=(32, 4), grid=(3, 5), block_index=(2, 4, 0))
+fresh9_case('transpose_c64', 'numba', 'transpose_c64', ['a=complex64[70,50]', 'at=complex64[50,70]'], block=(32, 8),
+            grid=(2, 3), block_index=(1, 2, 0))
+fresh9_case('hillis_steele_scan', 'numba', 'hillis_steele_scan', ['x=float32[700]', 'y=float32[700]',
+            'totals=float32[3]'], block=(256,), grid=(3,), block_index=(2, 0, 0))
+fresh9_case('gather_scale_scatter', 'numba', 'gather_scale_scatter', ['x=float32[2000]',
+            f"src_idx={npy('fresh9py_gather_idx_1500_of_2000')}", f"dst_idx={npy('fresh9py_scatter_perm_1500')}",
+            'scale=float32[1500]', 'out=float32[1500]'], block=(256,), grid=(6,), block_index=(3, 0, 0))
+fresh9_case('saturating_add_u8', 'numba', 'saturating_add_u8', ['a=uint8[30,100]:0..255', 'b=uint8[30,100]:0..255',
+            'out=uint8[30,100]'], block=(32, 8), grid=(4, 4), block_index=(3, 3, 0))
+fresh9_case('box3_int16', 'numba', 'box3_int16', ['img=int16[30,100]:-300..300', 'out=int16[30,100]'],
+            block=(32, 8), grid=(4, 4), block_index=(1, 2, 0))
+fresh9_case('sumsq_dyn_shared', 'numba', 'sumsq_dyn_shared', ['x=float32[3000]', 'partial=float32[4]'],
+            block=(128,), grid=(4,), block_index=(3, 0, 0), dyn=128 * 4)
+fresh9_case('row_sort8_local', 'numba', 'row_sort8_local', ['x=float32[300,8]', 'out=float32[300,8]',
+            'trimmed=float32[300]'], block=(128,), grid=(3,), block_index=(2, 0, 0))
+fresh9_case('bias_gelu_residual', 'triton', 'bias_gelu_residual', ['x_ptr=float16[50,300]:-3..3',
+            'bias_ptr=float16[300]', 'res_ptr=float16[50,300]', 'y_ptr=float16[50,300]', 'M=50', 'N=300'],
+            constexprs={'BM': 32, 'BN': 64}, grid=(2, 5), block_index=(1, 4, 0), num_warps=4)
+fresh9_case('log_softmax_online', 'triton', 'log_softmax_online', ['x_ptr=float32[6,1000]:-5..5',
+            'y_ptr=float32[6,1000]', 'N=1000', 'stride=1000'], constexprs={'BLOCK': 256}, grid=(6,),
+            block_index=(4, 0, 0), num_warps=4)
+fresh9_case('bmm_strided', 'triton', 'bmm_strided', ['a_ptr=float16[3,48,40]', 'b_ptr=float16[3,56,40]',
+            'c_ptr=float32[3,48,56]', 'M=48', 'N=56', 'K=40', 'sab=1920', 'sam=40', 'sak=1', 'sbb=2240', 'sbk=1',
+            'sbn=40', 'scb=2688', 'scm=56', 'scn=1'], constexprs={'BM': 32, 'BN': 32, 'BK': 16}, grid=(2, 2, 3),
+            block_index=(1, 1, 2), num_warps=4, num_stages=2)
+fresh9_case('matmul_kloop.64x64x32', 'triton', 'matmul_kloop', ['a_ptr=float16[200,96]', 'b_ptr=float16[96,136]',
+            'c_ptr=float16[200,136]', 'M=200', 'N=136', 'K=96'], constexprs={'BM': 64, 'BN': 64, 'BK': 32,
+            'GROUP_M': 2}, grid=(12,), block_index=(5, 0, 0), num_warps=4, num_stages=3)
+fresh9_case('matmul_kloop.128x128x64', 'triton', 'matmul_kloop', ['a_ptr=float16[256,192]', 'b_ptr=float16[192,256]',
+            'c_ptr=float16[256,256]', 'M=256', 'N=256', 'K=192'], constexprs={'BM': 128, 'BN': 128, 'BK': 64,
+            'GROUP_M': 2}, grid=(4,), block_index=(3, 0, 0), num_warps=8, num_stages=3)
+fresh9_case('attn_fwd_full', 'triton', 'attn_fwd_full', ['q_ptr=float16[2,100,64]', 'k_ptr=float16[2,100,64]',
+            'v_ptr=float16[2,100,64]', 'o_ptr=float16[2,100,64]', 'sm_scale=0.125', 'T=100'],
+            constexprs={'D': 64, 'BLOCK_M': 64, 'BLOCK_N': 32}, grid=(2, 2), block_index=(1, 1, 0), num_warps=4,
+            num_stages=2)
+fresh9_case('rmsnorm_fwd', 'triton', 'rmsnorm_fwd', ['x_ptr=float16[8,700]', 'w_ptr=float16[700]',
+            'y_ptr=float16[8,700]', 'rstd_ptr=float32[8]', 'N=700', 'stride=700', 'eps=1e-6'],
+            constexprs={'BLOCK': 1024}, grid=(8,), block_index=(5, 0, 0), num_warps=4)
+fresh9_case('transpose_trans', 'triton', 'transpose_trans', ['x_ptr=float32[100,70]', 'out_ptr=float32[70,100]',
+            'M=100', 'N=70'], constexprs={'BM': 32, 'BN': 32}, grid=(4, 3), block_index=(3, 2, 0), num_warps=4)
+fresh9_case('row_top1', 'triton', 'row_top1', ['logits_ptr=float32[10,1000]:-6..6', 'idx_ptr=int32[10]',
+            'val_ptr=float32[10]', 'M=10', 'V=1000', 'stride=1000'], constexprs={'ROWS': 2, 'BV': 1024}, grid=(5,),
+            block_index=(4, 0, 0), num_warps=8)
+fresh9_case('cumprod_rows', 'triton', 'cumprod_rows', ['p_ptr=float32[6,300]:0.9..1', 'out_ptr=float32[6,300]',
+            'N=300', 'stride=300'], constexprs={'BLOCK': 512}, grid=(6,), block_index=(3, 0, 0), num_warps=4)
+fresh9_case('class_histogram', 'triton', 'class_histogram', [f"ids_ptr={npy('fresh9py_class_ids_3000_of_64')}",
+            'hist_ptr=int32[64]:0..0', 'n=3000'], constexprs={'NBINS': 64, 'BLOCK': 512}, grid=(6,),
+            block_index=(5, 0, 0), num_warps=4)
+fresh9_case('colsum_colmajor', 'triton', 'colsum_colmajor', ['x_ptr=float32[70,96]', 'out_ptr=float32[70]', 'M=90',
+            'N=70', 'ld=96'], constexprs={'BM': 32, 'BN': 32}, grid=(3,), block_index=(2, 0, 0), num_warps=4)
+fresh9_case('quant_int8_rows', 'triton', 'quant_int8_rows', ['x_ptr=float16[20,300]:-2..2', 'q_ptr=int8[20,300]',
+            'scale_ptr=float32[20]', 'M=20', 'N=300'], constexprs={'ROWS': 4, 'BLOCK': 512}, grid=(5,),
+            block_index=(2, 0, 0), num_warps=4)
+fresh9_case('copy2d_masked', 'triton', 'copy2d_masked', ['src_ptr=float32[37,64]', 'dst_ptr=float32[37,60]', 'M=37',
+            'N=53', 'ld_src=64', 'ld_dst=60'], constexprs={'BM': 16, 'BN': 32}, grid=(3, 2), block_index=(2, 1, 0),
+            num_warps=2)
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
