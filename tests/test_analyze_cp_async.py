@@ -188,3 +188,33 @@ def test_lanes_that_read_nothing_write_their_row_together():
     # in each quarter one line read and one past the end (not recorded yet): the read line's group and the zeros' row
     half = np.where(LANE.reshape(1, 32) % 8 < 4, c, zero)
     assert int(ldgsts_costs(a, False, 16, half)[0][0]) == 8
+
+
+def test_zero_filling_lanes_of_source_size_0_cost_nothing_of_their_own():
+    """The zero-filling form (LDGSTS...ZFILL), a row's tail past K: 20 lanes of source size 0 all naming the
+    row's first chunk cost nothing of their own (the H200, fresh8.gemv_cp_async_zfill: 8.8 wavefronts a
+    copy measured where naming that chunk gives 13); a quarter of such lanes only costs 1, ideal 1."""
+    from smemlab.analyze.ledger import ZERO_SOURCE
+
+    a = (16 * LANE).reshape(1, 32).astype(np.int64)
+    c = (1024 // 16 + LANE).reshape(1, 32)  # contiguous 16-byte chunks from a line's start
+    tail = np.where(LANE.reshape(1, 32) < 12, c, ZERO_SOURCE - 0)  # lanes 12-31 name the row's start, read nothing
+    wavefronts, ideal, _ = ldgsts_costs(a, True, 16, tail)
+    # quarter 0: 1 line + 1 (zero-filling); quarter 1: lanes 8-11's line + 1; quarters 2, 3: zeros only, 1 each
+    assert (int(wavefronts[0]), int(ideal[0])) == (6, 6)
+    whole = ldgsts_costs(a, True, 16, c)
+    assert (int(whole[0][0]), int(whole[1][0])) == (8, 8)
+
+
+def test_word_copies_of_source_size_0_wait_only_for_their_bank():
+    """4-byte copies (`__pipeline_memcpy_async(dst, src, 4, 4)`, a halo's out-of-range lanes): lanes that read
+    nothing do not queue on the word they name (H200, fresh8.blur1d_pipeline_prims: one wavefront for a warp
+    whose lanes all name element 0, not 32)."""
+    from smemlab.analyze.ledger import ZERO_SOURCE
+
+    a = (4 * LANE).reshape(1, 32).astype(np.int64)
+    same = np.zeros((1, 32), dtype=np.int64)  # every lane names word 0
+    assert int(ldgsts_costs(a, False, 4, same)[0][0]) == 32
+    assert int(ldgsts_costs(a, False, 4, ZERO_SOURCE - same)[0][0]) == 1
+    one_bank = (128 * LANE).reshape(1, 32).astype(np.int64)  # their own bank still serialises them
+    assert int(ldgsts_costs(one_bank, False, 4, ZERO_SOURCE - same)[0][0]) == 32

@@ -1035,3 +1035,84 @@ def test_a_stencils_first_point_is_one_lds128_reading_a_word_it_does_not_use(tmp
 
         pytest.skip("no nvdisasm: the SASS is not read")
     assert r.totals("load")["requests"] == 20 and r.totals("load")["wavefronts"] == 80
+
+
+PROBE_SRC = r'''
+extern "C" __global__ void probe(const unsigned *keys, const unsigned *vals, const unsigned *queries,
+                                 unsigned *out, unsigned mask)
+{
+    const int i = threadIdx.x;
+    const unsigned q = queries[i];
+    unsigned slot = q & mask, found = 0;
+    for (unsigned p = 0; p <= mask; ++p) {
+        const unsigned k = keys[slot];
+        if (k == q) {
+            found = vals[slot];  // run at the trip a lane finds its key: one request a trip of the warp
+            break;
+        }
+        slot = (slot + 1) & mask;
+    }
+    out[i] = found;
+}
+'''
+
+
+def test_a_block_a_loop_leaves_by_break_runs_at_each_trip_its_lanes_leave(tmp_path):
+    """`if (k == q) { v = vals[slot]; break; }` in a probe loop: lanes that find their key at different trips
+    load `vals` at those trips, one request each (H200, fresh8.hash_count_lookup: 30 executions for 13 warps),
+    not once when the warp's last lane leaves the loop: paths meet at a block only in one trip of a loop."""
+    from smemlab.analyze import analyze_source
+
+    from smemlab.analyze import render
+
+    src = tmp_path / "probe.cu"
+    src.write_text(PROBE_SRC)
+    trips = np.arange(32) % 4  # lane l finds its key after l % 4 steps: 4 distinct trips
+    queries = (1000 + 8 * np.arange(32)).astype(np.uint32)  # first slots 8 apart: no lane meets another's key
+    table = np.full(256, 7, np.uint32)
+    table[(queries.astype(np.int64) + trips) % 256] = queries
+    np.save(tmp_path / "keys.npy", table)
+    np.save(tmp_path / "queries.npy", queries)
+    r = analyze_source(str(src), "probe", (32,), args=[f"keys={tmp_path / 'keys.npy'}", "vals=uint32[256]",
+                                                       f"queries={tmp_path / 'queries.npy'}", "out=uint32[32]",
+                                                       "mask=255"])
+    (vals,) = [d for d in render.to_json(r)["lines"] if d["op"] == "global load" and d["line"] == 11]
+    assert vals["requests"] == len(set(trips.tolist()))
+
+
+AOS_SRC = r'''
+struct Particle { float x, y, z; int cell; float mass; };
+
+extern "C" __global__ void aos(const Particle *p, float *out, int n)
+{
+    __shared__ Particle tile[128];
+    tile[threadIdx.x] = p[threadIdx.x];
+    __syncthreads();
+    float a = 0.f;
+    for (int k = 0; k < n; ++k) {
+        const float d = tile[k].x * tile[k].y - tile[k].z;
+        a += d * tile[k].mass;
+    }
+    out[threadIdx.x] = a;
+}
+'''
+
+
+def test_an_array_of_20_byte_structs_read_by_field_is_read_as_whole_16_byte_chunks(tmp_path):
+    """ptxas unrolls the loop by 4 and reads the 4 structs' 80 bytes as 5 LDS.128, the unread `cell` words
+    too, each chunk on the line of its lowest field (the H200, fresh8.nbody_tile_aos: 3 on the x/y/z line, 2
+    on the mass line): 5 requests a warp for 4 trips, where reading by field would take 16."""
+    from smemlab.analyze import analyze_source, render
+
+    src = tmp_path / "aos.cu"
+    src.write_text(AOS_SRC)
+    r = analyze_source(str(src), "aos", (128,), args=["p=float32[640]", "out=float32[128]", "n=128"])
+    if not r.sass.available:
+        import pytest
+
+        pytest.skip("no nvdisasm: the SASS is not read")
+    doc = render.to_json(r)
+    trips = 128 * 4  # 128 trips, 4 warps
+    assert doc["load"]["requests"] == trips * 5 // 4
+    by_line = {d["line"]: d["requests"] for d in doc["lines"] if d["op"] == "load"}
+    assert by_line == {11: trips * 3 // 4, 12: trips * 2 // 4}

@@ -91,6 +91,8 @@ def repo_file(path: str) -> str:
     """A file name from line info (absolute, or relative to the repo root) as the fixture writes it:
     package:PATH for src/smemlab/PATH, else relative to the repo root."""
     p = path.replace("\\", "/")
+    if "/../" in p:  # nvcc's line table names headers through its bin/ (".../bin/../include/x.hpp"), ncu does not
+        p = os.path.normpath(p)
     for root in (str(PKG_DIR) + "/", "src/smemlab/"):
         if root in p:
             return "package:" + p.split(root, 1)[1]

@@ -29,25 +29,51 @@ class Flow:
     starts: list[int] = None  # basic block -> index of its first instruction
     bsucc: list[list[int]] = None  # basic block -> its successors (len(starts): the exit)
     _reach: dict = None
+    _back: set = None
+
+    def back_edges(self) -> set[tuple[int, int]]:
+        """The (block, successor) edges that close a loop: to a block on the depth-first path from the entry."""
+        if self._back is None:
+            self._back = set()
+            on_path, done = set(), set()
+            stack = [(0, iter(self.bsucc[0]))] if self.starts else []
+            on_path.add(0)
+            while stack:
+                b, it = stack[-1]
+                y = next(it, None)
+                if y is None:
+                    stack.pop()
+                    on_path.discard(b)
+                    done.add(b)
+                elif y >= len(self.starts) or y in done:
+                    continue
+                elif y in on_path:
+                    self._back.add((b, y))
+                else:
+                    on_path.add(y)
+                    stack.append((y, iter(self.bsucc[y])))
+        return self._back
 
     def loops(self) -> list[tuple[int, int]]:
         """(first instruction, backward branch) of every loop: a branch to itself or before it, sorted."""
         return sorted((t, pc) for pc, t in self.targets.items() if t <= pc)
 
-    def reaches(self, a: int, b: int, stop: int) -> bool:
+    def reaches(self, a: int, b: int, stop: int, forward: bool = False) -> bool:
         """Whether a thread at instruction `a` can come to instruction `b` without passing `stop` (an
-        instruction index or EXIT)."""
+        instruction index or EXIT); `forward`: without closing a loop (`back_edges`: in this trip of the
+        loops around it)."""
         if a == EXIT or b == EXIT:
             return False
         ba, bb = self.block_of[a], self.block_of[b]
         if ba == bb and a <= b:
             return True
-        key = (ba, bb, stop)
+        key = (ba, bb, stop, forward)
         if self._reach is None:
             self._reach = {}
         if key not in self._reach:
             avoid = self.block_of[stop] if stop != EXIT else -1
-            seen, todo, found = set(), list(self.bsucc[ba]), False
+            first = [y for y in self.bsucc[ba] if not forward or (ba, y) not in self.back_edges()]
+            seen, todo, found = set(), first, False
             while todo:
                 x = todo.pop()
                 if x in seen or x == avoid or x >= len(self.starts):
@@ -56,7 +82,7 @@ class Flow:
                     found = True
                     break
                 seen.add(x)
-                todo.extend(self.bsucc[x])
+                todo.extend(y for y in self.bsucc[x] if not forward or (x, y) not in self.back_edges())
             self._reach[key] = found
         return self._reach[key]
 

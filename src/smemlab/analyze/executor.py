@@ -328,7 +328,9 @@ class Executor:
                 break
             if s.rpc != r or s.holder or s.waiting is not None or s.pc == pc:
                 continue
-            if flow.reaches(s.pc, pc, r) and not flow.reaches(pc, s.pc, r):
+            # only a path coming in this iteration: one still in a loop that it leaves for this block later
+            # (a probe loop's `if (k == q) { v = vals[slot]; break; }`) runs it on its own, as ptxas's code does
+            if flow.reaches(s.pc, pc, r, forward=True) and not flow.reaches(pc, s.pc, r):
                 st.insert(j, st.pop())
                 return True
         return False

@@ -120,7 +120,7 @@ class Ledger:
         self.wgmma_places: dict[int, tuple[int, int]] = wgmma_places or {}
         # (file, line) -> the SASS's cp.async form: (zero-filling, prefetching) (sass.copy_forms)
         self.copy_forms: dict[tuple[int, int], tuple[bool, bool]] = copy_forms or {}
-        self._runs: dict[tuple, dict] = {}  # (file, line, kind) -> the chunks being filled (_coalesce)
+        self._runs: dict[tuple, dict] = {}  # (file, kind) -> the chunks being filled (_coalesce)
         self._open_unions: dict[tuple, list] = {}  # (twin pc, kind, warp) -> [site, offsets, lanes, pcs] (_union)
         self._trips: dict[int, dict] = {}  # loop -> its accesses so far, with each lane's trip (_regroup)
         self._rows = 0
@@ -256,7 +256,11 @@ class Ledger:
         reading a word it does not use (a thread's loop over a block's warp partials from index 1:
         LDS.128 of words 0-3, then LDS of word 4). Where every SASS load of the line has the chunk's
         width (`whole`), any part of a chunk one body loads is the whole chunk's load: a loop over up to
-        4 words that ptxas unrolled to its largest trip count and made one LDS.128, whatever the count."""
+        4 words that ptxas unrolled to its largest trip count and made one LDS.128, whatever the count.
+        Three words of a 16-byte chunk, the fourth anywhere, are read whole too (an unrolled loop over an
+        array of 20-byte structs: 4 structs' fields are 5 LDS.128, the unread words with them). A chunk's
+        pieces may stand on several lines (one struct's last field, the next one's first three): it
+        stands on the line of its lowest piece (`_chunk_line`, as Nsight Compute's source view puts it)."""
         pos = off % width
         plain = np.zeros_like(em)
         for w in np.flatnonzero(em.reshape(self.W, WARP).any(axis=1)):  # each warp's pieces apart
@@ -275,7 +279,7 @@ class Ledger:
     def _piece(self, site: Site, off: np.ndarray, pos: np.ndarray, em: np.ndarray, w: int, p: int, width: int) -> None:
         """One warp's piece `p` (its byte in the chunk) of a vector being assembled (`_coalesce`)."""
         line = self.joins.get(site.pc, site.line)
-        groups = self._runs.setdefault((site.file, line, site.kind), {})
+        groups = self._runs.setdefault((site.file, site.kind), {})
         lanes = slice(w * WARP, (w + 1) * WARP)
         gkey = (site.size, w, np.where(em[lanes], (off - pos)[lanes], -1).tobytes())
         g = groups.get(gkey)
@@ -293,7 +297,7 @@ class Ledger:
         if len(g["have"]) * site.size == width:
             first = min(g["members"], key=lambda m: m[3])[0]
             del groups[gkey]
-            self._record(self._wide(first, width, g["line"]), g["chunk"], em, 1)
+            self._record(self._wide(first, width, self._chunk_line(g)), g["chunk"], em, 1)
 
     def _wide(self, site: Site, width: int, line: int | None = None) -> Site:
         """The merged access of `width` bytes, on `line` (the line the vector's run stands on: its own where
@@ -312,10 +316,19 @@ class Ledger:
         members = g["members"]
         if self._over_read(members, g["width"]):
             first = min(members, key=lambda m: m[3])
-            self._record(self._wide(first[0], g["width"], g["line"]), g["chunk"], g["em"], first[2])
+            self._record(self._wide(first[0], g["width"], self._chunk_line(g)), g["chunk"], g["em"], first[2])
             return
         for s, off, issued, _ in members:
             self._record(s, off, g["em"], issued)
+
+    def _chunk_line(self, g: dict) -> int:
+        """The line a merged chunk stands on: its group's, or for a chunk read whole from several lines, the line
+        of its lowest piece (where Nsight Compute's source view puts that LDS.128)."""
+        lines = {self.joins.get(m[0].pc, m[0].line) for m in g["members"]}
+        if len(lines) == 1:
+            return g["line"]
+        first = min(g["members"], key=lambda m: m[3])[0]
+        return self.joins.get(first.pc, first.line)
 
     def _may_join(self, pcs: list, pc: int) -> bool:
         """Pieces of one vector: instructions of one basic block (repeated where ptxas unrolled its loop),
@@ -328,13 +341,18 @@ class Ledger:
         """The incomplete load chunk ptxas reads whole (`_coalesce`)."""
         sites = [m[0] for m in members]
         spans = sorted((m[3], m[3] + m[0].size) for m in members)
-        if sites[0].kind != "load" or not all(a[1] == b[0] for a, b in zip(spans, spans[1:])):
+        if sites[0].kind != "load":
             return False
         if all(s.pc in self.whole for s in sites):
             return True
+        if len({s.pc for s in sites}) != len(sites) or len({self.block_of.get(s.pc) for s in sites}) != 1:
+            return False
+        if sum(b - a for a, b in spans) * 4 == width * 3 and width == 16:
+            return True  # three words of four, a gap anywhere: the fields of an array of structs a loop reads
+        if not all(a[1] == b[0] for a, b in zip(spans, spans[1:])):
+            return False
         covered = spans[-1][1] - spans[0][0]
-        return (len({s.pc for s in sites}) == len(sites) and len({self.block_of.get(s.pc) for s in sites}) == 1
-                and spans[-1][1] == width and covered & (covered - 1) != 0)
+        return spans[-1][1] == width and covered & (covered - 1) != 0
 
     def finish(self) -> None:
         """The end of the kernel: chunks still open go through as they are, then the model runs."""
@@ -425,7 +443,9 @@ def ldgsts_costs(a: np.ndarray, zfill: bool, size: int = 16, chunks: np.ndarray 
       distinct positions into 32 banks 1, whatever its alignment (a row one word off a line's start, a
       stride of 33 words); k-way source and m-way destination conflicts on the same lanes max(k, m), on
       crossing lanes k + m - 1. Exact on all 21 one-warp patterns (H100, 2026-11-27: cp_async.b4.*, 14 of
-      them designed for it); ideal: the warp's as a store.
+      them designed for it); ideal: the warp's as a store. A lane of source size 0 reads no word and waits
+      only for its bank (a halo's out-of-range lanes all naming element 0 cost one wavefront, not one a
+      lane: fresh8.blur1d_pipeline_prims, H200 2026-11-29).
     - 8 bytes: the lanes that copy from one global 128-byte line write together, as a shared
       store of that width would, the groups one after the other (one line into 32 distinct banks:
       1 wavefront; a line a lane: 32; one line into one bank: 32); ideal: the warp's as a store.
@@ -437,7 +457,10 @@ def ldgsts_costs(a: np.ndarray, zfill: bool, size: int = 16, chunks: np.ndarray 
       64 bytes 3, 2, 4, 2, a line or a row a lane 8. The zero-filling form (LDGSTS...ZFILL) adds, per
       quarter, the largest of 1, the global lines whose first 16 bytes it copies and the (line, row)
       groups that write a row's first 16 bytes. Ideal: 1 a quarter, 2 zero-filling. Exact on all 38 of
-      the corpus's patterns in each form. A lane of the plain form whose source size is 0 (the SASS's
+      the corpus's patterns in each form. In the zero-filling form a lane of source size 0 costs nothing
+      of its own, whatever it names: it writes its zeros with the quarter's other lanes, and a quarter of
+      such lanes only costs 1, ideal 1 (a row's tail past K, every zero lane naming the row's start:
+      fresh8.gemv_cp_async_zfill, H200 2026-11-29). A lane of the plain form whose source size is 0 (the SASS's
       ignore-source predicate: Triton's masked-off tiles, `p ? 16 : 0`; its chunk ZERO_SOURCE) reads
       nothing and writes zeros: such lanes move together by shared row, whatever their source addresses
       (the H100's tiles past K: 1 wavefront a quarter where the lines they would have read cost 2;
@@ -447,7 +470,9 @@ def ldgsts_costs(a: np.ndarray, zfill: bool, size: int = 16, chunks: np.ndarray 
     """
     if chunks is None:
         raise ValueError("a cp.async's cost needs each lane's global chunk")
-    if prefetch or zfill or size != 16:  # zero lanes as the lines they name: only the plain 16-byte form groups them
+    if size == 4 and not prefetch:
+        return _word_copy_costs(a, chunks)
+    if prefetch or size != 16:  # zero lanes as the lines they name: only the 4- and 16-byte forms without the hint tell
         chunks = np.where(chunks <= ZERO_SOURCE, ZERO_SOURCE - chunks, chunks)
     if size == 4:
         return _word_copy_costs(a, chunks)
@@ -460,7 +485,9 @@ def _word_copy_costs(a: np.ndarray, words: np.ndarray):
     """ldgsts_costs for 4 bytes: the distinct (destination bank, source position) patterns of the warps, each
     scheduled once."""
     act = a >= 0
-    key = np.concatenate([np.where(act, (a % 128) // 4, -1), np.where(act, words % 32, -1)], axis=1)
+    # a lane of source size 0 reads no word: a place of its own, only its bank can make it wait
+    place = np.where(words <= ZERO_SOURCE, WARP + np.arange(WARP)[None, :], words % 32)
+    key = np.concatenate([np.where(act, (a % 128) // 4, -1), np.where(act, place, -1)], axis=1)
     uniq, inv = np.unique(key, axis=0, return_inverse=True)
     wf = np.empty(len(uniq), dtype=np.int64)
     for k, row in enumerate(uniq):
@@ -526,7 +553,9 @@ def _ldgsts16_costs(a: np.ndarray, zfill: bool, chunks: np.ndarray):
         wf[k], deg[k] = _ldgsts16_warp(row[:WARP], row[WARP:], zfill)
     quarters = act.reshape(a.shape[0], WARP // 8, 8).any(axis=2).sum(axis=1)
     inv = inv.reshape(-1)
-    return wf[inv], quarters * (2 if zfill else 1), deg[inv]
+    if zfill:  # 2 a quarter that reads, 1 a quarter of zero lanes only
+        return wf[inv], quarters + read.reshape(a.shape[0], WARP // 8, 8).any(axis=2).sum(axis=1), deg[inv]
+    return wf[inv], quarters, deg[inv]
 
 
 def _ldgsts16_warp(d: np.ndarray, c: np.ndarray, zfill: bool) -> tuple[int, int]:
@@ -539,6 +568,8 @@ def _ldgsts16_warp(d: np.ndarray, c: np.ndarray, zfill: bool) -> tuple[int, int]
         if not on.any():
             continue
         lanes = list(zip(dq[on].tolist(), cq[on].tolist()))  # (shared byte offset, global chunk)
+        if zfill:  # a lane of source size 0 writes its zeros with the others, at no cost of its own
+            lanes = [(x, y) for x, y in lanes if y != ZERO_SOURCE]
         cost = len({(y // 8, x // 128, ((x >> 4) ^ y) & 3) if y != ZERO_SOURCE else (ZERO_SOURCE, x // 128)
                     for x, y in lanes})
         if zfill:

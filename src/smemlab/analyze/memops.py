@@ -557,7 +557,7 @@ def b_cp_async(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
             # the source's 4-byte words for a 4-byte copy (its cost depends on their place in the line), else
             # its 16-byte chunks (ledger.ldgsts_costs)
             chunks = s // 4 if size == 4 else s // 16
-            if size == 16 and n is not None:
+            if n is not None:
                 chunks = np.where(n > 0, chunks, ZERO_SOURCE - chunks)  # nothing read: zeros written (ldgsts_costs)
             ledger.record_copy(site, d, m, ex.issued_warps, chunks)
         # its global read (global ldgsts); no shared lanes in this group. A lane whose source size is 0
