@@ -59,7 +59,19 @@ KNOWN = {
     "fresh6.weighted_hist_fixed64.n1000.bins300": "64-bit fixed-point atomicAdd into 300 bins: 1,727 sectors against "
                                                   "1,728 in all, the source page giving the lines (101, 226) none: the "
                                                   "atomic sector hash at a bin count of 300, not yet explained",
-    # the seventh fresh batch of Python kernels (recorded on an H200, 2026-11-28), found at its first recording
+    # the eighth fresh CUDA batch (recorded on an H200, 2026-11-29), found at its first recording
+    **{f"fresh8.hash_count_insert.{v}": "a hash table's inserts by atomicCAS on global keys from every block at "
+       "once: a key's probes depend on which block took a slot first (the kernel-level counters, from several "
+       "replays, disagree with the source page's lines by 3 requests), which analyze, emulating the blocks one after "
+       "another, does not model" for v in ("cap512.n600", "cap256.n300")},
+    **{f"fresh8.union_find_components.{v}": "the edges' loop runs once more for a warp whose lanes' CAS retries the "
+       "warps' interleaving splits (timing-dependent, as its shared side)" for v in ("g4.nv200", "g3.nv500")},
+    # the ninth fresh batch of Python kernels (recorded on an H200, 2026-11-29), found at its first recording
+    "fresh9.triton.matmul_kloop.128x128x64": "the k-loop's cp.async at 128x128x64, as triton.matmul.128x128x64: the "
+                                             "source view gives lines 102 and 103 6,080 and 6,112 sectors where the "
+                                             "lanes touch 6,144 each (ideal 12,192 against 12,288), timing, not "
+                                             "modelled",
+    # the eighth fresh batch of Python kernels (recorded on an H200, 2026-11-28), found at its first recording
     "fresh8.numba.smooth5_fp16": "Numba's float16 ABI through local memory (cuda.fp16 math, as "
                                  "fresh7.numba.fp16_leaky_flip): 304 local load and 304 local store requests "
                                  "measured, 384 and 832 emulated, on other lines",

@@ -192,20 +192,6 @@ KNOWN = {
                                     ("float8_e5m2.float32.64x128x64", 64, 192, 160),
                                     ("int8.int32.64x64x64", 64, 320, 288),
                                     ("float8_e4m3fn.float16.64x64x64", 64, 192, 160))},
-    # tf32: B (and the attention's V) must be K-major for wgmma, so Triton copies float32 elements one by one
-    # (LDGSTS.E, 4 bytes) into a transposed, swizzled tile: ldgsts_costs's word rule gives 10 wavefronts a
-    # request, the H100 measured 10 in the prologue and 9 in the loop; the 128x128 tile of 8 warps is exact
-    "triton.matmul_typed.float32.float32.64x64x32": (
-        {("triton_kernels.py", 194, "ldgsts")},
-        "B's 4-byte cp.async into a transposed 128-byte-swizzled tile: 3,840 wavefronts emulated (10 a request), "
-        "3,584 measured (10 a request in the prologue's copies, 9 in the loop's): the loop's copies cost one "
-        "wavefront less than the lanes' pattern gives, with copies in flight (as STAGED_A_COPY's)"),
-    **{f"triton.attention_typed.float32.d{d}": (
-        {("triton_kernels.py", 212, "ldgsts")},
-        f"V's 4-byte cp.async into a transposed swizzled tile (tf32 needs K-major B): {got} wavefronts emulated, {want} "
-        "measured, as B's copies in triton.matmul_typed.float32.float32.64x64x32; the QK^T and PV products "
-        "(tf32 wgmma, A of PV from registers) match")
-       for d, got, want in ((32, "1,792", "1,408"), (64, "5,120", "4,608"))},
     # `--arch sm_80` (Ampere's code, measured on the H100 from its PTX assembled for sm_90)
     "triton.matmul_typed.float32.float32.64x64x32.sm80": (
         {("triton_kernels.py", 193, "load")},
@@ -238,12 +224,11 @@ KNOWN = {
     "fresh2.triton.matmul_bt": ({("fresh2_triton.py", 232, "ldgsts"), ("fresh2_triton.py", 233, "ldgsts")},
                                 "num_stages=4 (tl.range): both tiles' 16-byte copies with three stages in flight, "
                                 "1,408 wavefronts a line measured, 1,920 by ldgsts_costs; " + STAGED_A_COPY),
-    "fresh2.triton.matmul_fp32_ieee": ({("fresh2_triton.py", 297, "load"), ("fresh2_triton.py", 297, "ldgsts")},
+    "fresh2.triton.matmul_fp32_ieee": ({("fresh2_triton.py", 297, "load")},
                                        "tl.dot(input_precision='ieee') on FMAs: ptxas reads A's fragments as 16 LDS.128 "
                                        "and 6 LDS where the PTX has 48 ld.shared.b32 in groups of 3 (over-read "
                                        "words), so sass.plan leaves the line unmatched and counts the PTX's loads "
-                                       "(9,984 wavefronts against 3,072); its 4-byte cp.async with copies in flight "
-                                       "1,152 against 846 (the word rule, as the tf32 copies)"),
+                                       "(9,984 wavefronts against 3,072)"),
     **{f"fresh4.triton.{k}": ({("fresh4_triton.py", line, "ldgsts")},
                               "a staged Triton matmul's 16-byte tile copies with stages in flight (measured on an H200, "
                               f"2026-11-28: {hw} wavefronts on the line, {ours} by ldgsts_costs); " + STAGED_A_COPY)
@@ -282,6 +267,17 @@ KNOWN = {
                                    "cuda.atomic.exch into ring slots that cuda.atomic.inc handed out: line 416's ATOMS "
                                    "cost 28 wavefronts measured, 16 emulated (the SASS-attributed totals are not the "
                                    "hardware's: 540 against the lines' sum); not understood yet"),
+    **{f"fresh8.union_find_components.{v}": ({("fresh8_apps.cu", n, k) for n, k in ((134, "load"), (135, "load"),
+                                                                               (136, "store"), (164, "atomic"))},
+                                              "a block's union-find with atomicCAS links on a shared parent array: the "
+                                              "finds' path halving and the CAS retries depend on how the warps "
+                                              "interleave (not repeatable: the metrics' two runs differ, and the "
+                                              "SASS-attributed totals are not the hardware's)")
+       for v in ("g4.nv200", "g3.nv500")},
+    # the ninth fresh batch of Python kernels (recorded on an H200, 2026-11-29), found at its first recording
+    "fresh9.triton.matmul_kloop.64x64x32": ({("fresh9_triton.py", 102, "ldgsts")},
+                                            "float16 A tile at BK=32 (64-byte rows), num_stages=3: line 102's cp.async "
+                                            "2,688 wavefronts measured, 3,072 emulated. " + STAGED_A_COPY),
     "fresh8.triton.moe_align_sort": ({("fresh8_triton.py", 287, "store"), ("standard.py", 287, "store")},
                                      "line 287's two st.shared.v2 (a tl.sum over axis 1): ptxas's line table puts one "
                                      "of the two STS on standard.py:287, the line of the same number in the inlined "
