@@ -80,7 +80,9 @@ KNOWN = {
                                           "between the loops' trips follow them (4,085 requests measured, 3,096 "
                                           "emulated)",
     **{f"fresh8.numba.hist_u8_per_warp.{v}": "uint8 pixels loaded a byte a lane in a grid-stride loop: 192 requests "
-       "measured, 188 emulated, the sectors equal (the ideal follows the requests); not understood yet"
+       "measured, 188 emulated, the sectors equal (the ideal follows the requests): the one warp whose lanes run 6 and "
+       "5 trips runs the unrolled body's 4 LDG.E.U8 twice, 16 lanes each (33 executions for 32 warps), after the "
+       "remainder loop's ATOMS.POPC.INC (cuda.atomic.add of 1), as fresh3.hist_equalize's split warp"
        for v in ("uniform", "dark")},
     "fresh7.numba.fp16_leaky_flip": "Numba's float16 ABI through local memory (cuda.fp16.hmul/hmax, as "
                                     "fresh6.numba.diffuse_fp16): 288 local load and 352 local store requests measured, "
