@@ -72,8 +72,8 @@ class Flow:
             self._reach = {}
         if key not in self._reach:
             avoid = self.block_of[stop] if stop != EXIT else -1
-            first = [y for y in self.bsucc[ba] if not forward or (ba, y) not in self.back_edges()]
-            seen, todo, found = set(), first, False
+            back = self.back_edges() if forward else set()
+            seen, todo, found = set(), [y for y in self.bsucc[ba] if (ba, y) not in back], False
             while todo:
                 x = todo.pop()
                 if x in seen or x == avoid or x >= len(self.starts):
@@ -82,7 +82,7 @@ class Flow:
                     found = True
                     break
                 seen.add(x)
-                todo.extend(y for y in self.bsucc[x] if not forward or (x, y) not in self.back_edges())
+                todo.extend(y for y in self.bsucc[x] if (x, y) not in back)
             self._reach[key] = found
         return self._reach[key]
 

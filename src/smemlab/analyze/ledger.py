@@ -260,7 +260,7 @@ class Ledger:
         Three words of a 16-byte chunk, the fourth anywhere, are read whole too (an unrolled loop over an
         array of 20-byte structs: 4 structs' fields are 5 LDS.128, the unread words with them). A chunk's
         pieces may stand on several lines (one struct's last field, the next one's first three): it
-        stands on the line of its lowest piece (`_chunk_line`, as Nsight Compute's source view puts it)."""
+        stands on the line of its lowest piece (`_wide`, as Nsight Compute's source view puts it)."""
         pos = off % width
         plain = np.zeros_like(em)
         for w in np.flatnonzero(em.reshape(self.W, WARP).any(axis=1)):  # each warp's pieces apart
@@ -278,7 +278,6 @@ class Ledger:
 
     def _piece(self, site: Site, off: np.ndarray, pos: np.ndarray, em: np.ndarray, w: int, p: int, width: int) -> None:
         """One warp's piece `p` (its byte in the chunk) of a vector being assembled (`_coalesce`)."""
-        line = self.joins.get(site.pc, site.line)
         groups = self._runs.setdefault((site.file, site.kind), {})
         lanes = slice(w * WARP, (w + 1) * WARP)
         gkey = (site.size, w, np.where(em[lanes], (off - pos)[lanes], -1).tobytes())
@@ -289,20 +288,21 @@ class Ledger:
         if g is None:
             if len(groups) >= MAX_OPEN_CHUNKS * self.W:  # chunks that never fill: the oldest goes through as it is
                 self._end_group(groups, next(iter(groups)))
-            g = groups[gkey] = {"members": [], "have": set(), "em": em, "chunk": off - pos, "width": width, "pcs": [],
-                                "line": line}
+            g = groups[gkey] = {"members": [], "have": set(), "em": em, "chunk": off - pos, "width": width, "pcs": []}
         g["pcs"].append(site.pc)
         g["members"].append((site, off, 1, p))
         g["have"].add(p)
         if len(g["have"]) * site.size == width:
             first = min(g["members"], key=lambda m: m[3])[0]
             del groups[gkey]
-            self._record(self._wide(first, width, self._chunk_line(g)), g["chunk"], em, 1)
+            self._record(self._wide(first, width), g["chunk"], em, 1)
 
-    def _wide(self, site: Site, width: int, line: int | None = None) -> Site:
-        """The merged access of `width` bytes, on `line` (the line the vector's run stands on: its own where
-        no piece joined from another line)."""
-        line = site.line if line is None else line
+    def _wide(self, site: Site, width: int) -> Site:
+        """The merged access of `width` bytes whose lowest piece is `site`, on that piece's line (the line whose
+        vectors it completes, `joins`, where it has one): where a chunk's pieces stand on several lines (one
+        struct's last field, the next one's first three), the line Nsight Compute's source view gives its
+        LDS.128."""
+        line = self.joins.get(site.pc, site.line)
         key = (site.pc, site.kind, "wide", width, line)
         w = self.sites.get(key)
         if w is None:
@@ -316,19 +316,10 @@ class Ledger:
         members = g["members"]
         if self._over_read(members, g["width"]):
             first = min(members, key=lambda m: m[3])
-            self._record(self._wide(first[0], g["width"], self._chunk_line(g)), g["chunk"], g["em"], first[2])
+            self._record(self._wide(first[0], g["width"]), g["chunk"], g["em"], first[2])
             return
         for s, off, issued, _ in members:
             self._record(s, off, g["em"], issued)
-
-    def _chunk_line(self, g: dict) -> int:
-        """The line a merged chunk stands on: its group's, or for a chunk read whole from several lines, the line
-        of its lowest piece (where Nsight Compute's source view puts that LDS.128)."""
-        lines = {self.joins.get(m[0].pc, m[0].line) for m in g["members"]}
-        if len(lines) == 1:
-            return g["line"]
-        first = min(g["members"], key=lambda m: m[3])[0]
-        return self.joins.get(first.pc, first.line)
 
     def _may_join(self, pcs: list, pc: int) -> bool:
         """Pieces of one vector: instructions of one basic block (repeated where ptxas unrolled its loop),
@@ -470,9 +461,7 @@ def ldgsts_costs(a: np.ndarray, zfill: bool, size: int = 16, chunks: np.ndarray 
     """
     if chunks is None:
         raise ValueError("a cp.async's cost needs each lane's global chunk")
-    if size == 4 and not prefetch:
-        return _word_copy_costs(a, chunks)
-    if prefetch or size != 16:  # zero lanes as the lines they name: only the 4- and 16-byte forms without the hint tell
+    if prefetch or size not in (4, 16):  # zero lanes as the lines they name: only the 4- and 16-byte forms tell them
         chunks = np.where(chunks <= ZERO_SOURCE, ZERO_SOURCE - chunks, chunks)
     if size == 4:
         return _word_copy_costs(a, chunks)
