@@ -218,3 +218,75 @@ def test_word_copies_of_source_size_0_wait_only_for_their_bank():
     assert int(ldgsts_costs(a, False, 4, ZERO_SOURCE - same)[0][0]) == 1
     one_bank = (128 * LANE).reshape(1, 32).astype(np.int64)  # their own bank still serialises them
     assert int(ldgsts_costs(one_bank, False, 4, ZERO_SOURCE - same)[0][0]) == 32
+
+
+def test_the_source_view_reads_a_p0_source_predicate_as_true():
+    """A plain 16-byte copy whose source predicate ptxas put in P0 (`LDGSTS ... [R4.64], P0`): Nsight Compute's
+    source view costs it as if every lane's source size were 0, and with `!P0` as if none were (H200,
+    kernels/staged_probe_triton.py: a Triton matmul's A-tile copies, two 64-byte rows a quarter, 4 wavefronts a
+    warp under P0, 8 under P1 or P4, the same lanes)."""
+    from smemlab.analyze.ledger import ZERO_SOURCE
+
+    a = (16 * LANE).reshape(1, 32).astype(np.int64)
+    src = (LANE % 4) * 16 + (LANE // 4) % 2 * 512 + (LANE // 8) * 1024  # each quarter: two lines, 64 bytes each
+    c = (src // 16).reshape(1, 32)
+    assert [int(ldgsts_costs(a, False, 16, c, source_predicate=p)[0][0]) for p in ("", "P1", "P0", "!P1")] == \
+        [8, 8, 4, 8]
+    zero = ZERO_SOURCE - c  # a tile past the loop's last: source size 0
+    assert [int(ldgsts_costs(a, False, 16, zero, source_predicate=p)[0][0]) for p in ("", "P2", "!P0", "P0")] == \
+        [4, 4, 8, 4]
+    # the zero-filling form and the narrower copies count their predicate as it is
+    assert int(ldgsts_costs(a, True, 16, c, source_predicate="P0")[0][0]) == \
+        int(ldgsts_costs(a, True, 16, c)[0][0])
+    words = (4 * LANE).reshape(1, 32).astype(np.int64)
+    assert int(ldgsts_costs(words, False, 4, (LANE * 8).reshape(1, 32), source_predicate="P0")[0][0]) == \
+        int(ldgsts_costs(words, False, 4, (LANE * 8).reshape(1, 32))[0][0])
+
+
+def test_each_copy_s_source_predicate_is_read_from_the_listing():
+    """sass.copy_predicates: the predicate after a LDGSTS's source, by line in address order ("" for none),
+    whatever guards the instruction."""
+    from smemlab.analyze import sass
+
+    listing = "\n".join([
+        "//--------------------- .text.k --------------------------",
+        '\t//## File "/x/k.py", line 7',
+        "        /*0100*/                   LDGSTS.E.BYPASS.128 [R31], desc[UR12][R20.64], P0 ;",
+        "        /*0110*/                   LDGSTS.E.BYPASS.128 [R31+0x800], desc[UR12][R22.64+0x40], !P3 ;",
+        "        /*0120*/               @P4 LDGSTS.E.BYPASS.128 [R7], desc[UR8][R8.64] ;",
+        '\t//## File "/x/k.py", line 9',
+        "        /*0130*/                   LDGSTS.E.BYPASS.128.ZFILL [R5], desc[UR8][R2.64], P1 ;",
+        "        /*0140*/                   LDS.128 R4, [R2] ;",
+    ])
+    assert sass.copy_predicates(listing, "k") == {("k.py", 7): ["P0", "!P3", ""], ("k.py", 9): ["P1"]}
+
+
+def test_a_warp_of_read_and_unread_lanes_costs_as_the_zero_filling_form():
+    """A plain 16-byte copy whose warp has lanes that read and lanes of source size 0 (a ragged tile's edge)
+    costs as LDGSTS...ZFILL would, ideal too (H200: fresh4.triton.linear_gelu_64, a warp of two reading
+    quarters and two past the tile, 8 wavefronts and 6 ideal measured where the plain rule gives 6 and 4);
+    warps all of one kind keep the plain rule."""
+    from smemlab.analyze.ledger import ZERO_SOURCE
+
+    a = (16 * LANE).reshape(1, 32).astype(np.int64)
+    src = (LANE % 4) * 16 + 64 + (LANE // 4) % 2 * 192 + (LANE // 8) * 1024  # a quarter: halves of two lines
+    c = (src // 16).reshape(1, 32)
+    edge = np.where(LANE.reshape(1, 32) < 16, c, ZERO_SOURCE - c)
+    wavefronts, ideal, _ = ldgsts_costs(a, False, 16, edge)
+    assert (int(wavefronts[0]), int(ideal[0])) == (8, 6)
+    both = np.concatenate([c, ZERO_SOURCE - c, edge])
+    wavefronts, ideal, _ = ldgsts_costs(np.repeat(a, 3, axis=0), False, 16, both)
+    assert wavefronts.tolist() == [8, 4, 8] and ideal.tolist() == [4, 4, 6]
+
+
+def test_eight_byte_lanes_of_source_size_0_write_together():
+    """8-byte copies past K (fresh7.triton.w4a16_linear's packed weights, H200): a warp of lanes that read
+    nothing, 256 contiguous bytes, costs 2 wavefronts as one store of that width, where the 16 lines they name
+    would cost 8; with the prefetch hint they cost as those lines."""
+    from smemlab.analyze.ledger import ZERO_SOURCE
+
+    a = (8 * LANE).reshape(1, 32).astype(np.int64)
+    c = ((LANE // 2) * 8).reshape(1, 32)  # a line for each pair of lanes (16-byte chunks 8 apart)
+    assert int(ldgsts_costs(a, False, 8, c)[0][0]) == 16
+    assert int(ldgsts_costs(a, False, 8, ZERO_SOURCE - c)[0][0]) == 2
+    assert int(ldgsts_costs(a, False, 8, ZERO_SOURCE - c, prefetch=True)[0][0]) == 16

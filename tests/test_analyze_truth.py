@@ -92,13 +92,10 @@ def _args(case) -> list[str]:
 # them (the bank model, bank_truth.json) and analyze matches it; the per-instruction counter does not
 LANE2_PACKED = ("atomic.add64.two_addresses_one_bank", "atomic.add64.four_addresses_one_bank",
                 "atomic.add64.eight_addresses_one_bank")
-STAGED_A_COPY = ("the A tile's copy (two global lines a quarter-warp, both into one 128-byte row) costs 1 or 2 wavefronts "
-                 "a quarter from one copy instruction to the next with stages in flight (a Triton matmul's prologue: "
-                 "2, 2, then 1, 1, or 1 then 2), the copies past K (source size 0) 1 in most (ldgsts_costs: 1), and 2 "
-                 "with one stage (mmStagedCpAsync1, exact), as ldgsts_costs's "
-                 "rule and the corpus's two-line pattern say; the corpus's copy costs the same cold or warm in L2 and "
-                 "with other copies in flight, of other lines or of the same ones, so what the pipelined kernel does "
-                 "differently is not found")
+STAGED_A_COPY = ("a staged matmul's 16-byte tile copies, which Nsight Compute's source view costs by the register of their "
+                 "source predicate (P0 read as true: ldgsts_costs, 2026-11-29, which made 19 such launches exact); "
+                 "this launch ran the sm_90 SASS that ptxas made of sm_80's PTX on the H100, whose registers analyze, "
+                 "reading the sm_80 SASS it analyses, does not see")
 # tools/analyze_truth/kernels/cp_async_stages.cu, recorded on an H100 (2026-11-27): the source view's per-instruction
 # counts of 16-byte cp.async with copies in flight are off from what the lanes do, the same way for the shared
 # wavefronts and the global sectors, whatever the lines read (step 16 or 32), the warps (1 or 8) or the time between
@@ -129,7 +126,6 @@ KNOWN = {
               "the compare-and-swap loop's LDS.64 with lanes agreeing in lane^2 pairs: the source view counts it "
               "unpacked (96/152/240 load wavefronts), the L1 counter packed (65/151/239), as the bank model and "
               "analyze do (test_loads_the_source_view_leaves_unpacked_match_the_l1_counter)") for case in LANE2_PACKED},
-    **{f"overlap.mmStagedCpAsync{k}": ({("overlap.cu", 134, "ldgsts")}, STAGED_A_COPY) for k in (2, 3, 4)},
     **{f"ops_histogram.hist_weighted_{t}.copies32": (
         {("histogram.cu", 372, "load"), ("histogram.cu", 372, "atomic")},
         f"the weighted counts' {t} atomicAdd on shared bins is ptxas's compare-and-swap loop (ATOMS.CAST.SPIN"
@@ -159,39 +155,6 @@ KNOWN = {
                            "analyze matches it (315 load wavefronts, line 505: 108), the source view does not "
                            "(327, line 505: 120, one a lane); as in LANE2_PACKED "
                            "(test_loads_the_source_view_leaves_unpacked_match_the_l1_counter)"),
-    "triton.matmul.32x32x32": ({("triton_kernels.py", 48, "ldgsts")},
-                               "the A tile's copy is the staged matmul's pattern (a quarter-warp copies 64 bytes of "
-                               "each of two global lines into one 128-byte shared row), and varies the same way: "
-                               "the prologue's stage-0 copy (SASS 0x220) cost 16 wavefronts (1 a quarter), its "
-                               "stage-1 copy (0x260) 32 (2 a quarter), the loop's (0x710) 96 over 4 executions of 4 "
-                               "warps (two of them past K, source size 0), where ldgsts_costs gives 2 a quarter in "
-                               "range and 1 past K: line 48's cp.async 256 emulated, 240 measured (the prologue's "
-                               "stage-0 copy); the B tile's copies (one line a "
-                               "quarter) are exact. " + STAGED_A_COPY),
-    # the wgmma probe's matmuls (their HGMMA lines match): the A tile's rows are 32 or 64 bytes, so a quarter-warp's
-    # copy reads 4 or 2 global lines into one 128-byte shared row, the staged pattern again
-    **{f"triton.matmul.{tile}": ({("triton_kernels.py", 48, "ldgsts")},
-                                 f"the A tile's {row}-byte rows: a quarter-warp copies {128 // row} global lines into one "
-                                 f"128-byte shared row, whose cost varies by copy as in triton.matmul.32x32x32 ({how}; "
-                                 f"line 48's cp.async {got} emulated, {want} measured); the B tile's copies are exact. "
-                                 + STAGED_A_COPY)
-       for tile, row, how, got, want in (
-           ("64x64x16", 32, "prologue copies 1 or 4 a quarter, ldgsts_costs 4", 384, 336),
-           ("64x16x32", 64, "the prologue's stage-0 copies 1 a quarter, stage-1 2, the loop's 1; ldgsts_costs 2", 224,
-            192),
-           ("64x256x16", 32, "prologue copies 1 or 4 a quarter, the loop's 1; ldgsts_costs 4", 416, 368))},
-    # wgmma's other input families (issue 30): every HGMMA/QGMMA/IGMMA line matches; the A tile's 16-byte copies are
-    # the staged pattern above (a quarter-warp's copy of 2 or 4 global lines into one 128-byte shared row)
-    **{f"triton.matmul_typed.{case}": ({("triton_kernels.py", 193, "ldgsts")},
-                                       f"the A tile's {row}-byte rows, copied with 2 stages in flight: the prologue's "
-                                       f"second copy and the loop's cost less than ldgsts_costs's rule gives (line 193's "
-                                       f"cp.async {got} emulated, {want} measured), as in triton.matmul.64x64x16. "
-                                       + STAGED_A_COPY)
-       for case, row, got, want in (("bfloat16.float32.64x64x32", 64, 320, 352),
-                                    ("float8_e4m3fn.float32.64x64x64", 64, 320, 288),
-                                    ("float8_e5m2.float32.64x128x64", 64, 192, 160),
-                                    ("int8.int32.64x64x64", 64, 320, 288),
-                                    ("float8_e4m3fn.float16.64x64x64", 64, 192, 160))},
     # `--arch sm_80` (Ampere's code, measured on the H100 from its PTX assembled for sm_90)
     "triton.matmul_typed.float32.float32.64x64x32.sm80": (
         {("triton_kernels.py", 193, "load")},
@@ -203,10 +166,6 @@ KNOWN = {
         "the A tile's 64-byte rows copied with 2 stages in flight: line 193's cp.async 384 emulated, 320 measured, "
         "as in triton.matmul_typed.int8.int32.64x64x64 on sm_90. " + STAGED_A_COPY),
     # the robustness corpus (kernels as people write them, recorded on an H100, 2026-11-27): 82 of 84 exact
-    "robust.triton.matmul_bf16": (
-        {("robust_triton.py", 146, "ldgsts")},
-        "the A tile's 64-byte rows copied with stages in flight: line 146's cp.async 160 emulated, 128 measured. "
-        + STAGED_A_COPY),
     "robust.numba.shared_atomics": (
         {("robust_numba.py", 142, "atomic")},
         "Numba's cuda.atomic.max of a float on shared memory is a compare-and-swap loop (ATOMS.CAS) whose trips "
@@ -221,29 +180,16 @@ KNOWN = {
                                       "512 on 188 and 640 on tl.max's standard.py:287 where analyze has 3,840 on 177 "
                                       "and 1,280 on 190 (Triton 3.9's line table for the SASS of the second stage's "
                                       "loop, not followed)"),
-    "fresh2.triton.matmul_bt": ({("fresh2_triton.py", 232, "ldgsts"), ("fresh2_triton.py", 233, "ldgsts")},
-                                "num_stages=4 (tl.range): both tiles' 16-byte copies with three stages in flight, "
-                                "1,408 wavefronts a line measured, 1,920 by ldgsts_costs; " + STAGED_A_COPY),
     "fresh2.triton.matmul_fp32_ieee": ({("fresh2_triton.py", 297, "load")},
                                        "tl.dot(input_precision='ieee') on FMAs: ptxas reads A's fragments as 16 LDS.128 "
                                        "and 6 LDS where the PTX has 48 ld.shared.b32 in groups of 3 (over-read "
                                        "words), so sass.plan leaves the line unmatched and counts the PTX's loads "
                                        "(9,984 wavefronts against 3,072)"),
-    **{f"fresh4.triton.{k}": ({("fresh4_triton.py", line, "ldgsts")},
-                              "a staged Triton matmul's 16-byte tile copies with stages in flight (measured on an H200, "
-                              f"2026-11-28: {hw} wavefronts on the line, {ours} by ldgsts_costs); " + STAGED_A_COPY)
-       for k, line, hw, ours in (("linear_gelu_64", 73, 784, 812), ("matmul_swizzle_bf16", 129, 960, 1152),
-                                 ("int8_matmul_dequant", 242, 684, 712))},
-    "fresh5.triton.kl_div_rows": ({("fresh5_triton.py", 254, "ldgsts"), ("fresh5_triton.py", 255, "ldgsts")},
-                                  "tl.range(num_stages=2): both rows' 16-byte copies with a stage in flight, 456 "
-                                  "wavefronts a line measured on an H200 (2026-11-28), 448 by ldgsts_costs; "
-                                  + STAGED_A_COPY),
     # the sixth fresh batch (recorded on an H200, 2026-11-28), found at its first recording, causes not yet found
     "fresh6.radix_sort_tile_keys.b64.i8.n900": ({("block_exchange.cuh", 734, "load")},
                                                 "cub::BlockRadixSort's exchange (block_exchange.cuh:734) of a 64-thread "
                                                 "block with 8 keys a thread and a ragged last tile: 32 wavefronts "
                                                 "against 30; the other launches of the kernel match: not yet explained"),
-    "fresh6.triton.matmul_grouped_bf16.s2.k32": ({("fresh6_triton.py", 131, "ldgsts")}, STAGED_A_COPY),
     # the seventh fresh batches (recorded on an H200, 2026-11-28), found at their first recording
     "fresh7.fused_add_rms_norm_vec8.b64.t3.h2048": ({("cuda_fp16.hpp", 965, "load")},
                                                     "the second row loop's `f.x *= s_variance`: ptxas loads the shared "
@@ -275,9 +221,6 @@ KNOWN = {
                                               "SASS-attributed totals are not the hardware's)")
        for v in ("g4.nv200", "g3.nv500")},
     # the ninth fresh batch of Python kernels (recorded on an H200, 2026-11-29), found at its first recording
-    "fresh9.triton.matmul_kloop.64x64x32": ({("fresh9_triton.py", 102, "ldgsts")},
-                                            "float16 A tile at BK=32 (64-byte rows), num_stages=3: line 102's cp.async "
-                                            "2,688 wavefronts measured, 3,072 emulated. " + STAGED_A_COPY),
     "fresh8.triton.moe_align_sort": ({("fresh8_triton.py", 287, "store"), ("standard.py", 287, "store")},
                                      "line 287's two st.shared.v2 (a tl.sum over axis 1): ptxas's line table puts one "
                                      "of the two STS on standard.py:287, the line of the same number in the inlined "
@@ -287,19 +230,6 @@ KNOWN = {
                                    "the int8 weight tile's cp.async (32-byte rows of BN=32 int8, num_stages=3): 192 "
                                    "wavefronts measured, 576 emulated; small-width ldgsts of a staged tile, as "
                                    "fresh7.triton.cross_cov_tf32x3, not modelled"),
-    "fresh7.triton.cross_cov_tf32x3": ({("fresh7_triton.py", 195, "ldgsts")},
-                                       "x's 4-byte cp.async read down the columns into a transposed tile with a stage "
-                                       "in flight: 2,260 wavefronts measured, 2,308 by ldgsts_costs's word rule, as "
-                                       "triton.matmul_typed.float32.float32.64x64x32's B copies"),
-    "fresh7.triton.matmul_swizzle2d": ({("fresh7_triton.py", 368, "ldgsts"), ("fresh7_triton.py", 369, "ldgsts")},
-                                       "num_stages=3, 64-byte rows of A and B: the prologue's copies cost 2 wavefronts a "
-                                       "quarter (192 a copy instruction over 24 warp-executions), the loop's copy of "
-                                       "the one tile in range 1 a quarter where the same lanes' pattern gives 2 "
-                                       "(A: 1,344 measured, 1,536 emulated; B: 800 against 960). " + STAGED_A_COPY),
-    "fresh7.triton.w4a16_linear": ({("fresh7_triton.py", 409, "ldgsts")},
-                                   "the packed int4 weights' 32-byte rows, four global lines a quarter into one shared "
-                                   "row, copied with a stage in flight: 1,088 wavefronts measured, 1,280 emulated. "
-                                   + STAGED_A_COPY),
     "fresh7.triton.ln_bwd_grouped_lock": ({("fresh7_triton.py", 290, "load"), ("fresh7_triton.py", 290, "store")},
                                           "the tl.atomic_cas spin lock's result broadcast through shared memory: its "
                                           "trips depend on which of the 4 programs holds the lock when (128 load and 32 "

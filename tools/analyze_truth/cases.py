@@ -2786,6 +2786,32 @@ for n, b, g in ((1000, 128, 8), (300, 64, 5)):
            grid=(g, 1, 1))
 
 
+# ---- a probe of the staged A-tile copy (kernels/staged_probe_triton.py, issue 30): one program of a float16
+# K-loop matmul, A's pitch, K, the stages and the K mask varied (STAGED_PROBE in tests/test_analyze_truth.py says what
+# the recording of 2026-11-29 found)
+def staged_probe(id, k, pitch, stages, even=False, bm=64):
+    c = case(f"staged_probe.{id}", f"{K}/staged_probe_triton.py", "mm_probe", (128,),
+             [f"a_ptr=float16[{bm},{pitch}]", f"b_ptr=float16[{k},64]", f"c_ptr=float16[{bm},64]", f"K={k}",
+              f"stride_am={pitch}"])
+    c.update(compiler="triton", constexprs={"BM": bm, "BN": 64, "BK": 32, "EVEN_K": int(even)}, num_warps=4,
+             num_stages=stages)
+    return c
+
+
+for _k in (64, 96, 128, 160, 192, 256):
+    staged_probe(f"k{_k}.p{_k}.s3", _k, _k, 3)
+for _s in (2, 4):
+    staged_probe(f"k96.p96.s{_s}", 96, 96, _s)
+    staged_probe(f"k128.p128.s{_s}", 128, 128, _s)
+staged_probe("k128.p160.s3", 128, 160, 3)
+staged_probe("k128.p192.s3", 128, 192, 3)
+staged_probe("k96.p128.s3", 96, 128, 3)
+staged_probe("k128.p128.s3.even", 128, 128, 3, even=True)
+staged_probe("k96.p96.s3.even", 96, 96, 3, even=True)
+staged_probe("k96.p96.s3.bm32", 96, 96, 3, bm=32)
+staged_probe("k256.p256.s1", 256, 256, 1)  # one stage: plain loads and stores, no cp.async
+
+
 # ---- Python kernels as people write them (issue 30): the robustness corpus's Triton and Numba kernels
 # (kernels/robust_triton.py, kernels/robust_numba.py, which tests/test_analyze_python_robust.py also runs: their
 # lines are the truth's), one program or block each

@@ -91,7 +91,8 @@ class PlanMisaligned(Exception):
 
 class Ledger:
     def __init__(self, warps: int, plan=None, block_of=(), *, atomic_rules: dict | None = None,
-                 wgmma_places: dict | None = None, copy_forms: dict | None = None):
+                 wgmma_places: dict | None = None, copy_forms: dict | None = None,
+                 copy_predicates: dict | None = None):
         """`plan`: how ptxas made the PTX's accesses (sass.Plan, for the flow whose PTX basic block of each pc is
         `block_of`); none: every access as the PTX wrote it. The other facts of the SASS, each by pc or line."""
         self.W = warps
@@ -120,6 +121,7 @@ class Ledger:
         self.wgmma_places: dict[int, tuple[int, int]] = wgmma_places or {}
         # (file, line) -> the SASS's cp.async form: (zero-filling, prefetching) (sass.copy_forms)
         self.copy_forms: dict[tuple[int, int], tuple[bool, bool]] = copy_forms or {}
+        self.copy_predicates: dict[int, str] = copy_predicates or {}  # pc -> its LDGSTS's source predicate (sass.py)
         self._runs: dict[tuple, dict] = {}  # (file, kind) -> the chunks being filled (_coalesce)
         self._open_unions: dict[tuple, list] = {}  # (twin pc, kind, warp) -> [site, offsets, lanes, pcs] (_union)
         self._trips: dict[int, dict] = {}  # loop -> its accesses so far, with each lane's trip (_regroup)
@@ -376,7 +378,8 @@ class Ledger:
                 wavefronts, ideal, degree = atomic_costs(a, site.size, site.atomic_rule)
             elif site.kind == "ldgsts":
                 zfill, prefetch = self.copy_forms.get((site.file, site.line), (site.zfill, False))
-                wavefronts, ideal, degree = ldgsts_costs(a, zfill, site.size, lines, prefetch)
+                wavefronts, ideal, degree = ldgsts_costs(a, zfill, site.size, lines, prefetch,
+                                                         self.copy_predicates.get(site.pc, ""))
             else:
                 try:
                     wavefronts, ideal, degree = costs_of(a, site.size, site.kind)
@@ -421,7 +424,7 @@ ZERO_SOURCE = -2
 
 
 def ldgsts_costs(a: np.ndarray, zfill: bool, size: int = 16, chunks: np.ndarray | None = None,
-                 prefetch: bool = False):
+                 prefetch: bool = False, source_predicate: str = ""):
     """(wavefronts, ideal, degree) per warp of a cp.async (LDGSTS) of `size` bytes into shared memory;
     `a`: each lane's shared byte offset, `chunks`: its global 16-byte chunk (address // 16), -1 where
     inactive. Measured on an H200 (tests/data/analyze_truth.json: the cp_async pattern corpus, one warp
@@ -439,7 +442,9 @@ def ldgsts_costs(a: np.ndarray, zfill: bool, size: int = 16, chunks: np.ndarray 
       lane: fresh8.blur1d_pipeline_prims, H200 2026-11-29).
     - 8 bytes: the lanes that copy from one global 128-byte line write together, as a shared
       store of that width would, the groups one after the other (one line into 32 distinct banks:
-      1 wavefront; a line a lane: 32; one line into one bank: 32); ideal: the warp's as a store.
+      1 wavefront; a line a lane: 32; one line into one bank: 32); ideal: the warp's as a store. The lanes
+      of source size 0 write together as one such group (H200, 2026-11-29: fresh7.triton.w4a16_linear's
+      copies past K, a warp of 256 contiguous bytes 2 wavefronts, where the 16 lines they name give 8).
     - 16 bytes, by quarter-warp: the lanes copying from one global line into one 128-byte shared row
       move together where their shared and global addresses agree in bits 4 and 5 up to one XOR (the
       copy path can swap 16-byte halves and 32-byte sectors, and place 64-byte halves anywhere), so a
@@ -458,16 +463,37 @@ def ldgsts_costs(a: np.ndarray, zfill: bool, size: int = 16, chunks: np.ndarray 
       fresh.triton.matmul_split_k, triton.matmul.*); except where the SASS's copy carries the L2 prefetch
       hint (LDGSTS...LTC128B, what ptxas makes for sm_80: `prefetch`), whose zero lanes cost as the lines
       they name would (triton.matmul.*.sm80, exact that way on the H100).
+    - The source predicate of the plain 16-byte form (`source_predicate`: what ptxas made of the PTX's source
+      size, `LDGSTS ... [R4.64], P1`): where it is P0, Nsight Compute's per-instruction counts (its source view)
+      cost the copy as if every lane's source size were 0, and where it is !P0 as if none were, whatever the
+      lanes' predicate holds: the view reads P0 as true there. Measured on an H200 (2026-11-29,
+      kernels/staged_probe_triton.py: one Triton matmul, the same lanes and addresses, 1 wavefront a quarter for
+      its A tile's two-line quarters where ptxas chose P0, 2 where P1 or P4; with EVEN_K the loop's `!P0` copies
+      past the last tile cost as the lines they name), and it made 19 staged matmuls exact (Triton's and
+      overlap.cu's, STAGED_A_COPY until then). The same copies' global sectors are counted as read, and the 4-
+      and 8-byte forms and the zero-filling one count their predicate as it is.
+    - A warp of the plain 16-byte form some of whose lanes read and some of source size 0 (a ragged tile's
+      last rows or columns) costs as the zero-filling form would, ideal too: the plain form's rules hold for a
+      warp whose lanes all read or all read nothing (H200, 2026-11-29: fresh5.triton.kl_div_rows, a quarter of 4
+      lanes each, 360 wavefronts and 268 ideal measured and so emulated; fresh4.triton.linear_gelu_64, two
+      quarters of each, 272 and 200).
     """
     if chunks is None:
         raise ValueError("a cp.async's cost needs each lane's global chunk")
-    if prefetch or size not in (4, 16):  # zero lanes as the lines they name: only the 4- and 16-byte forms tell them
+    if size == 16 and not zfill and source_predicate == "P0":  # every lane as if of source size 0
+        chunks = np.where(chunks >= 0, ZERO_SOURCE - chunks, chunks)
+    prefetch = prefetch or (size == 16 and not zfill and source_predicate == "!P0")  # none of source size 0
+    if prefetch:  # zero lanes as the lines they name
         chunks = np.where(chunks <= ZERO_SOURCE, ZERO_SOURCE - chunks, chunks)
     if size == 4:
         return _word_copy_costs(a, chunks)
-    if size != 16:
-        return _grouped_copy_costs(a, size, np.where(chunks >= 0, chunks // 8, -1))
-    return _ldgsts16_costs(a, zfill, chunks)
+    if size != 16:  # the lanes of source size 0 write together, as the lanes of one line do
+        return _grouped_copy_costs(a, size, np.where(chunks >= 0, chunks // 8, np.where(chunks < -1, ZERO_SOURCE, -1)))
+    mixed = (chunks >= 0).any(axis=1) & (chunks <= ZERO_SOURCE).any(axis=1)
+    if zfill or not mixed.any():
+        return _ldgsts16_costs(a, zfill, chunks)
+    plain, filling = _ldgsts16_costs(a, False, chunks), _ldgsts16_costs(a, True, chunks)
+    return tuple(np.where(mixed, f, p) for p, f in zip(plain, filling))
 
 
 def _word_copy_costs(a: np.ndarray, words: np.ndarray):

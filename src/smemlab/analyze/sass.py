@@ -165,6 +165,20 @@ def copy_forms(cubin: bytes, symbol: str) -> dict[tuple[str, int], tuple[bool, b
     return forms
 
 
+_LDGSTS_SOURCE_PREDICATE = re.compile(r"/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?LDGSTS(?:\.\w+)*\s+[^;]*?\]\s*(?:,\s*(!?U?P[0-6T]))?\s*;")
+
+
+def copy_predicates(text: str, symbol: str) -> dict[tuple[str, int], list[str]]:
+    """(source file's base name, line) -> the source predicate of each LDGSTS ptxas made on that line, in address
+    order ("P0", "!P1", ...; "" where it has none): the predicate the PTX's source size (`p ? 16 : 0`) became."""
+    out: dict[tuple[str, int], list[str]] = defaultdict(list)
+    for file, line, raw in _kernel_lines(text, symbol):
+        m = _LDGSTS_SOURCE_PREDICATE.search(raw)
+        if m:
+            out[(file, line)].append(m.group(1) or "")
+    return dict(out)
+
+
 def _kernel_lines(text: str, symbol: str):
     """(source file's base name, line, listing line) for each line of kernel `symbol`'s listing."""
     line, file, inside = 0, "", False

@@ -18,7 +18,7 @@ from smemlab.analyze.inline import inline_calls
 from smemlab.analyze.ledger import Ledger, LineStats, PlanMisaligned, Site, per_line
 from smemlab.analyze.machine import Launch, Machine
 from smemlab.analyze.nvrtc import find_kernel
-from smemlab.analyze.ptx import PTXError, parse_module
+from smemlab.analyze.ptx import PTXError, Reg, parse_module
 from smemlab.analyze.unit import compile_unit
 from smemlab.errors import UserError
 
@@ -249,7 +249,7 @@ def _run_once(module, ptx, symbol, kernel, source, shown, files, sources, launch
     plan = sass.plan(flow.instrs, flow.block_of, sites, listing, module.files, avoid, flow)
     plan.unrolled = sass.unrolled_loops(text, symbol, flow, sites, listing, module.files)
     forms = sass.copy_forms(cubin, symbol) if cubin else None
-    ledger = Ledger(mach.W, plan, flow.block_of,
+    ledger = Ledger(mach.W, plan, flow.block_of, copy_predicates=_copy_predicates(flow.instrs, text, symbol, module.files),
                     atomic_rules=sass.atomic_rules(flow.instrs, shared_atomics(flow.instrs), listing, module.files),
                     wgmma_places=sass.wgmma_places(flow.instrs, cubin, symbol, module.files),
                     copy_forms={(i, line): z for i, path in module.files.items() for (name, line), z in (forms or {}).items()
@@ -317,6 +317,27 @@ def shared_atomics(instrs) -> list[int]:
     from smemlab.analyze.memops import space_of
 
     return [pc for pc, ins in enumerate(instrs) if ins.parts[0] in ("atom", "red") and space_of(ins) == "shared"]
+
+
+def _copy_predicates(instrs, text: str | None, symbol: str, files: dict) -> dict[int, str]:
+    """pc -> the source predicate of the LDGSTS ptxas made of the cp.async there (sass.copy_predicates), where a
+    line's cp.async and its LDGSTS pair one to one in order."""
+    if text is None:
+        return {}
+    preds = sass.copy_predicates(text, symbol)
+    by_line: dict[tuple[str, int], list[int]] = {}
+    for pc, ins in enumerate(instrs):
+        # a source size in a register is what ptxas makes a source predicate of (or the zero-filling form)
+        sized = len(ins.operands) > 3 and isinstance(ins.operands[3], Reg)
+        if sized and ins.opcode.startswith(("cp.async.ca.", "cp.async.cg.")) and ins.loc is not None \
+                and ins.loc.file in files:
+            by_line.setdefault((Path(files[ins.loc.file]).name, ins.loc.line), []).append(pc)
+    out = {}
+    for key, pcs in by_line.items():
+        got = [p for p in preds.get(key, []) if p]
+        if len(got) == len(pcs):
+            out.update(zip(pcs, got))
+    return out
 
 
 def shared_accesses(instrs) -> dict[int, tuple[str, int]]:
