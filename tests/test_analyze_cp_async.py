@@ -83,9 +83,9 @@ def test_analyze_counts_cp_async_apart(tmp_path, shift, zfill, wavefronts, ideal
     assert r.totals("load")["requests"] == 2
 
 
-# 4- and 8-byte copies (the cp_async.b4/b8 pattern corpus, one warp each): 8 bytes, the lanes of one global line
-# write together, as a store of that width, and the line groups one after the other; 4 bytes, lane by lane in the
-# first wavefront from its rank on its source word position with its bank and position free (ldgsts_costs)
+# 4- and 8-byte copies (the cp_async.b4/b8 pattern corpus, one warp each): lane by lane in the first wavefront from
+# its rank on its source position (4- or 8-byte unit of the line) with its destination slot and position free
+# (ldgsts_costs)
 LANE = np.arange(32)
 NARROW = [
     (4, 4 * LANE, 4 * LANE, 1, 1),  # one line into 32 banks
@@ -108,8 +108,7 @@ NARROW = [
 
 @pytest.mark.parametrize("size,dst,src,wavefronts,ideal", NARROW)
 def test_narrow_copies_cost_as_measured(size, dst, src, wavefronts, ideal):
-    unit = 4 if size == 4 else 16  # what the emulator hands ldgsts_costs: source words, or 16-byte chunks
-    wf, ide, _ = ldgsts_costs(dst.reshape(1, 32).astype(np.int64), False, size, (src // unit).reshape(1, 32))
+    wf, ide, _ = ldgsts_costs(dst.reshape(1, 32).astype(np.int64), False, size, (src // size).reshape(1, 32))
     assert (int(wf[0]), int(ide[0])) == (wavefronts, ideal)
 
 
@@ -279,14 +278,31 @@ def test_a_warp_of_read_and_unread_lanes_costs_as_the_zero_filling_form():
     assert wavefronts.tolist() == [8, 4, 8] and ideal.tolist() == [4, 4, 6]
 
 
-def test_eight_byte_lanes_of_source_size_0_write_together():
-    """8-byte copies past K (fresh7.triton.w4a16_linear's packed weights, H200): a warp of lanes that read
-    nothing, 256 contiguous bytes, costs 2 wavefronts as one store of that width, where the 16 lines they name
-    would cost 8; with the prefetch hint they cost as those lines."""
+def test_eight_byte_copies_queue_by_source_position():
+    """8-byte copies (H200): lanes on one 8-byte position of different lines serialise, as 4-byte ones do, and
+    lanes that read nothing wait only for their slot. fresh8.triton.w8a16_matmul's int8 rows of 32 bytes, 96
+    bytes apart: two rows on each position, 2 wavefronts (the 6 lines they read do not matter);
+    fresh7.triton.w4a16_linear's rows 128 bytes apart: 8 on one position, 8; its copies past K: 2, and with the
+    prefetch hint as the lines they name."""
     from smemlab.analyze.ledger import ZERO_SOURCE
 
     a = (8 * LANE).reshape(1, 32).astype(np.int64)
-    c = ((LANE // 2) * 8).reshape(1, 32)  # a line for each pair of lanes (16-byte chunks 8 apart)
-    assert int(ldgsts_costs(a, False, 8, c)[0][0]) == 16
-    assert int(ldgsts_costs(a, False, 8, ZERO_SOURCE - c)[0][0]) == 2
-    assert int(ldgsts_costs(a, False, 8, ZERO_SOURCE - c, prefetch=True)[0][0]) == 16
+    rows96 = ((LANE // 4) * 96 + (LANE % 4) * 8) // 8
+    rows128 = ((LANE // 4) * 128 + 32 + (LANE % 4) * 8) // 8
+    assert [int(ldgsts_costs(a, False, 8, u.reshape(1, 32))[0][0]) for u in (rows96, rows128)] == [2, 8]
+    zero = ZERO_SOURCE - rows128.reshape(1, 32)
+    assert int(ldgsts_costs(a, False, 8, zero)[0][0]) == 2
+    assert int(ldgsts_costs(a, False, 8, zero, prefetch=True)[0][0]) == 8
+
+
+def test_zero_filling_quarters_pay_for_lines_read_in_their_second_half():
+    """The zero-filling form's extra cost counts the lines a quarter reads only in their second half (H200,
+    fresh10.triton.linear_bias_relu: a ragged edge's warp, one quarter reading the second halves of two rows'
+    lines, costs 4 where the corpus's terms give 3); reading a line's second half then the next line's first
+    (the corpus's src_plus64) stays 3."""
+    a = (16 * np.arange(8)).reshape(1, 8).astype(np.int64)
+    a = np.concatenate([a, np.full((1, 24), -1)], axis=1)
+    second = np.array([4, 5, 6, 7, 12, 13, 14, 15] + [-1] * 24).reshape(1, 32)  # lines 0 and 1, second halves
+    straddle = np.array([4, 5, 6, 7, 8, 9, 10, 11] + [-1] * 24).reshape(1, 32)  # line 0's second half, line 1's first
+    assert int(ldgsts_costs(a, True, 16, second)[0][0]) == 4
+    assert int(ldgsts_costs(a, True, 16, straddle)[0][0]) == 3

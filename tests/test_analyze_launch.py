@@ -197,3 +197,20 @@ def test_blocks_run_in_order_and_see_what_earlier_blocks_wrote(tmp_path):
     assert got.totals["global atomic"]["requests"] == 5 + 1
     alone = [run((b, 0, 0)).memory_totals("global atomic")["requests"] for b in range(5)]
     assert sum(alone) == 5  # each block alone takes its ticket and is never last
+
+
+def test_a_device_variable_is_carried_from_block_to_block(tmp_path):
+    """The ticket of a threadfence reduction kept in a `__device__` variable (not an argument): the blocks run in
+    order see what the earlier ones left in it, and the last block reads the partials (fresh9.sum_last_block)."""
+    src = tmp_path / "ticket.cu"
+    src.write_text(TICKET.replace("unsigned *ticket, ", "").replace("atomicInc(ticket,", "atomicInc(&g_ticket,")
+                   .replace('extern "C"', '__device__ unsigned g_ticket = 0;\nextern "C"', 1))
+    grid = (5, 1, 1)
+
+    def run(b):
+        return analyze_source(str(src), "sum_with_ticket", (128,), grid, b, 0,
+                              ["x=float32[600]", "partial=float32[5]", "total=float32[1]:0..0", "n=600"],
+                              compiler="nvrtc", keep_addresses=True)
+    got = whole_launch(run, grid, "all")
+    assert got.totals["global atomic"]["requests"] == 5 + 1
+    assert got.totals["global load"]["requests"] == 4 * 4 + 3 + 1

@@ -319,3 +319,15 @@ def test_ldmatrix_vector_operand_with_or_without_a_space(space):
     # matrix j's rows come from lanes 8j..8j+7 (row L holds words 4L..4L+3, each 4L); lane t gets row t/4's word t%4
     want = [4 * (8 * j + t // 4) for t in range(32) for j in range(4)]
     assert r.buffers["out"].tolist() == want
+
+
+def test_elect_sync_with_its_lane_index_sunk(tmp_path):
+    """CCCL's cuda::ptx::elect_sync (under cuda::memcpy_async onto a cuda::barrier) writes `elect.sync _|P, mask;`:
+    the lane index it leaves unread is a sink, and one lane of each warp is elected."""
+    src = tmp_path / "elect.cu"
+    src.write_text('extern "C" __global__ void elect(unsigned *out)\n{\n    unsigned e;\n'
+                   '    asm volatile("{\\n\\t .reg .pred P_OUT; \\n\\telect.sync _|P_OUT, %1;\\n\\t'
+                   'selp.b32 %0, 1, 0, P_OUT; \\n}" : "=r"(e) : "r"(0xffffffffu));\n'
+                   '    out[threadIdx.x] = e;\n}\n')
+    r = analyze_source(str(src), "elect", (64,), args=["out=uint32[64]"])
+    assert r.buffers["out"].tolist() == [1] + [0] * 31 + [1] + [0] * 31

@@ -1116,3 +1116,21 @@ def test_an_array_of_20_byte_structs_read_by_field_is_read_as_whole_16_byte_chun
     assert doc["load"]["requests"] == trips * 5 // 4
     by_line = {d["line"]: d["requests"] for d in doc["lines"] if d["op"] == "load"}
     assert by_line == {11: trips * 3 // 4, 12: trips * 2 // 4}
+
+
+def test_instructions_that_never_run_are_no_accesses():
+    """ptxas's `@!PT LDS RZ, [RZ]` fillers (beside a Triton ieee dot's fragment loads) never run: counted as
+    accesses they left the line's PTX unmatched with its SASS (fresh10.triton.matmul_fp32.ieee: 24,768 load
+    wavefronts emulated, 11,808 measured; exact without them)."""
+    from smemlab.analyze import sass
+
+    listing = "\n".join([
+        "//--------------------- .text.k --------------------------",
+        '\t//## File "/x/k.py", line 176',
+        "        /*02c0*/              @!PT LDS RZ, [RZ] ;",
+        "        /*0580*/                   LDS.128 R12, [R40+UR7+0x440] ;",
+        "        /*0590*/               @P0 LDS.128 R8, [R40+UR7+0x400] ;",
+        "        /*05a0*/              @!PT LDG.E R2, desc[UR4][R4.64] ;",
+    ])
+    assert [(a.line, a.width, a.offset) for a in sass.parse_sass(listing, "k")] == [(176, 16, 0x440), (176, 16, 0x400)]
+    assert sass.parse_memory_sass(listing, "k") == []

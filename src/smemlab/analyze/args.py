@@ -649,6 +649,9 @@ def bind(module: Module, kernel: Kernel, source: str, kernel_name: str, arg_text
             data = np.concatenate([raw, np.zeros(max(0, var.size - raw.size), np.uint8)])
         elif var.init is not None:
             data = np.frombuffer(var.init, dtype=np.uint8)
+        prior = (_CARRIED.get() or {}).get("@" + vname)  # what an earlier block left (a ticket counter)
+        if prior is not None and np.asarray(prior).nbytes == var.size:
+            data = np.frombuffer(np.ascontiguousarray(prior).tobytes(), dtype=np.uint8).copy()
         buffers.append(Buffer("@" + vname, 0, max(var.size, 1), data))
     # addresses are assigned when the global space lays the buffers out
     from smemlab.analyze.memory import GlobalSpace

@@ -426,7 +426,8 @@ ZERO_SOURCE = -2
 def ldgsts_costs(a: np.ndarray, zfill: bool, size: int = 16, chunks: np.ndarray | None = None,
                  prefetch: bool = False, source_predicate: str = ""):
     """(wavefronts, ideal, degree) per warp of a cp.async (LDGSTS) of `size` bytes into shared memory;
-    `a`: each lane's shared byte offset, `chunks`: its global 16-byte chunk (address // 16), -1 where
+    `a`: each lane's shared byte offset, `chunks`: its global 16-byte chunk (address // 16; for 4- and 8-byte
+    copies its 4- or 8-byte unit), -1 where
     inactive. Measured on an H200 (tests/data/analyze_truth.json: the cp_async pattern corpus, one warp
     each, and the package's copies):
 
@@ -440,19 +441,24 @@ def ldgsts_costs(a: np.ndarray, zfill: bool, size: int = 16, chunks: np.ndarray 
       them designed for it); ideal: the warp's as a store. A lane of source size 0 reads no word and waits
       only for its bank (a halo's out-of-range lanes all naming element 0 cost one wavefront, not one a
       lane: fresh8.blur1d_pipeline_prims, H200 2026-11-29).
-    - 8 bytes: the lanes that copy from one global 128-byte line write together, as a shared
-      store of that width would, the groups one after the other (one line into 32 distinct banks:
-      1 wavefront; a line a lane: 32; one line into one bank: 32); ideal: the warp's as a store. The lanes
-      of source size 0 write together as one such group (H200, 2026-11-29: fresh7.triton.w4a16_linear's
-      copies past K, a warp of 256 contiguous bytes 2 wavefronts, where the 16 lines they name give 8).
+    - 8 bytes (`chunks`: the lanes' source 8-byte units): as 4 bytes, in 8-byte units: each lane in the first
+      wavefront at or after its rank among the lanes reading the same 8-byte position of a 128-byte line whose
+      destination slot (8 bytes of a 128-byte row) and source position are still free (the corpus's patterns:
+      one line into 32 distinct banks 1 wavefront a half-warp's row, a line a lane 32, one slot 32). A lane of
+      source size 0 waits only for its slot. Measured on an H200, 2026-11-29: fresh8.triton.w8a16_matmul's
+      int8 rows of 32 bytes 96 bytes apart, two rows on each position of their lines, 2 wavefronts a warp (the
+      lines read, 6); fresh7.triton.w4a16_linear's rows 128 bytes apart, all on one position, 8; its copies past
+      K, 256 contiguous bytes that read nothing, 2.
     - 16 bytes, by quarter-warp: the lanes copying from one global line into one 128-byte shared row
       move together where their shared and global addresses agree in bits 4 and 5 up to one XOR (the
       copy path can swap 16-byte halves and 32-byte sectors, and place 64-byte halves anywhere), so a
       quarter costs one wavefront per distinct (global line, shared row, (dst ^ src) >> 4 & 3): aligned
       and contiguous 1, any permutation of 32-byte sectors or of their halves 1, shifted 16, 32, 48 or
       64 bytes 3, 2, 4, 2, a line or a row a lane 8. The zero-filling form (LDGSTS...ZFILL) adds, per
-      quarter, the largest of 1, the global lines whose first 16 bytes it copies and the (line, row)
-      groups that write a row's first 16 bytes. Ideal: 1 a quarter, 2 zero-filling. Exact on all 38 of
+      quarter, the largest of 1, the global lines whose first 16 bytes it copies, the (line, row) groups
+      that write a row's first 16 bytes and the lines it reads only in their second half (the corpus has
+      no such quarter; a ragged Triton tile's edge warp, two rows' second halves, costs 4: fresh10.triton.
+      linear_bias_relu, H200 2026-11-29). Ideal: 1 a quarter, 2 zero-filling. Exact on all 38 of
       the corpus's patterns in each form. In the zero-filling form a lane of source size 0 costs nothing
       of its own, whatever it names: it writes its zeros with the quarter's other lanes, and a quarter of
       such lanes only costs 1, ideal 1 (a row's tail past K, every zero lane naming the row's start:
@@ -485,10 +491,8 @@ def ldgsts_costs(a: np.ndarray, zfill: bool, size: int = 16, chunks: np.ndarray 
     prefetch = prefetch or (size == 16 and not zfill and source_predicate == "!P0")  # none of source size 0
     if prefetch:  # zero lanes as the lines they name
         chunks = np.where(chunks <= ZERO_SOURCE, ZERO_SOURCE - chunks, chunks)
-    if size == 4:
-        return _word_copy_costs(a, chunks)
-    if size != 16:  # the lanes of source size 0 write together, as the lanes of one line do
-        return _grouped_copy_costs(a, size, np.where(chunks >= 0, chunks // 8, np.where(chunks < -1, ZERO_SOURCE, -1)))
+    if size != 16:
+        return _word_copy_costs(a, chunks, size)
     mixed = (chunks >= 0).any(axis=1) & (chunks <= ZERO_SOURCE).any(axis=1)
     if zfill or not mixed.any():
         return _ldgsts16_costs(a, zfill, chunks)
@@ -496,13 +500,13 @@ def ldgsts_costs(a: np.ndarray, zfill: bool, size: int = 16, chunks: np.ndarray 
     return tuple(np.where(mixed, f, p) for p, f in zip(plain, filling))
 
 
-def _word_copy_costs(a: np.ndarray, words: np.ndarray):
-    """ldgsts_costs for 4 bytes: the distinct (destination bank, source position) patterns of the warps, each
-    scheduled once."""
+def _word_copy_costs(a: np.ndarray, words: np.ndarray, size: int = 4):
+    """ldgsts_costs for 4 and 8 bytes (`words`: the sources' `size`-byte units): the distinct (destination
+    slot, source position) patterns of the warps, each scheduled once."""
     act = a >= 0
-    # a lane of source size 0 reads no word: a place of its own, only its bank can make it wait
-    place = np.where(words <= ZERO_SOURCE, WARP + np.arange(WARP)[None, :], words % 32)
-    key = np.concatenate([np.where(act, (a % 128) // 4, -1), np.where(act, place, -1)], axis=1)
+    # a lane of source size 0 reads no word: a place of its own, only its slot can make it wait
+    place = np.where(words <= ZERO_SOURCE, WARP + np.arange(WARP)[None, :], words % (128 // size))
+    key = np.concatenate([np.where(act, (a % 128) // size, -1), np.where(act, place, -1)], axis=1)
     uniq, inv = np.unique(key, axis=0, return_inverse=True)
     wf = np.empty(len(uniq), dtype=np.int64)
     for k, row in enumerate(uniq):
@@ -524,30 +528,8 @@ def _word_copy_costs(a: np.ndarray, words: np.ndarray):
                 w += 1
         wf[k] = sum(1 for banks, _ in waves if banks)
     wavefronts = wf[inv.reshape(-1)]
-    _, ideal, _ = costs_of(a, 4, "store")
-    return wavefronts, ideal, wavefronts
-
-
-def _grouped_copy_costs(a: np.ndarray, size: int, lines: np.ndarray):
-    order = np.argsort(np.where(a >= 0, lines, np.iinfo(np.int64).max), axis=1, kind="stable")
-    sl = np.take_along_axis(np.where(a >= 0, lines, -1), order, axis=1)
-    new = np.ones_like(sl, dtype=bool)
-    new[:, 1:] = sl[:, 1:] != sl[:, :-1]
-    group_sorted = np.cumsum(new, axis=1) - 1
-    group = np.empty_like(group_sorted)
-    np.put_along_axis(group, order, group_sorted, axis=1)
-    group = np.where(a >= 0, group, -1)
-    wavefronts = np.zeros(a.shape[0], dtype=np.int64)
-    degree = np.zeros(a.shape[0], dtype=np.int64)
-    for k in range(int(group.max()) + 1 if group.size else 0):
-        part = np.where(group == k, a, -1)
-        has = (part >= 0).any(axis=1)
-        if has.any():
-            w, _, d = costs_of(part[has], size, "store")
-            wavefronts[has] += w
-            degree[has] = np.maximum(degree[has], d)
     _, ideal, _ = costs_of(a, size, "store")
-    return wavefronts, ideal, degree
+    return wavefronts, ideal, wavefronts
 
 
 def _ldgsts16_costs(a: np.ndarray, zfill: bool, chunks: np.ndarray):
@@ -590,7 +572,11 @@ def _ldgsts16_warp(d: np.ndarray, c: np.ndarray, zfill: bool) -> tuple[int, int]
         if zfill:
             line_starts = {y // 8 for x, y in lanes if y % 8 == 0}
             row_starts = {(y // 8, x // 128) for x, y in lanes if x % 128 < 16}
-            cost += max(1, len(line_starts), len(row_starts))
+            first = {}  # line -> the first 16-byte chunk of it the quarter reads
+            for _, y in lanes:
+                first[y // 8] = min(first.get(y // 8, 8), y % 8)
+            second_halves = sum(1 for c in first.values() if c >= 4)  # lines read only in their second half
+            cost += max(1, len(line_starts), len(row_starts), second_halves)
         total += cost
         worst = max(worst, cost)
     return total, worst

@@ -63,8 +63,8 @@ class Sym:
 
 @dataclass(frozen=True)
 class Pair:
-    first: Reg
-    second: Reg  # "%p1|%p2"
+    first: Reg | Sink
+    second: Reg | Sink  # "%p1|%p2", "_|%p2"
 
 
 @dataclass(frozen=True)
@@ -275,9 +275,9 @@ def parse_operand(text: str, rename=lambda n: n, is_reg=lambda n: False):
     if t.startswith("{"):
         items = tuple(parse_operand(x, rename, is_reg) for x in split_top(t[1:-1]))
         return Vec(items)
-    if "|" in t:
-        a, b = t.split("|")
-        return Pair(Reg(rename(a.strip())), Reg(rename(b.strip())))
+    if "|" in t:  # `_|%p` (elect.sync's, CCCL's): a half no one reads
+        a, b = (Sink() if x.strip() == "_" else Reg(rename(x.strip())) for x in t.split("|"))
+        return Pair(a, b)
     if t.startswith("!"):
         return Reg(rename(t[1:].strip()), neg=True)
     if t.startswith("%") or is_reg(t):

@@ -165,7 +165,8 @@ def copy_forms(cubin: bytes, symbol: str) -> dict[tuple[str, int], tuple[bool, b
     return forms
 
 
-_LDGSTS_SOURCE_PREDICATE = re.compile(r"/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?LDGSTS(?:\.\w+)*\s+[^;]*?\]\s*(?:,\s*(!?U?P[0-6T]))?\s*;")
+_LDGSTS_SOURCE_PREDICATE = re.compile(
+    r"/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?LDGSTS(?:\.\w+)*\s+[^;]*?\]\s*(?:,\s*(!?U?P[0-6T]))?\s*;")
 
 
 def copy_predicates(text: str, symbol: str) -> dict[tuple[str, int], list[str]]:
@@ -236,10 +237,16 @@ def wgmma_places(instrs: list[Instr], cubin: bytes, symbol: str, files: dict[int
 _PC_OPCODE = re.compile(r"\s*/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Za-z0-9_.]*)")
 
 
+# an instruction guarded by `@!PT` never runs: ptxas's filler (`@!PT LDS RZ, [RZ]` beside a Triton ieee dot's loads)
+_NEVER_RUNS = re.compile(r"/\*[0-9a-f]+\*/\s+@!PT\s")
+
+
 def parse_sass(text: str, symbol: str) -> list[SassAccess]:
     accesses = []
     reduced = 0  # REDUXes not yet paired with the ATOMS that applies their result (ptxas may do two, then two)
     for file, line, raw in _kernel_lines(text, symbol):
+        if _NEVER_RUNS.search(raw):
+            continue
         if _REDUX.search(raw):
             reduced += 1
             continue
@@ -277,7 +284,8 @@ def parse_memory_sass(text: str, symbol: str) -> list[SassAccess]:
     spills (STL/LDL marked SpillRefill) are left out: the PTX has nothing to match them with (spills.py)."""
     accesses = []
     matches = ((file, line, raw, _MEMORY_INSN.search(raw)) for file, line, raw in _kernel_lines(text, symbol))
-    for file, line, raw, m in (x for x in matches if x[3] and "SpillRefill" not in x[2]):  # spills: spills.py
+    runs = (x for x in matches if x[3] and "SpillRefill" not in x[2] and not _NEVER_RUNS.search(x[2]))
+    for file, line, raw, m in runs:
         operand = memory_operand((m.group(3) or "").split("."), m.group(4))
         if operand:
             width, base, offset = operand
