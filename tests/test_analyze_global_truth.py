@@ -103,6 +103,25 @@ KNOWN = {
                                      "the other way: the source view gives line 73 48 sectors fewer than its 3,072 "
                                      "(ideal 6,352 against 6,400) where the kernel's global-load counter has the "
                                      "6,400 analyze counts: timing, not modelled",
+    # the ninth CUDA and tenth Python fresh batches (recorded on an H200, 2026-11-29), found at their first recording
+    "fresh9.local_hist_mode.c256": "the argmax loop `if (hist[b] > hist[best])` over a 64-int local histogram: 40 "
+                                   "local-load requests fewer than the PTX's on line 541 (1,520 against 1,560; "
+                                   "14,862 sectors against 15,022): ptxas keeps part of the hist[best] reads in "
+                                   "registers, not modelled",
+    "fresh9.autocorr_tight.w500": "__launch_bounds__(128, 16): under that register budget ptxas loads 16 requests of "
+                                  "x from global memory again (528 against 512, 16,500 sectors against 16,000) and "
+                                  "stores 64 local sectors on line 292 that analyze's spill model does not place",
+    "fresh10.triton.matmul_even.f16_128x128x64": "the source view's ideal sectors of the A-tile copies (30,864 "
+                                                 "against the 30,720 the lanes read), as triton.matmul.128x128x64's "
+                                                 "copies: timing, not modelled",
+    "fresh10.triton.attention_fwd.causal_d64": "the key loop's K and V copies whose source predicate is P0 count no "
+                                               "sectors for 9 and 2 of their 80 reading warp executions (5,328 and "
+                                               "5,440 on lines 325 and 335 against 5,472), the P1 copies every one: "
+                                               "as triton.matmul.128x128x64's copies past K, not modelled",
+    "fresh10.triton.token_count_atomic": "tl.atomic_add of 1 at data-dependent int64 token ids: the kernel counter's "
+                                         "atomic sectors 1,914 against 1,921 (the lines' order rule of "
+                                         "coalescing.atomic_sector_costs, which depends on where the counters' lines "
+                                         "lie); the source view's lines match",
     "triton.matmul.128x128x64": "the k-loop's cp.async of tiles past K (source size 0: LDGSTS with its ignore-source "
                                 "predicate, zero-filled, no global read): Nsight Compute's source view gives a few of "
                                 "their 128 warp executions 16 sectors each with no request, a different few each "

@@ -3031,9 +3031,6 @@ for naddr, what in ((2048, "distinct"), (4, "hot4"), (1, "one")):
 for t2, dt, b in (("__half2", "float16", 128), ("__nv_bfloat162", "bfloat16", 80)):
     fresh9(f"axpy_pairs.{dt}.b{b}", F9K, f"axpy_pairs<{t2}>", (b,),
            [f"x={dt}[2000]", f"y={dt}[2000]", "npairs=1000", "alpha=0.75"], grid=(4, 1, 1))
-# written, built here, not recorded yet: waiting for their first recording (the entries go when it is merged)
-SKIPS.update({f"{c['file']}:{c['kernel']}": "the ninth fresh CUDA batch (fresh9.*), written blind and built here; "
-              "waiting for its first recording on the GPU" for c in CASES if c["file"] in (F9K, F9A)})
 
 
 # ---- Python kernels as people write them (issue 30): the robustness corpus's Triton and Numba kernels
@@ -4274,6 +4271,4 @@ fresh10_case('cross_entropy_fwd', 'triton', 'cross_entropy_fwd', ['logits_ptr=bf
              f"labels_ptr={npy('fresh10py_xent_labels_8')}", 'loss_ptr=float32[8]', 'lse_ptr=float32[8]', 'V=5000',
              'stride=5000', 'ignore_index=-100'], constexprs={'BLOCK': 1024}, grid=(8,), block_index=(3, 0, 0),
              num_warps=8)
-SKIPS.update({f"{c['file']}:{c['kernel']}": "the tenth fresh batch of Python kernels, written blind and built (no GPU), "
-              "waiting for its first recording on the H200" for c in CASES if c["id"].startswith("fresh10.")})
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
