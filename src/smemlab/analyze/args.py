@@ -455,14 +455,17 @@ def carried(buffers: dict | None):
         _CARRIED.reset(token)
 
 
+def _carried_bytes(name: str, nbytes: int) -> bytes | None:
+    """What an earlier block of the launch left in buffer `name` (`carried`), where it has `nbytes` bytes."""
+    prior = (_CARRIED.get() or {}).get(name)
+    raw = None if prior is None else np.ascontiguousarray(prior).tobytes()
+    return raw if raw is not None and len(raw) == nbytes else None
+
+
 def _data_for(name: str, spec) -> np.ndarray:
     data = _load_npy(name, spec) if isinstance(spec, FileSpec) else fill(name, spec)
-    prior = (_CARRIED.get() or {}).get(name)
-    if prior is not None:
-        raw = np.ascontiguousarray(prior).tobytes()
-        if len(raw) == data.nbytes:
-            return np.frombuffer(raw, dtype=data.dtype).reshape(data.shape).copy()
-    return data
+    raw = _carried_bytes(name, data.nbytes)
+    return data if raw is None else np.frombuffer(raw, dtype=data.dtype).reshape(data.shape).copy()
 
 
 def parameter_names(kernel: Kernel, source: str, kernel_name: str) -> tuple[list[CParam | None], list[str]]:
@@ -649,9 +652,9 @@ def bind(module: Module, kernel: Kernel, source: str, kernel_name: str, arg_text
             data = np.concatenate([raw, np.zeros(max(0, var.size - raw.size), np.uint8)])
         elif var.init is not None:
             data = np.frombuffer(var.init, dtype=np.uint8)
-        prior = (_CARRIED.get() or {}).get("@" + vname)  # what an earlier block left (a ticket counter)
-        if prior is not None and np.asarray(prior).nbytes == var.size:
-            data = np.frombuffer(np.ascontiguousarray(prior).tobytes(), dtype=np.uint8).copy()
+        raw = _carried_bytes("@" + vname, var.size)  # what an earlier block left (a ticket counter)
+        if raw is not None:
+            data = np.frombuffer(raw, dtype=np.uint8).copy()
         buffers.append(Buffer("@" + vname, 0, max(var.size, 1), data))
     # addresses are assigned when the global space lays the buffers out
     from smemlab.analyze.memory import GlobalSpace

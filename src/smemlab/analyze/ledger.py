@@ -222,7 +222,7 @@ class Ledger:
         self._record(site, off, em, 1)
 
     def record_copy(self, site: Site, offsets: np.ndarray, em: np.ndarray, issued_warps: int, chunks: np.ndarray) -> None:
-        """A cp.async: as `record`, with each thread's global 16-byte chunk (address // 16), which
+        """A cp.async: as `record`, with each thread's global unit of the copy's size (address // size), which
         decides, with the shared side, what the copy costs."""
         site.sources.append(np.where(em, chunks, -1))
         self._record(site, offsets, em, issued_warps)
@@ -426,9 +426,8 @@ ZERO_SOURCE = -2
 def ldgsts_costs(a: np.ndarray, zfill: bool, size: int = 16, chunks: np.ndarray | None = None,
                  prefetch: bool = False, source_predicate: str = ""):
     """(wavefronts, ideal, degree) per warp of a cp.async (LDGSTS) of `size` bytes into shared memory;
-    `a`: each lane's shared byte offset, `chunks`: its global 16-byte chunk (address // 16; for 4- and 8-byte
-    copies its 4- or 8-byte unit), -1 where
-    inactive. Measured on an H200 (tests/data/analyze_truth.json: the cp_async pattern corpus, one warp
+    `a`: each lane's shared byte offset, `chunks`: its global unit of the copy's size (address // size), -1
+    where inactive. Measured on an H200 (tests/data/analyze_truth.json: the cp_async pattern corpus, one warp
     each, and the package's copies):
 
     - 4 bytes (`chunks`: the lanes' source 4-byte words): lanes in lane order, each in the first
@@ -486,9 +485,10 @@ def ldgsts_costs(a: np.ndarray, zfill: bool, size: int = 16, chunks: np.ndarray 
     """
     if chunks is None:
         raise ValueError("a cp.async's cost needs each lane's global chunk")
-    if size == 16 and not zfill and source_predicate == "P0":  # every lane as if of source size 0
-        chunks = np.where(chunks >= 0, ZERO_SOURCE - chunks, chunks)
-    prefetch = prefetch or (size == 16 and not zfill and source_predicate == "!P0")  # none of source size 0
+    if size == 16 and not zfill:  # the source view's reading of the predicate register (above)
+        if source_predicate == "P0":  # every lane as if of source size 0
+            chunks = np.where(chunks >= 0, ZERO_SOURCE - chunks, chunks)
+        prefetch = prefetch or source_predicate == "!P0"  # none of source size 0
     if prefetch:  # zero lanes as the lines they name
         chunks = np.where(chunks <= ZERO_SOURCE, ZERO_SOURCE - chunks, chunks)
     if size != 16:

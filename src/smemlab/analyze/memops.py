@@ -554,9 +554,8 @@ def b_cp_async(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
             v = np.where(keep, v, 0).astype(UNSIGNED[es])
             sp.store(d + k, m, es, v)
         if site is not None:
-            # the source's 4- or 8-byte units for a copy of that size (its cost depends on their place in the
-            # line), else its 16-byte chunks (ledger.ldgsts_costs)
-            chunks = s // size if size in (4, 8) else s // 16
+            # the source's units of the copy's size: its cost depends on their place in the line (ldgsts_costs)
+            chunks = s // size
             if n is not None:
                 chunks = np.where(n > 0, chunks, ZERO_SOURCE - chunks)  # nothing read: zeros written (ldgsts_costs)
             ledger.record_copy(site, d, m, ex.issued_warps, chunks)
