@@ -5,11 +5,14 @@ read down its columns, and a piece read again before its chunk is complete is a 
 line an access takes where NVVM gave it none. The hardware cases are corpus.column_blocked_f32_k8 and
 corpus.radix_sort_block in the truth fixture; these check the rules on hand-made input."""
 
+from pathlib import Path
+
 import numpy as np
 
 from smemlab.analyze.ledger import Ledger
 from smemlab.analyze.ptx import Loc
 
+ROOT = Path(__file__).resolve().parents[1]
 WARPS = 2
 PTX_HEAD = """.version 8.5
 .target sm_90
@@ -1134,3 +1137,44 @@ def test_instructions_that_never_run_are_no_accesses():
     ])
     assert [(a.line, a.width, a.offset) for a in sass.parse_sass(listing, "k")] == [(176, 16, 0x440), (176, 16, 0x400)]
     assert sass.parse_memory_sass(listing, "k") == []
+
+
+def test_a_shared_scalar_ptxas_reads_before_its_loop_counts_once_a_warp_and_entry():
+    """`y[i] = x[i] * s_scale` in a block-strided loop: NVVM reads s_scale every trip (the generic store might
+    alias it), ptxas once before the loop (H200, fresh7.fused_add_rms_norm_vec8: 6 LDS executed for 6 warps of
+    4 trips). A scalar the loop also writes stays a read a trip; a nested loop's read once an outer trip."""
+    from smemlab.analyze import analyze_source, render
+
+    src = ROOT / "tools" / "analyze_truth" / "kernels" / "loop_invariant.cu"
+    data = ["x=float32[1000]", "y=float32[1000]", "n=1000"]
+
+    def requests(kernel, args):
+        r = analyze_source(str(src), kernel, (64,), args=args)
+        if not r.sass.available:
+            import pytest
+
+            pytest.skip("no nvdisasm: the SASS is not read")
+        return sum(d["requests"] for d in render.to_json(r)["lines"] if d["op"] == "load")
+
+    assert requests("scale_rows", data) == 2  # 2 warps, 15 or 16 trips each
+    assert requests("scale_rows_unroll", data) == 2
+    assert requests("rescale_nested", ["x=float32[1500]", "y=float32[1500]", "rows=10", "cols=150"]) == 2 * 10
+    assert requests("bump_in_loop", data) == 2 * 16 * 2  # not hoisted: the read and the bump's read, each trip
+
+
+def test_a_hoisted_read_before_a_split_loop_runs_before_each_loop_a_lane_enters():
+    """ptxas's remainder loop (T mod U trips) and its U-times loop (T div U passes), each with the hoisted read in
+    front: a lane reads before the first when T mod U != 0, before the second when T >= U."""
+    from smemlab.analyze.hoisting import Hoist, HoistRuns
+
+    made = []
+    runs = HoistRuns({5: Hoist(3, 9, 4)}, lambda site, off, lanes: made.append(lanes.copy()))
+
+    class Site:
+        pc, kind = 5, "load"
+
+    trips = np.arange(64) % 9  # 0..8 trips
+    for t in range(8):
+        runs.record(Site, np.zeros(64, dtype=np.int64), trips > t)
+    runs.leave(2)  # outside the loop: the entry is over
+    assert [m.tolist() for m in made] == [((trips % 4) != 0).tolist(), (trips >= 4).tolist()]

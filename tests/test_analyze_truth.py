@@ -196,12 +196,6 @@ KNOWN = {
                                                 "block with 8 keys a thread and a ragged last tile: 32 wavefronts "
                                                 "against 30; the other launches of the kernel match: not yet explained"),
     # the seventh fresh batches (recorded on an H200, 2026-11-28), found at their first recording
-    "fresh7.fused_add_rms_norm_vec8.b64.t3.h2048": ({("cuda_fp16.hpp", 965, "load")},
-                                                    "the second row loop's `f.x *= s_variance`: ptxas loads the shared "
-                                                    "scalar once a warp before the loop (6 LDS executed, 3 blocks of 2 "
-                                                    "warps), the PTX in every trip (4 a warp: 24); the launches whose "
-                                                    "loop runs once (b128, b256) are exact: a loop-invariant shared load "
-                                                    "hoisted by ptxas, not modelled"),
     "fresh7.numba.masked_code_sums": ({("fresh7_numba.py", 177, "load"), ("fresh7_numba.py", 177, "atomic")},
                                       "cuda.atomic.add of int64 weights on shared bins is ptxas's compare-and-swap "
                                       "loop (LDS.64 + ATOMS.CAST.SPIN.64), whose trips depend on timing across warps "

@@ -1212,6 +1212,22 @@ case("corpus.per_lane_min", f, "per_lane_min", (256,), ["keys=int32[256]:-100000
 f = f"{K}/hoisted.cu"  # a guarded load ptxas hoists into the load before the branch (sass._hoisted)
 case("corpus.argmin_pairs", f, "argmin_pairs", (256,), ["vals=int32[512]:0..15", "out=int32[2]"], dyn=4096)
 
+f = f"{K}/loop_invariant.cu"  # shared scalars read in loops that store through plain pointers (hoisting.py)
+for n, b in ((1000, 64), (100, 64), (4000, 128)):
+    case(f"corpus.loop_invariant.scale_rows.n{n}.b{b}", f, "scale_rows", (b,), [f"x=float32[{n}]", f"y=float32[{n}]",
+         f"n={n}"])
+for n, b in ((1000, 64), (130, 32)):
+    case(f"corpus.loop_invariant.scale_rows_unroll.n{n}.b{b}", f, "scale_rows_unroll", (b,),
+         [f"x=float32[{n}]:0..1", f"y=float32[{n}]", f"n={n}"])
+for c4, b, g in ((150, 128, 2), (600, 256, 1)):
+    case(f"corpus.loop_invariant.norm_rows.c{c4}.b{b}", f, "norm_rows", (b,), [f"x=float32[{4 * c4 * g}]",
+         f"gamma=float32[{4 * c4}]", f"beta=float32[{4 * c4}]", f"y=float32[{4 * c4 * g}]", f"cols4={c4}"],
+         grid=(g, 1, 1))
+case("corpus.loop_invariant.rescale_nested", f, "rescale_nested", (64,), ["x=float32[1500]", "y=float32[1500]",
+     "rows=10", "cols=150"])
+for k in ("bump_in_loop", "sync_in_loop"):
+    case(f"corpus.loop_invariant.{k}", f, k, (64,), ["x=float32[1000]", "y=float32[1000]", "n=1000"])
+
 f = f"{K}/data_dependent.cu"  # issue 32: data-dependent swaps, warp-aggregated atomics, CSR SpMV, in-place FFTs
 DD_SORTF = npy("sort_f32_dups_512")
 case("dd.kvsort.flags", f, "kv_bitonic_flags", (128,),

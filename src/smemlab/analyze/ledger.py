@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from smemlab.analyze.hoisting import HoistRuns
 from smemlab.banks.model import WARP, simulate
 from smemlab.errors import UserError
 
@@ -125,6 +126,9 @@ class Ledger:
         self._runs: dict[tuple, dict] = {}  # (file, kind) -> the chunks being filled (_coalesce)
         self._open_unions: dict[tuple, list] = {}  # (twin pc, kind, warp) -> [site, offsets, lanes, pcs] (_union)
         self._trips: dict[int, dict] = {}  # loop -> its accesses so far, with each lane's trip (_regroup)
+        # loads ptxas hoisted out of their loop (hoisting.py): counted when the paths leave it
+        self.hoisted = HoistRuns({}, lambda site, off, lanes: self._record(
+            site, off, lanes, int(lanes.reshape(self.W, WARP).any(axis=1).sum())))
         self._rows = 0
         self._pending: list[Site] = []
 
@@ -141,6 +145,9 @@ class Ledger:
         """offsets: byte offsets in shared memory (int64, one per thread); em: active lanes."""
         if site.pc in self.shift:
             offsets = offsets + self.shift[site.pc]
+        if site.pc in self.hoisted.hoists:
+            self.hoisted.record(site, offsets, em)
+            return
         if site.pc in self.unrolled:  # a run ends where the paths leave its loop (`leave`) or at `finish`
             loop, unroll, last = self.unrolled[site.pc]
             run = self._trips.setdefault(loop, {"unroll": unroll, "last": last, "items": [], "trips": {}})
@@ -162,6 +169,7 @@ class Ledger:
         one's runs, one an outer trip)."""
         for loop in [loop for loop, run in self._trips.items() if not loop <= pc <= run["last"]]:
             self._regroup(loop)
+        self.hoisted.leave(pc)
 
     def _regroup(self, loop: int) -> None:
         """A run of a loop ptxas unrolled again by U (sass.unrolled_loops), its accesses as its SASS makes them:
@@ -351,6 +359,7 @@ class Ledger:
         """The end of the kernel: chunks still open go through as they are, then the model runs."""
         for loop in list(self._trips):
             self._regroup(loop)
+        self.hoisted.finish()
         for groups in self._runs.values():
             for gkey in list(groups):
                 self._end_group(groups, gkey)

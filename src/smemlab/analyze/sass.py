@@ -901,6 +901,33 @@ _GUARD = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(@!?U?P\w+)?")
 UNROLLS = (2, 4, 8, 16)  # the factors ptxas unrolls a loop by again (unrolled_loops)
 
 
+def listing_loops(text: str, symbol: str) -> tuple[list[tuple[int, int]], list[tuple[int, str, int, str]], list[int]]:
+    """Kernel `symbol`'s loops in the listing, (first address, backward branch's address), sorted; its instructions
+    (address, file, line, text); the addresses of its branches."""
+    address: dict[str, int] = {}
+    branches: list[tuple[int, str]] = []
+    placed: list[tuple[int, str, int, str]] = []
+    pending: list[str] = []
+    for file, line, raw in _kernel_lines(text, symbol):
+        lab = _LABEL_LINE.match(raw.strip())
+        if lab:
+            pending.append(lab.group(1))
+            continue
+        m = _ADDRESS.search(raw)
+        if not m:
+            continue
+        at = int(m.group(1), 16)
+        for lab in pending:
+            address[lab] = at
+        pending = []
+        placed.append((at, file, line, raw))
+        b = _BRANCH.search(raw)
+        if b:
+            branches.append((at, b.group(2)))
+    loops = sorted((address[t], at) for at, t in branches if t in address and address[t] <= at)
+    return loops, placed, [at for at, _ in branches]
+
+
 def unrolled_loops(text: str | None, symbol: str, flow, sites: dict[int, tuple[str, int]],
                    accesses: list[SassAccess] | None, files: dict[int, str]) -> dict[int, tuple[int, int, int]]:
     """pc -> (its loop's first pc, U, its last pc) for the accesses `sites` of each innermost PTX loop that ptxas unrolled
@@ -915,27 +942,7 @@ def unrolled_loops(text: str | None, symbol: str, flow, sites: dict[int, tuple[s
     1 times them, in that order. Anything else: {} for that loop."""
     if text is None or accesses is None or flow is None:
         return {}
-    address: dict[str, int] = {}
-    branches: list[tuple[int, str]] = []
-    jumps: list[int] = []  # every branch's address: what parts the blocks after a loop
-    pending: list[str] = []
-    for _, _, raw in _kernel_lines(text, symbol):
-        lab = _LABEL_LINE.match(raw.strip())
-        if lab:
-            pending.append(lab.group(1))
-            continue
-        m = _ADDRESS.search(raw)
-        if not m:
-            continue
-        at = int(m.group(1), 16)
-        for lab in pending:
-            address[lab] = at
-        pending = []
-        b = _BRANCH.search(raw)
-        if b:
-            branches.append((at, b.group(2)))
-            jumps.append(at)
-    loops = sorted((address[t], at) for at, t in branches if t in address and address[t] <= at)
+    loops, _, jumps = listing_loops(text, symbol)
     placed = [(int(_ADDRESS.search(s.text).group(1), 16), s) for s in accesses if _ADDRESS.search(s.text)]
     out: dict[int, tuple[int, int, int]] = {}
     back = flow.loops()

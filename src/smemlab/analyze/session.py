@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from smemlab.analyze import args as A
-from smemlab.analyze import sass, spills, tensormaps
+from smemlab.analyze import hoisting, sass, spills, tensormaps
 from smemlab.analyze.cfg import build_flow
 from smemlab.analyze.deadloads import DeadLoads, loads_below_branch, sunk_loads
 from smemlab.analyze.executor import AnalyzeError, Executor
@@ -255,6 +255,7 @@ def _run_once(module, ptx, symbol, kernel, source, shown, files, sources, launch
                     copy_forms={(i, line): z for i, path in module.files.items() for (name, line), z in (forms or {}).items()
                                 if Path(path).name == name})
     ledger.tensormap_costs = tensormaps.sass_costs(flow.instrs, flow.block_of, sites, listing, module.files)
+    ledger.hoisted.hoists = hoisting.hoisted_loads(text, symbol, flow, sites, module.files)
     memory = attach_memory(ledger, flow, cubin, symbol, module.files, keep_addresses)
 
     def where(pc: int) -> str:
@@ -291,7 +292,7 @@ def _run_once(module, ptx, symbol, kernel, source, shown, files, sources, launch
         if text is not None else None
     if spilled is not None:
         ex.trace = spills.Trace({s: b for b, s in enumerate(flow.starts)}, mach.valid.size)
-    if ledger.unrolled or memory.unrolled:  # the runs of loops ptxas unrolled again end where the paths leave them
+    if ledger.unrolled or memory.unrolled or ledger.hoisted.hoists:  # loop runs end where the paths leave the loop
         ex.on_block = lambda pc: (ledger.leave(pc), memory.leave(pc))
     try:
         ex.run()
