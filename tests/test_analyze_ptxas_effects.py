@@ -1178,3 +1178,16 @@ def test_a_hoisted_read_before_a_split_loop_runs_before_each_loop_a_lane_enters(
         runs.record(Site, np.zeros(64, dtype=np.int64), trips > t)
     runs.leave(2)  # outside the loop: the entry is over
     assert [m.tolist() for m in made] == [((trips % 4) != 0).tolist(), (trips >= 4).tolist()]
+
+
+def test_the_last_guarded_store_of_a_striped_tile_reads_below_the_early_exit():
+    """`v[i] = buff[i * 64 + tid]` for 4 items, then `if (i * 64 + tid < valid) out[..] = v[i]`: ptxas loads items
+    0-2 before their guarded stores on every lane, and the last item below the `@P EXIT` its guard became
+    (H200, fresh6.radix_sort_tile_keys.b64.i8.n900: 30 wavefronts, the 8 items' loads on every warp 32). With
+    valid = 150, neither warp has a lane in the last item: 2 warps x 3 loads."""
+    from smemlab.analyze import analyze_source, render
+
+    src = ROOT / "tools" / "analyze_truth" / "kernels" / "sunk_tail.cu"
+    r = analyze_source(str(src), "striped_tail", (64,), args=["in=uint32[256]", "out=uint32[256]", "valid=150"])
+    (line,) = [d for d in render.to_json(r)["lines"] if d["op"] == "load"]
+    assert (line["requests"], line["wavefronts"]) == (6, 6)

@@ -190,11 +190,6 @@ KNOWN = {
                                       "512 on 188 and 640 on tl.max's standard.py:287 where analyze has 3,840 on 177 "
                                       "and 1,280 on 190 (Triton 3.9's line table for the SASS of the second stage's "
                                       "loop, not followed)"),
-    # the sixth fresh batch (recorded on an H200, 2026-11-28), found at its first recording, causes not yet found
-    "fresh6.radix_sort_tile_keys.b64.i8.n900": ({("block_exchange.cuh", 734, "load")},
-                                                "cub::BlockRadixSort's exchange (block_exchange.cuh:734) of a 64-thread "
-                                                "block with 8 keys a thread and a ragged last tile: 32 wavefronts "
-                                                "against 30; the other launches of the kernel match: not yet explained"),
     # the seventh fresh batches (recorded on an H200, 2026-11-28), found at their first recording
     "fresh7.numba.masked_code_sums": ({("fresh7_numba.py", 177, "load"), ("fresh7_numba.py", 177, "atomic")},
                                       "cuda.atomic.add of int64 weights on shared bins is ptxas's compare-and-swap "

@@ -1228,6 +1228,11 @@ case("corpus.loop_invariant.rescale_nested", f, "rescale_nested", (64,), ["x=flo
 for k in ("bump_in_loop", "sync_in_loop"):
     case(f"corpus.loop_invariant.{k}", f, k, (64,), ["x=float32[1000]", "y=float32[1000]", "n=1000"])
 
+f = f"{K}/sunk_tail.cu"  # the last item's load of a guarded striped store, below ptxas's early exit (deadloads.py)
+for valid, g in ((150, 1), (200, 1), (300, 2), (440, 2)):
+    case(f"corpus.sunk_tail.v{valid}.g{g}", f, "striped_tail", (64,), [f"in=uint32[{256 * g}]",
+         f"out=uint32[{256 * g}]", f"valid={valid}"], grid=(g, 1, 1))
+
 f = f"{K}/data_dependent.cu"  # issue 32: data-dependent swaps, warp-aggregated atomics, CSR SpMV, in-place FFTs
 DD_SORTF = npy("sort_f32_dups_512")
 case("dd.kvsort.flags", f, "kv_bitonic_flags", (128,),

@@ -41,7 +41,7 @@ from smemlab.analyze.sass import registers_read_by
 _FENCES = ("bar", "barrier", "membar", "fence", "atom", "red", "call", "cp", "mbarrier", "stmatrix", "wmma", "tcgen05")
 
 
-def sunk_loads(instrs: list[Instr], block_of: list[int]) -> dict[int, list[str]]:
+def sunk_loads(instrs: list[Instr], block_of: list[int], later_blocks: bool = True) -> dict[int, list[str]]:
     """pc -> destination registers of each unguarded, non-volatile `ld.shared` that ptxas executes only
     under the guard of the instructions that read its value (module docstring): all its readers are
     guarded and in its basic block, and nothing between it and the last of them orders or writes
@@ -60,7 +60,17 @@ def sunk_loads(instrs: list[Instr], block_of: list[int]) -> dict[int, list[str]]
         if readers_of is None:  # register -> the instructions reading it, once a kernel has a shared load
             readers_of, _ = _register_uses(instrs, guards=False)
         readers = sorted({j for r in regs for j in readers_of.get(r, ()) if j != pc})
-        if not readers or any(j < pc or block_of[j] != block_of[pc] or instrs[j].guard is None for j in readers):
+        if not readers or any(j < pc for j in readers):
+            continue
+        # guarded readers of its own block, or readers in one later block, which a branch may skip: CUB's striped
+        # store of a tile's last item, `if (tid + 7 * BLOCK < valid) out[..] = buff[..]`, whose guard ptxas makes
+        # the early exit of the lanes it leaves off, the LDS below it (fresh6.radix_sort_tile_keys: 2 warps of
+        # a ragged tile load nothing, 30 wavefronts measured where all 8 items' loads give 32)
+        blocks = {block_of[j] for j in readers}
+        if blocks == {block_of[pc]}:
+            if any(instrs[j].guard is None for j in readers):
+                continue
+        elif len(blocks) != 1 or not later_blocks:
             continue
         # readers under different guards (a vector's halves stored under two masks) would need their union:
         # ptxas leaves such a load unguarded (robust.triton.layernorm_fwd's store through shared memory: all 8
