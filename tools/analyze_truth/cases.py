@@ -726,6 +726,48 @@ def _fresh9_data() -> dict[str, np.ndarray]:
     return out
 
 
+def _fresh11_data() -> dict[str, np.ndarray]:
+    """The .npy inputs of the eleventh fresh CUDA batch (kernels/fresh11_*.cu): int64 row indices for index_select
+    and a sorted embedding backward (runs of equal indices, their original positions), radix-select keys half of
+    which share the top byte 0x3A, a CSR matrix of 300 rows (empty to 97 entries), an ELL matrix (column-major,
+    padded with -1), a sorted COO matrix of 2000 entries with rows longer than a block's chunk and the carries its
+    segmented reduction leaves, gather indices (random with repeats, sorted and clustered, a permutation) and
+    atomic keys (a permutation: distinct bins; random: colliding)."""
+    rng = np.random.default_rng(20270702)
+    out: dict[str, np.ndarray] = {}
+    out["fresh11_idx64_300_of_500"] = rng.integers(0, 500, 300).astype(np.int64)
+    emb = np.sort(rng.choice(60, 400, p=np.arange(1, 61) ** -1.0 / np.sum(np.arange(1, 61) ** -1.0)))
+    out["fresh11_emb_sorted_400_of_60"] = emb.astype(np.int64)
+    out["fresh11_emb_pos_400"] = rng.permutation(400).astype(np.int64)
+    keys = rng.integers(0, 2**32, 4000, dtype=np.uint64).astype(np.uint32)
+    top = rng.random(4000) < 0.5
+    keys[top] = (keys[top] & np.uint32(0x00FFFFFF)) | np.uint32(0x3A000000)
+    out["fresh11_radix_keys_4000"] = keys
+    rp, cols, vals = _csr(rng, rows=300, cols=500)
+    out["fresh11_csr_row_ptr_300"], out["fresh11_csr_cols_300"], out["fresh11_csr_vals_300"] = rp, cols, vals
+    nrows, width = 200, 12
+    ell_c = np.full((width, nrows), -1, np.int32)
+    ell_v = np.zeros((width, nrows), np.float32)
+    for r, m in enumerate(rng.integers(0, width + 1, nrows)):
+        ell_c[:m, r] = np.sort(rng.choice(500, m, replace=False))
+        ell_v[:m, r] = rng.uniform(-1, 1, m)
+    out["fresh11_ell_cols_200x12"], out["fresh11_ell_vals_200x12"] = ell_c.ravel(), ell_v.ravel()
+    lens = []
+    while sum(lens) < 2000:
+        lens.append(int(rng.choice([0, 1, 2, 5, 9, 40, 300])))
+    coo_rows = np.repeat(np.arange(len(lens)), lens)[:2000].astype(np.int32)
+    out["fresh11_coo_rows_2000"] = coo_rows
+    out["fresh11_coo_cols_2000"] = rng.integers(0, 400, 2000).astype(np.int32)
+    out["fresh11_coo_vals_2000"] = rng.uniform(-1, 1, 2000).astype(np.float32)
+    out["fresh11_coo_carry_rows_8"] = coo_rows[[min((b + 1) * 256, 2000) - 1 for b in range(8)]].astype(np.int32)
+    out["fresh11_gather_idx_2000_of_1024"] = rng.integers(0, 1024, 2000).astype(np.int32)
+    bases = np.sort(rng.choice(4096 // 16, 1500 // 10, replace=False)) * 16
+    out["fresh11_gather_clustered_1500_of_4096"] = (np.repeat(bases, 10) + np.tile(np.arange(10), 150)).astype(np.int32)
+    out["fresh11_perm_keys_3000"] = rng.permutation(3000).astype(np.int32)
+    out["fresh11_atomic_keys_3000"] = rng.integers(0, 100000, 3000).astype(np.int32)
+    return out
+
+
 def _pointer_table_data() -> dict[str, np.ndarray]:
     """kernels/pointer_tables*: the grouped GEMM's (M, N, K) and leading dimensions of three groups (one a full
     64x64 problem, two narrow ones), and jagged row lengths of 0 to 70 elements."""
@@ -774,6 +816,7 @@ def data_files() -> dict[str, np.ndarray]:
         **_fresh7_data(),
         **_fresh8_data(),
         **_fresh9_data(),
+        **_fresh11_data(),
     }
     return out
 
@@ -3052,6 +3095,229 @@ for naddr, what in ((2048, "distinct"), (4, "hot4"), (1, "one")):
 for t2, dt, b in (("__half2", "float16", 128), ("__nv_bfloat162", "bfloat16", 80)):
     fresh9(f"axpy_pairs.{dt}.b{b}", F9K, f"axpy_pairs<{t2}>", (b,),
            [f"x={dt}[2000]", f"y={dt}[2000]", "npairs=1000", "alpha=0.75"], grid=(4, 1, 1))
+
+
+# ---- the eleventh fresh held-out batch (kernels/fresh11_kernels.cu, compiled by nvcc, and fresh11_apps.cu, compiled
+# by NVRTC, with fresh11_common.cuh): kernels in the style of the public GPU libraries, files as they sit (templates
+# on scalar_t/acc_t, extern "C" and C++ names, host code and a main() that the recording never runs, helpers, traits
+# and a Welford struct in the header). NVRTC: ATen-like LayerNorm forward (Welford per thread, shuffles, one shared
+# value a warp, float and double), its gamma/beta backward through [32][33] tiles (blocks of 32x32 and 32x16),
+# GroupNorm moments and apply (blocks of 100), softmax a block a row (128, 256, 1024 over rows of 1000-3000),
+# index_select with int64 indices, a sorted embedding backward, Kogge-Stone cumsum with a carry, Blelloch's scan with
+# and without CONFLICT_FREE_OFFSET, a bitonic sort of 1024 keys and values, radix-select counting (a byte histogram
+# in shared atomics, 2-bit ballots); OpenCV/NPP-like separable Gaussian rows and columns (uchar and float, 5 and 7
+# taps, replicated borders), a 3x3 uchar median, bilinear resize of uchar4, Sobel on pitched planes, an integral
+# image (row scan, column scan), erosion with a shared halo; Harris-style 8th-order x and y derivatives on 64x4
+# pencils, a z derivative read plane by plane, 2-D Laplacians with and without a shared tile; faiss-like L2 distance
+# tiles (d = 32, 64, 100), a warp-a-row argmin and a warp-select top-k through a per-warp shared queue; MAGMA-like
+# batched transposes (3-D grid, float and double 32x33 tiles), a double2 conjugate transpose, an in-place square
+# transpose, GEMV "T" (a block a column, shared partials) and "N" (x staged in shared), a lower SYRK skipping upper
+# tiles; CSR SpMV scalar and vector (8 and 32 threads a row), ELL, COO by a segmented scan with carries and their
+# fix-up, a CSR row-length histogram; global patterns: 1-, 2-, 4-, 8- and 16-byte elements at strides 2, 3, 5, 7,
+# 9, 31, 64 and bases 1 and 3 off, blocks of 40, 72 and 100, __ldg gathers through indices, atomics (add, max, CAS,
+# 64-bit add, integer-valued float add) on distinct, five and one address, a per-thread insertion sort (local
+# memory), uchar3 pixels. nvcc: fused add + RMSNorm on half2 and bfloat162 with a `__shared__ float s_variance`,
+# bias + GELU on float4 with a tail and on half2, cub::BlockReduce softmax, cub BlockLoad/BlockScan/BlockStore
+# cumsum with a running prefix, cub::BlockRadixSort pairs, a k-means assignment with cg::reduce, a two-stage
+# cuda::pipeline row smoothing, a warp-a-row half LayerNorm; written blind, before its first recording; grids of
+# 1 to 9 blocks
+F11K, F11A = f"{K}/fresh11_kernels.cu", f"{K}/fresh11_apps.cu"
+_F11_GAUSS5 = [0.0625, 0.25, 0.375, 0.25, 0.0625] + [0.0] * 11
+_F11_GAUSS7 = [0.03125, 0.109375, 0.21875, 0.28125, 0.21875, 0.109375, 0.03125] + [0.0] * 9
+_F11_FD8 = [0.0, 4 / 5, -1 / 5, 4 / 105, -1 / 280]  # first derivative, 8th order
+_F11_FD4 = [0.0, 2 / 3, -1 / 12, 0.0, 0.0]  # first derivative, 4th order
+_F11_LAP4 = [-5 / 2, 4 / 3, -1 / 12, 0.0, 0.0]  # second derivative, 4th order
+_F11_LAP8 = [-205 / 72, 8 / 5, -1 / 5, 8 / 315, -1 / 560]  # second derivative, 8th order
+
+
+def fresh11(id, file, kernel, block, args, **kw):
+    c = case("fresh11." + id, file, kernel, block, args, **kw)
+    if file == F11K:
+        c["compiler"] = "nvcc"
+    return c
+
+
+# ---- normalisation and softmax (NVRTC)
+for st, dt, n, rows, b in (("float", "float32", 1000, 6, 128), ("float", "float32", 3000, 3, 256),
+                           ("double", "float64", 1500, 4, 128)):
+    fresh11(f"layer_norm_fwd_welford.{dt}.n{n}.b{b}", F11A, f"layer_norm_fwd_welford<{st}, {st}>", (b,),
+            [f"X={dt}[{rows * n}]", f"gamma={dt}[{n}]", f"beta={dt}[{n}]", f"Y={dt}[{rows * n}]", f"mean={dt}[{rows}]",
+             f"rstd={dt}[{rows}]", f"N={n}", "eps=1e-5"], grid=(rows, 1, 1))
+for st, dt, by, M, N in (("float", "float32", 32, 130, 100), ("double", "float64", 16, 77, 70)):
+    fresh11(f"layer_norm_bwd_gamma_beta.{dt}.32x{by}.{M}x{N}", F11A, f"layer_norm_bwd_gamma_beta<{st}, {st}>",
+            (32, by), [f"dY={dt}[{M * N}]", f"X={dt}[{M * N}]", f"mean={dt}[{M}]", f"rstd={dt}[{M}]",
+                       f"dgamma={dt}[{N}]", f"dbeta={dt}[{N}]", f"M={M}", f"N={N}"], grid=(-(-N // 32), 1, 1))
+fresh11("group_norm_moments.g8.s400", F11A, "group_norm_moments<float>", (128,),
+        ["X=float32[3200]", "mean=float32[8]", "rstd=float32[8]", "group_size=400", "eps=1e-5"], grid=(8, 1, 1))
+fresh11("group_norm_apply.n2.c16.hw100.b100", F11A, "group_norm_apply<float>", (100,),
+        ["X=float32[3200]", "mean=float32[8]", "rstd=float32[8]", "gamma=float32[16]", "beta=float32[16]",
+         "Y=float32[3200]", "N=2", "C=16", "HW=100", "G=4"], grid=(9, 1, 1))
+for b, cols, rows in ((128, 1000, 5), (256, 2000, 3), (1024, 3000, 2)):
+    fresh11(f"softmax_fwd_block.b{b}.c{cols}", F11A, f"softmax_fwd_block<float, float, {b}>", (b,),
+            [f"input=float32[{rows * cols}]", f"output=float32[{rows * cols}]", f"cols={cols}"], grid=(rows, 1, 1))
+
+# ---- indexing, scans, sorting, selection (NVRTC)
+for st, dt, dim, b, g in (("float", "float32", 13, 128, 9), ("double", "float64", 24, 256, 4)):
+    fresh11(f"index_select_rows.{dt}.d{dim}", F11A, f"index_select_rows<{st}, int64_t>", (b,),
+            [f"src={dt}[{500 * dim}]", f"idx={npy('fresh11_idx64_300_of_500')}", f"dst={dt}[{300 * dim}]",
+             "nidx=300", f"dim={dim}"], grid=(g, 1, 1))
+fresh11("embedding_backward_sorted.n400.d48", F11A, "embedding_backward_sorted<float>", (32, 4),
+        [f"sorted_idx={npy('fresh11_emb_sorted_400_of_60')}", f"orig_pos={npy('fresh11_emb_pos_400')}",
+         "grad_out=float32[19200]", "grad_weight=float32[2880]", "n=400", "dim=48"], grid=(2, 1, 1))
+for st, dt, b, rows, cols, rng_ in (("float", "float32", 256, 4, 1500, ""), ("int", "int32", 128, 3, 1000, ":-50..50")):
+    fresh11(f"cumsum_rows_kogge_stone.{dt}.b{b}.c{cols}", F11A, f"cumsum_rows_kogge_stone<{st}, {b}>", (b,),
+            [f"in={dt}[{rows * cols}]{rng_}", f"out={dt}[{rows * cols}]", f"cols={cols}"], grid=(rows, 1, 1))
+for b, avoid, n in ((128, "true", 1000), (256, "false", 2000)):
+    fresh11(f"blelloch_scan.b{b}.{'padded' if avoid == 'true' else 'plain'}.n{n}", F11A, f"blelloch_scan<{b}, {avoid}>",
+            (b,), [f"in=int32[{n}]:-50..50", f"out=int32[{n}]", "block_sums=int32[4]", f"n={n}"], grid=(4, 1, 1))
+fresh11("bitonic_sort_kv_shared.n1024.b512", F11A, "bitonic_sort_kv_shared<1024>", (512,),
+        ["keys=float32[3072]", "vals=int32[3072]"], grid=(3, 1, 1))
+for what, desired, mask, pos, b, g in (("top_byte", 0, 0, 24, 256, 4), ("second_byte_of_3a", 0x3A000000, 0xFF000000, 16, 128, 8)):
+    fresh11(f"radix_select_count_byte.{what}", F11A, "radix_select_count_byte", (b,),
+            [f"keys={npy('fresh11_radix_keys_4000')}", "n=4000", f"desired={desired}", f"desired_mask={mask}",
+             f"digit_pos={pos}", f"counts=int32[{256 * g}]"], grid=(g, 1, 1))
+fresh11("radix_select_count_ballot.bits28.b96", F11A, "radix_select_count_ballot", (96,),
+        [f"keys={npy('fresh11_radix_keys_4000')}", "n=4000", "desired=0", f"desired_mask={0xC0000000}", "digit_pos=28",
+         "counts=int32[20]"], grid=(5, 1, 1))
+
+# ---- images (NVRTC)
+for t, dt, k, w, h, step, g, gauss in (("unsigned char", "uint8", 5, 100, 40, 100, (4, 2, 1), _F11_GAUSS5),
+                                       ("float", "float32", 7, 90, 33, 96, (3, 3, 1), _F11_GAUSS7)):
+    rng_ = ":0..255" if dt == "uint8" else ""
+    fresh11(f"gauss_row_filter.{dt}.k{k}.{w}x{h}", F11A, f"gauss_row_filter<{t}, {k}>", (32, 8),
+            [f"src={dt}[{step * h}]{rng_}", f"src_step={step}", f"dst=float32[{step * h}]", f"dst_step={step}",
+             f"width={w}", f"height={h}"], grid=g, constants={"c_gauss": gauss})
+    fresh11(f"gauss_col_filter.{dt}.k{k}.{w}x{h}", F11A, f"gauss_col_filter<{t}, {k}>", (32, 8),
+            [f"src=float32[{step * h}]", f"src_step={step}", f"dst={dt}[{step * h}]{rng_}", f"dst_step={step}",
+             f"width={w}", f"height={h}"], grid=g, constants={"c_gauss": gauss})
+fresh11("median3x3_u8.90x40.step96", F11A, "median3x3_u8", (32, 8),
+        ["src=uint8[3840]:0..255", "dst=uint8[3840]:0..255", "width=90", "height=40", "step=96"], grid=(3, 3, 1))
+fresh11("resize_bilinear_u8c4.64x48_to_100x30", F11A, "resize_bilinear_u8c4", (32, 8),
+        ["src=uint8[12288]:0..255", "src_w=64", "src_h=48", "src_step=64", "dst=uint8[12000]:0..255", "dst_w=100",
+         "dst_h=30", "fx=0.64", "fy=1.6"], grid=(4, 2, 1))
+fresh11("sobel_pitched.150x50.p160", F11A, "sobel_pitched", (32, 8),
+        ["src=uint8[8000]:0..255", "src_pitch=160", "gx=int16[16000]", "gy=int16[16000]", "mag=float32[8000]",
+         "dst_pitch=640", "width=150", "height=50"], grid=(5, 1, 1))
+fresh11("integral_rows_u8.300x40", F11A, "integral_rows_u8", (128,),
+        ["src=uint8[12000]:0..255", "sum=int32[12000]", "width=300", "height=40"], grid=(8, 1, 1))
+fresh11("integral_cols.300x40", F11A, "integral_cols", (128,), ["sum=int32[12000]:0..255", "width=300", "height=40"],
+        grid=(3, 1, 1))
+fresh11("erode_u8.r2.70x45", F11A, "erode_u8<2>", (32, 8),
+        ["src=uint8[3150]:0..255", "dst=uint8[3150]:0..255", "width=70", "height=45"], grid=(3, 3, 1))
+
+# ---- finite differences (NVRTC)
+fresh11("fd_deriv_x_pencil.64x8x4", F11A, "fd_deriv_x_pencil<64>", (64, 4),
+        ["f=float32[2048]", "df=float32[2048]", "my=8", "scale=1.5"], grid=(2, 4, 1), constants={"c_fd": _F11_FD8})
+fresh11("fd_deriv_y_pencil.8x64x2", F11A, "fd_deriv_y_pencil<64>", (4, 64),
+        ["f=float32[1024]", "df=float32[1024]", "mx=8", "scale=1.5"], grid=(2, 2, 1), constants={"c_fd": _F11_FD8})
+fresh11("fd_deriv_z_global.r4.40x12x20", F11A, "fd_deriv_z_global<4>", (32, 4),
+        ["in=float32[9600]", "out=float32[9600]", "nx=40", "ny=12", "nz=20", "scale=2.0"], grid=(2, 3, 1),
+        constants={"c_fd": _F11_FD8})
+fresh11("laplace2d_shared.r2.70x50", F11A, "laplace2d_shared<2>", (32, 8),
+        ["u=float32[3500]", "lap=float32[3500]", "nx=70", "ny=50"], grid=(3, 3, 1), constants={"c_fd": _F11_LAP4})
+fresh11("laplace2d_global.r4.70x50", F11A, "laplace2d_global<4>", (32, 8),
+        ["u=float32[3500]", "lap=float32[3500]", "nx=70", "ny=50"], grid=(3, 2, 1), constants={"c_fd": _F11_LAP8})
+
+# ---- distances and selection (NVRTC)
+for d, tc, nq, nc, b, g in ((32, 32, 300, 70, 128, 3), (64, 16, 200, 50, 64, 4), (100, 8, 150, 40, 96, 2)):
+    fresh11(f"l2_dist_centroid_tile.d{d}.tc{tc}.q{nq}.c{nc}", F11A, f"l2_dist_centroid_tile<{d}, {tc}>", (b,),
+            [f"queries=float32[{nq * d}]", f"centroids=float32[{nc * d}]", f"dist=float32[{nq * nc}]", f"nq={nq}",
+             f"nc={nc}"], grid=(g, 1, 1))
+fresh11("argmin_rows_warp.300x70", F11A, "argmin_rows_warp", (128,),
+        ["dist=float32[21000]", "nrows=300", "ncols=70", "assign=int32[300]", "best=float32[300]"], grid=(9, 1, 1))
+fresh11("warp_select_topk.k8.40x300", F11A, "warp_select_topk<8>", (128,),
+        ["dist=float32[12000]", "nrows=40", "ncols=300", "out_d=float32[320]", "out_i=int32[320]"], grid=(5, 1, 1))
+
+# ---- dense linear algebra (NVRTC)
+for t, dt, m, n in (("float", "float32", 40, 50), ("double", "float64", 33, 64)):
+    fresh11(f"batched_transpose_tile.{dt}.{m}x{n}.b2", F11A, f"batched_transpose_tile<{t}>", (32, 8),
+            [f"A={dt}[{2 * m * n}]", f"lda={m}", f"strideA={m * n}", f"B={dt}[{2 * m * n}]", f"ldb={n}",
+             f"strideB={m * n}", f"m={m}", f"n={n}"], grid=(-(-m // 32), -(-n // 32), 2))
+fresh11("zconj_transpose.pad1.40x60", F11A, "zconj_transpose<1>", (32, 8),
+        ["A=float64[4800]", "lda=40", "B=float64[4800]", "ldb=60", "m=40", "n=60"], grid=(2, 2, 1))
+fresh11("transpose_inplace_square.n80", F11A, "transpose_inplace_square", (32, 8),
+        ["A=float32[6400]", "n=80", "lda=80"], grid=(3, 3, 1))
+fresh11("gemv_t_colwarp.w4.500x9", F11A, "gemv_t_colwarp<4>", (128,),
+        ["m=500", "n=9", "alpha=1.5", "A=float32[4500]", "lda=500", "x=float32[500]", "beta=0.5", "y=float32[9]"],
+        grid=(9, 1, 1))
+fresh11("gemv_n_shared_x.b128.300x100.lda304", F11A, "gemv_n_shared_x<128>", (128,),
+        ["m=300", "n=100", "alpha=1.5", "A=float32[30400]", "lda=304", "x=float32[100]", "beta=0.5",
+         "y=float32[300]"], grid=(3, 1, 1))
+fresh11("syrk_lower_tile.t16.n45.k40", F11A, "syrk_lower_tile<16>", (16, 16),
+        ["n=45", "k=40", "alpha=1.0", "A=float32[1800]", "lda=45", "beta=0.5", "C=float32[2025]", "ldc=45"],
+        grid=(3, 3, 1))
+
+# ---- sparse (NVRTC)
+_F11_CSR = [f"row_ptr={npy('fresh11_csr_row_ptr_300')}", f"cols={npy('fresh11_csr_cols_300')}",
+            f"vals={npy('fresh11_csr_vals_300')}", "x=float32[500]", "y=float32[300]"]
+fresh11("csr_spmv_scalar.r300", F11A, "csr_spmv_scalar", (128,), ["nrows=300"] + _F11_CSR, grid=(3, 1, 1))
+for tpr, b, g in ((32, 128, 9), (8, 64, 4)):
+    fresh11(f"csr_spmv_vector.t{tpr}.r300", F11A, f"csr_spmv_vector<{tpr}>", (b,), ["nrows=300"] + _F11_CSR,
+            grid=(g, 1, 1))
+fresh11("ell_spmv.r200.w12.b100", F11A, "ell_spmv", (100,),
+        ["nrows=200", "width=12", f"ell_cols={npy('fresh11_ell_cols_200x12')}",
+         f"ell_vals={npy('fresh11_ell_vals_200x12')}", "x=float32[500]", "y=float32[200]"], grid=(2, 1, 1))
+fresh11("coo_spmv_segreduce.nnz2000", F11A, "coo_spmv_segreduce", (256,),
+        [f"rows={npy('fresh11_coo_rows_2000')}", f"cols={npy('fresh11_coo_cols_2000')}",
+         f"vals={npy('fresh11_coo_vals_2000')}", "x=float32[400]", "nnz=2000", "y=float32[2000]",
+         "carry_row=int32[8]", "carry_val=float32[8]"], grid=(8, 1, 1))
+fresh11("coo_carry_fixup.b8", F11A, "coo_carry_fixup", (32,),
+        [f"rows={npy('fresh11_coo_rows_2000')}", "nnz=2000", f"carry_row={npy('fresh11_coo_carry_rows_8')}",
+         "carry_val=float32[8]", "nblocks=8", "y=float32[2000]"])
+fresh11("csr_row_length_hist.r300", F11A, "csr_row_length_hist", (64,),
+        [f"row_ptr={npy('fresh11_csr_row_ptr_300')}", "nrows=300", "nbins=8", "hist=int32[8]:0..0"], grid=(3, 1, 1))
+
+# ---- global-memory access patterns (NVRTC)
+for t, dt, per, n, si, so, oi, oo, b, g, rng_ in (
+        ("char", "int8", 1, 1000, 2, 1, 0, 0, 72, 4, ":-100..100"), ("short", "int16", 1, 700, 3, 5, 0, 0, 100, 3, ""),
+        ("int", "int32", 1, 600, 7, 1, 1, 0, 40, 9, ""), ("float", "float32", 1, 300, 9, 31, 0, 0, 128, 3, ""),
+        ("double", "float64", 1, 200, 64, 2, 0, 3, 72, 3, ""), ("float4", "float32", 4, 300, 2, 3, 0, 0, 40, 8, ""),
+        ("short4", "int16", 4, 400, 5, 1, 3, 0, 100, 4, ""), ("uchar2", "uint8", 2, 1000, 1, 1, 1, 3, 72, 5, ":0..255")):
+    fresh11(f"strided_gather_scatter.{t}.s{si}_{so}.o{oi}_{oo}.b{b}", F11A, f"strided_gather_scatter<{t}>", (b,),
+            [f"in={dt}[{per * ((n - 1) * si + oi + 1)}]{rng_}", f"out={dt}[{per * ((n - 1) * so + oo + 1)}]{rng_}",
+             f"n={n}", f"in_stride={si}", f"out_stride={so}", f"in_off={oi}", f"out_off={oo}"], grid=(g, 1, 1))
+fresh11("dot_ldg_partial.a1.b3.b100", F11A, "dot_ldg_partial", (100,),
+        ["a=float32[2003]", "b=float32[2003]", "n=2000", "aoff=1", "boff=3", "partial=float32[5]"], grid=(5, 1, 1))
+for v, dt, per, name, n, rows, b, g in (("float", "float32", 1, "gather_idx_2000_of_1024", 2000, 1024, 256, 8),
+                                        ("float2", "float32", 2, "gather_clustered_1500_of_4096", 1500, 4096, 128, 9)):
+    fresh11(f"gather_rows_ldg.{v}.{name}", F11A, f"gather_rows_ldg<{v}>", (b,),
+            [f"idx={npy('fresh11_' + name)}", f"table={dt}[{per * rows}]", f"out={dt}[{per * n}]", f"n={n}"],
+            grid=(g, 1, 1))
+for what, keys, nbins, b, g in (("distinct", "perm_keys_3000", 3000, 256, 9), ("five", "atomic_keys_3000", 5, 256, 6),
+                                ("one", "atomic_keys_3000", 1, 100, 4)):
+    fresh11(f"global_atomic_mix.{what}", F11A, "global_atomic_mix", (b,),
+            [f"keys={npy('fresh11_' + keys)}", "n=3000", f"nbins={nbins}", f"counts=int32[{nbins}]:0..0",
+             f"maxv=int32[{nbins}]:0..0", f"fsum=float32[{nbins}]:0..0", f"usum=uint64[{nbins}]:0..0",
+             f"flags=int32[{nbins}]:0..0"], grid=(g, 1, 1))
+fresh11("local_insertion_median.n500", F11A, "local_insertion_median", (128,),
+        ["in=float32[4500]", "med=float32[500]", "range=float32[500]", "n=500"], grid=(4, 1, 1))
+fresh11("rgb_to_gray_u8c3.n2000.b72", F11A, "rgb_to_gray_u8c3", (72,),
+        ["rgb=uint8[6000]:0..255", "gray=uint8[2000]:0..255", "n=2000"], grid=(9, 1, 1))
+
+# ---- library primitives and reduced precision (nvcc)
+for t, dt, hidden, rows, b in (("__half", "float16", 1000, 5, 128), ("__nv_bfloat16", "bfloat16", 768, 4, 256)):
+    fresh11(f"fused_add_rmsnorm.{dt}.h{hidden}", F11K, f"fused_add_rmsnorm<{t}>", (b,),
+            [f"input={dt}[{rows * hidden}]", f"residual={dt}[{rows * hidden}]", f"weight={dt}[{hidden}]",
+             "eps=1e-6", f"hidden={hidden}"], grid=(rows, 1, 1))
+fresh11("add_bias_gelu_f4.9x250", F11K, "add_bias_gelu_f4", (128,),
+        ["out=float32[2250]", "bias=float32[250]", "m=9", "n=250"], grid=(4, 1, 1))
+fresh11("add_bias_gelu_h2.9x250", F11K, "add_bias_gelu_h2", (128,),
+        ["out=float16[2250]", "bias=float16[250]", "m=9", "n=250"], grid=(4, 1, 1))
+fresh11("cub_softmax_rows.b256.c1500", F11K, "cub_softmax_rows<256>", (256,),
+        ["in=float32[4500]", "out=float32[4500]", "cols=1500"], grid=(3, 1, 1))
+fresh11("cub_block_cumsum.b128.i4.c2000", F11K, "cub_block_cumsum<128, 4>", (128,),
+        ["in=int32[6000]:-50..50", "out=int32[6000]", "cols=2000"], grid=(3, 1, 1))
+fresh11("cub_block_sort_pairs.b128.i8", F11K, "cub_block_sort_pairs<128, 8>", (128,),
+        ["keys=uint32[3072]:0..4294967295", "vals=int32[3072]"], grid=(3, 1, 1))
+fresh11("kmeans_assign_cg.d64.k40.p300", F11K, "kmeans_assign_cg<64>", (128,),
+        ["points=float32[19200]", "centroids=float32[2560]", "npoints=300", "k=40", "assign=int32[300]",
+         "sizes=int32[40]:0..0"], grid=(6, 1, 1), dyn=40 * 64 * 4)
+fresh11("pipeline_row_smooth.20x700", F11K, "pipeline_row_smooth", (256,),
+        ["in=float32[14000]", "out=float32[14000]", "rows=20", "cols=700"], grid=(6, 1, 1))
+fresh11("layernorm_warp_half.p4.h256.r36", F11K, "layernorm_warp_half<4>", (32, 4),
+        ["x=float16[9216]", "gamma=float16[256]", "beta=float16[256]", "y=float16[9216]", "mean=float32[36]",
+         "invvar=float32[36]", "rows=36", "hidden=256", "eps=1e-5"], grid=(9, 1, 1))
+SKIPS.update({f"{c['file']}:{c['kernel']}": "the eleventh fresh CUDA batch (fresh11.*), written blind and built here; waiting for its first recording on the H200" for c in CASES if c["id"].startswith("fresh11.")})
 
 
 # ---- Python kernels as people write them (issue 30): the robustness corpus's Triton and Numba kernels
