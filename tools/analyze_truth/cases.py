@@ -562,6 +562,38 @@ def _fresh10py_data() -> dict[str, np.ndarray]:
     }
 
 
+def _fresh11py_data() -> dict[str, np.ndarray]:
+    """The .npy inputs of the eleventh fresh batch's Python kernels (kernels/fresh11_numba.py, fresh11_triton.py):
+    uint16 samples for a 1024-bin histogram (a 12-bit-like sensor signal with a second narrow peak and a few
+    saturated codes), two correlated uint8 images for a joint histogram, segment ids over 64 segments (skewed) with a
+    slot permutation, Horner degrees 0 to 15, integer-valued float32 scores with many ties for the row argmaxes,
+    int64 token ids over a 1000-word vocabulary, a paged KV block table with its cu_seqlens and per-row column
+    permutations (their own generator)."""
+    rng = np.random.default_rng(20270412)
+    u16 = np.concatenate([rng.normal(2200, 400, 4500), rng.normal(40000, 800, 1400), np.full(100, 65535.0)])
+    u16 = np.clip(rng.permutation(u16), 0, 65535).astype(np.uint16)
+    ja = rng.integers(0, 256, 4096)
+    jb = np.clip(ja * 0.7 + rng.normal(40, 25, 4096), 0, 255)
+    segs = np.minimum(rng.geometric(0.06, 3000) - 1, 63).astype(np.int32)
+    ties_small = rng.integers(0, 10, (22, 64)).astype(np.float32)
+    ties_wide = rng.integers(-20, 21, (30, 300)).astype(np.float32)
+    table = rng.choice(32, 12, replace=False).astype(np.int32).reshape(3, 4)
+    return {
+        "fresh11py_u16_samples_6000": u16,
+        "fresh11py_joint_a_4096": ja.astype(np.uint8),
+        "fresh11py_joint_b_4096": jb.astype(np.uint8),
+        "fresh11py_seg_ids_3000_of_64": segs,
+        "fresh11py_perm_3000": rng.permutation(3000).astype(np.int32),
+        "fresh11py_horner_deg_600": rng.integers(0, 16, 600).astype(np.int32),
+        "fresh11py_ties_22x64": ties_small,
+        "fresh11py_ties_30x300": ties_wide,
+        "fresh11py_token_ids_200_of_1000": ((rng.zipf(1.3, 200) - 1) % 1000).astype(np.int64),
+        "fresh11py_block_table_3x4": table,
+        "fresh11py_cu_seqlens_3": np.array([0, 50, 67, 131], np.int32),
+        "fresh11py_col_perm_16x64": np.stack([rng.permutation(64) for _ in range(16)]).astype(np.int32),
+    }
+
+
 def _fresh7_data() -> dict[str, np.ndarray]:
     """The .npy inputs of the seventh fresh batch (kernels/fresh7_*.cu): ggml q4_0 / q8_0 blocks with real half
     scales, rope and rotary position ids, vLLM slot mappings (distinct slots, some -1 = padding), smooth remap
@@ -813,6 +845,7 @@ def data_files() -> dict[str, np.ndarray]:
         **_fresh8py_data(),
         **_fresh9py_data(),
         **_fresh10py_data(),
+        **_fresh11py_data(),
         **_fresh7_data(),
         **_fresh8_data(),
         **_fresh9_data(),
@@ -4558,4 +4591,154 @@ fresh10_case('cross_entropy_fwd', 'triton', 'cross_entropy_fwd', ['logits_ptr=bf
              f"labels_ptr={npy('fresh10py_xent_labels_8')}", 'loss_ptr=float32[8]', 'lse_ptr=float32[8]', 'V=5000',
              'stride=5000', 'ignore_index=-100'], constexprs={'BLOCK': 1024}, grid=(8,), block_index=(3, 0, 0),
              num_warps=8)
+
+
+# ---- the eleventh fresh held-out batch of Python kernels (kernels/fresh11_numba.py, fresh11_triton.py): the second
+# tier of numba-cuda and Triton code, in constructs the earlier batches left out. Numba: a 2-D grid-stride loop
+# (cuda.grid(2) / cuda.gridsize(2)) clamping an int16 frame; device functions that take a shared 32x32 tile (a
+# loader, a row and a column reducer: the column walk is a 32-way conflict); a 3-D (4, 8, 9) shared tile read across
+# its diagonal and into the next slice by an (8, 8, 4) block; a per-thread 4x4 solve with partial pivoting in a 2-D
+# cuda.local.array indexed at run time; a uint8 gamma LUT in cuda.const.array_like feeding a 3-tap blur over a shared
+# row with corner halos; complex128 rows put into bit-reversed order through shared memory (16-byte elements) before
+# a first butterfly; a tiled matmul with a 2x2 register-blocked output a thread (32x16 and 16x32 tiles, a 16x16
+# block; ragged and even); transposes through a 16x64 tile padded by one and by two floats (64x4 blocks); a block
+# scan by shfl_up_sync with a shared array of eight warp totals; a 1024-bin histogram of uint16 samples (blocks of
+# 256 and 512); a joint 16x16 histogram by tuple-indexed shared and global atomics; per-segment maxima by
+# cuda.atomic.max on int32 shared; a float64 5x5 box filter whose 2-cell halo strips and 2x2 corners are loaded by
+# edge and corner threads; a row argmax over (value, index) pairs in one (4, 64, 2) shared array (many ties); Horner
+# evaluation whose trip count comes from an argument array (lanes leave at different steps, 32 rows of 16 read
+# column-wise); and the shared patterns sh[2*tx], sh[4*tx % 32], sh[33*tx % 1024] on float32 and sh[2*tx] on uint16.
+# Triton: a descending tl.sort of int32 rows (4 rows of 256, 1 row of 1024), an embedding lookup gathering rows of a
+# float16 table by int64 ids (D = 96), GPT-J interleaved rotary by reshape/split/join (float16 d64, bfloat16 d128), a
+# persistent matmul over 8 output tiles by 3 programs (tl.range(start, num_tiles, NUM_SMS); 64x64x32 float16), an
+# int8 x int8 -> int32 matmul with the weight as [N, K], a float8e5 matmul at 128x128x64 (8 warps, B as [N, K]), a
+# batched matmul on a 3-D grid with out_dtype=tl.float16 accumulation, a row argmax by tl.reduce with a (value,
+# index) combine, discounted returns by a reversed tl.associative_scan of a 2-tuple affine recurrence (axis 0),
+# tl.argmin of float16 rows, tl.atomic_max segment maxima with tl.atomic_xchg slot claims, a paged KV-cache gather
+# through an int32 block table and cu_seqlens (some programs idle), stochastic rounding to bfloat16 by tl.randint, a
+# ragged 77x130 scale + bias with a .cg and an evict_last load and a .cs store (float16, and float32 through a
+# wider row stride), the dq pass of an attention backward (causal d64 and full d32), the dw/db column sums of a
+# LayerNorm backward by tl.sum over axis 0, a group-wise int4 quantiser packing nibbles by tl.split, and a per-row
+# column shuffle by tl.gather; written before its first recording, every output deterministic
+def fresh11_case(id, compiler, kernel, args, grid=(1, 1, 1), block_index=(0, 0, 0), **launch):
+    """fresh2_case's launch (grid, block_index, constexprs, num_warps, num_stages, block, dyn) of a kernel of
+    fresh11_{compiler}.py."""
+    c = fresh2_case(id, compiler, kernel, args, grid=grid, block_index=block_index, **launch)
+    c.update(id=f"fresh11.{compiler}.{id}", file=f"{K}/fresh11_{compiler}.py")
+    return c
+
+
+fresh11_case('gain_clip_i16_2d', 'numba', 'gain_clip_i16_2d', ['img=int16[70,300]:0..4000', 'out=int16[70,300]',
+             'black=64', 'gain=300'], block=(32, 8), grid=(3, 2), block_index=(2, 1, 0))
+fresh11_case('tile_margins', 'numba', 'tile_margins', ['a=float32[70,100]', 'row_sums=float32[70,4]',
+             'col_sums=float32[3,100]'], block=(32, 8), grid=(4, 3), block_index=(3, 2, 0))
+fresh11_case('tile3d_mirror', 'numba', 'tile3d_mirror', ['v=float32[8,16,12]', 'out=float32[8,16,12]'],
+             block=(8, 8, 4), grid=(2, 2, 2), block_index=(1, 1, 1))
+fresh11_case('solve4_local', 'numba', 'solve4_local', ['a=float32[300,4,4]:-1..1', 'b=float32[300,4]:-1..1',
+             'x=float32[300,4]'], block=(128,), grid=(3,), block_index=(2, 0, 0))
+fresh11_case('gamma_blur_const', 'numba', 'gamma_blur_const', ['img=uint8[4,300]:0..255', 'out=float32[4,300]'],
+             block=(128,), grid=(3, 4), block_index=(2, 3, 0))
+fresh11_case('bitrev_butterfly_c128', 'numba', 'bitrev_butterfly_c128', ['x=complex128[6,64]', 'tw=complex128[32]',
+             'y=complex128[6,64]'], block=(64,), grid=(6,), block_index=(5, 0, 0))
+fresh11_case('matmul_reg2x2.ragged', 'numba', 'matmul_reg2x2', ['a=float32[90,70]', 'b=float32[70,80]',
+             'c=float32[90,80]'], block=(16, 16), grid=(3, 3), block_index=(2, 2, 0))
+fresh11_case('matmul_reg2x2.even', 'numba', 'matmul_reg2x2', ['a=float32[64,48]', 'b=float32[48,64]',
+             'c=float32[64,64]'], block=(16, 16), grid=(2, 2), block_index=(1, 0, 0))
+for pad in (1, 2):
+    fresh11_case(f'transpose_16x64_pad{pad}', 'numba', f'transpose_16x64_pad{pad}', ['a=float32[40,150]',
+                 'at=float32[150,40]'], block=(64, 4), grid=(3, 3), block_index=(2, 2, 0))
+fresh11_case('scan_shfl_block', 'numba', 'scan_shfl_block', ['x=int32[1000]:-50..50', 'y=int32[1000]',
+             'totals=int32[4]'], block=(256,), grid=(4,), block_index=(3, 0, 0))
+for b, g in ((256, 4), (512, 2)):
+    fresh11_case(f'hist1024_u16.b{b}', 'numba', 'hist1024_u16', [f"data={npy('fresh11py_u16_samples_6000')}",
+                 'hist=int32[1024]:0..0'], block=(b,), grid=(g,), block_index=(g - 1, 0, 0))
+fresh11_case('joint_hist_2d', 'numba', 'joint_hist_2d', [f"img_a={npy('fresh11py_joint_a_4096')}",
+             f"img_b={npy('fresh11py_joint_b_4096')}", 'joint=int32[16,16]:0..0'], block=(256,), grid=(4,),
+             block_index=(1, 0, 0))
+fresh11_case('segment_max_i32', 'numba', 'segment_max_i32', [f"seg={npy('fresh11py_seg_ids_3000_of_64')}",
+             'score=int32[3000]:-100000..100000', 'seg_max=int32[64]:-1000000..-1000000'], block=(128,), grid=(4,),
+             block_index=(0, 0, 0))
+fresh11_case('box5_f64_halo2', 'numba', 'box5_f64_halo2', ['u=float64[40,50]', 'out=float64[40,50]'],
+             block=(16, 16), grid=(4, 3), block_index=(3, 2, 0))
+fresh11_case('argmax_rows_pairs', 'numba', 'argmax_rows_pairs', [f"x={npy('fresh11py_ties_22x64')}",
+             'idx_out=int32[22]', 'val_out=float32[22]'], block=(64, 4), grid=(6,), block_index=(5, 0, 0))
+fresh11_case('horner_ragged', 'numba', 'horner_ragged', ['coef=float32[32,16]:-1..1',
+             f"deg={npy('fresh11py_horner_deg_600')}", 'x=float32[600]:-1..1', 'y=float32[600]'], block=(128,),
+             grid=(5,), block_index=(4, 0, 0))
+fresh11_case('bank_strides', 'numba', 'bank_strides', ['x=float32[2048]', 'h=uint16[2048]:0..1000',
+             'y=float32[512]'], block=(256,), grid=(2,), block_index=(1, 0, 0))
+for name, shape, rows, block, nw in (('r4x256', (10, 200), 4, 256, 4), ('r1x1024', (3, 1000), 1, 1024, 8)):
+    fresh11_case(f'sort_rows_desc.{name}', 'triton', 'sort_rows_desc', [f'x_ptr=int32[{shape[0]},{shape[1]}]:-1000..1000',
+                 f'y_ptr=int32[{shape[0]},{shape[1]}]', f'n_rows={shape[0]}', f'n_cols={shape[1]}',
+                 f'stride={shape[1]}'], constexprs={'ROWS': rows, 'BLOCK': block}, grid=(-(-shape[0] // rows),),
+                 block_index=(2, 0, 0), num_warps=nw)
+fresh11_case('embedding_lookup', 'triton', 'embedding_lookup', [f"ids_ptr={npy('fresh11py_token_ids_200_of_1000')}",
+             'table_ptr=float16[1000,96]', 'out_ptr=float16[200,96]', 'n_tokens=200', 'D=96', 'scale=9.797959'],
+             constexprs={'BT': 32, 'BD': 128}, grid=(7,), block_index=(6, 0, 0), num_warps=4)
+for dt, t, d, bt in (('float16', 100, 64, 16), ('bfloat16', 40, 128, 8)):
+    fresh11_case(f'rope_interleaved.{dt}_d{d}', 'triton', 'rope_interleaved', [f'x_ptr={dt}[{t},{d}]',
+                 f'cos_ptr=float32[{t},{d // 2}]:-1..1', f'sin_ptr=float32[{t},{d // 2}]:-1..1',
+                 f'out_ptr={dt}[{t},{d}]', f'T={t}'], constexprs={'BT': bt, 'D': d}, grid=(-(-t // bt),),
+                 block_index=(-(-t // bt) - 1, 0, 0), num_warps=4)
+fresh11_case('matmul_persistent', 'triton', 'matmul_persistent', ['a_ptr=float16[256,96]:-1..1',
+             'b_ptr=float16[96,128]:-1..1', 'c_ptr=float16[256,128]', 'M=256', 'N=128', 'K=96'],
+             constexprs={'BM': 64, 'BN': 64, 'BK': 32, 'NUM_SMS': 3}, grid=(3,), block_index=(0, 0, 0), num_warps=4,
+             num_stages=3)  # 8 tiles: programs 0 and 1 take 3, program 2 takes 2
+fresh11_case('matmul_i8_wt', 'triton', 'matmul_i8_wt', ['x_ptr=int8[96,128]:-100..100', 'w_ptr=int8[80,128]:-100..100',
+             'c_ptr=int32[96,80]', 'M=96', 'N=80', 'K=128'], constexprs={'BM': 64, 'BN': 64, 'BK': 64}, grid=(2, 2),
+             block_index=(1, 1, 0), num_warps=4, num_stages=3)
+fresh11_case('matmul_f8e5_bt', 'triton', 'matmul_f8e5_bt', ['a_ptr=float8_e5m2[256,192]', 'b_ptr=float8_e5m2[256,192]',
+             'c_ptr=float16[256,256]', 'M=256', 'N=256', 'K=192'], constexprs={'BM': 128, 'BN': 128, 'BK': 64},
+             grid=(2, 2), block_index=(1, 0, 0), num_warps=8, num_stages=3)
+fresh11_case('bmm_f16acc', 'triton', 'bmm_f16acc', ['a_ptr=float16[3,48,64]:-1..1', 'b_ptr=float16[3,64,40]:-1..1',
+             'c_ptr=float16[3,48,40]', 'M=48', 'N=40', 'K=64', 'sab=3072', 'sam=64', 'sak=1', 'sbb=2560', 'sbk=40',
+             'sbn=1', 'scb=1920', 'scm=40', 'scn=1'], constexprs={'BM': 32, 'BN': 32, 'BK': 32}, grid=(2, 2, 3),
+             block_index=(1, 1, 2), num_warps=4, num_stages=2)
+fresh11_case('row_argmax_reduce', 'triton', 'row_argmax_reduce', [f"x_ptr={npy('fresh11py_ties_30x300')}",
+             'val_ptr=float32[30]', 'idx_ptr=int32[30]', 'n_rows=30', 'n_cols=300', 'stride=300'],
+             constexprs={'ROWS': 4, 'BLOCK': 512}, grid=(8,), block_index=(7, 0, 0), num_warps=4)
+for bc, nw in ((32, 4), (8, 1)):
+    fresh11_case(f'discounted_returns.c{bc}', 'triton', 'discounted_returns', ['r_ptr=float32[50,96]:-1..1',
+                 'g_ptr=float32[50,96]:0.9..0.99', 'out_ptr=float32[50,96]', 'T=50', 'C=96'],
+                 constexprs={'BT': 64, 'BC': bc}, grid=(96 // bc,), block_index=(1, 0, 0),
+                 num_warps=nw)
+fresh11_case('argmin_rows', 'triton', 'argmin_rows', ['x_ptr=float16[20,300]:-2..2', 'idx_ptr=int32[20]',
+             'val_ptr=float16[20]', 'n_rows=20', 'n_cols=300'], constexprs={'ROWS': 2, 'BLOCK': 512}, grid=(10,),
+             block_index=(9, 0, 0), num_warps=4)
+fresh11_case('seg_max_claim', 'triton', 'seg_max_claim', [f"seg_ptr={npy('fresh11py_seg_ids_3000_of_64')}",
+             'score_ptr=int32[3000]:-100000..100000', f"perm_ptr={npy('fresh11py_perm_3000')}",
+             'seg_max_ptr=int32[64]:-1000000..-1000000', 'slots_ptr=int32[3000]:-9..-1', 'old_ptr=int32[3000]',
+             'n=3000'], constexprs={'BLOCK': 512}, grid=(6,), block_index=(5, 0, 0), num_warps=4)
+fresh11_case('paged_kv_gather', 'triton', 'paged_kv_gather', ['cache_ptr=float16[32,16,128]',
+             f"table_ptr={npy('fresh11py_block_table_3x4')}", f"cu_ptr={npy('fresh11py_cu_seqlens_3')}",
+             'out_ptr=float16[131,128]', 'max_blocks=4'], constexprs={'ROW': 128, 'BS': 16}, grid=(4, 3),
+             block_index=(3, 0, 0), num_warps=4)  # sequences of 50, 17 and 64 tokens: two programs of (4, 3) idle
+fresh11_case('stochastic_round_bf16', 'triton', 'stochastic_round_bf16', ['x_ptr=float32[5000]:-3..3',
+             'y_ptr=bfloat16[5000]', 'n=5000', 'seed=1234'], constexprs={'BLOCK': 1024}, grid=(5,),
+             block_index=(4, 0, 0), num_warps=4)
+fresh11_case('scale_bias_hints.f16', 'triton', 'scale_bias_hints', ['x_ptr=float16[77,130]', 'bias_ptr=float16[130]',
+             'y_ptr=float16[77,130]', 'M=77', 'N=130', 'sxm=130', 'sym=130', 'scale=0.5'],
+             constexprs={'BM': 32, 'BN': 64}, grid=(3, 3), block_index=(2, 2, 0), num_warps=4)
+fresh11_case('scale_bias_hints.f32_stride144', 'triton', 'scale_bias_hints', ['x_ptr=float32[77,144]',
+             'bias_ptr=float32[130]', 'y_ptr=float32[77,130]', 'M=77', 'N=130', 'sxm=144', 'sym=130', 'scale=0.5'],
+             constexprs={'BM': 16, 'BN': 128}, grid=(5, 2), block_index=(4, 1, 0), num_warps=4)
+for name, bh, t, d, scale, causal, bm, bn, grid, bi, odt in (
+        ('causal_d64', 2, 150, 64, 0.125, True, 64, 32, (3, 2), (2, 1, 0), 'float16'),
+        ('full_d32', 3, 80, 32, 0.17678, False, 32, 32, (3, 3), (1, 2, 0), 'float32')):
+    fresh11_case(f'attn_bwd_dq.{name}', 'triton', 'attn_bwd_dq', [f'q_ptr=float16[{bh},{t},{d}]:-1..1',
+                 f'k_ptr=float16[{bh},{t},{d}]:-1..1', f'v_ptr=float16[{bh},{t},{d}]:-1..1',
+                 f'do_ptr=float16[{bh},{t},{d}]:-1..1', f'lse_ptr=float32[{bh},{t}]:2..4',
+                 f'delta_ptr=float32[{bh},{t}]:-0.1..0.1', f'dq_ptr={odt}[{bh},{t},{d}]', f'T={t}',
+                 f'sm_scale={scale}'], constexprs={'HEAD_D': d, 'BLOCK_M': bm, 'BLOCK_N': bn, 'CAUSAL': causal},
+                 grid=grid, block_index=bi, num_warps=4, num_stages=2)
+fresh11_case('ln_bwd_dwdb_sum0', 'triton', 'ln_bwd_dwdb_sum0', ['dw_part_ptr=float32[37,300]',
+             'db_part_ptr=float32[37,300]', 'dw_ptr=float16[300]', 'db_ptr=float16[300]', 'G=37', 'N=300'],
+             constexprs={'BG': 16, 'BN': 64}, grid=(5,), block_index=(4, 0, 0), num_warps=4)
+fresh11_case('quant_int4_pack', 'triton', 'quant_int4_pack', ['x_ptr=float16[50,256]:-3..3', 'q_ptr=uint8[50,128]',
+             's_ptr=float16[50,8]', 'M=50', 'N=256'], constexprs={'BM': 16, 'BN': 128, 'GS': 32}, grid=(4, 2),
+             block_index=(3, 1, 0), num_warps=4)
+fresh11_case('shuffle_cols_gather', 'triton', 'shuffle_cols_gather', ['x_ptr=float32[16,64]',
+             f"perm_ptr={npy('fresh11py_col_perm_16x64')}", 'y_ptr=float32[16,64]', 'n_rows=16'],
+             constexprs={'ROWS': 4, 'W': 64}, grid=(4,), block_index=(3, 0, 0), num_warps=4)
+SKIPS.update({f"{c['file']}:{c['kernel']}": "the eleventh fresh batch of Python kernels, written blind and built (no GPU), waiting for its first recording on the H200" for c in CASES if c["id"].startswith("fresh11.")})
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
