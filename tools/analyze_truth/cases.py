@@ -3350,7 +3350,6 @@ fresh11("pipeline_row_smooth.20x700", F11K, "pipeline_row_smooth", (256,),
 fresh11("layernorm_warp_half.p4.h256.r36", F11K, "layernorm_warp_half<4>", (32, 4),
         ["x=float16[9216]", "gamma=float16[256]", "beta=float16[256]", "y=float16[9216]", "mean=float32[36]",
          "invvar=float32[36]", "rows=36", "hidden=256", "eps=1e-5"], grid=(9, 1, 1))
-SKIPS.update({f"{c['file']}:{c['kernel']}": "the eleventh fresh CUDA batch (fresh11.*), written blind and built here; waiting for its first recording on the H200" for c in CASES if c["id"].startswith("fresh11.")})
 
 
 # ---- Python kernels as people write them (issue 30): the robustness corpus's Triton and Numba kernels
@@ -4740,5 +4739,4 @@ fresh11_case('quant_int4_pack', 'triton', 'quant_int4_pack', ['x_ptr=float16[50,
 fresh11_case('shuffle_cols_gather', 'triton', 'shuffle_cols_gather', ['x_ptr=float32[16,64]',
              f"perm_ptr={npy('fresh11py_col_perm_16x64')}", 'y_ptr=float32[16,64]', 'n_rows=16'],
              constexprs={'ROWS': 4, 'W': 64}, grid=(4,), block_index=(3, 0, 0), num_warps=4)
-SKIPS.update({f"{c['file']}:{c['kernel']}": "the eleventh fresh batch of Python kernels, written blind and built (no GPU), waiting for its first recording on the H200" for c in CASES if c["id"].startswith("fresh11.")})
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
