@@ -129,6 +129,21 @@ KNOWN = {
                                 "second; 17:20, the fixture's: 64 at 0x10d0 and 16 at 0x11a0), where its "
                                 "global-load counter (2,048), analyze (line 48: 2,048) and the same masked copies of "
                                 "triton.matmul.32x32x32 and triton.attention_fwd count none: timing, not modelled",
+    # the eleventh CUDA and Python fresh batches (recorded on an H200, 2026-11-29), found at their first recording
+    "fresh11.global_atomic_mix.distinct": "atomicAdd/Max/CAS of five kinds into 500 bins at data-dependent keys: the "
+                                          "kernel counter's atomic sectors 14,529 against 14,528 (one sector, as "
+                                          "fresh6.weighted_hist_fixed64's: where the bins' lines lie, not yet "
+                                          "explained); requests and the other lines match",
+    "fresh11.triton.seg_max_claim": "tl.atomic_max and tl.atomic_xchg at data-dependent segment and slot indices: the "
+                                    "kernel counter's atomic sectors 4,043 against 4,040, as "
+                                    "fresh10.triton.token_count_atomic",
+    **{f"fresh11.numba.hist1024_u16.{v}": "uint16 samples loaded a lane at a time in a grid-stride loop around "
+       "cuda.atomic.add(h, bin, 1) on shared bins (ATOMS.POPC.INC): 192 global-load requests measured, 188 emulated, "
+       "the sectors equal: a warp the atomic leaves split runs a later trip's load in two groups, as "
+       "fresh8.numba.hist_u8_per_warp" for v in ("b256", "b512")},
+    "fresh11.triton.matmul_f8e5_bt": "the k-loop's 16-byte cp.async of float8e5 tiles at 128x128x64: the source view "
+                                     "gives line 118 6,112 sectors (ideal too) where the lanes read 6,144, as "
+                                     "triton.matmul.128x128x64's copies: timing, not modelled",
 }
 
 

@@ -1191,3 +1191,51 @@ def test_the_last_guarded_store_of_a_striped_tile_reads_below_the_early_exit():
     r = analyze_source(str(src), "striped_tail", (64,), args=["in=uint32[256]", "out=uint32[256]", "valid=150"])
     (line,) = [d for d in render.to_json(r)["lines"] if d["op"] == "load"]
     assert (line["requests"], line["wavefronts"]) == (6, 6)
+
+
+REREAD_PTX = PTX_HEAD + """.visible .entry reread(.param .u64 reread_p)
+{
+    .reg .b32 %r<20>;
+    .reg .b64 %rd<4>;
+    .shared .align 4 .b8 seg[1024];
+    ld.param.u64 %rd1, [reread_p];
+    cvta.to.global.u64 %rd2, %rd1;
+    mov.u32 %r1, %tid.x;
+    shl.b32 %r2, %r1, 4;
+    mov.u32 %r3, seg;
+    add.s32 %r4, %r3, %r2;
+    ld.shared.u32 %r5, [%r4];
+    ld.shared.u32 %r6, [%r4+4];
+    add.s32 %r7, %r5, %r6;
+    shfl.sync.up.b32 %r8, %r7, 1, 0, -1;
+    ld.shared.u32 %r9, [%r4];
+    ld.shared.u32 %r10, [%r4+4];
+    ld.shared.u32 %r11, [%r4+8];
+    add.s32 %r12, %r9, %r8;
+    add.s32 %r13, %r10, %r12;
+    mul.lo.s32 %r14, %r11, 3;
+    st.shared.u32 [%r4], %r12;
+    ld.shared.u32 %r15, [%r4+4];
+    st.global.u32 [%rd2], %r13;
+    st.global.u32 [%rd2+4], %r15;
+    ret;
+}
+"""
+
+
+def test_a_load_of_what_its_block_loaded_before_and_a_load_nothing_uses_are_found():
+    """deadloads.repeated_loads: CUB's raking scan reads a segment in the upsweep and again in the downsweep around a
+    shuffle, which ptxas answers from the first loads' registers (files.scan_tiles, fresh11.cub_block_cumsum); a
+    shared store between ends that (the read after it stays). useless_loads: a load whose value reaches no store
+    (`%r11` feeds only an unused product), which ptxas removes (fresh11.triton.discounted_returns)."""
+    from smemlab.analyze.cfg import build_flow
+    from smemlab.analyze.deadloads import repeated_loads, useless_loads
+    from smemlab.analyze.ptx import parse_module
+
+    flow = build_flow(parse_module(REREAD_PTX).kernels["reread"].body)
+    dst = {pc: flow.instrs[pc].operands[0].name for pc, ins in enumerate(flow.instrs) if ins.parts[0] == "ld"
+           and "shared" in ins.parts}
+    again = repeated_loads(flow.instrs, flow.block_of)
+    assert sorted(dst[pc] for pc in again) == ["%r10", "%r9"]
+    assert {dst[again[pc]] for pc in again} == {"%r5", "%r6"}
+    assert [dst[pc] for pc in useless_loads(flow.instrs)] == ["%r11"]

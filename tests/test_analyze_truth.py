@@ -136,11 +136,6 @@ KNOWN = {
                                "float atomicAdd on shared memory is a compare-and-swap loop whose trips depend on "
                                "timing across warps (1004, 1019, 1038 CAS executions in three runs); analyze runs "
                                "each warp's loop as if alone (892)"),
-    "files.scan_tiles.block_scan_raking": ({("block_scan_raking.cuh", 165, "load")},
-                                           "CUB's raking scan reads each thread's raking segment twice (upsweep and "
-                                           "downsweep) with no store between: ptxas keeps the first reads in registers "
-                                           "and drops 3 of the 7 LDS the PTX has (4 executed, 4 wavefronts); analyze "
-                                           "counts the PTX's 7 (issue 'exact on data-dependent code')"),
     "dd.wagg.rank_slots.skewed": ({("data_dependent.cu", 359, "store")},
                                   "the slot a lane stores to is its bucket's base, which the leader's atomicAdd "
                                   "returns: the addresses depend on the order in which the 8 warps' ATOMS reach "

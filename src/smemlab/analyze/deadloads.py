@@ -34,7 +34,7 @@ from collections import defaultdict
 import numpy as np
 
 from smemlab.analyze.machine import WARP
-from smemlab.analyze.ptx import Instr, Reg, Vec
+from smemlab.analyze.ptx import Addr, Instr, Reg, Vec
 from smemlab.analyze.sass import registers_read_by
 
 # instructions a shared load is not moved across: they order shared memory, or may write it
@@ -92,6 +92,69 @@ def sunk_loads(instrs: list[Instr], block_of: list[int], later_blocks: bool = Tr
             continue
         out[pc] = regs
     return out
+
+
+def repeated_loads(instrs: list[Instr], block_of: list[int]) -> dict[int, int]:
+    """pc -> the earlier pc of each non-volatile `ld.shared` that loads what a load before it in its basic block
+    loaded (the same base register, not written between, offset, width and type), with no shared write, barrier,
+    fence or call between: ptxas keeps the first load's register and drops the second. NVVM keeps both where an
+    inline-asm shuffle (memory-clobbering) stands between them: CUB's raking scan reads a thread's raking segment
+    in the upsweep and again in the downsweep, around a warp scan by `shfl.sync.up` (files.scan_tiles: 4 of the
+    PTX's 7 LDS executed; fresh11.cub_block_cumsum: 48 wavefronts, the PTX's 84). sass.plan drops them where the
+    line's SASS has that many fewer loads."""
+    out: dict[int, int] = {}
+    seen: dict[tuple, int] = {}
+    for pc, ins in enumerate(instrs):
+        p = ins.parts
+        if p[0] in _FENCES or (p[0] == "st" and "global" not in p and "local" not in p) or p[0] in ("bra", "ret"):
+            seen.clear()
+            continue
+        if pc and block_of[pc] != block_of[pc - 1]:
+            seen.clear()
+        written = set(_written_by(ins))
+        if p[0] == "ld" and "shared" in p and "volatile" not in p and ins.guard is None and len(ins.operands) > 1:
+            a = next((o for o in ins.operands if isinstance(o, Addr)), None)
+            if a is not None and a.base_is_reg:
+                key = (a.base, a.offset, p[1:])
+                if key in seen:
+                    out[pc] = seen[key]
+                elif not written & {a.base}:
+                    seen[key] = pc
+        if written:
+            for key in [k for k in seen if k[0] in written]:
+                del seen[key]
+    return out
+
+
+def useless_loads(instrs: list[Instr]) -> set[int]:
+    """The non-volatile `ld.shared` whose value reaches no store, branch, barrier or other effect through any chain
+    of instructions (every instruction that writes no register counts as an effect; a shuffle does not, ptxas
+    removes one whose result nothing uses): ptxas removes them where NVVM did not see through the chain. Triton's reversed associative scan of (g, r) pairs whose g result is dropped
+    (`_, ret = tl.associative_scan((g, r), 0, f, reverse=True)`): the first g of each thread's segment feeds only
+    the dropped product (fresh11.triton.discounted_returns: 116 LDS executed of the PTX's 120). sass.plan drops
+    them where the line's SASS has that many loads fewer."""
+    writers_of: dict[str, list[int]] = defaultdict(list)
+    for pc, ins in enumerate(instrs):
+        for r in _written_by(ins):
+            writers_of[r].append(pc)
+    work = [pc for pc, ins in enumerate(instrs)
+            if not _written_by(ins) or ins.parts[0] in _FENCES + _EFFECTS or "volatile" in ins.parts]
+    live = set(work)
+    while work:
+        ins = instrs[work.pop()]
+        reads = set(registers_read_by(ins)) | ({ins.guard.name} if ins.guard is not None else set())
+        for r in reads:
+            for w in writers_of.get(r, ()):
+                if w not in live:
+                    live.add(w)
+                    work.append(w)
+    return {pc for pc, ins in enumerate(instrs) if pc not in live and ins.parts[0] == "ld" and "shared" in ins.parts
+            and "volatile" not in ins.parts}
+
+
+# instructions that act beyond their destination registers (besides _FENCES): kept whatever reads their results
+_EFFECTS = ("st", "vote", "match", "activemask", "redux", "bra", "brx", "ret", "exit",
+            "trap", "prefetch", "tex", "suld", "sust", "tld4", "wgmma", "mma", "setmaxnreg", "griddepcontrol")
 
 
 _NOT_PURE = _FENCES + ("ld", "ldu", "st", "ldmatrix", "shfl", "vote", "match", "activemask", "redux", "bra", "brx",

@@ -460,6 +460,7 @@ def plan(instrs: list[Instr], block_of: list[int], sites: dict[int, tuple[str, i
             k = (s.file, s.line, s.op, s.base, s.offset, s.width)
             seen[k] += 1
             sass_groups[(s.file, s.line, s.op)][f"{s.base}#{seen[k]}"].append((s.offset, s.width))
+    _drop_repeated(p, instrs, block_of, sites, files, ptx_groups, sass_groups)
     failed: dict[tuple, dict] = {}
     for key, groups in ptx_groups.items():
         sgroups = [g for g in sass_groups.get(key, {}).values()]
@@ -473,6 +474,31 @@ def plan(instrs: list[Instr], block_of: list[int], sites: dict[int, tuple[str, i
             failed[key] = groups
     _across_lines(p, failed, ptx_groups, sass_groups, sass, {pc for pc in sites if instrs[pc].lineless}, flow)
     return p
+
+
+def _drop_repeated(p: Plan, instrs: list[Instr], block_of: list[int], sites: dict, files: dict, ptx_groups: dict,
+                   sass_groups: dict) -> None:
+    """Loads of what a load before them in their block loaded (deadloads.repeated_loads: ptxas keeps the first one's
+    register) and loads whose value nothing uses in the end (deadloads.useless_loads) count nothing where their
+    line's SASS has exactly that many loads fewer than its PTX."""
+    from smemlab.analyze.deadloads import repeated_loads, useless_loads
+
+    by_key: dict[tuple, list[int]] = defaultdict(list)
+    for pc in set(repeated_loads(instrs, block_of)) | useless_loads(instrs):
+        if pc in sites:
+            by_key[source_line(instrs[pc].loc, files) + ("load",)].append(pc)
+    for key, pcs in by_key.items():
+        groups = ptx_groups.get(key, {})
+        made = sum(len(g) for g in sass_groups.get(key, {}).values())
+        # (a line left with no SASS of its own may have moved: _across_lines decides that)
+        if not made or made != sum(len(g) for g in groups.values()) - len(pcs):
+            continue
+        for pc in pcs:
+            p.sizes[pc] = 0
+        for base in list(groups):
+            groups[base] = [x for x in groups[base] if x[2] not in pcs]
+            if not groups[base]:
+                del groups[base]
 
 
 def _hoisted(p: Plan, line: int, groups: dict, sgroups: list) -> bool:
@@ -656,6 +682,7 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
             orphans.discard(key)
             failed.pop(key)
     _spread(p, failed, orphans, foreign, sass, near, lineless)
+    _spread_lineless(p, failed, ptx_groups, foreign, sass, near, lineless)
     for key in sorted(orphans):  # 2, at run time: accesses of different arrays that ptxas loads as one vector
         narrow = max(x[1] for g in failed[key].values() for x in g)
         there = next((f for f in nearest(foreign, key) if max(sass_widths(f)) > narrow), None)
@@ -775,6 +802,31 @@ def _spread(p: Plan, failed: dict, orphans: set, foreign: set, sass, near, linel
             failed.pop(k)
             orphans.discard(k)
         foreign -= theirs
+
+
+def _spread_lineless(p: Plan, failed: dict, ptx_groups: dict, foreign: set, sass, near, lineless: set[int]) -> None:
+    """2, spread, of a line with SASS of its own (`_across_lines`): a line whose PTX accesses are all at `.loc 0`
+    (ptx.py gives them the line before: a `__syncthreads()` line, where NVVM put the load both arms of the next
+    step read) and whose SASS has fewer of them, the rest on near lines with no PTX of that kind, where an
+    instruction of that line that ptxas scheduled just before the access gave it its line (a Kogge-Stone scan's
+    last step's `buf[pin][tid]` on the line of the store after the loop, fresh11.cumsum_rows_kogge_stone:
+    96 of 576 wavefronts). Pairs the line's accesses in PTX order with its and those lines' SASS of that kind in
+    listing order where the two have the same widths and offsets throughout; otherwise changes nothing."""
+    for key, groups in sorted(ptx_groups.items()):
+        ptx = sorted((pc, off, size) for g in groups.values() for off, size, pc in g)
+        if key in failed or not ptx or any(pc not in lineless for pc, _, _ in ptx):
+            continue
+        own = [s for s in sass if (s.file, s.line, s.op) == key]
+        theirs = {f for f in foreign if near(f, key)}
+        if not theirs or len(own) >= len(ptx):
+            continue
+        there = [s for s in sass if (s.file, s.line, s.op) in theirs | {key}]
+        if len(ptx) != len(there) or any((off, size) != (s.offset, s.width) for (_, off, size), s in zip(ptx, there)):
+            continue
+        for (pc, _, _), s in zip(ptx, there):
+            if s.line != key[1]:
+                p.lines[pc] = s.line
+        foreign -= {(s.file, s.line, s.op) for s in there}
 
 
 def _partners(p: Plan, key: tuple, groups: dict, ptx_groups: dict, sass_groups: dict) -> None:
