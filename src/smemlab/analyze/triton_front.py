@@ -12,6 +12,7 @@ Parameters Triton appends (the global and profile scratch pointers) are bound to
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import math
 import os
@@ -98,12 +99,20 @@ class _Element:
 TRITON_ELEMENTS = {"bfloat16": "bfloat16", "e4m3": "float8_e4m3fn", "e5m2": "float8_e5m2"}
 
 
+@functools.lru_cache(maxsize=None)
+def _element(name: str, itemsize: int) -> _Element:
+    """One _Element for each name, kept for the process: Triton's native binder caches a dtype's type string by the
+    object's address, as for torch's dtypes (which live as long): a freed stand-in's address taken by another of
+    another name gave that one the stale string (a float8 pointer bound as another type, once in a CI run)."""
+    return _Element(name, itemsize)
+
+
 class _Pointer:
     """What the binder asks of a tensor: its dtype and an address (its alignment is what specialises); and
     what a @triton.heuristics function may ask of it, as of a torch tensor (shape, numel, stride, ...)."""
 
     def __init__(self, dtype: np.dtype, fmt: str | None = None, shape: tuple[int, ...] = (1,)):
-        self.dtype = _Element(TRITON_ELEMENTS[fmt], np.dtype(dtype).itemsize) if fmt else dtype
+        self.dtype = _element(TRITON_ELEMENTS[fmt], np.dtype(dtype).itemsize) if fmt else dtype
         self.shape = tuple(shape)
         self._itemsize = np.dtype(dtype).itemsize  # a bit format's dtype is its bits' (bfloat16: uint16)
 
