@@ -41,7 +41,7 @@ from smemlab.analyze.sass import registers_read_by
 _FENCES = ("bar", "barrier", "membar", "fence", "atom", "red", "call", "cp", "mbarrier", "stmatrix", "wmma", "tcgen05")
 
 
-def sunk_loads(instrs: list[Instr], block_of: list[int], later_blocks: bool = True) -> dict[int, list[str]]:
+def sunk_loads(instrs: list[Instr], block_of: list[int]) -> dict[int, list[str]]:
     """pc -> destination registers of each unguarded, non-volatile `ld.shared` that ptxas executes only
     under the guard of the instructions that read its value (module docstring): all its readers are
     guarded and in its basic block, and nothing between it and the last of them orders or writes
@@ -70,7 +70,7 @@ def sunk_loads(instrs: list[Instr], block_of: list[int], later_blocks: bool = Tr
         if blocks == {block_of[pc]}:
             if any(instrs[j].guard is None for j in readers):
                 continue
-        elif len(blocks) != 1 or not later_blocks:
+        elif len(blocks) != 1:
             continue
         # readers under different guards (a vector's halves stored under two masks) would need their union:
         # ptxas leaves such a load unguarded (robust.triton.layernorm_fwd's store through shared memory: all 8
@@ -129,9 +129,9 @@ def repeated_loads(instrs: list[Instr], block_of: list[int]) -> dict[int, int]:
 def useless_loads(instrs: list[Instr]) -> set[int]:
     """The non-volatile `ld.shared` whose value reaches no store, branch, barrier or other effect through any chain
     of instructions (every instruction that writes no register counts as an effect; a shuffle does not, ptxas
-    removes one whose result nothing uses): ptxas removes them where NVVM did not see through the chain. Triton's reversed associative scan of (g, r) pairs whose g result is dropped
-    (`_, ret = tl.associative_scan((g, r), 0, f, reverse=True)`): the first g of each thread's segment feeds only
-    the dropped product (fresh11.triton.discounted_returns: 116 LDS executed of the PTX's 120). sass.plan drops
+    removes one whose result nothing uses): ptxas removes them where NVVM did not see through the chain. Triton's
+    reversed associative scan of (g, r) pairs whose g result is dropped (`_, ret = tl.associative_scan((g, r), 0,
+    f, reverse=True)`): the first g of each thread's segment feeds only the dropped product (fresh11.triton.discounted_returns: 116 LDS executed of the PTX's 120). sass.plan drops
     them where the line's SASS has that many loads fewer."""
     writers_of: dict[str, list[int]] = defaultdict(list)
     for pc, ins in enumerate(instrs):

@@ -9,9 +9,10 @@ the PTX's 24).
 
 ptxas may also split a counted loop into a loop of the remainder (T mod U trips, one copy of the body) and a
 loop unrolled U times (T div U passes), each with its own copy of the hoisted load in front: a lane runs the
-first copy when T mod U is not 0, the second when T >= U. `hoisted_loads` recognises the two shapes it has seen
-(one loop; a remainder loop then a U-times loop), nothing else, from the listing: the line's LDS stand outside
-every SASS loop that holds the accesses of the PTX loop's other lines, one in front of each of those loops.
+first copy when T mod U is not 0, the second when T >= U. `hoisted_loads` recognises the shapes it has seen (one
+loop; NVVM's remainder and unrolled loops, each its own SASS loop; ptxas's remainder and U-times loops), nothing
+else, from the listing: the line's LDS stand outside every SASS loop that holds the accesses of the PTX loops'
+other lines, one in front of each of those loops.
 """
 
 from __future__ import annotations
@@ -33,7 +34,9 @@ _MEMORY_PTX = ("ld", "st", "atom", "red", "cp")
 class Hoist:
     start: int  # the PTX loop's first pc
     end: int  # its backward branch's pc
-    unroll: int  # 1: one SASS loop; U: a remainder loop, then a loop of U copies, a hoisted load before each
+    # 1: one SASS loop; U: a loop of the remainder and a loop of U copies, a hoisted load before each; 0: another
+    # read of the line in the loop (NVVM unrolled it) that ptxas's one load stands for
+    unroll: int
 
 
 def hoisted_loads(text: str | None, symbol: str, flow, sites: dict[int, tuple[str, int]],
@@ -88,10 +91,10 @@ def hoisted_loads(text: str | None, symbol: str, flow, sites: dict[int, tuple[st
             unroll = {mine[0]: copies[1] // body}  # (a lane's passes are the same whichever loop comes first)
         else:
             continue
+        first = {loop: min(pc for pc in pcs if inner[pc] == loop) for loop in mine}
         for pc in pcs:  # the loop's first read of the line stands for the others ptxas made one register
             loop = inner[pc]
-            first = min(p for p in pcs if inner[p] == loop)
-            out[pc] = Hoist(loop[0], loop[1], unroll[loop] if pc == first else 0)
+            out[pc] = Hoist(loop[0], loop[1], unroll[loop] if pc == first[loop] else 0)
     return out
 
 

@@ -460,7 +460,7 @@ def plan(instrs: list[Instr], block_of: list[int], sites: dict[int, tuple[str, i
             k = (s.file, s.line, s.op, s.base, s.offset, s.width)
             seen[k] += 1
             sass_groups[(s.file, s.line, s.op)][f"{s.base}#{seen[k]}"].append((s.offset, s.width))
-    _drop_repeated(p, instrs, block_of, sites, files, ptx_groups, sass_groups)
+    _drop_removed_loads(p, instrs, block_of, sites, files, ptx_groups, sass_groups)
     failed: dict[tuple, dict] = {}
     for key, groups in ptx_groups.items():
         sgroups = [g for g in sass_groups.get(key, {}).values()]
@@ -476,7 +476,7 @@ def plan(instrs: list[Instr], block_of: list[int], sites: dict[int, tuple[str, i
     return p
 
 
-def _drop_repeated(p: Plan, instrs: list[Instr], block_of: list[int], sites: dict, files: dict, ptx_groups: dict,
+def _drop_removed_loads(p: Plan, instrs: list[Instr], block_of: list[int], sites: dict, files: dict, ptx_groups: dict,
                    sass_groups: dict) -> None:
     """Loads of what a load before them in their block loaded (deadloads.repeated_loads: ptxas keeps the first one's
     register) and loads whose value nothing uses in the end (deadloads.useless_loads) count nothing where their
