@@ -300,6 +300,12 @@ def _analyze(case):
 
 
 def _analyze_block(case):
+    """analyze's report of one block, its lines where the line table puts them (Report.as_line_table): the source
+    view's, which a Triton 3.9 load's inline asm numbers on past its statement's line."""
+    return _report_of_block(case).as_line_table()
+
+
+def _report_of_block(case):
     from smemlab.analyze import analyze_source
 
     if case.get("compiler") in ("numba", "triton"):  # analyze's front ends: the file, the kernel's name, the launch

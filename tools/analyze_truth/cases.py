@@ -1309,6 +1309,15 @@ for valid, g in ((150, 1), (200, 1), (300, 2), (440, 2)):
     case(f"corpus.sunk_tail.v{valid}.g{g}", f, "striped_tail", (64,), [f"in=uint32[{256 * g}]",
          f"out=uint32[{256 * g}]", f"valid={valid}"], grid=(g, 1, 1))
 
+f = f"{K}/cg_big_tiles.cu"  # tiles of more than a warp: cooperative groups' reserved shared memory (machine.py)
+for c in (case("corpus.cg_big_tiles.big_tile_sum.g2", f, "big_tile_sum", (256,), ["in=float32[512]", "out=float32[4]"],
+               grid=(2, 1, 1)),
+          case("corpus.cg_big_tiles.tile_reduce_64", f, "tile_reduce_64", (256,), ["in=float32[3000]", "out=float32[2]",
+               "n=3000"], grid=(2, 1, 1)),
+          case("corpus.cg_big_tiles.big_tile_shfl", f, "big_tile_shfl", (256,), ["in=int32[256]:-1000..1000",
+               "out=int32[256]", "rounds=3"])):
+    c["compiler"] = "nvcc"
+
 f = f"{K}/data_dependent.cu"  # issue 32: data-dependent swaps, warp-aggregated atomics, CSR SpMV, in-place FFTs
 DD_SORTF = npy("sort_f32_dups_512")
 case("dd.kvsort.flags", f, "kv_bitonic_flags", (128,),

@@ -28,7 +28,8 @@ ATOMS.CAST.SPIN as the atomic, 2 wavefronts per phase with an active lane (caslo
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections import defaultdict
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -644,6 +645,22 @@ class LineStats:
     @property
     def excess(self) -> int:
         return self.wavefronts - self.ideal
+
+
+def on_statements(sites, instrs) -> list[Site] | None:
+    """The sites with each inline asm's accesses moved to its statement's line (Instr.asm_line), or None where
+    none moves. A line (and kind) moves only as a whole, where every access on it is of inline asm begun on one
+    other line: a line that also holds accesses of its own keeps them all, as the line table gives them."""
+    starts: dict[tuple[int, int, str], set] = defaultdict(set)
+    for s in sites:
+        ins = instrs[s.pc] if 0 <= s.pc < len(instrs) else None
+        own = ins is not None and ins.loc is not None and (ins.loc.file, ins.loc.line) == (s.file, s.line)
+        starts[(s.file, s.line, s.kind)].add(ins.asm_line if own else None)
+    moves = {k: next(iter(v)) for k, v in starts.items() if len(v) == 1 and None not in v}
+    if not moves:
+        return None
+    return [replace(s, line=moves[(s.file, s.line, s.kind)]) if (s.file, s.line, s.kind) in moves else s
+            for s in sites]
 
 
 def per_line(sites) -> list[LineStats]:

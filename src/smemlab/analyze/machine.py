@@ -14,9 +14,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from smemlab.analyze import memory as M
-from smemlab.analyze.ptx import Addr, Imm, Kernel, Module, PTXError, Reg, Sink, Sym, Variable
+from smemlab.analyze.ptx import Addr, Imm, Instr, Kernel, Module, PTXError, Reg, Sink, Sym, Variable
 
 WARP = 32
+# the reserved shared memory's special registers: offsets from its start (_cap: its size)
+RESERVED_SHARED = {"%reserved_smem_offset_begin": 0, "%reserved_smem_offset_0": 0, "%reserved_smem_offset_1": 8,
+                   "%reserved_smem_offset_end": 1024, "%reserved_smem_offset_cap": 1024}
 
 DTYPES = {
     "pred": np.bool_, "b8": np.uint8, "u8": np.uint8, "s8": np.int8, "b16": np.uint16, "u16": np.uint16,
@@ -141,8 +144,9 @@ class Machine:
             return full(L.dynamic_shared)
         if base in ("%total_smem_size", "%aggr_smem_size"):
             return full(self.shared.size)
-        if base == "%reserved_smem_offset_begin" or base == "%reserved_smem_offset_end":
-            return full(0)
+        if base in RESERVED_SHARED:
+            at = RESERVED_SHARED[base]
+            return full(at if base == "%reserved_smem_offset_cap" else (self.reserved_shared or 0) + at)
         if base == "%lanemask_eq":
             return (np.uint32(1) << lane).astype(np.uint32)
         if base == "%lanemask_lt":
@@ -275,6 +279,12 @@ class Machine:
                 self.symbols[v.name] = ("shared", dyn_base)
         self.static_shared = static
         total = dyn_base + launch.dynamic_shared if launch.dynamic_shared else static
+        # the block's reserved shared memory, which %reserved_smem_offset_* name (cooperative groups keeps the
+        # barriers and the exchange of its tiles of more than a warp there): placed past the kernel's own
+        self.reserved_shared = None
+        if any(isinstance(ins, Instr) and "%reserved_smem_offset_" in ins.text for ins in kernel.body):
+            self.reserved_shared = -(-total // 128) * 128
+            total = self.reserved_shared + RESERVED_SHARED["%reserved_smem_offset_end"]
         self.shared = M.SharedSpace(total, self.blocks, self.block_warps * WARP, self.N)
         if not launch.dynamic_shared and any(v.extern or v.count is None for v in shared_vars):
             # what a fault past the end says: the usual cause is a dynamic array launched with no bytes

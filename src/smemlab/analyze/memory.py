@@ -117,7 +117,10 @@ class Space:
             if 0 <= i < len(self.starts) and off < self.ends[i]:
                 text += f" ({self.regions[i][2]} + {off - self.regions[i][0]})"
             else:
-                near = min(self.regions, key=lambda r: min(abs(off - r[0]), abs(off - r[1])))
+                # the user's own buffers and variables before objects a header makes for itself (libcu++'s
+                # customisation points, `_INTERNAL_` names), which a stray address lands nearer to by chance
+                named = [r for r in self.regions if "_INTERNAL_" not in r[2]] or self.regions
+                near = min(named, key=lambda r: min(abs(off - r[0]), abs(off - r[1])))
                 if off >= near[1]:
                     text += f" ({off - near[1]} bytes past the end of {near[2]}, {near[1] - near[0]} bytes)"
                 elif off < near[0]:

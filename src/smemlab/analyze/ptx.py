@@ -89,6 +89,10 @@ class Instr:
     loc: Loc | None
     text: str  # the statement as written, for messages
     lineless: bool = False  # under NVVM's `.loc 0` (no line): `loc` is the line before it (sass._spread)
+    # inside an inline asm block whose lines Triton 3.9's LLVM numbers on from its statement's (`.loc L`, `.loc L+1`,
+    # ... one a line of the asm text, so a masked 4-register load sits on L+3): the statement's line L, where
+    # `loc` (the line table's, what Nsight Compute's source view shows) is another; None elsewhere
+    asm_line: int | None = None
 
 
 @dataclass
@@ -187,6 +191,9 @@ TYPE_SIZES = {"b8": 1, "u8": 1, "s8": 1, "b16": 2, "u16": 2, "s16": 2, "f16": 2,
 # lexing helpers
 
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+# NVVM and Triton's LLVM bracket an inline asm's text with these comments; kept past the comments' removal as a
+# directive of smemlab's own (Instr.asm_line)
+_ASM_MARK = re.compile(r"^[ \t]*//[ \t]*(begin|end) inline asm[ \t]*$", re.M)
 _INT = re.compile(r"^[+-]?(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)[uU]?$")
 _FHEX = re.compile(r"^0([fFdD])([0-9a-fA-F]+)$")
 _DEC_FLOAT = re.compile(r"^[+-]?([0-9]+\.[0-9]*([eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+)$")
@@ -397,6 +404,9 @@ def _statements(text: str):
         if not pending and line.startswith(".section"):
             yield "section", line
             continue
+        if not pending and line.startswith(".smemlab_asm "):
+            yield "asm", line.split()[1]
+            continue
         pos = 0
         while pos < len(line):
             rest = line[pos:].lstrip()
@@ -511,6 +521,10 @@ def _parse_kernel(name: str, params_text: str, perf: str, body: str, files: dict
             setattr(k, key, tuple(int(x) for x in m.group(1).replace(" ", "").split(",") if x))
     loc: Loc | None = None
     lineless = False  # the last .loc was line 0
+    # the statement line of the inline asm being read: its first line's `.loc` (Triton 3.9 numbers the asm's lines
+    # on from it), or the line in force where it began; asm_open: no instruction of it read yet
+    asm_loc: Loc | None = None
+    asm_open = False
     inlining = _Inlining()
     scopes: list[dict[str, str]] = []
     counter = [0]
@@ -553,6 +567,8 @@ def _parse_kernel(name: str, params_text: str, perf: str, body: str, files: dict
                     # a join): ptxas's line table keeps the line before it, which Nsight Compute shows
                     loc = Loc(int(m.group(1)), int(m.group(2)), int(m.group(3)), outer)
                 lineless = not int(m.group(2))
+                if asm_open:
+                    asm_loc = loc
             continue
         if kind == "file":
             m = _FILE.match(payload)
@@ -573,6 +589,10 @@ def _parse_kernel(name: str, params_text: str, perf: str, body: str, files: dict
             k.body.append(Label(relabel(payload)))
             continue
         if kind == "section":
+            continue
+        if kind == "asm":
+            asm_open = payload == "begin"
+            asm_loc = loc if asm_open else None
             continue
         stmt = payload
         if stmt.startswith(".reg"):
@@ -607,6 +627,10 @@ def _parse_kernel(name: str, params_text: str, perf: str, body: str, files: dict
         try:
             ins = _parse_instr(stmt, loc, rename, is_reg)
             ins.lineless = lineless
+            asm_open = False
+            if asm_loc is not None and loc is not None and asm_loc.line and asm_loc.file == loc.file \
+                    and asm_loc.line != loc.line:
+                ins.asm_line = asm_loc.line
             if blocks and ins.parts[0] in ("bra", "brx"):
                 ins.operands = [Sym(relabel(o.name)) if isinstance(o, Sym) else o for o in ins.operands]
             k.body.append(ins)
@@ -640,7 +664,7 @@ def _matching_brace(text: str, start: int) -> int:
 
 
 def parse_module(text: str) -> Module:
-    text = _COMMENT.sub("", text)
+    text = _COMMENT.sub("", _ASM_MARK.sub(r".smemlab_asm \1", text))
     version = (re.search(r"\.version\s+([\d.]+)", text) or [None, ""])[1]
     target = (re.search(r"\.target\s+([\w,\s]+?)\s*$", text, re.M) or [None, ""])[1]
     files: dict[int, str] = {}

@@ -8,8 +8,10 @@ level (GPU work, with no GPU here) is skipped, and the import goes on (load).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import linecache
+import re
 import sys
 import zlib
 from pathlib import Path
@@ -30,6 +32,13 @@ def load(path: str) -> ModuleType:
     folder = str(p.resolve().parent)
     sys.path.insert(0, folder)
     sys.modules[name] = module  # dataclasses and decorators look their module up while it imports
+    # what the file prints as it imports goes to stderr: stdout holds only the report (--json: one object)
+    with contextlib.redirect_stdout(sys.stderr):
+        _import(spec, module, p, folder)
+    return module
+
+
+def _import(spec, module: ModuleType, p: Path, folder: str) -> None:
     try:
         spec.loader.exec_module(module)
     except UserError:
@@ -48,7 +57,6 @@ def load(path: str) -> ModuleType:
         getattr(module, _FAILURES).setdefault(line, what.removeprefix("failed: "))
     finally:
         sys.path.remove(folder)
-    return module
 
 
 def _said(exc: BaseException) -> str:
@@ -199,6 +207,48 @@ def pick(module: ModuleType, path: str, name: str | None, is_kernel, what: str):
         sys.stderr.write(f"note: {name} is defined without {'; '.join(dropped)}, which raised when the file was imported here; "
                          f"give what it would have chosen (--constexpr, --num-warps, --num-stages)\n")
     return name, obj
+
+
+_UNDEFINED = re.compile(r"name '(\w+)' is not defined|(\w+) is not defined|Untyped global name '(\w+)'")
+
+
+def undefined_hint(message: str, namespace: dict | None) -> str:
+    """Where a compile failed on a name the file never defined here: the top-level statement that defines it and
+    what it raised when the file was imported (a conditional import that needs torch, a size taken from a
+    device array), as '; NAME is defined by line N, which raised ...', or ''."""
+    import ast
+
+    m = _UNDEFINED.search(message)
+    failures = (namespace or {}).get(_FAILURES) or {}
+    path = (namespace or {}).get("__file__")
+    if not m or not failures or not path:
+        return ""
+    name = next(g for g in m.groups() if g)
+    try:
+        tree = ast.parse(Path(path).read_text(errors="replace"))
+    except (OSError, SyntaxError, ValueError):
+        return ""
+    for stmt in tree.body:
+        error = next((e for line, e in failures.items()
+                      if line is not None and stmt.lineno <= line <= (stmt.end_lineno or stmt.lineno)), None)
+        if error is not None and name in _bound_names(stmt):
+            return (f"; {name} is defined by the file's line {stmt.lineno}, which raised {error} when it was "
+                    f"imported here")
+    return ""
+
+
+def _bound_names(stmt) -> set[str]:
+    import ast
+
+    names = set()
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.alias):
+            names.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+    return names
 
 
 def _definition_failure(module: ModuleType, path: str, name: str) -> str | None:

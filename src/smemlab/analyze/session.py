@@ -15,7 +15,7 @@ from smemlab.analyze.executor import AnalyzeError, Executor
 from smemlab.analyze.globalledger import attach as attach_memory
 from smemlab.analyze.externs import heap_buffer, heap_needed
 from smemlab.analyze.inline import inline_calls
-from smemlab.analyze.ledger import Ledger, LineStats, PlanMisaligned, Site, per_line
+from smemlab.analyze.ledger import Ledger, LineStats, PlanMisaligned, Site, on_statements, per_line
 from smemlab.analyze.machine import Launch, Machine
 from smemlab.analyze.nvrtc import find_kernel
 from smemlab.analyze.ptx import PTXError, Reg, parse_module
@@ -55,6 +55,19 @@ class Report:
     uncounted_spills: list[str] = field(default_factory=list)  # ptxas's spills no rule of spills.py places
     launch: object = None  # launch.LaunchTotals of --blocks: the whole grid's global and local traffic
     chosen: list[str] = field(default_factory=list)  # what the front end picked for the user (an autotune config)
+    # the sites as the line table places them, where some inline asm's accesses moved to their statement's line
+    # (ledger.on_statements; None: none moved): what Nsight Compute's source view shows
+    table_sites: list[Site] | None = field(repr=False, default=None)
+    table_memory_sites: list[Site] | None = field(repr=False, default=None)
+
+    def as_line_table(self) -> "Report":
+        """This report with its lines where the line table puts them, as Nsight Compute's source view does."""
+        if self.table_sites is None and self.table_memory_sites is None:
+            return self
+        sites = self.sites if self.table_sites is None else self.table_sites
+        memory_sites = self.memory_sites if self.table_memory_sites is None else self.table_memory_sites
+        return replace(self, sites=sites, lines=per_line(sites), memory_sites=memory_sites,
+                       memory_lines=per_line(memory_sites), table_sites=None, table_memory_sites=None)
 
     def totals(self, kind: str) -> dict:
         """Requests, wavefronts, ideal wavefronts and instructions of one kind of shared-memory traffic ("load",
@@ -302,8 +315,11 @@ def _run_once(module, ptx, symbol, kernel, source, shown, files, sources, launch
     dead.finish()
     ledger.finish()
     memory.finish()
-    sites = sorted(ledger.sites.values(), key=lambda s: (s.pc, s.kind))
-    memory_sites = sorted(memory.sites.values(), key=lambda s: (s.pc, s.kind))
+    table_sites = sorted(ledger.sites.values(), key=lambda s: (s.pc, s.kind))
+    table_memory_sites = sorted(memory.sites.values(), key=lambda s: (s.pc, s.kind))
+    moved, moved_memory = on_statements(table_sites, flow.instrs), on_statements(table_memory_sites, flow.instrs)
+    sites = table_sites if moved is None else moved
+    memory_sites = table_memory_sites if moved_memory is None else moved_memory
     return Report(kernel=kernel, symbol=symbol, block=launch.block, grid=launch.grid, block_index=launch.block_index,
                   dynamic_shared=launch.dynamic_shared, static_shared=mach.static_shared, sites=sites,
                   lines=per_line(sites), files=files, sources=sources, steps=ex.steps, barriers=ex.barriers,
@@ -313,7 +329,9 @@ def _run_once(module, ptx, symbol, kernel, source, shown, files, sources, launch
                   cluster=launch.cluster, cubin=cubin,
                   refused=[f"{where(pc)}: {msg}" for pc, msg in sorted(ex.refused.items())],
                   memory_sites=memory_sites, memory_lines=per_line(memory_sites),
-                  uncounted_spills=[f"{s.file}:{s.line} {s.text}" for s in uncounted])
+                  uncounted_spills=[f"{s.file}:{s.line} {s.text}" for s in uncounted],
+                  table_sites=None if moved is None else table_sites,
+                  table_memory_sites=None if moved_memory is None else table_memory_sites)
 
 
 def shared_atomics(instrs) -> list[int]:

@@ -214,7 +214,9 @@ def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], constexprs: di
             opts, signature, consts, attrs = fn._pack_args(backend, options, bound, spec, opts)
             compiled = triton.compile(ASTSource(fn, signature, consts, attrs), target=target, options=opts.__dict__)
     except Exception as exc:  # Triton's front end raises CompilationError, ValueError, KeyError...: say it in one line
-        raise UserError(f"Triton cannot compile {name}: {type(exc).__name__}: {_failure(exc, fn, shown)}") from None
+        said = _failure(exc, fn, shown)
+        raise UserError(f"Triton cannot compile {name}: {type(exc).__name__}: {said}"
+                        f"{pyfile.undefined_hint(said, getattr(getattr(fn, 'fn', None), '__globals__', None))}") from None
     ptx = compiled.asm["ptx"]
     where = shown or name
     if refuse:
