@@ -594,6 +594,26 @@ def _fresh11py_data() -> dict[str, np.ndarray]:
     }
 
 
+def _fresh12py_data() -> dict[str, np.ndarray]:
+    """The .npy inputs of the twelfth fresh batch's Python kernels (kernels/fresh12_numba.py, fresh12_triton.py):
+    6000 bytes of ASCII-like text for the shared-atomics histogram (letters and spaces most, a few control and high
+    bytes), 1000 int32 keys in 0..500 with many repeats (a Zipf head) for the shared hash-slot claims, and the (m, n, k)
+    and (lda, ldb, ldc) tables of the grouped GEMM's three problems (every size a multiple of its 32 tiles)."""
+    rng = np.random.default_rng(20270521)
+    letters = rng.integers(97, 123, 4200)
+    spaces = np.full(1000, 32)
+    caps = rng.integers(65, 91, 500)
+    other = rng.integers(0, 256, 300)
+    text = rng.permutation(np.concatenate([letters, spaces, caps, other])).astype(np.uint8)
+    keys = np.minimum(rng.zipf(1.4, 1000) - 1, 500).astype(np.int32)
+    return {
+        "fresh12py_text_bytes_6000": text,
+        "fresh12py_dup_keys_1000_of_501": keys,
+        "fresh12py_gg_sizes_3": np.array([64, 64, 64, 32, 64, 32, 64, 32, 96], np.int32),
+        "fresh12py_gg_lds_3": np.array([64, 64, 64, 32, 64, 64, 96, 32, 32], np.int32),
+    }
+
+
 def _fresh7_data() -> dict[str, np.ndarray]:
     """The .npy inputs of the seventh fresh batch (kernels/fresh7_*.cu): ggml q4_0 / q8_0 blocks with real half
     scales, rope and rotary position ids, vLLM slot mappings (distinct slots, some -1 = padding), smooth remap
@@ -846,6 +866,7 @@ def data_files() -> dict[str, np.ndarray]:
         **_fresh9py_data(),
         **_fresh10py_data(),
         **_fresh11py_data(),
+        **_fresh12py_data(),
         **_fresh7_data(),
         **_fresh8_data(),
         **_fresh9_data(),
@@ -4748,4 +4769,175 @@ fresh11_case('quant_int4_pack', 'triton', 'quant_int4_pack', ['x_ptr=float16[50,
 fresh11_case('shuffle_cols_gather', 'triton', 'shuffle_cols_gather', ['x_ptr=float32[16,64]',
              f"perm_ptr={npy('fresh11py_col_perm_16x64')}", 'y_ptr=float32[16,64]', 'n_rows=16'],
              constexprs={'ROWS': 4, 'W': 64}, grid=(4,), block_index=(3, 0, 0), num_warps=4)
+# ---- the twelfth fresh held-out batch of Python kernels (kernels/fresh12_numba.py, fresh12_triton.py), written blind:
+# what a checker who never saw smemlab writes first. Numba: every GPU-Puzzles puzzle as its solutions are usually
+# written (map, zip and guard on one block; map 2-D and broadcast with threadIdx.x as the row on 32x32 blocks; blocks
+# and blocks 2-D; a shared staging array; pooling over a shared window with a two-cell left halo; a dot product summed
+# by thread 0 from a shared cache; a 1-D convolution with a right halo and the taps in shared memory; block sums by
+# the interleaved local_i % (2 * stride) tree; axis sums on a (1, 4) grid; a 16x16 shared-tile matmul with i from
+# threadIdx.x, 40x40 ragged); the numba docs' fast_matmul in float32 (48x40 @ 40x56) and float64 (40x40); CUDA by
+# Example ports (the dot product with cache[threadIdx.x] and a halving loop over a grid-stride sum, the ripple into
+# a flat RGBA byte buffer, a ray tracer over 16 spheres in cuda.const.array_like, the shared-atomics uint32 histogram
+# of text bytes); a grid-stride SAXPY on a stride-3 x by cuda.fma; a cuda.grid(2) map written for arr.T, the
+# transposed element fetched by inline=True device functions; a 3x3 sharpen with uint8 and int16 shared arrays; a
+# complex64 shared array reversing a rotated block; cuda.selp / cuda.cbrt / cuda.threadfence_block + syncwarp pair
+# exchange / cuda.fma; dedupe by cuda.atomic.cas slot claims in a shared 512-entry table (a bijective hash: one probe
+# each, whatever the order); a first-over-threshold flag by cuda.atomic.compare_and_swap on a global word a block;
+# a median of seven in a float64 cuda.local.array. Triton: the tutorials retyped (vector add; fused softmax over a
+# tl.range of rows, float32 781 wide at 4 warps and float16 3000 wide at 8; the grouped-ordering matmul with % M
+# offsets and a leaky-ReLU epilogue at 64x64x32 / 3 stages, 128x128x64 / 8 warps / 4 stages, and 32x32x32 ragged /
+# 2 warps / 2 stages; the persistent matmul with flatten=True, warp_specialize=False and max_contiguous/multiple_of;
+# the grouped GEMM over int64 pointer tables (3 problems, 8 tiles, 4 programs); seeded dropout by tl.rand at 1 warp;
+# layer norm forward over 256-wide chunks; its backward with the atomic_cas lock, one program a lock; the dW/dB
+# column sums; attention forward with plain pointers, causal by the off-band and diagonal stages (d64) and full over
+# a ragged T (d32), and with host tensor descriptors (d64)); libdevice asin with tl.math.exp2, a NaN guard, tl.clamp
+# and tl.fma; tl.static_range rows with int64 offsets over a padded stride; tl.umulhi hash buckets gathering a table;
+# a 3-D [:, None, None] RMS norm with keep_dims; tl.interleave; space-to-depth by reshape/permute; an fp32 GEMM with
+# tl.dot(acc=, input_precision="tf32x3") at 2 warps and 1 stage
+def fresh12_case(id, compiler, kernel, args, grid=(1, 1, 1), block_index=(0, 0, 0), **launch):
+    """fresh2_case's launch (grid, block_index, constexprs, num_warps, num_stages, block, dyn) of a kernel of
+    fresh12_{compiler}.py."""
+    c = fresh2_case(id, compiler, kernel, args, grid=grid, block_index=block_index, **launch)
+    c.update(id=f"fresh12.{compiler}.{id}", file=f"{K}/fresh12_{compiler}.py")
+    return c
+
+
+# GPU puzzles
+fresh12_case('pz_map', 'numba', 'pz_map', ['out=float32[128]', 'a=float32[128]'], block=(128,))
+fresh12_case('pz_zip', 'numba', 'pz_zip', ['out=float32[96]', 'a=float32[96]', 'b=float32[96]'], block=(96,))
+fresh12_case('pz_guard', 'numba', 'pz_guard', ['out=float32[200]', 'a=float32[200]', 'size=200'], block=(256,))
+fresh12_case('pz_map2d', 'numba', 'pz_map2d', ['out=float32[30,30]', 'a=float32[30,30]', 'size=30'], block=(32, 32))
+fresh12_case('pz_broadcast', 'numba', 'pz_broadcast', ['out=float32[30,30]', 'a=float32[30,1]', 'b=float32[1,30]',
+             'size=30'], block=(32, 32))
+fresh12_case('pz_blocks', 'numba', 'pz_blocks', ['out=float32[230]', 'a=float32[230]', 'size=230'], block=(64,),
+             grid=(4,), block_index=(3, 0, 0))
+fresh12_case('pz_blocks2d', 'numba', 'pz_blocks2d', ['out=float32[40,40]', 'a=float32[40,40]', 'size=40'],
+             block=(16, 16), grid=(3, 3), block_index=(2, 1, 0))
+fresh12_case('pz_shared', 'numba', 'pz_shared', ['out=float32[250]', 'a=float32[250]', 'size=250'], block=(64,),
+             grid=(4,), block_index=(3, 0, 0))
+fresh12_case('pz_pooling', 'numba', 'pz_pooling', ['out=float32[500]', 'a=float32[500]', 'size=500'], block=(128,),
+             grid=(4,), block_index=(1, 0, 0))
+fresh12_case('pz_dot', 'numba', 'pz_dot', ['out=float32[1]', 'a=float32[200]', 'b=float32[200]', 'size=200'],
+             block=(256,))
+fresh12_case('pz_conv1d', 'numba', 'pz_conv1d', ['out=float32[300]', 'a=float32[300]', 'b=float32[5]', 'a_size=300',
+             'b_size=5'], block=(128,), grid=(3,), block_index=(2, 0, 0))
+fresh12_case('pz_block_sum', 'numba', 'pz_block_sum', ['out=float32[4]', 'a=float32[1000]', 'size=1000'],
+             block=(256,), grid=(4,), block_index=(3, 0, 0))
+fresh12_case('pz_axis_sum', 'numba', 'pz_axis_sum', ['out=float32[4,1]', 'a=float32[4,100]', 'size=100'],
+             block=(128,), grid=(1, 4), block_index=(0, 2, 0))
+fresh12_case('pz_matmul', 'numba', 'pz_matmul', ['out=float32[40,40]', 'a=float32[40,40]', 'b=float32[40,40]',
+             'size=40'], block=(16, 16), grid=(3, 3), block_index=(1, 2, 0))
+# numba docs, CUDA by Example
+fresh12_case('fast_matmul_f32', 'numba', 'fast_matmul_f32', ['A=float32[48,40]', 'B=float32[40,56]',
+             'C=float32[48,56]'], block=(16, 16), grid=(4, 3), block_index=(3, 2, 0))
+fresh12_case('fast_matmul_f64', 'numba', 'fast_matmul_f64', ['A=float64[40,40]', 'B=float64[40,40]',
+             'C=float64[40,40]'], block=(16, 16), grid=(3, 3), block_index=(1, 1, 0))
+fresh12_case('cbe_dot', 'numba', 'cbe_dot', ['a=float32[3000]', 'b=float32[3000]', 'partial=float32[4]', 'n=3000'],
+             block=(256,), grid=(4,), block_index=(2, 0, 0))
+fresh12_case('cbe_ripple', 'numba', 'cbe_ripple', ['ptr=uint8[4096]', 'dim=32', 'ticks=5'], block=(16, 16),
+             grid=(2, 2), block_index=(1, 1, 0))
+fresh12_case('cbe_raytrace', 'numba', 'cbe_raytrace', ['img=uint8[32,64,4]'], block=(16, 16), grid=(4, 2),
+             block_index=(2, 1, 0))
+fresh12_case('cbe_histo_shared', 'numba', 'cbe_histo_shared', [f"buf={npy('fresh12py_text_bytes_6000')}",
+             'size=6000', 'histo=uint32[256]:0..0'], block=(256,), grid=(4,), block_index=(0, 0, 0))
+# idioms
+fresh12_case('saxpy_strided', 'numba', 'saxpy_strided', ['alpha=2.5', 'x=float32[4500]', 'incx=3', 'y=float32[1500]',
+             'incy=1', 'n=1500'], block=(128,), grid=(4,), block_index=(1, 0, 0))
+fresh12_case('transposed_view_map', 'numba', 'transposed_view_map', ['src=float32[1200]', 'ld=30',
+             'out=float32[30,40]', 'lo=-0.5', 'hi=0.5'], block=(32, 8), grid=(2, 4), block_index=(1, 3, 0))
+fresh12_case('sharpen_u8_i16', 'numba', 'sharpen_u8_i16', ['img=uint8[16,90]:0..255', 'taps=int16[9]:-2..5',
+             'out=int16[16,90]'], block=(32, 8), grid=(3, 2), block_index=(2, 1, 0))
+fresh12_case('rotate_reverse_c64', 'numba', 'rotate_reverse_c64', ['x=complex64[300]', 'phase=float32[300]:-3.2..3.2',
+             'y=complex64[300]', 'n=300'], block=(128,), grid=(3,), block_index=(2, 0, 0))
+fresh12_case('cbrt_pair_blend', 'numba', 'cbrt_pair_blend', ['x=float32[1000]:-2..2', 'out=float32[1000]',
+             'thresh=0.3', 'n=1000'], block=(256,), grid=(4,), block_index=(3, 0, 0))
+fresh12_case('dedupe_claim_shared', 'numba', 'dedupe_claim_shared', [f"keys={npy('fresh12py_dup_keys_1000_of_501')}",
+             'slot_of=int32[1000]', 'table_out=int32[4,512]', 'n=1000'], block=(256,), grid=(4,),
+             block_index=(3, 0, 0))
+fresh12_case('first_over_flag', 'numba', 'first_over_flag', ['x=float32[1000]:0..1', 'thresh=0.9',
+             'flags=int32[4]:0..0', 'winner_val=float32[4]', 'n=1000'], block=(256,), grid=(4,), block_index=(1, 0, 0))
+fresh12_case('median7_local_f64', 'numba', 'median7_local_f64', ['x=float64[1000]', 'out=float64[1000]', 'n=1000'],
+             block=(128,), grid=(8,), block_index=(7, 0, 0))
+# Triton tutorials
+fresh12_case('add_kernel', 'triton', 'add_kernel', ['x_ptr=float32[5000]', 'y_ptr=float32[5000]',
+             'output_ptr=float32[5000]', 'n_elements=5000'], constexprs={'BLOCK_SIZE': 1024}, grid=(5,),
+             block_index=(4, 0, 0), num_warps=4)
+for name, dt, rows, cols, block, nw, st, g in (('f32_781', 'float32', 12, 781, 1024, 4, 2, 4),
+                                               ('f16_3000', 'float16', 6, 3000, 4096, 8, 3, 3)):
+    fresh12_case(f'softmax_kernel.{name}', 'triton', 'softmax_kernel', [f'output_ptr={dt}[{rows},{cols}]',
+                 f'input_ptr={dt}[{rows},{cols}]:-4..4', f'input_row_stride={cols}', f'output_row_stride={cols}',
+                 f'n_rows={rows}', f'n_cols={cols}'], constexprs={'BLOCK_SIZE': block, 'NUM_STAGES': st}, grid=(g,),
+                 block_index=(g - 1, 0, 0), num_warps=nw, num_stages=st)
+for name, m, n, k, bm, bn, bk, gm, act, nw, st, g, bi in (
+        ('leaky_64x64x32', 128, 192, 96, 64, 64, 32, 8, 'leaky_relu', 4, 3, 6, 4),
+        ('plain_128x128x64', 256, 256, 128, 128, 128, 64, 8, '', 8, 4, 4, 2),
+        ('leaky_ragged_32', 90, 60, 50, 32, 32, 32, 4, 'leaky_relu', 2, 2, 6, 5)):
+    fresh12_case(f'matmul_kernel.{name}', 'triton', 'matmul_kernel', [f'a_ptr=float16[{m},{k}]:-1..1',
+                 f'b_ptr=float16[{k},{n}]:-1..1', f'c_ptr=float16[{m},{n}]', f'M={m}', f'N={n}', f'K={k}',
+                 f'stride_am={k}', 'stride_ak=1', f'stride_bk={n}', 'stride_bn=1', f'stride_cm={n}', 'stride_cn=1'],
+                 constexprs={'BLOCK_SIZE_M': bm, 'BLOCK_SIZE_N': bn, 'BLOCK_SIZE_K': bk, 'GROUP_SIZE_M': gm,
+                             'ACTIVATION': act}, grid=(g,), block_index=(bi, 0, 0), num_warps=nw, num_stages=st)
+fresh12_case('matmul_kernel_persistent', 'triton', 'matmul_kernel_persistent', ['a_ptr=float16[192,96]:-1..1',
+             'b_ptr=float16[96,128]:-1..1', 'c_ptr=float16[192,128]', 'M=192', 'N=128', 'K=96', 'stride_am=96',
+             'stride_ak=1', 'stride_bk=128', 'stride_bn=1', 'stride_cm=128', 'stride_cn=1'],
+             constexprs={'BLOCK_SIZE_M': 64, 'BLOCK_SIZE_N': 64, 'BLOCK_SIZE_K': 32, 'GROUP_SIZE_M': 8, 'NUM_SMS': 4},
+             grid=(4,), block_index=(1, 0, 0), num_warps=4, num_stages=3)  # 6 tiles: programs 0 and 1 take two
+for _bi in (0, 3):  # tiles 0 and 4 (problem 0, then problem 1); tiles 3 and 7 (problem 0, then problem 2)
+    fresh12_case(f'grouped_matmul_kernel.p{_bi}', 'triton', 'grouped_matmul_kernel', [
+                 'group_a_ptrs=ptrs(float16[64,64],float16[32,32],float16[64,96])',
+                 'group_b_ptrs=ptrs(float16[64,64],float16[32,64],float16[96,32])',
+                 'group_c_ptrs=ptrs(float16[64,64],float16[32,64],float16[64,32])',
+                 f"group_gemm_sizes={npy('fresh12py_gg_sizes_3')}", f"g_lds={npy('fresh12py_gg_lds_3')}",
+                 'group_size=3'], constexprs={'NUM_SM': 4, 'BLOCK_SIZE_M': 32, 'BLOCK_SIZE_N': 32, 'BLOCK_SIZE_K': 32},
+                 grid=(4,), block_index=(_bi, 0, 0), num_warps=4, num_stages=3)
+fresh12_case('seeded_dropout', 'triton', 'seeded_dropout', ['x_ptr=float32[3000]', 'output_ptr=float32[3000]',
+             'n_elements=3000', 'p=0.3', 'seed=1234'], constexprs={'BLOCK_SIZE': 1024}, grid=(3,),
+             block_index=(2, 0, 0), num_warps=1)
+fresh12_case('layer_norm_fwd_fused', 'triton', 'layer_norm_fwd_fused', ['X=float16[6,1000]', 'Y=float16[6,1000]',
+             'W=float16[1000]:0.5..1.5', 'B=float16[1000]:-0.5..0.5', 'Mean=float32[6]', 'Rstd=float32[6]',
+             'stride=1000', 'N=1000', 'eps=1e-5'], constexprs={'BLOCK_SIZE': 256}, grid=(6,), block_index=(5, 0, 0),
+             num_warps=1)
+fresh12_case('layer_norm_bwd_dx_fused', 'triton', 'layer_norm_bwd_dx_fused', ['DX=float16[6,300]', 'DY=float16[6,300]',
+             'DW=float16[8,300]:0..0', 'DB=float16[8,300]:0..0', 'X=float16[6,300]', 'W=float16[300]:0.5..1.5',
+             'Mean=float32[6]:-0.1..0.1', 'Rstd=float32[6]:0.5..2', 'Lock=int32[16]:0..0', 'stride=300', 'N=300'],
+             constexprs={'GROUP_SIZE_M': 8, 'BLOCK_SIZE_N': 512}, grid=(6,), block_index=(4, 0, 0),
+             num_warps=2)  # 6 rows, 8 locks: each lock taken once, every count found 0
+fresh12_case('layer_norm_bwd_dwdb', 'triton', 'layer_norm_bwd_dwdb', ['DW=float16[8,300]:-1..1',
+             'DB=float16[8,300]:-1..1', 'FINAL_DW=float16[300]', 'FINAL_DB=float16[300]', 'M=8', 'N=300'],
+             constexprs={'BLOCK_SIZE_M': 32, 'BLOCK_SIZE_N': 128}, grid=(3,), block_index=(2, 0, 0), num_warps=4)
+for name, zh, t, d, bm, bn, stage, scale, grid, bi, st in (
+        ('causal_d64', 2, 128, 64, 64, 32, 3, 0.125, (2, 2), (1, 1, 0), 3),
+        ('full_d32_t80', 2, 80, 32, 32, 32, 1, 0.17678, (3, 2), (2, 1, 0), 2)):
+    fresh12_case(f'attn_fwd.{name}', 'triton', 'attn_fwd', [f'Q=float16[{zh},{t},{d}]:-1..1',
+                 f'K=float16[{zh},{t},{d}]:-1..1', f'V=float16[{zh},{t},{d}]:-1..1', f'M=float32[{zh},{t}]',
+                 f'Out=float16[{zh},{t},{d}]', f'sm_scale={scale}', f'T={t}'],
+                 constexprs={'HEAD_D': d, 'BLOCK_M': bm, 'BLOCK_N': bn, 'STAGE': stage}, grid=grid, block_index=bi,
+                 num_warps=4, num_stages=st)
+fresh12_case('attn_fwd_tdesc', 'triton', 'attn_fwd_tdesc', ['desc_q=float16[256,64]:-1..1@64x64',
+             'desc_k=float16[256,64]:-1..1@64x64', 'desc_v=float16[256,64]:-1..1@64x64', 'desc_o=float16[256,64]@64x64',
+             'sm_scale=0.125', 'T=128'], constexprs={'HEAD_D': 64, 'BLOCK_M': 64, 'BLOCK_N': 64}, grid=(2, 2),
+             block_index=(0, 1, 0), num_warps=4, num_stages=3)
+# language features
+fresh12_case('asin_exp2_guarded', 'triton', 'asin_exp2_guarded', ['x_ptr=float32[4000]:-3..3', 'y_ptr=float32[4000]',
+             'n=4000', 'lo=-0.99', 'hi=0.99'], constexprs={'BLOCK': 1024}, grid=(4,), block_index=(3, 0, 0),
+             num_warps=8)
+fresh12_case('axpby_rows_unrolled', 'triton', 'axpby_rows_unrolled', ['x_ptr=float32[30,208]', 'y_ptr=float32[30,208]',
+             'out_ptr=float32[30,208]', 'n_rows=30', 'n_cols=200', 'stride=208', 'alpha=0.5', 'beta=-1.5'],
+             constexprs={'ROWS': 4, 'BLOCK': 128}, grid=(8,), block_index=(7, 0, 0), num_warps=4)
+fresh12_case('hash_bucket_gather', 'triton', 'hash_bucket_gather', ['keys_ptr=int32[3000]:0..2000000000',
+             'table_ptr=float32[1000]', 'out_ptr=float32[3000]', 'bucket_ptr=int32[3000]', 'n=3000', 'n_buckets=1000'],
+             constexprs={'BLOCK': 512}, grid=(6,), block_index=(5, 0, 0), num_warps=4)
+fresh12_case('head_rms_norm_3d', 'triton', 'head_rms_norm_3d', ['x_ptr=bfloat16[50,4,64]', 'w_ptr=bfloat16[64]:0.5..1.5',
+             'y_ptr=bfloat16[50,4,64]', 'T=50', 'eps=1e-6'], constexprs={'BT': 8, 'H': 4, 'D': 64}, grid=(7,),
+             block_index=(6, 0, 0), num_warps=4)
+fresh12_case('planar_to_interleaved', 'triton', 'planar_to_interleaved', ['re_ptr=float32[1000]', 'im_ptr=float32[1000]',
+             'out_ptr=float32[2000]', 'n=1000'], constexprs={'BLOCK': 256}, grid=(4,), block_index=(3, 0, 0),
+             num_warps=2)
+fresh12_case('space_to_depth2', 'triton', 'space_to_depth2', ['x_ptr=float32[64,96]', 'y_ptr=float32[4,32,48]', 'H=64',
+             'W=96'], constexprs={'BH': 16, 'BW': 16}, grid=(3, 2), block_index=(2, 1, 0), num_warps=4)
+fresh12_case('matmul_f32_tf32x3', 'triton', 'matmul_f32_tf32x3', ['a_ptr=float32[70,40]:-1..1',
+             'b_ptr=float32[40,50]:-1..1', 'c_ptr=float32[70,50]', 'M=70', 'N=50', 'K=40'],
+             constexprs={'BM': 32, 'BN': 32, 'BK': 16}, grid=(3, 2), block_index=(2, 1, 0), num_warps=2, num_stages=1)
+SKIPS.update({f"{c['file']}:{c['kernel']}": "the twelfth fresh batch of Python kernels, written blind and built (no "
+              "GPU), waiting for its first recording on the H200" for c in CASES if c["id"].startswith("fresh12.")})
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
