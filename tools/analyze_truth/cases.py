@@ -820,6 +820,80 @@ def _fresh11_data() -> dict[str, np.ndarray]:
     return out
 
 
+def _fresh12_data() -> dict[str, np.ndarray]:
+    """The .npy inputs of the twelfth fresh CUDA batch (kernels/fresh12_*.cu): histogram words whose bytes are
+    skewed, lower-case text in runs (with spaces) for the textbook's histograms, two sorted int arrays with shared
+    values for the circular-buffer merge, a JDS matrix of 300 rows (0 to 17 entries), an undirected tree in CSR
+    with the BFS levels and frontiers of two steps (every new vertex reached by exactly one frontier edge, so that
+    the step's claims do not depend on timing), radix keys with one pass's locally sorted tiles and bucket offsets,
+    token ids and classifier targets."""
+    rng = np.random.default_rng(20270810)
+    out: dict[str, np.ndarray] = {}
+    skew = (np.minimum(rng.zipf(1.5, (700 * 4, 4)) - 1, 255)).astype(np.uint32)
+    out["fresh12_skewed_words_2800"] = (skew[:, 0] | (skew[:, 1] << 8) | (skew[:, 2] << 16) | (skew[:, 3] << 24))
+    text = []
+    while len(text) < 4000:
+        c = 32 if rng.random() < 0.12 else int(rng.integers(97, 123))
+        text += [c] * int(rng.integers(1, 12))
+    out["fresh12_text_runs_4000"] = np.array(text[:4000], np.int8)
+    pool = np.sort(rng.integers(0, 3000, 400))
+    out["fresh12_merge_a_1000"] = np.sort(np.concatenate([rng.integers(0, 3000, 800), rng.choice(pool, 200)])).astype(np.int32)
+    out["fresh12_merge_b_700"] = np.sort(np.concatenate([rng.integers(0, 3000, 550), rng.choice(pool, 150)])).astype(np.int32)
+    # JDS: rows sorted by length (descending), column-major iterations
+    lens = rng.integers(0, 18, 300)
+    order = np.argsort(-lens, kind="stable")
+    cols = [np.sort(rng.choice(400, int(n), replace=False)) for n in lens]
+    vals = [rng.uniform(-1, 1, int(n)) for n in lens]
+    iter_ptr, jc, jv = [0], [], []
+    for it in range(int(lens.max())):
+        rows = [r for r in order if lens[r] > it]
+        jc += [cols[r][it] for r in rows]
+        jv += [vals[r][it] for r in rows]
+        iter_ptr.append(len(jc))
+    out["fresh12_jds_row_perm_300"] = order.astype(np.uint32)
+    out["fresh12_jds_iter_ptr_300"] = np.array(iter_ptr, np.uint32)
+    out["fresh12_jds_cols_300"] = np.array(jc, np.uint32)
+    out["fresh12_jds_vals_300"] = np.array(jv, np.float32)
+    # BFS on a tree of levels 1, 5, 30, 120, 500 (undirected: parent <-> child)
+    sizes = [1, 5, 30, 120, 500]
+    starts = np.cumsum([0] + sizes)
+    nv = int(starts[-1])
+    adj: list[list[int]] = [[] for _ in range(nv)]
+    for lv in range(1, len(sizes)):
+        for v in range(starts[lv], starts[lv + 1]):
+            p = int(rng.integers(starts[lv - 1], starts[lv]))
+            adj[p].append(v)
+            adj[v].append(p)
+    for a in adj:
+        rng.shuffle(a)
+    out["fresh12_bfs_src_ptrs_656"] = np.cumsum([0] + [len(a) for a in adj]).astype(np.uint32)
+    out["fresh12_bfs_dst_656"] = np.array([v for a in adj for v in a], np.uint32)
+    vlevel = np.repeat(np.arange(len(sizes)), sizes)
+    for cur in (3, 4):  # the step that finds level `cur`: levels below it set, the rest unvisited
+        out[f"fresh12_bfs_level_step{cur}"] = np.where(vlevel < cur, vlevel, 0xFFFFFFFF).astype(np.uint32)
+        out[f"fresh12_bfs_frontier_step{cur}"] = rng.permutation(np.arange(starts[cur - 1], starts[cur])).astype(np.uint32)
+    # radix sort: a 1-bit pass (bit 5) over 2000 keys in tiles of 256
+    keys = rng.integers(0, 2**32, 2000, dtype=np.uint64).astype(np.uint32)
+    out["fresh12_radix_keys_2000"] = keys
+    tiles, zc = [], []
+    for b in range(0, 2000, 256):
+        t = keys[b:b + 256]
+        bit = (t >> 5) & 1
+        tiles.append(np.concatenate([t[bit == 0], t[bit == 1]]))
+        zc.append(int(np.sum(bit == 0)))
+    zc = np.array(zc, np.uint32)
+    oc = np.array([len(t) for t in tiles], np.uint32) - zc
+    out["fresh12_radix_tiles_bit5_2000"] = np.concatenate(tiles).astype(np.uint32)
+    out["fresh12_radix_zero_counts_8"] = zc
+    out["fresh12_radix_zero_offsets_8"] = (np.cumsum(zc) - zc).astype(np.uint32)
+    out["fresh12_radix_one_offsets_8"] = (zc.sum() + np.cumsum(oc) - oc).astype(np.uint32)
+    out["fresh12_tokens_80_of_300"] = rng.integers(0, 300, 80).astype(np.int32)
+    out["fresh12_tokens_51_of_300"] = ((rng.zipf(1.4, 51) - 1) % 300).astype(np.int32)
+    out["fresh12_targets_6_of_300"] = rng.integers(0, 300, 6).astype(np.int32)
+    out["fresh12_targets_4_of_1003"] = np.array([0, 1002, 517, 999], np.int32)
+    return out
+
+
 def _pointer_table_data() -> dict[str, np.ndarray]:
     """kernels/pointer_tables*: the grouped GEMM's (M, N, K) and leading dimensions of three groups (one a full
     64x64 problem, two narrow ones), and jagged row lengths of 0 to 70 elements."""
@@ -871,6 +945,7 @@ def data_files() -> dict[str, np.ndarray]:
         **_fresh8_data(),
         **_fresh9_data(),
         **_fresh11_data(),
+        **_fresh12_data(),
     }
     return out
 
@@ -3380,6 +3455,228 @@ fresh11("pipeline_row_smooth.20x700", F11K, "pipeline_row_smooth", (256,),
 fresh11("layernorm_warp_half.p4.h256.r36", F11K, "layernorm_warp_half<4>", (32, 4),
         ["x=float16[9216]", "gamma=float16[256]", "beta=float16[256]", "y=float16[9216]", "mean=float32[36]",
          "invvar=float32[36]", "rows=36", "hidden=256", "eps=1e-5"], grid=(9, 1, 1))
+
+
+# ---- the twelfth fresh held-out batch (kernels/fresh12_apps.cu, compiled by NVRTC, and fresh12_kernels.cu, compiled
+# by nvcc, with fresh12_common.cuh): the public kernels a held-out checker is most likely to take, in their authors'
+# manner, files as they sit (macros, templates, extern "C" and C++ names, a __device__ retirement counter, host code
+# and a main() the recording never runs). NVRTC, CUDA-samples style: histogram64 (byte counters a thread in shared
+# memory behind the thread-position swizzle, blocks of 64) and its merge, histogram256 (a 256-bin sub-histogram a
+# warp with a tag mask, blocks of 192, uniform and skewed bytes), bitonic and odd-even merge sorts of keys and values
+# (both directions, arrays shorter than a block's), separable row and column convolutions (17 taps in __constant__,
+# an apron of halo tiles, 8 or 4 outputs a thread, a padded pitch), the shuffle scan with its block totals in dynamic
+# shared memory and the uniform add, an 8x8 DCT in a (8, 4, 2) block over a strided shared strip (stride 33 and 32),
+# fast Walsh transforms (radix-4 with a last radix-2 stage; plain radix-2 over 384 threads), binomial options
+# (float, 64 threads; double, 96 threads), the threadfence single-pass reduction (128 not a power of two n, 256),
+# the shared merge sort's binary-search rank pass (ties, both directions), the transpose family (coalesced, no bank
+# conflicts, coarse- and fine-grained, diagonal on a square and an oblong grid), matrixMul with AS/BS (16 and 32).
+# PMPP: 2-D convolution with a 5x5 __constant__ mask (input tile 32 and 16, output tile, cached halo 16 and 32),
+# 3-D seven-point stencils coarsened in z (shared planes; register tiling, 16x16 and 32x32 blocks, N 20 to 30),
+# letter histograms privatised in shared memory (contiguous and interleaved coarsening, aggregated runs, blocks of
+# 96 to 256), Kogge-Stone with double buffering (160 and 512), Brent-Kung, the three-phase scan (coarsening 4 and 3),
+# a circular-buffer tiled merge by co-rank, JDS SpMV, a BFS step with a privatised frontier (and its overflow),
+# a radix pass's local sort by a scan of bits and its coalesced scatter. nvcc, llm.c style: the encoder on Packed128
+# bf16, LayerNorm a warp a row (cooperative groups) and with weights cached in shared memory (blockDim (32, 4) and
+# (32, 8)), an online softmax (96, 128, 384 threads), the attention permute and unpermute (float and bf16), a fused
+# residual + LayerNorm, GELU forward and backward on x128, AdamW (bf16 with a float master copy; float), the fused
+# classifier (V 300 and 1003 with a tail), a matmul bias gradient through shared partials (blockDim (32, 8), (32, 4));
+# written blind, before its first recording; grids of 1 to 9 blocks
+F12K, F12A = f"{K}/fresh12_kernels.cu", f"{K}/fresh12_apps.cu"
+_F12_GAUSS17 = [float(np.exp(-0.5 * (i / 3.0) ** 2)) for i in range(-8, 9)]
+_F12_MASK5 = [float(x) for x in (np.outer([1, 4, 6, 4, 1], [1, 4, 6, 4, 1]) / 256.0).ravel()]
+_F12_STENCIL = ["c0=-6.0", "c1=1.0", "c2=1.0", "c3=1.0", "c4=1.0", "c5=1.0", "c6=1.0"]
+
+
+def fresh12(id, file, kernel, block, args, **kw):
+    c = case("fresh12." + id, file, kernel, block, args, **kw)
+    if file == F12K:
+        c["compiler"] = "nvcc"
+    return c
+
+
+# ---- histograms (CUDA samples, NVRTC)
+fresh12("histogram64.uniform.g4", F12A, "histogram64Kernel", (64,),
+        ["d_PartialHistograms=uint32[256]", "d_Data=uint32[8000]", "dataCount=2000"], grid=(4, 1, 1))
+fresh12("histogram64.skewed.g3", F12A, "histogram64Kernel", (64,),
+        ["d_PartialHistograms=uint32[192]", f"d_Data={npy('fresh12_skewed_words_2800')}", "dataCount=700"],
+        grid=(3, 1, 1))
+fresh12("mergeHistogram64.p300", F12A, "mergeHistogram64Kernel", (256,),
+        ["d_Histogram=uint32[64]", "d_PartialHistograms=uint32[19200]:0..1000", "histogramCount=300"], grid=(8, 1, 1))
+fresh12("histogram256.uniform.g5", F12A, "histogram256Kernel", (192,),
+        ["d_PartialHistograms=uint32[1280]", "d_Data=uint32[6000]", "dataCount=6000"], grid=(5, 1, 1))
+fresh12("histogram256.skewed.g3", F12A, "histogram256Kernel", (192,),
+        ["d_PartialHistograms=uint32[768]", f"d_Data={npy('fresh12_skewed_words_2800')}", "dataCount=2800"],
+        grid=(3, 1, 1))
+
+# ---- sorting networks and merge sort (CUDA samples, NVRTC)
+for kern, lim, b, n_arr, d, g, rng_ in (("bitonicSortShared", 1024, 512, 1024, 1, 2, ""),
+                                        ("bitonicSortShared", 1024, 512, 128, 0, 3, ":0..100"),
+                                        ("bitonicSortShared", 512, 256, 512, 0, 2, ""),
+                                        ("oddEvenMergeSortShared", 1024, 512, 1024, 1, 2, ""),
+                                        ("oddEvenMergeSortShared", 256, 128, 64, 0, 3, ":0..50"),
+                                        ("mergeSortSharedKernel", 1024, 512, 1024, 1, 2, ":0..500"),
+                                        ("mergeSortSharedKernel", 256, 128, 256, 0, 3, ""),
+                                        ("mergeSortSharedKernel", 1024, 512, 128, 1, 1, ":0..40")):
+    tot = lim * g
+    fresh12(f"{kern}.l{lim}.a{n_arr}.dir{d}{'.ties' if rng_ else ''}", F12A, f"{kern}<{lim}>", (b,),
+            [f"d_DstKey=uint32[{tot}]", f"d_DstVal=uint32[{tot}]", f"d_SrcKey=uint32[{tot}]{rng_}",
+             f"d_SrcVal=uint32[{tot}]:0..100000", f"arrayLength={n_arr}", f"{'sortDir' if 'merge' in kern else 'dir'}={d}"],
+            grid=(g, 1, 1))
+
+# ---- separable convolution (CUDA samples, NVRTC)
+for bx, by, steps, w, h, pitch, g in ((16, 4, 8, 256, 12, 256, (2, 3, 1)), (32, 4, 4, 256, 8, 264, (2, 2, 1))):
+    fresh12(f"convolutionRows.{bx}x{by}.s{steps}.{w}x{h}.p{pitch}", F12A, f"convolutionRowsKernel<{bx}, {by}, {steps}, 1>",
+            (bx, by), [f"d_Dst=float32[{pitch * h}]", f"d_Src=float32[{pitch * h}]", f"imageW={w}", f"imageH={h}",
+                       f"pitch={pitch}"], grid=g, constants={"c_Kernel": _F12_GAUSS17})
+for bx, by, steps, w, h, pitch, g in ((16, 8, 8, 48, 128, 48, (3, 2, 1)), (32, 8, 4, 64, 64, 72, (2, 2, 1))):
+    fresh12(f"convolutionColumns.{bx}x{by}.s{steps}.{w}x{h}.p{pitch}", F12A,
+            f"convolutionColumnsKernel<{bx}, {by}, {steps}, 1>", (bx, by),
+            [f"d_Dst=float32[{pitch * h}]", f"d_Src=float32[{pitch * h}]", f"imageW={w}", f"imageH={h}", f"pitch={pitch}"],
+            grid=g, constants={"c_Kernel": _F12_GAUSS17})
+
+# ---- scans, DCT, Walsh, options, reduction (CUDA samples, NVRTC)
+for b, g in ((256, 4), (128, 6)):
+    fresh12(f"shfl_scan_test.b{b}", F12A, "shfl_scan_test", (b,),
+            [f"data=int32[{b * g}]:-50..50", "width=32", f"partial_sums=int32[{g}]"], grid=(g, 1, 1), dyn=4 * b // 32)
+fresh12("uniform_add.b256.n1000", F12A, "uniform_add", (256,),
+        ["data=int32[1024]:-50..50", "partial_sums=int32[4]:-500..500", "len=1000"], grid=(4, 1, 1))
+for pad, w, h in ((1, 96, 48), (0, 64, 32)):
+    fresh12(f"CUDAkernel2DCT.pad{pad}.{w}x{h}", F12A, f"CUDAkernel2DCT<{pad}>", (8, 4, 2),
+            [f"dst=float32[{w * h}]", f"src=float32[{w * h}]", f"ImgStride={w}"], grid=(w // 32, h // 16, 1))
+for log2n, b, g in ((10, 256, 2), (9, 128, 3)):
+    fresh12(f"fwtBatch1Kernel.n{1 << log2n}", F12A, "fwtBatch1Kernel", (b,),
+            [f"d_Output=float32[{g << log2n}]", f"d_Input=float32[{g << log2n}]", f"log2N={log2n}"], grid=(g, 1, 1),
+            dyn=4 << log2n)
+fresh12("fwt_radix2_shared.n2048.b384", F12A, "fwt_radix2_shared", (384,), ["d_Data=float32[4096]", "log2N=11"],
+        grid=(2, 1, 1), dyn=8192)
+for t, dt, steps, b, g in (("float", "float32", 256, 64, 3), ("double", "float64", 192, 96, 4)):
+    fresh12(f"binomialOptions.{dt}.s{steps}.b{b}", F12A, f"binomialOptionsKernel<{t}, {steps}, {b}>", (b,),
+            [f"opt={dt}[{5 * g}]:0.01..0.05", f"d_CallValue={dt}[{g}]"], grid=(g, 1, 1))
+for b, pow2, n, g in ((128, "false", 5000, 8), (256, "true", 4096, 6)):
+    fresh12(f"reduceSinglePass.b{b}.n{n}", F12A, f"reduceSinglePass<{b}, {pow2}>", (b,),
+            [f"g_idata=float32[{n}]", f"g_odata=float32[{g}]", f"n={n}"], grid=(g, 1, 1))
+
+# ---- transposes and matrixMul (CUDA samples, NVRTC)
+for kern in ("transposeCoalesced", "transposeNoBankConflicts", "transposeCoarseGrained", "transposeFineGrained",
+             "transposeDiagonal"):
+    fresh12(f"{kern}.96x64", F12A, kern, (32, 8),
+            ["odata=float32[6144]", "idata=float32[6144]", "width=96", "height=64"], grid=(3, 2, 1))
+fresh12("transposeDiagonal.64x64", F12A, "transposeDiagonal", (32, 8),
+        ["odata=float32[4096]", "idata=float32[4096]", "width=64", "height=64"], grid=(2, 2, 1))
+for bs, ha, wa, wb in ((16, 48, 64, 32), (32, 64, 96, 64)):
+    fresh12(f"MatrixMulCUDA.b{bs}.{ha}x{wa}x{wb}", F12A, f"MatrixMulCUDA<{bs}>", (bs, bs),
+            [f"C=float32[{ha * wb}]", f"A=float32[{ha * wa}]", f"B=float32[{wa * wb}]", f"wA={wa}", f"wB={wb}"],
+            grid=(wb // bs, ha // bs, 1))
+
+# ---- PMPP convolution and stencils (NVRTC)
+for t, w, h in ((32, 54, 30), (16, 40, 20)):
+    o = t - 4
+    fresh12(f"conv2d_in_tile.t{t}.{w}x{h}", F12A, f"convolution_tiled_2D_const_mem_kernel<{t}>", (t, t),
+            [f"N=float32[{w * h}]", f"P=float32[{w * h}]", f"width={w}", f"height={h}"],
+            grid=(-(-w // o), -(-h // o), 1), constants={"F_c": _F12_MASK5})
+fresh12("conv2d_out_tile.t16.45x30", F12A, "convolution_out_tile_kernel<16>", (16, 16),
+        ["N=float32[1350]", "P=float32[1350]", "width=45", "height=30"], grid=(3, 2, 1), constants={"F_c": _F12_MASK5})
+for t, w, h in ((16, 45, 30), (32, 64, 30)):
+    fresh12(f"conv2d_cached_halo.t{t}.{w}x{h}", F12A, f"convolution_cached_tiled_2D_const_mem_kernel<{t}>", (t, t),
+            [f"N=float32[{w * h}]", f"P=float32[{w * h}]", f"width={w}", f"height={h}"],
+            grid=(-(-w // t), -(-h // t), 1), constants={"F_c": _F12_MASK5})
+for kern, t, n in (("stencil_coarsened_kernel", 16, 20), ("stencil_coarsened_kernel", 16, 23),
+                   ("stencil_register_tiled_kernel", 16, 20), ("stencil_register_tiled_kernel", 32, 30)):
+    g = -(-n // (t - 2))
+    fresh12(f"{kern}.t{t}.n{n}", F12A, f"{kern}<{t}>", (t, t),
+            [f"in=float32[{n ** 3}]", f"out=float32[{n ** 3}]", f"N={n}"] + _F12_STENCIL, grid=(g, g, g))
+
+# ---- PMPP histograms, scans, merge, sparse, graphs, sorting (NVRTC)
+_F12_TEXT = f"data={npy('fresh12_text_runs_4000')}"
+fresh12("histo_private_coarse_contiguous.c8.b128", F12A, "histo_private_coarse_contiguous", (128,),
+        [_F12_TEXT, "length=4000", "histo=uint32[7]:0..0", "cfactor=8"], grid=(4, 1, 1))
+fresh12("histo_private_coarse_interleaved.b256", F12A, "histo_private_coarse_interleaved", (256,),
+        [_F12_TEXT, "length=4000", "histo=uint32[7]:0..0"], grid=(3, 1, 1))
+fresh12("histo_private_aggregated.b96", F12A, "histo_private_aggregated", (96,),
+        [_F12_TEXT, "length=4000", "histo=uint32[7]:0..0"], grid=(5, 1, 1))
+for s, n, g in ((160, 1000, 7), (512, 3000, 6)):
+    fresh12(f"Kogge_Stone_scan_double_buffer.s{s}.n{n}", F12A, f"Kogge_Stone_scan_double_buffer<{s}>", (s,),
+            [f"X=float32[{n}]", f"Y=float32[{n}]", f"N={n}"], grid=(g, 1, 1))
+for s, n, g in ((512, 3000, 6), (128, 1000, 8)):
+    fresh12(f"Brent_Kung_scan.s{s}.n{n}", F12A, f"Brent_Kung_scan_kernel<{s}>", (s // 2,),
+            [f"X=float32[{n}]", f"Y=float32[{n}]", f"N={n}"], grid=(g, 1, 1))
+for b, cf, n, g in ((128, 4, 2000, 4), (192, 3, 2500, 5)):
+    fresh12(f"three_phase_scan.b{b}.c{cf}.n{n}", F12A, f"three_phase_scan_kernel<{b}, {cf}>", (b,),
+            [f"X=float32[{n}]", f"Y=float32[{n}]", f"N={n}"], grid=(g, 1, 1))
+for b, g, tile in ((128, 4, 256), (64, 3, 128)):
+    fresh12(f"merge_tiled_circular.b{b}.t{tile}", F12A, "merge_tiled_circular_kernel", (b,),
+            [f"A={npy('fresh12_merge_a_1000')}", "m=1000", f"B={npy('fresh12_merge_b_700')}", "n=700",
+             "C=int32[1700]", f"tile_size={tile}"], grid=(g, 1, 1), dyn=8 * tile)
+fresh12("spmv_jds.r300", F12A, "spmv_jds_kernel", (128,),
+        ["numRows=300", "numIters=17", f"jdsRowPerm={npy('fresh12_jds_row_perm_300')}",
+         f"iterPtr={npy('fresh12_jds_iter_ptr_300')}", f"colIdx={npy('fresh12_jds_cols_300')}",
+         f"value={npy('fresh12_jds_vals_300')}", "x=float32[400]", "y=float32[300]"], grid=(3, 1, 1))
+for cap, b, step, nprev, nnew in ((512, 128, 4, 120, 500), (64, 32, 3, 30, 120)):
+    fresh12(f"bfs_private_frontier.cap{cap}.b{b}.step{step}", F12A, f"bfs_private_frontier_kernel<{cap}>", (b,),
+            [f"srcPtrs={npy('fresh12_bfs_src_ptrs_656')}", f"dst={npy('fresh12_bfs_dst_656')}",
+             f"level={npy(f'fresh12_bfs_level_step{step}')}", f"prevFrontier={npy(f'fresh12_bfs_frontier_step{step}')}",
+             f"currFrontier=uint32[{nnew}]", f"numPrevFrontier={nprev}", "numCurrFrontier=uint32[1]:0..0",
+             f"currLevel={step}"])
+fresh12("radix_local_sort_bit.b256.bit5", F12A, "radix_local_sort_bit", (256,),
+        [f"keys={npy('fresh12_radix_keys_2000')}", "tile_out=uint32[2000]", "zero_counts=uint32[8]",
+         "one_counts=uint32[8]", "N=2000", "iter=5"], grid=(8, 1, 1), dyn=2048)
+fresh12("radix_local_sort_bit.b192.bit0", F12A, "radix_local_sort_bit", (192,),
+        ["keys=uint32[1500]", "tile_out=uint32[1500]", "zero_counts=uint32[8]", "one_counts=uint32[8]", "N=1500",
+         "iter=0"], grid=(8, 1, 1), dyn=1536)
+fresh12("radix_scatter_coalesced.b256.bit5", F12A, "radix_scatter_coalesced", (256,),
+        [f"tile_keys={npy('fresh12_radix_tiles_bit5_2000')}", f"zero_offsets={npy('fresh12_radix_zero_offsets_8')}",
+         f"one_offsets={npy('fresh12_radix_one_offsets_8')}", f"zero_counts={npy('fresh12_radix_zero_counts_8')}",
+         "out=uint32[2000]", "N=2000", "iter=5"], grid=(8, 1, 1))
+
+# ---- llm.c (nvcc)
+for b, g, B, T, C, tok in ((256, 4, 2, 40, 96, "tokens_80_of_300"), (192, 7, 3, 17, 200, "tokens_51_of_300")):
+    fresh12(f"encoder_forward_kernel3.{B}x{T}x{C}", F12K, "encoder_forward_kernel3", (b,),
+            [f"out=bfloat16[{B * T * C}]", f"inp={npy('fresh12_' + tok)}", f"wte=bfloat16[{300 * C}]",
+             f"wpe=bfloat16[{T * C}]", f"B={B}", f"T={T}", f"C={C}"], grid=(g, 1, 1))
+for b, g, N, C in ((256, 7, 50, 130), (96, 9, 25, 48)):
+    fresh12(f"layernorm_forward_kernel3.b{b}.{N}x{C}", F12K, "layernorm_forward_kernel3", (b,),
+            [f"out=bfloat16[{N * C}]", f"mean=float32[{N}]", f"rstd=float32[{N}]", f"inp=bfloat16[{N * C}]",
+             f"weight=bfloat16[{C}]", f"bias=bfloat16[{C}]", f"N={N}", f"C={C}"], grid=(g, 1, 1))
+for by, g, N, C in ((4, 8, 30, 200), (8, 3, 20, 768)):
+    fresh12(f"layernorm_forward_kernel6.32x{by}.{N}x{C}", F12K, "layernorm_forward_kernel6", (32, by),
+            [f"out=bfloat16[{N * C}]", f"mean=float32[{N}]", f"rstd=float32[{N}]", f"inp=bfloat16[{N * C}]",
+             f"weight=bfloat16[{C}]", f"bias=bfloat16[{C}]", f"N={N}", f"C={C}"], grid=(g, 1, 1),
+            dyn=(2 + by) * C * 2)
+for b, N, C in ((128, 6, 1000), (384, 3, 2500), (96, 9, 77)):
+    fresh12(f"softmax_forward_online.b{b}.{N}x{C}", F12K, "softmax_forward_online_kernel", (b,),
+            [f"out=float32[{N * C}]", f"inp=float32[{N * C}]", f"N={N}", f"C={C}"], grid=(N, 1, 1))
+for t, dt, b, g in (("float", "float32", 192, 8), ("__nv_bfloat16", "bfloat16", 160, 9)):
+    fresh12(f"permute_kernel.{dt}.2x12x3x20", F12K, f"permute_kernel<{t}>", (b,),
+            [f"q={dt}[1440]", f"k={dt}[1440]", f"v={dt}[1440]", f"inp={dt}[4320]", "B=2", "N=12", "NH=3", "d=20"],
+            grid=(g, 1, 1))
+fresh12("unpermute_kernel.bfloat16.2x12x3x20", F12K, "unpermute_kernel<__nv_bfloat16>", (256,),
+        ["inp=bfloat16[1440]", "out=bfloat16[1440]", "B=2", "N=12", "NH=3", "d=20"], grid=(6, 1, 1))
+fresh12("fused_residual_forward_kernel5.32x4.30x256", F12K, "fused_residual_forward_kernel5", (32, 4),
+        ["residual=bfloat16[7680]", "normed=bfloat16[7680]", "mean=float32[30]", "rstd=float32[30]",
+         "inp1=bfloat16[7680]", "inp2=bfloat16[7680]", "weight=bfloat16[256]", "bias=bfloat16[256]", "N=30", "C=256"],
+        grid=(8, 1, 1), dyn=3072)
+fresh12("gelu_forward_kernel2.n7680.b192", F12K, "gelu_forward_kernel2", (192,),
+        ["out=bfloat16[7680]", "inp=bfloat16[7680]", "N=7680"], grid=(5, 1, 1))
+fresh12("gelu_backward_inplace.n6000.b128", F12K, "gelu_backward_inplace_kernel", (128,),
+        ["d_in_out=bfloat16[6000]", "inp=bfloat16[6000]", "N=6000"], grid=(6, 1, 1))
+for tp, tg, dp, dg, n, b, g in (("__nv_bfloat16", "__nv_bfloat16", "bfloat16", "bfloat16", 3000, 384, 8),
+                                ("float", "float", "float32", "float32", 1000, 256, 4)):
+    fresh12(f"adamw_kernel3.{dp}.n{n}", F12K, f"adamw_kernel3<{tp}, {tg}>", (b,),
+            [f"params_memory={dp}[{n}]", f"master_params_memory=float32[{n}]", f"grads_memory={dg}[{n}]",
+             f"m_memory=float32[{n}]", f"v_memory=float32[{n}]:0..1", f"num_parameters={n}", "learning_rate=0.0003",
+             "beta1=0.9", "beta2=0.95", "beta1_correction=0.1", "beta2_correction=0.05", "eps=1e-8",
+             "weight_decay=0.1", "grad_scale=1.0"], grid=(g, 1, 1))
+for b, B, T, V, Vp, tg in ((128, 2, 3, 300, 304, "targets_6_of_300"), (256, 1, 4, 1003, 1008, "targets_4_of_1003")):
+    fresh12(f"fused_classifier_kernel5.b{b}.v{V}", F12K, "fused_classifier_kernel5", (b,),
+            [f"logits=bfloat16[{B * T * Vp}]", f"losses=bfloat16[{B * T}]", f"probs=bfloat16[{B * T * Vp}]",
+             f"dloss={1.0 / (B * T)}", f"targets={npy('fresh12_' + tg)}", f"B={B}", f"T={T}", f"V={V}", f"P={Vp}"],
+            grid=(B * T, 1, 1))
+for by, B, T, OC in ((8, 1, 37, 504), (4, 4, 5, 768)):
+    fresh12(f"matmul_backward_bias.32x{by}.{B * T}x{OC}", F12K, f"matmul_backward_bias_kernel<{by}>", (32, by),
+            [f"dbias=bfloat16[{OC}]", f"dout=bfloat16[{B * T * OC}]", f"B={B}", f"T={T}", f"OC={OC}"],
+            grid=(-(-OC // 256), 1, 1))
+
+SKIPS.update({f"{c['file']}:{c['kernel']}": "the twelfth fresh CUDA batch (fresh12.*), written blind and built here; waiting for its first recording on the H200" for c in CASES if c["id"].startswith("fresh12.")})
 
 
 # ---- Python kernels as people write them (issue 30): the robustness corpus's Triton and Numba kernels
