@@ -144,6 +144,11 @@ KNOWN = {
     "fresh11.triton.matmul_f8e5_bt": "the k-loop's 16-byte cp.async of float8e5 tiles at 128x128x64: the source view "
                                      "gives line 118 6,112 sectors (ideal too) where the lanes read 6,144, as "
                                      "triton.matmul.128x128x64's copies: timing, not modelled",
+    # the twelfth CUDA fresh batch (recorded on an H200, 2026-11-29), found at its first recording
+    **{f"fresh12.bfs_private_frontier.{v}": f"a BFS step's atomicCAS claims on level[neighbor] and atomicAdd on the "
+       f"global frontier count at data-dependent addresses: the kernel counter's atomic sectors {want} against "
+       f"{got}, as fresh11.global_atomic_mix.distinct" for v, want, got in
+       (("cap512.b128.step4", 537, 542), ("cap64.b32.step3", 101, 100))},
 }
 
 

@@ -231,6 +231,22 @@ KNOWN = {
                                          "tl.flip's exchange through shared memory (standard.py:358): ptxas reads it as "
                                          "8 LDS.128 a warp pass where analyze counts the PTX's narrower loads (512 "
                                          "wavefronts against 256); the stores match"),
+    # kernels/cg_big_tiles.cu and the twelfth fresh batches (recorded on an H200, 2026-11-29), at their first recording
+    **{f"corpus.cg_big_tiles.{v}": ({("sync.h", 194, "load")},
+       "the wait of cooperative groups' barrier for a tile of more than a warp (cooperative_groups/details/sync.h:194), "
+       "a spin on a word of the reserved shared memory whose trips depend on timing across warps (the source "
+       f"view's lines sum to {lines}, the SASS-attributed total is {sass}; analyze {got}, one trip a waiting warp)")
+       for v, lines, sass, got in (("big_tile_sum.g2", 100, 68, 32), ("tile_reduce_64", 90, 58, 34),
+                                   ("big_tile_shfl", 192, 148, "1,228"))},
+    **{f"fresh12.bfs_private_frontier.{v}": ({("fresh12_apps.cu", 1262, "atomic")},
+       f"`atomicAdd(&numCurrFrontier_s, 1)` (its result used) under an atomicCAS claim in a data-dependent edge loop: "
+       f"{want} atomic wavefronts measured where analyze costs each request by its lanes on the one word ({got}): the "
+       f"SASS's form of it not yet read (a warp-aggregated increment?)") for v, want, got in
+       (("cap512.b128.step4", 40, 500), ("cap64.b32.step3", 9, 120))},
+    "fresh12.numba.sharpen_u8_i16": ({("fresh12_numba.py", 471, "load")},
+                                     "the 3x3 taps' int16 reads `tile[ty + dy, tx + dx]` of a (18, 34) shared tile: 624 "
+                                     "load wavefronts measured, 720 emulated (ptxas's loads of the unrolled taps not "
+                                     "yet read)"),
 }
 
 

@@ -3676,7 +3676,6 @@ for by, B, T, OC in ((8, 1, 37, 504), (4, 4, 5, 768)):
             [f"dbias=bfloat16[{OC}]", f"dout=bfloat16[{B * T * OC}]", f"B={B}", f"T={T}", f"OC={OC}"],
             grid=(-(-OC // 256), 1, 1))
 
-SKIPS.update({f"{c['file']}:{c['kernel']}": "the twelfth fresh CUDA batch (fresh12.*), written blind and built here; waiting for its first recording on the H200" for c in CASES if c["id"].startswith("fresh12.")})
 
 
 # ---- Python kernels as people write them (issue 30): the robustness corpus's Triton and Numba kernels
@@ -5235,6 +5234,4 @@ fresh12_case('space_to_depth2', 'triton', 'space_to_depth2', ['x_ptr=float32[64,
 fresh12_case('matmul_f32_tf32x3', 'triton', 'matmul_f32_tf32x3', ['a_ptr=float32[70,40]:-1..1',
              'b_ptr=float32[40,50]:-1..1', 'c_ptr=float32[70,50]', 'M=70', 'N=50', 'K=40'],
              constexprs={'BM': 32, 'BN': 32, 'BK': 16}, grid=(3, 2), block_index=(2, 1, 0), num_warps=2, num_stages=1)
-SKIPS.update({f"{c['file']}:{c['kernel']}": "the twelfth fresh batch of Python kernels, written blind and built (no "
-              "GPU), waiting for its first recording on the H200" for c in CASES if c["id"].startswith("fresh12.")})
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"

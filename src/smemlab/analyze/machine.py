@@ -17,9 +17,11 @@ from smemlab.analyze import memory as M
 from smemlab.analyze.ptx import Addr, Imm, Instr, Kernel, Module, PTXError, Reg, Sink, Sym, Variable
 
 WARP = 32
-# the reserved shared memory's special registers: offsets from its start (_cap: its size)
-RESERVED_SHARED = {"%reserved_smem_offset_begin": 0, "%reserved_smem_offset_0": 0, "%reserved_smem_offset_1": 8,
-                   "%reserved_smem_offset_end": 1024, "%reserved_smem_offset_cap": 1024}
+# the reserved shared memory's special registers, as an H200 reads them (2026-11-29): offsets from its start, the
+# first 1,024 bytes of the block's window before the kernel's own (_cap: its size); _end is where cooperative
+# groups' 288-byte scratch ends (5 barriers, 12 bytes, 32 words of exchange), which both slots point at the start of
+RESERVED_SHARED = {"%reserved_smem_offset_begin": 0, "%reserved_smem_offset_0": 0, "%reserved_smem_offset_1": 0,
+                   "%reserved_smem_offset_end": 288, "%reserved_smem_offset_cap": 1024}
 
 DTYPES = {
     "pred": np.bool_, "b8": np.uint8, "u8": np.uint8, "s8": np.int8, "b16": np.uint16, "u16": np.uint16,
@@ -284,7 +286,7 @@ class Machine:
         self.reserved_shared = None
         if any(isinstance(ins, Instr) and "%reserved_smem_offset_" in ins.text for ins in kernel.body):
             self.reserved_shared = -(-total // 128) * 128
-            total = self.reserved_shared + RESERVED_SHARED["%reserved_smem_offset_end"]
+            total = self.reserved_shared + RESERVED_SHARED["%reserved_smem_offset_cap"]
         self.shared = M.SharedSpace(total, self.blocks, self.block_warps * WARP, self.N)
         if not launch.dynamic_shared and any(v.extern or v.count is None for v in shared_vars):
             # what a fault past the end says: the usual cause is a dynamic array launched with no bytes
