@@ -43,3 +43,34 @@ def test_analyze_tells_the_forms_apart(kernel, pattern, tmp_path):
     want = next(c for c in TRUTH["cases"] if c["pattern"] == pattern and c["kernel"] == kernel)
     got = r.totals("atomic")
     assert (got["requests"], got["wavefronts"]) == (want["instructions"], want["wavefronts"])
+
+
+SLOTS = """
+extern "C" __global__ void hand_out_slots(const int *keep, int *slots)
+{
+    __shared__ int count_s;
+    if (threadIdx.x == 0) count_s = 0;
+    __syncthreads();
+    if (keep[threadIdx.x]) {
+        int at = atomicAdd(&count_s, 1);  // the result used: a slot a kept lane
+        slots[threadIdx.x] = at;
+    }
+}
+"""
+
+
+def test_an_increment_whose_result_is_used_costs_one_wavefront_a_warp(tmp_path):
+    """ptxas aggregates `atomicAdd(&count_s, 1)` over the warp (VOTEU.ANY, FLO, POPC, the leader's guarded
+    ATOMS.ADD, SHFL.IDX): one lane's atomic a warp, where 32 lanes on one word would cost 32 (as measured:
+    fresh12.bfs_private_frontier, 40 wavefronts for 40 requests)."""
+    path = tmp_path / "slots.cu"
+    path.write_text(SLOTS)
+    keep = np.zeros(128, dtype=np.int32)
+    keep[[0, 3, 5, 40, 41, 100]] = 1  # warps 0, 1 and 3 keep some lanes; warp 2 none
+    np.save(tmp_path / "keep.npy", keep)
+    r = analyze_source(str(path), "hand_out_slots", (128, 1, 1), args=[f"keep={tmp_path / 'keep.npy'}",
+                       "slots=int32[128]:-1..-1"], compiler="nvrtc")
+    t = r.totals("atomic")
+    assert (t["requests"], t["wavefronts"]) == (3, 3)
+    slots = r.buffers["slots"].view(np.int32)
+    assert sorted(slots[keep == 1].tolist()) == list(range(6))  # each kept lane its own slot

@@ -244,11 +244,15 @@ _NEVER_RUNS = re.compile(r"/\*[0-9a-f]+\*/\s+@!PT\s")
 def parse_sass(text: str, symbol: str) -> list[SassAccess]:
     accesses = []
     reduced = 0  # REDUXes not yet paired with the ATOMS that applies their result (ptxas may do two, then two)
+    voted = set()  # lines with a leader's VOTE.ANY: an increment ptxas aggregates over the warp
     for file, line, raw in _kernel_lines(text, symbol):
         if _NEVER_RUNS.search(raw):
             continue
         if _REDUX.search(raw):
             reduced += 1
+            continue
+        if _VOTE.search(raw):
+            voted.add((file, line))
             continue
         m = _INSN.search(raw)
         if not m:
@@ -265,8 +269,13 @@ def parse_sass(text: str, symbol: str) -> list[SassAccess]:
         # REDUX combines the lanes' values, one lane's ATOMS applies it (`[UR..]`: the address is uniform; or
         # guarded by the leader's predicate with the address in a plain register: Numba's cuda.atomic.or_/and_,
         # fresh2.numba.int_atomic_mix, 1 wavefront a warp)
-        warp = op == "ATOMS" and reduced > 0 and (base.startswith("UR") or m.group(1) is not None)
+        # or adds on one address with the result used (`atomicAdd(&count_s, 1)` handing out slots): VOTE.ANY,
+        # FLO elects the leader, POPC counts the lanes, the leader's guarded ATOMS.ADD adds them and a SHFL.IDX
+        # hands its result back (fresh12.bfs_private_frontier, 1 wavefront a warp)
+        uniform = base.startswith("UR") or m.group(1) is not None
+        warp = op == "ATOMS" and reduced > 0 and uniform
         reduced -= warp
+        warp = warp or (op == "ATOMS" and uniform and (file, line) in voted and not mods.startswith(".POPC"))
         accesses.append(SassAccess(file, line, _SASS_OPS[op], width, base, offset, raw.strip(), "POPC" in mods,
                                    ".CAST.SPIN" in mods, warp))
     return accesses
