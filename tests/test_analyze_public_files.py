@@ -249,3 +249,28 @@ def test_tiles_of_more_than_a_warp_sum_through_the_reserved_shared_memory(tmp_pa
                        compiler="nvcc")
     assert r.buffers["out"].view(np.float32).tolist() == [data[:128].sum(), data[128:].sum()]
     assert r.totals("store")["requests"] > 0  # the tiles' exchange goes through shared memory
+
+
+def test_triton_on_a_cuda_file_says_so(tmp_path):
+    path = tmp_path / "k.cu"
+    path.write_text("__global__ void k(float *x) { x[threadIdx.x] = 1.0f; }\n")
+    done = _cli(path, "--triton", "--kernel", "k", "--grid", "1")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "--triton takes a .py file's @triton.jit kernels" in done.stderr
+
+
+TRITON_SCRIPT = TRITON_VADD + '''
+
+y = torch_is_not_here.rand(4)  # noqa: F821 - fails as the file imports
+'''
+
+
+@needs_triton
+def test_an_import_note_is_said_once_for_the_whole_launch(tmp_path):
+    path = tmp_path / "vadd_script.py"
+    path.write_text(TRITON_SCRIPT)
+    done = _cli(path, "--triton", "--kernel", "add_kernel", "--grid", "3", "--blocks", "all", "--num-warps", "4",
+                "--constexpr", "BLOCK=1024", "--arg", "x_ptr=float32[3072]", "--arg", "y_ptr=float32[3072]",
+                "--arg", "out_ptr=float32[3072]", "--arg", "n=3000")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("importing it failed") == 1

@@ -66,6 +66,7 @@ def _said(exc: BaseException) -> str:
 
 _STOPPED = "__smemlab_import_stopped__"
 _FAILURES = "__smemlab_import_failures__"  # line -> what its top-level statement raised
+_NOTED: set[tuple[str, str]] = set()  # (file, kernel) whose import notes were written
 _UNDECORATED = "__smemlab_undecorated__"  # name -> the decorators it was defined without, and why
 
 
@@ -200,12 +201,15 @@ def pick(module: ModuleType, path: str, name: str | None, is_kernel, what: str):
     if obj is None:
         raise UserError(f"--kernel {name}: {path} has no {what} kernel of that name (its {what} kernels: "
                         f"{', '.join(sorted(found)) or 'none'})")
-    if stopped:
+    # said once a file and kernel in a process, though --blocks imports the file again for each block it emulates
+    key = (str(Path(path).resolve()), name)
+    if stopped and key not in _NOTED:
         sys.stderr.write(f"note: {stopped}; {name} is analysed as the file defines it\n")
     dropped = getattr(module, _UNDECORATED, {}).get(name)
-    if dropped:
+    if dropped and key not in _NOTED:
         sys.stderr.write(f"note: {name} is defined without {'; '.join(dropped)}, which raised when the file was imported here; "
                          f"give what it would have chosen (--constexpr, --num-warps, --num-stages)\n")
+    _NOTED.add(key)
     return name, obj
 
 

@@ -308,6 +308,9 @@ def _run(args) -> int:
 
     if args.list:
         return _list(args)
+    if args.triton and not args.file.endswith(".py"):
+        raise UserError(f"--triton takes a .py file's @triton.jit kernels; {args.file} is CUDA C++ (drop --triton "
+                        f"and give --block)")
     if args.block is None and not args.file.endswith(".py"):
         raise UserError("--block X[,Y[,Z]] is needed: the threads of a block (or --list to see the kernels)")
     if args.png and args.line is None:
