@@ -1239,3 +1239,16 @@ def test_a_load_of_what_its_block_loaded_before_and_a_load_nothing_uses_are_foun
     assert sorted(dst[pc] for pc in again) == ["%r10", "%r9"]
     assert {dst[again[pc]] for pc in again} == {"%r5", "%r6"}
     assert [dst[pc] for pc in useless_loads(flow.instrs)] == ["%r11"]
+
+
+def test_a_last_vector_may_read_past_the_ptx_last_byte():
+    """Nine int16 taps k[0..8] (offsets 0..16), which ptxas loads as S16, U16 and two LDS.64 from byte 4, the second
+    holding k[6..8] and 2 bytes after the array (fresh12.numba.sharpen_u8_i16, an H200): the vectors stand for the
+    taps they hold, the lowest of each counting at the vector's width."""
+    from smemlab.analyze.sass import _assign
+
+    taps = [(2 * i, 2, 100 + i) for i in range(9)]
+    got = _assign(taps, [(0, 2), (2, 2), (4, 8), (12, 8)])
+    assert got == [([102, 103, 104, 105], 8), ([106, 107, 108], 8)]
+    # a vector that holds a byte no PTX access reads anywhere but at its end does not stand for them
+    assert _assign([(0, 4, 1), (8, 4, 2)], [(0, 16)]) is None

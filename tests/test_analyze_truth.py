@@ -238,12 +238,6 @@ KNOWN = {
        f"view's lines sum to {lines}, the SASS-attributed total is {sass}; analyze {got}, one trip a waiting warp)")
        for v, lines, sass, got in (("big_tile_sum.g2", 100, 68, 32), ("tile_reduce_64", 90, 58, 34),
                                    ("big_tile_shfl", 192, 148, "1,228"))},
-    "fresh12.numba.sharpen_u8_i16": ({("fresh12_numba.py", 471, "load")},
-                                     "the 3x3 sharpen's nine int16 taps k[0..8] (one shared address a warp): ptxas "
-                                     "loads them as LDS.S16, LDS.U16 and two LDS.64, the second reading k[6..8] and "
-                                     "2 bytes past the array; sass._widened joins loads of one base register a line "
-                                     "only (the line also reads the uint8 tile), so analyze keeps k[6..8] apart: 15 "
-                                     "loads a warp where the SASS has 13 (720 wavefronts against 624)"),
 }
 
 
