@@ -131,8 +131,9 @@ def useless_loads(instrs: list[Instr]) -> set[int]:
     of instructions (every instruction that writes no register counts as an effect; a shuffle does not, ptxas
     removes one whose result nothing uses): ptxas removes them where NVVM did not see through the chain. Triton's
     reversed associative scan of (g, r) pairs whose g result is dropped (`_, ret = tl.associative_scan((g, r), 0,
-    f, reverse=True)`): the first g of each thread's segment feeds only the dropped product (fresh11.triton.discounted_returns: 116 LDS executed of the PTX's 120). sass.plan drops
-    them where the line's SASS has that many loads fewer."""
+    f, reverse=True)`): the first g of each thread's segment feeds only the dropped product
+    (fresh11.triton.discounted_returns: 116 LDS executed of the PTX's 120). sass.plan drops them where the line's
+    SASS has that many loads fewer."""
     writers_of: dict[str, list[int]] = defaultdict(list)
     for pc, ins in enumerate(instrs):
         for r in _written_by(ins):

@@ -101,9 +101,10 @@ def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], path: str | No
         raise
     except Exception as exc:  # Numba's typing and lowering errors are many classes; the message is what helps
         text = str(exc).strip().splitlines()
-        raise UserError(f"Numba cannot compile {name}{_sig_text(params, sig)}: "
-                        f"{type(exc).__name__}: {' '.join(text[:6])}{_array_shape_hint(text)}"
-                        f"{pyfile.undefined_hint(' '.join(text[:6]), getattr(fn.py_func, '__globals__', None))}") from None
+        said = " ".join(text[:6])
+        raise UserError(f"Numba cannot compile {name}{_sig_text(params, sig)}: {type(exc).__name__}: {said}"
+                        f"{_array_shape_hint(text)}"
+                        f"{pyfile.undefined_hint(said, getattr(fn.py_func, '__globals__', None))}") from None
     where = shown or name
     _refuse(ptx, where)
     try:

@@ -220,25 +220,34 @@ def undefined_hint(message: str, namespace: dict | None) -> str:
     """Where a compile failed on a name the file never defined here: the top-level statement that defines it and
     what it raised when the file was imported (a conditional import that needs torch, a size taken from a
     device array), as '; NAME is defined by line N, which raised ...', or ''."""
-    import ast
-
     m = _UNDEFINED.search(message)
     failures = (namespace or {}).get(_FAILURES) or {}
     path = (namespace or {}).get("__file__")
     if not m or not failures or not path:
         return ""
     name = next(g for g in m.groups() if g)
-    try:
-        tree = ast.parse(Path(path).read_text(errors="replace"))
-    except (OSError, SyntaxError, ValueError):
-        return ""
-    for stmt in tree.body:
-        error = next((e for line, e in failures.items()
-                      if line is not None and stmt.lineno <= line <= (stmt.end_lineno or stmt.lineno)), None)
-        if error is not None and name in _bound_names(stmt):
+    for stmt, error in _failed_statements(path, failures):
+        if name in _bound_names(stmt):
             return (f"; {name} is defined by the file's line {stmt.lineno}, which raised {error} when it was "
                     f"imported here")
     return ""
+
+
+def _failed_statements(path: str, failures: dict):
+    """(statement, what it raised) for each top-level statement of the file (decorators included) that holds a
+    line of `failures` (line -> error, _FAILURES)."""
+    import ast
+
+    try:
+        tree = ast.parse(Path(path).read_text(errors="replace"))
+    except (OSError, SyntaxError, ValueError):
+        return
+    for stmt in tree.body:
+        first = min([stmt.lineno] + [d.lineno for d in getattr(stmt, "decorator_list", ())])
+        error = next((e for line, e in failures.items()
+                      if line is not None and first <= line <= (stmt.end_lineno or stmt.lineno)), None)
+        if error is not None:
+            yield stmt, error
 
 
 def _bound_names(stmt) -> set[str]:
@@ -257,20 +266,9 @@ def _bound_names(stmt) -> set[str]:
 
 def _definition_failure(module: ModuleType, path: str, name: str) -> str | None:
     """What the top-level definition of `name` raised when the file was imported, or None."""
-    import ast
-
-    failures = getattr(module, _FAILURES, {})
-    try:
-        tree = ast.parse(Path(path).read_text(errors="replace"))
-    except (OSError, SyntaxError, ValueError):
-        return None
-    for stmt in tree.body:
-        if getattr(stmt, "name", None) != name:
-            continue
-        first = min([stmt.lineno] + [d.lineno for d in getattr(stmt, "decorator_list", ())])
-        for line, error in failures.items():
-            if line is not None and first <= line <= (stmt.end_lineno or stmt.lineno):
-                return f"its definition (line {stmt.lineno}) raised {error}"
+    for stmt, error in _failed_statements(path, getattr(module, _FAILURES, {})):
+        if getattr(stmt, "name", None) == name:
+            return f"its definition (line {stmt.lineno}) raised {error}"
     return None
 
 

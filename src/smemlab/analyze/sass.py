@@ -272,10 +272,10 @@ def parse_sass(text: str, symbol: str) -> list[SassAccess]:
         # or adds on one address with the result used (`atomicAdd(&count_s, 1)` handing out slots): VOTE.ANY,
         # FLO elects the leader, POPC counts the lanes, the leader's guarded ATOMS.ADD adds them and a SHFL.IDX
         # hands its result back (fresh12.bfs_private_frontier, 1 wavefront a warp)
-        uniform = base.startswith("UR") or m.group(1) is not None
-        warp = op == "ATOMS" and reduced > 0 and uniform
-        reduced -= warp
-        warp = warp or (op == "ATOMS" and uniform and (file, line) in voted and not mods.startswith(".POPC"))
+        uniform = op == "ATOMS" and (base.startswith("UR") or m.group(1) is not None)
+        after_redux = uniform and reduced > 0
+        reduced -= after_redux
+        warp = after_redux or (uniform and (file, line) in voted)
         accesses.append(SassAccess(file, line, _SASS_OPS[op], width, base, offset, raw.strip(), "POPC" in mods,
                                    ".CAST.SPIN" in mods, warp))
     return accesses
