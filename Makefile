@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 PLAIN    := .venv-plain
 PLAIN_PY := $(PLAIN)/bin/python
 
-.PHONY: run test test-fast test-plain venv clean
+.PHONY: run test test-fast test-plain test-triton36 venv clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -45,5 +45,21 @@ test-plain: $(PLAIN)/.installed
 	$(PLAIN_PY) -m pip install -q --no-deps --force-reinstall .
 	$(PLAIN_PY) -m pytest -q -p no:cacheprovider tests/test_banks_*.py tests/test_bank_survey.py tests/test_plain_install.py
 
+# Triton 3.6, the release PyTorch 2.11 pins (`make test` has the newest): analyze follows the Triton it finds, so the
+# Triton cases' truth recorded from 3.6's cubins (tests/data/analyze_truth_front_ends/) is compared in an environment
+# of its own, with the Triton front end's tests.
+TRITON36    := .venv-triton36
+TRITON36_PY := $(TRITON36)/bin/python
+$(TRITON36)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(TRITON36)
+	$(TRITON36_PY) -m pip install -q --upgrade pip
+	$(TRITON36_PY) -m pip install -q -e '.[triton,test]' 'triton==3.6.*'
+	touch $@
+
+test-triton36: $(TRITON36)/.installed
+	@$(TRITON36_PY) -m pytest -q -rs -p no:cacheprovider $(XDIST) -k "triton" \
+		tests/test_analyze_truth.py tests/test_analyze_global_truth.py tests/test_analyze_python_robust.py; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make test-triton36: pytest collected no tests"; exit 1; fi; exit $$rc
+
 clean:
-	rm -rf $(VENV) $(PLAIN) .pytest_cache build
+	rm -rf $(VENV) $(PLAIN) $(TRITON36) .pytest_cache build

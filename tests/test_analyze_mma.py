@@ -21,7 +21,11 @@ def _bf16_bits(x: np.ndarray) -> np.ndarray:
 
 def _inputs(kernel: str) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """The kernel's buffers and the D NumPy expects."""
-    k = {"mma_f16_k16": 16, "mma_bf16_k16": 16, "mma_f16_k8": 8, "mma_tf32_k8": 8, "mma_s8_k32": 32}[kernel]
+    k = {"mma_f16_k16": 16, "mma_bf16_k16": 16, "mma_f16_k8": 8, "mma_tf32_k8": 8, "mma_s8_k32": 32, "mma_f64_k4": 4,
+         "mma_f64_k16": 16}[kernel]
+    if kernel.startswith("mma_f64"):
+        a, bt, c = RNG.uniform(-2, 2, (16, k)), RNG.uniform(-2, 2, (8, k)), RNG.uniform(-2, 2, (16, 8))
+        return {"A": a, "Bt": bt, "C": c, "D": np.zeros((16, 8))}, a @ bt.T + c
     if kernel == "mma_s8_k32":
         a = RNG.integers(-128, 128, (16, k)).astype(np.int8)
         bt = RNG.integers(-128, 128, (8, k)).astype(np.int8)
@@ -56,7 +60,7 @@ def _analyze(kernel: str, tmp_path: Path):
     return r, bufs, want
 
 
-KERNELS = ["mma_f16_k16", "mma_bf16_k16", "mma_f16_k8", "mma_tf32_k8", "mma_s8_k32"]
+KERNELS = ["mma_f16_k16", "mma_bf16_k16", "mma_f16_k8", "mma_tf32_k8", "mma_s8_k32", "mma_f64_k4", "mma_f64_k16"]
 
 
 @pytest.mark.parametrize("kernel", KERNELS)

@@ -88,10 +88,23 @@ def sunk_loads(instrs: list[Instr], block_of: list[int]) -> dict[int, list[str]]
         guard = str(instrs[readers[0]].guard)
         if len(readers) > 1 and any(x.parts[0] == "st" and str(x.guard) != guard for x in between):
             continue
-        if not _ends_the_kernel(instrs, max(readers)):
+        if not (_ends_the_kernel(instrs, max(readers)) or _fenced_atomic(instrs, readers)):
             continue
         out[pc] = regs
     return out
+
+
+def _fenced_atomic(instrs: list[Instr], readers: list[int]) -> bool:
+    """Whether the load's one reader is a guarded atomic with a memory order (acq_rel, release, acquire, sc): ptxas
+    cannot predicate the fence it puts before it (MEMBAR.ALL.GPU), so it branches around fence and atomic on the
+    guard, and the load, read by nothing else, goes into the branch. Triton 3.6's `tl.atomic_add(ptr, tl.sum(x, 0))`
+    loads the sum from shared memory in every lane for the one lane that adds it (robust.triton.atomics_global under
+    Triton 3.6: 1 LDS executed with 1 lane, where the PTX's 4 warps load)."""
+    if len(readers) != 1:
+        return False
+    ins = instrs[readers[0]]
+    return ins.guard is not None and ins.parts[0] in ("atom", "red") and \
+        any(sem in ins.parts for sem in ("acq_rel", "release", "acquire", "sc"))
 
 
 def repeated_loads(instrs: list[Instr], block_of: list[int]) -> dict[int, int]:
@@ -126,14 +139,25 @@ def repeated_loads(instrs: list[Instr], block_of: list[int]) -> dict[int, int]:
     return out
 
 
-def useless_loads(instrs: list[Instr]) -> set[int]:
-    """The non-volatile `ld.shared` whose value reaches no store, branch, barrier or other effect through any chain
-    of instructions (every instruction that writes no register counts as an effect; a shuffle does not, ptxas
-    removes one whose result nothing uses): ptxas removes them where NVVM did not see through the chain. Triton's
-    reversed associative scan of (g, r) pairs whose g result is dropped (`_, ret = tl.associative_scan((g, r), 0,
-    f, reverse=True)`): the first g of each thread's segment feeds only the dropped product
-    (fresh11.triton.discounted_returns: 116 LDS executed of the PTX's 120). sass.plan drops them where the line's
-    SASS has that many loads fewer."""
+def live_registers(instrs: list[Instr]) -> set[str]:
+    """The registers some instruction reads whose results reach an effect (useless_loads' chains): what ptxas keeps of
+    a vector load. Triton 3.6's segmented scan loads `ld.shared.v2 {%r72, %r73}, [s+16]` whose %r72 feeds only
+    selects that nothing uses in the end, and ptxas loads %r73 alone (LDS [s+0x14]: fresh3.triton.segmented_cumsum
+    under Triton 3.6, an H200)."""
+    live = _live_instructions(instrs)
+    out: set[str] = set()
+    for pc in live:
+        ins = instrs[pc]
+        out |= set(registers_read_by(ins))
+        if ins.guard is not None:
+            out.add(ins.guard.name)
+    return out
+
+
+def _live_instructions(instrs: list[Instr]) -> set[int]:
+    """The instructions whose results reach a store, branch, barrier or other effect through any chain (every
+    instruction that writes no register counts as an effect; a shuffle does not: ptxas removes one whose result
+    nothing uses)."""
     writers_of: dict[str, list[int]] = defaultdict(list)
     for pc, ins in enumerate(instrs):
         for r in _written_by(ins):
@@ -149,6 +173,18 @@ def useless_loads(instrs: list[Instr]) -> set[int]:
                 if w not in live:
                     live.add(w)
                     work.append(w)
+    return live
+
+
+def useless_loads(instrs: list[Instr]) -> set[int]:
+    """The non-volatile `ld.shared` whose value reaches no store, branch, barrier or other effect through any chain
+    of instructions (every instruction that writes no register counts as an effect; a shuffle does not, ptxas
+    removes one whose result nothing uses): ptxas removes them where NVVM did not see through the chain. Triton's
+    reversed associative scan of (g, r) pairs whose g result is dropped (`_, ret = tl.associative_scan((g, r), 0,
+    f, reverse=True)`): the first g of each thread's segment feeds only the dropped product
+    (fresh11.triton.discounted_returns: 116 LDS executed of the PTX's 120). sass.plan drops them where the line's
+    SASS has that many loads fewer."""
+    live = _live_instructions(instrs)
     return {pc for pc, ins in enumerate(instrs) if pc not in live and ins.parts[0] == "ld" and "shared" in ins.parts
             and "volatile" not in ins.parts}
 

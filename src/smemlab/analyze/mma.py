@@ -8,7 +8,7 @@ which no address depends on; integers exactly, wrapping in 32 bits), and D is sc
 
 Shapes and types (row.col): m16n8k8 and m16n8k16 with f16 or bf16 inputs and f32 or f16 (f16 inputs
 only) accumulators; m16n8k4 and m16n8k8 with tf32 inputs; m16n8k16 and m16n8k32 with s8/u8 inputs and
-s32 accumulators; m8n8k4 in f64 (Triton's tl.dot of float64 tiles). In a fragment, lane l's element i is
+s32 accumulators; m8n8k4, and on sm_90 m16n8k4/k8/k16, in f64 (Triton's tl.dot of float64 tiles). In a fragment, lane l's element i is
 at (row, col) with g = l / 4 and t = l % 4.
 """
 
@@ -43,6 +43,12 @@ LAYOUTS = {
     ("m16n8k32", "8"): (16, 8, 32, lambda i, g, t: (g + 8 * ((i // 4) % 2), 4 * t + i % 4 + 16 * (i // 8)),
                         lambda i, g, t: (4 * t + i % 4 + 16 * (i // 4), g), 16, 8),
     ("m8n8k4", "f64"): (8, 8, 4, lambda i, g, t: (g, t), lambda i, g, t: (t, g), 1, 1),
+    # sm_90's f64 shapes (Triton 3.6's tl.dot of float64 tiles): tf32's places, one element a 64-bit register
+    ("m16n8k4", "f64"): (16, 8, 4, lambda i, g, t: (g + 8 * i, t), lambda i, g, t: (t, g), 2, 1),
+    ("m16n8k8", "f64"): (16, 8, 8, lambda i, g, t: (g + 8 * (i % 2), t + 4 * (i // 2)),
+                         lambda i, g, t: (t + 4 * i, g), 4, 2),
+    ("m16n8k16", "f64"): (16, 8, 16, lambda i, g, t: (g + 8 * (i % 2), t + 4 * (i // 2)),
+                          lambda i, g, t: (t + 4 * i, g), 8, 4),
 }
 _KIND = {"f16": "16", "bf16": "16", "tf32": "tf32", "s8": "8", "u8": "8", "f64": "f64"}
 ELEMENTS_PER_REG = {"f16": 2, "bf16": 2, "tf32": 1, "s8": 4, "u8": 4, "f32": 1, "s32": 1, "f64": 1}
@@ -111,7 +117,7 @@ def b_mma(ins: Instr, mach: Machine, **_):
     layout = LAYOUTS.get((shape, kind))
     if layout is None or _KIND.get(tb) != kind or (kind == "8") != (td == "s32") or (kind == "f64") != (td == "f64"):
         raise PTXError(f"{ins.opcode}: this shape and type are not supported (m16n8k8/k16 f16 and bf16, m16n8k4/k8 "
-                       f"tf32, m16n8k16/k32 s8 and u8, m8n8k4 f64)")
+                       f"tf32, m16n8k16/k32 s8 and u8, m8n8k4 and m16n8k4/k8/k16 f64)")
     M, N, K, a_at, b_at, na, nb = layout
     ops = ins.operands
     if len(ops) != 4 or not all(isinstance(o, Vec) for o in ops[:3]):

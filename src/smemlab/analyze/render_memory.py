@@ -79,7 +79,14 @@ def hint(r, ls: LineStats) -> str | None:
     if c == "stride":
         k = why["stride"]
         text = head + f"Neighbouring lanes are {k} elements ({k * size} bytes) apart. "
-        if k * size <= 64:
+        if getattr(r, "front_end", "") == "triton" and 1 < k and k * size <= 16:
+            text += (f"Triton gave each thread {k} consecutive elements and split the access into {k} of "
+                     f"{size} bytes, as it does where it cannot prove the thread's run aligned and its mask the same "
+                     f"over the run: an integer argument in the offsets or the mask (a length, a stride) that is "
+                     f"not a multiple of 16, which Triton specialises and then vectorises on. Pad the length to a "
+                     f"multiple of 16, or tell Triton what holds (tl.multiple_of, tl.max_contiguous on the "
+                     f"offsets). ")
+        elif k * size <= 64:
             text += (f"An array of {k * size}-byte structures read one field at a time: keep the field in its own "
                      f"array (structure of arrays), or load whole structures as {min(16, k * size)}-byte vectors. ")
         else:

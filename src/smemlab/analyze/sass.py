@@ -394,16 +394,16 @@ def _assign(g: list[tuple[int, int, int]], sg: list[tuple[int, int]]) -> list[tu
     lo, slo = min(o for o, _, _ in g), min(o for o, _ in sg)
     placed: set[int] = set()
     out = []
-    last = max(sg)
     for so, sw in sorted(sg):
         start, end = so - slo + lo, so - slo + lo + sw
         inside = [x for x in g if start <= x[0] and x[0] + x[1] <= end and x[2] not in placed]
         held = _bytes([(o, s) for o, s, _ in inside])
-        # the group's last access may read past the PTX's last byte, into the padding after an array: nine
-        # int16 taps k[0..8] as S16, U16 and two LDS.64, the second holding k[6..8] and 2 bytes more
-        # (fresh12.numba.sharpen_u8_i16, an H200)
-        tail = (so, sw) == last and len(inside) > 1 and held and held == set(range(start, max(held) + 1)) \
-            and 2 * len(held) > sw
+        # a vector may read past the last byte of the PTX accesses it merges, where no other access of the line
+        # lies: into the padding after an array (nine int16 taps k[0..8] as S16, U16 and two LDS.64, the second
+        # holding k[6..8] and 2 bytes more: fresh12.numba.sharpen_u8_i16), or past a 12-byte pair of a Triton scan
+        # (ld.shared.v2 [s] and ld.shared.b32 [s+8], then the same at s+16, as two LDS.128: robust.triton.assoc_scan
+        # under Triton 3.6), both on an H200
+        tail = len(inside) > 1 and held and held == set(range(start, max(held) + 1)) and 2 * len(held) > sw
         if held != set(range(start, end)) and not tail:
             return None
         lead = max((x for x in inside if x[0] == start), key=lambda x: (x[1], -x[2]), default=None)
@@ -443,8 +443,10 @@ def plan(instrs: list[Instr], block_of: list[int], sites: dict[int, tuple[str, i
     (`block_of`: pc -> its PTX basic block, cfg.Flow's; `files`: the PTX's file index -> path; `avoid`:
     (pc, width) of vectors a run found misaligned, ledger.PlanMisaligned: their group takes another match;
     `flow`: the cfg.Flow, whose paths tell the arms of a branch apart, `_twins`)."""
+    from smemlab.analyze.deadloads import live_registers
+
     p = Plan(avoid=set(avoid))
-    read = registers_read(instrs)
+    read = live_registers(instrs)
     narrow = {}
     for pc, (op, size) in sites.items():
         part = _live_part(instrs[pc], size, read) if op.endswith("load") else None

@@ -55,6 +55,7 @@ class Report:
     uncounted_spills: list[str] = field(default_factory=list)  # ptxas's spills no rule of spills.py places
     launch: object = None  # launch.LaunchTotals of --blocks: the whole grid's global and local traffic
     chosen: list[str] = field(default_factory=list)  # what the front end picked for the user (an autotune config)
+    front_end: str = ""  # "triton" where Triton wrote the PTX: its uncoalesced lines have causes of their own
     # the sites as the line table places them, where some inline asm's accesses moved to their statement's line
     # (ledger.on_statements; None: none moved): what Nsight Compute's source view shows
     table_sites: list[Site] | None = field(repr=False, default=None)

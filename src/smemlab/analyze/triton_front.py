@@ -73,12 +73,15 @@ def unwrap(obj):
         if _is_jit(obj):
             return obj, tuning
         name = type(obj).__name__
-        if name == "Autotuner" and not tuning.configs:
-            tuning.configs = list(getattr(obj, "configs", None) or [])
+        # torch.compile's generated kernels sit under @triton_heuristics.pointwise/reduction/...: a CachingAutotuner
+        # (DebugAutotuner) holding the JITFunction as .fn and its triton.Config list as .configs, as Autotuner does
+        if name.endswith("Autotuner"):
+            if not tuning.configs:
+                tuning.configs = list(getattr(obj, "configs", None) or [])
         elif name == "Heuristics":
             # the outer decorator runs first, so an inner one's value for the same name wins
             tuning.heuristics = {**tuning.heuristics, **dict(getattr(obj, "values", {}))}
-        elif name not in ("Autotuner",):
+        else:
             return None, None
         obj = getattr(obj, "fn", None)
     return None, None
@@ -564,6 +567,7 @@ def analyze(kernel, grid=(1, 1, 1), *positional, name: str | None = None, args: 
         report = analyze_unit(unit, program_block(unit, num_warps), grid, program, shared, texts, **run)
     report.buffers = pyargs.reshape_buffers(report.buffers, given)
     report.chosen = chosen
+    report.front_end = "triton"
     return report
 
 

@@ -132,3 +132,37 @@ extern "C" __global__ void mma_s8_k32(const signed char *A, const signed char *B
                    "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
     store_d(D, d);
 }
+
+// f64 on sm_90, m16n8k4 and m16n8k16 (Triton 3.6's tl.dot of float64 tiles): one element a 64-bit register,
+// a_i at row g + 8 (i % 2), column t + 4 (i / 2); b_i at row t + 4 i of column g; C and D as above
+extern "C" __global__ void mma_f64_k4(const double *A, const double *Bt, const double *C, double *D)
+{
+    const int g = threadIdx.x / 4, t = threadIdx.x % 4;
+    double a[2], b[1], c[4], d[4];
+    for (int i = 0; i < 2; ++i)
+        a[i] = A[(g + 8 * i) * 4 + t];
+    b[0] = Bt[g * 4 + t];
+    c_fragment(C, c);
+    asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, "
+                 "{%7, %8, %9, %10};"
+                 : "=d"(d[0]), "=d"(d[1]), "=d"(d[2]), "=d"(d[3])
+                 : "d"(a[0]), "d"(a[1]), "d"(b[0]), "d"(c[0]), "d"(c[1]), "d"(c[2]), "d"(c[3]));
+    store_d(D, d);
+}
+
+extern "C" __global__ void mma_f64_k16(const double *A, const double *Bt, const double *C, double *D)
+{
+    const int g = threadIdx.x / 4, t = threadIdx.x % 4;
+    double a[8], b[4], c[4], d[4];
+    for (int i = 0; i < 8; ++i)
+        a[i] = A[(g + 8 * (i % 2)) * 16 + t + 4 * (i / 2)];
+    for (int i = 0; i < 4; ++i)
+        b[i] = Bt[g * 16 + t + 4 * i];
+    c_fragment(C, c);
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
+                 "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%16, %17, %18, %19};"
+                 : "=d"(d[0]), "=d"(d[1]), "=d"(d[2]), "=d"(d[3])
+                 : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]),
+                   "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]), "d"(c[0]), "d"(c[1]), "d"(c[2]), "d"(c[3]));
+    store_d(D, d);
+}
