@@ -614,6 +614,70 @@ def _fresh12py_data() -> dict[str, np.ndarray]:
     }
 
 
+def _fresh13py_data() -> dict[str, np.ndarray]:
+    """The .npy inputs of the thirteenth fresh batch's Python kernels (kernels/fresh13_numba.py, fresh13_triton.py):
+    1000 int32 keys in 0..63 with a Zipf head (whole warps of equal keys, others all distinct) for the match_any_sync
+    histogram; 3000 int32 bins in 0..127, a third of them on four hot bins, for the weighted shared histogram; vLLM's
+    moe_align_block_size output for 12 tokens routed to 2 of 3 experts (the slot ids token * 2 + k sorted by expert,
+    each expert's run padded to the block size with the sentinel 24, the buffer as long as vLLM allocates it, the
+    expert of each block and the padded total) at block sizes 32 and 16; the decode batch's sequence lengths (37, 90)
+    and block tables (distinct pages of 16 tokens out of 16); cumulative query and key lengths of two ragged prefill
+    sequences (50 new tokens after a cached prefix of 20, and 23 with none); 8 token positions and the neox cos/sin
+    cache (64 positions, rotary dim 64, base 10000); cross-entropy targets over a 32000 vocabulary with one
+    ignore_index (-100); the bgmv tokens' LoRA indices (one token without a LoRA: -1)."""
+    rng = np.random.default_rng(20270611)
+    keys = np.minimum(rng.zipf(1.5, 1000) - 1, 63).astype(np.int32)
+    keys[256:288] = 17  # one warp all on one key
+    keys[512:544] = np.arange(32) + 20  # one warp all distinct
+    hot = rng.choice([3, 40, 41, 97], 1000)
+    bins = rng.permutation(np.concatenate([hot, rng.integers(0, 128, 2000)])).astype(np.int32)
+
+    n_tok, top_k, n_exp = 12, 2, 3
+    topk_ids = np.stack([rng.choice(n_exp, top_k, replace=False) for _ in range(n_tok)]).reshape(-1)
+
+    def align(bm):
+        sentinel = n_tok * top_k
+        runs, experts = [], []
+        for e in range(n_exp):
+            slots = np.flatnonzero(topk_ids == e)
+            padded = -(-len(slots) // bm) * bm
+            runs.append(np.concatenate([slots, np.full(padded - len(slots), sentinel)]))
+            experts += [e] * (padded // bm)
+        body = np.concatenate(runs)
+        em = sentinel + n_exp * (bm - 1)
+        ids = np.concatenate([body, np.full(em - len(body), sentinel)]).astype(np.int32)
+        blocks = np.zeros(-(-em // bm), np.int32)
+        blocks[:len(experts)] = experts
+        return ids, blocks, np.array([len(body)], np.int32)
+
+    s32, e32, p32 = align(32)
+    s16, e16, p16 = align(16)
+    pages = rng.permutation(16).astype(np.int32)
+    tables = np.zeros((2, 8), np.int32)
+    tables[0, :3] = pages[:3]  # 37 tokens: 3 pages
+    tables[1, :6] = pages[3:9]  # 90 tokens: 6 pages
+    pos = rng.integers(0, 64, 8).astype(np.int64)
+    inv = 1.0 / (10000.0 ** (np.arange(0, 64, 2) / 64))
+    freqs = np.outer(np.arange(64), inv)
+    cache = np.concatenate([np.cos(freqs), np.sin(freqs)], axis=1).astype(np.float32)
+    targets = rng.integers(0, 32000, 6).astype(np.int64)
+    targets[2] = -100
+    return {
+        "fresh13py_warp_keys_1000_of_64": keys,
+        "fresh13py_hot_bins_3000_of_128": bins,
+        "fresh13py_moe_sorted_ids_bm32": s32, "fresh13py_moe_expert_ids_bm32": e32, "fresh13py_moe_padded_bm32": p32,
+        "fresh13py_moe_sorted_ids_bm16": s16, "fresh13py_moe_expert_ids_bm16": e16, "fresh13py_moe_padded_bm16": p16,
+        "fresh13py_decode_seq_lens_2": np.array([37, 90], np.int32),
+        "fresh13py_decode_block_tables_2x8": tables,
+        "fresh13py_prefix_cu_seqlens_q": np.array([0, 50, 73], np.int32),
+        "fresh13py_prefix_cu_seqlens_k": np.array([0, 70, 93], np.int32),
+        "fresh13py_rope_positions_8": pos,
+        "fresh13py_rope_cos_sin_64x64": cache,
+        "fresh13py_ce_targets_6": targets,
+        "fresh13py_lora_indices_4": np.array([0, -1, 2, 1], np.int64),
+    }
+
+
 def _fresh7_data() -> dict[str, np.ndarray]:
     """The .npy inputs of the seventh fresh batch (kernels/fresh7_*.cu): ggml q4_0 / q8_0 blocks with real half
     scales, rope and rotary position ids, vLLM slot mappings (distinct slots, some -1 = padding), smooth remap
@@ -941,6 +1005,7 @@ def data_files() -> dict[str, np.ndarray]:
         **_fresh10py_data(),
         **_fresh11py_data(),
         **_fresh12py_data(),
+        **_fresh13py_data(),
         **_fresh7_data(),
         **_fresh8_data(),
         **_fresh9_data(),
@@ -5234,4 +5299,220 @@ fresh12_case('space_to_depth2', 'triton', 'space_to_depth2', ['x_ptr=float32[64,
 fresh12_case('matmul_f32_tf32x3', 'triton', 'matmul_f32_tf32x3', ['a_ptr=float32[70,40]:-1..1',
              'b_ptr=float32[40,50]:-1..1', 'c_ptr=float32[70,50]', 'M=70', 'N=50', 'K=40'],
              constexprs={'BM': 32, 'BN': 32, 'BK': 16}, grid=(3, 2), block_index=(2, 1, 0), num_warps=2, num_stages=1)
+# ---- the thirteenth fresh held-out batch of Python kernels (kernels/fresh13_numba.py, fresh13_triton.py), written blind:
+# what people port to numba-cuda and what ML engineers write in Triton today. Numba: Rodinia's pathfinder (dynproc_kernel,
+# a pyramid of 8 rows over 1000 columns, 5 blocks) and hotspot (calculate_temp, a pyramid of 2 on a 36 x 24 grid, 3 x 2
+# blocks) on flat arrays; a 2-D heat step whose one-cell halo the tile's edge threads load (48 x 30, ragged in y); a 3-D
+# 7-point Laplacian on cuda.grid(3) with a six-face shared halo; GPU Gems' Hillis-Steele scan double-buffered by
+# pout/pin and the Blelloch scan padded by an inline='always' CONFLICT_FREE_OFFSET; a bitonic key/value sort of 256 a
+# block; Batcher's 8-input network in a cuda.local.array; k-means assignment against cuda.const.array_like centroids
+# with shared per-block counts; mat-vecs with x staged in shared memory, a thread a row and a thread a column; a
+# batched float64 matmul on a 3-D grid; a shfl_down_sync / shfl_xor_sync block sum (8 and 3 warps); ballot_sync +
+# popc compaction into shared memory; a match_any_sync + activemask warp-aggregated histogram; float32 and int32
+# shared-bin atomics with an int32 atomic.max; atomic.inc / exch / dec on a shared ring of int32 indices; eager signatures in layout A
+# (a naive transpose) and layout C (a padded tiled transpose with an int32 width); a Gram matrix through a.T taken in
+# the kernel; int8 -> uint16, float16 (cuda.fp16.hmul, a half tile) and complex128 (a Stockham FFT ping-ponging two
+# shared buffers) data; a row softmax in dynamic shared memory at two sizes. Triton: vLLM's fused MoE GEMM over
+# expert-sorted token slots (the w1 call at BLOCK_M 32 and the w2 call at 16 with the routing weights, N 48 wrapped by
+# % N); an MoE router's softmax and tl.topk over packed keys; split-KV decode attention over a paged cache (stage 1
+# through a block table, head dim 96 in 128 lanes, GQA 2) and its log-sum-exp merge (stage 2, 4 splits); prefix/extend
+# attention over ragged cu_seqlens with a cached prefix (MHA at 32x32, GQA 2 at 64x16 and 1 stage); unsloth's SwiGLU
+# forward and in-place backward and exact GeGLU; Liger's RMSNorm backward with dW partial rows (Gemma offset 1.0);
+# neox RoPE, partial rotary 64 of 128, 6 query and 2 key heads a token; an autotuned FlagGems-style Welford var_mean by
+# tl.reduce (float32 at 4 x 256, float16 at 1 x 1024 / 8 warps); Liger's cross entropy with label smoothing over 32000
+# logits (BLOCK 4096, one ignored row); fp8 per-token and per-token-group (ue8m0, 1 warp) quantisation; punica's bgmv
+# shrink (split-K 2 by atomics, and 1); inductor-style kernels (a bf16 pointwise with tl.full and eviction hints, a
+# 2-D clone/transpose over ynumel/xnumel, a persistent softmax, a looped RMSNorm reduction); a linear layer on in-kernel
+# tensor descriptors with a K-major weight (64x64x32 / 4 stages, 128x64x64 / 8 warps); an autotuned bmm on program_id(2) with
+# int64 batch offsets. Every launch's whole grid (1 to 8 blocks or programs) is counted. linear_block_ptr_kernel (block
+# pointers: tl.make_block_ptr, tl.advance, boundary_check) has no case: Triton 3.9, which builds the cubins here, removed
+# block pointers ("in favor of the tensor descriptor API"); linear_tensor_desc_kernel, the same layer on in-kernel
+# tensor descriptors, takes its two launches
+def fresh13_case(id, compiler, kernel, args, grid=(1, 1, 1), block_index=(0, 0, 0), **launch):
+    """fresh2_case's launch (grid, block_index, constexprs, num_warps, num_stages, block, dyn) of a kernel of
+    fresh13_{compiler}.py."""
+    c = fresh2_case(id, compiler, kernel, args, grid=grid, block_index=block_index, **launch)
+    c.update(id=f"fresh13.{compiler}.{id}", file=f"{K}/fresh13_{compiler}.py")
+    return c
+
+
+# Rodinia ports, stencils
+fresh13_case('dynproc_kernel', 'numba', 'dynproc_kernel', ['iteration=8', 'gpuWall=int32[16000]:0..9',
+             'gpuSrc=int32[1000]:0..9', 'gpuResults=int32[1000]', 'cols=1000', 'rows=17', 'startStep=0', 'border=8'],
+             block=(256,), grid=(5,), block_index=(4, 0, 0))
+fresh13_case('calculate_temp', 'numba', 'calculate_temp', ['iteration=2', 'power=float32[864]:0..0.01',
+             'temp_src=float32[864]:320..340', 'temp_dst=float32[864]', 'grid_cols=36', 'grid_rows=24', 'border_cols=2',
+             'border_rows=2', 'Cap=0.5', 'Rx=1.2', 'Ry=1.2', 'Rz=4.0', 'step=0.01'], block=(16, 16), grid=(3, 2),
+             block_index=(2, 1, 0))
+fresh13_case('heat_step_halo', 'numba', 'heat_step_halo', ['u=float32[30,48]:0..1', 'u_new=float32[30,48]',
+             'alpha=0.2'], block=(16, 16), grid=(3, 2), block_index=(1, 1, 0))
+fresh13_case('laplace3d_shared', 'numba', 'laplace3d_shared', ['u=float32[8,8,32]', 'out=float32[8,8,32]',
+             'h2inv=4.0'], block=(16, 4, 4), grid=(2, 2, 2), block_index=(1, 1, 1))
+# scans, sorts
+fresh13_case('scan_hillis_steele', 'numba', 'scan_hillis_steele', ['g_odata=float32[1024]', 'g_idata=float32[1024]',
+             'sums=float32[4]', 'n=256'], block=(256,), grid=(4,), block_index=(3, 0, 0))
+fresh13_case('scan_blelloch_padded', 'numba', 'scan_blelloch_padded', ['g_odata=float32[1024]',
+             'g_idata=float32[1024]', 'sums=float32[2]', 'n=512'], block=(256,), grid=(2,), block_index=(1, 0, 0))
+fresh13_case('bitonic_sort_block', 'numba', 'bitonic_sort_block', ['keys=float32[512]', 'vals=int32[512]'],
+             block=(256,), grid=(2,), block_index=(1, 0, 0))
+fresh13_case('sort8_network_local', 'numba', 'sort8_network_local', ['x=float32[300,8]', 'out=float32[300,8]',
+             'med=float32[300]'], block=(64,), grid=(5,), block_index=(4, 0, 0))
+# k-means, mat-vec, batched matmul
+fresh13_case('kmeans_assign', 'numba', 'kmeans_assign', ['points=float32[1000,4]', 'labels=int32[1000]',
+             'counts=int32[8]:0..0'], block=(128,), grid=(8,), block_index=(7, 0, 0))
+fresh13_case('matvec_row_per_thread', 'numba', 'matvec_row_per_thread', ['A=float32[300,200]', 'x=float32[200]',
+             'y=float32[300]'], block=(128,), grid=(3,), block_index=(2, 0, 0))
+fresh13_case('matvec_col_walk', 'numba', 'matvec_col_walk', ['A=float32[200,300]', 'x=float32[200]',
+             'y=float32[300]'], block=(128,), grid=(3,), block_index=(2, 0, 0))
+fresh13_case('batched_matmul_f64', 'numba', 'batched_matmul_f64', ['A=float64[4,20,24]', 'B=float64[4,24,16]',
+             'C=float64[4,20,16]'], block=(16, 16), grid=(1, 2, 4), block_index=(0, 1, 3))
+# warp primitives, atomics
+fresh13_case('block_sum_shfl.w8', 'numba', 'block_sum_shfl', ['x=float32[5000]', 'out=float32[1]:0..0', 'n=5000'],
+             block=(256,), grid=(4,), block_index=(3, 0, 0))
+fresh13_case('block_sum_shfl.w3', 'numba', 'block_sum_shfl', ['x=float32[1000]', 'out=float32[1]:0..0', 'n=1000'],
+             block=(96,), grid=(2,), block_index=(1, 0, 0))
+fresh13_case('compact_positive', 'numba', 'compact_positive', ['x=float32[1000]', 'out=float32[1024]',
+             'block_counts=int32[4]', 'n=1000'], block=(256,), grid=(4,), block_index=(3, 0, 0))
+fresh13_case('warp_aggregated_hist', 'numba', 'warp_aggregated_hist',
+             [f"keys={npy('fresh13py_warp_keys_1000_of_64')}", 'bins=int32[64]:0..0', 'n=1000'], block=(256,),
+             grid=(4,), block_index=(3, 0, 0))
+fresh13_case('weighted_hist', 'numba', 'weighted_hist', [f"idx={npy('fresh13py_hot_bins_3000_of_128')}",
+             'w=float32[3000]:0..1', 'counts=int32[128]:0..0', 'sums=float32[128]:0..0', 'peak=int32[128]:0..0',
+             'n=3000'], block=(256,), grid=(4,), block_index=(2, 0, 0))
+fresh13_case('ring_claim', 'numba', 'ring_claim', ['x=float32[1000]:0..1', 'thresh=0.6', 'ring_out=int32[4,64]',
+             'evicted=int32[4]', 'credits_out=uint32[4]', 'n=1000'], block=(256,), grid=(4,), block_index=(3, 0, 0))
+# eager signatures, transposes
+fresh13_case('transpose_naive_any', 'numba', 'transpose_naive_any', ['src=float32[24,64]', 'dst=float32[64,24]'],
+             block=(32, 8), grid=(2, 3), block_index=(1, 2, 0))
+fresh13_case('transpose_tiled_c', 'numba', 'transpose_tiled_c', ['idata=float32[64,96]', 'odata=float32[96,64]',
+             'width=96'], block=(32, 8), grid=(3, 2), block_index=(2, 1, 0))
+fresh13_case('gram_via_transpose', 'numba', 'gram_via_transpose', ['a=float32[50,24]', 'g=float32[24,24]'],
+             block=(16, 16), grid=(2, 2), block_index=(1, 1, 0))
+# small and wide element types, dynamic shared memory
+fresh13_case('box5_i8_u16', 'numba', 'box5_i8_u16', ['x=int8[1000]:-100..100', 'y=uint16[1000]', 'n=1000'],
+             block=(128,), grid=(8,), block_index=(7, 0, 0))
+fresh13_case('transpose_scale_f16', 'numba', 'transpose_scale_f16', ['idata=float16[64,80]', 'odata=float16[80,64]',
+             'scale=float16[1]:0.5..2'], block=(32, 8), grid=(3, 2), block_index=(2, 1, 0))
+fresh13_case('stockham_fft_c128', 'numba', 'stockham_fft_c128', ['x=complex128[8,64]', 'y=complex128[8,64]'],
+             block=(32, 4), grid=(2,), block_index=(1, 0, 0))
+for _name, _r, _c, _tpb, _g in (('r6x700', 6, 700, 256, 6), ('r4x1000', 4, 1000, 128, 4)):
+    fresh13_case(f'softmax_rows_dyn.{_name}', 'numba', 'softmax_rows_dyn', [f'x=float32[{_r},{_c}]:-4..4',
+                 f'y=float32[{_r},{_c}]'], block=(_tpb,), grid=(_g,), block_index=(_g - 1, 0, 0), dyn=4 * _c)
+# MoE
+for _name, _bm, _bn, _gm, _mul, _topk, _kk, _nn, _em, _g, _st in (('w1_bm32', 32, 32, 8, False, 2, 64, 64, 117, 8, 3),
+                                                                 ('w2_bm16', 16, 64, 1, True, 1, 64, 48, 69, 5, 4)):
+    fresh13_case(f'fused_moe_kernel.{_name}', 'triton', 'fused_moe_kernel', [
+                 f'a_ptr=float16[{24 // _topk},{_kk}]:-1..1', f'b_ptr=float16[3,{_nn},{_kk}]:-1..1',
+                 f'c_ptr=float16[24,{_nn}]', 'topk_weights_ptr=float32[24]:0.1..0.9',
+                 f"sorted_token_ids_ptr={npy(f'fresh13py_moe_sorted_ids_bm{_bm}')}",
+                 f"expert_ids_ptr={npy(f'fresh13py_moe_expert_ids_bm{_bm}')}",
+                 f"num_tokens_post_padded_ptr={npy(f'fresh13py_moe_padded_bm{_bm}')}", f'N={_nn}', f'K={_kk}',
+                 f'EM={_em}', 'num_valid_tokens=24', f'stride_am={_kk}', 'stride_ak=1', f'stride_be={_nn * _kk}',
+                 'stride_bk=1', f'stride_bn={_kk}', f'stride_cm={_nn}', 'stride_cn=1'],
+                 constexprs={'BLOCK_SIZE_M': _bm, 'BLOCK_SIZE_N': _bn, 'BLOCK_SIZE_K': 32, 'GROUP_SIZE_M': _gm,
+                             'MUL_ROUTED_WEIGHT': _mul, 'top_k': _topk}, grid=(_g,), block_index=(0, 0, 0),
+                 num_warps=4, num_stages=_st)
+fresh13_case('router_topk_softmax', 'triton', 'router_topk_softmax', ['logits_ptr=float32[50,60]:-3..3',
+             'weights_ptr=float32[50,4]', 'ids_ptr=int32[50,4]', 'n_tokens=50', 'n_experts=60', 'stride_l=60'],
+             constexprs={'BLOCK_T': 8, 'BLOCK_E': 64, 'TOPK': 4, 'RENORMALIZE': True}, grid=(7,), block_index=(6, 0, 0),
+             num_warps=2)
+# attention
+fresh13_case('_fwd_kernel_stage1', 'triton', '_fwd_kernel_stage1', ['Q=float16[2,2,96]', 'K_Cache=float16[16,16,1,96]',
+             'V_Cache=float16[16,16,1,96]', 'sm_scale=0.10206', f"Block_Tables={npy('fresh13py_decode_block_tables_2x8')}",
+             f"Seq_Lens={npy('fresh13py_decode_seq_lens_2')}", 'Att_Out=float32[2,2,2,97]', 'stride_qbs=192',
+             'stride_qh=96', 'stride_kb=1536', 'stride_kt=96', 'stride_kh=96', 'stride_bt=8', 'stride_mid_ob=388',
+             'stride_mid_oh=194', 'stride_mid_os=97'],
+             constexprs={'kv_group_num': 2, 'PAGE_SIZE': 16, 'BLOCK_DMODEL': 128, 'BLOCK_N': 32, 'NUM_KV_SPLITS': 2,
+                         'Lk': 96}, grid=(2, 2, 2), block_index=(1, 1, 1), num_warps=4, num_stages=2)
+fresh13_case('_fwd_kernel_stage2', 'triton', '_fwd_kernel_stage2', ['Mid_O=float32[2,4,4,97]:-2..2',
+             'O=float16[2,4,96]', f"Seq_Lens={npy('fresh13py_decode_seq_lens_2')}", 'stride_mid_ob=1552',
+             'stride_mid_oh=388', 'stride_mid_os=97', 'stride_obs=384', 'stride_oh=96'],
+             constexprs={'NUM_KV_SPLITS': 4, 'BLOCK_DV': 128, 'Lv': 96}, grid=(2, 4), block_index=(1, 3, 0),
+             num_warps=4, num_stages=2)
+for _name, _hq, _g, _bm, _bn, _st, _nw in (('mha_32x32', 2, (2, 2, 2), 32, 32, 3, 4),
+                                            ('gqa2_64x16', 4, (2, 4, 1), 64, 16, 1, 4)):
+    fresh13_case(f'_fwd_kernel_prefix.{_name}', 'triton', '_fwd_kernel_prefix', [f'Q=float16[73,{_hq},64]',
+                 'K=float16[93,2,64]', 'V=float16[93,2,64]', 'sm_scale=0.125',
+                 f"Cu_Seqlens_Q={npy('fresh13py_prefix_cu_seqlens_q')}",
+                 f"Cu_Seqlens_K={npy('fresh13py_prefix_cu_seqlens_k')}", f'Out=float16[73,{_hq},64]',
+                 f'stride_qbs={64 * _hq}', 'stride_qh=64', 'stride_kbs=128', 'stride_kh=64', 'stride_vbs=128',
+                 'stride_vh=64', f'stride_obs={64 * _hq}', 'stride_oh=64'],
+                 constexprs={'kv_group_num': _hq // 2, 'BLOCK_M': _bm, 'BLOCK_DMODEL': 64, 'BLOCK_N': _bn}, grid=_g,
+                 block_index=(0, 0, 0), num_warps=_nw, num_stages=_st)
+# activations, normalisation, RoPE, statistics
+fresh13_case('_fg_kernel', 'triton', '_fg_kernel', ['e=float16[5000]:-4..4', 'g=float16[5000]:-2..2', 'h=float16[5000]',
+             'n_elements=5000'], constexprs={'BLOCK_SIZE': 1024}, grid=(5,), block_index=(4, 0, 0), num_warps=4)
+fresh13_case('_DWf_DW_dfg_kernel', 'triton', '_DWf_DW_dfg_kernel', ['DW=bfloat16[6000]', 'e=bfloat16[6000]:-4..4',
+             'g=bfloat16[6000]:-2..2', 'n_elements=6000'], constexprs={'BLOCK_SIZE': 1024}, grid=(6,),
+             block_index=(5, 0, 0), num_warps=4)
+fresh13_case('_exact_forward_kernel', 'triton', '_exact_forward_kernel', ['e=bfloat16[3000]:-4..4',
+             'g=bfloat16[3000]:-2..2', 'h=bfloat16[3000]', 'n_elements=3000'], constexprs={'BLOCK_SIZE': 1024},
+             grid=(3,), block_index=(2, 0, 0), num_warps=2)
+fresh13_case('_rms_norm_backward_kernel', 'triton', '_rms_norm_backward_kernel', ['dY_ptr=float16[20,300]',
+             'dY_row_stride=300', 'dX_ptr=float16[20,300]', 'dX_row_stride=300', 'X_ptr=float16[20,300]',
+             'X_row_stride=300', 'W_ptr=float16[300]:-0.5..0.5', 'RSTD_ptr=float32[20]:0.5..2', 'RSTD_row_stride=1',
+             'dW_ptr=float32[7,300]', 'dW_row_stride=300', 'n_rows=20', 'n_cols=300', 'offset=1.0'],
+             constexprs={'rows_per_program': 3, 'BLOCK_SIZE': 512}, grid=(7,), block_index=(6, 0, 0), num_warps=4)
+fresh13_case('rotary_embedding_neox', 'triton', 'rotary_embedding_neox', [
+             f"positions_ptr={npy('fresh13py_rope_positions_8')}", 'q_ptr=float16[8,6,128]', 'k_ptr=float16[8,2,128]',
+             f"cos_sin_cache_ptr={npy('fresh13py_rope_cos_sin_64x64')}", 'q_stride_t=768', 'k_stride_t=256',
+             'cache_stride=64', 'num_q_heads=6', 'num_kv_heads=2'],
+             constexprs={'HEAD_SIZE': 128, 'ROT_DIM': 64, 'BLOCK_HQ': 8, 'BLOCK_HK': 2}, grid=(8,), block_index=(7, 0, 0),
+             num_warps=2)
+for _name, _dt, _m, _n, _corr, _bm, _bn, _nw, _st in (('f32_4x256', 'float32', 10, 1000, 1, 4, 256, 4, 3),
+                                                       ('f16_1x1024', 'float16', 6, 3000, 0, 1, 1024, 8, 2)):
+    fresh13_case(f'var_mean_welford_kernel.{_name}', 'triton', 'var_mean_welford_kernel', [
+                 f'X={_dt}[{_m},{_n}]:-2..2', f'Var=float32[{_m}]', f'Mean=float32[{_m}]', f'M={_m}', f'N={_n}',
+                 f'correction={_corr}'], constexprs={'BLOCK_M': _bm, 'BLOCK_N': _bn}, grid=(-(-_m // _bm),),
+                 block_index=(0, 0, 0), num_warps=_nw, num_stages=_st)
+# losses, quantisation, LoRA
+fresh13_case('liger_cross_entropy_kernel', 'triton', 'liger_cross_entropy_kernel', ['X_ptr=float32[6,32000]:-5..5',
+             'X_stride=32000', f"Y_ptr={npy('fresh13py_ce_targets_6')}", 'Y_stride=1', 'loss_ptr=float32[6]',
+             'loss_stride=1', 'n_cols=32000', 'n_non_ignore=5', 'ignore_index=-100'],
+             constexprs={'label_smoothing': 0.1, 'reduction': 'mean', 'BLOCK_SIZE': 4096}, grid=(6,),
+             block_index=(5, 0, 0), num_warps=8, num_stages=3)
+fresh13_case('_per_token_quant_fp8', 'triton', '_per_token_quant_fp8', ['y_ptr=bfloat16[6,1000]:-3..3',
+             'y_q_ptr=float8_e4m3fn[6,1000]', 'y_s_ptr=float32[6]', 'stride_y=1000', 'H=1000', 'eps=1e-10',
+             'fp8_min=-448.0', 'fp8_max=448.0'], constexprs={'BLOCK': 1024}, grid=(6,), block_index=(5, 0, 0),
+             num_warps=4, num_stages=1)
+fresh13_case('_per_token_group_quant_fp8', 'triton', '_per_token_group_quant_fp8', ['y_ptr=float16[4,256]:-3..3',
+             'y_q_ptr=float8_e4m3fn[4,256]', 'y_s_ptr=float32[8]', 'group_size=128', 'y_num_columns=256',
+             'y_row_stride=256', 'eps=1e-10', 'fp8_min=-448.0', 'fp8_max=448.0'],
+             constexprs={'use_ue8m0': True, 'BLOCK': 128}, grid=(8,), block_index=(7, 0, 0), num_warps=1, num_stages=1)
+for _name, _bk, _sk, _nw in (('split2', 128, 2, 4), ('split1', 256, 1, 2)):
+    fresh13_case(f'_bgmv_shrink_kernel.{_name}', 'triton', '_bgmv_shrink_kernel', ['input_ptr=float16[4,512]',
+                 'lora_ptr=float16[3,16,512]', 'out_ptr=float32[4,16]:0..0', 'N=16', 'K=512',
+                 f"lora_indices={npy('fresh13py_lora_indices_4')}", 'scaling=0.5', 'xm_stride=512', 'xk_stride=1',
+                 'l0_stride=8192', 'lora_k_stride=512', 'lora_n_stride=1', 'cm_stride=16', 'cn_stride=1'],
+                 constexprs={'BLOCK_N': 16, 'BLOCK_K': _bk, 'SPLIT_K': _sk}, grid=(_sk, 4), block_index=(0, 0, 0),
+                 num_warps=_nw, num_stages=2)
+# inductor-style
+fresh13_case('triton_poi_fused_add_mul_relu_silu_0', 'triton', 'triton_poi_fused_add_mul_relu_silu_0', [
+             'in_out_ptr0=bfloat16[8,768]', 'in_ptr0=bfloat16[768]', 'in_ptr1=bfloat16[8,768]:-4..4', 'xnumel=6144'],
+             constexprs={'XBLOCK': 1024}, grid=(6,), block_index=(5, 0, 0), num_warps=4, num_stages=1)
+fresh13_case('triton_poi_fused_clone_1', 'triton', 'triton_poi_fused_clone_1', ['in_ptr0=float16[4,128,64]',
+             'out_ptr0=float16[4,64,128]', 'ynumel=256', 'xnumel=128'], constexprs={'YBLOCK': 64, 'XBLOCK': 64},
+             grid=(2, 4), block_index=(1, 3, 0), num_warps=4, num_stages=1)
+fresh13_case('triton_per_fused__softmax_2', 'triton', 'triton_per_fused__softmax_2', ['in_ptr0=float32[40,100]:-4..4',
+             'out_ptr2=float32[40,100]', 'xnumel=40', 'rnumel=100'], constexprs={'XBLOCK': 8}, grid=(5,),
+             block_index=(4, 0, 0), num_warps=2, num_stages=1)
+fresh13_case('triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_3', 'triton',
+             'triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_3', ['in_out_ptr0=float32[16]',
+             'in_ptr0=bfloat16[16,2048]:-2..2', 'in_ptr1=bfloat16[2048]:0.5..1.5', 'out_ptr0=bfloat16[16,2048]',
+             'xnumel=16', 'rnumel=2048'], constexprs={'XBLOCK': 2, 'RBLOCK': 512}, grid=(8,), block_index=(7, 0, 0),
+             num_warps=4, num_stages=1)
+# matmuls
+for _name, _m, _n, _k, _bm, _bn, _bk, _gm, _nw, _st in (('64x64x32_s4', 100, 120, 72, 64, 64, 32, 8, 4, 4),
+                                                         ('128x64x64_w8', 200, 96, 128, 128, 64, 64, 4, 8, 2)):
+    fresh13_case(f'linear_tensor_desc_kernel.{_name}', 'triton', 'linear_tensor_desc_kernel', [
+                 f'x_ptr=float16[{_m},{_k}]:-1..1', f'w_ptr=float16[{_n},{_k}]:-1..1', f'y_ptr=float16[{_m},{_n}]',
+                 f'M={_m}', f'N={_n}', f'K={_k}'], constexprs={'BLOCK_M': _bm, 'BLOCK_N': _bn, 'BLOCK_K': _bk,
+                 'GROUP_M': _gm}, grid=(-(-_m // _bm) * -(-_n // _bn),), block_index=(0, 0, 0), num_warps=_nw,
+                 num_stages=_st)
+fresh13_case('bmm_kernel', 'triton', 'bmm_kernel', ['a_ptr=float16[2,48,40]:-1..1', 'b_ptr=float16[2,40,56]:-1..1',
+             'c_ptr=float16[2,48,56]', 'M=48', 'N=56', 'K=40', 'stride_ab=1920', 'stride_am=40', 'stride_ak=1',
+             'stride_bb=2240', 'stride_bk=56', 'stride_bn=1', 'stride_cb=2688', 'stride_cm=56', 'stride_cn=1'],
+             constexprs={'BLOCK_M': 32, 'BLOCK_N': 32, 'BLOCK_K': 32}, grid=(2, 2, 2), block_index=(1, 1, 1),
+             num_warps=4, num_stages=2)
+SKIPS.update({f"{c['file']}:{c['kernel']}": "fresh13: not recorded yet" for c in CASES if c["id"].startswith("fresh13.")})
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
