@@ -958,6 +958,156 @@ def _fresh12_data() -> dict[str, np.ndarray]:
     return out
 
 
+def _fresh13_bptree(rng, order: int, nrec: int, leaf_keys: int, nq: int) -> dict[str, np.ndarray]:
+    """Rodinia b+tree's knode array for findK (int location; int indices[order + 1]; int keys[order + 1]; bool
+    is_leaf; int num_keys: 2 * order + 5 ints a node), two levels of inner nodes over leaves of leaf_keys records:
+    an inner node's keys are its children's smallest keys, INT_MAX past the last child; a leaf's are its records' keys,
+    -1 past the last. The queries: keys of the tree (the smallest and the largest among them) and two that are not."""
+    keys = np.sort(rng.choice(100000, nrec, replace=False)).astype(np.int64)
+    leaves = [np.arange(i, min(i + leaf_keys, nrec)) for i in range(0, nrec, leaf_keys)]
+    groups = np.array_split(np.arange(len(leaves)), -(-len(leaves) // order))
+    n_inner = len(groups)
+    width = 2 * order + 5
+    nodes = np.zeros((1 + n_inner + len(leaves), width), np.int64)
+    big = np.iinfo(np.int32).max
+
+    def inner(row, children, firsts):
+        nodes[row, 0] = row
+        nodes[row, 1:1 + order + 1] = 0
+        nodes[row, 1:1 + len(children)] = children
+        nodes[row, 2 + order:2 + order + order + 1] = big
+        nodes[row, 2 + order:2 + order + len(children)] = firsts
+        nodes[row, 2 * order + 3] = 0
+        nodes[row, 2 * order + 4] = len(children)
+
+    leaf0 = 1 + n_inner
+    inner(0, [1 + g for g in range(n_inner)], [keys[leaves[grp[0]][0]] for grp in groups])
+    for g, grp in enumerate(groups):
+        inner(1 + g, [leaf0 + int(l) for l in grp], [keys[leaves[int(l)][0]] for l in grp])
+    for l, recs in enumerate(leaves):
+        row = leaf0 + l
+        nodes[row, 0] = row
+        nodes[row, 1:1 + len(recs)] = recs
+        nodes[row, 2 + order:2 + order + order + 1] = -1
+        nodes[row, 2 + order:2 + order + len(recs)] = keys[recs]
+        nodes[row, 2 * order + 3] = 1
+        nodes[row, 2 * order + 4] = len(recs)
+    present = rng.choice(nrec, nq - 4, replace=False)
+    q = [keys[0], keys[-1], *keys[present]]
+    absent = [int(k) for k in range(int(keys[0]) + 1, int(keys[-1])) if k not in set(keys.tolist())]
+    q += [absent[3], absent[len(absent) // 2]]
+    return {f"fresh13_bptree_o{order}_knodes": nodes.astype(np.int32).ravel(),
+            f"fresh13_bptree_o{order}_records": rng.integers(1, 1 << 20, nrec).astype(np.int32),
+            f"fresh13_bptree_o{order}_keys": np.array(q, np.int32)}
+
+
+def _fresh13_lavamd_boxes(nbx: int, nby: int, nbz: int, par: int) -> np.ndarray:
+    """lavaMD's box_str array as int32 words (x, y, z, number, long offset, nn, pad, nei[26] of (x, y, z, number,
+    long offset)): the boxes of an nbx x nby x nbz grid, every other box within one step a neighbour."""
+    coords = [(x, y, z) for z in range(nbz) for y in range(nby) for x in range(nbx)]
+    arr = np.zeros((len(coords), 164), np.int32)
+    for b, (x, y, z) in enumerate(coords):
+        nei = [n for n, (u, v, w) in enumerate(coords)
+               if n != b and abs(u - x) <= 1 and abs(v - y) <= 1 and abs(w - z) <= 1]
+        arr[b, 0:5] = [x, y, z, b, b * par]
+        arr[b, 6] = len(nei)
+        for k, n in enumerate(nei):
+            arr[b, 8 + 6 * k:8 + 6 * k + 5] = [*coords[n], n, n * par]
+    return arr.ravel()
+
+
+def _fresh13_data() -> dict[str, np.ndarray]:
+    """The .npy inputs of the thirteenth fresh CUDA batch (kernels/fresh13_*.cu): diagonally dominant matrices (LU
+    and Gaussian elimination divide by their pivots), B+ trees of order 16 and 48 with their queries, streamcluster's
+    points (weight, long assign, cost) and centre table, lavaMD's box tables (2x2x1 and 2x2x2 boxes), cutcp's atom
+    bins (0 to 8 atoms a bin, packed), tpacf's unit vectors and angular bin boundaries, LBM grids with their flag
+    field, MD positions on a jittered lattice with each atom's nearest neighbours, radix-sort keys with their scanned
+    digit counts, and tridiagonal matrices with bisection intervals (eigenvalue counts at their ends)."""
+    rng = np.random.default_rng(20270901)
+    out: dict[str, np.ndarray] = {}
+    for n in (64, 96, 200):
+        a = rng.uniform(-1, 1, (n, n))
+        a[np.arange(n), np.arange(n)] = n + rng.uniform(1, 2, n)
+        out[f"fresh13_diagdom_{n}"] = a.astype(np.float32).ravel()
+    out.update(_fresh13_bptree(rng, 16, 600, 12, 8))
+    out.update(_fresh13_bptree(rng, 48, 2000, 40, 9))
+    # streamcluster: Point_Struct {float weight; long assign; float cost} = 24 bytes, as int32 words
+    n = 1000
+    pts = np.zeros((n, 6), np.int32)
+    pts[:, 0] = rng.uniform(1, 3, n).astype(np.float32).view(np.int32)
+    pts[:, 2] = rng.integers(0, n, n)
+    pts[:, 4] = rng.uniform(0, 40, n).astype(np.float32).view(np.int32)
+    out["fresh13_sc_points_1000"] = pts.ravel()
+    out["fresh13_sc_center_table_1000"] = rng.integers(0, 5, n).astype(np.int32)
+    out["fresh13_lavamd_boxes_2x2x1_p100"] = _fresh13_lavamd_boxes(2, 2, 1, 100)
+    out["fresh13_lavamd_boxes_2x2x2_p40"] = _fresh13_lavamd_boxes(2, 2, 2, 40)
+    # cutcp: 6x6x6 bins of 8 float4 atoms (x, y, z, q); bin i spans [(i - 1) * 2, i * 2) along each axis
+    bins = np.zeros((6, 6, 6, 8, 4), np.float32)
+    for k in range(6):
+        for j in range(6):
+            for i in range(6):
+                cnt = int(rng.integers(0, 9))
+                lo = (np.array([i, j, k]) - 1) * 2.0
+                bins[k, j, i, :cnt, :3] = lo + rng.uniform(0, 2.0, (cnt, 3))
+                bins[k, j, i, :cnt, 3] = rng.choice([-1, 1], cnt) * rng.uniform(0.1, 1.0, cnt)
+    out["fresh13_cutcp_bins_6x6x6"] = bins.ravel()
+    # tpacf: unit vectors, and cosines of angles from 0 to pi (decreasing)
+    v = rng.normal(size=(384, 3))
+    v /= np.linalg.norm(v, axis=1, keepdims=True)
+    for c, name in enumerate("xyz"):
+        out[f"fresh13_tpacf_{name}_384"] = v[:, c].astype(np.float32)
+    out["fresh13_tpacf_binb_20"] = np.cos(np.pi * (np.arange(21) / 20.0) ** 1.5).astype(np.float32)
+    # lbm: 19 distributions in 0.02..0.08 and the flags (0, obstacle 1, accel 2) as the 20th field's bits
+    for sx, sy, sz in ((40, 3, 3), (64, 2, 4)):
+        cells = sx * sy * (sz + 4)
+        g = rng.uniform(0.02, 0.08, (20, cells)).astype(np.float32)
+        g[19] = rng.choice(np.array([0, 0, 0, 1, 2], np.uint32), cells).view(np.float32)
+        out[f"fresh13_lbm_src_{sx}x{sy}x{sz}"] = g.ravel()
+    # md: a jittered lattice (spacing 1.2), the nearest neighbours of each atom, column-major (j * inum + i)
+    for dims, count, dt in (((8, 8, 6), 16, np.float32), ((8, 6, 4), 12, np.float64)):
+        grid = np.stack(np.meshgrid(*[np.arange(d) for d in dims], indexing="ij"), -1).reshape(-1, 3) * 1.2
+        pos = grid + rng.uniform(-0.1, 0.1, grid.shape)
+        inum = len(pos)
+        d2 = ((pos[:, None, :] - pos[None, :, :]) ** 2).sum(-1)
+        np.fill_diagonal(d2, np.inf)
+        near = np.argsort(d2, axis=1, kind="stable")[:, :count]
+        p4 = np.zeros((inum, 4), dt)
+        p4[:, :3] = pos
+        tag = "f32" if dt == np.float32 else "f64"
+        out[f"fresh13_md_pos_{tag}_{inum}"] = p4.ravel()
+        out[f"fresh13_md_neigh_{inum}x{count}"] = np.ascontiguousarray(near.T).astype(np.int32).ravel()
+    # radix sort: 5000 keys, the 4-bit digit at shift 4, 4 blocks (SHOC's regions: n/4/grid uint4s, the rest
+    # to the last block); isums[d * grid + b] the exclusive scan of the counts in that order
+    keys = rng.integers(0, 2**32, 5000, dtype=np.uint64).astype(np.uint32)
+    out["fresh13_sort_keys_5000"] = keys
+    grid, n4 = 4, 5000 // 4
+    region = n4 // grid
+    counts = np.zeros((16, grid), np.int64)
+    for b in range(grid):
+        stop = n4 if b == grid - 1 else (b + 1) * region
+        dig = (keys[4 * b * region:4 * stop] >> 4) & 0xF
+        counts[:, b] = np.bincount(dig, minlength=16)
+    flat = counts.ravel()
+    out["fresh13_sort_isums_5000_g4_s4"] = (np.cumsum(flat) - flat).astype(np.uint32)
+    # eigenvalues: symmetric tridiagonal matrices, Gershgorin's interval cut into pieces, those holding eigenvalues
+    for n, pieces in ((100, 80), (48, 50)):
+        d = rng.uniform(-1, 1, n)
+        s = rng.uniform(0.2, 1.0, n - 1)
+        ev = np.linalg.eigvalsh(np.diag(d) + np.diag(s, 1) + np.diag(s, -1))
+        rad = np.abs(np.concatenate([[0], s])) + np.abs(np.concatenate([s, [0]]))
+        edges = np.linspace((d - rad).min() - 1e-3, (d + rad).max() + 1e-3, pieces + 1)
+        lc = np.searchsorted(ev, edges[:-1])
+        rc = np.searchsorted(ev, edges[1:])
+        keep = rc > lc
+        out[f"fresh13_bisect_d_{n}"] = d.astype(np.float32)
+        out[f"fresh13_bisect_s_{n}"] = s.astype(np.float32)
+        out[f"fresh13_bisect_left_{n}"] = edges[:-1][keep].astype(np.float32)
+        out[f"fresh13_bisect_right_{n}"] = edges[1:][keep].astype(np.float32)
+        out[f"fresh13_bisect_lcount_{n}"] = lc[keep].astype(np.uint32)
+        out[f"fresh13_bisect_rcount_{n}"] = rc[keep].astype(np.uint32)
+    return out
+
+
 def _pointer_table_data() -> dict[str, np.ndarray]:
     """kernels/pointer_tables*: the grouped GEMM's (M, N, K) and leading dimensions of three groups (one a full
     64x64 problem, two narrow ones), and jagged row lengths of 0 to 70 elements."""
@@ -1011,6 +1161,7 @@ def data_files() -> dict[str, np.ndarray]:
         **_fresh9_data(),
         **_fresh11_data(),
         **_fresh12_data(),
+        **_fresh13_data(),
     }
     return out
 
@@ -3741,6 +3892,322 @@ for by, B, T, OC in ((8, 1, 37, 504), (4, 4, 5, 768)):
             [f"dbias=bfloat16[{OC}]", f"dout=bfloat16[{B * T * OC}]", f"B={B}", f"T={T}", f"OC={OC}"],
             grid=(-(-OC // 256), 1, 1))
 
+
+
+# ---- the thirteenth fresh held-out batch (kernels/fresh13_apps.cu, compiled by NVRTC, and fresh13_kernels.cu, compiled
+# by nvcc, with fresh13_common.cuh): the benchmark suites' kernels as their authors wrote them and a harness gathers
+# them (each suite's BLOCK_SIZE and problem-size macros set per section, their structs, their boundary tricks, host
+# code and a main() the recording never runs). NVRTC, Rodinia: Needleman-Wunsch's anti-diagonal 16x16 tiles with the
+# reference tile (both halves of the sweep), LU's diagonal / perimeter / internal tiles (BLOCK_SIZE 16 and 32, from a
+# diagonally dominant matrix), HotSpot's pyramid (16x16 two steps, 12x12 one step, ragged grids) and 3-D opt1 (global
+# only), PathFinder's shared prev/result rows (256 and 96 threads), SRAD v2's north/south/east/west tiles (its edge
+# reads kept in bounds), Gaussian elimination's Fan1 and Fan2 (16x16, 12x8), back propagation's layerforward (the
+# __log2f/__powf tree) and weight adjustment, the B+ tree's findK (orders 16 and 48, a data-dependent descent of
+# knode structs), streamcluster's pgain cost (the candidate in dynamic shared memory, a 2-D grid, centre_table
+# gathers), lavaMD (FOUR_VECTOR and double charges in shared memory, 100 particles by 128 threads and 40 by 32), a
+# dwt2d-style 5/3 row lifting (int, a mirrored halo) and 9/7 column lifting (a padded float tile), k-means' inverted
+# features and nearest centre with the centres in __constant__ (plain, and with the delta and new-centre
+# reductions); Parboil: sgemm's register tiling (TILE_N 16, TILE_TB_HEIGHT 8), the 7-point stencil coarsened in x
+# (32x4 and 16x8 blocks, ragged), histo's prescan (a warp-synchronous tail with no volatile) and its final
+# saturating pass (ushort4, uint4 reads, uchar4 writes), MRI-Q (kValues in __constant__, odd and even numK),
+# cutcp (block 8x2x8, whole bins a thread into a shared cache of float4 atoms), tpacf (a shared tile of 12-byte
+# points, bisection over shared bin boundaries, shared sub-histograms, 64-bit results), LBM's D3Q19 step (SoA, 19
+# loads and 19 pushed stores, blocks of 40 and 64 cells). nvcc, PolyBench-GPU: atax, bicg, mvt, gesummv (a thread
+# a row: strided; a thread a column: coalesced), gemm, syr2k (32x10), covariance and correlation (mean, std,
+# reduce over a 96x8 block, the triangular products), Gram-Schmidt's three kernels, FDTD-2D (rows of NY+1), Jacobi-2D
+# (24x16 blocks), the 2-D and 3-D convolutions; SHOC: Stencil2D's shared strip with halo (float, 64 threads; double,
+# 48), the templated reduction (float and double, 256 threads, the volatile tail), the Blelloch scan with
+# CONFLICT_FREE_OFFSET (128 and 256 threads, ragged n), MD's Lennard-Jones over neighbour lists (float4 through
+# __ldg, double4), Triad, the radix sort's reduce (a private digit histogram: local memory), top_scan and
+# bottom_scan (uint4 keys, shared scans, a data-dependent scatter); CUDA samples: SobolQRNG (2-D grids of 64 and
+# 128), the quasirandom generator (a __constant__ table, a 128x3 block) and Moro's inverse CND, boxFilter's
+# running sums along rows, down columns and on RGBA words, NLM over a shared uchar4 window (8x8 blocks, a ragged
+# image), FDTD3d (radius 4, 32x16 and 32x8, cooperative groups), n-body (float4, 96 threads; double4, 64), an
+# eigenvalue bisection step (Sturm counts over a shared tridiagonal, a shared compaction), lineOfSight's angles,
+# max-scan and visibilities (bytes); written blind, before its first recording; grids of 1 to 9 blocks
+F13K, F13A = f"{K}/fresh13_kernels.cu", f"{K}/fresh13_apps.cu"
+
+
+def fresh13(id, file, kernel, block, args, **kw):
+    c = case("fresh13." + id, file, kernel, block, args, **kw)
+    if file == F13K:
+        c["compiler"] = "nvcc"
+    return c
+
+
+def _f13_double_bits(x: float) -> list[float]:
+    """A double's 8 bytes as the two floats that hold them (the recorder writes __constant__ values as float32)."""
+    import struct
+
+    return list(struct.unpack("<2f", struct.pack("<d", x)))
+
+
+_F13_RNG = np.random.default_rng(20270902)
+_F13_CLUSTERS = [float(x) for x in _F13_RNG.uniform(-0.8, 0.8, 40)]
+_F13_KVALUES = [float(x) for x in np.column_stack([_F13_RNG.uniform(-0.5, 0.5, (75, 3)),
+                                                   _F13_RNG.uniform(0, 1, 75)]).ravel()]
+_F13_QRNG = [float(x) for x in _F13_RNG.uniform(-1000, 1000, 93)]
+_F13_FDTD = [-2.4, 0.5, -0.08, 0.01, -0.001]
+
+# ---- Rodinia (NVRTC)
+for kern, bw, i, g in (("needle_cuda_shared_1", 4, 3, 3), ("needle_cuda_shared_1", 4, 4, 4),
+                       ("needle_cuda_shared_2", 4, 2, 2), ("needle_cuda_shared_2", 5, 3, 3)):
+    cols = 16 * bw + 1
+    fresh13(f"{kern}.w{bw}.i{i}", F13A, kern, (16,),
+            [f"referrence=int32[{cols * cols}]:-4..11", f"matrix_cuda=int32[{cols * cols}]:-100..100", f"cols={cols}",
+             "penalty=10", f"i={i}", f"block_width={bw}"], grid=(g, 1, 1))
+for bs, dim, off, kern, block, grid in ((16, 64, 0, "lud_diagonal", (16,), (1, 1, 1)),
+                                        (16, 64, 0, "lud_perimeter", (32,), (3, 1, 1)),
+                                        (16, 64, 16, "lud_perimeter", (32,), (2, 1, 1)),
+                                        (16, 64, 0, "lud_internal", (16, 16), (3, 3, 1)),
+                                        (16, 64, 16, "lud_internal", (16, 16), (2, 2, 1)),
+                                        (32, 96, 0, "lud_diagonal", (32,), (1, 1, 1)),
+                                        (32, 96, 0, "lud_perimeter", (64,), (2, 1, 1)),
+                                        (32, 96, 0, "lud_internal", (32, 32), (2, 2, 1))):
+    fresh13(f"{kern}.bs{bs}.o{off}", F13A, kern, block,
+            [f"m={npy(f'fresh13_diagdom_{dim}')}", f"matrix_dim={dim}", f"offset={off}"],
+            defines={"LUD_BLOCK_SIZE": bs} if bs != 16 else None, grid=grid)
+for bs, it, cols, rows, grid in ((16, 2, 30, 30, (3, 3, 1)), (12, 1, 20, 28, (2, 3, 1))):
+    n = cols * rows
+    fresh13(f"calculate_temp.b{bs}.p{it}.{cols}x{rows}", F13A, "calculate_temp", (bs, bs),
+            [f"iteration={it}", f"power=float32[{n}]:0..1", f"temp_src=float32[{n}]:320..340", f"temp_dst=float32[{n}]",
+             f"grid_cols={cols}", f"grid_rows={rows}", f"border_cols={it}", f"border_rows={it}", "Cap=0.5", "Rx=1.5",
+             "Ry=1.5", "Rz=10.0", "step=0.001", "time_elapsed=0.001"],
+            defines={"HOTSPOT_BLOCK_SIZE": bs} if bs != 16 else None, grid=grid)
+for bx, by, nx, ny, nz in ((64, 4, 64, 12, 5), (32, 8, 96, 8, 4)):
+    n = nx * ny * nz
+    fresh13(f"hotspotOpt1.{bx}x{by}.{nx}x{ny}x{nz}", F13A, "hotspotOpt1", (bx, by),
+            [f"p=float32[{n}]:0..1", f"tIn=float32[{n}]:320..340", f"tOut=float32[{n}]", "sdc=0.002", f"nx={nx}",
+             f"ny={ny}", f"nz={nz}", "ce=0.1", "cw=0.1", "cn=0.1", "cs=0.1", "ct=0.1", "cb=0.1", "cc=0.4"],
+            grid=(nx // bx, ny // by, 1))
+for bs, it, cols, rows, start, g in ((256, 4, 1000, 20, 0, 5), (96, 3, 500, 12, 6, 6)):
+    fresh13(f"dynproc_kernel.b{bs}.p{it}.c{cols}", F13A, "dynproc_kernel", (bs,),
+            [f"iteration={it}", f"gpuWall=int32[{cols * (rows - 1)}]:0..9", f"gpuSrc=int32[{cols}]:0..9",
+             f"gpuResults=int32[{cols}]", f"cols={cols}", f"rows={rows}", f"startStep={start}", f"border={it}"],
+            defines={"PF_BLOCK_SIZE": bs} if bs != 256 else None, grid=(g, 1, 1))
+for cols, rows in ((48, 48), (64, 32)):
+    n = cols * rows
+    fresh13(f"srad_cuda_1.{cols}x{rows}", F13A, "srad_cuda_1", (16, 16),
+            [f"E_C=float32[{n}]", f"W_C=float32[{n}]", f"N_C=float32[{n}]", f"S_C=float32[{n}]",
+             f"J_cuda=float32[{n}]:1.0..1.2", f"C_cuda=float32[{n}]", f"cols={cols}", f"rows={rows}", "q0sqr=0.05"],
+            grid=(cols // 16, rows // 16, 1))
+fresh13("srad_cuda_2.48x48", F13A, "srad_cuda_2", (16, 16),
+        ["E_C=float32[2304]:-0.2..0.2", "W_C=float32[2304]:-0.2..0.2", "N_C=float32[2304]:-0.2..0.2",
+         "S_C=float32[2304]:-0.2..0.2", "J_cuda=float32[2304]:1.0..1.2", "C_cuda=float32[2304]:0..1", "cols=48",
+         "rows=48", "lambda=0.5", "q0sqr=0.05"], grid=(3, 3, 1))
+fresh13("Fan1.b64.s200.t3", F13A, "Fan1", (64,),
+        ["m_cuda=float32[40000]", f"a_cuda={npy('fresh13_diagdom_200')}", "Size=200", "t=3"], grid=(4, 1, 1))
+for bx, by, size, t, grid in ((16, 16, 40, 5, (3, 3, 1)), (12, 8, 24, 2, (2, 3, 1))):
+    fresh13(f"Fan2.{bx}x{by}.s{size}.t{t}", F13A, "Fan2", (bx, by),
+            [f"m_cuda=float32[{size * size}]", f"a_cuda=float32[{size * size}]", f"b_cuda=float32[{size}]",
+             f"Size={size}", f"j1={size}", f"t={t}"], grid=grid)
+for inp in (64, 128):
+    fresh13(f"bpnn_layerforward_CUDA.in{inp}", F13A, "bpnn_layerforward_CUDA", (16, 16),
+            [f"input_cuda=float32[{inp + 1}]", "output_hidden_cuda=float32[17]",
+             f"input_hidden_cuda=float32[{(inp + 1) * 17}]", f"hidden_partial_sum=float32[{inp}]", f"in={inp}", "hid=16"],
+            grid=(1, inp // 16, 1))
+fresh13("bpnn_adjust_weights_cuda.in64", F13A, "bpnn_adjust_weights_cuda", (16, 16),
+        ["delta=float32[17]", "hid=16", "ly=float32[65]", "in=64", "w=float32[1105]", "oldw=float32[1105]"],
+        grid=(1, 4, 1))
+for order, q, nodes in ((16, 8, 55), (48, 9, 53)):
+    fresh13(f"findK.o{order}.q{q}", F13A, "findK", (order,),
+            ["height=2", f"knodesD={npy(f'fresh13_bptree_o{order}_knodes')}", f"knodes_elem={nodes}",
+             f"recordsD={npy(f'fresh13_bptree_o{order}_records')}", f"currKnodeD=int64[{q}]:0..0",
+             f"offsetD=int64[{q}]:0..0", f"keysD={npy(f'fresh13_bptree_o{order}_keys')}", f"ansD=int32[{q}]"],
+            defines={"DEFAULT_ORDER": order} if order != 16 else None, grid=(q, 1, 1))
+for b, grid, num, dim, x, k in ((128, (4, 2, 1), 1000, 20, 37, 12), (96, (4, 1, 1), 300, 7, 299, 5)):
+    fresh13(f"kernel_compute_cost.b{b}.n{num}.d{dim}", F13A, "kernel_compute_cost", (b,),
+            [f"num={num}", f"dim={dim}", f"x={x}", f"p={npy('fresh13_sc_points_1000')}", f"K={k}", f"stride={k + 1}",
+             f"coord_d=float32[{num * dim}]", f"work_mem_d=float32[{num * (k + 1)}]",
+             f"center_table_d={npy('fresh13_sc_center_table_1000')}", f"switch_membership_d=bool[{num}]:0..0"],
+            grid=grid, dyn=4 * dim)
+for par, thr, nb, boxes in ((100, 128, 4, "2x2x1_p100"), (40, 32, 8, "2x2x2_p40")):
+    fresh13(f"kernel_gpu_cuda.p{par}.t{thr}.b{nb}", F13A, "kernel_gpu_cuda", (thr,),
+            ["alpha=0.5", f"number_boxes={nb}", f"d_box_gpu={npy(f'fresh13_lavamd_boxes_{boxes}')}",
+             f"d_rv_gpu=float4[{par * nb}]:0.1..1.0", f"d_qv_gpu=float32[{par * nb}]:0.1..1.0",
+             f"d_fv_gpu=float4[{par * nb}]"],
+            defines={"NUMBER_PAR_PER_BOX": par, "NUMBER_THREADS": thr} if par != 100 else None, grid=(nb, 1, 1))
+for b, sx, sy in ((48, 128, 6), (64, 256, 3)):
+    fresh13(f"fdwt53_rows.b{b}.{sx}x{sy}", F13A, "fdwt53_rows", (b,),
+            [f"in=int32[{sx * sy}]:0..255", f"out=int32[{sx * sy}]", f"sx={sx}", f"sy={sy}"], grid=(sx // 128, sy, 1))
+for tx, ty, sx, sy in ((16, 8, 48, 32), (32, 4, 40, 24)):
+    fresh13(f"fdwt97_cols.{tx}x{ty}.{sx}x{sy}", F13A, f"fdwt97_cols<{tx}, {ty}>", (tx, ty),
+            [f"in=float32[{sx * sy}]", f"out=float32[{sx * sy}]", f"sx={sx}", f"sy={sy}"],
+            grid=(-(-sx // tx), sy // (2 * ty), 1))
+fresh13("invert_mapping.n500.f9", F13A, "invert_mapping", (128,),
+        ["input=float32[4500]", "output=float32[4500]", "npoints=500", "nfeatures=9"], grid=(4, 1, 1))
+for tag, b, grid, npts, defs in (("plain", 256, (4, 1, 1), 1000, None),
+                                 ("reductions", 128, (3, 2, 1), 768,
+                                  {"GPU_DELTA_REDUCTION": 1, "GPU_NEW_CENTER_REDUCTION": 1, "THREADS_PER_BLOCK": 128})):
+    nblk = grid[0] * grid[1]
+    fresh13(f"kmeansPoint.{tag}.n{npts}.f8.k5", F13A, "kmeansPoint", (b,),
+            [f"features=float32[{npts * 8}]", "nfeatures=8", f"npoints={npts}", "nclusters=5",
+             f"membership=int32[{npts}]:0..4", "clusters=float32[40]", f"block_clusters=float32[{nblk * 40}]",
+             f"block_deltas=int32[{nblk}]", f"features_flipped=float32[{npts * 8}]"],
+            defines=defs, grid=grid, constants={"c_clusters": _F13_CLUSTERS})
+
+# ---- Parboil (NVRTC)
+for m, n, k, grid in ((128, 48, 40, (1, 3, 1)), (256, 32, 24, (2, 2, 1))):
+    fresh13(f"mysgemmNT.{m}x{n}x{k}", F13A, "mysgemmNT", (16, 8),
+            [f"A=float32[{m * k}]", f"lda={m}", f"B=float32[{n * k}]", f"ldb={n}", f"C=float32[{m * n}]", f"ldc={m}",
+             f"k={k}", "alpha=1.0", "beta=0.5"], grid=grid)
+for bx, by, nx, ny, nz in ((32, 4, 128, 12, 8), (16, 8, 50, 20, 6)):
+    fresh13(f"block2D_hybrid_coarsen_x.{bx}x{by}.{nx}x{ny}x{nz}", F13A, "block2D_hybrid_coarsen_x", (bx, by),
+            ["c0=0.1666", "c1=0.0277", f"A0=float32[{nx * ny * nz}]", f"Anext=float32[{nx * ny * nz}]", f"nx={nx}",
+             f"ny={ny}", f"nz={nz}"], grid=(-(-nx // (2 * bx)), -(-ny // by), 1), dyn=2 * bx * by * 4)
+fresh13("histo_prescan_kernel.b256.n16384", F13A, "histo_prescan_kernel", (256,),
+        ["input=uint32[16384]:0..4095", "size=16384", "minmax=uint32[2]:0..1023"], grid=(4, 1, 1))
+fresh13("histo_prescan_kernel.b128.n9000", F13A, "histo_prescan_kernel", (128,),
+        ["input=uint32[9000]:0..4095", "size=9000", "minmax=uint32[2]:0..1023"], defines={"PRESCAN_THREADS": 128},
+        grid=(3, 1, 1))
+for b, g, lo, hi, h, w in ((256, 4, 1, 1, 96, 128), (96, 5, 0, 1, 100, 128)):
+    fresh13(f"histo_final_kernel.b{b}.r{lo}{hi}.{h}x{w}", F13A, "histo_final_kernel", (b,),
+            [f"sm_range_min={lo}", f"sm_range_max={hi}", f"histo_height={h}", f"histo_width={w}",
+             f"global_subhisto=uint32[{h * w}]:0..200", f"global_histo=uint32[{h * w // 2}]:0..33554431",
+             f"global_overflow=uint32[{h * w}]:0..100", f"final_histo=uint32[{h * w // 4}]"], grid=(g, 1, 1))
+fresh13("ComputePhiMag_GPU.k1000", F13A, "ComputePhiMag_GPU", (512,),
+        ["phiR=float32[1024]", "phiI=float32[1024]", "phiMag=float32[1024]", "numK=1000"], grid=(2, 1, 1))
+for numk, nx in ((75, 768), (40, 512)):
+    fresh13(f"ComputeQ_GPU.k{numk}.x{nx}", F13A, "ComputeQ_GPU", (256,),
+            [f"numK={numk}", "kGlobalIndex=0", f"x=float32[{nx}]", f"y=float32[{nx}]", f"z=float32[{nx}]",
+             f"Qr=float32[{nx}]", f"Qi=float32[{nx}]"], grid=(nx // 256, 1, 1),
+            constants={"ck": _F13_KVALUES[:4 * numk]})
+for zr in (1, 0):
+    fresh13(f"cuda_cutoff_potential_lattice.z{zr}", F13A, "cuda_cutoff_potential_lattice", (8, 2, 8),
+            ["binDim_x=6", "binDim_y=6", f"binZeroAddr={npy('fresh13_cutcp_bins_6x6x6')}", "h=0.5", "cutoff2=4.0",
+             "inv_cutoff2=0.25", "regionZeroAddr=float32[4096]:0..0", f"zRegionIndex={zr}"], grid=(2, 2, 1))
+for b, n, g in ((128, 384, 3), (96, 300, 4)):
+    fresh13(f"gen_hists.b{b}.n{n}", F13A, "gen_hists", (b,),
+            [f"histograms=uint64[{g * 20}]", f"all_x_data={npy('fresh13_tpacf_x_384')}",
+             f"all_y_data={npy('fresh13_tpacf_y_384')}", f"all_z_data={npy('fresh13_tpacf_z_384')}",
+             f"binb={npy('fresh13_tpacf_binb_20')}", f"NUM_ELEMENTS={n}"],
+            defines={"TPACF_BLOCK_SIZE": b} if b != 128 else None, grid=(g, 1, 1))
+for sx, sy, sz in ((40, 3, 3), (64, 2, 4)):
+    cells = sx * sy * (sz + 4) * 20
+    fresh13(f"performStreamCollide_kernel.{sx}x{sy}x{sz}", F13A, "performStreamCollide_kernel", (sx,),
+            [f"srcGrid={npy(f'fresh13_lbm_src_{sx}x{sy}x{sz}')}", f"dstGrid=float32[{cells}]"],
+            defines={"SIZE_X": sx, "SIZE_Y": sy, "SIZE_Z": sz} if sx != 40 else None, grid=(sy, sz, 1))
+
+# ---- PolyBench-GPU (nvcc)
+fresh13("atax_kernel1.600x500", F13K, "atax_kernel1", (256,),
+        ["A=float32[300000]", "x=float32[500]", "tmp=float32[600]"], grid=(3, 1, 1))
+fresh13("atax_kernel2.600x500", F13K, "atax_kernel2", (256,),
+        ["A=float32[300000]", "y=float32[500]", "tmp=float32[600]"], grid=(2, 1, 1))
+fresh13("bicg_kernel1.400x520", F13K, "bicg_kernel1", (256,),
+        ["A=float32[208000]", "r=float32[400]", "s=float32[520]"], grid=(3, 1, 1))
+fresh13("bicg_kernel2.400x520", F13K, "bicg_kernel2", (256,),
+        ["A=float32[208000]", "p=float32[520]", "q=float32[400]"], grid=(2, 1, 1))
+fresh13("mvt_kernel1.n640", F13K, "mvt_kernel1", (256,),
+        ["a=float32[409600]", "x1=float32[640]", "y_1=float32[640]"], grid=(3, 1, 1))
+fresh13("mvt_kernel2.n640", F13K, "mvt_kernel2", (256,),
+        ["a=float32[409600]", "x2=float32[640]", "y_2=float32[640]"], grid=(3, 1, 1))
+fresh13("gesummv_kernel.n512", F13K, "gesummv_kernel", (256,),
+        ["a=float32[262144]", "b=float32[262144]", "x=float32[512]", "y=float32[512]", "tmp=float32[512]"],
+        grid=(2, 1, 1))
+fresh13("gemm_kernel.24x96x80", F13K, "gemm_kernel", (32, 8),
+        ["a=float32[1920]", "b=float32[7680]", "c=float32[2304]"], grid=(3, 3, 1))
+fresh13("syr2k_kernel.n40.m30.32x10", F13K, "syr2k_kernel", (32, 10),
+        ["a=float32[1200]", "b=float32[1200]", "c=float32[1600]"], grid=(2, 4, 1))
+fresh13("mean_kernel.96x64", F13K, "mean_kernel", (256,), ["mean=float32[96]", "data=float32[6144]"])
+fresh13("reduce_kernel.96x64", F13K, "reduce_kernel", (96, 8), ["mean=float32[96]", "data=float32[6144]"],
+        grid=(1, 8, 1))
+fresh13("covar_kernel.96x64", F13K, "covar_kernel", (256,), ["symmat=float32[9216]", "data=float32[6144]"])
+fresh13("std_kernel.96x64", F13K, "std_kernel", (256,),
+        ["mean=float32[96]", "std=float32[96]", "data=float32[6144]"])
+fresh13("corr_reduce_kernel.96x64", F13K, "corr_reduce_kernel", (96, 8),
+        ["mean=float32[96]", "std=float32[96]:0.5..1.5", "data=float32[6144]"], grid=(1, 8, 1))
+fresh13("corr_kernel.96x64", F13K, "corr_kernel", (256,), ["symmat=float32[9216]", "data=float32[6144]"])
+for kern, g in (("gramschmidt_kernel1", 1), ("gramschmidt_kernel2", 2), ("gramschmidt_kernel3", 1)):
+    fresh13(f"{kern}.300x160.k5", F13K, kern, (256,),
+            ["a=float32[48000]", "r=float32[25600]:0.5..1.5", "q=float32[48000]", "k=5"], grid=(g, 1, 1))
+fresh13("fdtd_step1_kernel.20x90", F13K, "fdtd_step1_kernel", (32, 8),
+        ["_fict_=float32[10]", "ex=float32[1820]", "ey=float32[1890]", "hz=float32[1800]", "t=4"], grid=(3, 3, 1))
+for kern in ("fdtd_step2_kernel", "fdtd_step3_kernel"):
+    fresh13(f"{kern}.20x90", F13K, kern, (32, 8),
+            ["ex=float32[1820]", "ey=float32[1890]", "hz=float32[1800]", "t=4"], grid=(3, 3, 1))
+for kern in ("runJacobiCUDA_kernel1", "runJacobiCUDA_kernel2"):
+    fresh13(f"{kern}.n46.24x16", F13K, kern, (24, 16), ["n=46", "A=float32[2116]", "B=float32[2116]"], grid=(2, 3, 1))
+fresh13("Convolution2D_kernel.24x90", F13K, "Convolution2D_kernel", (32, 8),
+        ["A=float32[2160]", "B=float32[2160]"], grid=(3, 3, 1))
+fresh13("convolution3D_kernel.8x24x70.i3", F13K, "convolution3D_kernel", (32, 8),
+        ["A=float32[13440]", "B=float32[13440]", "i=3"], grid=(3, 3, 1))
+
+# ---- SHOC (nvcc)
+for t, dt, b, grid, strip, align, size in (("float", "float32", 64, (2, 3, 1), 8, 16, 26 * 144),
+                                           ("double", "float64", 48, (3, 2, 1), 6, 8, 14 * 152)):
+    fresh13(f"StencilKernel.{dt}.b{b}.s{strip}", F13K, f"StencilKernel<{t}>", (b,),
+            [f"data={dt}[{size}]", f"newData={dt}[{size}]", f"alignment={align}", f"nStripItems={strip}",
+             "wCenter=0.25", "wCardinal=0.15", "wDiagonal=0.05"], grid=grid,
+            dyn=(strip + 2) * (b + 2) * (4 if t == "float" else 8))
+for t, dt, n, g in (("float", "float32", 6144, 3), ("double", "float64", 4096, 4)):
+    fresh13(f"reduce.{dt}.b256.n{n}", F13K, f"reduce<{t}, 256>", (256,),
+            [f"g_idata={dt}[{n}]", f"g_odata={dt}[{g}]", f"n={n}"], grid=(g, 1, 1), dyn=256 * (4 if t == "float" else 8))
+for b, n, g in ((128, 1000, 4), (256, 3000, 6)):
+    fresh13(f"prescan.b{b}.n{n}", F13K, "prescan", (b,),
+            [f"g_odata=float32[{n}]", f"g_idata=float32[{n}]", f"g_sums=float32[{g}]", f"n={n}"], grid=(g, 1, 1),
+            dyn=4 * (2 * b + ((2 * b - 1) >> 5) + ((2 * b - 1) >> 10) + 1))
+fresh13("compute_lj_force.float4.ldg.n384", F13K, "compute_lj_force<float, float4, float4, true>", (128,),
+        ["force=float4[384]", f"position={npy('fresh13_md_pos_f32_384')}", "neighCount=16",
+         f"neighList={npy('fresh13_md_neigh_384x16')}", "cutsq=2.0", "lj1=1.5", "lj2=2.0", "inum=384"], grid=(3, 1, 1))
+fresh13("compute_lj_force.double4.n192", F13K, "compute_lj_force<double, double4, double4, false>", (64,),
+        ["force=double4[192]", f"position={npy('fresh13_md_pos_f64_192')}", "neighCount=12",
+         f"neighList={npy('fresh13_md_neigh_192x12')}", "cutsq=2.0", "lj1=1.5", "lj2=2.0", "inum=192"], grid=(3, 1, 1))
+fresh13("triad.n640", F13K, "triad", (128,), ["A=float32[640]", "B=float32[640]", "C=float32[640]", "s=1.75"],
+        grid=(5, 1, 1))
+fresh13("sort_reduce.n5000.s4", F13K, "sort_reduce", (256,),
+        [f"in={npy('fresh13_sort_keys_5000')}", "isums=uint32[64]", "n=5000", "shift=4"], grid=(4, 1, 1))
+fresh13("top_scan.g4", F13K, "top_scan", (256,), ["isums=uint32[64]:0..300", "n=4"])
+fresh13("bottom_scan.n5000.s4", F13K, "bottom_scan", (256,),
+        ["out=uint32[5000]", f"in={npy('fresh13_sort_keys_5000')}", f"isums={npy('fresh13_sort_isums_5000_g4_s4')}",
+         "n=5000", "shift=4"], grid=(4, 1, 1))
+
+# ---- CUDA samples (nvcc)
+for b, gx, dims, nv in ((64, 4, 2, 1000), (128, 2, 3, 700)):
+    fresh13(f"sobolGPU_kernel.b{b}.g{gx}x{dims}", F13K, "sobolGPU_kernel", (b,),
+            [f"n_vectors={nv}", f"n_dimensions={dims}", f"d_directions=uint32[{32 * dims}]:0..4294967295",
+             f"d_output=float32[{nv * dims}]"], grid=(gx, dims, 1))
+fresh13("quasirandomGeneratorKernel.128x3.n1500", F13K, "quasirandomGeneratorKernel", (128, 3),
+        ["d_Output=float32[4500]", "seed=0", "N=1500"], grid=(4, 1, 1), constants={"c_Table": _F13_QRNG})
+fresh13("inverseCNDKernel.n2000", F13K, "inverseCNDKernel", (128,),
+        ["d_Output=float32[2000]", "d_Input=uint32[2000]:0..4294967295", "pathN=2000"], grid=(6, 1, 1))
+fresh13("d_boxfilter_x_global.w100.h192.r5", F13K, "d_boxfilter_x_global", (64,),
+        ["id=float32[19200]", "od=float32[19200]", "w=100", "h=192", "r=5"], grid=(3, 1, 1))
+fresh13("d_boxfilter_y_global.w192.h80.r7", F13K, "d_boxfilter_y_global", (64,),
+        ["id=float32[15360]", "od=float32[15360]", "w=192", "h=80", "r=7"], grid=(3, 1, 1))
+fresh13("d_boxfilter_rgba_y.w160.h48.r4", F13K, "d_boxfilter_rgba_y", (32,),
+        ["id=uint32[7680]:0..4294967295", "od=uint32[7680]", "w=160", "h=48", "r=4"], grid=(5, 1, 1))
+fresh13("NLM2.20x20", F13K, "NLM2", (8, 8),
+        ["dst=uchar4[400]", "src=uchar4[400]:0..255", "imageW=20", "imageH=20", "Noise=0.05", "lerpC=0.2"],
+        grid=(3, 3, 1))
+for by, dimx, dimy, dimz, grid in ((16, 64, 32, 6, (2, 2, 1)), (8, 96, 20, 4, (3, 3, 1))):
+    n = (dimx + 8) * (dimy + 8) * (dimz + 8)
+    fresh13(f"FiniteDifferencesKernel.32x{by}.{dimx}x{dimy}x{dimz}", F13K, "FiniteDifferencesKernel", (32, by),
+            [f"output=float32[{n}]", f"input=float32[{n}]", f"dimx={dimx}", f"dimy={dimy}", f"dimz={dimz}"],
+            grid=grid, constants={"stencil": _F13_FDTD})
+fresh13("integrateBodies.float.p96.n384", F13K, "integrateBodies<float>", (96,),
+        ["newPos=float4[384]", "oldPos=float4[384]:0.1..1.0", "vel=float4[384]:-0.1..0.1", "deviceOffset=0",
+         "deviceNumBodies=384", "deltaTime=0.016", "damping=0.995", "numTiles=4"], grid=(4, 1, 1), dyn=96 * 16,
+        constants={"softeningSquared": [0.01]})
+fresh13("integrateBodies.double.p64.n192", F13K, "integrateBodies<double>", (64,),
+        ["newPos=double4[192]", "oldPos=double4[192]:0.1..1.0", "vel=double4[192]:-0.1..0.1", "deviceOffset=0",
+         "deviceNumBodies=192", "deltaTime=0.016", "damping=0.995", "numTiles=3"], grid=(3, 1, 1), dyn=64 * 32,
+        constants={"softeningSquared_fp64": _f13_double_bits(0.01)})
+for n, b, k in ((100, 128, 53), (48, 64, 31)):
+    fresh13(f"bisectKernelStep.n{n}.k{k}", F13K, "bisectKernelStep", (b,),
+            [f"g_d={npy(f'fresh13_bisect_d_{n}')}", f"g_s={npy(f'fresh13_bisect_s_{n}')}", f"n={n}",
+             f"g_left={npy(f'fresh13_bisect_left_{n}')}", f"g_right={npy(f'fresh13_bisect_right_{n}')}",
+             f"g_left_count={npy(f'fresh13_bisect_lcount_{n}')}", f"g_right_count={npy(f'fresh13_bisect_rcount_{n}')}",
+             f"num_intervals={k}", "g_left_out=float32[256]", "g_right_out=float32[256]", "g_left_count_out=uint32[256]",
+             "g_right_count_out=uint32[256]", "g_num_out=uint32[1]"])
+fresh13("computeAngles_kernel.n700", F13K, "computeAngles_kernel", (128,),
+        ["heightMap=float32[4096]:0..100", "width=64", "height=64", "originX=2.5", "originY=3.0", "originZ=60.0",
+         "dirX=0.07", "dirY=0.05", "angles=float32[700]", "numAngles=700"], grid=(6, 1, 1))
+fresh13("maxScanKernel.b128.n700", F13K, "maxScanKernel", (128,),
+        ["angles=float32[700]", "scannedAngles=float32[700]", "blockMax=float32[6]", "numAngles=700"],
+        grid=(6, 1, 1), dyn=1024)
+fresh13("computeVisibilities_kernel.n700", F13K, "computeVisibilities_kernel", (256,),
+        ["angles=float32[700]", "scannedAngles=float32[700]", "numAngles=700", "visibilities=uint8[700]:0..0"],
+        grid=(3, 1, 1))
 
 
 # ---- Python kernels as people write them (issue 30): the robustness corpus's Triton and Numba kernels
