@@ -103,6 +103,9 @@ def test_lane_sectors_picture():
     (BASE + LANE, 1, {"cause": "narrow"}),
     (BASE + 4 * LANE, 4, {"cause": "coalesced"}),
     (BASE + 4 * ((LANE * 7) % 32), 4, {"cause": "gather"}),
+    # a 16 x 16 block's warp: two rows of 16 floats, 1,000 floats apart, each from x - 1 (a halo)
+    (BASE - 4 + 4 * (LANE % 16) + 4000 * (LANE // 16), 4, {"cause": "rows", "rows": 2, "lanes": 16}),
+    (BASE + 4 * (LANE % 8) + 4096 * (LANE // 8), 4, {"cause": "rows", "rows": 4, "lanes": 8}),
     (np.full(32, BASE), 4, {"cause": "broadcast"}),
     (np.where(LANE % 2 == 0, BASE + 8 * LANE, -1), 4, {"cause": "stride", "stride": 2}),
 ])

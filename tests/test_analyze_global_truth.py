@@ -172,6 +172,21 @@ KNOWN = {
                                                       "the kernel counter's atomic sectors 1,918 against 1,921",
     "fresh11.triton.seg_max_claim@triton-3.6.0": "tl.atomic_max and tl.atomic_xchg at data-dependent indices, as under "
                                                  "Triton 3.9: the kernel counter's atomic sectors 4,042 against 4,040",
+    # the thirteenth fresh Python batch (recorded on an H200, 2026-11-29), at its first recording: 50 of 52 exact
+    "fresh13.numba.transpose_scale_f16": "cuda.fp16.hmul through Numba's ABI (a CALL.REL to __hmul, values by pointer "
+                                         "into local memory), as fresh.numba.half_axpby: ptxas keeps other local traffic "
+                                         "than the PTX's (local loads 576 requests, 1,920 sectors measured; 768 and "
+                                         "2,560 emulated)",
+    "fresh13.triton.fused_moe_kernel.w2_bm16": "the sorted token ids' int64 load (line 48, 16 ids a program): 36 "
+                                               "requests of 1 sector measured over the 12 programs, 48 emulated (one a "
+                                               "warp); every other line exact. Cause not found at the first recording "
+                                               "(the w1_bm32 launch of the same kernel is exact)",
+    "fresh13.triton.fused_moe_kernel.w2_bm16@triton-3.6.0": "as under Triton 3.9: the sorted token ids' load (line 48) "
+                                                             "36 requests of 1 sector measured, 48 emulated",
+    "fresh13.triton.fused_moe_kernel.w1_bm32@triton-3.6.0": "the totals match; Triton 3.6's line table names the "
+                                                             "num_tokens_post_padded load (fresh13_triton.py:43, 32 "
+                                                             "sectors) as standard.py:43 in the source view, the line "
+                                                             "number right and the file not",
 }
 
 

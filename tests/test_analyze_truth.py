@@ -260,6 +260,16 @@ KNOWN = {
                                                        "the tl.atomic_cas spin lock's result broadcast through shared "
                                                        "memory, as under Triton 3.9: its trips depend on timing (128 "
                                                        "load and 32 store wavefronts measured, 32 and 8 for one trip)"),
+    # the thirteenth fresh Python batch (recorded on an H200, 2026-11-29), at its first recording: 50 of 52 exact
+    "fresh13.numba.weighted_hist": ({("fresh13_numba.py", 669, "load"), ("fresh13_numba.py", 669, "atomic")},
+                                    "cuda.atomic.add of float32 weights into shared bins: a compare-and-swap loop whose "
+                                    "trips depend on timing across warps (line 669: 2,080 load and 2,504 atomic "
+                                    "wavefronts measured, 886 and 1,002 emulated, the source view's lines 160 and 60 "
+                                    "short of the SASS-attributed totals)"),
+    "fresh13.numba.ring_claim": ({("fresh13_numba.py", 702, "atomic")},
+                                 "cuda.atomic.dec(credits, 0, 1000) after a ring's inc/exch claims (line 702: 12 "
+                                 "wavefronts measured, 14 emulated; the source view's atomic lines 3 short of the "
+                                 "SASS-attributed total): cause not found at the first recording"),
     # kernels/cg_big_tiles.cu and the twelfth fresh batches (recorded on an H200, 2026-11-29), at their first recording
     **{f"corpus.cg_big_tiles.{v}": ({("sync.h", 194, "load")},
        "the wait of cooperative groups' barrier for a tile of more than a warp (cooperative_groups/details/sync.h:194), "

@@ -101,6 +101,13 @@ def hint(r, ls: LineStats) -> str | None:
                        f"32-byte sector and spills into one more: align the base (a row pitch that is a multiple of "
                        f"{SECTOR} bytes, cudaMallocPitch), or start the lanes at the aligned element and read the "
                        f"halo with a few extra lanes. " + _narrow(size))
+    if c == "rows":
+        n, k = why["rows"], why["lanes"]
+        return head + (f"The warp's lanes form {n} runs of {k} consecutive elements (a block {k} threads wide: a warp "
+                       f"covers {n} of its rows): each run is coalesced, but the runs lie apart and a run that starts "
+                       f"or ends inside a 32-byte sector costs a sector more. Make the block 32 threads wide (a warp a "
+                       f"row), or start each row on a sector ({SECTOR // size if size < SECTOR else 1}-element "
+                       f"multiples: a padded pitch, the halo's x - 1 read by extra lanes). " + _narrow(size))
     if c == "gather":
         return head + ("The lanes' addresses follow no single step (an index read from memory, a hash): sort or bin "
                        "the indices so that neighbouring lanes read neighbouring elements, or gather once into "

@@ -267,6 +267,9 @@ def diagnose(addresses: np.ndarray, size: int) -> dict:
       spills into one more than the ideal (a halo read at x - 1);
     - narrow: 1- or 2-byte accesses, consecutive: coalesced in sectors but many requests for few bytes
       (reported where the line's requests move less than 32 bytes a sector, never as excess);
+    - rows: the lanes in runs of one length, each run consecutive elements from its own start (a block
+      narrower than a warp, 16 x 16: each warp two rows of 16), `rows` runs of `lanes` lanes, where a run's
+      start or end inside a sector costs one more;
     - gather: addresses with no single step (an index read from memory, a hash);
     - broadcast: all lanes on one address."""
     on = addresses >= 0
@@ -289,4 +292,9 @@ def diagnose(addresses: np.ndarray, size: int) -> dict:
             return {"cause": "narrow" if size < 4 else "coalesced"}
         if abs(step) > size and step % size == 0:
             return {"cause": "stride", "stride": step // size}
+    lanes = np.flatnonzero(on)
+    cuts = np.flatnonzero((np.diff(a) != size) | (np.diff(lanes) != 1)) + 1
+    runs = np.split(np.arange(a.size), cuts)
+    if len(runs) > 1 and len({len(r) for r in runs}) == 1 and len(runs[0]) > 1:
+        return {"cause": "rows", "rows": len(runs), "lanes": len(runs[0])}
     return {"cause": "gather"}
