@@ -144,14 +144,9 @@ def live_registers(instrs: list[Instr]) -> set[str]:
     a vector load. Triton 3.6's segmented scan loads `ld.shared.v2 {%r72, %r73}, [s+16]` whose %r72 feeds only
     selects that nothing uses in the end, and ptxas loads %r73 alone (LDS [s+0x14]: fresh3.triton.segmented_cumsum
     under Triton 3.6, an H200)."""
-    live = _live_instructions(instrs)
-    out: set[str] = set()
-    for pc in live:
-        ins = instrs[pc]
-        out |= set(registers_read_by(ins))
-        if ins.guard is not None:
-            out.add(ins.guard.name)
-    return out
+    from smemlab.analyze.sass import registers_read
+
+    return registers_read([instrs[pc] for pc in _live_instructions(instrs)])
 
 
 def _live_instructions(instrs: list[Instr]) -> set[int]:
