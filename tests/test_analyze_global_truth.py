@@ -9,7 +9,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from test_analyze_truth import STAGED_PROBES, STAGED_SOURCE_VIEW, front_end_cases
+from test_analyze_truth import STAGED_PROBES, STAGED_SOURCE_VIEW, front_end_cases, replay_params
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "data" / "analyze_truth.json"
@@ -104,10 +104,6 @@ KNOWN = {
                                      "(ideal 6,352 against 6,400) where the kernel's global-load counter has the "
                                      "6,400 analyze counts: timing, not modelled",
     # the ninth CUDA and tenth Python fresh batches (recorded on an H200, 2026-11-29), found at their first recording
-    "fresh9.local_hist_mode.c256": "the argmax loop `if (hist[b] > hist[best])` over a 64-int local histogram: 40 "
-                                   "local-load requests fewer than the PTX's on line 541 (1,520 against 1,560; "
-                                   "14,862 sectors against 15,022): ptxas keeps part of the hist[best] reads in "
-                                   "registers, not modelled",
     "fresh9.autocorr_tight.w500": "__launch_bounds__(128, 16): under that register budget ptxas loads 16 requests of "
                                   "x from global memory again (528 against 512, 16,500 sectors against 16,000) and "
                                   "stores 64 local sectors on line 292 that analyze's spill model does not place",
@@ -190,6 +186,18 @@ KNOWN = {
 }
 
 
+# case id -> why its truth cannot be told from another compile: NVRTC's PTX of the file differs from one compile to
+# the next, ptxas's SASS with it in the instructions that count, and the truth records no shared-memory instruction
+# by which the replay finds the measured cubin (test_analyze_truth._other_sass). The case passes where some compile
+# of COMPILE_TRIES matches the truth, and is an expected failure where none does.
+UNSETTLED = {
+    "fresh9.local_hist_mode.c256": "the argmax loop `if (hist[b] > hist[best])` over a 64-int local histogram: how "
+                                   "many hist[best] reads ptxas keeps in registers differs from compile to compile "
+                                   "(line 541's local loads: 1,544 to 1,568 requests across six compiles, analyze "
+                                   "following each cubin's SASS; 1,520 measured)",
+}
+
+
 def _analyze(case):
     """The launch analysed as the shared-memory replay analyses it (its compiler, grid, cluster, dynamic shared
     memory and package paths: tests/test_analyze_truth.py)."""
@@ -225,7 +233,7 @@ def _python(case, analyze_case):
         pytest.xfail(f"{REFUSED[case['id']]} ({exc})")
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+@pytest.mark.parametrize("case", replay_params(CASES))
 def test_global_counts_match_nsight_compute(case, tmp_path, monkeypatch):
     from test_analyze_truth import COMPILE_TRIES, _other_sass
 
@@ -233,10 +241,12 @@ def test_global_counts_match_nsight_compute(case, tmp_path, monkeypatch):
     problems, tries = _problems(case, r), 1
     # NVRTC's PTX for some files differs from one compile to the next (test_analyze_truth.py says how): compile
     # again past the cache until the cubin is the one measured
-    while problems and tries < COMPILE_TRIES and _other_sass(case, r):
+    while problems and tries < COMPILE_TRIES and (case["id"] in UNSETTLED or _other_sass(case, r)):
         monkeypatch.setenv("SMEMLAB_CACHE", str(tmp_path / f"compile{tries}"))
         r = _analyze(case)
         problems, tries = _problems(case, r), tries + 1
+    if problems and case["id"] in UNSETTLED:
+        pytest.xfail(f"no compile of {tries} was the cubin measured: {UNSETTLED[case['id']]}")
     if case["id"] in KNOWN:
         assert problems, f"{case['id']} now matches: take it out of KNOWN"
         pytest.xfail(KNOWN[case["id"]])

@@ -374,3 +374,37 @@ def test_triton_ptx_cached_from_a_copy_of_the_file_names_the_kernel_file():
     assert _own_file(files, SimpleNamespace(fn=kernel)) == {1: own, 2: files[2]}
     assert _own_file({1: own}, SimpleNamespace(fn=kernel)) == {1: own}
     assert _own_file(files, object()) == files  # no function to go by: as they are
+
+
+MIRROR = '''
+from numba import cuda
+
+
+@cuda.jit
+def mirror(a):
+    s = cuda.shared.array(64, dtype=a.dtype)
+    s[cuda.threadIdx.x] = a[cuda.blockIdx.x * 32 + cuda.threadIdx.x]
+    cuda.syncthreads()
+    a[cuda.blockIdx.x * 32 + cuda.threadIdx.x] = s[STRIDE * cuda.threadIdx.x % 64]
+'''
+
+
+@needs_numba
+def test_numba_compiles_a_kernel_once_for_its_blocks_and_again_when_its_file_changes(tmp_path, monkeypatch):
+    from smemlab.analyze import numba_front
+
+    compiles = []
+    real = numba_front._compiled
+    monkeypatch.setattr(numba_front, "_compiled", lambda *a: compiles.append(a[1]) or real(*a))
+    monkeypatch.setattr(numba_front, "_UNITS", {})
+    path = tmp_path / "mirror.py"
+    path.write_text(MIRROR.replace("STRIDE", "1"))
+    reports = [numba_front.analyze(str(path), (32,), (4,), (b, 0, 0), args=["a=float32[128]"]) for b in range(4)]
+    assert compiles == ["mirror"]
+    assert [r.totals("load")["wavefronts"] for r in reports] == [1] * 4
+    # the same kernel, a float64 array: another signature, another compile
+    numba_front.analyze(str(path), (32,), (4,), args=["a=float64[128]"])
+    assert compiles == ["mirror"] * 2
+    path.write_text(MIRROR.replace("STRIDE", "2"))  # two lanes a bank: the edited file is compiled, not the first
+    edited = numba_front.analyze(str(path), (32,), (4,), args=["a=float32[128]"])
+    assert compiles == ["mirror"] * 3 and edited.totals("load")["wavefronts"] == 2

@@ -28,6 +28,7 @@ whose addresses come from a shared atomic's results, which depend on the order t
 from __future__ import annotations
 
 import json
+import os
 from collections import defaultdict
 from functools import lru_cache
 from pathlib import Path
@@ -331,9 +332,29 @@ class GridReport:
         return out
 
 
+def replay_params(cases) -> list:
+    """The cases as parameters, each in an xdist group of its id: the shared-memory replay here and the global one
+    (test_analyze_global_truth.py) of a case then run on the same worker one after the other, and the second takes
+    the first's report (_RECENT) instead of emulating the launch again."""
+    return [pytest.param(c, id=c["id"], marks=pytest.mark.xdist_group(f"truth:{c['id']}")) for c in cases]
+
+
+# the last reports, by the case and the compile cache they came from (a retry past the cache compiles anew)
+_RECENT: dict = {}
+
+
 def _analyze(case):
     """analyze's report of the case's whole launch: each cluster's (a block's, with none) summed, as Nsight Compute
     counts the launch (a report of a clustered launch holds every block of the cluster of its block_index)."""
+    key = (json.dumps(case, sort_keys=True, default=str), os.environ.get("SMEMLAB_CACHE"))
+    if key not in _RECENT:
+        report = _launch_report(case)
+        _RECENT.clear()
+        _RECENT[key] = report
+    return _RECENT[key]
+
+
+def _launch_report(case):
     grid = tuple(case.get("grid", (1, 1, 1)))
     cl = tuple(case.get("cluster") or (1, 1, 1)) + (1,) * (3 - len(case.get("cluster") or (1, 1, 1)))
     origins = [[x, y, z] for z in range(0, grid[2], cl[2]) for y in range(0, grid[1], cl[1])
@@ -432,7 +453,7 @@ def _line_diff(case, r) -> dict:
             if got_lines.get(k, 0) != want_lines.get(k, 0)}
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+@pytest.mark.parametrize("case", replay_params(CASES))
 def test_matches_nsight_compute(case, tmp_path, monkeypatch):
     other = _other_compiler() or _other_front_end(case)
     if other:

@@ -12,6 +12,7 @@ parent are never read by device code and are 0.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import inspect
 import re
 import types
@@ -88,10 +89,40 @@ def _fields(a: pyargs.PyArg) -> list[tuple[str, str, str]]:
 def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], path: str | None = None,
                    shown: str | None = None) -> tuple[Unit, list[str]]:
     """The unit for `fn` specialised to the arguments' types, and the --arg texts that bind it."""
-    cuda = require()
+    require()
     params = parameters(fn)
     pyargs.check_names(name, params, given, "float32[32,32]")
     sig = _declared(fn, name, params, given) or tuple(_numba_type(given[p]) for p in params)
+    fields = [f for p in params for f in _fields(given[p])]
+    key = _unit_key(fn, name, sig, path, shown)
+    unit = _UNITS.pop(key, None) or _compiled(fn, name, params, sig, fields, path, shown)
+    _UNITS[key] = unit  # the most recent last
+    while len(_UNITS) > MAX_UNITS:
+        del _UNITS[next(iter(_UNITS))]
+    return unit, [text for _, _, text in fields]
+
+
+# Units compiled in this process, by what they are compiled from: `--blocks` and a grid's replay analyse one block
+# after another of the same kernel, and Numba's compile (a second or so) would otherwise be paid again per block
+_UNITS: dict = {}
+MAX_UNITS = 16
+
+
+def _unit_key(fn, name: str, sig, path: str | None, shown: str | None):
+    """What the unit depends on: the signature, and the kernel's code with its globals, which a file loaded anew
+    makes objects of their own each time (its text names them), where a dispatcher given from Python is itself
+    (Numba freezes its globals at its first compile, as this does)."""
+    if path is None:
+        return (fn, name, sig, shown)
+    try:
+        text = Path(path).read_bytes()
+    except OSError:
+        return (fn, name, sig, shown)
+    return (str(Path(path).resolve()), hashlib.sha256(text).hexdigest(), name, sig, shown)
+
+
+def _compiled(fn, name: str, params: list[str], sig, fields, path: str | None, shown: str | None) -> Unit:
+    cuda = require()
     try:
         with _no_device():
             ptx, _ = cuda.compile_ptx(fn.py_func, sig, cc=CC, lineinfo=True)
@@ -114,15 +145,13 @@ def compile_kernel(fn, name: str, given: dict[str, pyargs.PyArg], path: str | No
     if len(module.kernels) != 1:
         raise UserError(f"{where}: Numba's PTX for {name} holds {len(module.kernels)} kernels, expected one")
     symbol = next(iter(module.kernels))
-    fields = [f for p in params for f in _fields(given[p])]
     if len(fields) != len(module.kernels[symbol].params):
         raise UserError(f"{name}: Numba's kernel has {len(module.kernels[symbol].params)} parameters where its "
                         f"arguments' layout makes {len(fields)} (an argument type this front end does not know?)")
     cubin = nvcc.assemble(ptx, where)
     files, sources = pyfile.shown_files(module.files, path, shown)
     source = f"__global__ void {name}({', '.join(f'{t} {n}' for n, t, _ in fields)});"
-    unit = Unit(module, ptx, cubin, symbol, name, source, where, files, sources, {}, "numba")
-    return unit, [text for _, _, text in fields]
+    return Unit(module, ptx, cubin, symbol, name, source, where, files, sources, {}, "numba")
 
 
 _EXTERN = re.compile(r"^\s*\.extern\s+\.func\s+(?:\([^)]*\)\s*)?(\w+)", re.M)
