@@ -179,6 +179,19 @@ KNOWN = {
                                                "(the w1_bm32 launch of the same kernel is exact)",
     "fresh13.triton.fused_moe_kernel.w2_bm16@triton-3.6.0": "as under Triton 3.9: the sorted token ids' load (line 48) "
                                                              "36 requests of 1 sector measured, 48 emulated",
+    # the thirteenth fresh CUDA batch (recorded on an H200, 2026-11-29), at its first recording: 108 of 111 exact
+    **{f"fresh13.srad_cuda_1.{shape}": "Rodinia's SRAD halo branches: ptxas if-converts `else if (by == gridDim.y - "
+                                      "1) ... else` (and the same for bx), loading both branches' south (east) "
+                                      "values and picking one with a predicate (@P0/@!P0 STS), so lines 611 and "
+                                      f"623 are loaded by the blocks of both branches ({got}): the PTX's branches, "
+                                      "which analyze follows, load one" for shape, got in
+       (("48x48", "144 sectors each measured, 48 emulated; 360 requests against 264"),
+        ("64x32", "128 sectors each measured, 64 and 32 emulated; 320 requests against 240"))},
+    "fresh13.gramschmidt_kernel3.300x160.k5": "PolyBench's Gram-Schmidt: ptxas forwards the last store of the first "
+                                              "loop's r[k*N+j] into the second loop's first load of it (no LDG in the "
+                                              "first trip of its unrolled body; every later trip reloads, after the "
+                                              "a[] store that may alias): 5 requests, one a warp, and 20 sectors "
+                                              "fewer on line 348 than the PTX's 300 trips (7,495 against 7,500)",
     "fresh13.triton.fused_moe_kernel.w1_bm32@triton-3.6.0": "the totals match; Triton 3.6's line table names the "
                                                              "num_tokens_post_padded load (fresh13_triton.py:43, 32 "
                                                              "sectors) as standard.py:43 in the source view, the line "

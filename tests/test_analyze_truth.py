@@ -271,6 +271,17 @@ KNOWN = {
                                  "cuda.atomic.dec(credits, 0, 1000) after a ring's inc/exch claims (line 702: 12 "
                                  "wavefronts measured, 14 emulated; the source view's atomic lines 3 short of the "
                                  "SASS-attributed total): cause not found at the first recording"),
+    # the thirteenth fresh CUDA batch (recorded on an H200, 2026-11-29), at its first recording: 107 of 111 exact
+    # (109 now: sass._far)
+    **{f"fresh13.srad_cuda_1.{shape}": (
+        {("fresh13_apps.cu", 588, "store"), ("fresh13_apps.cu", 590, "store"), ("fresh13_apps.cu", 611, "store"),
+         ("fresh13_apps.cu", 626, "store"), ("fresh13_apps.cu", 669, "load"), ("fresh13_apps.cu", 673, "load"),
+         ("fresh13_apps.cu", 682, "load")},
+        "Rodinia's SRAD halo branches (`if (by == 0) ... else if (by == gridDim.y - 1) ... else`): ptxas merges each "
+        "branch's north[ty][tx] and west[ty][tx] stores into one STS that its line table puts on a branch's line (611, "
+        "626) where the PTX's merged st.shared stands on the index's line (588, 590), and likewise the nine-way "
+        f"stencil's loads (669, 682 against 673); the totals match ({totals}), the lines do not") for shape, totals in
+       (("48x48", "828 load and 432 store wavefronts"), ("64x32", "736 and 384"))},
     # kernels/cg_big_tiles.cu and the twelfth fresh batches (recorded on an H200, 2026-11-29), at their first recording
     **{f"corpus.cg_big_tiles.{v}": ({("sync.h", 194, "load")},
        "the wait of cooperative groups' barrier for a tile of more than a warp (cooperative_groups/details/sync.h:194), "

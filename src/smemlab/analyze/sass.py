@@ -726,6 +726,7 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
             for pc in pcs(failed.pop(key)):
                 p.lines[pc] = there[1]
             orphans.discard(key)
+    _far(p, failed, orphans, foreign, sass_groups)
     unlined: dict[str, Counter] = defaultdict(Counter)  # op -> widths of removed accesses with no source line
     for key in sorted(orphans):  # 3
         if key[2].startswith("local") or not any(f[2] == key[2] for f in foreign):
@@ -759,6 +760,21 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
                 p.coalesce[pc] = wide
                 if whole:
                     p.whole.add(pc)
+
+
+def _far(p: Plan, failed: dict, orphans: set, foreign: set, sass_groups: dict) -> None:
+    """2, far (`_across_lines`): what the near rules leave, where one line of a file has PTX accesses of a kind and
+    no SASS, and one other line SASS of that kind and no PTX, however far apart: the one is the other where their
+    accesses match (a loop-invariant float4 that NVVM hoists to its loop's head as four loads, which ptxas makes one
+    LDS.128 and its line table puts on the value's last use, 20 lines down: lavaMD, fresh13.kernel_gpu_cuda)."""
+    for file, kind in sorted({(k[0], k[2]) for k in orphans}):
+        mine = [k for k in orphans if k[0] == file and k[2] == kind]
+        theirs = [f for f in foreign if f[0] == file and f[2] == kind]
+        if len(mine) == 1 == len(theirs) and _matched(p, theirs[0][1], failed[mine[0]],
+                                                      list(sass_groups[theirs[0]].values()), relocate=True):
+            foreign.discard(theirs[0])
+            orphans.discard(mine[0])
+            failed.pop(mine[0])
 
 
 def _twins(p: Plan, failed: dict, orphans: set, ptx_groups: dict, nearest, lineless: set[int], flow) -> None:
