@@ -173,12 +173,9 @@ KNOWN = {
                                          "into local memory), as fresh.numba.half_axpby: ptxas keeps other local traffic "
                                          "than the PTX's (local loads 576 requests, 1,920 sectors measured; 768 and "
                                          "2,560 emulated)",
-    "fresh13.triton.fused_moe_kernel.w2_bm16": "the sorted token ids' int64 load (line 48, 16 ids a program): 36 "
-                                               "requests of 1 sector measured over the 12 programs, 48 emulated (one a "
-                                               "warp); every other line exact. Cause not found at the first recording "
-                                               "(the w1_bm32 launch of the same kernel is exact)",
-    "fresh13.triton.fused_moe_kernel.w2_bm16@triton-3.6.0": "as under Triton 3.9: the sorted token ids' load (line 48) "
-                                                             "36 requests of 1 sector measured, 48 emulated",
+    "fresh13.triton.fused_moe_kernel.w2_bm16@triton-3.6.0": "the totals match; Triton 3.6's line table names the "
+                                                             "num_tokens_post_padded load (fresh13_triton.py:43, 20 "
+                                                             "sectors) as standard.py:43, as the w1_bm32 launch's",
     # the thirteenth fresh CUDA batch (recorded on an H200, 2026-11-29), at its first recording: 108 of 111 exact
     **{f"fresh13.srad_cuda_1.{shape}": "Rodinia's SRAD halo branches: ptxas if-converts `else if (by == gridDim.y - "
                                       "1) ... else` (and the same for bx), loading both branches' south (east) "

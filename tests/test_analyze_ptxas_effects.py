@@ -1241,6 +1241,52 @@ def test_a_load_of_what_its_block_loaded_before_and_a_load_nothing_uses_are_foun
     assert [dst[pc] for pc in useless_loads(flow.instrs)] == ["%r11"]
 
 
+REREAD_GLOBAL_PTX = """
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry reread_global(.param .u64 p_in, .param .u64 p_out)
+{
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<6>;
+    ld.param.u64 %rd1, [p_in];
+    ld.param.u64 %rd2, [p_out];
+    cvta.to.global.u64 %rd3, %rd1;
+    cvta.to.global.u64 %rd4, %rd2;
+    ld.global.b32 %r1, [%rd3];
+    ld.global.b32 %r2, [%rd3+4];
+    ld.global.b32 %r3, [%rd3];
+    ld.shared.b32 %r4, [%rd3];
+    st.shared.b32 [%rd3], %r4;
+    ld.global.b32 %r5, [%rd3+4];
+    st.global.b32 [%rd4], %r1;
+    ld.global.b32 %r6, [%rd3];
+    ld.global.nc.b32 %r7, [%rd3+4];
+    add.s32 %r8, %r2, %r3;
+    add.s32 %r9, %r8, %r5;
+    add.s32 %r10, %r9, %r6;
+    add.s32 %r11, %r10, %r7;
+    st.global.b32 [%rd4+4], %r11;
+    ret;
+}
+"""
+
+
+def test_a_global_load_of_what_its_block_loaded_before_is_found_until_a_global_store():
+    """deadloads.repeated_loads on global memory: Triton's inline-asm loads, which NVVM leaves apart, load a tensor's
+    addresses twice where two layouts hold it, and ptxas keeps one LDG (fresh13.triton.fused_moe_kernel.w2_bm16's
+    token ids). A shared store does not end it, a global store does; `.nc` is another kind of load."""
+    from smemlab.analyze.cfg import build_flow
+    from smemlab.analyze.deadloads import repeated_loads
+    from smemlab.analyze.ptx import parse_module
+
+    flow = build_flow(parse_module(REREAD_GLOBAL_PTX).kernels["reread_global"].body)
+    dst = {pc: flow.instrs[pc].operands[0].name for pc, ins in enumerate(flow.instrs) if ins.parts[0] == "ld"
+           and "param" not in ins.parts}
+    again = repeated_loads(flow.instrs, flow.block_of)
+    assert {dst[pc]: dst[first] for pc, first in again.items()} == {"%r3": "%r1", "%r5": "%r2"}
+
+
 def test_a_last_vector_may_read_past_the_ptx_last_byte():
     """Nine int16 taps k[0..8] (offsets 0..16), which ptxas loads as S16, U16 and two LDS.64 from byte 4, the second
     holding k[6..8] and 2 bytes after the array (fresh12.numba.sharpen_u8_i16, an H200): the vectors stand for the

@@ -427,3 +427,13 @@ def test_the_atomic_rule_predicts_the_multi_warp_histograms():
         keys = np.load(REPO / c["args"][0].split("=", 1)[1]).astype(np.int64) & 255
         want = sum(_atomic_cost(keys[i:i + 32], True) for i in range(0, keys.size, 32))
         assert c["totals"]["atomic"]["wavefronts"] == want, (c["id"], want)
+
+
+def test_a_dtype_constexpr_written_by_name_reaches_the_kernel_as_the_dtype():
+    """A case writes a dtype constexpr as `--constexpr` takes it ('tl.float16'); the build and the replay hand the
+    kernel the dtype (a `x.to(DTYPE)` of the string fails to compile), the other values as written."""
+    tl = pytest.importorskip("triton.language")
+    _, measure = tools()
+    got = measure.case_constexprs({"constexprs": {"OUT_DTYPE": "tl.bfloat16", "BLOCK": 64, "ACT": "relu",
+                                                  "NAME": "tl.no_such_type"}})
+    assert got == {"OUT_DTYPE": tl.bfloat16, "BLOCK": 64, "ACT": "relu", "NAME": "tl.no_such_type"}

@@ -290,7 +290,7 @@ def _python_unit(case: dict, folder: str):
         return unit, texts, int(case["dynamic_shared"])  # the launch's own dynamic shared memory
     name, fn = triton_front.find(path, case["kernel"])
     arch = int(case.get("arch", 90))
-    unit, texts, shared = triton_front.compile_kernel(fn, name, given, dict(case.get("constexprs", {})),
+    unit, texts, shared = triton_front.compile_kernel(fn, name, given, case_constexprs(case),
                                                       int(case["num_warps"]), int(case["num_stages"]), arch, path,
                                                       path, refuse=False, programs=math.prod(case["grid"]))
     if arch != 90:  # the GPU here is an sm_90: the same PTX, assembled for it as Triton's own ptxas call would
@@ -415,6 +415,14 @@ def param_size(ctype: str) -> int:
     return 8 if dt is None else np.dtype(dt).itemsize
 
 
+def case_constexprs(case: dict) -> dict:
+    """A Triton case's constexprs as the kernel takes them: a dtype written as its name in the case's JSON
+    ('tl.float16', as `--constexpr DTYPE=tl.float16` is written) becomes the dtype."""
+    from smemlab.analyze.triton_front import tl_dtype
+
+    return {k: (tl_dtype(v) or v) if isinstance(v, str) else v for k, v in case.get("constexprs", {}).items()}
+
+
 def analyze_python(case: dict, **run):
     """`smemlab analyze`'s report of a Numba or Triton case, through the front end's public path (the file, the
     kernel's name, the block or the program, the arguments, constexprs, warps and stages)."""
@@ -427,7 +435,7 @@ def analyze_python(case: dict, **run):
         return numba_front.analyze(path, tuple(case["block"]), tuple(case["grid"]), tuple(case["block_index"]),
                                    int(case["dynamic_shared"]), args=args, name=case["kernel"], **run)
     return triton_front.analyze(path, tuple(case["grid"]), name=case["kernel"], args=args,
-                                constexprs=dict(case.get("constexprs", {})), num_warps=int(case["num_warps"]),
+                                constexprs=case_constexprs(case), num_warps=int(case["num_warps"]),
                                 num_stages=int(case["num_stages"]), program=tuple(case["block_index"]),
                                 arch=int(case.get("arch", 90)), **run)
 

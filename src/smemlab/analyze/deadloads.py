@@ -108,27 +108,36 @@ def _fenced_atomic(instrs: list[Instr], readers: list[int]) -> bool:
 
 
 def repeated_loads(instrs: list[Instr], block_of: list[int]) -> dict[int, int]:
-    """pc -> the earlier pc of each non-volatile `ld.shared` that loads what a load before it in its basic block
-    loaded (the same base register, not written between, offset, width and type), with no shared write, barrier,
-    fence or call between: ptxas keeps the first load's register and drops the second. NVVM keeps both where an
-    inline-asm shuffle (memory-clobbering) stands between them: CUB's raking scan reads a thread's raking segment
-    in the upsweep and again in the downsweep, around a warp scan by `shfl.sync.up` (files.scan_tiles: 4 of the
-    PTX's 7 LDS executed; fresh11.cub_block_cumsum: 48 wavefronts, the PTX's 84). sass.plan drops them where the
-    line's SASS has that many fewer loads."""
+    """pc -> the earlier pc of each non-volatile `ld.shared` or `ld.global` that loads what a load before it in its
+    basic block loaded (the same state space, base register, not written between, offset, width and type), with no
+    write to its memory, barrier, fence or call between: ptxas keeps the first load's register and drops the second.
+    NVVM keeps both where an inline-asm shuffle (memory-clobbering) stands between them: CUB's raking scan reads a
+    thread's raking segment in the upsweep and again in the downsweep, around a warp scan by `shfl.sync.up`
+    (files.scan_tiles: 4 of the PTX's 7 LDS executed; fresh11.cub_block_cumsum: 48 wavefronts, the PTX's 84).
+    Triton's loads are inline asm, which NVVM does not merge: a tensor loaded in two layouts loads some addresses
+    twice in a row (fresh13.triton.fused_moe_kernel.w2_bm16: the 16 token ids by 4 warps, once a warp in the
+    dot's row layout and twice in the other, one LDG of the two identical ones kept: 36 requests, the PTX's 48).
+    sass.plan drops them where the line's SASS has that many fewer loads."""
     out: dict[int, int] = {}
     seen: dict[tuple, int] = {}
     for pc, ins in enumerate(instrs):
         p = ins.parts
-        if p[0] in _FENCES or (p[0] == "st" and "global" not in p and "local" not in p) or p[0] in ("bra", "ret"):
+        if p[0] in _FENCES or p[0] in ("bra", "ret") or (pc and block_of[pc] != block_of[pc - 1]):
             seen.clear()
-            continue
-        if pc and block_of[pc] != block_of[pc - 1]:
-            seen.clear()
+            if p[0] in _FENCES or p[0] in ("bra", "ret"):
+                continue
+        if p[0] == "st":  # a store to its space, or a generic one, may overwrite what a load of that space read
+            space = "global" if "global" in p else "local" if "local" in p else "shared" if "shared" in p else None
+            for key in [k for k in seen if space is None or k[2] == space]:
+                del seen[key]
+            if space in (None, "shared"):
+                continue
         written = set(_written_by(ins))
-        if p[0] == "ld" and "shared" in p and "volatile" not in p and ins.guard is None and len(ins.operands) > 1:
+        space = "shared" if "shared" in p else "global" if "global" in p else None
+        if p[0] == "ld" and space and "volatile" not in p and ins.guard is None and len(ins.operands) > 1:
             a = next((o for o in ins.operands if isinstance(o, Addr)), None)
             if a is not None and a.base_is_reg:
-                key = (a.base, a.offset, p[1:])
+                key = (a.base, a.offset, space, p[1:])
                 if key in seen:
                     out[pc] = seen[key]
                 elif not written & {a.base}:

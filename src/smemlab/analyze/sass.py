@@ -504,7 +504,7 @@ def _drop_removed_loads(p: Plan, instrs: list[Instr], block_of: list[int], sites
     by_key: dict[tuple, list[int]] = defaultdict(list)
     for pc in set(repeated_loads(instrs, block_of)) | useless_loads(instrs):
         if pc in sites:
-            by_key[source_line(instrs[pc].loc, files) + ("load",)].append(pc)
+            by_key[source_line(instrs[pc].loc, files) + (sites[pc][0],)].append(pc)
     for key, pcs in by_key.items():
         groups = ptx_groups.get(key, {})
         made = sum(len(g) for g in sass_groups.get(key, {}).values())

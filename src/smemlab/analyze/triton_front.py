@@ -160,11 +160,11 @@ def _constexpr(text: str):
             pass
     if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"":
         return name.strip(), v[1:-1]
-    dtype = _tl_dtype(v)
+    dtype = tl_dtype(v)
     return name.strip(), v if dtype is None else dtype
 
 
-def _tl_dtype(text: str):
+def tl_dtype(text: str):
     """tl.float16 / triton.language.float16 as the dtype object a kernel's `x.to(DTYPE)` takes, else None."""
     for prefix in ("tl.", "triton.language."):
         if text.startswith(prefix):
