@@ -1108,6 +1108,30 @@ def _fresh13_data() -> dict[str, np.ndarray]:
     return out
 
 
+def _fresh14_apps_data() -> dict[str, np.ndarray]:
+    """The .npy inputs of the fourteenth fresh batch's framework kernels (kernels/fresh14_apps.cu): THCUNN's lookup
+    table backward over sorted 1-based token ids (with their 1-based positions and per-position counts, the
+    padding id 3 among them), and ONNX Runtime's gather indices (int64, some negative: wrapped; one out of range)."""
+    rng = np.random.default_rng(20271130)
+    out = {}
+    for numel, vocab in ((32, 40), (16, 12)):
+        ids = rng.integers(1, vocab + 1, numel)
+        ids[rng.integers(0, numel, 2)] = 3
+        order = np.argsort(ids, kind="stable")
+        srt = ids[order]
+        counts = np.array([np.count_nonzero(ids == v) for v in srt])
+        out[f"fresh14_apps_lut_input_{numel}_of_{vocab}"] = srt.astype(np.int64)
+        out[f"fresh14_apps_lut_indices_{numel}"] = (order + 1).astype(np.int64)
+        out[f"fresh14_apps_lut_count_{numel}_of_{vocab}"] = counts.astype(np.int64)
+    g = rng.integers(0, 50, 12)
+    g[[2, 7]] -= 50
+    out["fresh14_apps_gather_idx_12_of_50"] = g.astype(np.int64)
+    g = rng.integers(-30, 30, 7)
+    g[4] = 31
+    out["fresh14_apps_gather_idx_7_of_30"] = g.astype(np.int64)
+    return out
+
+
 def _pointer_table_data() -> dict[str, np.ndarray]:
     """kernels/pointer_tables*: the grouped GEMM's (M, N, K) and leading dimensions of three groups (one a full
     64x64 problem, two narrow ones), and jagged row lengths of 0 to 70 elements."""
@@ -1162,6 +1186,7 @@ def data_files() -> dict[str, np.ndarray]:
         **_fresh11_data(),
         **_fresh12_data(),
         **_fresh13_data(),
+        **_fresh14_apps_data(),
     }
     return out
 
@@ -4208,6 +4233,159 @@ fresh13("maxScanKernel.b128.n700", F13K, "maxScanKernel", (128,),
 fresh13("computeVisibilities_kernel.n700", F13K, "computeVisibilities_kernel", (256,),
         ["angles=float32[700]", "scannedAngles=float32[700]", "numAngles=700", "visibilities=uint8[700]:0..0"],
         grid=(3, 1, 1))
+
+
+# ---- the fourteenth fresh held-out batch (kernels/fresh14_apps.cu, NVRTC): the deep-learning frameworks' own CUDA
+# kernels from before the cuDNN-era libraries took over, as they still sit in public repositories. Caffe, over its
+# CUDA_KERNEL_LOOP grid-stride macro (blocks of 512, 256 and 128, grids smaller than the work): im2col (3x3 pad 1,
+# float; 5x5 stride 2 dilation 1, double; 3x3 dilation 2 on a 17x19 image), col2im (5x5 stride 2), max pooling with
+# its mask (ceil mode, the last window clipped), average pooling's backward, LRN's scale fill (its three while
+# loops down the channels), the softmax's channel max (a classifier: spatial 1, a thread strides over 10 channels)
+# and channel sum (spatial 49), BNLL; darknet (BLOCK 512, cuda_gridsize's 2-D grid, one case BLOCK 256): max pooling
+# (size 2 stride 1 pad 1, yolov3-tiny's, and stride 2), reorg (the forward that calls it with forward = 0), the
+# shortcut with a downsampled add, upsample forward and its backward of atomicAdds, the region layer's softmax over
+# groups through softmax_device (the int val truncation kept), fast_mean / fast_variance with __shared__
+# local[threads] summed by thread 0; the old Torch THC/THCUNN: nearest upscale (half), the lookup table's backward
+# over sorted 1-based ids (a warp a run of equal ids, grid (numel/4, stride/128), counts, a padding id), the softmax
+# with a shared buffer of max and sum (a 3-D grid over (frame, H, W) with stride0 = H*W; half over 300 classes);
+# MXNet / ONNX Runtime style: a depthwise 3x3 convolution over a shared tile with its halo and the filter (dynamic
+# shared memory; 16x16 stride 1, 8x8 stride 2 on a ragged 15x15, double 32x4), batch norm's training forward
+# (THCUNN's reduce: shuffles, a [32] shared transpose, then the apply; float over 64 threads, half over 256), apex's
+# LayerNorm over the channel axis as ONNX Runtime carries it ((32, 4) blocks, rows over gridDim.y, Welford shuffles,
+# ubuf/ibuf halving in dynamic shared memory; float n2 96, half n2 514), NCHW->NHWC through a 32x33 tile (float,
+# half), the gather with int64 indices (Embedding: 12 tokens of 64; negative wrap), an argmax along the middle
+# axis with (value, index) pairs in shared memory; written blind, before its first recording; grids of 1 to 9 blocks
+F14A = f"{K}/fresh14_apps.cu"
+
+
+def fresh14_apps(id, kernel, block, args, **kw):
+    return case("fresh14." + id, F14A, kernel, block, args, **kw)
+
+
+# ---- Caffe
+for dt, st, C, H, W, k, p, s, d, blk, g in (("float32", "float", 3, 20, 20, 3, 1, 1, 1, 512, 3),
+                                            ("float64", "double", 4, 23, 23, 5, 2, 2, 1, 512, 1),
+                                            ("float32", "float", 2, 17, 19, 3, 2, 1, 2, 256, 2)):
+    hc = (H + 2 * p - (d * (k - 1) + 1)) // s + 1
+    wc = (W + 2 * p - (d * (k - 1) + 1)) // s + 1
+    fresh14_apps(f"im2col_gpu_kernel.{st}.c{C}.{H}x{W}.k{k}s{s}d{d}", f"caffe::im2col_gpu_kernel<{st}>", (blk,),
+                 [f"n={C * hc * wc}", f"data_im={dt}[{C * H * W}]", f"height={H}", f"width={W}", f"kernel_h={k}",
+                  f"kernel_w={k}", f"pad_h={p}", f"pad_w={p}", f"stride_h={s}", f"stride_w={s}", f"dilation_h={d}",
+                  f"dilation_w={d}", f"height_col={hc}", f"width_col={wc}", f"data_col={dt}[{C * k * k * hc * wc}]"],
+                 grid=(g, 1, 1))
+fresh14_apps("col2im_gpu_kernel.float.c4.23x23.k5s2", "caffe::col2im_gpu_kernel<float>", (512,),
+             ["n=2116", "data_col=float32[14400]", "height=23", "width=23", "channels=4", "kernel_h=5", "kernel_w=5",
+              "pad_h=2", "pad_w=2", "stride_h=2", "stride_w=2", "dilation_h=1", "dilation_w=1", "height_col=12",
+              "width_col=12", "data_im=float32[2116]"], grid=(5, 1, 1))
+fresh14_apps("MaxPoolForward.n2c3.14x14.k3s2", "caffe::MaxPoolForward<float>", (256,),
+             ["nthreads=294", "bottom_data=float32[1176]", "num=2", "channels=3", "height=14", "width=14",
+              "pooled_height=7", "pooled_width=7", "kernel_h=3", "kernel_w=3", "stride_h=2", "stride_w=2", "pad_h=0",
+              "pad_w=0", "top_data=float32[294]", "mask=int32[294]", "top_mask=float32[294]"], grid=(2, 1, 1))
+fresh14_apps("AvePoolBackward.n2c4.14x14.k3s2p1", "caffe::AvePoolBackward<float>", (512,),
+             ["nthreads=1568", "top_diff=float32[512]", "num=2", "channels=4", "height=14", "width=14",
+              "pooled_height=8", "pooled_width=8", "kernel_h=3", "kernel_w=3", "stride_h=2", "stride_w=2", "pad_h=1",
+              "pad_w=1", "bottom_diff=float32[1568]"], grid=(4, 1, 1))
+fresh14_apps("LRNFillScale.n2c16.7x7.s5", "caffe::LRNFillScale<float>", (128,),
+             ["nthreads=98", "in=float32[1568]", "num=2", "channels=16", "height=7", "width=7", "size=5",
+              "alpha_over_size=0.00002", "k=1.0", "scale=float32[1568]"])
+fresh14_apps("kernel_channel_max.n300c10.s1", "caffe::kernel_channel_max<float>", (512,),
+             ["num=300", "channels=10", "spatial_dim=1", "data=float32[3000]", "out=float32[300]"])
+fresh14_apps("kernel_channel_sum.n4c21.s49", "caffe::kernel_channel_sum<float>", (128,),
+             ["num=4", "channels=21", "spatial_dim=49", "data=float32[4116]", "channel_sum=float32[196]"],
+             grid=(2, 1, 1))
+fresh14_apps("BNLLForward.n3000", "caffe::BNLLForward<float>", (512,),
+             ["n=3000", "in=float32[3000]:-5..5", "out=float32[3000]"], grid=(3, 1, 1))
+
+# ---- darknet
+fresh14_apps("forward_maxpool_layer_kernel.13x13x16.s2t1p1", "forward_maxpool_layer_kernel", (512,),
+             ["n=2704", "in_h=13", "in_w=13", "in_c=16", "stride=1", "size=2", "pad=1", "input=float32[2704]",
+              "output=float32[2704]", "indexes=int32[2704]"], grid=(3, 2, 1))
+fresh14_apps("forward_maxpool_layer_kernel.26x26x8.s2t2p1", "forward_maxpool_layer_kernel", (512,),
+             ["n=1352", "in_h=26", "in_w=26", "in_c=8", "stride=2", "size=2", "pad=1", "input=float32[5408]",
+              "output=float32[1352]", "indexes=int32[1352]"], grid=(3, 1, 1))
+fresh14_apps("reorg_kernel.8x8x32.s2.f0", "reorg_kernel", (512,),
+             ["N=2048", "x=float32[2048]", "w=8", "h=8", "c=32", "batch=1", "stride=2", "forward=0",
+              "out=float32[2048]"], grid=(2, 2, 1))
+fresh14_apps("shortcut_kernel.18x18x16.to9x9x32", "shortcut_kernel", (512,),
+             ["size=1296", "minw=9", "minh=9", "minc=16", "stride=2", "sample=1", "batch=1", "w1=18", "h1=18",
+              "c1=16", "add=float32[5184]", "w2=9", "h2=9", "c2=32", "s1=1.0", "s2=1.0", "out=float32[2592]"],
+             grid=(3, 1, 1))
+fresh14_apps("upsample_kernel.7x7x16.s2.fwd", "upsample_kernel", (512,),
+             ["N=3136", "x=float32[784]", "w=7", "h=7", "c=16", "batch=1", "stride=2", "forward=1", "scale=1.0",
+              "out=float32[3136]"], grid=(7, 1, 1))
+fresh14_apps("upsample_kernel.5x5x12.s2.bwd", "upsample_kernel", (512,),
+             ["N=1200", "x=float32[300]", "w=5", "h=5", "c=12", "batch=1", "stride=2", "forward=0", "scale=1.0",
+              "out=float32[1200]"], grid=(3, 1, 1))
+fresh14_apps("softmax_kernel.region13x13.a5.c20", "softmax_kernel", (512,),
+             ["input=float32[21125]:-4..4", "n=20", "batch=5", "batch_offset=4225", "groups=169", "group_offset=1",
+              "stride=169", "temp=1.0", "output=float32[21125]"], grid=(2, 1, 1))
+fresh14_apps("fast_mean_kernel.b2.f6.s169", "fast_mean_kernel", (512,),
+             ["x=float32[2028]", "batch=2", "filters=6", "spatial=169", "mean=float32[6]"], grid=(6, 1, 1))
+fresh14_apps("fast_mean_kernel.B256.b1.f8.s676", "fast_mean_kernel", (256,),
+             ["x=float32[5408]", "batch=1", "filters=8", "spatial=676", "mean=float32[8]"],
+             defines={"BLOCK": 256}, grid=(8, 1, 1))
+fresh14_apps("fast_variance_kernel.b2.f6.s169", "fast_variance_kernel", (512,),
+             ["x=float32[2028]", "mean=float32[6]:-0.1..0.1", "batch=2", "filters=6", "spatial=169",
+              "variance=float32[6]"], grid=(6, 1, 1))
+
+# ---- Torch THC / THCUNN
+fresh14_apps("upscale.half.c4.6x6.x2", "upscale<__half>", (256,),
+             ["input=float16[144]", "output=float16[576]", "no_elements=576", "scale_factor=2", "d1=4", "d2=12",
+              "d3=12"], grid=(3, 1, 1))
+for numel, vocab, stride in ((32, 40, 100), (16, 12, 200)):
+    fresh14_apps(f"cunn_LookupTable_accGradParametersKernel.n{numel}.v{vocab}.d{stride}",
+                 "cunn_LookupTable_accGradParametersKernel<float, float>", (32, 4),
+                 [f"input={npy(f'fresh14_apps_lut_input_{numel}_of_{vocab}')}",
+                  f"indices={npy(f'fresh14_apps_lut_indices_{numel}')}", f"gradOutput=float32[{numel * stride}]",
+                  f"gradWeight=float32[{vocab * stride}]", f"count={npy(f'fresh14_apps_lut_count_{numel}_of_{vocab}')}",
+                  "defaultScale=1.0", f"numel={numel}", f"stride={stride}", "paddingValue=3"],
+                 grid=(-(-numel // 4), -(-stride // 128), 1))
+fresh14_apps("cunn_SoftMax_updateOutput_kernel.float.c21.3x3", "cunn_SoftMax_updateOutput_kernel<float, float>",
+             (128,), ["output=float32[189]", "input=float32[189]:-3..3", "nframe=1", "dim=21", "stride0=9",
+                      "stride1=3"], grid=(1, 3, 3))
+fresh14_apps("cunn_SoftMax_updateOutput_kernel.half.f4.d300", "cunn_SoftMax_updateOutput_kernel<__half, float>",
+             (128,), ["output=float16[1200]", "input=float16[1200]:-3..3", "nframe=4", "dim=300", "stride0=1",
+                      "stride1=1"], grid=(4, 1, 1))
+
+# ---- MXNet / ONNX Runtime style
+for st, dt, C, H, W, s, blk in (("float", "float32", 2, 20, 20, 1, (16, 16)), ("float", "float32", 6, 15, 15, 2, (8, 8)),
+                                ("double", "float64", 1, 10, 40, 1, (32, 4))):
+    oh, ow = (H + 2 - 3) // s + 1, (W + 2 - 3) // s + 1
+    tile = (blk[0] * s + 2) * (blk[1] * s + 2)
+    fresh14_apps(f"DepthwiseConv2dForwardSmemKernel.{st}.c{C}.{H}x{W}.s{s}.{blk[0]}x{blk[1]}",
+                 f"mxnet_op::DepthwiseConv2dForwardSmemKernel<{st}, 3, 3>", blk,
+                 [f"input={dt}[{C * H * W}]", f"filter={dt}[{C * 9}]", f"output={dt}[{C * oh * ow}]", f"channels={C}",
+                  f"in_height={H}", f"in_width={W}", f"out_height={oh}", f"out_width={ow}", f"stride={s}", "pad=1"],
+                 dyn=(9 + tile) * (8 if st == "double" else 4),
+                 grid=(-(-ow // blk[0]), -(-oh // blk[1]), C))
+for st, dt, N, C, S, t in (("float", "float32", 4, 6, 49, 64), ("__half", "float16", 2, 8, 200, 256)):
+    fresh14_apps(f"BatchNormalizationUpdateOutputKernel.{dt}.n{N}c{C}s{S}",
+                 f"mxnet_op::BatchNormalizationUpdateOutputKernel<{st}, float>", (t,),
+                 [f"input_={dt}[{N * C * S}]", f"output_={dt}[{N * C * S}]", f"weight={dt}[{C}]:0.5..1.5",
+                  f"bias={dt}[{C}]", "epsilon=0.00001", "momentum=0.1", f"runningMean=float32[{C}]",
+                  f"runningVar=float32[{C}]:0.5..1.5", f"saveMean=float32[{C}]", f"saveInvStd=float32[{C}]",
+                  f"num={N}", f"channels={C}", f"spatial={S}"], grid=(C, 1, 1))
+for st, dt, n1, n2 in (("float", "float32", 10, 96), ("__half", "float16", 6, 514)):
+    fresh14_apps(f"cuApplyLayerNorm.{dt}.{n1}x{n2}", f"onnxruntime::cuda::cuApplyLayerNorm<{st}, float>", (32, 4),
+                 [f"output_vals={dt}[{n1 * n2}]", f"mean=float32[{n1}]", f"invvar=float32[{n1}]",
+                  f"vals={dt}[{n1 * n2}]", f"n1={n1}", f"n2={n2}", "epsilon=0.00001", f"gamma={dt}[{n2}]:0.5..1.5",
+                  f"beta={dt}[{n2}]"], dyn=4 * 4 + 2 * 4, grid=(1, 6, 1))
+for st, dt, N, C, HW in (("float", "float32", 2, 40, 49), ("__half", "float16", 1, 64, 100)):
+    fresh14_apps(f"TransposeNCHWToNHWC.{dt}.n{N}c{C}hw{HW}", f"onnxruntime::cuda::TransposeNCHWToNHWC<{st}>", (32, 8),
+                 [f"input={dt}[{N * C * HW}]", f"output={dt}[{N * C * HW}]", f"C={C}", f"HW={HW}"],
+                 grid=(-(-HW // 32), -(-C // 32), N))
+fresh14_apps("_GatherKernel.float.emb12of50.d64", "onnxruntime::cuda::_GatherKernel<float, int64_t>", (256,),
+             ["input_block_size=3200", "indices_max=50", "output_block_size_=768", "block_size_=64",
+              f"indices_data={npy('fresh14_apps_gather_idx_12_of_50')}", "input_data=float32[3200]",
+              "output_data=float32[768]", "N=768"], grid=(3, 1, 1))
+fresh14_apps("_GatherKernel.half.axis1.4x30x10.i7", "onnxruntime::cuda::_GatherKernel<__half, int64_t>", (128,),
+             ["input_block_size=300", "indices_max=30", "output_block_size_=70", "block_size_=10",
+              f"indices_data={npy('fresh14_apps_gather_idx_7_of_30')}", "input_data=float16[1200]",
+              "output_data=float16[280]", "N=280"], grid=(3, 1, 1))
+fresh14_apps("ArgMaxAxisKernel.float.3x50x40.y8", "onnxruntime::cuda::ArgMaxAxisKernel<float, 8>", (32, 8),
+             ["in=float32[6000]", "out=int64[120]", "outer=3", "axis=50", "inner=40"], grid=(2, 3, 1))
+fresh14_apps("ArgMaxAxisKernel.double.2x30x70.y4", "onnxruntime::cuda::ArgMaxAxisKernel<double, 4>", (32, 4),
+             ["in=float64[4200]", "out=int64[140]", "outer=2", "axis=30", "inner=70"], grid=(3, 2, 1))
 
 
 # ---- Python kernels as people write them (issue 30): the robustness corpus's Triton and Numba kernels
