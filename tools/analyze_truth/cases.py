@@ -1140,6 +1140,145 @@ def _pointer_table_data() -> dict[str, np.ndarray]:
             "ptab_lengths": np.array([70, 0, 33, 1, 64, 17, 40, 5], np.int32)}
 
 
+def _f14_aes_tables() -> tuple[np.ndarray, np.ndarray]:
+    """OpenSSL's encryption T-tables Te0..Te3 (big-endian words: 2s, s, s, 3s and its rotations) and the
+    expanded key of a fixed AES-128 key (44 words)."""
+    def xt(a):
+        return ((a << 1) ^ 0x11B) if a & 0x80 else (a << 1)
+
+    def mul(a, b):
+        p = 0
+        while b:
+            if b & 1:
+                p ^= a
+            a, b = xt(a), b >> 1
+        return p
+
+    def inv(a):
+        r, e = 1, 254
+        while e:
+            if e & 1:
+                r = mul(r, a)
+            a, e = mul(a, a), e >> 1
+        return r if a else 0
+
+    sbox = []
+    for a in range(256):
+        b = inv(a) if a else 0
+        s = b
+        for k in range(1, 5):
+            s ^= ((b << k) | (b >> (8 - k))) & 0xFF
+        sbox.append(s ^ 0x63)
+    assert sbox[0] == 0x63 and sbox[1] == 0x7C and sbox[0x53] == 0xED
+    te0 = [(mul(s, 2) << 24) | (s << 16) | (s << 8) | mul(s, 3) for s in sbox]
+
+    def ror(x, n):
+        return ((x >> n) | (x << (32 - n))) & 0xFFFFFFFF
+
+    te = te0 + [ror(x, 8) for x in te0] + [ror(x, 16) for x in te0] + [ror(x, 24) for x in te0]
+    key = bytes.fromhex("2b7e151628aed2a6abf7158809cf4f3c")
+    w = [int.from_bytes(key[4 * i:4 * i + 4], "big") for i in range(4)]
+    rcon = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1B, 0x36]
+    for i in range(4, 44):
+        t = w[i - 1]
+        if i % 4 == 0:
+            t = ((t << 8) | (t >> 24)) & 0xFFFFFFFF
+            t = (sbox[t >> 24] << 24) | (sbox[(t >> 16) & 255] << 16) | (sbox[(t >> 8) & 255] << 8) | sbox[t & 255]
+            t ^= rcon[i // 4 - 1] << 24
+        w.append(w[i - 4] ^ t)
+    assert w[43] == 0xB6630CA6  # FIPS-197 appendix A.1
+    return np.array(te, np.uint32), np.array(w, np.uint32)
+
+
+def _f14_csr(rng, rows: int, cols: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    nnz = rng.integers(lo, hi + 1, rows)
+    nnz[rng.integers(0, rows, 2)] = 0  # a couple of empty rows
+    ci = [np.sort(rng.choice(cols, int(k), replace=False)) for k in nnz]
+    ptr = np.concatenate([[0], np.cumsum(nnz)]).astype(np.int32)
+    col = np.concatenate(ci).astype(np.int32)
+    val = rng.uniform(0.1, 1.0, len(col)).astype(np.float32)
+    return ptr, col, val
+
+
+def _f14_merge_path(a: np.ndarray, b: np.ndarray, diag: int) -> int:
+    begin, end = max(0, diag - len(b)), min(diag, len(a))
+    while begin < end:
+        mid = (begin + end) >> 1
+        if not (b[diag - 1 - mid] < a[mid]):
+            begin = mid + 1
+        else:
+            end = mid
+    return begin
+
+
+def _fresh14_algos_data() -> dict[str, np.ndarray]:
+    """The .npy inputs of the fourteenth fresh batch's classic algorithms (kernels/fresh14_algos.cu): AES T-tables
+    and an expanded key, CSR and ELL matrices (empty rows, rows longer than a warp), an in-edge CSR with out-degrees
+    for PageRank, edge lists and distances for Bellman-Ford (sources never relaxed in the launch, distinct
+    destinations, so that no branch depends on the order of the atomics), a random graph's sorted adjacency with
+    its u < v edges (triangles), augmented [A | I] matrices for Gauss-Jordan, compaction input with its block
+    offsets, and two sorted key arrays with their merge-path partitions."""
+    rng = np.random.default_rng(20271114)
+    out: dict[str, np.ndarray] = {}
+    te, rk = _f14_aes_tables()
+    out["fresh14_algos_aes_te"], out["fresh14_algos_aes_rk"] = te, rk
+    for tag, rows, cols, lo, hi in (("r30", 30, 200, 1, 70), ("r37", 37, 300, 0, 90), ("r64", 64, 150, 0, 20)):
+        p, c, v = _f14_csr(rng, rows, cols, lo, hi)
+        out[f"fresh14_algos_csr_{tag}_ptr"], out[f"fresh14_algos_csr_{tag}_col"] = p, c
+        out[f"fresh14_algos_csr_{tag}_val"] = v
+    for tag, rows, pitch, width, cols, dt in (("f500", 500, 512, 7, 400, np.float32),
+                                              ("d200", 200, 224, 12, 250, np.float64)):
+        aj = np.full((width, pitch), -1, np.int32)
+        ax = np.zeros((width, pitch), dt)
+        for r in range(rows):
+            k = int(rng.integers(2, width + 1))
+            aj[:k, r] = np.sort(rng.choice(cols, k, replace=False))
+            ax[:k, r] = rng.uniform(-1, 1, k)
+        out[f"fresh14_algos_ell_{tag}_aj"], out[f"fresh14_algos_ell_{tag}_ax"] = aj.ravel(), ax.ravel()
+    n = 1000
+    indeg = rng.integers(0, 13, n)
+    srcs = [np.sort(rng.choice(n, int(k), replace=False)) for k in indeg]
+    out["fresh14_algos_pr_ptr"] = np.concatenate([[0], np.cumsum(indeg)]).astype(np.int32)
+    allsrc = np.concatenate(srcs).astype(np.int32)
+    out["fresh14_algos_pr_col"] = allsrc
+    out["fresh14_algos_pr_outdeg"] = np.maximum(np.bincount(allsrc, minlength=n), 1).astype(np.int32)
+    for tag, V, E, lowv, inf, dt in (("i4000", 4000, 2000, 1000, 0x3F3F3F3F, np.int32),
+                                     ("l2400", 2400, 1100, 600, 0x3F3F3F3F3F3F3F3F, np.int64)):
+        src = rng.integers(0, lowv, E).astype(np.int32)
+        dst = (lowv + rng.permutation(V - lowv)[:E]).astype(np.int32)
+        w = rng.integers(1, 101, E).astype(np.int32)
+        dist = np.empty(V, dt)
+        dist[:lowv] = rng.integers(0, 1000, lowv)
+        dist[:lowv][rng.random(lowv) < 0.1] = inf
+        dist[lowv:] = np.where(rng.random(V - lowv) < 0.5, inf, rng.integers(0, 1200, V - lowv))
+        out[f"fresh14_algos_bf_{tag}_src"], out[f"fresh14_algos_bf_{tag}_dst"] = src, dst
+        out[f"fresh14_algos_bf_{tag}_w"], out[f"fresh14_algos_bf_{tag}_dist"] = w, dist
+    V = 200
+    upper = np.triu(rng.random((V, V)) < 0.055, 1)
+    adj = upper | upper.T
+    eu, ev = np.nonzero(upper)
+    assert len(eu) >= 1000
+    keep = np.sort(rng.permutation(len(eu))[:1000])
+    out["fresh14_algos_tri_src"], out["fresh14_algos_tri_dst"] = eu[keep].astype(np.int32), ev[keep].astype(np.int32)
+    out["fresh14_algos_tri_ptr"] = np.concatenate([[0], np.cumsum(adj.sum(1))]).astype(np.int32)
+    out["fresh14_algos_tri_col"] = np.concatenate([np.nonzero(r)[0] for r in adj]).astype(np.int32)
+    for n_, dt in ((24, np.float64), (40, np.float32)):
+        a = rng.uniform(-1, 1, (n_, n_))
+        a[np.arange(n_), np.arange(n_)] += n_
+        out[f"fresh14_algos_gj_{n_}"] = np.hstack([a, np.eye(n_)]).astype(dt).ravel()
+    x = rng.uniform(-1, 1, 2000).astype(np.float32)
+    out["fresh14_algos_compact_in_2000"] = x
+    counts = [(x[i:i + 256] > 0.2).sum() for i in range(0, 2000, 256)]
+    out["fresh14_algos_compact_offsets_b256"] = (np.cumsum(counts) - counts).astype(np.int32)
+    a = np.sort(rng.integers(0, 3000, 600)).astype(np.int32)
+    b = np.sort(rng.integers(0, 3000, 400)).astype(np.int32)
+    out["fresh14_algos_merge_a600"], out["fresh14_algos_merge_b400"] = a, b
+    for nv in (256, 384):
+        parts = [_f14_merge_path(a, b, min(nv * p, 1000)) for p in range(-(-1000 // nv) + 1)]
+        out[f"fresh14_algos_merge_parts_nv{nv}"] = np.array(parts, np.int32)
+    return out
+
+
 def data_files() -> dict[str, np.ndarray]:
     """Every .npy input, by name (deterministic: regenerated identically)."""
     from smemlab.lab.histogram import make_keys  # the experiment's own keys
@@ -1187,6 +1326,7 @@ def data_files() -> dict[str, np.ndarray]:
         **_fresh12_data(),
         **_fresh13_data(),
         **_fresh14_apps_data(),
+        **_fresh14_algos_data(),
     }
     return out
 
@@ -4386,6 +4526,160 @@ fresh14_apps("ArgMaxAxisKernel.float.3x50x40.y8", "onnxruntime::cuda::ArgMaxAxis
              ["in=float32[6000]", "out=int64[120]", "outer=3", "axis=50", "inner=40"], grid=(2, 3, 1))
 fresh14_apps("ArgMaxAxisKernel.double.2x30x70.y4", "onnxruntime::cuda::ArgMaxAxisKernel<double, 4>", (32, 4),
              ["in=float64[4200]", "out=int64[140]", "outer=2", "axis=30", "inner=70"], grid=(3, 2, 1))
+
+# ---- the fourteenth fresh held-out batch, classic algorithms (kernels/fresh14_algos.cu, NVRTC): GPU algorithms as
+# their GitHub repositories write them. AES-128 with OpenSSL's four T-tables copied into shared memory (a uint4
+# block a thread, 256 and 128 threads, ragged counts; and one [4][256] table with the block read as four words in
+# a grid-stride loop): the table lookups' banks depend on the data; SHA-256 with K and H0 in __constant__, the
+# message schedule in a local array (a SHA256_CTX struct, a device function) or in a shared row of 64 (+0, +1)
+# words a thread; Smith-Waterman over anti-diagonals (three rotating shared rows of H, the target in dynamic
+# shared memory, 64 and 128 threads, a tree max); CSR SpMV with a warp a row (__ldg, shuffle reduction) and cusp's
+# vector kernel (shared row pointers, 4x32 and 16x8, rows longer than a warp); ELL SpMV column-major (float and
+# double, padding -1); a PageRank pull step; Bellman-Ford relaxation with atomicMin (int and long long distances);
+# triangle counting by merge intersection (warp shuffles, a shared warp table, a 64-bit atomicAdd); a radix-2
+# Stockham FFT (float2 ping-pong, N 512 and 128); Gauss-Jordan (the pivot row normalised; elimination with the
+# pivot row and the row factors in shared memory, double 16x16 and float 32x32); an integral image (Blelloch row
+# scan of uchar into uint, 256 and 128 threads, then a column pass, global only); stream compaction (__ballot_sync,
+# __popc, a shared warp-offset table scanned with __shfl_up_sync); merge path (partition; the block merge through
+# shared memory, 64x4 and 128x3); Garcia's k-NN distance tiles (16x16, shared scalars written by every thread,
+# pitched arrays); Mandelbrot (32x8) and Julia frames (a 16x4x4 block), uchar4 and global only; van Herk
+# running maxima along rows (float K 7, uchar K 15 with two rows a block, dynamic shared memory). Written blind,
+# before its first recording; grids of 1 to 9 blocks
+F14G = f"{K}/fresh14_algos.cu"
+
+
+def fresh14_algos(id, kernel, block, args, **kw):
+    return case("fresh14." + id, F14G, kernel, block, args, **kw)
+
+
+def _f14_u32_bits(words) -> list[float]:
+    """uint32 words as the float32 values with their bits (the recorder writes __constant__ values as float32)."""
+    return [float(x) for x in np.array(words, np.uint32).view(np.float32)]
+
+
+_F14_SHA_K = _f14_u32_bits([
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2])
+_F14_SHA_H0 = _f14_u32_bits([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                             0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19])
+_F14_SHA = {"dev_k": _F14_SHA_K, "dev_h0": _F14_SHA_H0}
+_F14_U32 = "0..4294967295"
+_F14_AES = [f"d_Te={npy('fresh14_algos_aes_te')}", f"d_rk={npy('fresh14_algos_aes_rk')}"]
+
+# AES-128, SHA-256
+for b, n in ((256, 600), (128, 300)):
+    fresh14_algos(f"aes128_encrypt_ttable.b{b}.n{n}", "aes128_encrypt_ttable", (b,),
+                  [f"pt=uint32[{4 * n}]:{_F14_U32}", f"ct=uint32[{4 * n}]"] + _F14_AES + [f"nblocks={n}"],
+                  grid=(-(-n // b), 1, 1))
+fresh14_algos("aes_encrypt_ecb_smem.b128.n700", "aes_encrypt_ecb_smem<128>", (128,),
+              [f"in=uint32[2800]:{_F14_U32}", "out=uint32[2800]", f"te_global={npy('fresh14_algos_aes_te')}",
+               f"rk={npy('fresh14_algos_aes_rk')}", "nblocks=700"], grid=(3, 1, 1))
+fresh14_algos("sha256_cuda.b128.n200", "sha256_cuda", (128,),
+              [f"msgs=uint32[3200]:{_F14_U32}", "digests=uint32[1600]", "n=200"], grid=(2, 1, 1), constants=_F14_SHA)
+for pad, n in ((0, 100), (1, 128)):
+    fresh14_algos(f"sha256_schedule_smem.p{pad}.n{n}", f"sha256_schedule_smem<64, {pad}>", (64,),
+                  [f"msgs=uint32[{16 * n}]:{_F14_U32}", f"digests=uint32[{8 * n}]", f"n={n}"], grid=(2, 1, 1),
+                  constants=_F14_SHA)
+
+# Smith-Waterman
+for q, m, n, pairs in ((64, 64, 100, 4), (128, 100, 77, 3)):
+    fresh14_algos(f"sw_antidiagonal.q{q}.{m}x{n}", f"sw_antidiagonal<{q}>", (q,),
+                  [f"query=uint8[{pairs * m}]:0..3", f"target=uint8[{pairs * n}]:0..3", f"m={m}", f"n={n}",
+                   f"scores=int32[{pairs}]"], grid=(pairs, 1, 1), dyn=-(-n // 16) * 16)
+
+# sparse matrix-vector products
+fresh14_algos("spmv_csr_warp_per_row.r30", "spmv_csr_warp_per_row", (128,),
+              ["num_rows=30", f"row_ptr={npy('fresh14_algos_csr_r30_ptr')}",
+               f"col_idx={npy('fresh14_algos_csr_r30_col')}", f"vals={npy('fresh14_algos_csr_r30_val')}",
+               "x=float32[200]", "y=float32[30]"], grid=(8, 1, 1))
+for v, t, tag, rows, cols, g in ((4, 32, "r37", 37, 300, 5), (16, 8, "r64", 64, 150, 4)):
+    fresh14_algos(f"spmv_csr_vector_cusp.{v}x{t}.{tag}", f"spmv_csr_vector_cusp<{v}, {t}>", (v * t,),
+                  [f"num_rows={rows}", f"Ap={npy(f'fresh14_algos_csr_{tag}_ptr')}",
+                   f"Aj={npy(f'fresh14_algos_csr_{tag}_col')}", f"Ax={npy(f'fresh14_algos_csr_{tag}_val')}",
+                   f"x=float32[{cols}]", f"y=float32[{rows}]"], grid=(g, 1, 1))
+for tag, ty, rows, pitch, width, cols, b in (("f500", "float", 500, 512, 7, 400, 128),
+                                             ("d200", "double", 200, 224, 12, 250, 64)):
+    dt = "float32" if ty == "float" else "float64"
+    fresh14_algos(f"spmv_ell_colmajor.{tag}", f"spmv_ell_colmajor<{ty}>", (b,),
+                  [f"num_rows={rows}", f"num_cols_per_row={width}", f"pitch={pitch}",
+                   f"Aj={npy(f'fresh14_algos_ell_{tag}_aj')}", f"Ax={npy(f'fresh14_algos_ell_{tag}_ax')}",
+                   f"x={dt}[{cols}]", f"y={dt}[{rows}]"], grid=(4, 1, 1))
+
+# graphs
+fresh14_algos("pagerank_pull.v1000", "pagerank_pull", (128,),
+              ["num_vertices=1000", f"in_row_offsets={npy('fresh14_algos_pr_ptr')}",
+               f"in_col_indices={npy('fresh14_algos_pr_col')}", "rank=float32[1000]:0.0001..0.002",
+               f"out_degree={npy('fresh14_algos_pr_outdeg')}", "new_rank=float32[1000]", "damping=0.85"],
+              grid=(8, 1, 1))
+for tag, ty, E, b, g in (("i4000", "int", 2000, 256, 8), ("l2400", "long long", 1100, 128, 9)):
+    fresh14_algos(f"bellman_ford_relax.{tag}.e{E}", f"bellman_ford_relax<{ty}>", (b,),
+                  [f"num_edges={E}", f"src={npy(f'fresh14_algos_bf_{tag}_src')}",
+                   f"dst={npy(f'fresh14_algos_bf_{tag}_dst')}", f"weight={npy(f'fresh14_algos_bf_{tag}_w')}",
+                   f"dist={npy(f'fresh14_algos_bf_{tag}_dist')}", "changed=int32[1]:0..0"], grid=(g, 1, 1))
+fresh14_algos("triangle_count_edge_merge.v200.e1000", "triangle_count_edge_merge", (128,),
+              ["num_edges=1000", f"edge_src={npy('fresh14_algos_tri_src')}", f"edge_dst={npy('fresh14_algos_tri_dst')}",
+               f"row_ptr={npy('fresh14_algos_tri_ptr')}", f"col_idx={npy('fresh14_algos_tri_col')}",
+               "per_edge=int32[1000]", "total=uint64[1]:0..0"], grid=(8, 1, 1))
+
+# FFT, Gauss-Jordan, integral image
+for n, g in ((512, 2), (128, 3)):
+    fresh14_algos(f"fft_stockham_radix2.n{n}.b{g}", f"fft_stockham_radix2<{n}>", (n // 2,),
+                  [f"in=float2[{n * g}]", f"out=float2[{n * g}]", "dir=-1.0"], grid=(g, 1, 1))
+fresh14_algos("gj_normalize_pivot_row.n24.k5", "gj_normalize_pivot_row<double>", (64,),
+              [f"A={npy('fresh14_algos_gj_24')}", "n=24", "k=5"])
+fresh14_algos("gj_eliminate.d16.n24.k5", "gj_eliminate<double, 16>", (16, 16),
+              [f"A={npy('fresh14_algos_gj_24')}", "n=24", "k=5"], grid=(3, 2, 1))
+fresh14_algos("gj_eliminate.f32.n40.k17", "gj_eliminate<float, 32>", (32, 32),
+              [f"A={npy('fresh14_algos_gj_40')}", "n=40", "k=17"], grid=(3, 2, 1))
+for b, w, h in ((256, 300, 5), (128, 200, 7)):
+    fresh14_algos(f"integral_scan_rows.b{b}.{w}x{h}", f"integral_scan_rows<{b}>", (b,),
+                  [f"img=uint8[{w * h}]:0..255", f"sum=uint32[{w * h}]", f"width={w}", f"height={h}"], grid=(h, 1, 1))
+fresh14_algos("integral_scan_cols.300x40", "integral_scan_cols", (128,),
+              ["sum=uint32[12000]:0..255", "width=300", "height=40"], grid=(3, 1, 1))
+
+# stream compaction, merge path
+fresh14_algos("compact_count.b128.n1000", "compact_count<128>", (128,),
+              [f"in={npy('fresh14_algos_compact_in_2000')}", "n=1000", "threshold=0.2", "block_counts=int32[8]"],
+              grid=(8, 1, 1))
+fresh14_algos("compact_scatter.b256.n2000", "compact_scatter<256>", (256,),
+              [f"in={npy('fresh14_algos_compact_in_2000')}", "n=2000", "threshold=0.2",
+               f"block_offsets={npy('fresh14_algos_compact_offsets_b256')}", "out=float32[2000]",
+               "out_idx=int32[2000]"], grid=(8, 1, 1))
+_F14_MERGE = [f"a={npy('fresh14_algos_merge_a600')}", "aCount=600", f"b={npy('fresh14_algos_merge_b400')}",
+              "bCount=400"]
+fresh14_algos("merge_partition_kernel.nv256", "merge_partition_kernel", (64,),
+              _F14_MERGE + ["nv=256", "partitions=int32[5]", "numPartitions=5"])
+for nt, vt in ((64, 4), (128, 3)):
+    nv = nt * vt
+    fresh14_algos(f"merge_block_kernel.{nt}x{vt}.n1000", f"merge_block_kernel<{nt}, {vt}>", (nt,),
+                  [f"a_global={npy('fresh14_algos_merge_a600')}", "aCount=600",
+                   f"b_global={npy('fresh14_algos_merge_b400')}", "bCount=400",
+                   f"partitions={npy(f'fresh14_algos_merge_parts_nv{nv}')}", "dest=int32[1000]"],
+                  grid=(-(-1000 // nv), 1, 1))
+
+# k-NN distances, fractals, van Herk
+for rw, rp, qw, qp, hgt in ((40, 48, 30, 32, 20), (33, 64, 47, 64, 64)):
+    fresh14_algos(f"knn_compute_distances.r{rw}.q{qw}.d{hgt}", "knn_compute_distances", (16, 16),
+                  [f"ref=float32[{rp * hgt}]", f"ref_width={rw}", f"ref_pitch={rp}", f"query=float32[{qp * hgt}]",
+                   f"query_width={qw}", f"query_pitch={qp}", f"height={hgt}", f"dist=float32[{rw * qp}]"],
+                  grid=(-(-qw // 16), -(-rw // 16), 1))
+fresh14_algos("mandelbrot_kernel.32x8.90x20", "mandelbrot_kernel", (32, 8),
+              ["out=uchar4[1800]", "width=90", "height=20", "x0=-2.2", "y0=-1.2", "dx=0.034", "dy=0.12",
+               "max_iter=64"], grid=(3, 3, 1))
+fresh14_algos("julia_frames.16x4x4.32x8x6", "julia_frames", (16, 4, 4),
+              ["out=uchar4[1536]", "width=32", "height=8", "frames=6", "radius=0.7885", "phase0=0.3", "dphase=0.5",
+               "scale=1.5", "max_iter=48"], grid=(2, 2, 2))
+fresh14_algos("vanherk_max_rows.f7.500x3", "vanherk_max_rows<float, 7>", (128,),
+              ["src=float32[1500]", "dst=float32[1482]", "width=500", "height=3"], grid=(3, 1, 1), dyn=2 * 504 * 4)
+fresh14_algos("vanherk_max_rows.u15.640x4", "vanherk_max_rows<uchar, 15>", (64, 2),
+              ["src=uint8[2560]:0..255", "dst=uint8[2504]", "width=640", "height=4"], grid=(2, 1, 1),
+              dyn=2 * 2 * 645)
 
 
 # ---- Python kernels as people write them (issue 30): the robustness corpus's Triton and Numba kernels
