@@ -958,6 +958,66 @@ def _fresh12_data() -> dict[str, np.ndarray]:
     return out
 
 
+def _fresh14py_numba_data() -> dict[str, np.ndarray]:
+    """The .npy inputs of the fourteenth fresh batch's Numba kernels (kernels/fresh14_numba.py): a 40x40 int8 Ising
+    lattice of +-1 spins (60% up); 600 SPH particles in a 0.5 box (a dense blob and a uniform gas) sorted by their cell
+    of a 5x5x5 cell list of side 0.1, with each cell's [start, end) run (empty cells 0, 0); 2000 PIC particles on a
+    32 x 20 domain (a Gaussian beam and a uniform background, x and y); 2000 uint8 DNA codes (ACGT = 0..3, with a few
+    runs of N = 4); a 36 x 200 CSR matrix in float64 (rows of 0 to 90 nonzeros, one empty, sorted columns); a 32x32
+    lower-triangular float32 tile with a dominant diagonal; a 2000-long boolean mask (30% set)."""
+    rng = np.random.default_rng(20270701)
+    spins = np.where(rng.random((40, 40)) < 0.6, 1, -1).astype(np.int8)
+
+    ncell, cs = 5, 0.1
+    blob = np.clip(rng.normal(0.25, 0.06, (300, 3)), 0.0, 0.4999)
+    gas = rng.uniform(0.0, 0.4999, (300, 3))
+    p = np.concatenate([blob, gas]).astype(np.float32)
+    cidx = np.minimum((p / np.float32(cs)).astype(np.int64), ncell - 1)
+    cell = (cidx[:, 2] * ncell + cidx[:, 1]) * ncell + cidx[:, 0]
+    order = np.argsort(cell, kind="stable")
+    p, cell = p[order], cell[order]
+    start = np.zeros(ncell ** 3, np.int32)
+    end = np.zeros(ncell ** 3, np.int32)
+    for c in np.unique(cell):
+        run = np.flatnonzero(cell == c)
+        start[c], end[c] = run[0], run[-1] + 1
+
+    beam = rng.normal((16.0, 10.0), (2.5, 1.5), (1200, 2))
+    bg = rng.uniform((0.0, 0.0), (32.0, 20.0), (800, 2))
+    xy = np.concatenate([beam, bg])
+    xy[:, 0] = np.clip(xy[:, 0], 0.0, 31.99)
+    xy[:, 1] = np.clip(xy[:, 1], 0.0, 19.99)
+    xy = xy[rng.permutation(len(xy))].astype(np.float32)
+
+    seq = rng.integers(0, 4, 2000).astype(np.uint8)
+    for s0 in (300, 301, 302, 1111, 1500, 1501, 1502, 1503, 1504):
+        seq[s0] = 4
+
+    lens = rng.integers(0, 91, 36)
+    lens[5] = 0
+    lens[17] = 3
+    indptr = np.concatenate([[0], np.cumsum(lens)]).astype(np.int32)
+    cols = np.concatenate([np.sort(rng.choice(200, k, replace=False)) for k in lens]).astype(np.int32)
+    vals = rng.uniform(-1.0, 1.0, len(cols))
+
+    L = np.tril(rng.uniform(-0.1, 0.1, (32, 32)), -1) + np.diag(rng.uniform(2.0, 3.0, 32))
+    mask = rng.random(2000) < 0.3
+    return {
+        "fresh14py_numba_spins_40x40": spins,
+        "fresh14py_numba_sph_pos_600": p,
+        "fresh14py_numba_sph_cell_start_125": start,
+        "fresh14py_numba_sph_cell_end_125": end,
+        "fresh14py_numba_pic_x_2000": np.ascontiguousarray(xy[:, 0]),
+        "fresh14py_numba_pic_y_2000": np.ascontiguousarray(xy[:, 1]),
+        "fresh14py_numba_dna_2000": seq,
+        "fresh14py_numba_csr_indptr_36": indptr,
+        "fresh14py_numba_csr_indices_36": cols,
+        "fresh14py_numba_csr_data_36": vals,
+        "fresh14py_numba_lower_32": L.astype(np.float32),
+        "fresh14py_numba_mask_2000": mask,
+    }
+
+
 def _fresh13_bptree(rng, order: int, nrec: int, leaf_keys: int, nq: int) -> dict[str, np.ndarray]:
     """Rodinia b+tree's knode array for findK (int location; int indices[order + 1]; int keys[order + 1]; bool
     is_leaf; int num_keys: 2 * order + 5 ints a node), two levels of inner nodes over leaves of leaf_keys records:
@@ -1319,6 +1379,7 @@ def data_files() -> dict[str, np.ndarray]:
         **_fresh11py_data(),
         **_fresh12py_data(),
         **_fresh13py_data(),
+        **_fresh14py_numba_data(),
         **_fresh7_data(),
         **_fresh8_data(),
         **_fresh9_data(),
@@ -6453,4 +6514,93 @@ fresh13_case('bmm_kernel', 'triton', 'bmm_kernel', ['a_ptr=float16[2,48,40]:-1..
              'stride_bb=2240', 'stride_bk=56', 'stride_bn=1', 'stride_cb=2688', 'stride_cm=56', 'stride_cn=1'],
              constexprs={'BLOCK_M': 32, 'BLOCK_N': 32, 'BLOCK_K': 32}, grid=(2, 2, 2), block_index=(1, 1, 1),
              num_warps=4, num_stages=2)
+
+
+# ---- the fourteenth fresh held-out batch of Python kernels (kernels/fresh14_numba.py): Numba kernels as scientific
+# Python programmers write them for their own codes. A checkerboard Ising Metropolis sweep (an int8 shared tile with a
+# periodic halo, the random numbers an array); an SPH poly6 density over a 5x5x5 cell list of cell-sorted particles;
+# PIC charge deposition (cloud-in-cell by global float32 atomics on a periodic grid, nearest-grid-point into a whole
+# 32x32 grid in shared memory flushed by atomics); a Sobel filter on uint8 images whose tile and halo are in dynamic
+# shared memory ((blockDim.y + 2) x (blockDim.x + 2) bytes: 16x16 on a 40x45 image, 32x8 on a 30x60 one); a 5x5
+# erosion on a 20x20 uint8 shared window; a two-pass integral image (a row scan in shared memory with a carry between
+# chunks, rows grid-strided over 8 blocks; a column pass, a thread a column); a 31-tap FIR with its taps in
+# cuda.const.array_like and the samples and their history in shared memory; a moving average by a float64 block scan
+# over overlapping segments; k-mer counting (int64 keys of 21 uint8 codes, a Fibonacci hash into 4096 counters by
+# atomics; a k = 4 spectrum in a shared histogram); CSR SpMV a warp a row by shfl_down_sync (float64, 36 ragged rows);
+# a float64 Jacobi step with its residual reduced per block in shared memory; CG's float64 dot product (shfl_xor_sync,
+# a shared partial a warp, one atomic a block); a 32x32 lower-triangular tile solve, a thread a right-hand side; a
+# complex64 correlation against a shared template; a float16 scale by plain conversions; a bool-mask compaction on an
+# atomic counter; 3x3 inverses in 2-D cuda.local.array matrices; a particle push through device functions that return
+# tuples (inline='always', forceinline, neither); a 3-D gather with int64 index arithmetic over explicit large strides
+def fresh14_numba_case(id, kernel, args, grid=(1, 1, 1), block_index=(0, 0, 0), **launch):
+    """fresh2_case's launch (grid, block_index, block, dyn) of a kernel of fresh14_numba.py."""
+    c = fresh2_case(id, 'numba', kernel, args, grid=grid, block_index=block_index, **launch)
+    c.update(id=f"fresh14.numba.{id}", file=f"{K}/fresh14_numba.py")
+    return c
+
+
+# physics and particles
+fresh14_numba_case('ising_sweep_shared.L40', 'ising_sweep_shared', [f"spins={npy('fresh14py_numba_spins_40x40')}",
+                   'rand=float32[40,40]:0..1', 'beta=0.44', 'color=0'], block=(16, 16), grid=(3, 3),
+                   block_index=(2, 2, 0))
+fresh14_numba_case('sph_density_cells.n600', 'sph_density_cells', [f"pos={npy('fresh14py_numba_sph_pos_600')}",
+                   f"cell_start={npy('fresh14py_numba_sph_cell_start_125')}",
+                   f"cell_end={npy('fresh14py_numba_sph_cell_end_125')}", 'rho=float32[600]', 'h=0.1', 'mass=0.02',
+                   'ncell=5', 'cell_size=0.1'], block=(128,), grid=(5,), block_index=(4, 0, 0))
+fresh14_numba_case('deposit_cic_atomic.n2000', 'deposit_cic_atomic', [f"px={npy('fresh14py_numba_pic_x_2000')}",
+                   f"py={npy('fresh14py_numba_pic_y_2000')}", 'q=float32[2000]:0.5..1.5', 'rho=float32[40,64]:0..0',
+                   'dx=0.5', 'dy=0.5'], block=(256,), grid=(8,), block_index=(7, 0, 0))
+fresh14_numba_case('deposit_ngp_shared.n2000', 'deposit_ngp_shared', [f"px={npy('fresh14py_numba_pic_x_2000')}",
+                   f"py={npy('fresh14py_numba_pic_y_2000')}", 'q=float32[2000]:0.5..1.5', 'rho=float32[32,32]:0..0',
+                   'inv_dx=1.0'], block=(256,), grid=(4,), block_index=(3, 0, 0))
+# images
+fresh14_numba_case('sobel_u8_dyn.16x16.40x45', 'sobel_u8_dyn', ['img=uint8[40,45]:0..255', 'out=uint8[40,45]'],
+                   block=(16, 16), grid=(3, 3), block_index=(2, 2, 0), dyn=18 * 18)
+fresh14_numba_case('sobel_u8_dyn.32x8.30x60', 'sobel_u8_dyn', ['img=uint8[30,60]:0..255', 'out=uint8[30,60]'],
+                   block=(32, 8), grid=(2, 4), block_index=(1, 3, 0), dyn=34 * 10)
+fresh14_numba_case('erode5_u8_tile.40x45', 'erode5_u8_tile', ['img=uint8[40,45]:0..255', 'out=uint8[40,45]'],
+                   block=(16, 16), grid=(3, 3), block_index=(2, 2, 0))
+fresh14_numba_case('integral_row_scan.40x300', 'integral_row_scan', ['img=uint8[40,300]:0..255',
+                   'rowsum=int32[40,300]'], block=(256,), grid=(8,), block_index=(7, 0, 0))
+fresh14_numba_case('integral_col_pass.40x300', 'integral_col_pass', ['rowsum=int32[40,300]:0..2000',
+                   'out=int32[40,300]'], block=(128,), grid=(3,), block_index=(2, 0, 0))
+# signals
+fresh14_numba_case('fir_taps_shared.n2000', 'fir_taps_shared', ['x=float32[2000]', 'y=float32[2000]'], block=(256,),
+                   grid=(8,), block_index=(7, 0, 0))
+fresh14_numba_case('moving_avg_scan.n1000', 'moving_avg_scan', ['x=float32[1000]', 'y=float32[1000]'], block=(256,),
+                   grid=(5,), block_index=(4, 0, 0))
+fresh14_numba_case('xcorr_c64_template.n1200', 'xcorr_c64_template', ['a=complex64[1200]', 'b=complex64[64]',
+                   'out=complex64[1137]'], block=(128,), grid=(9,), block_index=(8, 0, 0))
+# genomics
+fresh14_numba_case('kmer_hash_count.k21', 'kmer_hash_count', [f"seq={npy('fresh14py_numba_dna_2000')}",
+                   'counts=int32[4096]:0..0', 'k=21'], block=(256,), grid=(8,), block_index=(7, 0, 0))
+fresh14_numba_case('kmer4_spectrum_shared.n2000', 'kmer4_spectrum_shared', [f"seq={npy('fresh14py_numba_dna_2000')}",
+                   'spectrum=int32[256]:0..0'], block=(128,), grid=(4,), block_index=(3, 0, 0))
+# linear algebra
+fresh14_numba_case('spmv_csr_warp_shfl.r36', 'spmv_csr_warp_shfl', [f"indptr={npy('fresh14py_numba_csr_indptr_36')}",
+                   f"indices={npy('fresh14py_numba_csr_indices_36')}", f"data={npy('fresh14py_numba_csr_data_36')}",
+                   'x=float64[200]', 'y=float64[36]'], block=(128,), grid=(9,), block_index=(8, 0, 0))
+fresh14_numba_case('jacobi_residual_f64.40x44', 'jacobi_residual_f64', ['u=float64[40,44]', 'f=float64[40,44]',
+                   'u_new=float64[40,44]', 'block_res=float64[9]', 'h2=0.01'], block=(16, 16), grid=(3, 3),
+                   block_index=(2, 2, 0))
+fresh14_numba_case('cg_dot_xor.n5000', 'cg_dot_xor', ['a=float64[5000]', 'b=float64[5000]', 'out=float64[1]:0..0',
+                   'n=5000'], block=(256,), grid=(4,), block_index=(3, 0, 0))
+fresh14_numba_case('trsm_lower_tile.rhs80', 'trsm_lower_tile', [f"L={npy('fresh14py_numba_lower_32')}",
+                   'B=float32[32,80]', 'X=float32[32,80]'], block=(32,), grid=(3,), block_index=(2, 0, 0))
+fresh14_numba_case('inv3x3_local.n500', 'inv3x3_local', ['A=float32[500,3,3]', 'Ainv=float32[500,3,3]',
+                   'det=float32[500]'], block=(64,), grid=(8,), block_index=(7, 0, 0))
+# device functions returning tuples, float16, compaction, strides
+fresh14_numba_case('advect_reflect_tuples.n700', 'advect_reflect_tuples', ['pos=float32[700,2]:0..1',
+                   'vel=float32[700,2]:-0.5..0.5', 'polar=float32[700,2]', 'dt=0.05', 'gamma=0.1', 'lo=0.0', 'hi=1.0'],
+                   block=(128,), grid=(6,), block_index=(5, 0, 0))
+fresh14_numba_case('scale_f16_plain.n3000', 'scale_f16_plain', ['x=float16[3000]:-4..4', 'y=float16[3000]',
+                   'alpha=0.75', 'beta=0.125'], block=(256,), grid=(4,), block_index=(3, 0, 0))
+fresh14_numba_case('compact_mask_atomic.n2000', 'compact_mask_atomic', ['x=float32[2000]',
+                   f"mask={npy('fresh14py_numba_mask_2000')}", 'out=float32[2000]', 'out_idx=int32[2000]',
+                   'counter=int32[1]:0..0'], block=(256,), grid=(8,), block_index=(7, 0, 0))
+fresh14_numba_case('gather_strided_i64.plane_fastest', 'gather_strided_i64', ['src=float32[655000]',
+                   'dst=float32[4,8,40]', 'offset=5', 's0=1', 's1=2053', 's2=16421'], block=(32, 4, 2), grid=(2, 2, 2),
+                   block_index=(1, 1, 1))
+fresh14_numba_case('gather_strided_i64.s0_2e20', 'gather_strided_i64', ['src=float32[1049700]', 'dst=float32[2,16,48]',
+                   'offset=3', 's0=1048583', 's1=65', 's2=2'], block=(16, 8, 2), grid=(3, 2, 1), block_index=(2, 1, 0))
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
