@@ -678,6 +678,55 @@ def _fresh13py_data() -> dict[str, np.ndarray]:
     }
 
 
+def _fresh14py_triton_data() -> dict[str, np.ndarray]:
+    """The .npy inputs of the fourteenth fresh batch's Triton kernels (kernels/fresh14_triton.py): the block-sparse
+    attention layout (4 query blocks of 64 over 230 keys: the diagonal, block 0 as a global block, block 2 for row 3;
+    the LUT padded with 0 to 4 entries) and its row counts; moe_align_block_size's inputs at every stage for 16 tokens
+    routed to 2 of 8 experts (block size 16, 4 ids a program): the top-k ids, the per-program counts after stage 1 and
+    their prefix over programs after stage 2, the padded cumsum after stage 3; 200 top-k ids over 8 experts (a hot
+    expert) for the atomic histogram; per-row top-k and top-p; 4 x 24 prior token ids over a 1000 vocabulary (repeats,
+    padded with 1000); an embedding bag's 50 int64 indices and 7 offsets (one empty bag); a slot mapping of 8 tokens
+    into 6 pages of 16 (one padding token, -1); speculative decoding's 3 requests (2, 1, 2 draft tokens), their draft
+    token ids, bonus and recovered tokens."""
+    rng = np.random.default_rng(20270701)
+    lut = np.array([[0, 0, 0, 0], [0, 1, 0, 0], [0, 2, 0, 0], [0, 2, 3, 0]], np.int32)
+    nnz = np.array([1, 2, 2, 3], np.int32)
+    n_exp, numel, tpt = 8, 32, 4
+    topk = np.stack([rng.choice(n_exp, 2, replace=False) for _ in range(16)]).reshape(-1).astype(np.int32)
+    cnts1 = np.zeros((n_exp + 1, n_exp), np.int32)
+    for p in range(n_exp):
+        for i in range(p * tpt, min(p * tpt + tpt, numel)):
+            cnts1[p + 1, topk[i]] += 1
+    cnts2 = np.cumsum(cnts1, axis=0).astype(np.int32)
+    padded = -(-cnts2[n_exp] // 16) * 16
+    cumsum = np.concatenate([[0], np.cumsum(padded)]).astype(np.int32)
+    hot = np.where(rng.random(200) < 0.4, 3, rng.integers(0, n_exp, 200)).astype(np.int32)
+    rep = rng.integers(0, 1000, (4, 24)).astype(np.int64)
+    rep[:, 6] = rep[:, 2]  # a repeated token
+    rep[1, 18:] = 1000  # padding
+    rep[3, 10:] = 1000
+    offsets = np.array([0, 5, 12, 12, 30, 41, 50], np.int64)
+    slots = rng.choice(96, 8, replace=False).astype(np.int64)
+    slots[5] = -1
+    return {
+        "fresh14py_triton_bsa_lut_4x4": lut, "fresh14py_triton_bsa_nnz_4": nnz,
+        "fresh14py_triton_moe_topk_ids_32": topk,
+        "fresh14py_triton_moe_cnts_stage1": cnts1.ravel(), "fresh14py_triton_moe_cnts_stage2": cnts2.ravel(),
+        "fresh14py_triton_moe_cumsum_9": cumsum,
+        "fresh14py_triton_moe_hot_ids_200": hot,
+        "fresh14py_triton_top_k_4": np.array([50, 1000, 5, 200], np.int32),
+        "fresh14py_triton_top_p_4": np.array([0.9, 0.5, 1.0, 0.8], np.float32),
+        "fresh14py_triton_rep_ids_4x24": rep,
+        "fresh14py_triton_bag_indices_50": rng.integers(0, 1000, 50).astype(np.int64),
+        "fresh14py_triton_bag_offsets_7": offsets,
+        "fresh14py_triton_slot_mapping_8": slots,
+        "fresh14py_triton_spec_cu_draft_3": np.array([2, 3, 5], np.int32),
+        "fresh14py_triton_spec_draft_ids_5": rng.integers(0, 256, 5).astype(np.int32),
+        "fresh14py_triton_spec_bonus_3": rng.integers(0, 256, 3).astype(np.int32),
+        "fresh14py_triton_spec_recovered_5": rng.integers(0, 256, 5).astype(np.int32),
+    }
+
+
 def _fresh7_data() -> dict[str, np.ndarray]:
     """The .npy inputs of the seventh fresh batch (kernels/fresh7_*.cu): ggml q4_0 / q8_0 blocks with real half
     scales, rope and rotary position ids, vLLM slot mappings (distinct slots, some -1 = padding), smooth remap
@@ -1380,6 +1429,7 @@ def data_files() -> dict[str, np.ndarray]:
         **_fresh12py_data(),
         **_fresh13py_data(),
         **_fresh14py_numba_data(),
+        **_fresh14py_triton_data(),
         **_fresh7_data(),
         **_fresh8_data(),
         **_fresh9_data(),
@@ -6603,4 +6653,178 @@ fresh14_numba_case('gather_strided_i64.plane_fastest', 'gather_strided_i64', ['s
                    block_index=(1, 1, 1))
 fresh14_numba_case('gather_strided_i64.s0_2e20', 'gather_strided_i64', ['src=float32[1049700]', 'dst=float32[2,16,48]',
                    'offset=3', 's0=1048583', 's1=65', 's2=2'], block=(16, 8, 2), grid=(3, 2, 1), block_index=(2, 1, 0))
+# ---- the fourteenth fresh held-out batch of Python kernels (kernels/fresh14_triton.py), written blind: Triton as the
+# 2025-2026 open-source ML projects write it. Mamba-2's SSD kernels (_chunk_cumsum_fwd_kernel with softplus dt and
+# dt_bias over 2 x 100 tokens, 4 heads in an 8-lane head block, chunks of 64; _chunk_state_fwd_kernel, x^T . (B
+# scaled by exp(dA_last - dA) dt) by tl.dot over the chunk at 32x16x32; _state_passing_fwd_kernel over 2 chunks of
+# 512-wide states; a simplified _chunk_scan_fwd_kernel with the causal C.B^T block, the previous state and D, 2 heads); a
+# causal_conv1d forward over (batch, dim, seqlen) with width-4 taps (fp16 with bias and SiLU, fp32 without);
+# flash-linear-attention's chunk_local_cumsum (forward at BT 64, reversed at 32), fused_recurrent linear attention with
+# a scalar gate and the state in registers (1 warp, initial and final states), chunk_fwd_kernel_h (k^T v by tl.dot a
+# chunk, gated); a Mamba-1 selective scan by tl.associative_scan of a user combine function (L 100 in 128 lanes);
+# RWKV-4's wkv recurrence; block-sparse attention over an int32 layout LUT (230 keys, 64x64 blocks); a w8a8 int8 scaled
+# matmul (int8 tl.dot into int32, per-row and per-column scales: 32x32x64 with bias over M 37, 128x128x64 / 8 warps
+# over a K-major B); DeepSeek's block-wise fp8 matmul (float8_e4m3fn, per-128 block scales, 64x128x128); the four
+# stages of moe_align_block_size in Triton (per-program counts, the cumsum over programs, the padded tl.cumsum, the
+# scatter into sorted token ids) and an atomic expert histogram; top-k / top-p renormalisation by threshold bisection;
+# a repetition penalty by gather/scatter of int64 token ids; an embedding bag (sum, per-sample weights) over int64
+# offsets; vLLM's reshape_and_cache_flash by an int64 slot mapping (one -1, an early return); speculative decoding's
+# rejection_random_sample_kernel (float64 uniforms) and sample_recovered_tokens_kernel (argmax of max(p - q, 0) / q,
+# with and without draft probabilities). Grids of 1 to 8 programs
+def fresh14_triton_case(id, kernel, args, grid=(1, 1, 1), block_index=(0, 0, 0), **launch):
+    """fresh2_case's launch (grid, block_index, constexprs, num_warps, num_stages) of a kernel of fresh14_triton.py."""
+    c = fresh2_case(id, 'triton', kernel, args, grid=grid, block_index=block_index, **launch)
+    c.update(id=f"fresh14.triton.{id}", file=f"{K}/fresh14_triton.py")
+    return c
+
+
+# Mamba-2 SSD
+fresh14_triton_case('_chunk_cumsum_fwd_kernel', '_chunk_cumsum_fwd_kernel', [
+    'dt_ptr=float16[2,100,4]:-3..1', 'A_ptr=float32[4]:-2..-0.5', 'dt_bias_ptr=float32[4]:-1..0.5',
+    'dt_out_ptr=float32[2,4,2,64]', 'dA_cumsum_ptr=float32[2,4,2,64]', 'batch=2', 'seqlen=100', 'nheads=4',
+    'chunk_size=64', 'dt_min=0.001', 'dt_max=100.0', 'stride_dt_batch=400', 'stride_dt_seqlen=4', 'stride_dt_head=1',
+    'stride_A_head=1', 'stride_dt_bias_head=1', 'stride_dt_out_batch=512', 'stride_dt_out_head=128',
+    'stride_dt_out_chunk=64', 'stride_dt_out_csize=1', 'stride_dA_cs_batch=512', 'stride_dA_cs_head=128',
+    'stride_dA_cs_chunk=64', 'stride_dA_cs_csize=1'], constexprs={'DT_SOFTPLUS': True, 'HAS_DT_BIAS': True,
+    'BLOCK_SIZE_H': 8, 'BLOCK_SIZE_CHUNK': 64}, grid=(2, 2, 1), block_index=(1, 1, 0), num_warps=4, num_stages=1)
+fresh14_triton_case('_chunk_state_fwd_kernel', '_chunk_state_fwd_kernel', [
+    'x_ptr=float16[1,100,4,32]', 'b_ptr=float16[1,100,1,16]', 'states_ptr=float32[1,2,4,32,16]',
+    'dt_ptr=float32[1,4,2,64]:0.01..0.2', 'dA_cumsum_ptr=float32[1,4,2,64]:-2..0', 'hdim=32', 'dstate=16',
+    'chunk_size=64', 'batch=1', 'seqlen=100', 'nheads_ngroups_ratio=4', 'stride_x_batch=12800', 'stride_x_seqlen=128',
+    'stride_x_head=32', 'stride_x_hdim=1', 'stride_b_batch=1600', 'stride_b_seqlen=16', 'stride_b_head=16',
+    'stride_b_dstate=1', 'stride_states_batch=4096', 'stride_states_chunk=2048', 'stride_states_head=512',
+    'stride_states_hdim=16', 'stride_states_dstate=1', 'stride_dt_batch=512', 'stride_dt_chunk=64',
+    'stride_dt_head=128', 'stride_dt_csize=1', 'stride_dA_cs_batch=512', 'stride_dA_cs_chunk=64',
+    'stride_dA_cs_head=128', 'stride_dA_cs_csize=1'], constexprs={'BLOCK_SIZE_M': 32, 'BLOCK_SIZE_N': 16,
+    'BLOCK_SIZE_K': 32}, grid=(1, 2, 4), block_index=(0, 1, 3), num_warps=4, num_stages=2)
+fresh14_triton_case('_state_passing_fwd_kernel', '_state_passing_fwd_kernel', [
+    'states_ptr=float32[1,2,4,512]', 'out_ptr=float32[1,2,4,512]', 'final_states_ptr=float32[1,4,512]',
+    'dA_cs_ptr=float32[1,4,2]:-1..0', 'dim=512', 'nchunks=2', 'stride_states_batch=4096', 'stride_states_chunk=2048',
+    'stride_states_head=512', 'stride_states_dim=1', 'stride_out_batch=4096', 'stride_out_chunk=2048',
+    'stride_out_head=512', 'stride_out_dim=1', 'stride_final_states_batch=2048', 'stride_final_states_head=512',
+    'stride_final_states_dim=1', 'stride_dA_cs_batch=8', 'stride_dA_cs_head=2', 'stride_dA_cs_chunk=1'],
+    constexprs={'BLOCK_SIZE': 256}, grid=(2, 1, 4), block_index=(1, 0, 3), num_warps=2, num_stages=1)
+fresh14_triton_case('_chunk_scan_fwd_kernel', '_chunk_scan_fwd_kernel', [
+    'x_ptr=float16[1,100,2,32]', 'cb_b_ptr=float16[1,100,1,16]', 'cb_c_ptr=float16[1,100,1,16]',
+    'dt_ptr=float32[1,2,2,64]:0.01..0.2', 'dA_cumsum_ptr=float32[1,2,2,64]:-2..0',
+    'prev_states_ptr=float32[1,2,2,32,16]', 'D_ptr=float32[2]:0.5..1.5', 'out_ptr=float32[1,100,2,32]',
+    'chunk_size=64', 'hdim=32', 'batch=1', 'seqlen=100', 'nheads=2', 'ngroups_ratio=2'],
+    constexprs={'BLOCK_SIZE_M': 64, 'BLOCK_SIZE_N': 32, 'BLOCK_SIZE_K': 32, 'BLOCK_SIZE_DSTATE': 16},
+    grid=(1, 2, 2), block_index=(0, 1, 1), num_warps=4, num_stages=2)
+# causal_conv1d
+fresh14_triton_case('_causal_conv1d_fwd_kernel.fp16_silu', '_causal_conv1d_fwd_kernel', [
+    'x_ptr=float16[1,64,100]', 'w_ptr=float16[64,4]', 'bias_ptr=float16[64]', 'o_ptr=float16[1,64,100]', 'dim=64',
+    'seqlen=100', 'stride_x_batch=6400', 'stride_x_dim=100', 'stride_x_seqlen=1', 'stride_w_dim=4',
+    'stride_w_width=1', 'stride_o_batch=6400', 'stride_o_dim=100', 'stride_o_seqlen=1'],
+    constexprs={'KERNEL_WIDTH': 4, 'HAS_BIAS': True, 'SILU_ACTIVATION': True, 'BLOCK_D': 32, 'BLOCK_L': 64},
+    grid=(1, 2, 2), block_index=(0, 1, 1), num_warps=4, num_stages=1)
+fresh14_triton_case('_causal_conv1d_fwd_kernel.fp32_l300', '_causal_conv1d_fwd_kernel', [
+    'x_ptr=float32[1,48,300]', 'w_ptr=float32[48,4]', 'bias_ptr=float32[48]', 'o_ptr=float32[1,48,300]', 'dim=48',
+    'seqlen=300', 'stride_x_batch=14400', 'stride_x_dim=300', 'stride_x_seqlen=1', 'stride_w_dim=4',
+    'stride_w_width=1', 'stride_o_batch=14400', 'stride_o_dim=300', 'stride_o_seqlen=1'],
+    constexprs={'KERNEL_WIDTH': 4, 'HAS_BIAS': False, 'SILU_ACTIVATION': False, 'BLOCK_D': 16, 'BLOCK_L': 256},
+    grid=(1, 3, 2), block_index=(0, 2, 1), num_warps=8, num_stages=1)
+# flash-linear-attention
+fresh14_triton_case('chunk_local_cumsum_scalar_kernel.bt64', 'chunk_local_cumsum_scalar_kernel', [
+    's=float32[1,100,4]', 'o=float32[1,100,4]', 'T=100'], constexprs={'H': 4, 'BT': 64, 'REVERSE': False},
+    grid=(2, 4), block_index=(1, 3, 0), num_warps=2, num_stages=1)
+fresh14_triton_case('chunk_local_cumsum_scalar_kernel.bt32_reverse', 'chunk_local_cumsum_scalar_kernel', [
+    's=float32[1,120,2]', 'o=float32[1,120,2]', 'T=120'], constexprs={'H': 2, 'BT': 32, 'REVERSE': True},
+    grid=(4, 2), block_index=(3, 1, 0), num_warps=1, num_stages=1)
+fresh14_triton_case('fused_recurrent_fwd_kernel', 'fused_recurrent_fwd_kernel', [
+    'q=float16[1,40,2,64]', 'k=float16[1,40,2,64]', 'v=float16[1,40,2,64]', 'g=float32[1,40,2]:-0.2..0',
+    'o=float16[1,1,40,2,64]', 'h0=float32[1,2,64,64]', 'ht=float32[1,2,64,64]', 'scale=0.125', 'T=40'],
+    constexprs={'B': 1, 'H': 2, 'K': 64, 'V': 64, 'BK': 64, 'BV': 32, 'USE_G': True, 'USE_INITIAL_STATE': True,
+    'STORE_FINAL_STATE': True}, grid=(2, 1, 2), block_index=(1, 0, 1), num_warps=1, num_stages=1)
+fresh14_triton_case('chunk_fwd_kernel_h', 'chunk_fwd_kernel_h', [
+    'k=float16[1,150,2,64]', 'v=float16[1,150,2,64]', 'h=float16[1,3,2,64,64]', 'g=float32[1,150,2]:-0.5..0',
+    'ht=float32[1,2,64,64]', 'T=150', 'NT=3'], constexprs={'H': 2, 'K': 64, 'V': 64, 'BT': 64, 'BK': 64, 'BV': 32,
+    'USE_G': True, 'STORE_FINAL_STATE': True}, grid=(1, 2, 2), block_index=(0, 1, 1), num_warps=4, num_stages=2)
+# selective scan, RWKV
+fresh14_triton_case('selective_scan_fwd_kernel', 'selective_scan_fwd_kernel', [
+    'u_ptr=float32[1,32,100]', 'delta_ptr=float32[1,32,100]:-2..0', 'A_ptr=float32[32,4]:-1..-0.1',
+    'B_ptr=float32[1,4,100]', 'C_ptr=float32[1,4,100]', 'D_ptr=float32[32]', 'y_ptr=float32[1,32,100]', 'dim=32',
+    'L=100'], constexprs={'DSTATE': 4, 'BLOCK_D': 16, 'BLOCK_L': 128}, grid=(1, 2), block_index=(0, 1, 0),
+    num_warps=4, num_stages=1)
+fresh14_triton_case('wkv_forward_kernel', 'wkv_forward_kernel', [
+    'w_ptr=float32[128]:-1..-0.05', 'u_ptr=float32[128]:-0.5..0.5', 'k_ptr=float32[2,64,128]',
+    'v_ptr=float32[2,64,128]', 'y_ptr=float32[2,64,128]', 'T=64', 'C=128'], constexprs={'BLOCK_C': 64},
+    grid=(2, 2), block_index=(1, 1, 0), num_warps=2, num_stages=1)
+# attention over a layout LUT
+fresh14_triton_case('blocksparse_attn_fwd_kernel', 'blocksparse_attn_fwd_kernel', [
+    'Q=float16[2,230,64]', 'K=float16[2,230,64]', 'V=float16[2,230,64]', 'Out=float16[2,230,64]',
+    f"lut_ptr={npy('fresh14py_triton_bsa_lut_4x4')}", f"nnz_ptr={npy('fresh14py_triton_bsa_nnz_4')}",
+    'sm_scale=0.125', 'seqlen=230', 'stride_h=14720', 'stride_t=64'], constexprs={'MAX_NNZ': 4, 'BLOCK_M': 64,
+    'BLOCK_N': 64, 'BLOCK_D': 64}, grid=(4, 2), block_index=(3, 1, 0), num_warps=4, num_stages=2)
+# quantised matmuls
+fresh14_triton_case('scaled_mm_int8_kernel.32x32x64_bias', 'scaled_mm_int8_kernel', [
+    'a_ptr=int8[37,128]:-127..127', 'b_ptr=int8[128,64]:-127..127', 'scale_a_ptr=float32[37]:0.001..0.01',
+    'scale_b_ptr=float32[64]:0.001..0.01', 'c_ptr=float16[37,64]', 'bias_ptr=float16[64]', 'M=37', 'N=64', 'K=128',
+    'stride_am=128', 'stride_ak=1', 'stride_bk=64', 'stride_bn=1', 'stride_cm=64', 'stride_cn=1'],
+    constexprs={'HAS_BIAS': True, 'BLOCK_SIZE_M': 32, 'BLOCK_SIZE_N': 32, 'BLOCK_SIZE_K': 64, 'GROUP_SIZE_M': 8},
+    grid=(4,), block_index=(3, 0, 0), num_warps=4, num_stages=3)
+fresh14_triton_case('scaled_mm_int8_kernel.128x128x64_w8', 'scaled_mm_int8_kernel', [
+    'a_ptr=int8[200,256]:-127..127', 'b_ptr=int8[256,256]:-127..127', 'scale_a_ptr=float32[200]:0.001..0.01',
+    'scale_b_ptr=float32[256]:0.001..0.01', 'c_ptr=bfloat16[200,256]', 'bias_ptr=float32[256]', 'M=200', 'N=256',
+    'K=256', 'stride_am=256', 'stride_ak=1', 'stride_bk=1', 'stride_bn=256', 'stride_cm=256', 'stride_cn=1'],
+    constexprs={'HAS_BIAS': False, 'BLOCK_SIZE_M': 128, 'BLOCK_SIZE_N': 128, 'BLOCK_SIZE_K': 64, 'GROUP_SIZE_M': 8},
+    grid=(4,), block_index=(3, 0, 0), num_warps=8, num_stages=3)
+fresh14_triton_case('_w8a8_block_fp8_matmul', '_w8a8_block_fp8_matmul', [
+    'A=float8_e4m3fn[96,384]', 'B=float8_e4m3fn[256,384]', 'C=bfloat16[96,256]', 'As=float32[96,3]:0.01..0.1',
+    'Bs=float32[2,3]:0.01..0.1', 'M=96', 'N=256', 'K=384', 'group_n=128', 'group_k=128', 'stride_am=384',
+    'stride_ak=1', 'stride_bk=1', 'stride_bn=384', 'stride_cm=256', 'stride_cn=1', 'stride_As_m=3', 'stride_As_k=1',
+    'stride_Bs_k=1', 'stride_Bs_n=3'], constexprs={'BLOCK_SIZE_M': 64, 'BLOCK_SIZE_N': 128, 'BLOCK_SIZE_K': 128,
+    'GROUP_SIZE_M': 8}, grid=(4,), block_index=(3, 0, 0), num_warps=4, num_stages=3)
+# moe_align_block_size in Triton
+fresh14_triton_case('moe_align_block_size_stage1', 'moe_align_block_size_stage1', [
+    f"topk_ids_ptr={npy('fresh14py_triton_moe_topk_ids_32')}", 'tokens_cnts_ptr=int32[72]:0..0'],
+    constexprs={'num_experts': 8, 'numel': 32, 'tokens_per_thread': 4}, grid=(8,), block_index=(7, 0, 0),
+    num_warps=1, num_stages=1)
+fresh14_triton_case('moe_align_block_size_stage2', 'moe_align_block_size_stage2', [
+    f"tokens_cnts_ptr={npy('fresh14py_triton_moe_cnts_stage1')}"], constexprs={'num_experts': 8}, grid=(8,),
+    block_index=(7, 0, 0), num_warps=1, num_stages=1)
+fresh14_triton_case('moe_align_block_size_stage3', 'moe_align_block_size_stage3', [
+    'total_tokens_post_pad_ptr=int32[1]:0..0', f"tokens_cnts_ptr={npy('fresh14py_triton_moe_cnts_stage2')}",
+    'cumsum_ptr=int32[9]:0..0'], constexprs={'num_experts': 8, 'block_size': 16}, num_warps=1, num_stages=1)
+fresh14_triton_case('moe_align_block_size_stage4', 'moe_align_block_size_stage4', [
+    f"topk_ids_ptr={npy('fresh14py_triton_moe_topk_ids_32')}", 'sorted_token_ids_ptr=int32[152]:32..32',
+    'expert_ids_ptr=int32[10]:100..100', f"tokens_cnts_ptr={npy('fresh14py_triton_moe_cnts_stage2')}",
+    f"cumsum_ptr={npy('fresh14py_triton_moe_cumsum_9')}"], constexprs={'num_experts': 8, 'block_size': 16,
+    'numel': 32, 'tokens_per_thread': 4}, grid=(8,), block_index=(7, 0, 0), num_warps=1, num_stages=1)
+fresh14_triton_case('moe_count_experts_atomic_kernel', 'moe_count_experts_atomic_kernel', [
+    f"topk_ids_ptr={npy('fresh14py_triton_moe_hot_ids_200')}", 'expert_counts_ptr=int32[8]:0..0', 'numel=200'],
+    constexprs={'BLOCK': 64}, grid=(4,), block_index=(3, 0, 0), num_warps=2, num_stages=1)
+# sampling
+fresh14_triton_case('top_k_top_p_renorm_kernel', 'top_k_top_p_renorm_kernel', [
+    'probs_ptr=float32[4,1000]:0.001..1', 'out_ptr=float32[4,1000]', f"top_k_ptr={npy('fresh14py_triton_top_k_4')}",
+    f"top_p_ptr={npy('fresh14py_triton_top_p_4')}", 'vocab_size=1000', 'stride_row=1000'],
+    constexprs={'BLOCK_V': 1024, 'ITERS': 12}, grid=(4,), block_index=(3, 0, 0), num_warps=4, num_stages=1)
+fresh14_triton_case('apply_repetition_penalty_kernel', 'apply_repetition_penalty_kernel', [
+    'logits_ptr=float32[4,1000]:-4..4', f"token_ids_ptr={npy('fresh14py_triton_rep_ids_4x24')}",
+    'penalties_ptr=float32[4]:1.1..1.5', 'vocab_size=1000', 'num_ids=24'], constexprs={'BLOCK_T': 32}, grid=(4,),
+    block_index=(3, 0, 0), num_warps=1, num_stages=1)
+fresh14_triton_case('rejection_random_sample_kernel', 'rejection_random_sample_kernel', [
+    'output_token_ids_ptr=int32[3,3]:-1..-1', f"cu_num_draft_tokens_ptr={npy('fresh14py_triton_spec_cu_draft_3')}",
+    f"draft_token_ids_ptr={npy('fresh14py_triton_spec_draft_ids_5')}", 'draft_probs_ptr=float32[5,256]:0.1..1',
+    'target_probs_ptr=float32[5,256]:0..1', f"bonus_token_ids_ptr={npy('fresh14py_triton_spec_bonus_3')}",
+    f"recovered_token_ids_ptr={npy('fresh14py_triton_spec_recovered_5')}", 'uniform_probs_ptr=float64[5]:0..1',
+    'max_spec_len=2', 'vocab_size=256'], constexprs={'NO_DRAFT_PROBS': False}, grid=(3,), block_index=(2, 0, 0),
+    num_warps=1, num_stages=1)
+for _name, _ndp in (('draft_probs', False), ('no_draft_probs', True)):
+    fresh14_triton_case(f'sample_recovered_tokens_kernel.{_name}', 'sample_recovered_tokens_kernel', [
+        'output_token_ids_ptr=int32[5]:-1..-1', f"cu_num_draft_tokens_ptr={npy('fresh14py_triton_spec_cu_draft_3')}",
+        f"draft_token_ids_ptr={npy('fresh14py_triton_spec_draft_ids_5')}", 'draft_probs_ptr=float32[5,1000]:0..0.002',
+        'target_probs_ptr=float32[5,1000]:0..0.002', 'q_ptr=float32[3,1000]:0.1..3', 'vocab_size=1000'],
+        constexprs={'PADDED_VOCAB_SIZE': 1024, 'NO_DRAFT_PROBS': _ndp}, grid=(3, 2), block_index=(2, 1, 0),
+        num_warps=4 if _ndp else 8, num_stages=1)
+# embedding bag, KV cache
+fresh14_triton_case('embedding_bag_sum_kernel', 'embedding_bag_sum_kernel', [
+    f"indices_ptr={npy('fresh14py_triton_bag_indices_50')}", f"offsets_ptr={npy('fresh14py_triton_bag_offsets_7')}",
+    'weight_ptr=float16[1000,128]', 'per_sample_weights_ptr=float32[50]:0.5..1.5', 'out_ptr=float32[6,128]', 'D=128'],
+    constexprs={'HAS_WEIGHTS': True, 'BLOCK_D': 128}, grid=(6, 1), block_index=(5, 0, 0), num_warps=2, num_stages=1)
+fresh14_triton_case('reshape_and_cache_flash_kernel', 'reshape_and_cache_flash_kernel', [
+    'key_ptr=float16[8,4,64]', 'value_ptr=float16[8,4,64]', 'key_cache_ptr=float16[6,16,4,64]',
+    'value_cache_ptr=float16[6,16,4,64]', f"slot_mapping_ptr={npy('fresh14py_triton_slot_mapping_8')}",
+    'block_stride=4096', 'page_stride=256', 'key_stride=256', 'value_stride=256', 'num_heads=4', 'head_size=64',
+    'block_size=16'], constexprs={'TILE_SIZE': 128}, grid=(8,), block_index=(7, 0, 0), num_warps=4, num_stages=1)
 assert len({c["id"] for c in CASES}) == len(CASES), "case ids must be unique"
