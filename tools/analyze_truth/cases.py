@@ -1239,6 +1239,44 @@ def _fresh14_apps_data() -> dict[str, np.ndarray]:
     g[4] = 31
     out["fresh14_apps_gather_idx_7_of_30"] = g.astype(np.int64)
     return out
+def _fresh14_kernels_data() -> dict[str, np.ndarray]:
+    """The .npy inputs of the fourteenth fresh batch's LLM inference kernels (kernels/fresh14_kernels.cu): ggml
+    q8_1 blocks quantised from real vectors (half2 ds = (d, sum)), get_rows token ids, rope positions (int32) and
+    vLLM rotary positions (int64), flash-layout slot mappings (distinct, some -1 = padding), MoE top-k expert ids
+    (skewed towards a few experts) and FasterTransformer's padding offsets of a ragged batch."""
+    rng = np.random.default_rng(20271129)
+
+    def q8_1(nvals):
+        x = rng.uniform(-1.5, 1.5, (nvals // 32, 32)).astype(np.float32)
+        amax = np.abs(x).max(axis=1)
+        d = amax / 127
+        q = np.round(x / d[:, None]).astype(np.int8)
+        ds = np.stack([d, x.sum(axis=1)], axis=1).astype(np.float16).view(np.uint8)
+        return np.concatenate([ds, q.view(np.uint8)], axis=1).reshape(-1)
+
+    def slots(ntok, nslots, pad):
+        sl = rng.choice(nslots, ntok, replace=False).astype(np.int64)
+        sl[rng.choice(ntok, pad, replace=False)] = -1
+        return sl
+
+    def topk_ids(ntok, k, nexp):
+        p = rng.dirichlet(np.full(nexp, 0.4))
+        return np.stack([rng.choice(nexp, k, replace=False, p=p) for _ in range(ntok)]).astype(np.int32).ravel()
+
+    lens = [9, 8]  # two sequences padded to 12
+    pad = np.concatenate([np.full(n, b * 12 - sum(lens[:b])) for b, n in enumerate(lens)]).astype(np.int32)
+    return {
+        "fresh14_q8_1_1024": q8_1(1024),
+        "fresh14_q8_1_2x512": q8_1(1024),
+        "fresh14_get_rows_ids_4_of_50": rng.integers(0, 50, 4).astype(np.int32),
+        "fresh14_get_rows_ids_2x3_of_40": rng.integers(0, 40, 6).astype(np.int32),
+        "fresh14_rope_pos_3": np.array([0, 17, 4095], np.int32),
+        "fresh14_rotary_pos_6": rng.integers(0, 256, 6).astype(np.int64),
+        "fresh14_slots_8_of_96": slots(8, 96, 2),
+        "fresh14_moe_topk_40x2_e16": topk_ids(40, 2, 16),
+        "fresh14_moe_topk_7x8_e64": topk_ids(7, 8, 64),
+        "fresh14_padding_offset_17": pad,
+    }
 
 
 def _pointer_table_data() -> dict[str, np.ndarray]:
@@ -1438,6 +1476,7 @@ def data_files() -> dict[str, np.ndarray]:
         **_fresh13_data(),
         **_fresh14_apps_data(),
         **_fresh14_algos_data(),
+        **_fresh14_kernels_data(),
     }
     return out
 
@@ -4791,6 +4830,160 @@ fresh14_algos("vanherk_max_rows.f7.500x3", "vanherk_max_rows<float, 7>", (128,),
 fresh14_algos("vanherk_max_rows.u15.640x4", "vanherk_max_rows<uchar, 15>", (64, 2),
               ["src=uint8[2560]:0..255", "dst=uint8[2504]", "width=640", "height=4"], grid=(2, 1, 1),
               dyn=2 * 2 * 645)
+
+# ---- the fourteenth fresh held-out batch, LLM inference kernels (kernels/fresh14_kernels.cu, nvcc): the serving
+# projects' kernels as they are written today, cuda_fp16 / cuda_bf16 and CUB included. ggml-cuda / llama.cpp:
+# rms_norm_f32 (a warp, and 1024 threads with the __shared__ s_sum[32] hop and a fused multiply; row / channel /
+# sample strides, a 3-D grid), soft_max_f32 with the row in dynamic shared memory (a templated 256-column row, and a
+# ragged run-time row with a half mask and ALiBi slopes), quantize_q8_1 (block_q8_1 with its union'd half2 ds, a
+# padded row), the generic dequantize_block over dequantize_q4_0 to half, mul_mat_vec_q over q4_0 x q8_1 with
+# __dp4a (one and two columns, the partial sums of warps 1..3 through a 4-D __shared__ array), rope_neox with YaRN
+# (a (1, 64, 1) block a row, the unrotated tail copied), k_get_rows_float (half rows to float by int32 ids),
+# cpy_f32_f16 over byte strides (a transposed source: strided; a contiguous one), k_argsort_f32_i32's bitonic sort
+# in dynamic shared memory (64 and 128 padded columns); vLLM csrc: rms_norm_kernel (cub::BlockReduce<float, 1024>
+# over fewer threads, a strided input; half and float), the vectorised fused_add_rms_norm_kernel (_f16Vec<half, 8>),
+# act_and_mul_kernel with silu (half) and gelu (bf16) through __ldg, rotary_embedding_kernel (NeoX on float, GPT-J
+# on bf16 with a partial rotary dim), reshape_and_cache_flash_kernel (bf16, int64 slot mapping with padding),
+# MoE gating's moeSoftmax and moeTopK (cub::KeyValuePair arg-max), moe_align_block_size with shared counts by
+# atomics, a shared cumsum and a shared scatter cursor; FasterTransformer / TensorRT-LLM: addBiasResidualPost-
+# LayerNormHalf2 (half2 with a local array, blockReduceSum over warps), the masked attention softmax (a 3-D grid
+# looping over queries, warp and block paths), add_fusedQKV_bias_transpose_kernel (half, a padding offset), and the
+# decoder's masked_attention_kernel (one query token over a [step][batch][head][Dh] K/V cache, q and the logits in
+# dynamic shared memory). Written blind, before its first recording; grids of 1 to 9 blocks
+F14K = f"{K}/fresh14_kernels.cu"
+
+
+def fresh14_nvcc(id, kernel, block, args, **kw):
+    c = case("fresh14." + id, F14K, kernel, block, args, **kw)
+    c["compiler"] = "nvcc"
+    return c
+
+
+_F14_Q4 = npy("fresh7_q4_0_blocks_2048")
+# ---- ggml-cuda
+fresh14_nvcc("rms_norm_f32.b32.r3x2.c700", "rms_norm_f32<32, false>", (32,),
+             ["x=float32[4200]:-2..2", "dst=float32[4200]", "ncols=700", "stride_row=700", "stride_channel=2100",
+              "stride_sample=4200", "eps=1e-6", "mul=float32[700]"], grid=(3, 2, 1))
+fresh14_nvcc("rms_norm_f32.mul.b1024.r2.c3000", "rms_norm_f32<1024, true>", (1024,),
+             ["x=float32[6400]:-2..2", "dst=float32[6000]", "ncols=3000", "stride_row=3200", "stride_channel=6400",
+              "stride_sample=6400", "eps=1e-5", "mul=float32[3000]:0.5..1.5"], grid=(2, 1, 1))
+fresh14_nvcc("soft_max_f32.c256.b128.r6", "soft_max_f32<true, 256, 128, half>", (128,),
+             ["x=float32[1536]:-6..6", "mask=float16[768]:-1..0", "dst=float32[1536]", "ncols_par=256", "nrows_y=3",
+              "scale=0.125", "max_bias=0.0", "m0=1.0", "m1=1.0", "n_head_log2=1"], grid=(6, 1, 1), dyn=4 * (32 + 256))
+fresh14_nvcc("soft_max_f32.alibi.c333.b96.r8", "soft_max_f32<true, 0, 0, half>", (96,),
+             ["x=float32[2664]:-6..6", "mask=float16[666]:-1..0", "dst=float32[2664]", "ncols_par=333", "nrows_y=2",
+              "scale=0.0883883", "max_bias=8.0", "m0=0.0625", "m1=0.25", "n_head_log2=4"], grid=(8, 1, 1),
+             dyn=4 * (32 + 333))
+fresh14_nvcc("quantize_q8_1.k1000.p1024.r2", "quantize_q8_1", (256,),
+             ["x=float32[2000]:-3..3", "vy=uint8[2304]", "kx=1000", "kx0_padded=1024"], grid=(4, 2, 1))
+for nb, g in ((100, 7), (64, 4)):
+    fresh14_nvcc(f"dequantize_block.q4_0.half.nb{nb}", "dequantize_block<QK4_0, QR4_0, dequantize_q4_0, half>", (256,),
+                 [f"vx={_F14_Q4}", f"y=float16[{nb * 32}]", f"k={nb * 32}"], grid=(g, 1, 1))
+fresh14_nvcc("mul_mat_vec_q.q4_0.y1.c1024.r8", "mul_mat_vec_q<1>", (32, 4),
+             [f"vx={_F14_Q4}", f"vy={npy('fresh14_q8_1_1024')}", "dst=float32[8]", "ncols_x=1024", "nrows_x=8",
+              "nrows_y=1024", "nrows_dst=8"], grid=(8, 1, 1))
+fresh14_nvcc("mul_mat_vec_q.q4_0.y2.c512.r14", "mul_mat_vec_q<2>", (32, 4),
+             [f"vx={_F14_Q4}", f"vy={npy('fresh14_q8_1_2x512')}", "dst=float32[28]", "ncols_x=512", "nrows_x=14",
+              "nrows_y=512", "nrows_dst=14"], grid=(7, 1, 1))
+fresh14_nvcc("rope_neox.ff.d128.nd96.h3.t3", "rope_neox<true, true, float>", (1, 64, 1),
+             ["x=float32[1152]:-2..2", "dst=float32[1152]", "ne0=128", "ne1=3", "s1=128", "s2=384", "n_dims=96",
+              f"pos={npy('fresh14_rope_pos_3')}", "freq_scale=0.25", "ext_factor=1.0", "attn_factor=1.0",
+              "corr_dim0=12.0", "corr_dim1=40.0", "theta_scale=0.8246", "freq_factors=float32[48]:1..4"],
+             grid=(9, 1, 1))
+fresh14_nvcc("k_get_rows_float.half.c300.i4", "k_get_rows_float<half, float>", (256,),
+             ["src0=float16[15000]", f"src1={npy('fresh14_get_rows_ids_4_of_50')}", "dst=float32[1200]", "ne00=300",
+              "ne12=1", "s1=300", "s2=1200", "s3=1200", "nb01=600", "nb02=30000", "nb03=30000", "s10=1", "s11=4",
+              "s12=4"], grid=(2, 4, 1))
+fresh14_nvcc("k_get_rows_float.float.c64.i3x2", "k_get_rows_float<float, float>", (64,),
+             ["src0=float32[5120]", f"src1={npy('fresh14_get_rows_ids_2x3_of_40')}", "dst=float32[384]", "ne00=64",
+              "ne12=1", "s1=64", "s2=192", "s3=384", "nb01=256", "nb02=10240", "nb03=20480", "s10=1", "s11=3",
+              "s12=6"], grid=(1, 3, 2))
+fresh14_nvcc("cpy_f32_f16.transposed.17x16x2", "cpy_f32_f16<cpy_1_f32_f16>", (64,),
+             ["cx=float32[544]", "cdst=float16[544]", "ne=544", "ne00=17", "ne01=16", "ne02=2", "nb00=64", "nb01=4",
+              "nb02=1088", "nb03=2176", "ne10=17", "ne11=16", "ne12=2", "nb10=2", "nb11=34", "nb12=544",
+              "nb13=1088"], grid=(9, 1, 1))
+fresh14_nvcc("cpy_f32_f16.contiguous.1000", "cpy_f32_f16<cpy_1_f32_f16>", (128,),
+             ["cx=float32[1000]", "cdst=float16[1000]", "ne=1000", "ne00=1000", "ne01=1", "ne02=1", "nb00=4",
+              "nb01=4000", "nb02=4000", "nb03=4000", "ne10=1000", "ne11=1", "ne12=1", "nb10=2", "nb11=2000",
+              "nb12=2000", "nb13=2000"], grid=(8, 1, 1))
+for order, cols, pad, rows in (("GGML_SORT_ORDER_ASC", 40, 64, 3), ("GGML_SORT_ORDER_DESC", 100, 128, 2)):
+    fresh14_nvcc(f"k_argsort_f32_i32.{order[16:].lower()}.c{cols}.r{rows}", f"k_argsort_f32_i32<{order}>", (pad,),
+                 [f"x=float32[{rows * cols}]:-10..10", f"dst=int32[{rows * cols}]", f"ncols={cols}", f"ncols_pad={pad}"],
+                 grid=(1, rows, 1), dyn=4 * pad)
+# ---- vLLM csrc
+fresh14_nvcc("rms_norm_kernel.half.t3.h640.s1920", "vllm::rms_norm_kernel<half>", (640,),
+             ["out=float16[1920]", "input=float16[5760]", "input_stride=1920", "weight=float16[640]:0.5..1.5",
+              "epsilon=1e-6", "num_tokens=3", "hidden_size=640"], grid=(3, 1, 1))
+fresh14_nvcc("rms_norm_kernel.float.t2.h2500", "vllm::rms_norm_kernel<float>", (1024,),
+             ["out=float32[5000]", "input=float32[5000]", "input_stride=2500", "weight=float32[2500]:0.5..1.5",
+              "epsilon=1e-5", "num_tokens=2", "hidden_size=2500"], grid=(2, 1, 1))
+fresh14_nvcc("fused_add_rms_norm_kernel.half8.t4.h1024", "vllm::fused_add_rms_norm_kernel<half, 8>", (128,),
+             ["input=float16[4096]", "input_stride=1024", "residual=float16[4096]", "weight=float16[1024]:0.5..1.5",
+              "epsilon=1e-6", "num_tokens=4", "hidden_size=1024"], grid=(4, 1, 1))
+fresh14_nvcc("fused_add_rms_norm_kernel.half8.t3.h2048.s3072", "vllm::fused_add_rms_norm_kernel<half, 8>", (256,),
+             ["input=float16[9216]", "input_stride=3072", "residual=float16[6144]", "weight=float16[2048]:0.5..1.5",
+              "epsilon=1e-6", "num_tokens=3", "hidden_size=2048"], grid=(3, 1, 1))
+fresh14_nvcc("act_and_mul_kernel.silu.half.t5.d700", "vllm::act_and_mul_kernel<half, vllm::silu_kernel<half>, true>",
+             (700,), ["out=float16[3500]", "input=float16[7000]:-4..4", "d=700"], grid=(5, 1, 1))
+fresh14_nvcc("act_and_mul_kernel.gelu.bf16.t3.d1408",
+             "vllm::act_and_mul_kernel<__nv_bfloat16, vllm::gelu_kernel<__nv_bfloat16>, true>", (1024,),
+             ["out=bfloat16[4224]", "input=bfloat16[8448]:-4..4", "d=1408"], grid=(3, 1, 1))
+fresh14_nvcc("rotary_embedding_kernel.neox.float.t6.h8.kv2.d64", "vllm::rotary_embedding_kernel<float, true>", (256,),
+             [f"positions={npy('fresh14_rotary_pos_6')}", "query=float32[3072]", "key=float32[768]",
+              "cos_sin_cache=float32[16384]", "rot_dim=64", "query_stride=512", "key_stride=128", "head_stride=64",
+              "num_heads=8", "num_kv_heads=2", "head_size=64"], grid=(6, 1, 1))
+fresh14_nvcc("rotary_embedding_kernel.gptj.bf16.t4.h4.d128.rot64",
+             "vllm::rotary_embedding_kernel<__nv_bfloat16, false>", (128,),
+             [f"positions={npy('fresh14_rotary_pos_6')}", "query=bfloat16[2048]", "key=bfloat16[2048]",
+              "cos_sin_cache=bfloat16[16384]", "rot_dim=64", "query_stride=512", "key_stride=512", "head_stride=128",
+              "num_heads=4", "num_kv_heads=4", "head_size=128"], grid=(4, 1, 1))
+fresh14_nvcc("reshape_and_cache_flash_kernel.bf16.t8.h4.d64.bs16",
+             "vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16>", (256,),
+             ["key=bfloat16[4096]", "value=bfloat16[4096]", "key_cache=bfloat16[24576]", "value_cache=bfloat16[24576]",
+              f"slot_mapping={npy('fresh14_slots_8_of_96')}", "block_stride=4096", "page_stride=256",
+              "head_stride=64", "key_stride=512", "value_stride=512", "num_heads=4", "head_size=64",
+              "block_size=16"], grid=(8, 1, 1))
+fresh14_nvcc("moeSoftmax.tpb256.t6.e60", "vllm::moeSoftmax<256>", (256,),
+             ["input=float32[360]:-5..5", "finished=bool[6]:0..0", "output=float32[360]", "num_cols=60"],
+             grid=(6, 1, 1))
+fresh14_nvcc("moeTopK.tpb256.t6.e60.k2", "vllm::moeTopK<256, int>", (256,),
+             ["inputs_after_softmax=float32[360]:0..0.2", "finished=bool[6]:0..0", "output=float32[12]",
+              "indices=int32[12]", "source_rows=int32[12]", "num_experts=60", "k=2", "start_expert=0",
+              "end_expert=60"], grid=(6, 1, 1))
+for tok, k, ne, bsz, b in ((40, 2, 16, 16, 64), (7, 8, 64, 16, 128)):
+    numel = tok * k
+    cap = numel + ne * (bsz - 1)
+    fresh14_nvcc(f"moe_align_block_size_kernel.t{tok}.k{k}.e{ne}.bm{bsz}", "vllm::moe_align_block_size_kernel<int>",
+                 (b,), [f"topk_ids={npy(f'fresh14_moe_topk_{tok}x{k}_e{ne}')}", f"sorted_token_ids=int32[{cap}]",
+                        f"expert_ids=int32[{-(-cap // bsz)}]", "total_tokens_post_pad=int32[1]", f"num_experts={ne}",
+                        f"block_size={bsz}", f"numel={numel}"], dyn=4 * (3 * ne + 1))
+# ---- FasterTransformer / TensorRT-LLM
+for items, b, m, hid in ((2, 192, 4, 768), (4, 128, 3, 1000)):
+    fresh14_nvcc(f"addBiasResidualPostLayerNormHalf2.i{items}.b{b}.m{m}.h{hid}",
+                 f"addBiasResidualPostLayerNormHalf2<half, {items}>", (b,),
+                 [f"out=float16[{m * hid}]", f"input=float16[{m * hid}]", f"bias=float16[{hid}]:-0.1..0.1",
+                  f"gamma=float16[{hid}]:0.5..1.5", f"beta=float16[{hid}]:-0.1..0.1", "layernorm_eps=1e-6", f"m={m}",
+                  f"n={hid // 2}"], grid=(m, 1, 1))
+for items, b, bat, heads, s1, s2, gx in ((2, 32, 2, 2, 5, 50, 2), (4, 64, 1, 3, 7, 200, 3)):
+    fresh14_nvcc(f"softmax_kernel.half.i{items}.b{b}.{bat}x{heads}x{s1}x{s2}", f"softmax_kernel<half, {items}>", (b,),
+                 [f"attn_score=float16[{bat * heads * s1 * s2}]", f"qk=float16[{bat * heads * s1 * s2}]:-8..8",
+                  f"attn_mask=float16[{bat * s1 * s2}]:0..1", f"batch_size={bat}", f"head_num={heads}",
+                  f"seq_len_1={s1}", f"seq_len_2={s2}", "qk_scale=0.125"], grid=(gx, bat, heads))
+fresh14_nvcc("add_fusedQKV_bias_transpose_kernel.half.b2.s12.t17.h4.d32", "add_fusedQKV_bias_transpose_kernel<half>",
+             (256,), ["q_buf=float16[3072]", "k_buf=float16[3072]", "v_buf=float16[3072]", "QKV=float16[6528]",
+                      "qkv_bias=float16[384]:-0.1..0.1", f"padding_offset={npy('fresh14_padding_offset_17')}",
+                      "batch_size=2", "seq_len=12", "token_num=17", "head_num=4", "size_per_head=32"], grid=(8, 1, 1))
+for dh, b, bat, heads, step in ((64, 64, 2, 4, 50), (32, 128, 1, 6, 100)):
+    cache = step * bat * heads * dh
+    qkv = bat * heads * dh
+    fresh14_nvcc(f"masked_attention_kernel.d{dh}.b{b}.{bat}x{heads}.step{step}",
+                 f"masked_attention_kernel<{dh}, {b}, float>", (b,),
+                 [f"key_buf=float32[{qkv}]", f"value_buf=float32[{qkv}]", f"query_buf=float32[{qkv}]",
+                  f"self_Q_bias=float32[{heads * dh}]:-0.1..0.1", f"key_cache=float32[{cache}]",
+                  f"self_K_bias=float32[{heads * dh}]:-0.1..0.1", f"value_cache=float32[{cache}]",
+                  f"self_V_bias=float32[{heads * dh}]:-0.1..0.1", f"context_buf=float32[{qkv}]",
+                  f"batch_size={bat}", f"head_num={heads}", f"step={step}", f"scalar={dh ** -0.5}"],
+                 grid=(bat * heads, 1, 1), dyn=4 * (dh + step))
 
 
 # ---- Python kernels as people write them (issue 30): the robustness corpus's Triton and Numba kernels
