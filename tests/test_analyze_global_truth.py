@@ -193,6 +193,21 @@ KNOWN = {
                                                              "num_tokens_post_padded load (fresh13_triton.py:43, 32 "
                                                              "sectors) as standard.py:43 in the source view, the line "
                                                              "number right and the file not",
+    # the fourteenth fresh batches (recorded on an H200, 2026-11-29), at their first recording: 155 of 162 exact
+    **{case: f"global atomics at data-dependent addresses: the kernel counter's atomic sectors {want} against {got} "
+       "(the lines' order rule of coalescing.atomic_sector_costs, where the counters' lines lie), as "
+       "fresh11.global_atomic_mix.distinct; requests and the other lines match" for case, want, got in
+       (("fresh14.bellman_ford_relax.i4000.e2000", "1,347", "1,345"),
+        ("fresh14.numba.deposit_cic_atomic.n2000", "6,956", "6,958"),
+        ("fresh14.numba.kmer_hash_count.k21", "1,860", "1,862"))},
+    "fresh14.numba.compact_mask_atomic.n2000": "the kept values' slots come from cuda.atomic.add on one global "
+                                               "counter, in the order the warps reach it (timing): their two stores "
+                                               "touch 120 sectors each measured, 128 in analyze's order of the blocks",
+    "fresh14.moe_align_block_size_kernel.t40.k2.e16.bm16": "vLLM's moe_align_block_size scatter, "
+                                                           "sorted_token_ids[atomicAdd(&cursor[expert], 1)] = i: the "
+                                                           "slots follow the order the warps' shared atomics reach a "
+                                                           "cursor (timing): line 1174's store 26 sectors measured, 25 "
+                                                           "emulated",
 }
 
 

@@ -83,3 +83,36 @@ def test_a_scalar_parameter_refuses_a_table(tmp_path):
     with pytest.raises(UserError, match="not a pointer"):
         analyze_source(str(src), "k", (32,), (1, 1, 1), (0, 0, 0), 0, ["n=ptrs(float32[4])", "o=float32[32]"],
                        compiler="nvrtc")
+
+
+SUM_AFTER_BARRIER = """
+extern "C" __global__ void normalise(float *out, const float *in, int n)
+{
+    __shared__ float buffer[129];
+    buffer[threadIdx.x] = in[threadIdx.x];
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        float s = 0;
+        for (int i = 0; i < blockDim.x; i++)
+            s += buffer[i];
+        buffer[128] = s;
+    }
+    __syncthreads();
+    float sum = buffer[128];
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+        out[i] = in[i] / sum;
+}
+"""
+
+
+@pytest.mark.parametrize("n, warps", [(21, 1), (40, 2), (128, 4), (300, 4)])
+def test_a_shared_load_only_a_loop_reads_is_made_by_the_warps_that_enter_it(tmp_path, n, warps):
+    """A shared load after its barrier read only inside the loop past it: ptxas loads it behind the loop's entry
+    test, so only the warps with an element load it (THCUNN's softmax over 21 classes by 128 threads, the block's
+    sum: fresh14.cunn_SoftMax_updateOutput_kernel, 1 warp of 4 measured)."""
+    src = tmp_path / "normalise.cu"
+    src.write_text(SUM_AFTER_BARRIER)
+    r = analyze_source(str(src), "normalise", (128,), args=[f"out=float32[{max(n, 128)}]",
+                                                           f"in=float32[{max(n, 128)}]", f"n={n}"], compiler="nvrtc")
+    line = SUM_AFTER_BARRIER.splitlines().index("    float sum = buffer[128];") + 1
+    assert sum(ls.requests for ls in r.lines if ls.line == line and ls.kind == "load") == warps

@@ -219,6 +219,101 @@ def test_two_shared_scalars_ptxas_loads_as_one_vector_on_another_line_merge_ther
     assert len(sites) == 2 and all(plan.coalesce.get(pc) == 8 and plan.lines.get(pc) == 51 for pc in sites)
 
 
+FOUR_SCALARS_PTX = PTX_HEAD + """.visible .entry k(.param .u32 k_p)
+{
+    .reg .b32 %r<12>;
+    .shared .align 4 .b32 begin_A;
+    .shared .align 4 .b32 begin_B;
+    .shared .align 4 .b32 step_A;
+    .shared .align 4 .b32 step_B;
+    .shared .align 4 .b8 t[1024];
+    ld.param.u32 %r1, [k_p];
+    mov.u32 %r2, t;
+    .loc 1 811 5
+    st.shared.u32 [begin_A], %r1;
+    .loc 1 812 5
+    st.shared.u32 [begin_B], %r1;
+    .loc 1 813 5
+    st.shared.u32 [step_A], %r1;
+    .loc 1 814 5
+    st.shared.u32 [step_B], %r1;
+    .loc 1 83 5
+    ld.shared.u8 %r3, [%r2];
+    ld.shared.u32 %r4, [t+160];
+    .loc 1 85 5
+    ld.shared.u8 %r5, [%r2+1];
+    ld.shared.u32 %r6, [t+164];
+    .loc 1 87 5
+    ld.shared.u8 %r7, [%r2+2];
+    ld.shared.u32 %r8, [t+168];
+    .loc 1 89 5
+    ld.shared.u8 %r9, [%r2+3];
+    ld.shared.u32 %r10, [t+172];
+    add.s32 %r11, %r3, %r4;
+    ret;
+}
+"""
+
+
+def test_a_vector_on_one_line_takes_what_near_lines_have_in_their_ptx_and_not_in_their_sass():
+    """sass._into_wider: four `__shared__` ints set one a line, stored by one STS.128 on the last line (Garcia's k-NN
+    distances, fresh14.knn_compute_distances), and a round key a line among byte loads (`... ^ rk[40];`, `... ^
+    rk[41];`), loaded by one LDS.128 on the first line (AES's last round, fresh14.aes128_encrypt_ttable): the lines'
+    accesses merge at run time into the vector's width, the orphan lines' on its line."""
+    from smemlab.analyze import sass
+
+    S = sass.SassAccess
+    plan, instrs, sites = _planned(FOUR_SCALARS_PTX, [
+        S("k.cu", 814, "store", 16, "UR4", 0, "STS.128 [UR4], R4"),
+        S("k.cu", 83, "load", 16, "UR5", 0xa0, "LDS.128 R8, [UR5+0xa0]"),
+        *(S("k.cu", line, "load", 1, "R2", line - 83, "LDS.U8 R3, [R2]") for line in (83, 85, 87, 89))])
+    line_of = {pc: instrs[pc].loc.line for pc in sites}
+    stores = [pc for pc in sites if sites[pc][0] == "store"]
+    assert [plan.coalesce.get(pc) for pc in stores] == [16] * 4
+    assert [plan.lines.get(pc, line_of[pc]) for pc in stores] == [814] * 4
+    words = [pc for pc in sites if sites[pc] == ("load", 4)]
+    assert [plan.coalesce.get(pc) for pc in words] == [16] * 4 and all(pc not in plan.lines for pc in words)
+    # the vector the lenders' words complete stands on the LDS.128's line, whichever word is lowest
+    assert [plan.joins.get(pc) for pc in words] == [None, 83, 83, 83]
+    assert not set(plan.unmatched) - {83, 814}  # the lenders' byte loads are their SASS's
+
+
+SPLIT_CONDITION_PTX = PTX_HEAD + """.visible .entry k(.param .u64 k_p)
+{
+    .reg .b64 %rd<8>;
+    ld.param.u64 %rd1, [k_p];
+    cvta.to.global.u64 %rd2, %rd1;
+    .loc 1 561 12
+    ld.global.u64 %rd3, [%rd2];
+    ld.global.u64 %rd4, [%rd2+-8];
+    add.s64 %rd5, %rd3, %rd4;
+    st.global.u64 [%rd2+8], %rd5;
+    ret;
+}
+"""
+
+
+def test_an_access_the_line_table_puts_on_a_near_line_with_no_ptx_moves_there():
+    """sass._onto_foreign: `if (idx < numel\n && (idx == 0 || input[idx] != input[idx - 1])`: NVVM's two loads stand
+    on the second line, ptxas's line table puts the first LDG on the `if` line (THCUNN's LookupTable backward,
+    fresh14.cunn_LookupTable_accGradParametersKernel): the first in PTX order moves there, the second stays."""
+    from smemlab.analyze import sass
+    from smemlab.analyze.cfg import build_flow
+    from smemlab.analyze.globalledger import memory_accesses
+    from smemlab.analyze.ptx import parse_module
+
+    S = sass.SassAccess
+    module = parse_module(SPLIT_CONDITION_PTX)
+    flow = build_flow(module.kernels["k"].body)
+    sites = memory_accesses(flow.instrs)
+    listing = [S("k.cu", 560, "global load", 8, "R2", 0, "LDG.E.64 R4, desc[UR4][R2.64]"),
+               S("k.cu", 561, "global load", 8, "R2", -8, "LDG.E.64 R6, desc[UR4][R2.64+-0x8]"),
+               S("k.cu", 561, "global store", 8, "R2", 8, "STG.E.64 desc[UR4][R2.64+0x8], R4")]
+    plan = sass.plan(flow.instrs, flow.block_of, sites, listing, module.files, flow=flow)
+    loads = sorted(pc for pc in sites if sites[pc][0] == "global load")
+    assert [plan.lines.get(pc) for pc in loads] == [560, None]
+
+
 HOISTED_PTX = PTX_HEAD + """.visible .entry k(.param .u32 k_p)
 {
     .reg .pred %p<2>;
@@ -426,7 +521,10 @@ def test_a_swap_of_neighbours_on_two_lines_is_one_vector_on_the_second_in_that_s
                sass.SassAccess("k.cu", 228, "store", 4, "R9", 8, "STS [R9+0x8], R3")]
     plan, instrs, sites = _planned(STAGES_PTX, listing)
     first = [pc for pc in sorted(sites) if instrs[pc].loc.line == 227]
-    assert plan.joins == {first[0]: 228} and plan.coalesce[first[0]] == 8
+    assert plan.joins.get(first[0]) == 228 and plan.coalesce[first[0]] == 8
+    # the second stage's store may try too (sass._into_wider lends line 227's surplus): its partner is 8 bytes on,
+    # so it completes no vector and counts on its own line (the ledger test below)
+    assert set(plan.joins.values()) == {228}
 
 
 def test_a_piece_from_another_line_completes_a_vector_where_it_stands_or_counts_on_its_own_line():

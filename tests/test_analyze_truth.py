@@ -232,14 +232,6 @@ KNOWN = {
                                           "the tl.atomic_cas spin lock's result broadcast through shared memory: its "
                                           "trips depend on which of the 4 programs holds the lock when (128 load and 32 "
                                           "store wavefronts measured, 32 and 8 for one trip each)"),
-    "fresh4.numba.bitonic_int64": ({("fresh4_numba.py", 89, "load"), ("fresh4_numba.py", 92, "store"),
-                                    ("fresh4_numba.py", 93, "store")},
-                                   "a bitonic sort of int64 keys in Numba: in the 9 stride-1 stages ptxas loads the pair "
-                                   "as one LDS.128 on line 90 and stores it as one STS.128 on line 93 (measured on an "
-                                   "H200, 2026-11-28); analyze joins the loads only in part (line 89: 2,336 wavefronts "
-                                   "against 1,824) and not the stores, whose two PTX addresses are on two registers "
-                                   "(line 92: 2,110 against 1,564; 93: 2,110 against 2,139): the 4-byte sorts' pair "
-                                   "rule (sass._partners) does not reach these"),
     "fresh2.triton.prefix_suffix_rows": ({("standard.py", 358, "load")},
                                          "tl.flip's exchange through shared memory (standard.py:358): ptxas reads it as "
                                          "8 LDS.128 a warp pass where analyze counts the PTX's narrower loads (512 "
@@ -282,6 +274,13 @@ KNOWN = {
         "626) where the PTX's merged st.shared stands on the index's line (588, 590), and likewise the nine-way "
         f"stencil's loads (669, 682 against 673); the totals match ({totals}), the lines do not") for shape, totals in
        (("48x48", "828 load and 432 store wavefronts"), ("64x32", "736 and 384"))},
+    # the fourteenth fresh batches (recorded on an H200, 2026-11-29), at their first recording: 155 of 162 exact (161
+    # now: sass._into_wider and _onto_foreign, the 16-byte broadcast's packing, shared loads below a branch)
+    "fresh14.numba.deposit_ngp_shared.n2000": ({("fresh14_numba.py", 177, "load"), ("fresh14_numba.py", 177, "atomic")},
+                                               "cuda.atomic.add of float32 charges into a shared grid: a compare-and-"
+                                               "swap loop whose trips depend on timing across warps (line 177: 1,322 "
+                                               "load and 916 atomic wavefronts measured, 915 and 674 emulated; not "
+                                               "repeatable), as fresh13.numba.weighted_hist"),
     # kernels/cg_big_tiles.cu and the twelfth fresh batches (recorded on an H200, 2026-11-29), at their first recording
     **{f"corpus.cg_big_tiles.{v}": ({("sync.h", 194, "load")},
        "the wait of cooperative groups' barrier for a tile of more than a warp (cooperative_groups/details/sync.h:194), "
@@ -289,6 +288,16 @@ KNOWN = {
        f"view's lines sum to {lines}, the SASS-attributed total is {sass}; analyze {got}, one trip a waiting warp)")
        for v, lines, sass, got in (("big_tile_sum.g2", 100, 68, 32), ("tile_reduce_64", 90, 58, 34),
                                    ("big_tile_shfl", 192, 148, "1,228"))},
+}
+
+
+# case id -> why analyze's request counts differ where its wavefronts match in total and on every line: ptxas made
+# vectors of some of a line's loads that analyze keeps apart
+KNOWN_REQUESTS = {
+    "fresh14.triton.selective_scan_fwd_kernel@triton-3.6.0": "tl.associative_scan's exchange through shared memory "
+                                                             "(line 359) under Triton 3.6: 512 LDS.128 and 1,024 LDS "
+                                                             "executed where analyze counts 2,048 scalar loads of the "
+                                                             "PTX's uniform addresses; the wavefronts match (2,048)",
 }
 
 
@@ -432,8 +441,9 @@ def _other_sass(case, r) -> str | None:
 COMPILE_TRIES = 12
 
 
-def _mismatch(case, r, known_lines) -> str | None:
-    """The first way analyze's counts differ from the truth (other than on known_lines), or None."""
+def _mismatch(case, r, known_lines, requests: bool = True) -> str | None:
+    """The first way analyze's counts differ from the truth (other than on known_lines; `requests`: False leaves out
+    the request counts, KNOWN_REQUESTS), or None."""
     totals = case["totals"]
     for op in ("load", "store", "atomic"):
         want = totals.get(op, {})
@@ -442,7 +452,8 @@ def _mismatch(case, r, known_lines) -> str | None:
             return f"{case['id']}: {op} wavefronts {got['wavefronts']}, Nsight Compute {want.get('sass_wavefronts', want.get('wavefronts', 0))}"
         if any(k[2] == op for k in known_lines):
             continue
-        if got["requests"] > want.get("instructions", 0) or (got["requests"] > 0) != (want.get("instructions", 0) > 0):
+        if requests and (got["requests"] > want.get("instructions", 0) or
+                         (got["requests"] > 0) != (want.get("instructions", 0) > 0)):
             return f"{case['id']}: {op} requests {got['requests']}, Nsight Compute's instructions {want.get('instructions', 0)}"
     diff = _line_diff(case, r)
     if set(diff) != known_lines:
@@ -479,6 +490,11 @@ def test_matches_nsight_compute(case, tmp_path, monkeypatch):
             pytest.xfail(f"{REFUSED[case['id']]} ({exc})")
         pytest.fail(f"{case['id']} is analysed now: take it out of REFUSED and compare it")
     r = _analyze(case)
+    if case["id"] in KNOWN_REQUESTS:
+        assert _mismatch(case, r, known_lines), f"{case['id']} now matches: take it out of KNOWN_REQUESTS"
+        problem = _mismatch(case, r, known_lines, requests=False)
+        assert problem is None, problem
+        pytest.xfail(KNOWN_REQUESTS[case["id"]])
     problem, tries = _mismatch(case, r, known_lines), 1
     while problem and tries < COMPILE_TRIES and _other_sass(case, r):
         monkeypatch.setenv("SMEMLAB_CACHE", str(tmp_path / f"compile{tries}"))

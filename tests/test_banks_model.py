@@ -114,3 +114,18 @@ def test_packing_is_decided_for_the_whole_warp():
     recorded = [c for c in CASES if c["kind"].startswith("halves_x1_x2")]
     assert recorded and all(
         int(simulate(c["addr"], c["size"], c["op"]).wavefronts.sum()) == c["wavefronts"] for c in recorded)
+
+
+@pytest.mark.parametrize("mask, broadcast, pairs", [
+    (0x00FF00FF, 1, 2), (0xFF00FF00, 1, 2), (0xFF0000FF, 1, 2), (0x00FFFF00, 1, 2), (0xFF00FFFF, 2, 2),
+    (0x000F000F, 1, 2), (0x0000FFFF, 1, 1), (0xFFFFFFFF, 2, 2)])
+def test_a_16_byte_broadcast_packs_its_active_quarters_two_by_two(mask, broadcast, pairs):
+    """One address for every active lane: the active quarter-warps pack two by two whichever they are; lane pairs on
+    16 distinct float4s in a row keep the half-warps (an H200, 2026-11-29: the analyze fixture's
+    probe.lds128_masked.*, modes 0 and 1)."""
+    lane = np.arange(32)
+    on = (mask >> lane) & 1 == 1
+    assert wavefronts_per_warp(np.where(on, 0, -1), 16, "load").tolist() == [broadcast]
+    assert wavefronts_per_warp(np.where(on, (lane >> 1) * 16, -1), 16, "load").tolist() == [pairs]
+    quarters = len({q for q in range(4) if mask >> 8 * q & 0xFF})
+    assert wavefronts_per_warp(np.where(on, 0, -1), 16, "store").tolist() == [quarters]  # stores never pack

@@ -1900,6 +1900,15 @@ case("corpus.radix_sort_block", f, "radix_sort_block", (256,), [f"keys_in={npy('
 case("corpus.odd_even_transposition", f, "odd_even_transposition", (256,), ["in=int32[512]", "out=int32[512]", "n=512"],
      dyn=512 * 4)
 
+f = f"{K}/wide_load_masks.cu"  # packed 16- and 8-byte loads of one warp under masks of non-adjacent quarters
+for mask in (0xFFFFFFFF, 0x00FF00FF, 0xFF00FF00, 0xFF0000FF, 0x00FFFF00, 0xFF00FFFF, 0x000F000F, 0x0000FFFF, 0x00FF0000):
+    for mode in (0, 1, 2, 3):
+        for kern, vec in (("lds128_masked", 4), ("lds64_masked", 2)):
+            if kern == "lds64_masked" and mode not in (0, 2):
+                continue
+            case(f"probe.{kern}.m{mask:08x}.mode{mode}", f, kern, (32,),
+                 [f"in=float32[{256 * 4}]", "out=float32[32]", f"mask={mask}", f"mode={mode}"])
+
 f = f"{K}/reordered_vectors.cu"  # ptxas vectorises a loop along the index the source's inner loop does not walk
 for name, dt in (("column_blocked_f32_k8", "float32"), ("column_blocked_f32_k4", "float32"), ("column_blocked_f64", "float64")):
     case(f"corpus.{name}", f, name, (512,), [f"a={dt}[4096]", f"b={dt}[4096]", f"c={dt}[4096]", "k=32"])

@@ -24,7 +24,10 @@ call after it in the block, is moved by ptxas below the branch, onto that side: 
 there. A jagged array's row pointer loaded before its row loop (`r = rows[warp]; for (i = lane; i < len[warp]; ...)
 s += r[i]`): a warp whose row is empty never loads it (ptrs.jagged_row_sums: 7 of 8 warps); Triton's grouped GEMM
 loads a group's K in the loop header that tests whether this program has a tile in the group, read only by the tile
-loop's body (ptrs.triton.grouped_mm: one program in three groups loads it once).
+loop's body (ptrs.triton.grouped_mm: one program in three groups loads it once). A shared load likewise, after its
+barrier: THCUNN's softmax reads the block's sum `buffer[SOFTMAX_THREADS]` before the loop over its dim elements that
+alone divides by it, and ptxas loads it inside the loop's guard (fresh14.cunn_SoftMax_updateOutput_kernel over 21
+classes: the one warp with an element loads it, not the 4 of the block).
 """
 
 from __future__ import annotations
@@ -224,8 +227,8 @@ def _written_by(ins: Instr) -> list[str]:
 
 
 def loads_below_branch(instrs: list[Instr], flow) -> dict[int, tuple[int, bool]]:
-    """pc -> (the branch, whether its taken side is the one) of each `ld.global` that ptxas moves below its block's
-    branch onto the side that reads it (module docstring)."""
+    """pc -> (the branch, whether its taken side is the one) of each `ld.global` or `ld.shared` that ptxas moves below
+    its block's branch onto the side that reads it (module docstring)."""
     out: dict[int, tuple[int, bool]] = {}
     block_of, starts, bsucc = flow.block_of, flow.starts, flow.bsucc
     nb = len(starts)
@@ -234,8 +237,8 @@ def loads_below_branch(instrs: list[Instr], flow) -> dict[int, tuple[int, bool]]
     preds: list[list[int]] | None = None
     for pc, ins in enumerate(instrs):
         p = ins.parts
-        if p[0] != "ld" or "global" not in p or "volatile" in p or any(x in p for x in ("relaxed", "acquire")) \
-                or ins.guard is not None or not ins.operands:
+        if p[0] != "ld" or not ("global" in p or "shared" in p) or "volatile" in p \
+                or any(x in p for x in ("relaxed", "acquire")) or ins.guard is not None or not ins.operands:
             continue
         b = block_of[pc]
         end = (starts[b + 1] if b + 1 < nb else len(instrs)) - 1

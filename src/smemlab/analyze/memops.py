@@ -27,7 +27,7 @@ from smemlab.analyze import memory as M
 from smemlab.analyze.alu import builder, dtype_of
 from smemlab.analyze.halves import codec as halves_codec
 from smemlab.analyze.ledger import ZERO_SOURCE
-from smemlab.analyze.machine import DTYPES, UNSIGNED, Machine
+from smemlab.analyze.machine import DTYPES, UNSIGNED, WARP, Machine
 from smemlab.analyze.ptx import Addr, Imm, Instr, PTXError, Reg, Sym, Vec
 
 SPACES = {"shared": "shared", "shared::cta": "shared", "shared::cluster": "dsmem", "global": "global",
@@ -213,6 +213,9 @@ def b_ld(ins: Instr, mach: Machine, ledger=None, pc=0, ex=None):
                 w(v.view(dt), m, full)
             if site is not None and dead is not None:  # ptxas runs it under its readers' guard: counted as read
                 dead.load(site, a, m, m, regs, sunk=True)
+            elif site is not None and below is not None:  # past its block's branch: on the lanes that go there
+                below.hold(pc, m, lambda live, a=a: ledger.record(site, a, live, int(
+                    live.reshape(-1, WARP).any(axis=1).sum())))
             elif site is not None:
                 ledger.record(site, a, m, ex.issued_warps)
         return ld_shared

@@ -710,6 +710,8 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
                 p.coalesce[pc], p.lines[pc] = wide, there[1]
             foreign.discard(there)
             orphans.discard(key)
+    _into_wider(p, failed, orphans, ptx_groups, sass_widths, nearest)
+    _onto_foreign(p, failed, foreign, ptx_groups, sass_widths, nearest)
     if flow is not None:
         _twins(p, failed, orphans, ptx_groups, nearest, lineless, flow)
     # 2, hoisted: a line whose SASS has more accesses of its kind than its PTX (an access NVVM hoisted
@@ -760,6 +762,70 @@ def _across_lines(p: Plan, failed: dict[tuple, dict], ptx_groups: dict, sass_gro
                 p.coalesce[pc] = wide
                 if whole:
                     p.whole.add(pc)
+
+
+def _into_wider(p: Plan, failed: dict, orphans: set, ptx_groups: dict, sass_widths, nearest) -> None:
+    """2, at run time, onto a line with PTX of its own (`_across_lines`): a line whose SASS is wider than its PTX
+    accesses and holds exactly their bytes and those that near lines (closest first) have in their PTX and not in
+    their SASS is one vector of them all, merged at run time on its line. Four `__shared__` ints set one a line
+    (`begin_A = ...; begin_B = ...; step_A = ...; step_B = ...`), which ptxas places side by side and stores with
+    one STS.128 on the last line: each warp's store is 4 wavefronts there, not 1 on each line
+    (fresh14.knn_compute_distances); AES's last round, a round key a line among four T-table loads (`... ^ rk[40];`
+    two lines down `... ^ rk[41];`), whose rk[40..43] ptxas loads as one LDS.128 on the first line
+    (fresh14.aes128_encrypt_ttable); a bitonic sort's int64 pair, `a = s[i]` and `b = s[j]` a line each, which
+    ptxas loads as one LDS.128 on the second line and stores as one STS.128 on the second store's line
+    (fresh4.numba.bitonic_int64). A line with SASS of its own lends only its surplus, and all its accesses try to
+    join: a vector one completes stands on the line of the SASS's (`joins`), what completes none stays as it is, on
+    its own line (ledger.py)."""
+    def accesses(key) -> list:
+        return [x for g in (failed.get(key) or ptx_groups.get(key, {})).values() for x in g]
+
+    for key in sorted(k for k in failed if k not in orphans):
+        mine, widths = accesses(key), sass_widths(key)
+        if not widths or max(widths) <= max(x[1] for x in mine):
+            continue
+        taken, need = [], sum(widths) - sum(x[1] for x in mine)
+        for o in nearest(set(ptx_groups) - {key}, key):
+            theirs = accesses(o)
+            spare = Counter(x[1] for x in theirs) - Counter(sass_widths(o))
+            if not spare or Counter(sass_widths(o)) - Counter(x[1] for x in theirs) \
+                    or max(spare) >= max(widths):
+                continue  # a line whose SASS has accesses its PTX has not is a match of its own to make
+            size = sum(w * n for w, n in spare.items())
+            if size <= need:
+                taken.append(o)
+                need -= size
+        if need or not taken:
+            continue
+        for o in taken:
+            for _, _, pc in accesses(o):
+                p.coalesce[pc] = max(widths)
+                if o in orphans:
+                    p.lines[pc] = key[1]
+                else:  # a vector it completes stands on the line of the SASS's, what it does not on its own
+                    p.joins[pc] = key[1]
+            failed.pop(o, None)
+            orphans.discard(o)
+
+
+def _onto_foreign(p: Plan, failed: dict, foreign: set, ptx_groups: dict, sass_widths, nearest) -> None:
+    """2, from a line with SASS of its own (`_across_lines`): a near line with SASS and no PTX of a kind takes the
+    accesses a line has in its PTX and not in its SASS, all of one width, as many as it has: the first ones in PTX
+    order where it stands above, the last where below. A condition over two lines, `if (idx < numel\n && (idx == 0
+    || input[idx] != input[idx - 1])`: NVVM loads input[idx] and input[idx - 1] on the second line, ptxas's line
+    table puts the first LDG on the `if` line (fresh14.cunn_LookupTable_accGradParametersKernel)."""
+    for there in sorted(foreign):
+        made = sass_widths(there)
+        for key in nearest(set(ptx_groups) - set(failed), there):
+            mine = sorted((x for g in ptx_groups[key].values() for x in g), key=lambda x: x[2])
+            widths = {x[1] for x in mine} | set(made) | set(sass_widths(key))
+            if len(widths) != 1 or len(mine) - len(sass_widths(key)) != len(made):
+                continue
+            moved = mine[:len(made)] if there[1] < key[1] else mine[-len(made):]
+            for _, _, pc in moved:
+                p.lines[pc] = there[1]
+            foreign.discard(there)
+            break
 
 
 def _far(p: Plan, failed: dict, orphans: set, foreign: set, sass_groups: dict) -> None:

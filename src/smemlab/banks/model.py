@@ -18,6 +18,12 @@ blocks), and also the hardware's bank-conflict counter, is:
    covers a warp-wide broadcast. The test is on the whole warp (a 16-byte load whose first half
    agrees in lane^1 pairs and second half in lane^2 pairs does not pack; 18 recorded cases tell
    the two readings apart). Packing is never more than two to one. Stores never pack.
+   Where every active lane of a 16-byte load reads one address, its active quarter-warps pack two by
+   two in lane order, whichever they are: quarters 0 and 2, 1 and 3, 0 and 3 or 1 and 2 are one
+   wavefront, 0, 1 and 3 two (a ragged tile's warps reading a broadcast filter by LDS.128; measured
+   on an H200, 2026-11-29: tools/analyze_truth's probe.lds128_masked.*, 24 one-warp masks and
+   patterns). Lane pairs on distinct addresses keep the halves: quarters 0 and 3 are 2 wavefronts
+   with no bank in common.
 3. A phase costs the largest number of *distinct words* that its active threads touch in any one
    bank (an access of S >= 4 bytes touches S / 4 consecutive words; 1 and 2-byte accesses touch the
    word that holds them, so threads reading different bytes of one word do not conflict), and
@@ -83,7 +89,16 @@ def phases_of(addr: np.ndarray, act: np.ndarray, size: int, op: str, bank_width:
     if normalize_op(op) == "load" and regs > 1 and bank_width == 4:
         pack[_pairs_agree(addr, act, 1) | _pairs_agree(addr, act, 2)] = 2
     phases = regs // pack
-    return phases, np.arange(WARP)[None, :] // (WARP // phases)[:, None]
+    lane_phase = np.arange(WARP)[None, :] // (WARP // phases)[:, None]
+    if regs == 4:  # rule 2's one address: the active quarter-warps two by two, in lane order
+        first = np.where(act, addr, -1).max(axis=1)
+        one = (pack == 2) & ~(act & (addr != first[:, None])).any(axis=1)
+        quarter = np.arange(WARP) // 8
+        busy = np.stack([act[:, quarter == q].any(axis=1) for q in range(4)], axis=1)  # (warps, 4)
+        rank = np.cumsum(busy, axis=1) - 1
+        lane_phase = np.where(one[:, None], rank[:, quarter] // 2, lane_phase)
+        phases = np.where(one, (busy.sum(axis=1) + 1) // 2, phases)
+    return phases, lane_phase
 
 
 def simulate(addresses, size: int, op: str = "load", bank_width: int = 4) -> WarpCosts:
