@@ -232,6 +232,14 @@ KNOWN = {
                                           "the tl.atomic_cas spin lock's result broadcast through shared memory: its "
                                           "trips depend on which of the 4 programs holds the lock when (128 load and 32 "
                                           "store wavefronts measured, 32 and 8 for one trip each)"),
+    "fresh4.numba.bitonic_int64": ({("fresh4_numba.py", 89, "load"), ("fresh4_numba.py", 90, "load"),
+                                    ("fresh4_numba.py", 92, "store"), ("fresh4_numba.py", 93, "store")},
+                                   "a bitonic sort of int64 keys in Numba: in the 9 stride-1 stages ptxas loads the pair "
+                                   "as one LDS.128 on line 90 and stores it as one STS.128 on line 93 (measured on an "
+                                   "H200, 2026-11-28); analyze's vectors (sass._into_wider) make the totals exact (4,224 "
+                                   "load and 3,703 store wavefronts) but stand on the lowest piece's line (89: 2,336 "
+                                   "against 1,824, 90: 1,888 against 2,400; 92: 2,139 against 1,564, 93: 1,564 against "
+                                   "2,139)"),
     "fresh2.triton.prefix_suffix_rows": ({("standard.py", 358, "load")},
                                          "tl.flip's exchange through shared memory (standard.py:358): ptxas reads it as "
                                          "8 LDS.128 a warp pass where analyze counts the PTX's narrower loads (512 "

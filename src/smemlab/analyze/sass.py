@@ -772,11 +772,10 @@ def _into_wider(p: Plan, failed: dict, orphans: set, ptx_groups: dict, sass_widt
     one STS.128 on the last line: each warp's store is 4 wavefronts there, not 1 on each line
     (fresh14.knn_compute_distances); AES's last round, a round key a line among four T-table loads (`... ^ rk[40];`
     two lines down `... ^ rk[41];`), whose rk[40..43] ptxas loads as one LDS.128 on the first line
-    (fresh14.aes128_encrypt_ttable); a bitonic sort's int64 pair, `a = s[i]` and `b = s[j]` a line each, which
-    ptxas loads as one LDS.128 on the second line and stores as one STS.128 on the second store's line
-    (fresh4.numba.bitonic_int64). A line with SASS of its own lends only its surplus, and all its accesses try to
-    join: a vector one completes stands on the line of the SASS's (`joins`), what completes none stays as it is, on
-    its own line (ledger.py)."""
+    (fresh14.aes128_encrypt_ttable). A line with SASS of its own lends only its surplus, and all its accesses try to
+    join (ledger.py keeps those that complete no vector as they are, on their lines; a vector stands on its lowest
+    piece's line: Numba's int64 bitonic pairs, whose totals this makes exact, stand on the other line in the line
+    table, fresh4.numba.bitonic_int64)."""
     def accesses(key) -> list:
         return [x for g in (failed.get(key) or ptx_groups.get(key, {})).values() for x in g]
 
@@ -802,8 +801,6 @@ def _into_wider(p: Plan, failed: dict, orphans: set, ptx_groups: dict, sass_widt
                 p.coalesce[pc] = max(widths)
                 if o in orphans:
                     p.lines[pc] = key[1]
-                else:  # a vector it completes stands on the line of the SASS's, what it does not on its own
-                    p.joins[pc] = key[1]
             failed.pop(o, None)
             orphans.discard(o)
 
