@@ -129,15 +129,14 @@ def repeated_loads(instrs: list[Instr], block_of: list[int]) -> dict[int, int]:
             seen.clear()
             if p[0] in _FENCES or p[0] in ("bra", "ret"):
                 continue
+        space = next((s for s in ("shared", "global", "local") if s in p), None)
         if p[0] == "st":  # a store to its space, or a generic one, may overwrite what a load of that space read
-            space = "global" if "global" in p else "local" if "local" in p else "shared" if "shared" in p else None
             for key in [k for k in seen if space is None or k[2] == space]:
                 del seen[key]
             if space in (None, "shared"):
                 continue
         written = set(_written_by(ins))
-        space = "shared" if "shared" in p else "global" if "global" in p else None
-        if p[0] == "ld" and space and "volatile" not in p and ins.guard is None and len(ins.operands) > 1:
+        if p[0] == "ld" and space in ("shared", "global") and "volatile" not in p and ins.guard is None and len(ins.operands) > 1:
             a = next((o for o in ins.operands if isinstance(o, Addr)), None)
             if a is not None and a.base_is_reg:
                 key = (a.base, a.offset, space, p[1:])

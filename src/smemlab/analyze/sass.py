@@ -785,10 +785,9 @@ def _into_wider(p: Plan, failed: dict, orphans: set, ptx_groups: dict, sass_widt
             continue
         taken, need = [], sum(widths) - sum(x[1] for x in mine)
         for o in nearest(set(ptx_groups) - {key}, key):
-            theirs = accesses(o)
-            spare = Counter(x[1] for x in theirs) - Counter(sass_widths(o))
-            if not spare or Counter(sass_widths(o)) - Counter(x[1] for x in theirs) \
-                    or max(spare) >= max(widths):
+            ptx, made = Counter(x[1] for x in accesses(o)), Counter(sass_widths(o))
+            spare = ptx - made
+            if not spare or made - ptx or max(spare) >= max(widths):
                 continue  # a line whose SASS has accesses its PTX has not is a match of its own to make
             size = sum(w * n for w, n in spare.items())
             if size <= need:

@@ -21,8 +21,8 @@ blocks), and also the hardware's bank-conflict counter, is:
    Where every active lane of a 16-byte load reads one address, its active quarter-warps pack two by
    two in lane order, whichever they are: quarters 0 and 2, 1 and 3, 0 and 3 or 1 and 2 are one
    wavefront, 0, 1 and 3 two (a ragged tile's warps reading a broadcast filter by LDS.128; measured
-   on an H200, 2026-11-29: tools/analyze_truth's probe.lds128_masked.*, 24 one-warp masks and
-   patterns). Lane pairs on distinct addresses keep the halves: quarters 0 and 3 are 2 wavefronts
+   on an H200, 2026-11-29: tools/analyze_truth's probe.lds128_masked.*, 36 one-warp launches of
+   9 masks and 4 address patterns). Lane pairs on distinct addresses keep the halves: quarters 0 and 3 are 2 wavefronts
    with no bank in common.
 3. A phase costs the largest number of *distinct words* that its active threads touch in any one
    bank (an access of S >= 4 bytes touches S / 4 consecutive words; 1 and 2-byte accesses touch the
